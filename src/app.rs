@@ -1,0 +1,49 @@
+//! The application: shared state and the router. `app()` merges each feature's router and
+//! adds the cross-cutting layers; tests drive it with `oneshot`, `serve` binds it to a socket.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use tower_http::trace::TraceLayer;
+
+use crate::auth::setup::SetupGate;
+use crate::auth::throttle::LoginThrottle;
+use crate::config::Config;
+use crate::store::Store;
+use crate::{auth, http};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: Store,
+    pub throttle: Arc<LoginThrottle>,
+    pub setup: Arc<SetupGate>,
+}
+
+impl AppState {
+    /// State over an opened, migrated store. Opens the first-run gate when the store has no user.
+    pub fn new(config: Config, store: Store) -> anyhow::Result<Self> {
+        let throttle = LoginThrottle::new(
+            config.auth.max_failed_logins,
+            Duration::from_secs(config.auth.lockout_minutes * 60),
+        );
+        let setup = SetupGate::for_store(&store)?;
+        Ok(Self {
+            config: Arc::new(config),
+            store,
+            throttle: Arc::new(throttle),
+            setup: Arc::new(setup),
+        })
+    }
+}
+
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(http::router())
+        .merge(auth::router())
+        .fallback(http::assets::fallback)
+        .layer(axum::middleware::from_fn(http::headers::security_headers))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}

@@ -1,0 +1,108 @@
+//! `/api/app/*` (login, logout, me) and `/api/setup/*` (first run). Spec 000 §2, §7.
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{password, sessions, users};
+use crate::app::AppState;
+use crate::error::{ApiJson, AppError, Result};
+use crate::http::auth::{ClientAddr, CurrentUser, SessionToken};
+use crate::messages;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/app/login", post(login))
+        .route("/api/app/logout", post(logout))
+        .route("/api/app/me", get(me))
+        .route("/api/setup/status", get(setup_status))
+        .route("/api/setup/admin", post(setup_admin))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct LoginRequest {
+    username: String,
+    password: String,
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    ApiJson(req): ApiJson<LoginRequest>,
+) -> Result<Json<Value>> {
+    let username = req.username.trim().to_string();
+    if username.is_empty() || req.password.is_empty() {
+        return Err(AppError::bad_request(messages::CREDENTIALS_REQUIRED));
+    }
+    state
+        .throttle
+        .check(&username, &client)
+        .map_err(|retry_after_secs| AppError::TooManyAttempts { retry_after_secs })?;
+
+    let record = users::find_by_username(&state.store, &username)?;
+    let stored_hash = record
+        .as_ref()
+        .map(|r| r.password_hash.clone())
+        .unwrap_or_else(|| password::dummy_hash().to_string());
+    // argon2 is deliberately slow: keep it off the async workers.
+    let matches =
+        tokio::task::spawn_blocking(move || password::verify(&req.password, &stored_hash))
+            .await
+            .map_err(AppError::internal)?;
+
+    let Some(record) = record.filter(|_| matches) else {
+        state.throttle.record_failure(&username, &client);
+        tracing::info!(client = %client, "failed login");
+        return Err(AppError::InvalidCredentials);
+    };
+    state.throttle.record_success(&username);
+    let token = sessions::create(&state.store, record.id, state.config.auth.session_ttl_hours)?;
+    tracing::info!(user = record.id, "signed in");
+    Ok(Json(json!({
+        "success": true,
+        "token": token,
+        "user": users::User::from(&record),
+    })))
+}
+
+async fn logout(State(state): State<AppState>, token: SessionToken) -> Result<Json<Value>> {
+    sessions::revoke(&state.store, &token.0)?;
+    Ok(Json(json!({ "success": true })))
+}
+
+async fn me(CurrentUser(user): CurrentUser) -> Json<Value> {
+    Json(json!({ "success": true, "user": users::User::from(&user) }))
+}
+
+async fn setup_status(State(state): State<AppState>) -> Result<Json<Value>> {
+    Ok(Json(
+        json!({ "needsSetup": !users::any_exist(&state.store)? }),
+    ))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SetupRequest {
+    token: String,
+    username: String,
+    name: String,
+    password: String,
+}
+
+async fn setup_admin(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<SetupRequest>,
+) -> Result<Json<Value>> {
+    let gate = state.setup.clone();
+    let store = state.store.clone();
+    let user = tokio::task::spawn_blocking(move || {
+        gate.create_admin(&store, &req.token, &req.username, &req.name, &req.password)
+    })
+    .await
+    .map_err(AppError::internal)??;
+    tracing::info!(user = user.id, "first admin created through the setup link");
+    Ok(Json(json!({ "success": true, "user": user })))
+}

@@ -1,0 +1,152 @@
+//! Login throttling: after `max_failures` failed logins for one username, or from one client
+//! address, within the lockout window, further attempts for it are refused until the window
+//! has passed. Kept in memory: a restart forgets it, which only ever helps the real user.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Entries older than the window are dropped when the map grows past this, so a flood of
+/// usernames cannot grow memory without bound.
+const PRUNE_AT: usize = 10_000;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    failures: u32,
+    window_start: Instant,
+    locked_until: Option<Instant>,
+}
+
+pub struct LoginThrottle {
+    max_failures: u32,
+    window: Duration,
+    entries: Mutex<HashMap<String, Entry>>,
+}
+
+impl LoginThrottle {
+    pub fn new(max_failures: u32, window: Duration) -> Self {
+        Self {
+            max_failures,
+            window,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn keys(username: &str, client: &str) -> [String; 2] {
+        [
+            format!("user:{}", username.trim().to_ascii_lowercase()),
+            format!("addr:{client}"),
+        ]
+    }
+
+    /// `Err(seconds)` when either key is locked out right now.
+    pub fn check(&self, username: &str, client: &str) -> Result<(), u64> {
+        self.check_at(username, client, Instant::now())
+    }
+
+    fn check_at(&self, username: &str, client: &str, now: Instant) -> Result<(), u64> {
+        let entries = self.entries.lock().expect("throttle lock");
+        let wait = Self::keys(username, client)
+            .iter()
+            .filter_map(|k| entries.get(k)?.locked_until)
+            .filter(|until| *until > now)
+            .map(|until| (until - now).as_secs().max(1))
+            .max();
+        match wait {
+            Some(secs) => Err(secs),
+            None => Ok(()),
+        }
+    }
+
+    pub fn record_failure(&self, username: &str, client: &str) {
+        self.record_failure_at(username, client, Instant::now());
+    }
+
+    fn record_failure_at(&self, username: &str, client: &str, now: Instant) {
+        let mut entries = self.entries.lock().expect("throttle lock");
+        if entries.len() > PRUNE_AT {
+            let window = self.window;
+            entries.retain(|_, e| {
+                now.duration_since(e.window_start) < window
+                    || e.locked_until.is_some_and(|u| u > now)
+            });
+        }
+        for key in Self::keys(username, client) {
+            let e = entries.entry(key).or_insert(Entry {
+                failures: 0,
+                window_start: now,
+                locked_until: None,
+            });
+            if now.duration_since(e.window_start) >= self.window
+                && e.locked_until.is_none_or(|u| u <= now)
+            {
+                *e = Entry {
+                    failures: 0,
+                    window_start: now,
+                    locked_until: None,
+                };
+            }
+            e.failures += 1;
+            if e.failures >= self.max_failures {
+                e.locked_until = Some(now + self.window);
+            }
+        }
+    }
+
+    /// A successful login clears the username's record (not the address's: one right
+    /// password must not unlock guessing at other accounts from the same place).
+    pub fn record_success(&self, username: &str) {
+        let [user_key, _] = Self::keys(username, "");
+        self.entries
+            .lock()
+            .expect("throttle lock")
+            .remove(&user_key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WINDOW: Duration = Duration::from_secs(900);
+
+    #[test]
+    fn locks_after_max_failures_and_unlocks_after_window() {
+        let t = LoginThrottle::new(3, WINDOW);
+        let t0 = Instant::now();
+        for _ in 0..2 {
+            t.record_failure_at("dana", "1.2.3.4", t0);
+            assert!(t.check_at("dana", "1.2.3.4", t0).is_ok());
+        }
+        t.record_failure_at("dana", "1.2.3.4", t0);
+        assert_eq!(t.check_at("dana", "1.2.3.4", t0), Err(900));
+        // The username stays locked from another address, and the address for another user.
+        assert!(t.check_at("DANA", "5.6.7.8", t0).is_err());
+        assert!(t.check_at("yossi", "1.2.3.4", t0).is_err());
+        assert!(t.check_at("yossi", "5.6.7.8", t0).is_ok());
+        let later = t0 + WINDOW + Duration::from_secs(1);
+        assert!(t.check_at("dana", "1.2.3.4", later).is_ok());
+    }
+
+    #[test]
+    fn old_failures_fall_out_of_the_window() {
+        let t = LoginThrottle::new(3, WINDOW);
+        let t0 = Instant::now();
+        t.record_failure_at("dana", "a", t0);
+        t.record_failure_at("dana", "a", t0);
+        let later = t0 + WINDOW + Duration::from_secs(1);
+        t.record_failure_at("dana", "a", later);
+        assert!(t.check_at("dana", "a", later).is_ok());
+    }
+
+    #[test]
+    fn success_clears_the_username() {
+        let t = LoginThrottle::new(3, WINDOW);
+        let t0 = Instant::now();
+        t.record_failure_at("dana", "a", t0);
+        t.record_failure_at("dana", "b", t0);
+        t.record_success("dana");
+        t.record_failure_at("dana", "c", t0);
+        assert!(t.check_at("dana", "d", t0).is_ok());
+    }
+}

@@ -1,0 +1,125 @@
+//! `mailclient user add|passwd|list|remove`: user administration from the console. Works on
+//! the store directly, so `serve` must not be running (redb allows one process).
+
+use std::io::{BufRead, IsTerminal};
+
+use clap::Subcommand;
+
+use crate::auth::users::{self, NewUser, Role};
+use crate::config::Config;
+use crate::error::AppError;
+use crate::store::Store;
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Add a user (prompts for the password when --password is left out).
+    Add {
+        username: String,
+        #[arg(long)]
+        password: Option<String>,
+        /// Display name (defaults to the username).
+        #[arg(long)]
+        name: Option<String>,
+        /// Make the user an administrator.
+        #[arg(long)]
+        admin: bool,
+    },
+    /// Set a user's password (signs them out everywhere).
+    Passwd {
+        username: String,
+        #[arg(long)]
+        password: Option<String>,
+    },
+    /// List users.
+    List,
+    /// Remove a user and end their sessions.
+    Remove { username: String },
+}
+
+pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
+    let (store, _) = Store::open_and_migrate(&config.storage.data_dir)?;
+    match cmd {
+        UserCommand::Add {
+            username,
+            password,
+            name,
+            admin,
+        } => {
+            let password = match password {
+                Some(p) => p,
+                None => prompt_new_password()?,
+            };
+            let role = if admin { Role::Admin } else { Role::User };
+            let user = users::create(
+                &store,
+                NewUser {
+                    username: &username,
+                    name: name.as_deref().unwrap_or(""),
+                    password: &password,
+                    role,
+                },
+                false,
+            )
+            .map_err(user_error)?;
+            println!("added {} ({}, id {})", user.username, user.role, user.id);
+        }
+        UserCommand::Passwd { username, password } => {
+            if users::find_by_username(&store, &username)
+                .map_err(user_error)?
+                .is_none()
+            {
+                anyhow::bail!("no user named {username}");
+            }
+            let password = match password {
+                Some(p) => p,
+                None => prompt_new_password()?,
+            };
+            users::set_password(&store, &username, &password).map_err(user_error)?;
+            println!("password changed for {username}; their sessions were ended");
+        }
+        UserCommand::List => {
+            let list = users::list(&store).map_err(user_error)?;
+            if list.is_empty() {
+                println!("no users");
+            }
+            for u in list {
+                println!("{}\t{}\t{}\t{}", u.id, u.username, u.role, u.name);
+            }
+        }
+        UserCommand::Remove { username } => {
+            if !users::remove(&store, &username).map_err(user_error)? {
+                anyhow::bail!("no user named {username}");
+            }
+            println!("removed {username}");
+        }
+    }
+    Ok(())
+}
+
+/// The user-facing message of an [`AppError`] (Hebrew validation text included).
+fn user_error(e: AppError) -> anyhow::Error {
+    match e {
+        AppError::Internal(inner) => inner,
+        other => anyhow::anyhow!(other.user_message()),
+    }
+}
+
+/// Asks twice on a terminal; reads one line from standard input otherwise (scripts).
+fn prompt_new_password() -> anyhow::Result<String> {
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Password: ")?;
+        let second = rpassword::prompt_password("Repeat password: ")?;
+        if first != second {
+            anyhow::bail!("the passwords do not match");
+        }
+        Ok(first)
+    } else {
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line)?;
+        let pw = line.trim_end_matches(['\r', '\n']).to_string();
+        if pw.is_empty() {
+            anyhow::bail!("no password given on standard input");
+        }
+        Ok(pw)
+    }
+}

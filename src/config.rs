@@ -1,0 +1,375 @@
+//! Configuration: built-in defaults, then the TOML file, then `MAILCLIENT_<SECTION>_<KEY>`
+//! environment variables, then command-line flags. Every key is documented in
+//! `config.example.toml`; a bad value is one clear line naming the key, never a panic.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Environment variables with this prefix override config keys.
+pub const ENV_PREFIX: &str = "MAILCLIENT_";
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub server: ServerConfig,
+    pub storage: StorageConfig,
+    pub auth: AuthConfig,
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address and port to listen on.
+    pub listen: String,
+    /// The address users type in their browser, used in the printed first-run link.
+    /// Empty means `http://<listen>`.
+    pub public_url: String,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct StorageConfig {
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuthConfig {
+    /// How long a sign-in session lasts, in hours.
+    pub session_ttl_hours: u64,
+    /// Failed logins (per username, and per client address) before sign-in is refused for a while.
+    pub max_failed_logins: u32,
+    /// How long sign-in stays refused after too many failures, in minutes.
+    pub lockout_minutes: u64,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// A tracing filter: `info`, `debug`, `mailclient=debug,tower_http=info`, ...
+    pub level: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:8080".into(),
+            public_url: String::new(),
+        }
+    }
+}
+
+impl Default for StorageConfig {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./data"),
+        }
+    }
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            session_ttl_hours: 24 * 30,
+            max_failed_logins: 5,
+            lockout_minutes: 15,
+        }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            level: "info".into(),
+        }
+    }
+}
+
+/// A configuration error: one line, naming the key and where its value came from.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// Overrides given on the command line; they win over the file and the environment.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub data_dir: Option<PathBuf>,
+    pub listen: Option<String>,
+}
+
+impl Config {
+    /// Loads the configuration: defaults, then `path` (if given), then the environment, then
+    /// `overrides`. The file is required to exist when a path is given explicitly.
+    pub fn load(path: Option<&Path>, overrides: &Overrides) -> Result<Self, ConfigError> {
+        let env: Vec<(String, String)> = std::env::vars().collect();
+        let file_text = match path {
+            Some(p) => Some(std::fs::read_to_string(p).map_err(|e| {
+                ConfigError(format!("cannot read config file {}: {e}", p.display()))
+            })?),
+            None => None,
+        };
+        let origin = path.map(|p| p.display().to_string());
+        Self::from_sources(file_text.as_deref(), origin.as_deref(), &env, overrides)
+    }
+
+    /// The pure part of [`Config::load`], so tests can drive it without touching the process
+    /// environment.
+    pub fn from_sources(
+        file_text: Option<&str>,
+        file_name: Option<&str>,
+        env: &[(String, String)],
+        overrides: &Overrides,
+    ) -> Result<Self, ConfigError> {
+        let file_label = file_name.unwrap_or("config file");
+        let mut table: toml::Table = match file_text {
+            Some(text) => toml::from_str(text).map_err(|e| {
+                ConfigError(format!(
+                    "{file_label}: {}",
+                    e.message().lines().next().unwrap_or("invalid TOML")
+                ))
+            })?,
+            None => toml::Table::new(),
+        };
+        // Which keys came from which environment variable, for the error message.
+        let mut sources: BTreeMap<String, String> = BTreeMap::new();
+        for (name, value) in env {
+            let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
+                continue;
+            };
+            let Some((section, key)) = rest.split_once('_') else {
+                continue;
+            };
+            let (section, key) = (section.to_ascii_lowercase(), key.to_ascii_lowercase());
+            let entry = table
+                .entry(section.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let Some(section_table) = entry.as_table_mut() else {
+                return Err(ConfigError(format!(
+                    "{file_label}: `{section}` must be a section ([{section}])"
+                )));
+            };
+            section_table.insert(key.clone(), env_value(value));
+            sources.insert(format!("{section}.{key}"), name.clone());
+        }
+
+        let mut config: Config = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(|e| {
+                let key = e.path().to_string();
+                let from = sources
+                    .get(&key)
+                    .map(|var| format!(" (from {var})"))
+                    .unwrap_or_default();
+                ConfigError(format!(
+                    "invalid config value for `{key}`{from}: {}",
+                    e.inner().to_string().lines().next().unwrap_or_default()
+                ))
+            })?;
+
+        if let Some(dir) = &overrides.data_dir {
+            config.storage.data_dir = dir.clone();
+            sources.insert("storage.data_dir".into(), "--data-dir".into());
+        }
+        if let Some(listen) = &overrides.listen {
+            config.server.listen = listen.clone();
+            sources.insert("server.listen".into(), "--listen".into());
+        }
+        config.validate(&sources)?;
+        Ok(config)
+    }
+
+    fn validate(&self, sources: &BTreeMap<String, String>) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: &dyn std::fmt::Display, why: &str| {
+            let from = sources
+                .get(key)
+                .map(|s| format!(" (from {s})"))
+                .unwrap_or_default();
+            Err(ConfigError(format!(
+                "invalid config value for `{key}`{from}: \"{value}\": {why}"
+            )))
+        };
+        if self.server.listen.parse::<SocketAddr>().is_err() {
+            return bad(
+                "server.listen",
+                &self.server.listen,
+                "expected an address and port such as 127.0.0.1:8080",
+            );
+        }
+        let url = &self.server.public_url;
+        if !url.is_empty() && !(url.starts_with("http://") || url.starts_with("https://")) {
+            return bad(
+                "server.public_url",
+                url,
+                "expected a URL starting with http:// or https://",
+            );
+        }
+        if self.storage.data_dir.as_os_str().is_empty() {
+            return bad("storage.data_dir", &"", "must not be empty");
+        }
+        if self.auth.session_ttl_hours == 0 || self.auth.session_ttl_hours > 24 * 365 {
+            return bad(
+                "auth.session_ttl_hours",
+                &self.auth.session_ttl_hours,
+                "expected 1 to 8760 hours",
+            );
+        }
+        if self.auth.max_failed_logins == 0 {
+            return bad(
+                "auth.max_failed_logins",
+                &self.auth.max_failed_logins,
+                "expected at least 1",
+            );
+        }
+        if self.auth.lockout_minutes == 0 {
+            return bad(
+                "auth.lockout_minutes",
+                &self.auth.lockout_minutes,
+                "expected at least 1 minute",
+            );
+        }
+        if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
+            return bad(
+                "log.level",
+                &self.log.level,
+                "expected a level such as info or debug",
+            );
+        }
+        Ok(())
+    }
+
+    pub fn listen_addr(&self) -> SocketAddr {
+        // Checked by `validate`.
+        self.server
+            .listen
+            .parse()
+            .expect("server.listen was validated")
+    }
+
+    /// The base URL people open in their browser.
+    pub fn public_url(&self) -> String {
+        if self.server.public_url.is_empty() {
+            format!("http://{}", self.server.listen)
+        } else {
+            self.server.public_url.trim_end_matches('/').to_string()
+        }
+    }
+}
+
+/// An environment value is read as a TOML literal when it is one (numbers, booleans, arrays),
+/// otherwise as a plain string, so `MAILCLIENT_SERVER_LISTEN=127.0.0.1:9000` needs no quotes.
+fn env_value(raw: &str) -> toml::Value {
+    let parsed: Result<toml::Table, _> = toml::from_str(&format!("v = {raw}"));
+    match parsed.ok().and_then(|mut t| t.remove("v")) {
+        Some(v) if !v.is_table() => v,
+        _ => toml::Value::String(raw.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_work_with_no_file() {
+        let c = Config::from_sources(None, None, &[], &Overrides::default()).unwrap();
+        assert_eq!(c.server.listen, "127.0.0.1:8080");
+        assert_eq!(c.storage.data_dir, PathBuf::from("./data"));
+        assert_eq!(c.public_url(), "http://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn file_then_env_then_flags() {
+        let file = "[server]\nlisten = \"127.0.0.1:9000\"\n[auth]\nsession_ttl_hours = 5\n";
+        let e = env(&[
+            ("MAILCLIENT_AUTH_SESSION_TTL_HOURS", "7"),
+            ("MAILCLIENT_STORAGE_DATA_DIR", "/tmp/x"),
+            ("UNRELATED", "1"),
+        ]);
+        let c = Config::from_sources(Some(file), None, &e, &Overrides::default()).unwrap();
+        assert_eq!(c.server.listen, "127.0.0.1:9000");
+        assert_eq!(c.auth.session_ttl_hours, 7);
+        assert_eq!(c.storage.data_dir, PathBuf::from("/tmp/x"));
+
+        let o = Overrides {
+            listen: Some("127.0.0.1:9100".into()),
+            data_dir: Some("/srv/mail".into()),
+        };
+        let c = Config::from_sources(Some(file), None, &e, &o).unwrap();
+        assert_eq!(c.server.listen, "127.0.0.1:9100");
+        assert_eq!(c.storage.data_dir, PathBuf::from("/srv/mail"));
+    }
+
+    #[test]
+    fn env_listen_needs_no_quotes() {
+        let e = env(&[("MAILCLIENT_SERVER_LISTEN", "127.0.0.1:9000")]);
+        let c = Config::from_sources(None, None, &e, &Overrides::default()).unwrap();
+        assert_eq!(c.listen_addr().port(), 9000);
+    }
+
+    #[test]
+    fn wrong_type_names_the_key_and_variable() {
+        let e = env(&[("MAILCLIENT_AUTH_SESSION_TTL_HOURS", "soon")]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(err.0.contains("`auth.session_ttl_hours`"), "{err}");
+        assert!(err.0.contains("MAILCLIENT_AUTH_SESSION_TTL_HOURS"), "{err}");
+        assert!(!err.0.contains('\n'));
+    }
+
+    #[test]
+    fn bad_listen_is_one_line_naming_the_key() {
+        let err = Config::from_sources(
+            Some("[server]\nlisten = \"nowhere\""),
+            None,
+            &[],
+            &Overrides::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.0,
+            "invalid config value for `server.listen`: \"nowhere\": expected an address and port such as 127.0.0.1:8080"
+        );
+    }
+
+    #[test]
+    fn unknown_key_is_rejected() {
+        let err = Config::from_sources(
+            Some("[server]\nlisen = \"x\""),
+            None,
+            &[],
+            &Overrides::default(),
+        )
+        .unwrap_err();
+        assert!(err.0.contains("server"), "{err}");
+        assert!(err.0.contains("lisen"), "{err}");
+    }
+
+    #[test]
+    fn broken_toml_names_the_file() {
+        let err =
+            Config::from_sources(Some("[server"), Some("my.toml"), &[], &Overrides::default())
+                .unwrap_err();
+        assert!(err.0.starts_with("my.toml:"), "{err}");
+    }
+
+    #[test]
+    fn zero_ttl_is_rejected() {
+        let err = Config::from_sources(
+            Some("[auth]\nsession_ttl_hours = 0"),
+            None,
+            &[],
+            &Overrides::default(),
+        )
+        .unwrap_err();
+        assert!(err.0.contains("auth.session_ttl_hours"));
+    }
+}

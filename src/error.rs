@@ -1,0 +1,166 @@
+//! One error type for the whole server. Every failure becomes the same JSON shape
+//! (`{success:false, error, message}`, see docs/API.md); 500s are logged with their cause and
+//! answered with a clean body that leaks nothing.
+
+use axum::Json;
+use axum::extract::FromRequest;
+use axum::extract::rejection::JsonRejection;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::messages;
+
+pub type Result<T, E = AppError> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    #[error("unauthorized")]
+    Unauthorized,
+    #[error("invalid credentials")]
+    InvalidCredentials,
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("not found")]
+    NotFound(String),
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("too many attempts, retry after {retry_after_secs}s")]
+    TooManyAttempts { retry_after_secs: u64 },
+    #[error("payload too large")]
+    PayloadTooLarge,
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::BadRequest(message.into())
+    }
+
+    pub fn internal(err: impl Into<anyhow::Error>) -> Self {
+        Self::Internal(err.into())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized | Self::InvalidCredentials => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::BadRequest(_) => "bad_request",
+            Self::Unauthorized => "unauthorized",
+            Self::InvalidCredentials => "invalid_credentials",
+            Self::Forbidden(_) => "forbidden",
+            Self::NotFound(_) => "not_found",
+            Self::Conflict(_) => "conflict",
+            Self::TooManyAttempts { .. } => "too_many_attempts",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// The text for the user (Hebrew).
+    pub fn user_message(&self) -> String {
+        match self {
+            Self::BadRequest(m) | Self::Forbidden(m) | Self::NotFound(m) | Self::Conflict(m) => {
+                m.clone()
+            }
+            Self::Unauthorized => messages::LOGIN_REQUIRED.into(),
+            Self::InvalidCredentials => messages::INVALID_CREDENTIALS.into(),
+            Self::TooManyAttempts { retry_after_secs } => {
+                messages::too_many_attempts(*retry_after_secs)
+            }
+            Self::PayloadTooLarge => messages::BODY_TOO_LARGE.into(),
+            Self::UnsupportedMediaType => messages::UNSUPPORTED_MEDIA.into(),
+            Self::Internal(_) => messages::SERVER_ERROR.into(),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        if let Self::Internal(err) = &self {
+            // The cause goes to the log only; the client gets the generic message.
+            tracing::error!(error = format!("{err:#}"), "internal error");
+        }
+        let status = self.status();
+        let mut body = json!({
+            "success": false,
+            "error": self.code(),
+            "message": self.user_message(),
+        });
+        let mut response = if let Self::TooManyAttempts { retry_after_secs } = self {
+            body["retryAfterSecs"] = json!(retry_after_secs);
+            let mut r = (status, Json(body)).into_response();
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            r
+        } else {
+            (status, Json(body)).into_response()
+        };
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::MissingJsonContentType(_) => Self::UnsupportedMediaType,
+            JsonRejection::BytesRejection(_) => Self::PayloadTooLarge,
+            // Syntax errors and wrong field types alike: the detail (which field) helps the
+            // developer of a client, the Hebrew sentence helps the user.
+            JsonRejection::JsonDataError(e) => {
+                Self::BadRequest(format!("{} ({})", messages::MALFORMED_JSON, e.body_text()))
+            }
+            _ => Self::BadRequest(messages::MALFORMED_JSON.into()),
+        }
+    }
+}
+
+// redb's error types become internal errors, so store code can use `?` directly.
+macro_rules! internal_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for AppError {
+            fn from(e: $t) -> Self {
+                Self::Internal(e.into())
+            }
+        }
+    )*};
+}
+internal_from!(
+    redb::Error,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError
+);
+
+/// `Json` that rejects bad input with [`AppError`]'s shape instead of axum's plain text.
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct ApiJson<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for ApiJson<T> {
+    fn into_response(self) -> Response {
+        Json(self.0).into_response()
+    }
+}

@@ -1,0 +1,83 @@
+//! Request extractors for authentication. Any handler that takes [`CurrentUser`] or
+//! [`SessionToken`] is closed to anonymous callers: they get the 401 JSON error.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+
+use crate::app::AppState;
+use crate::auth::sessions;
+use crate::auth::users::{Role, UserRecord};
+use crate::error::AppError;
+
+/// The raw session token from `Authorization: <token>` (or `Bearer <token>`), checked live.
+pub struct SessionToken(pub String);
+
+/// The signed-in user behind the request's session token.
+pub struct CurrentUser(pub UserRecord);
+
+/// The signed-in user, who must be an admin.
+pub struct AdminUser(pub UserRecord);
+
+/// The client's address, for throttling and logs ("unknown" when not served over TCP,
+/// as in `oneshot` tests).
+pub struct ClientAddr(pub String);
+
+fn bearer(parts: &Parts) -> Option<String> {
+    let raw = parts.headers.get(AUTHORIZATION)?.to_str().ok()?.trim();
+    let token = raw
+        .strip_prefix("Bearer ")
+        .or_else(|| raw.strip_prefix("bearer "))
+        .unwrap_or(raw)
+        .trim();
+    (!token.is_empty()).then(|| token.to_string())
+}
+
+async fn authenticate(parts: &Parts, state: &AppState) -> Result<(String, UserRecord), AppError> {
+    let token = bearer(parts).ok_or(AppError::Unauthorized)?;
+    let user = sessions::authenticate(&state.store, &token)?.ok_or(AppError::Unauthorized)?;
+    Ok((token, user))
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        Ok(Self(authenticate(parts, state).await?.1))
+    }
+}
+
+impl FromRequestParts<AppState> for SessionToken {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        Ok(Self(authenticate(parts, state).await?.0))
+    }
+}
+
+impl FromRequestParts<AppState> for AdminUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        let (_, user) = authenticate(parts, state).await?;
+        if user.role != Role::Admin {
+            return Err(AppError::Forbidden(crate::messages::FORBIDDEN.into()));
+        }
+        Ok(Self(user))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let addr = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(a)| a.ip().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        Ok(Self(addr))
+    }
+}
