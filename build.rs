@@ -18,8 +18,8 @@ fn main() {
         fs::write(out.join("index.html"), NOT_BUILT).unwrap();
         out
     };
-    println!("cargo:rustc-env=MAILCLIENT_WEB_DIST={}", dir.display());
-    println!("cargo:rustc-env=MAILCLIENT_WEB_STAMP={}", stamp(&dir));
+    println!("cargo:rustc-env=EMBED_WEB_DIST={}", dir.display());
+    println!("cargo:rustc-env=EMBED_WEB_STAMP={}", stamp(&dir));
 }
 
 /// A cheap fingerprint of the bundle: file names, sizes and modification times.

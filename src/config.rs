@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Environment variables with this prefix override config keys.
 pub const ENV_PREFIX: &str = "MAILCLIENT_";
 
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub server: ServerConfig,
@@ -20,7 +20,7 @@ pub struct Config {
     pub log: LogConfig,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
     /// Address and port to listen on.
@@ -30,13 +30,13 @@ pub struct ServerConfig {
     pub public_url: String,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct StorageConfig {
     pub data_dir: PathBuf,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuthConfig {
     /// How long a sign-in session lasts, in hours.
@@ -47,7 +47,7 @@ pub struct AuthConfig {
     pub lockout_minutes: u64,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct LogConfig {
     /// A tracing filter: `info`, `debug`, `mailclient=debug,tower_http=info`, ...
@@ -199,7 +199,7 @@ impl Config {
             );
         }
         let url = &self.server.public_url;
-        if !url.is_empty() && !(url.starts_with("http://") || url.starts_with("https://")) {
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
             return bad(
                 "server.public_url",
                 url,

@@ -1,5 +1,5 @@
 //! The React bundle, embedded in the binary with rust-embed (release builds carry the files;
-//! debug builds read them from `web/dist`). `build.rs` points `MAILCLIENT_WEB_DIST` at
+//! debug builds read them from `web/dist`). `build.rs` points `EMBED_WEB_DIST` at
 //! `web/dist`, or at a generated notice page when the web app has not been built.
 //!
 //! Vite names bundle files by content hash under `assets/`, so those are cached for a year;
@@ -16,11 +16,11 @@ use crate::error::AppError;
 use crate::messages;
 
 #[derive(RustEmbed)]
-#[folder = "$MAILCLIENT_WEB_DIST"]
+#[folder = "$EMBED_WEB_DIST"]
 struct WebDist;
 
 /// Changes whenever the bundle does (see build.rs), so cargo rebuilds with the new files.
-pub const WEB_BUILD_STAMP: &str = env!("MAILCLIENT_WEB_STAMP");
+pub const WEB_BUILD_STAMP: &str = env!("EMBED_WEB_STAMP");
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const NO_CACHE: &str = "no-cache";

@@ -24,5 +24,6 @@ async fn health(State(state): State<AppState>) -> Json<Value> {
         "status": if store_ok { "ok" } else { "degraded" },
         "version": env!("CARGO_PKG_VERSION"),
         "schemaVersion": SCHEMA_VERSION,
+        "webBuild": assets::WEB_BUILD_STAMP,
     }))
 }

@@ -1,0 +1,311 @@
+//! The HTTP API through `app()` with `oneshot`: error shapes, authentication, first run,
+//! sign-in, throttling, security headers and the embedded web app.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::Request;
+use common::{TestApp, body_text};
+use serde_json::json;
+
+const HEBREW_BAD_LOGIN: &str = "שם משתמש או סיסמה שגויים";
+
+#[tokio::test]
+async fn health_answers_without_auth() {
+    let app = TestApp::new();
+    let (s, v) = app.json("GET", "/api/health", None, None).await;
+    assert_eq!(s, 200);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["schemaVersion"], mailclient::store::SCHEMA_VERSION);
+}
+
+#[tokio::test]
+async fn unknown_api_path_is_json_404() {
+    let app = TestApp::new();
+    for path in ["/api/nope", "/api", "/api/app/nothing/here"] {
+        let (s, v) = app.json("GET", path, None, None).await;
+        assert_eq!(s, 404, "{path}");
+        assert_eq!(v["success"], false);
+        assert_eq!(v["error"], "not_found");
+        assert!(v["message"].as_str().unwrap().contains("לא נמצאה"));
+    }
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_json() {
+    let app = TestApp::new();
+    let req = Request::post("/api/app/login")
+        .header("content-type", "application/json")
+        .body(Body::from("{\"username\": "))
+        .unwrap();
+    let resp = app.send(req).await;
+    assert_eq!(resp.status(), 400);
+    let v: serde_json::Value = serde_json::from_str(&body_text(resp).await).unwrap();
+    assert_eq!(v["error"], "bad_request");
+    assert!(v["message"].as_str().unwrap().contains("JSON"));
+
+    // Wrong field types are the same shape.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/app/login",
+            None,
+            Some(json!({"username": 5, "password": []})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert_eq!(v["error"], "bad_request");
+
+    // No JSON content type.
+    let req = Request::post("/api/app/login")
+        .body(Body::from("username=a"))
+        .unwrap();
+    let resp = app.send(req).await;
+    assert_eq!(resp.status(), 415);
+    assert!(body_text(resp).await.contains("\"success\":false"));
+}
+
+#[tokio::test]
+async fn protected_routes_need_a_token() {
+    let app = TestApp::new();
+    for (method, path) in [("GET", "/api/app/me"), ("POST", "/api/app/logout")] {
+        for token in [None, Some("garbage"), Some("Bearer garbage"), Some("")] {
+            let (s, v) = app.json(method, path, token, None).await;
+            assert_eq!(s, 401, "{method} {path} {token:?}");
+            assert_eq!(v["error"], "unauthorized");
+            assert_eq!(v["message"], "עליך להתחבר תחילה");
+        }
+    }
+}
+
+#[tokio::test]
+async fn first_run_setup_needs_the_token_and_works_once() {
+    let app = TestApp::new();
+    let (_, v) = app.json("GET", "/api/setup/status", None, None).await;
+    assert_eq!(v["needsSetup"], true);
+    let token = app.state.setup.token().unwrap();
+    assert!(token.len() >= 32);
+
+    let body =
+        |t: &str| json!({"token": t, "username": "dana", "name": "דנה", "password": "long enough"});
+    for bad in ["", "wrong", &token[..token.len() - 1]] {
+        let (s, v) = app
+            .json("POST", "/api/setup/admin", None, Some(body(bad)))
+            .await;
+        assert_eq!(s, 403, "{bad}");
+        assert_eq!(v["error"], "forbidden");
+    }
+    // Validation happens before the token is spent.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/setup/admin",
+            None,
+            Some(json!({"token": token, "username": "dana", "password": "short"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert_eq!(v["message"], "הסיסמה חייבת להכיל לפחות 8 תווים");
+
+    let (s, v) = app
+        .json("POST", "/api/setup/admin", None, Some(body(&token)))
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["user"]["role"], "admin");
+    assert_eq!(v["user"]["name"], "דנה");
+    assert!(v["user"].get("passwordHash").is_none() && v["user"].get("password_hash").is_none());
+
+    let (_, v) = app.json("GET", "/api/setup/status", None, None).await;
+    assert_eq!(v["needsSetup"], false);
+    assert!(app.state.setup.token().is_none());
+    let (s, _) = app
+        .json("POST", "/api/setup/admin", None, Some(body(&token)))
+        .await;
+    assert_eq!(s, 409);
+}
+
+#[tokio::test]
+async fn login_me_logout() {
+    let app = TestApp::new();
+    let token = app.admin_token("dana", "correct horse").await;
+    assert!(token.len() >= 32, "at least 128 bits");
+
+    let (s, v) = app.json("GET", "/api/app/me", Some(&token), None).await;
+    assert_eq!(s, 200);
+    assert_eq!(v["user"]["username"], "dana");
+    // "Bearer" form works too.
+    let (s, _) = app
+        .json("GET", "/api/app/me", Some(&format!("Bearer {token}")), None)
+        .await;
+    assert_eq!(s, 200);
+
+    // Usernames are not case-sensitive.
+    let other = app.login("DANA", "correct horse").await;
+    assert_ne!(other, token);
+
+    let (s, v) = app
+        .json("POST", "/api/app/logout", Some(&token), None)
+        .await;
+    assert_eq!(s, 200);
+    assert_eq!(v["success"], true);
+    let (s, _) = app.json("GET", "/api/app/me", Some(&token), None).await;
+    assert_eq!(s, 401, "a revoked token stops working");
+    let (s, _) = app.json("GET", "/api/app/me", Some(&other), None).await;
+    assert_eq!(s, 200, "other sessions are unaffected");
+}
+
+#[tokio::test]
+async fn wrong_credentials_get_the_spec_message() {
+    let app = TestApp::new();
+    app.admin_token("dana", "correct horse").await;
+    for (u, p) in [("dana", "wrong password"), ("nobody", "correct horse")] {
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/app/login",
+                None,
+                Some(json!({"username": u, "password": p})),
+            )
+            .await;
+        assert_eq!(s, 401);
+        assert_eq!(v["success"], false);
+        assert_eq!(v["message"], HEBREW_BAD_LOGIN);
+        assert!(v.get("token").is_none());
+    }
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/app/login",
+            None,
+            Some(json!({"username": "dana"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert_eq!(v["message"], "נא למלא שם משתמש וסיסמה");
+}
+
+#[tokio::test]
+async fn repeated_failures_are_throttled() {
+    let app = TestApp::with_config("[auth]\nmax_failed_logins = 3\nlockout_minutes = 2\n");
+    app.admin_token("dana", "correct horse").await;
+    let attempt = |p: &'static str| {
+        app.json(
+            "POST",
+            "/api/app/login",
+            None,
+            Some(json!({"username": "dana", "password": p})),
+        )
+    };
+    for _ in 0..3 {
+        assert_eq!(attempt("wrong password").await.0, 401);
+    }
+    // Locked: even the right password is refused, with a Hebrew message and Retry-After.
+    let (s, v) = attempt("correct horse").await;
+    assert_eq!(s, 429);
+    assert_eq!(v["error"], "too_many_attempts");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("נסה שוב בעוד 2 דקות"),
+        "{v}"
+    );
+    assert!(v["retryAfterSecs"].as_u64().unwrap() > 60);
+
+    let req = Request::post("/api/app/login")
+        .header("content-type", "application/json")
+        .body(Body::from(
+            json!({"username": "dana", "password": "x"}).to_string(),
+        ))
+        .unwrap();
+    let resp = app.send(req).await;
+    assert_eq!(resp.status(), 429);
+    assert!(resp.headers().contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn security_headers_on_every_response() {
+    let app = TestApp::new();
+    for path in ["/api/health", "/api/nope", "/", "/index.html"] {
+        let resp = app
+            .send(Request::get(path).body(Body::empty()).unwrap())
+            .await;
+        let h = resp.headers();
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn spa_is_served_with_the_right_caching() {
+    let app = TestApp::new();
+    let resp = app
+        .send(Request::get("/").body(Body::empty()).unwrap())
+        .await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["cache-control"], "no-cache");
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let etag = resp.headers()["etag"].clone();
+    let index = body_text(resp).await;
+    assert!(index.contains("lang=\"he\"") && index.contains("dir=\"rtl\""));
+    assert!(
+        !index.contains("<script>"),
+        "no inline script in index.html"
+    );
+
+    // Any other path falls back to the app.
+    let resp = app
+        .send(Request::get("/some/deep/link").body(Body::empty()).unwrap())
+        .await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(body_text(resp).await, index);
+
+    // Revalidation answers 304.
+    let resp = app
+        .send(
+            Request::get("/")
+                .header("if-none-match", etag)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(resp.status(), 304);
+
+    // Hashed bundle files are immutable (when the web app is built, as in CI).
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist/assets");
+    if let Some(file) = std::fs::read_dir(&assets).ok().and_then(|mut d| d.next()) {
+        let name = file.unwrap().file_name().into_string().unwrap();
+        let resp = app
+            .send(
+                Request::get(format!("/assets/{name}"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(resp.status(), 200, "{name}");
+        assert_eq!(
+            resp.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        if name.ends_with(".js") {
+            assert_eq!(
+                resp.headers()["content-type"],
+                "text/javascript; charset=utf-8"
+            );
+        }
+    } else {
+        assert!(
+            index.contains("npm run build"),
+            "without a bundle the notice page is served"
+        );
+    }
+}

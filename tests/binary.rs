@@ -1,0 +1,276 @@
+//! The real `mailclient` binary: the CLI, config errors, and `serve` over HTTP with its
+//! health check, first-run link and schema checks.
+
+mod common;
+
+use common::{Server, run_cli};
+use serde_json::{Value, json};
+
+fn dir_arg(dir: &tempfile::TempDir) -> String {
+    dir.path().display().to_string()
+}
+
+#[test]
+fn bad_config_value_is_one_line_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir_arg(&dir);
+    let out = run_cli(
+        &["migrate", "--data-dir", &d],
+        &[("MAILCLIENT_SERVER_LISTEN", "not-an-address")],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("server.listen") && err.contains("MAILCLIENT_SERVER_LISTEN"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+
+    let cfg = dir.path().join("bad.toml");
+    std::fs::write(&cfg, "[auth]\nsession_ttl_hours = \"forever\"\n").unwrap();
+    let out = run_cli(&["--config", cfg.to_str().unwrap(), "migrate"], &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("auth.session_ttl_hours"), "{err}");
+
+    let out = run_cli(
+        &["migrate", "--config", "/nonexistent/mailclient.toml"],
+        &[],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("cannot read config file")
+    );
+}
+
+#[test]
+fn example_config_is_valid_and_documents_every_key() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let parsed =
+        mailclient::config::Config::from_sources(Some(&text), Some(path), &[], &Default::default())
+            .unwrap();
+    // The example holds the defaults, and names every key the code knows.
+    assert_eq!(parsed, mailclient::config::Config::default());
+    let defaults = toml::Value::try_from(serde_json::to_value(&parsed).unwrap()).unwrap();
+    for (section, keys) in defaults.as_table().unwrap() {
+        assert!(
+            text.contains(&format!("[{section}]")),
+            "[{section}] missing"
+        );
+        for key in keys.as_table().unwrap().keys() {
+            assert!(
+                text.contains(&format!("\n{key} =")),
+                "{section}.{key} missing"
+            );
+        }
+    }
+}
+
+#[test]
+fn user_admin_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir_arg(&dir);
+    // Global flag after the subcommand...
+    let out = run_cli(
+        &[
+            "user",
+            "add",
+            "dana",
+            "--password",
+            "password-1",
+            "--admin",
+            "--name",
+            "דנה כהן",
+            "--data-dir",
+            &d,
+        ],
+        &[],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // ...and before it; the password read from standard input when not given.
+    let out = run_cli(
+        &["--data-dir", &d, "user", "add", "yossi"],
+        &[],
+        Some("password-2\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = run_cli(&["user", "list", "--data-dir", &d], &[], None);
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(list.contains("1\tdana\tadmin\tדנה כהן"), "{list}");
+    assert!(list.contains("2\tyossi\tuser\tyossi"), "{list}");
+
+    let out = run_cli(
+        &[
+            "user",
+            "add",
+            "DANA",
+            "--password",
+            "password-3",
+            "--data-dir",
+            &d,
+        ],
+        &[],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("שם המשתמש כבר קיים"));
+
+    let out = run_cli(
+        &[
+            "user",
+            "add",
+            "short",
+            "--password",
+            "1234",
+            "--data-dir",
+            &d,
+        ],
+        &[],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("8 תווים"));
+
+    let out = run_cli(
+        &[
+            "user",
+            "passwd",
+            "yossi",
+            "--password",
+            "password-9",
+            "--data-dir",
+            &d,
+        ],
+        &[],
+        None,
+    );
+    assert!(out.status.success());
+    let out = run_cli(&["user", "remove", "yossi", "--data-dir", &d], &[], None);
+    assert!(out.status.success());
+    let out = run_cli(&["user", "remove", "yossi", "--data-dir", &d], &[], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no user named yossi"));
+    let out = run_cli(&["user", "list", "--data-dir", &d], &[], None);
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("yossi"));
+}
+
+#[test]
+fn migrate_reports_and_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir_arg(&dir);
+    let out = run_cli(&["migrate", "--data-dir", &d], &[], None);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("applied migration 1: users and sessions"),
+        "{text}"
+    );
+    let out = run_cli(&["migrate", "--data-dir", &d], &[], None);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("up to date")
+    );
+}
+
+#[test]
+fn serve_refuses_a_newer_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let (store, _) = mailclient::store::Store::open_and_migrate(dir.path()).unwrap();
+        store
+            .force_schema_version(mailclient::store::SCHEMA_VERSION + 1)
+            .unwrap();
+    }
+    let d = dir_arg(&dir);
+    let out = run_cli(
+        &["serve", "--listen", "127.0.0.1:0", "--data-dir", &d],
+        &[],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("newer than this mailclient knows"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_first_run_login_and_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &[]);
+    let link = server
+        .setup_link
+        .clone()
+        .expect("first run prints the setup link");
+    assert!(link.starts_with("http://127.0.0.1:"), "{link}");
+    let token = server.setup_token().unwrap();
+    let http = reqwest::Client::new();
+
+    let health: Value = http
+        .get(server.url("/api/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+
+    // The web app answers at / with the Hebrew RTL page.
+    let index = http
+        .get(server.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(index.contains("dir=\"rtl\""));
+
+    let resp = http
+        .post(server.url("/api/setup/admin"))
+        .json(&json!({"token": token, "username": "admin", "name": "מנהל", "password": "admin-password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let login: Value = http
+        .post(server.url("/api/app/login"))
+        .json(&json!({"username": "admin", "password": "admin-password"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(login["success"], true);
+    let session = login["token"].as_str().unwrap().to_string();
+    assert_eq!(server.stop().code(), Some(0), "SIGTERM is a clean shutdown");
+
+    // After a restart: no setup link, and the session still works (it lives in the store).
+    let server = Server::start(dir.path(), &[]);
+    assert!(server.setup_link.is_none());
+    let me = http
+        .get(server.url("/api/app/me"))
+        .header("authorization", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+    let me: Value = me.json().await.unwrap();
+    assert_eq!(me["user"]["name"], "מנהל");
+}

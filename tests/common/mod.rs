@@ -1,0 +1,253 @@
+//! Test fixtures: an in-process app for `oneshot` requests, and the real binary started on a
+//! temp data dir and a free loopback port, polled until its health check answers.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, Response};
+use http_body_util::BodyExt;
+use mailclient::app::{AppState, app};
+use mailclient::config::{Config, Overrides};
+use mailclient::store::Store;
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub state: AppState,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    pub fn new() -> Self {
+        Self::with_config("")
+    }
+
+    pub fn with_config(toml: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let overrides = Overrides {
+            data_dir: Some(dir.path().to_path_buf()),
+            listen: None,
+        };
+        let config = Config::from_sources(Some(toml), None, &[], &overrides).unwrap();
+        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
+        let state = AppState::new(config, store).unwrap();
+        Self { state, _dir: dir }
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> Response<Body> {
+        app(self.state.clone()).oneshot(req).await.unwrap()
+    }
+
+    /// Sends a request and returns the status and the body parsed as JSON.
+    pub async fn json(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut b = Request::builder().method(method).uri(uri);
+        if let Some(t) = token {
+            b = b.header("authorization", t);
+        }
+        let req = match body {
+            Some(v) => b
+                .header("content-type", "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => b.body(Body::empty()).unwrap(),
+        };
+        let resp = self.send(req).await;
+        let status = resp.status().as_u16();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    /// Creates the first admin through the setup gate and returns a session token.
+    pub async fn admin_token(&self, username: &str, password: &str) -> String {
+        let token = self.state.setup.token().expect("setup is open");
+        let (s, _) = self
+            .json(
+                "POST",
+                "/api/setup/admin",
+                None,
+                Some(serde_json::json!({"token": token, "username": username, "name": "מנהלת", "password": password})),
+            )
+            .await;
+        assert_eq!(s, 200);
+        self.login(username, password).await
+    }
+
+    pub async fn login(&self, username: &str, password: &str) -> String {
+        let (s, v) = self
+            .json(
+                "POST",
+                "/api/app/login",
+                None,
+                Some(serde_json::json!({"username": username, "password": password})),
+            )
+            .await;
+        assert_eq!(s, 200, "{v}");
+        v["token"].as_str().unwrap().to_string()
+    }
+}
+
+pub async fn body_text(resp: Response<Body>) -> String {
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_mailclient"))
+}
+
+/// Runs the binary to completion with `args` and the given environment.
+pub fn run_cli(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> std::process::Output {
+    use std::io::Write;
+    let mut cmd = Command::new(binary());
+    cmd.args(args)
+        .env_remove("MAILCLIENT_CONFIG")
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(s) = stdin {
+        input.write_all(s.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+/// The real `mailclient serve`, on a free loopback port. Killed on drop.
+pub struct Server {
+    child: Child,
+    pub base: String,
+    pub setup_link: Option<String>,
+    pub stdout: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    pub fn start(data_dir: &Path, extra_args: &[&str]) -> Self {
+        let mut cmd = Command::new(binary());
+        cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(data_dir)
+            .args(extra_args)
+            .env_remove("MAILCLIENT_CONFIG")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = cmd.spawn().unwrap();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let out = child.stdout.take().unwrap();
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let base = loop {
+            if let Some(l) = lines.lock().unwrap().iter().find_map(|l| {
+                l.strip_prefix("mailclient listening on ")
+                    .map(str::to_string)
+            }) {
+                break l;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("serve exited early: {status}");
+            }
+            assert!(Instant::now() < deadline, "serve did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut server = Self {
+            child,
+            base,
+            setup_link: None,
+            stdout: lines,
+        };
+        server.wait_healthy();
+        server.setup_link = server
+            .stdout
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|l| l.contains("/#/setup?token="))
+            .map(|l| l.trim().to_string());
+        server
+    }
+
+    /// Polls `GET /api/health` until it answers ok.
+    fn wait_healthy(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let url = format!("{}/api/health", self.base);
+        loop {
+            if probe::health_ok(&url).unwrap_or(false) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "health check never answered");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub fn setup_token(&self) -> Option<String> {
+        self.setup_link
+            .as_ref()
+            .and_then(|l| l.split("token=").nth(1))
+            .map(str::to_string)
+    }
+
+    /// Stops the server with SIGTERM and waits for a clean exit.
+    pub fn stop(mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "serve ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+mod probe {
+    /// A tiny blocking health probe over a raw socket, so the poller needs no runtime.
+    pub fn health_ok(url: &str) -> std::io::Result<bool> {
+        use std::io::{Read, Write};
+        let rest = url.strip_prefix("http://").unwrap();
+        let (host, path) = rest.split_once('/').unwrap();
+        let mut s = std::net::TcpStream::connect(host)?;
+        s.set_read_timeout(Some(std::time::Duration::from_secs(2)))?;
+        write!(
+            s,
+            "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut buf = String::new();
+        s.read_to_string(&mut buf)?;
+        Ok(buf.starts_with("HTTP/1.1 200") && buf.contains("\"status\":\"ok\""))
+    }
+}
