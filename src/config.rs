@@ -248,13 +248,18 @@ impl Config {
             .expect("server.listen was validated")
     }
 
-    /// The base URL people open in their browser.
-    pub fn public_url(&self) -> String {
-        if self.server.public_url.is_empty() {
-            format!("http://{}", self.server.listen)
-        } else {
-            self.server.public_url.trim_end_matches('/').to_string()
+    /// The base URL people open in their browser, given the address actually bound (the
+    /// configured port may be 0). An unspecified bind address (0.0.0.0) is shown as loopback;
+    /// set `server.public_url` to print the LAN name instead.
+    pub fn public_url(&self, bound: SocketAddr) -> String {
+        if !self.server.public_url.is_empty() {
+            return self.server.public_url.trim_end_matches('/').to_string();
         }
+        let mut shown = bound;
+        if shown.ip().is_unspecified() {
+            shown.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        format!("http://{shown}")
     }
 }
 
@@ -284,7 +289,14 @@ mod tests {
         let c = Config::from_sources(None, None, &[], &Overrides::default()).unwrap();
         assert_eq!(c.server.listen, "127.0.0.1:8080");
         assert_eq!(c.storage.data_dir, PathBuf::from("./data"));
-        assert_eq!(c.public_url(), "http://127.0.0.1:8080");
+        assert_eq!(
+            c.public_url("127.0.0.1:8080".parse().unwrap()),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            c.public_url("0.0.0.0:9000".parse().unwrap()),
+            "http://127.0.0.1:9000"
+        );
     }
 
     #[test]

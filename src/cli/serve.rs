@@ -31,12 +31,12 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!(version = m.version, name = m.name, "applied migration");
     }
     let addr = config.listen_addr();
-    let public_url = config.public_url();
     let state = AppState::new(config, store)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
+    let public_url = state.config.public_url(bound);
     println!("mailclient listening on http://{bound}");
     if let Some(token) = state.setup.token() {
         // The console is the trusted channel: whoever can read it may create the first admin.
