@@ -1,0 +1,74 @@
+// Starts the real `mailclient serve` on a temp data dir and a free loopback port, waits for the
+// health check, and hands back its URL and first-run setup link. Stopped by PID.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export function binaryPath() {
+  return process.env.E2E_MAILCLIENT_BIN ?? resolve(here, '../../../target/debug/mailclient');
+}
+
+export async function startServer({ args = [] } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailclient-e2e-'));
+  // Only this test's settings reach the server: no stray MAILCLIENT_* from the caller.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('MAILCLIENT_')),
+  );
+  env.RUST_LOG = 'warn';
+  const child = spawn(
+    binaryPath(),
+    ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args],
+    { env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = [];
+  let buffer = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      lines.push(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  const exited = new Promise((res) => child.once('exit', (code) => res(code)));
+
+  const deadline = Date.now() + 20_000;
+  let base;
+  while (!base) {
+    base = lines.map((l) => l.match(/^mailclient listening on (\S+)/)?.[1]).find(Boolean);
+    if (base) break;
+    if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode})`);
+    if (Date.now() > deadline) throw new Error('serve did not start');
+    await sleep(50);
+  }
+  while (true) {
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.ok && (await res.json()).status === 'ok') break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error('health check never answered');
+    await sleep(50);
+  }
+  const setupLink = lines.find((l) => l.includes('/#/setup?token='))?.trim();
+
+  return {
+    base,
+    setupLink,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

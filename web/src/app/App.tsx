@@ -1,0 +1,63 @@
+// Root: hash router (the Rust server serves one index.html; everything after # is ours),
+// SWR with the API fetcher, toasts, auth, and the route table.
+
+import { lazy, Suspense } from 'react';
+import { HashRouter, Route, Routes } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { swrFetcher } from '../api/client';
+import LoginPage from '../features/auth/LoginPage';
+import { he } from '../i18n/he';
+import { AuthProvider } from './AuthProvider';
+import { Layout } from './Layout';
+import { PageOutlet } from './PageOutlet';
+import { RequireAuth } from './RequireAuth';
+import { ToastProvider } from './Toasts';
+
+// Seen once per installation; not worth shipping in the first chunk.
+const SetupPage = lazy(() => import('../features/auth/SetupPage'));
+
+const swrOptions = {
+  fetcher: swrFetcher,
+  // The API's own errors are shown where they matter; SWR retrying a 4xx only adds noise.
+  shouldRetryOnError: false,
+};
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route
+        path="/setup"
+        element={
+          <Suspense fallback={<p className="full-page-message" role="status">{he.app.loading}</p>}>
+            <SetupPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <RequireAuth>
+            <Layout>
+              <PageOutlet />
+            </Layout>
+          </RequireAuth>
+        }
+      />
+    </Routes>
+  );
+}
+
+export function App() {
+  return (
+    <HashRouter>
+      <SWRConfig value={swrOptions}>
+        <ToastProvider>
+          <AuthProvider>
+            <AppRoutes />
+          </AuthProvider>
+        </ToastProvider>
+      </SWRConfig>
+    </HashRouter>
+  );
+}

@@ -1,0 +1,64 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
+import { AppRoutes } from './App';
+
+function renderApp(route: string) {
+  signInAs();
+  mockFetch({ 'GET /api/app/me': () => json(200, { success: true, user: DANA }) });
+  return renderWithProviders(<AppRoutes />, { route });
+}
+
+describe('Layout', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("titles the inbox with the folder's Hebrew name", async () => {
+    renderApp('/Inbox?folder=Spam');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('ספאם');
+    expect(await screen.findByText('אין עדיין תיבת דואר מחוברת.')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+  });
+
+  it('resolves later pages by their last path segment', async () => {
+    renderApp('/anything/builder');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('עורך חזותי');
+    expect(await screen.findByTestId('page-BuilderPage')).toBeInTheDocument();
+  });
+
+  it('opens the drawer from the menu button and closes it on Escape, backdrop and navigation', async () => {
+    const r = renderApp('/Inbox');
+    const user = userEvent.setup();
+    const menu = screen.getByRole('button', { name: 'פתיחת תפריט' });
+    const shell = () => document.querySelector('.app-shell')!;
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(shell()).toHaveClass('is-drawer-open');
+    await user.keyboard('{Escape}');
+    expect(shell()).not.toHaveClass('is-drawer-open');
+
+    await user.click(menu);
+    fireEvent.click(screen.getByTestId('drawer-backdrop'));
+    expect(shell()).not.toHaveClass('is-drawer-open');
+
+    await user.click(menu);
+    await user.click(screen.getByTestId('folder-sent'));
+    await waitFor(() => expect(r.location().search).toBe('?folder=sent'));
+    expect(shell()).not.toHaveClass('is-drawer-open');
+  });
+
+  it('changes the UI scale from the footer popover and persists it', async () => {
+    renderApp('/Inbox');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'גודל תצוגה' }));
+    expect(screen.getByRole('button', { name: 'רגיל' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'גדול' }));
+    expect(screen.getByRole('button', { name: 'גדול' })).toHaveAttribute('aria-pressed', 'true');
+    expect(localStorage.getItem('appScale')).toBe('1.1');
+    expect(document.documentElement.style.getPropertyValue('--font-scale')).toBe('1.1');
+    act(() => {
+      document.documentElement.style.cssText = '';
+    });
+  });
+});

@@ -1,0 +1,41 @@
+// Picks the page for the current path with resolvePage (last segment, case-insensitive) and loads
+// its module lazily, so the first load carries only the shell.
+
+import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { useLocation } from 'react-router-dom';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { he } from '../i18n/he';
+import { resolvePage, type PageName } from './routes';
+
+const PAGE_COMPONENTS: Record<PageName, LazyExoticComponent<ComponentType>> = {
+  Inbox: lazy(() => import('../features/inbox/InboxPage')),
+  PendingReplies: lazy(() => import('../features/pending-replies/PendingRepliesPage')),
+  Compose: lazy(() => import('../features/compose/ComposePage')),
+  Search: lazy(() => import('../features/search/SearchPage')),
+  Contacts: lazy(() => import('../features/contacts/ContactsPage')),
+  Tasks: lazy(() => import('../features/tasks/TasksPage')),
+  Rules: lazy(() => import('../features/rules/RulesPage')),
+  SmartFeatures: lazy(() => import('../features/smart-features/SmartFeaturesPage')),
+  AITraining: lazy(() => import('../features/ai-training/AITrainingPage')),
+  Settings: lazy(() => import('../features/settings/SettingsPage')),
+  BuilderPage: lazy(() => import('../features/builder/BuilderPage')),
+};
+
+export function PageOutlet() {
+  const { pathname } = useLocation();
+  const page = resolvePage(pathname);
+  const Page = PAGE_COMPONENTS[page];
+  return (
+    <ErrorBoundary resetKey={page}>
+      <Suspense
+        fallback={
+          <p className="page-loading" role="status">
+            {he.app.loading}
+          </p>
+        }
+      >
+        <Page />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

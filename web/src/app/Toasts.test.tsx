@@ -1,0 +1,94 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NotificationBell } from './NotificationBell';
+import { TOAST_LIMIT, ToastProvider, useToast, type ToastApi } from './Toasts';
+
+let toast!: ToastApi;
+function Grab() {
+  toast = useToast();
+  return null;
+}
+
+function renderToasts() {
+  return render(
+    <ToastProvider>
+      <Grab />
+      <NotificationBell />
+    </ToastProvider>,
+  );
+}
+
+describe('Toasts', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps at most 20, dropping the oldest', () => {
+    renderToasts();
+    act(() => {
+      for (let i = 1; i <= 25; i++) toast.info(`הודעה ${i}`);
+    });
+    const items = screen.getAllByTestId('toast');
+    expect(TOAST_LIMIT).toBe(20);
+    expect(items).toHaveLength(20);
+    expect(items[0]).toHaveTextContent('הודעה 6');
+    expect(items[19]).toHaveTextContent('הודעה 25');
+  });
+
+  it('closes a toast with its close button', async () => {
+    renderToasts();
+    act(() => {
+      toast.success('נשמר');
+      toast.error('נכשל');
+    });
+    const failed = screen.getByRole('alert');
+    expect(failed).toHaveTextContent('נכשל');
+    await userEvent.setup().click(within(failed).getByRole('button', { name: 'סגירת הודעה' }));
+    expect(screen.queryByText('נכשל')).not.toBeInTheDocument();
+    expect(screen.getByText('נשמר')).toBeInTheDocument();
+  });
+
+  it('dismisses itself after a few seconds', () => {
+    vi.useFakeTimers();
+    renderToasts();
+    act(() => {
+      toast.success('נשמר');
+    });
+    expect(screen.getByText('נשמר')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
+    expect(screen.queryByText('נשמר')).not.toBeInTheDocument();
+  });
+
+  it('marks each kind with its own class', () => {
+    renderToasts();
+    act(() => {
+      toast.warning('זהירות');
+      toast.info('לידיעתך');
+    });
+    expect(screen.getByText('זהירות').closest('li')).toHaveClass('toast--warning');
+    expect(screen.getByText('לידיעתך').closest('li')).toHaveClass('toast--info');
+  });
+
+  it('records toasts as notifications for the bell', async () => {
+    renderToasts();
+    const bell = screen.getByTestId('notification-bell');
+    expect(screen.queryByTestId('notification-count')).not.toBeInTheDocument();
+    act(() => {
+      toast.success('הטיוטה נמחקה בהצלחה');
+      toast.error('שגיאה במחיקת הטיוטה');
+    });
+    expect(screen.getByTestId('notification-count')).toHaveTextContent('2');
+    expect(bell).toHaveAccessibleName('התראות, 2 שלא נקראו');
+
+    const user = userEvent.setup();
+    await user.click(bell);
+    const panel = screen.getByRole('dialog', { name: 'התראות' });
+    expect(within(panel).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(panel).getAllByText(/^\d\d:\d\d$/)).toHaveLength(2);
+
+    await user.click(within(panel).getByRole('button', { name: 'סמן הכל כנקרא' }));
+    expect(screen.queryByTestId('notification-count')).not.toBeInTheDocument();
+    expect(bell).toHaveAccessibleName('התראות');
+  });
+});

@@ -1,0 +1,135 @@
+// Login screen (spec 000 §2 "Login screen", §5, §8): shown without the shared layout.
+// Success needs BOTH an ok response and `success: true`; anything else is a failure message.
+
+import { useId, useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { ApiError, api } from '../../api/client';
+import type { LoginResponse } from '../../api/types';
+import { useAuth } from '../../app/AuthProvider';
+import { MailIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+
+/** What the setup page hands over after creating the first admin. */
+export interface LoginLocationState {
+  notice?: string;
+  username?: string;
+}
+
+function loginErrorMessage(e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.isNetworkError) return he.errors.network;
+    if (e.status === 401) return he.login.invalidCredentials;
+    // 429 (throttled) and 400 carry a Hebrew message meant for the user.
+    if ((e.status === 429 || e.status === 400) && e.message) return e.message;
+  }
+  return he.login.failed;
+}
+
+export default function LoginPage() {
+  const { isAuthenticated, signIn } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const handoff = (location.state ?? {}) as LoginLocationState;
+  const [username, setUsername] = useState(handoff.username ?? '');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
+
+  if (isAuthenticated && !submitting) return <Navigate to="/inbox" replace />;
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (submitting) return;
+    setError(null);
+    setSubmitting(true);
+    try {
+      const res = await api<LoginResponse>('/api/app/login', {
+        method: 'POST',
+        body: { username: username.trim(), password },
+        auth: false,
+      });
+      if (res?.success === true && res.token && res.user) {
+        signIn(res.token, res.user);
+        navigate('/inbox', { replace: true });
+        return;
+      }
+      setError(he.login.invalidCredentials);
+    } catch (err) {
+      setError(loginErrorMessage(err));
+    }
+    setSubmitting(false);
+  }
+
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <div className="auth-card__brand">
+          <span className="brand-mark" aria-hidden="true">
+            <MailIcon />
+          </span>
+          <span className="brand-name">{he.app.name}</span>
+        </div>
+        <h1 className="auth-card__title">{he.login.title}</h1>
+        <p className="auth-card__subtitle">{he.login.subtitle}</p>
+
+        {handoff.notice && !error && (
+          <p className="notice notice--success" role="status">
+            {handoff.notice}
+          </p>
+        )}
+
+        {/* Native validation enforces the required fields; the server checks the rest. */}
+        <form className="form" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+          <div className="field">
+            <label htmlFor="login-username">{he.login.username}</label>
+            <input
+              id="login-username"
+              name="username"
+              type="text"
+              dir="auto"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              disabled={submitting}
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              data-testid="login-username"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="login-password">{he.login.password}</label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              dir="auto"
+              autoComplete="current-password"
+              required
+              disabled={submitting}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              data-testid="login-password"
+            />
+          </div>
+
+          {error && (
+            <p id={errorId} className="notice notice--error" role="alert" data-testid="login-error">
+              {error}
+            </p>
+          )}
+
+          <button
+            type="submit"
+            className="button button--primary button--block"
+            disabled={submitting}
+            data-testid="login-submit"
+          >
+            {submitting ? he.login.submitting : he.login.submit}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,228 @@
+// First run (docs/API.md "First run"): the server prints a console link `#/setup?token=…`.
+// This page creates the first admin with that token, then hands over to the login screen.
+// It sits outside the shared layout and needs no session.
+
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import useSWR from 'swr';
+import { ApiError, api, errorMessage } from '../../api/client';
+import { keys } from '../../api/keys';
+import type { SetupAdminResponse, SetupStatusResponse } from '../../api/types';
+import { useToast } from '../../app/Toasts';
+import { MailIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+import type { LoginLocationState } from './LoginPage';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export function validateSetup(f: {
+  name: string;
+  username: string;
+  password: string;
+  confirm: string;
+}): string | null {
+  if (!f.name.trim() || !f.username.trim() || !f.password || !f.confirm) return he.setup.required;
+  if (f.password.length < MIN_PASSWORD_LENGTH) return he.setup.passwordTooShort;
+  if (f.password !== f.confirm) return he.setup.passwordMismatch;
+  return null;
+}
+
+export default function SetupPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  // Fetched without a token: a signed-in user's stale token must not turn this into a 401.
+  const status = useSWR<SetupStatusResponse>(
+    keys.setupStatus(),
+    () => api<SetupStatusResponse>(keys.setupStatus(), { auth: false }),
+    { revalidateOnFocus: false },
+  );
+
+  let body;
+  if (status.error) {
+    body = (
+      <>
+        <p className="notice notice--error" role="alert">
+          {he.setup.statusFailed} {errorMessage(status.error)}
+        </p>
+        <button type="button" className="button" onClick={() => void status.mutate()}>
+          {he.setup.retry}
+        </button>
+      </>
+    );
+  } else if (!status.data) {
+    body = <p role="status">{he.setup.checking}</p>;
+  } else if (!status.data.needsSetup) {
+    body = <SetupDone />;
+  } else {
+    // A 409 on submit means someone finished setup meanwhile: show the "already done" view.
+    const onAlreadyDone = () => void status.mutate({ needsSetup: false }, { revalidate: false });
+    body = <SetupForm token={token} onAlreadyDone={onAlreadyDone} />;
+  }
+
+  return (
+    <main className="auth-page">
+      <div className="auth-card auth-card--wide">
+        <div className="auth-card__brand">
+          <span className="brand-mark" aria-hidden="true">
+            <MailIcon />
+          </span>
+          <span className="brand-name">{he.app.name}</span>
+        </div>
+        <h1 className="auth-card__title">{he.setup.title}</h1>
+        {body}
+      </div>
+    </main>
+  );
+}
+
+function SetupDone() {
+  return (
+    <>
+      <p className="notice notice--info" role="status" data-testid="setup-done">
+        {he.setup.alreadyDone}
+      </p>
+      <Link className="button button--primary button--block" to="/login">
+        {he.setup.goToLogin}
+      </Link>
+    </>
+  );
+}
+
+function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () => void }) {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (submitting) return;
+    const invalid = validateSetup({ name, username, password, confirm });
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setError(null);
+    setSubmitting(true);
+    try {
+      const res = await api<SetupAdminResponse>('/api/setup/admin', {
+        method: 'POST',
+        auth: false,
+        body: { token, name: name.trim(), username: username.trim(), password },
+      });
+      if (!res?.success) throw new ApiError(500, he.errors.server);
+      toast.success(he.setup.created);
+      const state: LoginLocationState = {
+        notice: he.setup.created,
+        username: res.user?.username ?? username.trim(),
+      };
+      navigate('/login', { replace: true, state });
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        onAlreadyDone();
+        return;
+      }
+      // 403 wrong token, 400 invalid fields: the server's Hebrew message says which.
+      setError(errorMessage(err));
+    }
+    setSubmitting(false);
+  }
+
+  return (
+    <>
+      <p className="auth-card__subtitle">{he.setup.intro}</p>
+      {!token && (
+        <p className="notice notice--warning" role="note" data-testid="setup-missing-token">
+          {he.setup.missingToken}
+        </p>
+      )}
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor="setup-name">{he.setup.name}</label>
+          <input
+            id="setup-name"
+            name="name"
+            type="text"
+            dir="auto"
+            autoComplete="name"
+            required
+            disabled={submitting}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="setup-name"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="setup-username">{he.setup.username}</label>
+          <input
+            id="setup-username"
+            name="username"
+            type="text"
+            dir="ltr"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            aria-describedby="setup-username-hint"
+            disabled={submitting}
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            data-testid="setup-username"
+          />
+          <small id="setup-username-hint" className="field__hint">{he.setup.usernameHint}</small>
+        </div>
+        <div className="field">
+          <label htmlFor="setup-password">{he.setup.password}</label>
+          <input
+            id="setup-password"
+            name="password"
+            type="password"
+            dir="auto"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            aria-describedby="setup-password-hint"
+            disabled={submitting}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid="setup-password"
+          />
+          <small id="setup-password-hint" className="field__hint">{he.setup.passwordHint}</small>
+        </div>
+        <div className="field">
+          <label htmlFor="setup-confirm">{he.setup.confirmPassword}</label>
+          <input
+            id="setup-confirm"
+            name="confirm"
+            type="password"
+            dir="auto"
+            autoComplete="new-password"
+            required
+            disabled={submitting}
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            data-testid="setup-confirm"
+          />
+        </div>
+        {error && (
+          <p className="notice notice--error" role="alert" data-testid="setup-error">
+            {error}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={submitting}
+          data-testid="setup-submit"
+        >
+          {submitting ? he.setup.submitting : he.setup.submit}
+        </button>
+      </form>
+    </>
+  );
+}

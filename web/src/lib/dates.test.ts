@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ISRAELI_WORK_WEEK,
+  formatDate,
+  formatDateTime,
+  formatListDate,
+  formatTime,
+  isWorkDay,
+  startOfWeek,
+} from './dates';
+
+describe('dates', () => {
+  it('formats dd/MM/yyyy with zero padding', () => {
+    expect(formatDate(new Date(2026, 0, 5, 9, 7))).toBe('05/01/2026');
+    expect(formatDate(new Date(2026, 10, 22))).toBe('22/11/2026');
+  });
+
+  it('formats HH:mm on a 24-hour clock', () => {
+    expect(formatTime(new Date(2026, 0, 5, 9, 7))).toBe('09:07');
+    expect(formatTime(new Date(2026, 0, 5, 21, 45))).toBe('21:45');
+    expect(formatTime(new Date(2026, 0, 5, 0, 0))).toBe('00:00');
+  });
+
+  it('joins date and time', () => {
+    expect(formatDateTime(new Date(2026, 2, 1, 14, 3))).toBe('01/03/2026 14:03');
+  });
+
+  it('returns an empty string for invalid input instead of NaN/NaN', () => {
+    expect(formatDate('not a date')).toBe('');
+    expect(formatTime('not a date')).toBe('');
+  });
+
+  it('starts the week on Sunday', () => {
+    // Wednesday 25 Nov 2026 → Sunday 22 Nov 2026.
+    const s = startOfWeek(new Date(2026, 10, 25, 15, 30));
+    expect(s.getDay()).toBe(0);
+    expect(formatDate(s)).toBe('22/11/2026');
+    expect(formatTime(s)).toBe('00:00');
+    // A Sunday is its own week start; a Saturday belongs to the week that began six days earlier.
+    expect(formatDate(startOfWeek(new Date(2026, 10, 22, 8)))).toBe('22/11/2026');
+    expect(formatDate(startOfWeek(new Date(2026, 10, 28, 23)))).toBe('22/11/2026');
+    // Across a month boundary.
+    expect(formatDate(startOfWeek(new Date(2026, 11, 2)))).toBe('29/11/2026');
+  });
+
+  it('treats Sunday to Thursday as the Israeli work week', () => {
+    expect(ISRAELI_WORK_WEEK).toEqual([0, 1, 2, 3, 4]);
+    expect(isWorkDay(new Date(2026, 10, 22))).toBe(true); // Sunday
+    expect(isWorkDay(new Date(2026, 10, 26))).toBe(true); // Thursday
+    expect(isWorkDay(new Date(2026, 10, 27))).toBe(false); // Friday
+    expect(isWorkDay(new Date(2026, 10, 28))).toBe(false); // Saturday
+    expect(isWorkDay(new Date(2026, 10, 27), [1, 2, 3, 4, 5])).toBe(true);
+  });
+
+  it('uses a short relative form for list dates', () => {
+    const now = new Date(2026, 10, 22, 18, 0);
+    expect(formatListDate(new Date(2026, 10, 22, 8, 5), now)).toBe('08:05');
+    expect(formatListDate(new Date(2026, 2, 9, 8, 5), now)).toBe('09/03');
+    expect(formatListDate(new Date(2025, 2, 9, 8, 5), now)).toBe('09/03/2025');
+  });
+});

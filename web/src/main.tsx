@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { applyScale, readScale } from './app/scale';
+import './styles/fonts.css';
+// Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
+import './styles/base.css';
+import './styles/components.css';
+import './styles/layout.css';
+
+// Apply the stored UI scale before the first paint so the app does not visibly resize.
+applyScale(readScale());
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing from index.html');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,80 @@
+// Test harness: the real providers around a component, an in-memory router whose current
+// location the test can read, and a fetch mock that answers by "METHOD /path".
+
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { vi } from 'vitest';
+import { swrFetcher } from '../api/client';
+import { writeStoredAuth } from '../api/session';
+import type { User } from '../api/types';
+import { AuthProvider } from '../app/AuthProvider';
+import { ToastProvider } from '../app/Toasts';
+
+export const DANA: User = {
+  id: 1,
+  username: 'dana',
+  name: 'דנה כהן',
+  role: 'admin',
+  createdAt: '2026-11-22T10:00:00Z',
+};
+
+export function signInAs(user: User = DANA, token = 'tok-1'): void {
+  writeStoredAuth({ token, user });
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+type Handler = (init: RequestInit | undefined, url: string) => Response | Promise<Response>;
+
+/** Installs a fetch mock; unknown routes answer 404 in the API's error shape. */
+export function mockFetch(routes: Record<string, Handler>) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const path = url.split('?')[0];
+    const h = routes[`${method} ${path}`];
+    if (h) return h(init, url);
+    return json(404, { success: false, error: 'not_found', message: 'לא נמצא' });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+export interface Rendered extends RenderResult {
+  location: () => Location;
+}
+
+export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string } = {}): Rendered {
+  let current: Location | undefined;
+  function Probe() {
+    current = useLocation();
+    return null;
+  }
+  const utils = render(
+    <MemoryRouter initialEntries={[route]}>
+      {/* A fresh SWR cache per test so one test's data never answers another's. */}
+      <SWRConfig value={{ fetcher: swrFetcher, provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
+        <ToastProvider>
+          <AuthProvider>
+            {ui}
+            <Probe />
+          </AuthProvider>
+        </ToastProvider>
+      </SWRConfig>
+    </MemoryRouter>,
+  );
+  return {
+    ...utils,
+    location: () => {
+      if (!current) throw new Error('no location yet');
+      return current;
+    },
+  };
+}
