@@ -30,3 +30,7 @@ pub fn too_many_attempts(retry_after_secs: u64) -> String {
         format!("יותר מדי ניסיונות התחברות כושלים. נסה שוב בעוד {minutes} דקות.")
     }
 }
+pub const CANNOT_REMOVE_SELF: &str = "אי אפשר למחוק את המשתמש שאיתו אתה מחובר";
+pub const LAST_ADMIN: &str = "חייב להישאר לפחות מנהל מערכת אחד";
+pub const USER_NOT_FOUND: &str = "המשתמש לא נמצא";
+pub const WRONG_CURRENT_PASSWORD: &str = "הסיסמה הנוכחית שגויה";

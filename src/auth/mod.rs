@@ -2,6 +2,7 @@
 //! first-run setup. The HTTP side is in `routes.rs`; the request extractor that checks the
 //! session token is `crate::http::auth::CurrentUser`.
 
+pub mod admin;
 pub mod password;
 pub mod routes;
 pub mod sessions;

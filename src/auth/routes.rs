@@ -17,8 +17,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/app/login", post(login))
         .route("/api/app/logout", post(logout))
         .route("/api/app/me", get(me))
+        .route("/api/app/password", post(change_password))
         .route("/api/setup/status", get(setup_status))
         .route("/api/setup/admin", post(setup_admin))
+        .merge(super::admin::router())
 }
 
 #[derive(Deserialize, Default)]
@@ -75,6 +77,32 @@ async fn logout(State(state): State<AppState>, token: SessionToken) -> Result<Js
 
 async fn me(CurrentUser(user): CurrentUser) -> Json<Value> {
     Json(json!({ "success": true, "user": users::User::from(&user) }))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct PasswordRequest {
+    current_password: String,
+    new_password: String,
+}
+
+/// The signed-in user changes their own password. Their other sessions end; this one stays.
+async fn change_password(
+    State(state): State<AppState>,
+    SessionToken(token): SessionToken,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<PasswordRequest>,
+) -> Result<Json<Value>> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || {
+        if !password::verify(&req.current_password, &user.password_hash) {
+            return Err(AppError::bad_request(messages::WRONG_CURRENT_PASSWORD));
+        }
+        users::set_password_of(&store, user, &req.new_password, Some(&token))
+    })
+    .await
+    .map_err(AppError::internal)??;
+    Ok(Json(json!({ "success": true })))
 }
 
 async fn setup_status(State(state): State<AppState>) -> Result<Json<Value>> {

@@ -77,14 +77,20 @@ pub fn revoke(store: &Store, token: &str) -> Result<bool> {
     Ok(removed)
 }
 
-/// Ends every session of a user, inside the caller's transaction (password change, removal).
-pub fn revoke_all_for_user_in(txn: &WriteTransaction, user_id: u64) -> Result<usize> {
+/// Ends every session of a user but the one of `keep_token`, inside the caller's transaction
+/// (password change, removal).
+pub fn revoke_all_for_user_in(
+    txn: &WriteTransaction,
+    user_id: u64,
+    keep_token: Option<&str>,
+) -> Result<usize> {
+    let keep = keep_token.map(token_digest);
     let mut table = txn.open_table(SESSIONS)?;
     let mut doomed = Vec::new();
     for entry in table.iter()? {
         let (k, v) = entry?;
         let s: SessionRecord = record::decode(v.value())?;
-        if s.user_id == user_id {
+        if s.user_id == user_id && keep.as_ref().is_none_or(|d| d.as_slice() != k.value()) {
             doomed.push(k.value().to_vec());
         }
     }

@@ -182,15 +182,26 @@ pub fn any_exist(store: &Store) -> Result<bool> {
 
 /// Sets a new password and signs the user out everywhere.
 pub fn set_password(store: &Store, username: &str, new_password: &str) -> Result<()> {
-    password::check_new(new_password).map_err(AppError::bad_request)?;
-    let mut record = find_by_username(store, username)?
+    let record = find_by_username(store, username)?
         .ok_or_else(|| AppError::NotFound(format!("no user named {username}")))?;
+    set_password_of(store, record, new_password, None)
+}
+
+/// Sets a new password for `record` and ends its sessions, except the one of `keep_token`
+/// (the session the user changed it from).
+pub fn set_password_of(
+    store: &Store,
+    mut record: UserRecord,
+    new_password: &str,
+    keep_token: Option<&str>,
+) -> Result<()> {
+    password::check_new(new_password).map_err(AppError::bad_request)?;
     record.password_hash = password::hash(new_password)?;
     record.updated_at = OffsetDateTime::now_utc().unix_timestamp();
     let txn = store.db().begin_write()?;
     txn.open_table(USERS)?
         .insert(record.id, record::encode(&record).as_slice())?;
-    sessions::revoke_all_for_user_in(&txn, record.id)?;
+    sessions::revoke_all_for_user_in(&txn, record.id, keep_token)?;
     txn.commit()?;
     Ok(())
 }
@@ -200,13 +211,75 @@ pub fn remove(store: &Store, username: &str) -> Result<bool> {
     let Some(record) = find_by_username(store, username)? else {
         return Ok(false);
     };
+    remove_record(store, &record, false)?;
+    Ok(true)
+}
+
+/// Changes to a user's name or role (admin screen).
+#[derive(Debug, Default)]
+pub struct UserChanges<'a> {
+    pub name: Option<&'a str>,
+    pub role: Option<Role>,
+}
+
+/// Applies `changes`, refusing to demote the last admin (checked inside the transaction).
+pub fn update(store: &Store, id: u64, changes: UserChanges<'_>) -> Result<User> {
     let txn = store.db().begin_write()?;
+    let record = {
+        let mut users = txn.open_table(USERS)?;
+        let mut record: UserRecord = match users.get(id)? {
+            Some(v) => record::decode(v.value())?,
+            None => return Err(AppError::NotFound(messages::USER_NOT_FOUND.into())),
+        };
+        if let Some(name) = changes.name {
+            let name = name.trim();
+            if name.chars().count() > 100 {
+                return Err(AppError::bad_request(messages::NAME_TOO_LONG));
+            }
+            record.name = if name.is_empty() {
+                record.username.clone()
+            } else {
+                name.to_string()
+            };
+        }
+        if let Some(role) = changes.role {
+            if record.role == Role::Admin && role != Role::Admin && admin_count(&users)? <= 1 {
+                return Err(AppError::bad_request(messages::LAST_ADMIN));
+            }
+            record.role = role;
+        }
+        record.updated_at = OffsetDateTime::now_utc().unix_timestamp();
+        users.insert(record.id, record::encode(&record).as_slice())?;
+        record
+    };
+    txn.commit()?;
+    Ok(User::from(&record))
+}
+
+fn admin_count(users: &redb::Table<u64, &[u8]>) -> Result<usize> {
+    let mut n = 0;
+    for entry in users.iter()? {
+        let (_, v) = entry?;
+        if record::decode::<UserRecord>(v.value())?.role == Role::Admin {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Removes `record` and its sessions. With `keep_an_admin`, refuses to remove the last admin
+/// (the web screen); the CLI may, since `user add --admin` is its way back.
+pub fn remove_record(store: &Store, record: &UserRecord, keep_an_admin: bool) -> Result<()> {
+    let txn = store.db().begin_write()?;
+    if keep_an_admin && record.role == Role::Admin && admin_count(&txn.open_table(USERS)?)? <= 1 {
+        return Err(AppError::bad_request(messages::LAST_ADMIN));
+    }
     txn.open_table(USERS)?.remove(record.id)?;
     txn.open_table(USERS_BY_NAME)?
         .remove(name_key(&record.username).as_str())?;
-    sessions::revoke_all_for_user_in(&txn, record.id)?;
+    sessions::revoke_all_for_user_in(&txn, record.id, None)?;
     txn.commit()?;
-    Ok(true)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,107 @@
+//! `/api/admin/users`: user management for admins, while `serve` runs (the `user` CLI needs
+//! the server stopped, since the store allows one process). Every route takes `AdminUser`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, put};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::users::{self, NewUser, Role, User, UserChanges};
+use crate::app::AppState;
+use crate::error::{ApiJson, AppError, Result};
+use crate::http::auth::AdminUser;
+use crate::messages;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/users", get(list).post(create))
+        .route("/api/admin/users/{id}", put(update).delete(remove))
+}
+
+async fn list(State(state): State<AppState>, _admin: AdminUser) -> Result<Json<Value>> {
+    let users: Vec<User> = users::list(&state.store)?.iter().map(User::from).collect();
+    Ok(Json(json!({ "success": true, "users": users })))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CreateRequest {
+    username: String,
+    name: String,
+    password: String,
+    role: Option<Role>,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiJson(req): ApiJson<CreateRequest>,
+) -> Result<Json<Value>> {
+    let store = state.store.clone();
+    let user = tokio::task::spawn_blocking(move || {
+        users::create(
+            &store,
+            NewUser {
+                username: &req.username,
+                name: &req.name,
+                password: &req.password,
+                role: req.role.unwrap_or(Role::User),
+            },
+            false,
+        )
+    })
+    .await
+    .map_err(AppError::internal)??;
+    Ok(Json(json!({ "success": true, "user": user })))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct UpdateRequest {
+    name: Option<String>,
+    role: Option<Role>,
+    /// A new password set by the admin; ends the user's sessions.
+    password: Option<String>,
+}
+
+async fn update(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Path(id): Path<u64>,
+    ApiJson(req): ApiJson<UpdateRequest>,
+) -> Result<Json<Value>> {
+    if let Some(password) = req.password.filter(|p| !p.is_empty()) {
+        let record = users::get(&state.store, id)?
+            .ok_or_else(|| AppError::NotFound(messages::USER_NOT_FOUND.into()))?;
+        let store = state.store.clone();
+        tokio::task::spawn_blocking(move || {
+            users::set_password_of(&store, record, &password, None)
+        })
+        .await
+        .map_err(AppError::internal)??;
+    }
+    let user = users::update(
+        &state.store,
+        id,
+        UserChanges {
+            name: req.name.as_deref(),
+            role: req.role,
+        },
+    )?;
+    Ok(Json(json!({ "success": true, "user": user })))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    Path(id): Path<u64>,
+) -> Result<Json<Value>> {
+    if id == admin.id {
+        return Err(AppError::bad_request(messages::CANNOT_REMOVE_SELF));
+    }
+    let record = users::get(&state.store, id)?
+        .ok_or_else(|| AppError::NotFound(messages::USER_NOT_FOUND.into()))?;
+    users::remove_record(&state.store, &record, true)?;
+    Ok(Json(json!({ "success": true })))
+}
