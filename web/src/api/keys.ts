@@ -5,4 +5,5 @@ export const keys = {
   health: () => '/api/health',
   me: () => '/api/app/me',
   setupStatus: () => '/api/setup/status',
+  adminUsers: () => '/api/admin/users',
 } as const;

@@ -78,3 +78,41 @@ export interface FolderCounts {
   drafts?: number;
   trash?: number;
 }
+
+/** POST /api/app/password */
+export interface ChangePasswordRequest {
+  currentPassword: string;
+  newPassword: string;
+}
+
+/** Any route that answers only `{ success: true }`. */
+export interface SuccessResponse {
+  success: boolean;
+}
+
+/** GET /api/admin/users (ordered by id). */
+export interface AdminUsersResponse {
+  success: boolean;
+  users: User[];
+}
+
+/** POST /api/admin/users */
+export interface CreateUserRequest {
+  username: string;
+  name: string;
+  password: string;
+  role: Role;
+}
+
+/** PUT /api/admin/users/{id}: only the fields present change. */
+export interface UpdateUserRequest {
+  name?: string;
+  role?: Role;
+  password?: string;
+}
+
+/** POST /api/admin/users, PUT /api/admin/users/{id} */
+export interface AdminUserResponse {
+  success: boolean;
+  user: User;
+}

@@ -1,30 +1,35 @@
 // Picks the page for the current path with resolvePage (last segment, case-insensitive) and loads
-// its module lazily, so the first load carries only the shell.
+// its module lazily, so the first load carries only the shell. Pages without a screen of their own
+// yet share one placeholder module.
 
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import type { UpcomingPageName } from '../features/upcoming/UpcomingPage';
 import { he } from '../i18n/he';
 import { resolvePage, type PageName } from './routes';
 
-const PAGE_COMPONENTS: Record<PageName, LazyExoticComponent<ComponentType>> = {
+const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponent<ComponentType>> = {
   Inbox: lazy(() => import('../features/inbox/InboxPage')),
-  PendingReplies: lazy(() => import('../features/pending-replies/PendingRepliesPage')),
-  Compose: lazy(() => import('../features/compose/ComposePage')),
-  Search: lazy(() => import('../features/search/SearchPage')),
-  Contacts: lazy(() => import('../features/contacts/ContactsPage')),
-  Tasks: lazy(() => import('../features/tasks/TasksPage')),
-  Rules: lazy(() => import('../features/rules/RulesPage')),
-  SmartFeatures: lazy(() => import('../features/smart-features/SmartFeaturesPage')),
-  AITraining: lazy(() => import('../features/ai-training/AITrainingPage')),
   Settings: lazy(() => import('../features/settings/SettingsPage')),
-  BuilderPage: lazy(() => import('../features/builder/BuilderPage')),
 };
+
+const Upcoming = lazy(() => import('../features/upcoming/UpcomingPage'));
+
+function isReal(page: PageName): page is keyof typeof REAL_PAGES {
+  return page in REAL_PAGES;
+}
 
 export function PageOutlet() {
   const { pathname } = useLocation();
   const page = resolvePage(pathname);
-  const Page = PAGE_COMPONENTS[page];
+  let content;
+  if (isReal(page)) {
+    const Page = REAL_PAGES[page];
+    content = <Page />;
+  } else {
+    content = <Upcoming page={page} />;
+  }
   return (
     <ErrorBoundary resetKey={page}>
       <Suspense
@@ -34,7 +39,7 @@ export function PageOutlet() {
           </p>
         }
       >
-        <Page />
+        {content}
       </Suspense>
     </ErrorBoundary>
   );

@@ -6,6 +6,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api } from '../../api/client';
 import type { LoginResponse } from '../../api/types';
 import { useAuth } from '../../app/AuthProvider';
+import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 
@@ -81,38 +82,30 @@ export default function LoginPage() {
 
         {/* Native validation enforces the required fields; the server checks the rest. */}
         <form className="form" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
-          <div className="field">
-            <label htmlFor="login-username">{he.login.username}</label>
-            <input
-              id="login-username"
-              name="username"
-              type="text"
-              dir="auto"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              disabled={submitting}
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-              data-testid="login-username"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">{he.login.password}</label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              dir="auto"
-              autoComplete="current-password"
-              required
-              disabled={submitting}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="login-password"
-            />
-          </div>
+          <TextField
+            id="login-username"
+            label={he.login.username}
+            name="username"
+            type="text"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            disabled={submitting}
+            value={username}
+            onValueChange={setUsername}
+          />
+          <TextField
+            id="login-password"
+            label={he.login.password}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            disabled={submitting}
+            value={password}
+            onValueChange={setPassword}
+          />
 
           {error && (
             <p id={errorId} className="notice notice--error" role="alert" data-testid="login-error">

@@ -9,6 +9,7 @@ import { ApiError, api, errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { SetupAdminResponse, SetupStatusResponse } from '../../api/types';
 import { useToast } from '../../app/Toasts';
+import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import type { LoginLocationState } from './LoginPage';
@@ -142,73 +143,56 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         </p>
       )}
       <form className="form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="setup-name">{he.setup.name}</label>
-          <input
-            id="setup-name"
-            name="name"
-            type="text"
-            dir="auto"
-            autoComplete="name"
-            required
-            disabled={submitting}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            data-testid="setup-name"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="setup-username">{he.setup.username}</label>
-          <input
-            id="setup-username"
-            name="username"
-            type="text"
-            dir="ltr"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            aria-describedby="setup-username-hint"
-            disabled={submitting}
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            data-testid="setup-username"
-          />
-          <small id="setup-username-hint" className="field__hint">{he.setup.usernameHint}</small>
-        </div>
-        <div className="field">
-          <label htmlFor="setup-password">{he.setup.password}</label>
-          <input
-            id="setup-password"
-            name="password"
-            type="password"
-            dir="auto"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            aria-describedby="setup-password-hint"
-            disabled={submitting}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="setup-password"
-          />
-          <small id="setup-password-hint" className="field__hint">{he.setup.passwordHint}</small>
-        </div>
-        <div className="field">
-          <label htmlFor="setup-confirm">{he.setup.confirmPassword}</label>
-          <input
-            id="setup-confirm"
-            name="confirm"
-            type="password"
-            dir="auto"
-            autoComplete="new-password"
-            required
-            disabled={submitting}
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            data-testid="setup-confirm"
-          />
-        </div>
+        <TextField
+          id="setup-name"
+          label={he.setup.name}
+          name="name"
+          type="text"
+          autoComplete="name"
+          required
+          disabled={submitting}
+          value={name}
+          onValueChange={setName}
+        />
+        <TextField
+          id="setup-username"
+          label={he.setup.username}
+          hint={he.setup.usernameHint}
+          name="username"
+          type="text"
+          dir="ltr"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          disabled={submitting}
+          value={username}
+          onValueChange={setUsername}
+        />
+        <TextField
+          id="setup-password"
+          label={he.setup.password}
+          hint={he.setup.passwordHint}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          disabled={submitting}
+          value={password}
+          onValueChange={setPassword}
+        />
+        <TextField
+          id="setup-confirm"
+          label={he.setup.confirmPassword}
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          disabled={submitting}
+          value={confirm}
+          onValueChange={setConfirm}
+        />
         {error && (
           <p className="notice notice--error" role="alert" data-testid="setup-error">
             {error}

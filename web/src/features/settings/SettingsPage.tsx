@@ -1,15 +1,20 @@
-// Settings (spec 001 §2) — placeholder until this screen's own work lands; the layout shows its title.
+// Settings (spec 001 §2): the signed-in user's own account and password, and for admins the
+// management of the system's users. The layout shows the page title.
 
-import { EmptyState } from '../../components/EmptyState';
-import { SettingsIcon } from '../../components/icons';
+import { useAuth } from '../../app/AuthProvider';
 import { he } from '../../i18n/he';
+import { AccountCard } from './AccountCard';
+import { UsersCard } from './UsersCard';
 
 export default function SettingsPage() {
+  const { user } = useAuth();
   return (
-    <section className="page-section" data-testid="page-SettingsPage">
-      <EmptyState icon={<SettingsIcon />}>
-        <p>{he.empty.settings}</p>
-      </EmptyState>
+    <section className="page-section settings" data-testid="page-SettingsPage">
+      <p className="settings__intro">
+        {user?.role === 'admin' ? he.settings.introAdmin : he.settings.intro}
+      </p>
+      <AccountCard />
+      <UsersCard />
     </section>
   );
 }

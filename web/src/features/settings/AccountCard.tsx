@@ -1,0 +1,148 @@
+// "החשבון שלי": who is signed in, and a form to change one's own password
+// (docs/API.md "Own password": POST /api/app/password; other sessions end, this one stays).
+
+import { useState, type FormEvent } from 'react';
+import { api, errorMessage } from '../../api/client';
+import type { ChangePasswordRequest, SuccessResponse } from '../../api/types';
+import { useAuth } from '../../app/AuthProvider';
+import { useToast } from '../../app/Toasts';
+import { TextField } from '../../components/Field';
+import { he } from '../../i18n/he';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from './passwords';
+
+const t = he.settings.account;
+
+export function AccountCard() {
+  const { user } = useAuth();
+  const toast = useToast();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (!user) return null;
+
+  const empty = !current || !next || !confirm;
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (submitting) return;
+    if (empty) {
+      setError(he.settings.validation.required);
+      return;
+    }
+    const problem = passwordProblem(next, confirm);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setSubmitting(true);
+    try {
+      const body: ChangePasswordRequest = { currentPassword: current, newPassword: next };
+      await api<SuccessResponse>('/api/app/password', { method: 'POST', body });
+      toast.success(t.updated);
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+    } catch (err) {
+      // 400 wrong current password or a too-short one: the server's Hebrew message says which.
+      setError(errorMessage(err));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="account-card-title" data-testid="account-card">
+      <h2 id="account-card-title" className="card__title">
+        {t.title}
+      </h2>
+
+      <dl className="facts">
+        <div className="facts__row">
+          <dt>{t.name}</dt>
+          <dd dir="auto" data-testid="account-name">
+            {user.name}
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t.username}</dt>
+          <dd dir="auto" data-testid="account-username">
+            <bdi>{user.username}</bdi>
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t.role}</dt>
+          <dd data-testid="account-role">
+            <span className={`badge badge--role badge--${user.role}`}>{he.settings.roles[user.role]}</span>
+          </dd>
+        </div>
+      </dl>
+
+      <h3 className="card__subtitle">{t.changePassword}</h3>
+      <form className="form form--narrow" onSubmit={onSubmit} noValidate>
+        {/* Lets password managers tie the new password to this account. */}
+        <input
+          type="text"
+          name="username"
+          autoComplete="username"
+          value={user.username}
+          readOnly
+          hidden
+        />
+        <TextField
+          id="password-current"
+          label={t.currentPassword}
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          disabled={submitting}
+          value={current}
+          onValueChange={setCurrent}
+        />
+        <TextField
+          id="password-new"
+          label={t.newPassword}
+          hint={t.passwordHint}
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          disabled={submitting}
+          value={next}
+          onValueChange={setNext}
+        />
+        <TextField
+          id="password-confirm"
+          label={t.confirmPassword}
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          disabled={submitting}
+          value={confirm}
+          onValueChange={setConfirm}
+        />
+        {error && (
+          <p className="notice notice--error" role="alert" data-testid="password-error">
+            {error}
+          </p>
+        )}
+        <div>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={submitting || empty}
+            data-testid="password-submit"
+          >
+            {submitting ? t.submitting : t.submit}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

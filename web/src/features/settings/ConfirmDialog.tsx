@@ -1,0 +1,109 @@
+// A small in-app confirmation dialog (instead of window.confirm, which cannot be styled, read
+// right-to-left properly or tested). Modal: focus moves to the safe choice (cancel) on open,
+// Tab stays inside, Escape or a click on the backdrop cancels, and focus returns on close.
+
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+
+export interface ConfirmDialogProps {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  /** Disables both buttons while the confirmed action runs. */
+  busy?: boolean;
+  danger?: boolean;
+}
+
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  onCancel,
+  busy = false,
+  danger = false,
+}: ConfirmDialogProps) {
+  const titleId = useId();
+  const bodyId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    cancelRef.current?.focus();
+    return () => previous?.focus();
+  }, []);
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      if (!busy) onCancel();
+      return;
+    }
+    if (e.key !== 'Tab' || !dialogRef.current) return;
+    const focusable = Array.from(
+      dialogRef.current.querySelectorAll<HTMLElement>('button:not(:disabled)'),
+    );
+    if (focusable.length === 0) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    <div
+      className="dialog-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget && !busy) onCancel();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        onKeyDown={onKeyDown}
+        data-testid="confirm-dialog"
+      >
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        <div id={bodyId} className="dialog__body">
+          {children}
+        </div>
+        <div className="dialog__actions">
+          <button
+            type="button"
+            className={danger ? 'button button--danger' : 'button button--primary'}
+            onClick={onConfirm}
+            disabled={busy}
+            data-testid="confirm-yes"
+          >
+            {confirmLabel}
+          </button>
+          <button
+            ref={cancelRef}
+            type="button"
+            className="button"
+            onClick={onCancel}
+            disabled={busy}
+            data-testid="confirm-no"
+          >
+            {cancelLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
