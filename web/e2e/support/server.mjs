@@ -72,3 +72,14 @@ export async function startServer({ args = [] } = {}) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates the first admin through the printed setup link's token, over the API. */
+export async function createFirstAdmin(server, { username, name, password }) {
+  const token = new URL(server.setupLink.replace('/#/', '/')).searchParams.get('token');
+  const res = await fetch(`${server.base}/api/setup/admin`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token, username, name, password }),
+  });
+  if (!res.ok) throw new Error(`setup failed: ${res.status} ${await res.text()}`);
+}

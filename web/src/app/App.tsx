@@ -7,7 +7,7 @@ import { SWRConfig } from 'swr';
 import { swrFetcher } from '../api/client';
 import LoginPage from '../features/auth/LoginPage';
 import { he } from '../i18n/he';
-import { AuthProvider } from './AuthProvider';
+import { AuthProvider, SessionScope } from './AuthProvider';
 import { Layout } from './Layout';
 import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
@@ -38,9 +38,11 @@ export function AppRoutes() {
         path="*"
         element={
           <RequireAuth>
-            <Layout>
-              <PageOutlet />
-            </Layout>
+            <SessionScope>
+              <Layout>
+                <PageOutlet />
+              </Layout>
+            </SessionScope>
           </RequireAuth>
         }
       />

@@ -14,7 +14,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
-import useSWR, { useSWRConfig } from 'swr';
+import useSWR, { SWRConfig, useSWRConfig } from 'swr';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
 import {
@@ -68,10 +68,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signedIn = useRef(false);
   signedIn.current = state.token !== null && state.user !== null;
 
-  // Cached responses belong to the previous user; drop them whenever the session changes hands.
+  // Cached responses, toasts and notifications belong to the previous user; drop them whenever
+  // the session changes hands.
   const clearCache = useCallback(() => {
     void mutate(() => true, undefined, { revalidate: false });
-  }, [mutate]);
+    toast.clearAll();
+  }, [mutate, toast]);
 
   const clearSession = useCallback(() => {
     clearStoredAuth();
@@ -102,8 +104,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onUnauthorized(() => {
-        if (signedIn.current) toast.warning(he.errors.sessionExpired);
+        const wasSignedIn = signedIn.current;
         clearSession();
+        if (wasSignedIn) toast.warning(he.errors.sessionExpired);
       }),
     [clearSession, toast],
   );
@@ -153,4 +156,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/**
+ * Wraps the signed-in screens in an SWR cache of their own, made anew for each session token:
+ * nothing cached for one user can show to the next, and no entry is left half-cleared (signing
+ * out and in again without a reload once left a list waiting on a cleared entry forever).
+ * It sits inside RequireAuth, so signing in mounts it fresh rather than remounting the login page.
+ */
+export function SessionScope({ children }: { children: ReactNode }) {
+  const { token } = useAuth();
+  return (
+    <SWRConfig key={token ?? 'signed-out'} value={{ provider: () => new Map() }}>
+      {children}
+    </SWRConfig>
+  );
 }

@@ -34,6 +34,19 @@ describe('Toasts', () => {
     expect(items[19]).toHaveTextContent('הודעה 25');
   });
 
+  it('clearAll drops toasts and notifications (a session ended)', () => {
+    renderToasts();
+    act(() => {
+      toast.success('של המשתמש הקודם');
+      toast.error('עוד אחת');
+    });
+    expect(screen.getAllByTestId('toast')).toHaveLength(2);
+    expect(screen.getByTestId('notification-count')).toHaveTextContent('2');
+    act(() => toast.clearAll());
+    expect(screen.queryAllByTestId('toast')).toHaveLength(0);
+    expect(screen.queryByTestId('notification-count')).toBeNull();
+  });
+
   it('closes a toast with its close button', async () => {
     renderToasts();
     act(() => {

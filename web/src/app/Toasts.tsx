@@ -50,6 +50,8 @@ export interface ToastApi {
   warning: (message: string) => number;
   info: (message: string) => number;
   dismiss: (id: number) => void;
+  /** Drops every toast and notification: they belong to the session that is ending. */
+  clearAll: () => void;
 }
 
 export interface NotificationsApi {
@@ -93,16 +95,22 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return id;
   }, []);
 
+  const clearAll = useCallback(() => {
+    setToasts([]);
+    setNotifications([]);
+  }, []);
+
   const api = useMemo<ToastApi>(
     () => ({
       show,
       dismiss,
+      clearAll,
       success: (m) => show('success', m),
       error: (m) => show('error', m),
       warning: (m) => show('warning', m),
       info: (m) => show('info', m),
     }),
-    [show, dismiss],
+    [show, dismiss, clearAll],
   );
 
   const markAllRead = useCallback(() => {
