@@ -13,7 +13,7 @@ if ((${#need[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 command -v node >/dev/null 2>&1 || { echo "node (20 or newer) is required" >&2; exit 1; }
 command -v cargo >/dev/null 2>&1 || { echo "cargo (Rust 1.90 or newer) is required" >&2; exit 1; }
