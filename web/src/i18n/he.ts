@@ -28,6 +28,11 @@ export const he = {
     failed: 'אירעה שגיאה בהתחברות',
   },
 
+  /** The password rule, the same on every form (the server checks it too). */
+  passwords: {
+    tooShort: 'הסיסמה חייבת להכיל לפחות 8 תווים',
+    mismatch: 'הסיסמאות אינן תואמות',
+  },
   setup: {
     title: 'הגדרה ראשונית',
     intro: 'ברוך הבא! צור את חשבון מנהל המערכת הראשון. חשבון זה יוכל להוסיף משתמשים נוספים.',
@@ -43,8 +48,6 @@ export const he = {
     submit: 'יצירת מנהל מערכת',
     submitting: 'יוצר...',
     required: 'יש למלא את כל השדות',
-    passwordTooShort: 'הסיסמה חייבת להכיל לפחות 8 תווים',
-    passwordMismatch: 'הסיסמאות אינן תואמות',
     missingToken:
       'בקישור חסר אסימון ההגדרה. פתח את הקישור המלא שהודפס במסוף השרת בעת ההפעלה הראשונה.',
     alreadyDone: 'ההגדרה הראשונית כבר הושלמה. אפשר להתחבר עם חשבון קיים.',
@@ -149,8 +152,6 @@ export const he = {
     },
     validation: {
       required: 'יש למלא את כל השדות',
-      passwordTooShort: 'הסיסמה חייבת להכיל לפחות 8 תווים',
-      passwordMismatch: 'הסיסמאות אינן תואמות',
     },
     users: {
       title: 'ניהול משתמשים',

@@ -12,9 +12,8 @@ import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
-
-export const MIN_PASSWORD_LENGTH = 8;
 
 export function validateSetup(f: {
   name: string;
@@ -23,9 +22,7 @@ export function validateSetup(f: {
   confirm: string;
 }): string | null {
   if (!f.name.trim() || !f.username.trim() || !f.password || !f.confirm) return he.setup.required;
-  if (f.password.length < MIN_PASSWORD_LENGTH) return he.setup.passwordTooShort;
-  if (f.password !== f.confirm) return he.setup.passwordMismatch;
-  return null;
+  return passwordProblem(f.password, f.confirm);
 }
 
 export default function SetupPage() {

@@ -8,7 +8,7 @@ import { useAuth } from '../../app/AuthProvider';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from './passwords';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
 
 const t = he.settings.account;
 

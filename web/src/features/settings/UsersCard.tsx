@@ -21,7 +21,7 @@ import { SelectField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
 import { ConfirmDialog } from './ConfirmDialog';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from './passwords';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
 
 const t = he.settings.users;
 

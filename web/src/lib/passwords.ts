@@ -1,0 +1,14 @@
+// The password rule for every form that sets one (first-run setup, own password, admin
+// forms). The server checks the same rule, counting characters, not UTF-16 units, so
+// eight Hebrew letters or emoji pass here exactly when they pass there.
+
+import { he } from '../i18n/he';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** The first problem with a new password (and its confirmation, when given), or null. */
+export function passwordProblem(password: string, confirm?: string): string | null {
+  if ([...password].length < MIN_PASSWORD_LENGTH) return he.passwords.tooShort;
+  if (confirm !== undefined && password !== confirm) return he.passwords.mismatch;
+  return null;
+}
