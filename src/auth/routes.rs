@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{password, sessions, users};
 use crate::app::AppState;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::{ClientAddr, CurrentUser, SessionToken};
+use crate::http::auth::{ClientAddr, CurrentUser, Session};
 use crate::messages;
 
 pub fn router() -> Router<AppState> {
@@ -70,8 +70,8 @@ async fn login(
     })))
 }
 
-async fn logout(State(state): State<AppState>, token: SessionToken) -> Result<Json<Value>> {
-    sessions::revoke(&state.store, &token.0)?;
+async fn logout(State(state): State<AppState>, session: Session) -> Result<Json<Value>> {
+    sessions::revoke(&state.store, &session.token)?;
     Ok(Json(json!({ "success": true })))
 }
 
@@ -89,8 +89,7 @@ struct PasswordRequest {
 /// The signed-in user changes their own password. Their other sessions end; this one stays.
 async fn change_password(
     State(state): State<AppState>,
-    SessionToken(token): SessionToken,
-    CurrentUser(user): CurrentUser,
+    Session { token, user }: Session,
     ApiJson(req): ApiJson<PasswordRequest>,
 ) -> Result<Json<Value>> {
     let store = state.store.clone();

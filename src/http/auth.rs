@@ -1,5 +1,6 @@
-//! Request extractors for authentication. Any handler that takes [`CurrentUser`] or
-//! [`SessionToken`] is closed to anonymous callers: they get the 401 JSON error.
+//! Request extractors for authentication. Any handler that takes [`CurrentUser`],
+//! [`AdminUser`] or [`Session`] is closed to anonymous callers: they get the 401 JSON error.
+//! Each looks the session up once; take exactly one of them per handler.
 
 use std::net::SocketAddr;
 
@@ -12,8 +13,12 @@ use crate::auth::sessions;
 use crate::auth::users::{Role, UserRecord};
 use crate::error::AppError;
 
-/// The raw session token from `Authorization: <token>` (or `Bearer <token>`), checked live.
-pub struct SessionToken(pub String);
+/// The live session: its token (from `Authorization: <token>` or `Bearer <token>`) and its
+/// user, for handlers that act on the session itself (logout, password change).
+pub struct Session {
+    pub token: String,
+    pub user: UserRecord,
+}
 
 /// The signed-in user behind the request's session token.
 pub struct CurrentUser(pub UserRecord);
@@ -49,11 +54,12 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-impl FromRequestParts<AppState> for SessionToken {
+impl FromRequestParts<AppState> for Session {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
-        Ok(Self(authenticate(parts, state).await?.0))
+        let (token, user) = authenticate(parts, state).await?;
+        Ok(Self { token, user })
     }
 }
 
