@@ -72,102 +72,66 @@ fn example_config_is_valid_and_documents_every_key() {
     }
 }
 
+/// Runs `mailclient <words...> --data-dir <dir>`: the global flag after the subcommand.
+/// Words are split on spaces; arguments with spaces go through `run_cli` directly.
+fn user_cli(dir: &str, words: &str) -> std::process::Output {
+    let mut args: Vec<&str> = words.split(' ').collect();
+    args.extend(["--data-dir", dir]);
+    run_cli(&args, &[], None)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 #[test]
 fn user_admin_commands() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir_arg(&dir);
     // Global flag after the subcommand...
-    let out = run_cli(
-        &[
-            "user",
-            "add",
-            "dana",
-            "--password",
-            "password-1",
-            "--admin",
-            "--name",
-            "דנה כהן",
-            "--data-dir",
-            &d,
-        ],
-        &[],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let add = [
+        "user",
+        "add",
+        "dana",
+        "--password",
+        "password-1",
+        "--admin",
+        "--name",
+        "דנה כהן",
+    ];
+    let out = run_cli(&[&add[..], &["--data-dir", &d]].concat(), &[], None);
+    assert!(out.status.success(), "{}", stderr(&out));
     // ...and before it; the password read from standard input when not given.
     let out = run_cli(
         &["--data-dir", &d, "user", "add", "yossi"],
         &[],
         Some("password-2\n"),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", stderr(&out));
 
-    let out = run_cli(&["user", "list", "--data-dir", &d], &[], None);
-    let list = String::from_utf8(out.stdout).unwrap();
+    let list = String::from_utf8(user_cli(&d, "user list").stdout).unwrap();
     assert!(list.contains("1\tdana\tadmin\tדנה כהן"), "{list}");
     assert!(list.contains("2\tyossi\tuser\tyossi"), "{list}");
 
-    let out = run_cli(
-        &[
-            "user",
-            "add",
-            "DANA",
-            "--password",
-            "password-3",
-            "--data-dir",
-            &d,
-        ],
-        &[],
-        None,
-    );
+    let out = user_cli(&d, "user add DANA --password password-3");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("שם המשתמש כבר קיים"));
+    assert!(stderr(&out).contains("שם המשתמש כבר קיים"));
 
-    let out = run_cli(
-        &[
-            "user",
-            "add",
-            "short",
-            "--password",
-            "1234",
-            "--data-dir",
-            &d,
-        ],
-        &[],
-        None,
-    );
+    let out = user_cli(&d, "user add short --password 1234");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("8 תווים"));
+    assert!(stderr(&out).contains("8 תווים"));
 
-    let out = run_cli(
-        &[
-            "user",
-            "passwd",
-            "yossi",
-            "--password",
-            "password-9",
-            "--data-dir",
-            &d,
-        ],
-        &[],
-        None,
+    assert!(
+        user_cli(&d, "user passwd yossi --password password-9")
+            .status
+            .success()
     );
-    assert!(out.status.success());
-    let out = run_cli(&["user", "remove", "yossi", "--data-dir", &d], &[], None);
-    assert!(out.status.success());
-    let out = run_cli(&["user", "remove", "yossi", "--data-dir", &d], &[], None);
+    assert!(user_cli(&d, "user remove yossi").status.success());
+    let out = user_cli(&d, "user remove yossi");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no user named yossi"));
-    let out = run_cli(&["user", "list", "--data-dir", &d], &[], None);
-    assert!(!String::from_utf8(out.stdout).unwrap().contains("yossi"));
+    assert!(stderr(&out).contains("no user named yossi"));
+    let list = String::from_utf8(user_cli(&d, "user list").stdout).unwrap();
+    assert!(!list.contains("yossi"));
 }
 
 #[test]
