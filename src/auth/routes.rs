@@ -45,15 +45,17 @@ async fn login(
         .map_err(|retry_after_secs| AppError::TooManyAttempts { retry_after_secs })?;
 
     let record = users::find_by_username(&state.store, &username)?;
-    let stored_hash = record
-        .as_ref()
-        .map(|r| r.password_hash.clone())
-        .unwrap_or_else(|| password::dummy_hash().to_string());
-    // argon2 is deliberately slow: keep it off the async workers.
-    let matches =
-        tokio::task::spawn_blocking(move || password::verify(&req.password, &stored_hash))
-            .await
-            .map_err(AppError::internal)?;
+    let stored_hash = record.as_ref().map(|r| r.password_hash.clone());
+    // argon2 is deliberately slow: keep it off the async workers, the first computation of the
+    // dummy hash for unknown usernames included.
+    let matches = tokio::task::spawn_blocking(move || {
+        let hash = stored_hash
+            .as_deref()
+            .unwrap_or_else(|| password::dummy_hash());
+        password::verify(&req.password, hash)
+    })
+    .await
+    .map_err(AppError::internal)?;
 
     let Some(record) = record.filter(|_| matches) else {
         state.throttle.record_failure(&username, &client);
