@@ -52,18 +52,22 @@ pub fn authenticate(store: &Store, token: &str) -> Result<Option<UserRecord>> {
     if token.is_empty() || token.len() > 256 {
         return Ok(None);
     }
-    let session: SessionRecord = {
-        let txn = store.db().begin_read()?;
-        let table = txn.open_table(SESSIONS)?;
-        match table.get(token_digest(token).as_slice())? {
-            Some(v) => record::decode(v.value())?,
-            None => return Ok(None),
-        }
+    // One read transaction for both lookups: this runs on every authenticated request.
+    let txn = store.db().begin_read()?;
+    let session: SessionRecord = match txn
+        .open_table(SESSIONS)?
+        .get(token_digest(token).as_slice())?
+    {
+        Some(v) => record::decode(v.value())?,
+        None => return Ok(None),
     };
     if session.expires_at <= now() {
         return Ok(None);
     }
-    users::get(store, session.user_id)
+    match txn.open_table(users::USERS)?.get(session.user_id)? {
+        Some(v) => Ok(Some(record::decode(v.value())?)),
+        None => Ok(None),
+    }
 }
 
 /// Ends the session of `token`. Returns whether there was one.
