@@ -10,8 +10,11 @@ use tower_http::trace::TraceLayer;
 use crate::auth::setup::SetupGate;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
+use crate::crypto::ServerKey;
+use crate::mail::tls::TlsContext;
 use crate::store::Store;
-use crate::{auth, http};
+use crate::sync::{SyncManager, SyncShared};
+use crate::{accounts, auth, emails, http};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -19,6 +22,9 @@ pub struct AppState {
     pub store: Store,
     pub throttle: Arc<LoginThrottle>,
     pub setup: Arc<SetupGate>,
+    /// Seals mailbox passwords at rest.
+    pub key: ServerKey,
+    pub sync: Arc<SyncManager>,
 }
 
 impl AppState {
@@ -29,11 +35,27 @@ impl AppState {
             Duration::from_secs(config.auth.lockout_minutes * 60),
         );
         let setup = SetupGate::for_store(&store)?;
+        let key = ServerKey::load_or_create(&config.storage.data_dir)?;
+        let tls = TlsContext::new(&config.mail.extra_ca_files)?;
+        let (events, _) = tokio::sync::broadcast::channel(1024);
+        let sync = SyncManager::new(
+            store.clone(),
+            SyncShared {
+                key: key.clone(),
+                tls,
+                timeout: Duration::from_secs(config.mail.timeout_secs),
+                poll_interval: Duration::from_secs(config.mail.poll_interval_secs),
+                max_backoff: Duration::from_secs(300),
+                events,
+            },
+        );
         Ok(Self {
             config: Arc::new(config),
             store,
             throttle: Arc::new(throttle),
             setup: Arc::new(setup),
+            key,
+            sync: Arc::new(sync),
         })
     }
 }
@@ -42,6 +64,8 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(http::router())
         .merge(auth::router())
+        .merge(accounts::router())
+        .merge(emails::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

@@ -17,6 +17,7 @@ pub struct Config {
     pub server: ServerConfig,
     pub storage: StorageConfig,
     pub auth: AuthConfig,
+    pub mail: MailConfig,
     pub log: LogConfig,
 }
 
@@ -34,6 +35,30 @@ pub struct ServerConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct StorageConfig {
     pub data_dir: PathBuf,
+    /// The store's page cache, in MiB: bounds memory however large the mailbox.
+    pub cache_size_mb: u64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailConfig {
+    /// PEM files of extra certificate authorities to trust for IMAP and SMTP (a home server's
+    /// own CA), on top of the built-in web PKI roots.
+    pub extra_ca_files: Vec<PathBuf>,
+    /// Seconds to wait for a mail server to connect, log in or answer.
+    pub timeout_secs: u64,
+    /// Seconds between full syncs of every folder (INBOX is watched with IDLE in between).
+    pub poll_interval_secs: u64,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        Self {
+            extra_ca_files: Vec::new(),
+            timeout_secs: 30,
+            poll_interval_secs: 300,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -67,6 +92,7 @@ impl Default for StorageConfig {
     fn default() -> Self {
         Self {
             data_dir: PathBuf::from("./data"),
+            cache_size_mb: 64,
         }
     }
 }
@@ -208,6 +234,27 @@ impl Config {
         }
         if self.storage.data_dir.as_os_str().is_empty() {
             return bad("storage.data_dir", &"", "must not be empty");
+        }
+        if self.storage.cache_size_mb < 4 {
+            return bad(
+                "storage.cache_size_mb",
+                &self.storage.cache_size_mb,
+                "expected at least 4",
+            );
+        }
+        if self.mail.timeout_secs == 0 || self.mail.timeout_secs > 600 {
+            return bad(
+                "mail.timeout_secs",
+                &self.mail.timeout_secs,
+                "expected 1 to 600 seconds",
+            );
+        }
+        if self.mail.poll_interval_secs < 10 {
+            return bad(
+                "mail.poll_interval_secs",
+                &self.mail.poll_interval_secs,
+                "expected at least 10 seconds",
+            );
         }
         if self.auth.session_ttl_hours == 0 || self.auth.session_ttl_hours > 24 * 365 {
             return bad(

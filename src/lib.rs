@@ -1,11 +1,16 @@
 //! mailclient: a self-hosted Hebrew right-to-left web email client. See docs/ARCHITECTURE.md
 //! for the code map.
 
+pub mod accounts;
 pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod crypto;
+pub mod emails;
 pub mod error;
 pub mod http;
+pub mod mail;
 pub mod messages;
 pub mod store;
+pub mod sync;

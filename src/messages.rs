@@ -34,3 +34,35 @@ pub const CANNOT_REMOVE_SELF: &str = "אי אפשר למחוק את המשתמש
 pub const LAST_ADMIN: &str = "חייב להישאר לפחות מנהל מערכת אחד";
 pub const USER_NOT_FOUND: &str = "המשתמש לא נמצא";
 pub const WRONG_CURRENT_PASSWORD: &str = "הסיסמה הנוכחית שגויה";
+
+// Mailbox connection (spec 001 §8 for the ones it names).
+pub const MAIL_AUTH_FAILED: &str = "שם המשתמש או הסיסמה של תיבת הדואר שגויים";
+pub fn mail_unreachable(server: &str) -> String {
+    format!("לא ניתן להתחבר לשרת {server}. בדוק את כתובת השרת והפורט.")
+}
+pub fn mail_tls_failed(server: &str) -> String {
+    format!("החיבור המאובטח (SSL/TLS) לשרת {server} נכשל. בדוק את הפורט ואת הגדרת ה-SSL.")
+}
+pub fn mail_cert_untrusted(server: &str) -> String {
+    format!(
+        "תעודת האבטחה של השרת {server} אינה מוכרת. אם זה השרת שלך, בדוק את טביעת האצבע ואשר אותה."
+    )
+}
+pub fn mail_timeout(server: &str) -> String {
+    format!("השרת {server} לא הגיב בזמן. נסה שוב מאוחר יותר.")
+}
+pub fn mail_protocol(server: &str) -> String {
+    format!("השרת {server} החזיר תשובה לא צפויה.")
+}
+pub const MAIL_EMAIL_INVALID: &str = "כתובת המייל אינה תקינה";
+pub const MAIL_PASSWORD_REQUIRED: &str = "נא להזין את סיסמת תיבת הדואר";
+pub const MAIL_SERVER_REQUIRED: &str = "נא להזין שרת IMAP ושרת SMTP";
+pub const MAIL_PORT_INVALID: &str = "מספר הפורט אינו תקין (1-65535)";
+pub const MAIL_ACCOUNT_NOT_FOUND: &str = "חשבון הדואר לא נמצא";
+pub const MAIL_NOT_CONNECTED: &str = "לא מחובר לתיבת דואר. יש להתחבר בהגדרות.";
+pub const MAIL_CONNECTED: &str = "החיבור לתיבת הדואר הצליח";
+pub const MAIL_LOGGED_OUT: &str = "החשבון נותק והפרטים נמחקו מהשרת";
+pub const EMAIL_NOT_FOUND: &str = "המייל לא נמצא";
+pub const ATTACHMENT_NOT_FOUND: &str = "הקובץ המצורף לא נמצא";
+pub const FOLDER_UNKNOWN: &str = "תיקייה לא מוכרת";
+pub const UNPARSED_MAIL_SUBJECT: &str = "(הודעה שלא ניתן לפענח – מוצגת כמו שהיא)";

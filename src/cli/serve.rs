@@ -26,12 +26,18 @@ pub fn run(config: Config) -> anyhow::Result<()> {
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
-    let (store, ran) = Store::open_and_migrate(&config.storage.data_dir)?;
+    let (store, ran) =
+        Store::open_and_migrate_with_cache(&config.storage.data_dir, config.storage.cache_size_mb)?;
     for m in &ran {
         tracing::info!(version = m.version, name = m.name, "applied migration");
     }
     let addr = config.listen_addr();
     let state = AppState::new(config, store)?;
+    let accounts = state.sync.start_all()?;
+    if accounts > 0 {
+        tracing::info!(accounts, "syncing mail accounts");
+    }
+    let sync = state.sync.clone();
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -51,6 +57,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     .with_graceful_shutdown(shutdown_signal())
     .await
     .context("server error")?;
+    sync.stop_all();
     println!("mailclient stopped");
     Ok(())
 }

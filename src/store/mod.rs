@@ -17,6 +17,9 @@ pub use migrations::{MIGRATIONS, Migration, SCHEMA_VERSION};
 /// Store-wide values: `schema_version`, and id counters named after their table.
 pub(crate) const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
+/// Page cache when the caller does not say (`[storage] cache_size_mb` defaults to the same).
+pub const DEFAULT_CACHE_MB: u64 = 64;
+
 /// The database file's name inside the data dir.
 pub const DB_FILE: &str = "mailclient.redb";
 
@@ -40,11 +43,19 @@ impl Store {
     /// Opens (creating if missing) the store in `data_dir`. Refuses a schema newer than this
     /// binary knows; does not migrate.
     pub fn open(data_dir: &Path) -> anyhow::Result<(Self, SchemaState)> {
+        Self::open_with_cache(data_dir, DEFAULT_CACHE_MB)
+    }
+
+    /// [`open`](Self::open) with a page cache of `cache_mb` MiB (`[storage] cache_size_mb`).
+    pub fn open_with_cache(data_dir: &Path, cache_mb: u64) -> anyhow::Result<(Self, SchemaState)> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data dir {}", data_dir.display()))?;
         restrict_dir(data_dir);
         let path = data_dir.join(DB_FILE);
-        let db = Database::create(&path).map_err(|e| match e {
+        let db = Database::builder()
+            .set_cache_size((cache_mb as usize) << 20)
+            .create(&path)
+            .map_err(|e| match e {
             redb::DatabaseError::DatabaseAlreadyOpen => anyhow::anyhow!(
                 "the store {} is in use by another mailclient process (stop `mailclient serve` first)",
                 path.display()
@@ -73,7 +84,14 @@ impl Store {
     /// Opens the store and applies pending migrations: what `serve` and `migrate` do.
     /// Returns the migrations that ran.
     pub fn open_and_migrate(data_dir: &Path) -> anyhow::Result<(Self, Vec<&'static Migration>)> {
-        let (store, _) = Self::open(data_dir)?;
+        Self::open_and_migrate_with_cache(data_dir, DEFAULT_CACHE_MB)
+    }
+
+    pub fn open_and_migrate_with_cache(
+        data_dir: &Path,
+        cache_mb: u64,
+    ) -> anyhow::Result<(Self, Vec<&'static Migration>)> {
+        let (store, _) = Self::open_with_cache(data_dir, cache_mb)?;
         let ran = store.migrate()?;
         Ok((store, ran))
     }

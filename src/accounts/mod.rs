@@ -1,0 +1,250 @@
+//! Mail accounts: a user's connection to a real mailbox. The password is sealed with the
+//! server key (see `crate::crypto`) under a context naming the account, and never leaves the
+//! server. The HTTP side (`/api/auth/...`, `/api/providers`) is in `routes.rs`.
+
+pub mod address;
+pub mod routes;
+
+use std::time::Duration;
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use serde::{Deserialize, Serialize};
+
+use crate::crypto::ServerKey;
+use crate::error::{AppError, Result};
+use crate::mail::net::Endpoint;
+use crate::messages;
+use crate::store::{Store, next_id, record};
+
+pub use routes::router;
+
+/// id → JSON [`AccountRecord`].
+pub const ACCOUNTS: TableDefinition<u64, &[u8]> = TableDefinition::new("accounts");
+/// (user id, account id) → (): a user's accounts.
+pub const USER_ACCOUNTS: TableDefinition<(u64, u64), ()> = TableDefinition::new("user_accounts");
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AccountRecord {
+    pub id: u64,
+    pub user_id: u64,
+    pub email: String,
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+    /// The mailbox password, sealed (see [`seal_context`]).
+    pub sealed_password: String,
+    /// Certificates the user accepted by fingerprint, per server.
+    #[serde(default)]
+    pub imap_fingerprint: Option<String>,
+    #[serde(default)]
+    pub smtp_fingerprint: Option<String>,
+    pub created_at: i64,
+}
+
+/// What the API shows of an account: everything but the password.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Account {
+    pub id: u64,
+    #[serde(rename = "sessionId")]
+    pub session_id: String,
+    pub email_address: String,
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+    pub imap_fingerprint: Option<String>,
+    pub smtp_fingerprint: Option<String>,
+}
+
+impl From<&AccountRecord> for Account {
+    fn from(r: &AccountRecord) -> Self {
+        Self {
+            id: r.id,
+            session_id: r.id.to_string(),
+            email_address: r.email.clone(),
+            imap_server: r.imap_server.clone(),
+            imap_port: r.imap_port,
+            imap_ssl: r.imap_ssl,
+            smtp_server: r.smtp_server.clone(),
+            smtp_port: r.smtp_port,
+            smtp_ssl: r.smtp_ssl,
+            imap_fingerprint: r.imap_fingerprint.clone(),
+            smtp_fingerprint: r.smtp_fingerprint.clone(),
+        }
+    }
+}
+
+/// The associated data a password is sealed under: a sealed value copied to another account's
+/// record does not open.
+fn seal_context(user_id: u64, email: &str) -> String {
+    format!("mail-password:{user_id}:{}", email.to_lowercase())
+}
+
+impl AccountRecord {
+    pub fn password(&self, key: &ServerKey) -> anyhow::Result<String> {
+        let bytes = key.open(
+            &seal_context(self.user_id, &self.email),
+            &self.sealed_password,
+        )?;
+        Ok(String::from_utf8(bytes)?)
+    }
+
+    pub fn imap_endpoint(&self, timeout: Duration) -> Endpoint {
+        Endpoint {
+            host: self.imap_server.clone(),
+            port: self.imap_port,
+            ssl: self.imap_ssl,
+            pinned_fingerprint: self.imap_fingerprint.clone(),
+            timeout,
+        }
+    }
+
+    pub fn smtp_endpoint(&self, timeout: Duration) -> Endpoint {
+        Endpoint {
+            host: self.smtp_server.clone(),
+            port: self.smtp_port,
+            ssl: self.smtp_ssl,
+            pinned_fingerprint: self.smtp_fingerprint.clone(),
+            timeout,
+        }
+    }
+}
+
+/// The validated fields of a connect request.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub email: String,
+    pub password: String,
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+    pub imap_fingerprint: Option<String>,
+    pub smtp_fingerprint: Option<String>,
+}
+
+/// Saves the account of `user_id` for `settings.email`, replacing an earlier one for the same
+/// address (its cached mail is kept: same mailbox). Returns the record.
+pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Result<AccountRecord> {
+    let txn = store.db().begin_write()?;
+    let record = {
+        let existing = find_by_email_in(
+            &txn.open_table(ACCOUNTS)?,
+            &txn.open_table(USER_ACCOUNTS)?,
+            user_id,
+            &s.email,
+        )?;
+        let id = match &existing {
+            Some(r) => r.id,
+            None => next_id(&txn, "accounts")?,
+        };
+        let record = AccountRecord {
+            id,
+            user_id,
+            email: s.email.clone(),
+            imap_server: s.imap_server.clone(),
+            imap_port: s.imap_port,
+            imap_ssl: s.imap_ssl,
+            smtp_server: s.smtp_server.clone(),
+            smtp_port: s.smtp_port,
+            smtp_ssl: s.smtp_ssl,
+            sealed_password: key.seal(&seal_context(user_id, &s.email), s.password.as_bytes()),
+            imap_fingerprint: s.imap_fingerprint.clone(),
+            smtp_fingerprint: s.smtp_fingerprint.clone(),
+            created_at: existing
+                .map(|r| r.created_at)
+                .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp()),
+        };
+        txn.open_table(ACCOUNTS)?
+            .insert(id, record::encode(&record).as_slice())?;
+        txn.open_table(USER_ACCOUNTS)?.insert((user_id, id), ())?;
+        record
+    };
+    txn.commit()?;
+    Ok(record)
+}
+
+fn find_by_email_in(
+    accounts: &impl ReadableTable<u64, &'static [u8]>,
+    links: &impl ReadableTable<(u64, u64), ()>,
+    user_id: u64,
+    email: &str,
+) -> Result<Option<AccountRecord>> {
+    for entry in links.range((user_id, 0)..=(user_id, u64::MAX))? {
+        let (k, _) = entry?;
+        let id = k.value().1;
+        if let Some(v) = accounts.get(id)? {
+            let r: AccountRecord = record::decode(v.value())?;
+            if r.email.eq_ignore_ascii_case(email) {
+                return Ok(Some(r));
+            }
+        }
+    }
+    Ok(None)
+}
+
+pub fn find_by_email(store: &Store, user_id: u64, email: &str) -> Result<Option<AccountRecord>> {
+    let txn = store.db().begin_read()?;
+    find_by_email_in(
+        &txn.open_table(ACCOUNTS)?,
+        &txn.open_table(USER_ACCOUNTS)?,
+        user_id,
+        email,
+    )
+}
+
+pub fn get(store: &Store, id: u64) -> Result<Option<AccountRecord>> {
+    let txn = store.db().begin_read()?;
+    let table = txn.open_table(ACCOUNTS)?;
+    Ok(match table.get(id)? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    })
+}
+
+/// The account `id` if it belongs to `user_id`.
+pub fn get_owned(store: &Store, user_id: u64, id: u64) -> Result<AccountRecord> {
+    match get(store, id)? {
+        Some(r) if r.user_id == user_id => Ok(r),
+        _ => Err(AppError::NotFound(messages::MAIL_ACCOUNT_NOT_FOUND.into())),
+    }
+}
+
+pub fn list_for_user(store: &Store, user_id: u64) -> Result<Vec<AccountRecord>> {
+    let txn = store.db().begin_read()?;
+    let links = txn.open_table(USER_ACCOUNTS)?;
+    let accounts = txn.open_table(ACCOUNTS)?;
+    let mut out = Vec::new();
+    for entry in links.range((user_id, 0)..=(user_id, u64::MAX))? {
+        let id = entry?.0.value().1;
+        if let Some(v) = accounts.get(id)? {
+            out.push(record::decode(v.value())?);
+        }
+    }
+    Ok(out)
+}
+
+pub fn list_all(store: &Store) -> Result<Vec<AccountRecord>> {
+    let txn = store.db().begin_read()?;
+    let accounts = txn.open_table(ACCOUNTS)?;
+    let mut out = Vec::new();
+    for entry in accounts.iter()? {
+        out.push(record::decode(entry?.1.value())?);
+    }
+    Ok(out)
+}
+
+/// Forgets the account record (credentials). Its cached mail is removed by the sync store.
+pub fn remove(txn: &redb::WriteTransaction, record: &AccountRecord) -> Result<()> {
+    txn.open_table(ACCOUNTS)?.remove(record.id)?;
+    txn.open_table(USER_ACCOUNTS)?
+        .remove((record.user_id, record.id))?;
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! `/api/auth/*` (mailbox login, test, logout, accounts), `/api/providers`, `/api/sync/*`.
+
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Account, AccountRecord, Settings, address};
+use crate::app::AppState;
+use crate::error::{ApiJson, AppError, Result};
+use crate::http::auth::CurrentUser;
+use crate::mail::net::{Endpoint, MailError};
+use crate::mail::providers::{self, PROVIDERS};
+use crate::mail::tls::normalize_fingerprint;
+use crate::mail::{imap, smtp};
+use crate::{messages, sync};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/auth/login", post(login))
+        .route("/api/auth/test-connection", post(test_connection))
+        .route("/api/auth/logout", post(logout))
+        .route("/api/auth/accounts", get(list_accounts))
+        .route("/api/providers", get(list_providers))
+        .route("/api/providers/detect", get(detect_provider))
+        .route("/api/sync/refresh", post(refresh))
+}
+
+/// The mail account fields (spec 000 §3), in the spec's snake_case or the settings page's
+/// camelCase; ports as numbers or strings; SSL as booleans or strings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ConnectRequest {
+    #[serde(alias = "email_address", alias = "emailAddress")]
+    email: String,
+    password: String,
+    #[serde(alias = "imapServer")]
+    imap_server: String,
+    #[serde(alias = "imapPort")]
+    imap_port: Value,
+    #[serde(alias = "imapSsl")]
+    imap_ssl: Value,
+    #[serde(alias = "smtpServer")]
+    smtp_server: String,
+    #[serde(alias = "smtpPort")]
+    smtp_port: Value,
+    #[serde(alias = "smtpSsl")]
+    smtp_ssl: Value,
+    /// A certificate fingerprint the user accepted after seeing it.
+    #[serde(alias = "imapFingerprint")]
+    imap_fingerprint: Option<String>,
+    #[serde(alias = "smtpFingerprint")]
+    smtp_fingerprint: Option<String>,
+}
+
+fn port(v: &Value, default: u16) -> Result<u16> {
+    let n = match v {
+        Value::Null => return Ok(default),
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) if s.trim().is_empty() => return Ok(default),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    };
+    match n {
+        Some(n @ 1..=65535) => Ok(n as u16),
+        _ => Err(AppError::bad_request(messages::MAIL_PORT_INVALID)),
+    }
+}
+
+fn flag(v: &Value, default: bool) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::String(s) => matches!(
+            s.trim().to_ascii_lowercase().as_str(),
+            "true" | "1" | "yes" | "on" | "ssl" | "tls"
+        ),
+        Value::Number(n) => n.as_u64() == Some(1),
+        _ => default,
+    }
+}
+
+/// Validates a request. An empty password means "the one already saved for this address".
+fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> Result<Settings> {
+    let email = address::normalize(&req.email)
+        .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
+    let detected = providers::detect(&email);
+    let imap_server = non_empty(&req.imap_server)
+        .or_else(|| detected.as_ref().map(|d| d.imap_server.clone()))
+        .ok_or_else(|| AppError::bad_request(messages::MAIL_SERVER_REQUIRED))?;
+    let smtp_server = non_empty(&req.smtp_server)
+        .or_else(|| detected.as_ref().map(|d| d.smtp_server.clone()))
+        .ok_or_else(|| AppError::bad_request(messages::MAIL_SERVER_REQUIRED))?;
+    let password = if req.password.is_empty() {
+        match super::find_by_email(&state.store, user_id, &email)? {
+            Some(existing) => existing.password(&state.key).map_err(AppError::internal)?,
+            None => return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED)),
+        }
+    } else {
+        req.password
+    };
+    let imap_ssl = flag(&req.imap_ssl, true);
+    let smtp_ssl = flag(&req.smtp_ssl, true);
+    Ok(Settings {
+        email,
+        password,
+        imap_port: port(&req.imap_port, if imap_ssl { 993 } else { 143 })?,
+        smtp_port: port(&req.smtp_port, if smtp_ssl { 465 } else { 587 })?,
+        imap_server,
+        imap_ssl,
+        smtp_server,
+        smtp_ssl,
+        imap_fingerprint: req
+            .imap_fingerprint
+            .as_deref()
+            .map(normalize_fingerprint)
+            .filter(|f| !f.is_empty()),
+        smtp_fingerprint: req
+            .smtp_fingerprint
+            .as_deref()
+            .map(normalize_fingerprint)
+            .filter(|f| !f.is_empty()),
+    })
+}
+
+fn non_empty(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// Logs in to IMAP and authenticates to SMTP, side by side.
+async fn check(
+    state: &AppState,
+    s: &Settings,
+) -> (
+    std::result::Result<(), MailError>,
+    std::result::Result<(), MailError>,
+) {
+    let timeout = state.sync.shared().timeout;
+    let tls = &state.sync.shared().tls;
+    let imap_ep = Endpoint {
+        host: s.imap_server.clone(),
+        port: s.imap_port,
+        ssl: s.imap_ssl,
+        pinned_fingerprint: s.imap_fingerprint.clone(),
+        timeout,
+    };
+    let smtp_ep = Endpoint {
+        host: s.smtp_server.clone(),
+        port: s.smtp_port,
+        ssl: s.smtp_ssl,
+        pinned_fingerprint: s.smtp_fingerprint.clone(),
+        timeout,
+    };
+    let imap_check = async {
+        let mut session = imap::open(tls, &imap_ep, &s.email, &s.password).await?;
+        let _ = session.logout().await;
+        Ok(())
+    };
+    let smtp_check = async {
+        let conn = smtp::SmtpConn::open(tls, &smtp_ep, &s.email, &s.password).await?;
+        conn.quit().await;
+        Ok(())
+    };
+    tokio::join!(imap_check, smtp_check)
+}
+
+fn result_json(r: &std::result::Result<(), MailError>) -> Value {
+    match r {
+        Ok(()) => json!({ "ok": true }),
+        Err(e) => json!({
+            "ok": false,
+            "kind": e.kind,
+            "message": e.message,
+            "detail": e.detail,
+            "fingerprint": e.fingerprint,
+        }),
+    }
+}
+
+fn failure_response(
+    imap: &std::result::Result<(), MailError>,
+    smtp: &std::result::Result<(), MailError>,
+) -> Response {
+    let first = imap.as_ref().err().or(smtp.as_ref().err());
+    let message = first.map(|e| e.message.clone()).unwrap_or_default();
+    tracing::info!(
+        imap = ?imap.as_ref().err().map(|e| (&e.kind, &e.detail)),
+        smtp = ?smtp.as_ref().err().map(|e| (&e.kind, &e.detail)),
+        "mailbox connection failed"
+    );
+    (
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Json(json!({
+            "success": false,
+            "error": "mail_connection_failed",
+            "message": message,
+            "imap": result_json(imap),
+            "smtp": result_json(smtp),
+        })),
+    )
+        .into_response()
+}
+
+/// `POST /api/auth/login`: connects the signed-in user's mailbox and starts syncing it.
+async fn login(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<ConnectRequest>,
+) -> Result<Response> {
+    let s = settings(&state, user.id, req)?;
+    let (imap_r, smtp_r) = check(&state, &s).await;
+    if imap_r.is_err() || smtp_r.is_err() {
+        return Ok(failure_response(&imap_r, &smtp_r));
+    }
+    let record = super::save(&state.store, &state.key, user.id, &s)?;
+    tracing::info!(user = %user.username, account = record.id, "mailbox connected");
+    state.sync.start(record.clone());
+    Ok(Json(json!({
+        "success": true,
+        "sessionId": record.id.to_string(),
+        "message": messages::MAIL_CONNECTED,
+        "account": Account::from(&record),
+    }))
+    .into_response())
+}
+
+/// `POST /api/auth/test-connection`: the same checks, nothing saved.
+async fn test_connection(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<ConnectRequest>,
+) -> Result<Response> {
+    let s = settings(&state, user.id, req)?;
+    let (imap_r, smtp_r) = check(&state, &s).await;
+    if imap_r.is_err() || smtp_r.is_err() {
+        return Ok(failure_response(&imap_r, &smtp_r));
+    }
+    Ok(Json(json!({
+        "success": true,
+        "message": messages::MAIL_CONNECTED,
+        "imap": result_json(&imap_r),
+        "smtp": result_json(&smtp_r),
+    }))
+    .into_response())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct LogoutRequest {
+    #[serde(alias = "session_id", alias = "accountId")]
+    #[serde(rename = "sessionId")]
+    session_id: Option<Value>,
+}
+
+/// `POST /api/auth/logout`: stops syncing and forgets the account: its sealed password and
+/// its cached mail. Without a session id, every account of the user.
+async fn logout(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>> {
+    // The body is optional: no body (or `{}`) logs out of every mailbox.
+    let request: LogoutRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        LogoutRequest::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|_| AppError::bad_request(messages::MALFORMED_JSON))?
+    };
+    let wanted: Option<u64> = request.session_id.and_then(|v| match v {
+        Value::String(s) => s.parse().ok(),
+        Value::Number(n) => n.as_u64(),
+        _ => None,
+    });
+    let targets: Vec<AccountRecord> = match wanted {
+        Some(id) => vec![super::get_owned(&state.store, user.id, id)?],
+        None => super::list_for_user(&state.store, user.id)?,
+    };
+    for account in &targets {
+        state.sync.stop(account.id);
+    }
+    let store = state.store.clone();
+    let removed = targets.len();
+    tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+        let txn = store.db().begin_write()?;
+        for account in &targets {
+            sync::store::clear_account(&txn, account.id)?;
+            super::remove(&txn, account).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        txn.commit()?;
+        Ok(())
+    })
+    .await
+    .map_err(AppError::internal)?
+    .map_err(AppError::internal)?;
+    Ok(Json(json!({
+        "success": true,
+        "removed": removed,
+        "message": messages::MAIL_LOGGED_OUT,
+    })))
+}
+
+/// `GET /api/auth/accounts`: the user's mailboxes with their sync status.
+async fn list_accounts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let accounts: Vec<Value> = super::list_for_user(&state.store, user.id)?
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(Account::from(r)).unwrap_or_default();
+            v["sync"] = serde_json::to_value(state.sync.status(r.id)).unwrap_or_default();
+            v
+        })
+        .collect();
+    Ok(Json(json!({ "success": true, "accounts": accounts })))
+}
+
+async fn list_providers(_user: CurrentUser) -> Json<Value> {
+    Json(json!({ "providers": PROVIDERS }))
+}
+
+#[derive(Deserialize)]
+struct DetectQuery {
+    #[serde(default)]
+    email: String,
+}
+
+async fn detect_provider(_user: CurrentUser, Query(q): Query<DetectQuery>) -> Result<Json<Value>> {
+    let email = address::normalize(&q.email)
+        .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
+    let detected = providers::detect(&email)
+        .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
+    Ok(Json(json!({ "email": email, "provider": detected })))
+}
+
+/// `POST /api/sync/refresh`: sync the user's mailboxes now.
+async fn refresh(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let accounts = super::list_for_user(&state.store, user.id)?;
+    for a in &accounts {
+        state.sync.wake(a.id);
+    }
+    Ok(Json(json!({ "success": true, "accounts": accounts.len() })))
+}

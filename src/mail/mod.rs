@@ -1,0 +1,14 @@
+//! Talking to mail servers and understanding mail: TLS policy, IMAP and SMTP connections,
+//! the provider table, parsing, previews, HTML sanitizing and thread keys. Stateless: the sync
+//! engine (`crate::sync`) and the account routes (`crate::accounts`) use these.
+
+pub mod imap;
+pub mod mutf7;
+pub mod net;
+pub mod parse;
+pub mod preview;
+pub mod providers;
+pub mod sanitize;
+pub mod smtp;
+pub mod threading;
+pub mod tls;

@@ -1,0 +1,304 @@
+//! Turning raw RFC 822 bytes into what the store lists and the reading pane shows. Every
+//! charset mail-parser knows (windows-1255, iso-8859-8, iso-8859-8-i among them), RFC 2047 and
+//! 2231 words, HTML and plain bodies, attachments. A message that does not parse is kept as a
+//! `parsed: false` summary with its raw bytes, never dropped; a panic inside the parser is
+//! caught and treated the same way.
+
+use std::borrow::Cow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders};
+use serde::{Deserialize, Serialize};
+
+use super::preview;
+
+/// What the list needs: computed once at sync time and stored.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub parsed: bool,
+    pub message_id: Option<String>,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub subject: String,
+    pub from: String,
+    pub from_name: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    /// Unix seconds from the Date header; `None` when missing or absurd.
+    pub date: Option<i64>,
+    pub preview: String,
+    pub attachments: Vec<AttachmentInfo>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentInfo {
+    /// Position in the message's attachment list; the download endpoint's index.
+    pub index: usize,
+    pub filename: String,
+    pub content_type: String,
+    pub size: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_id: Option<String>,
+    #[serde(default)]
+    pub inline: bool,
+}
+
+/// The whole message, for the reading pane.
+#[derive(Debug, Clone, Default)]
+pub struct Full {
+    pub summary: Summary,
+    /// Unsanitized HTML (sanitize before showing). Empty when the message has only text.
+    pub html: String,
+    pub text: String,
+}
+
+const MAX_HEADER_TEXT: usize = 2_000;
+
+fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
+    // mail-parser is not expected to panic, but mail is hostile input: a panic here must cost
+    // one message, not the sync task.
+    catch_unwind(AssertUnwindSafe(|| MessageParser::default().parse(raw))).unwrap_or_else(|_| {
+        tracing::warn!("mail parser panicked; keeping the message raw");
+        None
+    })
+}
+
+pub fn summary(raw: &[u8]) -> Summary {
+    match parse_guarded(raw) {
+        Some(msg) if looks_like_mail(&msg) => summarize(&msg),
+        _ => unparsed_summary(raw),
+    }
+}
+
+pub fn full(raw: &[u8]) -> Full {
+    let Some(msg) = parse_guarded(raw).filter(looks_like_mail) else {
+        return Full {
+            summary: unparsed_summary(raw),
+            html: String::new(),
+            text: String::from_utf8_lossy(&raw[..raw.len().min(1 << 20)]).into_owned(),
+        };
+    };
+    let summary = summarize(&msg);
+    let html = if msg.html_body_count() > 0 && msg.html_bodies().any(|p| p.is_text_html()) {
+        (0..msg.html_body_count())
+            .filter_map(|i| msg.body_html(i))
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        String::new()
+    };
+    let text = (0..msg.text_body_count())
+        .filter_map(|i| msg.body_text(i))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
+    Full {
+        summary,
+        html,
+        text,
+    }
+}
+
+/// The bytes and metadata of attachment `index`, for download.
+pub fn attachment(raw: &[u8], index: usize) -> Option<(AttachmentInfo, Vec<u8>)> {
+    let msg = parse_guarded(raw)?;
+    let part = msg.attachments().nth(index)?;
+    let info = attachment_info(index, part);
+    Some((info, part.contents().to_vec()))
+}
+
+/// A parse that found neither headers nor a body is not a message (an empty file, random
+/// bytes): show it raw rather than as an empty mail.
+fn looks_like_mail(msg: &Message<'_>) -> bool {
+    msg.headers()
+        .iter()
+        .any(|h| !matches!(h.name, mail_parser::HeaderName::Other(_)))
+}
+
+fn summarize(msg: &Message<'_>) -> Summary {
+    let (from, from_name) = msg
+        .from()
+        .and_then(|a| a.first())
+        .map(|a| {
+            (
+                a.address().unwrap_or_default().trim().to_string(),
+                clip(a.name().unwrap_or_default().trim()),
+            )
+        })
+        .unwrap_or_default();
+    let text = msg.body_text(0).unwrap_or(Cow::Borrowed(""));
+    let text = preview::maybe_decode_base64_html(&text).map_or(text, Cow::Owned);
+    Summary {
+        parsed: true,
+        message_id: msg.message_id().map(clean_id).filter(|s| !s.is_empty()),
+        in_reply_to: id_list(msg.in_reply_to()).into_iter().next(),
+        references: id_list(msg.references()),
+        subject: clip(msg.subject().unwrap_or_default().trim()),
+        from,
+        from_name,
+        to: addresses(msg.to()),
+        cc: addresses(msg.cc()),
+        date: msg
+            .date()
+            .map(|d| d.to_timestamp())
+            .filter(|t| plausible(*t)),
+        preview: preview::preview(&text),
+        attachments: msg
+            .attachments()
+            .enumerate()
+            .map(|(i, p)| attachment_info(i, p))
+            .collect(),
+    }
+}
+
+fn unparsed_summary(raw: &[u8]) -> Summary {
+    let head = String::from_utf8_lossy(&raw[..raw.len().min(4096)]);
+    Summary {
+        parsed: false,
+        subject: crate::messages::UNPARSED_MAIL_SUBJECT.into(),
+        preview: preview::preview(&head),
+        ..Summary::default()
+    }
+}
+
+fn attachment_info(index: usize, part: &mail_parser::MessagePart<'_>) -> AttachmentInfo {
+    let content_type = part
+        .content_type()
+        .map(|ct| match ct.subtype() {
+            Some(sub) => format!("{}/{}", ct.ctype(), sub),
+            None => ct.ctype().to_string(),
+        })
+        .unwrap_or_else(|| "application/octet-stream".into())
+        .to_ascii_lowercase();
+    let filename = part
+        .attachment_name()
+        .map(sanitize_filename)
+        .filter(|n| !n.is_empty())
+        .or_else(|| {
+            part.message()
+                .and_then(|m| m.subject())
+                .map(|s| format!("{}.eml", sanitize_filename(s)))
+        })
+        .unwrap_or_else(|| format!("attachment-{}", index + 1));
+    let inline = part
+        .content_disposition()
+        .is_some_and(|d| d.ctype().eq_ignore_ascii_case("inline"));
+    AttachmentInfo {
+        index,
+        filename,
+        content_type,
+        size: part.contents().len(),
+        content_id: part.content_id().map(clean_id),
+        inline,
+    }
+}
+
+/// File names come from the sender: no path separators or control characters.
+pub fn sanitize_filename(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| match c {
+            '/' | '\\' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    clip(cleaned.trim().trim_start_matches('.'))
+}
+
+fn addresses(a: Option<&Address<'_>>) -> Vec<String> {
+    a.map(|a| {
+        a.iter()
+            .filter_map(|x| x.address())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .take(500)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+fn id_list(v: &HeaderValue<'_>) -> Vec<String> {
+    let ids: Vec<String> = match v {
+        HeaderValue::Text(t) => vec![clean_id(t)],
+        HeaderValue::TextList(list) => list.iter().map(|t| clean_id(t)).collect(),
+        _ => Vec::new(),
+    };
+    ids.into_iter()
+        .filter(|s| !s.is_empty())
+        .take(200)
+        .collect()
+}
+
+pub fn clean_id(id: &str) -> String {
+    clip(
+        id.trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .trim(),
+    )
+}
+
+fn clip(s: &str) -> String {
+    if s.len() <= MAX_HEADER_TEXT {
+        return s.to_string();
+    }
+    let mut end = MAX_HEADER_TEXT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+fn plausible(t: i64) -> bool {
+    // After 1980 and not more than two days in the future.
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    (315_532_800..now + 2 * 86_400).contains(&t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_1255_subject_and_body() {
+        let raw = b"From: =?windows-1255?B?5On55e0=?= <a@example.test>\r\nTo: b@example.test\r\nSubject: =?windows-1255?B?+cjR7OXJ7SDn4fjp7SCWIOHj6ffk?=\r\nMessage-ID: <x1@example.test>\r\nDate: Mon, 2 Nov 2026 10:00:00 +0200\r\nContent-Type: text/plain; charset=windows-1255\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\xf9\xec\xe5\xed \xf2\xe5\xec\xed\r\n";
+        let s = summary(raw);
+        assert!(s.parsed);
+        assert_eq!(s.subject, "שָׁלוֹם חברים – בדיקה");
+        assert_eq!(s.preview, "שלום עולם");
+        assert_eq!(s.message_id.as_deref(), Some("x1@example.test"));
+        assert_eq!(s.to, vec!["b@example.test"]);
+        assert!(s.date.is_some());
+    }
+
+    #[test]
+    fn garbage_is_kept_unparsed() {
+        for raw in [
+            &b""[..],
+            b"\0\0\0",
+            b"\xff\xfe garbage",
+            b"just some text\n",
+        ] {
+            let s = summary(raw);
+            assert!(!s.parsed, "{raw:?}");
+            assert_eq!(s.subject, crate::messages::UNPARSED_MAIL_SUBJECT);
+        }
+    }
+
+    #[test]
+    fn references_and_reply_ids() {
+        let raw =
+            b"Subject: Re: x\r\nIn-Reply-To: <p@x>\r\nReferences: <r@x> <p@x>\r\n\r\nbody\r\n";
+        let s = summary(raw);
+        assert_eq!(s.in_reply_to.as_deref(), Some("p@x"));
+        assert_eq!(s.references, vec!["r@x", "p@x"]);
+    }
+
+    #[test]
+    fn attachment_names_are_safe() {
+        assert_eq!(sanitize_filename("../../etc/passwd"), "_.._etc_passwd");
+        assert_eq!(sanitize_filename("דוח.pdf"), "דוח.pdf");
+    }
+}

@@ -1,0 +1,205 @@
+//! Syncing one folder over a selected IMAP session: new mail by UID, the newest-first backfill
+//! of the initial sync (resumable), flag changes by CONDSTORE, expunges, UIDVALIDITY changes.
+
+use std::collections::HashSet;
+
+use async_imap::types::{Fetch, Flag};
+use futures_util::TryStreamExt;
+
+use super::store::{self as mstore, Fetched, FolderState, ServerFlags};
+use super::worker::Ctx;
+use crate::mail::imap::ImapSession;
+
+/// UIDs per FETCH during the initial sync. Large enough that Dovecot streams, small enough
+/// that the inbox fills within a second or two and memory stays flat.
+pub const BACKFILL_CHUNK: u32 = 500;
+
+const BODY_QUERY: &str = "(UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[])";
+
+pub struct FolderOutcome {
+    pub new_messages: usize,
+    pub flag_changes: usize,
+    pub expunged: usize,
+}
+
+pub async fn sync_folder(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    mut state: FolderState,
+    condstore: bool,
+) -> anyhow::Result<FolderOutcome> {
+    let mailbox = if condstore {
+        session.select_condstore(&state.name).await?
+    } else {
+        session.select(&state.name).await?
+    };
+    let uidvalidity = mailbox.uid_validity.unwrap_or(0);
+    let server_modseq = mailbox.highest_modseq.unwrap_or(0);
+    let mut outcome = FolderOutcome {
+        new_messages: 0,
+        flag_changes: 0,
+        expunged: 0,
+    };
+
+    if state.uidvalidity != 0 && state.uidvalidity != uidvalidity {
+        // The server renumbered the folder: our UIDs mean nothing now.
+        tracing::info!(account = ctx.account_id, folder = %state.name, "UIDVALIDITY changed; re-syncing the folder");
+        let name = state.name.clone();
+        let account = ctx.account_id;
+        let removed = ctx
+            .write(move |txn| mstore::clear_folder(txn, account, &name))
+            .await?;
+        outcome.expunged += removed;
+        state = FolderState {
+            name: state.name,
+            display_name: state.display_name,
+            role: state.role,
+            ..FolderState::default()
+        };
+    }
+    state.uidvalidity = uidvalidity;
+    state.exists = mailbox.exists;
+
+    let uid_next = match mailbox.uid_next {
+        Some(n) => n,
+        None => max_uid(session).await? + 1,
+    };
+
+    if state.top == 0 {
+        // First sync of this folder: start at the top and walk down.
+        state.top = uid_next;
+        state.down_to = uid_next;
+        state.highest_modseq = server_modseq;
+        ctx.save_folder(&state).await?;
+    } else if uid_next > state.top && mailbox.exists > 0 {
+        // New mail since the last sync (fetched oldest first: there are few).
+        let range = format!("{}:*", state.top);
+        let batch = fetch_bodies(ctx, session, &range, state.top).await?;
+        state.top = uid_next;
+        outcome.new_messages += ctx.store_batch(&state, batch).await?;
+    } else if uid_next > state.top {
+        state.top = uid_next;
+    }
+
+    // The initial sync, newest first, resumable: each chunk commits with the new `down_to`.
+    let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
+    while state.down_to > 1 {
+        let lo = state.down_to.saturating_sub(BACKFILL_CHUNK).max(1);
+        let hi = state.down_to - 1;
+        let batch = fetch_bodies(ctx, session, &format!("{lo}:{hi}"), lo).await?;
+        state.down_to = lo;
+        // Parse and store this chunk while the next one streams in.
+        if let Some(prev) = pending.take() {
+            outcome.new_messages += prev.await??;
+        }
+        pending = Some(ctx.spawn_store_batch(state.clone(), batch));
+    }
+    if let Some(prev) = pending.take() {
+        outcome.new_messages += prev.await??;
+    }
+
+    // Flag changes.
+    let flag_query = if condstore && state.highest_modseq > 0 {
+        (server_modseq > state.highest_modseq)
+            .then(|| format!("(UID FLAGS) (CHANGEDSINCE {})", state.highest_modseq))
+    } else {
+        Some("(UID FLAGS)".to_string())
+    };
+    if let Some(query) = flag_query
+        && mailbox.exists > 0
+    {
+        let updates = fetch_flags(session, &query).await?;
+        let name = state.name.clone();
+        let account = ctx.account_id;
+        outcome.flag_changes += ctx
+            .write(move |txn| mstore::update_flags(txn, account, &name, &updates))
+            .await?;
+    }
+    if condstore {
+        state.highest_modseq = server_modseq;
+    }
+
+    // Expunges: cheap count check first, the UID list only on a mismatch.
+    let account = ctx.account_id;
+    let name = state.name.clone();
+    let stored = ctx
+        .read(move |txn| Ok(mstore::stored_uids(txn, account, &name)?.len()))
+        .await?;
+    if stored as u32 != mailbox.exists {
+        let keep: HashSet<u32> = if mailbox.exists == 0 {
+            HashSet::new()
+        } else {
+            session.uid_search("ALL").await?
+        };
+        let name = state.name.clone();
+        outcome.expunged += ctx
+            .write(move |txn| mstore::remove_missing(txn, account, &name, &keep))
+            .await?;
+    }
+
+    state.last_sync = time::OffsetDateTime::now_utc().unix_timestamp();
+    ctx.save_folder(&state).await?;
+    Ok(outcome)
+}
+
+async fn max_uid(session: &mut ImapSession) -> anyhow::Result<u32> {
+    let uids = session.uid_search("ALL").await?;
+    Ok(uids.into_iter().max().unwrap_or(0))
+}
+
+async fn fetch_bodies(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    range: &str,
+    min_uid: u32,
+) -> anyhow::Result<Vec<Fetched>> {
+    let mut out = Vec::new();
+    let mut stream = session.uid_fetch(range, BODY_QUERY).await?;
+    while let Some(fetch) = stream.try_next().await? {
+        let Some(uid) = fetch.uid else { continue };
+        // `N:*` returns the last message even when its UID is below N.
+        if uid < min_uid {
+            continue;
+        }
+        let raw = fetch.body().unwrap_or_default().to_vec();
+        ctx.count_fetched(raw.len());
+        out.push(Fetched {
+            uid,
+            flags: server_flags(&fetch),
+            internal_date: fetch.internal_date().map(|d| d.timestamp()),
+            raw,
+        });
+    }
+    Ok(out)
+}
+
+async fn fetch_flags(
+    session: &mut ImapSession,
+    query: &str,
+) -> anyhow::Result<Vec<(u32, ServerFlags)>> {
+    let mut out = Vec::new();
+    let mut stream = session.uid_fetch("1:*", query).await?;
+    while let Some(fetch) = stream.try_next().await? {
+        if let Some(uid) = fetch.uid {
+            out.push((uid, server_flags(&fetch)));
+        }
+    }
+    Ok(out)
+}
+
+pub fn server_flags(fetch: &Fetch) -> ServerFlags {
+    let mut f = ServerFlags::default();
+    for flag in fetch.flags() {
+        match flag {
+            Flag::Seen => f.seen = true,
+            Flag::Flagged => f.flagged = true,
+            Flag::Answered => f.answered = true,
+            Flag::Draft => f.draft = true,
+            Flag::Deleted => f.deleted = true,
+            Flag::Custom(k) => f.keywords.push(k.to_string()),
+            _ => {}
+        }
+    }
+    f.keywords.sort();
+    f
+}

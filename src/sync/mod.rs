@@ -1,0 +1,141 @@
+//! The sync engine: one task per mail account, mirroring the mailbox into the store. The
+//! manager starts a task for every saved account when `serve` starts, starts or restarts one
+//! when a user connects a mailbox, and stops it (and forgets the account) on mailbox logout.
+//! Events go out on a broadcast channel for the live-update channel to forward.
+
+pub mod folder;
+pub mod store;
+pub mod worker;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{Notify, broadcast};
+use tokio::task::JoinHandle;
+
+use crate::accounts::{self, AccountRecord};
+use crate::crypto::ServerKey;
+use crate::mail::tls::TlsContext;
+use crate::store::Store;
+use worker::{Ctx, SyncStatus};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SyncEvent {
+    NewMail {
+        user_id: u64,
+        account_id: u64,
+        folder: String,
+        count: usize,
+    },
+    /// Flags or expunges changed stored mail.
+    Changed { user_id: u64, account_id: u64 },
+    /// A full pass finished.
+    Synced { user_id: u64, account_id: u64 },
+}
+
+/// What every account task shares.
+pub struct SyncShared {
+    pub key: ServerKey,
+    pub tls: TlsContext,
+    pub timeout: Duration,
+    pub poll_interval: Duration,
+    pub max_backoff: Duration,
+    pub events: broadcast::Sender<SyncEvent>,
+}
+
+struct Running {
+    task: JoinHandle<()>,
+    wake: Arc<Notify>,
+    status: Arc<Mutex<SyncStatus>>,
+}
+
+pub struct SyncManager {
+    store: Store,
+    shared: Arc<SyncShared>,
+    running: Mutex<HashMap<u64, Running>>,
+}
+
+impl SyncManager {
+    pub fn new(store: Store, shared: SyncShared) -> Self {
+        Self {
+            store,
+            shared: Arc::new(shared),
+            running: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn shared(&self) -> &SyncShared {
+        &self.shared
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<SyncEvent> {
+        self.shared.events.subscribe()
+    }
+
+    /// Starts a task for every saved account (at `serve` start).
+    pub fn start_all(&self) -> anyhow::Result<usize> {
+        let all = accounts::list_all(&self.store).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let n = all.len();
+        for account in all {
+            self.start(account);
+        }
+        Ok(n)
+    }
+
+    /// Starts (or restarts, with new settings) the task of `account`.
+    pub fn start(&self, account: AccountRecord) {
+        let mut running = self.running.lock().expect("sync registry");
+        let previous_status = running.remove(&account.id).map(|r| {
+            r.task.abort();
+            r.status
+        });
+        let status = previous_status.unwrap_or_default();
+        let wake = Arc::new(Notify::new());
+        let ctx = Ctx {
+            account_id: account.id,
+            user_id: account.user_id,
+            store: self.store.clone(),
+            shared: self.shared.clone(),
+            status: status.clone(),
+            fetched_messages: Arc::new(AtomicU64::new(0)),
+            fetched_bytes: Arc::new(AtomicU64::new(0)),
+        };
+        let id = account.id;
+        let task = tokio::spawn(worker::run(ctx, account, wake.clone()));
+        running.insert(id, Running { task, wake, status });
+    }
+
+    /// Stops the task of an account (mailbox logout, account removal).
+    pub fn stop(&self, account_id: u64) {
+        if let Some(r) = self
+            .running
+            .lock()
+            .expect("sync registry")
+            .remove(&account_id)
+        {
+            r.task.abort();
+        }
+    }
+
+    /// Asks an account's task to sync now (a refresh, or local changes to push).
+    pub fn wake(&self, account_id: u64) {
+        if let Some(r) = self.running.lock().expect("sync registry").get(&account_id) {
+            r.wake.notify_one();
+        }
+    }
+
+    pub fn status(&self, account_id: u64) -> Option<SyncStatus> {
+        let running = self.running.lock().expect("sync registry");
+        let r = running.get(&account_id)?;
+        let s = r.status.lock().expect("status").clone();
+        Some(s)
+    }
+
+    pub fn stop_all(&self) {
+        for (_, r) in self.running.lock().expect("sync registry").drain() {
+            r.task.abort();
+        }
+    }
+}

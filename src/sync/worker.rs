@@ -1,0 +1,374 @@
+//! One account's sync task: connect, list folders, sync them (INBOX first), then wait in IDLE
+//! on INBOX (or sleep when the server has no IDLE) until new mail, a local change to push, a
+//! refresh request or the poll interval. Any error drops the connection and retries with
+//! backoff; all progress is in the store, so a retry or a restart resumes where it stopped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::types::NameAttribute;
+use futures_util::TryStreamExt;
+use serde::Serialize;
+use tokio::sync::Notify;
+
+use super::folder::{self, FolderOutcome};
+use super::store::{self as mstore, Fetched, FolderState};
+use super::{SyncEvent, SyncShared};
+use crate::accounts::AccountRecord;
+use crate::mail::{imap, mutf7};
+use crate::store::Store;
+
+/// What the UI shows about an account's sync.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncStatus {
+    /// connecting, syncing, idle, error
+    pub state: String,
+    pub last_sync: Option<i64>,
+    pub error: Option<String>,
+    pub error_kind: Option<String>,
+    /// Since this process started: messages and bytes downloaded.
+    pub fetched_messages: u64,
+    pub fetched_bytes: u64,
+    pub initial_sync_done: bool,
+}
+
+pub struct Ctx {
+    pub account_id: u64,
+    pub user_id: u64,
+    pub store: Store,
+    pub shared: Arc<SyncShared>,
+    pub status: Arc<std::sync::Mutex<SyncStatus>>,
+    pub fetched_messages: Arc<AtomicU64>,
+    pub fetched_bytes: Arc<AtomicU64>,
+}
+
+impl Ctx {
+    pub fn count_fetched(&self, bytes: usize) {
+        self.fetched_messages.fetch_add(1, Ordering::Relaxed);
+        self.fetched_bytes
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Runs `f` in a write transaction on the blocking pool and commits.
+    pub async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let txn = store.db().begin_write()?;
+            let out = f(&txn)?;
+            txn.commit()?;
+            Ok(out)
+        })
+        .await?
+    }
+
+    /// Like [`write`](Self::write) but rolls back: for reads that use the write-side helpers.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let txn = store.db().begin_write()?;
+            let out = f(&txn)?;
+            txn.abort()?;
+            Ok(out)
+        })
+        .await?
+    }
+
+    pub async fn save_folder(&self, state: &FolderState) -> anyhow::Result<()> {
+        let account = self.account_id;
+        let state = state.clone();
+        self.write(move |txn| mstore::save_folder(txn, account, &state))
+            .await
+    }
+
+    /// Stores a batch and the folder state that covers it in one transaction, so a crash
+    /// never leaves the state ahead of the messages.
+    pub fn spawn_store_batch(
+        &self,
+        state: FolderState,
+        batch: Vec<Fetched>,
+    ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
+        let store = self.store.clone();
+        let account = self.account_id;
+        let user = self.user_id;
+        let shared = self.shared.clone();
+        tokio::task::spawn_blocking(move || {
+            let txn = store.db().begin_write()?;
+            let new = mstore::insert_messages(&txn, account, &state.name, &batch)?;
+            mstore::save_folder(&txn, account, &state)?;
+            txn.commit()?;
+            if new > 0 {
+                let _ = shared.events.send(SyncEvent::NewMail {
+                    user_id: user,
+                    account_id: account,
+                    folder: state.name.clone(),
+                    count: new,
+                });
+            }
+            Ok(new)
+        })
+    }
+
+    pub async fn store_batch(
+        &self,
+        state: &FolderState,
+        batch: Vec<Fetched>,
+    ) -> anyhow::Result<usize> {
+        self.spawn_store_batch(state.clone(), batch).await?
+    }
+
+    fn set_state(&self, state: &str) {
+        let mut s = self.status.lock().expect("status");
+        s.state = state.into();
+        s.fetched_messages = self.fetched_messages.load(Ordering::Relaxed);
+        s.fetched_bytes = self.fetched_bytes.load(Ordering::Relaxed);
+    }
+}
+
+/// Runs until aborted.
+pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        ctx.set_state("connecting");
+        match session_loop(&ctx, &account, &wake).await {
+            Ok(()) => return,
+            Err(e) => {
+                let (kind, message) = match e.downcast_ref::<crate::mail::net::MailError>() {
+                    Some(m) => (
+                        Some(format!("{:?}", m.kind).to_lowercase()),
+                        m.message.clone(),
+                    ),
+                    None => (None, format!("{e:#}")),
+                };
+                tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), retry_in = ?backoff, "sync failed");
+                {
+                    let mut s = ctx.status.lock().expect("status");
+                    s.state = "error".into();
+                    s.error = Some(message);
+                    s.error_kind = kind;
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(backoff) => {}
+                    () = wake.notified() => {}
+                }
+                backoff = (backoff * 2).min(ctx.shared.max_backoff);
+            }
+        }
+    }
+}
+
+async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyhow::Result<()> {
+    let password = account.password(&ctx.shared.key)?;
+    let endpoint = account.imap_endpoint(ctx.shared.timeout);
+    let mut session = imap::open(&ctx.shared.tls, &endpoint, &account.email, &password).await?;
+    let caps = session.capabilities().await?;
+    let condstore = caps.has_str("CONDSTORE");
+    let can_idle = caps.has_str("IDLE");
+    let folders = list_folders(ctx, &mut session).await?;
+
+    loop {
+        ctx.set_state("syncing");
+        push_pending(ctx, &mut session).await?;
+        for name in &folders {
+            sync_one(ctx, &mut session, name, condstore).await?;
+        }
+        {
+            let mut s = ctx.status.lock().expect("status");
+            s.last_sync = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+            s.error = None;
+            s.error_kind = None;
+            s.initial_sync_done = true;
+        }
+        ctx.set_state("idle");
+        let _ = ctx.shared.events.send(SyncEvent::Synced {
+            user_id: ctx.user_id,
+            account_id: ctx.account_id,
+        });
+
+        // Wait for something to do; on new INBOX mail sync INBOX at once, then loop.
+        let poll = ctx.shared.poll_interval;
+        if can_idle {
+            let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
+            session.select(&inbox).await?;
+            let mut idle = session.idle();
+            idle.init().await?;
+            let response = {
+                let (wait, stop) = idle.wait_with_timeout(poll);
+                tokio::pin!(wait);
+                tokio::select! {
+                    r = &mut wait => r?,
+                    () = wake.notified() => {
+                        drop(stop);
+                        wait.await?
+                    }
+                }
+            };
+            session = idle.done().await?;
+            if let IdleResponse::NewData(_) = response {
+                ctx.set_state("syncing");
+                sync_one(ctx, &mut session, &inbox, condstore).await?;
+            }
+        } else {
+            tokio::select! {
+                () = tokio::time::sleep(poll) => {}
+                () = wake.notified() => {}
+            }
+        }
+        // Drain what the server said unasked; the next sync reads the real state anyway.
+        while session.unsolicited_responses.try_recv().is_ok() {}
+    }
+}
+
+async fn sync_one(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    name: &str,
+    condstore: bool,
+) -> anyhow::Result<FolderOutcome> {
+    let account = ctx.account_id;
+    let n = name.to_string();
+    let state = ctx
+        .read(move |txn| mstore::load_folder(txn, account, &n))
+        .await?
+        .unwrap_or_else(|| FolderState {
+            name: name.to_string(),
+            ..FolderState::default()
+        });
+    let outcome = folder::sync_folder(ctx, session, state, condstore).await?;
+    if outcome.flag_changes + outcome.expunged > 0 {
+        let _ = ctx.shared.events.send(SyncEvent::Changed {
+            user_id: ctx.user_id,
+            account_id: ctx.account_id,
+        });
+    }
+    Ok(outcome)
+}
+
+/// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
+/// the server has no SPECIAL-USE. INBOX first so it fills first.
+async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Result<Vec<String>> {
+    let names: Vec<_> = session
+        .list(Some(""), Some("*"))
+        .await?
+        .try_collect()
+        .await?;
+    let mut folders = Vec::new();
+    for n in &names {
+        if n.attributes()
+            .iter()
+            .any(|a| matches!(a, NameAttribute::NoSelect))
+        {
+            continue;
+        }
+        let role = n
+            .attributes()
+            .iter()
+            .find_map(|a| match a {
+                NameAttribute::Sent => Some("sent"),
+                NameAttribute::Drafts => Some("drafts"),
+                NameAttribute::Junk => Some("junk"),
+                NameAttribute::Trash => Some("trash"),
+                NameAttribute::Archive => Some("archive"),
+                _ => None,
+            })
+            .map(str::to_string)
+            .unwrap_or_else(|| role_by_name(n.name()).to_string());
+        folders.push((n.name().to_string(), role));
+    }
+    // One folder per role: the first SPECIAL-USE match wins over a name match.
+    folders.sort_by_key(|(name, role)| (role != "inbox", name.clone()));
+    let account = ctx.account_id;
+    let list = folders.clone();
+    ctx.write(move |txn| {
+        for (name, role) in &list {
+            let mut state =
+                mstore::load_folder(txn, account, name)?.unwrap_or_else(|| FolderState {
+                    name: name.clone(),
+                    ..FolderState::default()
+                });
+            state.display_name = mutf7::decode(name);
+            state.role = role.clone();
+            mstore::save_folder(txn, account, &state)?;
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(folders.into_iter().map(|(n, _)| n).collect())
+}
+
+/// Common folder names when the server does not mark roles (Hebrew ones included).
+pub fn role_by_name(name: &str) -> &'static str {
+    let decoded = mutf7::decode(name);
+    let last = decoded
+        .rsplit(['/', '.'])
+        .next()
+        .unwrap_or(&decoded)
+        .to_lowercase();
+    if name.eq_ignore_ascii_case("INBOX") {
+        return "inbox";
+    }
+    match last.as_str() {
+        "sent"
+        | "sent items"
+        | "sent mail"
+        | "sent messages"
+        | "נשלח"
+        | "דואר יוצא"
+        | "פריטים שנשלחו" => "sent",
+        "drafts" | "draft" | "טיוטות" => "drafts",
+        "junk" | "spam" | "junk e-mail" | "junk email" | "bulk mail" | "דואר זבל" | "ספאם" => {
+            "junk"
+        }
+        "trash" | "deleted items" | "deleted messages" | "bin" | "אשפה" | "פריטים שנמחקו" => {
+            "trash"
+        }
+        "archive" | "archives" | "all mail" | "ארכיון" => "archive",
+        _ => "",
+    }
+}
+
+/// Writes local flag changes to the server, then forgets them.
+async fn push_pending(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Result<()> {
+    let account = ctx.account_id;
+    let ops = ctx
+        .read(move |txn| {
+            use redb::ReadableTable;
+            let t = txn.open_table(mstore::PENDING)?;
+            let mut out = Vec::new();
+            for e in t.range((account, 0)..=(account, u64::MAX))? {
+                let (k, v) = e?;
+                let op: mstore::PendingFlags = crate::store::record::decode(v.value())?;
+                out.push((k.value().1, op));
+            }
+            Ok(out)
+        })
+        .await?;
+    for (id, op) in ops {
+        let mailbox = session.select(&op.folder).await?;
+        if mailbox.uid_validity == Some(op.uidvalidity) {
+            for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
+                let Some(value) = value else { continue };
+                let sign = if value { "+" } else { "-" };
+                let _: Vec<_> = session
+                    .uid_store(op.uid.to_string(), format!("{sign}FLAGS.SILENT ({flag})"))
+                    .await?
+                    .try_collect()
+                    .await?;
+            }
+        }
+        ctx.write(move |txn| {
+            txn.open_table(mstore::PENDING)?.remove((account, id))?;
+            Ok(())
+        })
+        .await?;
+    }
+    Ok(())
+}
