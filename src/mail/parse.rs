@@ -93,6 +93,8 @@ pub fn full(raw: &[u8]) -> Full {
         .collect::<Vec<_>>()
         .join("\n");
     let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
+    // One line ending for the API, whatever the message used.
+    let text = text.replace("\r\n", "\n");
     Full {
         summary,
         html,

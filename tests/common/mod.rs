@@ -2,6 +2,8 @@
 //! temp data dir and a free loopback port, polled until its health check answers.
 #![allow(dead_code)]
 
+pub mod mailserver;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

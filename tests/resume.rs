@@ -1,0 +1,161 @@
+//! Crash and restart: the real binary is killed in the middle of its initial sync, restarted,
+//! and must finish without fetching again what it already stored; a clean restart afterwards
+//! fetches nothing at all.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::mailserver::MailServer;
+use common::{Server, run_cli};
+use serde_json::{Value, json};
+
+struct Api {
+    client: reqwest::Client,
+    base: String,
+    token: String,
+}
+
+impl Api {
+    async fn login(server: &Server) -> Self {
+        let client = reqwest::Client::new();
+        let v: Value = client
+            .post(server.url("/api/app/login"))
+            .json(&json!({"username": "dana", "password": "correct horse 1"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Self {
+            client,
+            base: server.base.clone(),
+            token: v["token"].as_str().expect("token").to_string(),
+        }
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .header("authorization", &self.token)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn sync_status(&self) -> Value {
+        let v: Value = self.get("/api/auth/accounts").await.json().await.unwrap();
+        v["accounts"][0]["sync"].clone()
+    }
+
+    async fn inbox_total(&self) -> usize {
+        let r = self.get("/api/emails/inbox?perPage=1").await;
+        r.headers()["x-total-count"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    async fn wait_synced(&self) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        loop {
+            let s = self.sync_status().await;
+            if s["initialSyncDone"] == true && s["state"] == "idle" {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "sync did not finish: {s}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_mid_sync_resumes_without_refetching() {
+    let ms = MailServer::start();
+    let corpus = std::process::Command::new("bash")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus.sh"))
+        .arg("dir")
+        .output()
+        .unwrap();
+    assert!(corpus.status.success());
+    let corpus = PathBuf::from(String::from_utf8_lossy(&corpus.stdout).trim().to_string());
+    ms.seed("user1", &corpus, "INBOX");
+    let on_server = ms.message_count("user1", "INBOX");
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, ms.config_toml()).unwrap();
+    let d = data.to_str().unwrap();
+    let c = cfg.to_str().unwrap();
+    let out = run_cli(
+        &[
+            "--config",
+            c,
+            "--data-dir",
+            d,
+            "user",
+            "add",
+            "dana",
+            "--admin",
+        ],
+        &[],
+        Some("correct horse 1\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // First run: connect, let part of the mailbox arrive, then kill -9.
+    let server = Server::start(&data, &["--config", c]);
+    let api = Api::login(&server).await;
+    let r = api
+        .client
+        .post(server.url("/api/auth/login"))
+        .header("authorization", &api.token)
+        .json(&ms.account("user1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let stored_before_crash = loop {
+        let n = api.inbox_total().await;
+        if n >= 1000 {
+            break n;
+        }
+        assert!(Instant::now() < deadline, "sync made no progress");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(
+        stored_before_crash < on_server,
+        "killed before the sync finished"
+    );
+    drop(server); // SIGKILL
+
+    // Second run: resumes from the saved state.
+    let server = Server::start(&data, &["--config", c]);
+    let api = Api::login(&server).await;
+    let status = api.wait_synced().await;
+    assert_eq!(api.inbox_total().await, on_server);
+    let fetched = status["fetchedMessages"].as_u64().unwrap() as usize;
+    // At most the chunk that was in flight when killed is fetched twice.
+    assert!(
+        fetched <= on_server - stored_before_crash + 500,
+        "fetched {fetched} after restart; {stored_before_crash} of {on_server} were stored"
+    );
+    server.stop();
+
+    // Third run, clean: nothing to fetch.
+    let server = Server::start(&data, &["--config", c]);
+    let api = Api::login(&server).await;
+    let status = api.wait_synced().await;
+    assert_eq!(status["fetchedMessages"], 0, "{status}");
+    assert_eq!(api.inbox_total().await, on_server);
+    server.stop();
+}

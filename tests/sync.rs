@@ -1,0 +1,627 @@
+//! The mailbox connection and the sync engine against a real Dovecot + Postfix
+//! (scripts/mail-test-server.sh), driven through the HTTP API in process.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::TestApp;
+use common::mailserver::MailServer;
+use serde_json::{Value, json};
+
+const ADMIN_PASSWORD: &str = "correct horse 1";
+
+async fn app_with(ms: &MailServer) -> (TestApp, String) {
+    let app = TestApp::with_config(&ms.config_toml());
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    (app, token)
+}
+
+async fn connect(app: &TestApp, token: &str, body: Value) -> (u16, Value) {
+    app.json("POST", "/api/auth/login", Some(token), Some(body))
+        .await
+}
+
+/// Polls `check` every 100 ms until it returns Some, or panics after `limit`.
+async fn eventually<T, F, Fut>(limit: Duration, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn inbox_total(app: &TestApp, token: &str) -> usize {
+    let resp = app
+        .send(
+            axum::http::Request::get("/api/emails/inbox?perPage=1")
+                .header("authorization", token)
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    resp.headers()["x-total-count"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+async fn wait_synced(app: &TestApp, token: &str) -> Value {
+    eventually(Duration::from_secs(120), "the initial sync", || async {
+        let (_, v) = app
+            .json("GET", "/api/auth/accounts", Some(token), None)
+            .await;
+        let sync = v["accounts"][0]["sync"].clone();
+        (sync["initialSyncDone"] == true && sync["state"] == "idle").then_some(sync)
+    })
+    .await
+}
+
+fn fixtures(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+async fn list(app: &TestApp, token: &str, folder: &str) -> Vec<Value> {
+    let (s, v) = app
+        .json(
+            "GET",
+            &format!("/api/emails/{folder}?perPage=500"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    v.as_array().unwrap().clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connect_reports_each_failure_distinctly() {
+    let ms = MailServer::start();
+    let (app, token) = app_with(&ms).await;
+
+    let mut bad = ms.account("user1");
+    bad["password"] = json!("wrong");
+    let (s, v) = connect(&app, &token, bad).await;
+    assert_eq!(s, 422, "{v}");
+    assert_eq!(v["imap"]["kind"], "auth", "{v}");
+    assert_eq!(v["smtp"]["kind"], "auth", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("סיסמה"), "{v}");
+
+    let mut unreachable = ms.account("user1");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed_port = closed.local_addr().unwrap().port();
+    drop(closed);
+    unreachable["imap_port"] = json!(closed_port);
+    let (s, v) = connect(&app, &token, unreachable).await;
+    assert_eq!(s, 422);
+    assert_eq!(v["imap"]["kind"], "unreachable", "{v}");
+    assert_eq!(v["smtp"]["ok"], true, "{v}");
+
+    // Plain IMAP port with SSL on: the TLS handshake fails.
+    let mut wrong_tls = ms.account("user1");
+    wrong_tls["imap_port"] = json!(ms.imap_port());
+    let (_, v) = connect(&app, &token, wrong_tls).await;
+    assert!(
+        matches!(
+            v["imap"]["kind"].as_str(),
+            Some("tls" | "timeout" | "protocol")
+        ),
+        "{v}"
+    );
+
+    // A server that accepts and never greets: a timeout, not a hang.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = silent.accept().await {
+            held.push(s);
+        }
+    });
+    let mut slow = ms.account("user1");
+    slow["imap_port"] = json!(silent_port);
+    slow["imap_ssl"] = json!(false);
+    let started = Instant::now();
+    let (_, v) = connect(&app, &token, slow).await;
+    assert_eq!(v["imap"]["kind"], "timeout", "{v}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+
+    // Bad input: the spec's rules before any network.
+    let mut bad_port = ms.account("user1");
+    bad_port["imap_port"] = json!("99999");
+    let (s, v) = connect(&app, &token, bad_port).await;
+    assert_eq!(s, 400, "{v}");
+
+    // The good one, with a reversed address flipped by the spec's rule and ports as strings.
+    let mut good = ms.account("user1");
+    good["email_address"] = json!("example.test@user1");
+    good["smtp_port"] = json!(ms.submissions_port().to_string());
+    let (s, v) = connect(&app, &token, good).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["success"], true);
+    assert_eq!(v["account"]["email_address"], "user1@example.test");
+    assert!(v["sessionId"].as_str().is_some());
+    assert!(
+        !v.to_string().contains("pass1"),
+        "no secret in the response"
+    );
+
+    // STARTTLS on the plain ports works too (test-connection, nothing saved).
+    let mut starttls = ms.account("user2");
+    starttls["imap_port"] = json!(ms.imap_port());
+    starttls["imap_ssl"] = json!(false);
+    starttls["smtp_port"] = json!(ms.submission_port());
+    starttls["smtp_ssl"] = json!(false);
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/auth/test-connection",
+            Some(&token),
+            Some(starttls),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, v) = app
+        .json("GET", "/api/auth/accounts", Some(&token), None)
+        .await;
+    assert_eq!(v["accounts"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn untrusted_certificate_is_accepted_only_by_its_fingerprint() {
+    let ms = MailServer::start();
+    // No extra CA: the test CA is unknown.
+    let app = TestApp::with_config("[mail]\ntimeout_secs = 5\n");
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
+    assert_eq!(s, 422);
+    assert_eq!(v["imap"]["kind"], "tls", "{v}");
+    let print = v["imap"]["fingerprint"]
+        .as_str()
+        .expect("fingerprint shown")
+        .to_string();
+    assert_eq!(print.len(), 95, "{print}");
+    assert!(v["imap"]["message"].as_str().unwrap().contains("תעודת"));
+
+    let mut wrong = ms.account("user1");
+    wrong["imap_fingerprint"] = json!("00:".repeat(31) + "00");
+    wrong["smtp_fingerprint"] = json!(v["smtp"]["fingerprint"]);
+    let (s, _) = connect(&app, &token, wrong).await;
+    assert_eq!(s, 422, "a different fingerprint is not accepted");
+
+    let mut pinned = ms.account("user1");
+    pinned["imap_fingerprint"] = json!(print.to_lowercase().replace(':', " "));
+    pinned["smtp_fingerprint"] = json!(v["smtp"]["fingerprint"]);
+    let (s, v) = connect(&app, &token, pinned).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["account"]["imap_fingerprint"], json!(print));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_is_sealed_at_rest_and_forgotten_on_logout() {
+    let ms = MailServer::start();
+    let (app, token) = app_with(&ms).await;
+    let mut account = ms.account("user1");
+    account["password"] = json!("pass1");
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let id = v["sessionId"].as_str().unwrap().to_string();
+    wait_synced(&app, &token).await;
+    let db = std::fs::read(app.state.store.path()).unwrap();
+    assert!(
+        !db.windows(5).any(|w| w == b"pass1"),
+        "the mailbox password is not in the store in the clear"
+    );
+    let key = app.state.config.storage.data_dir.join("server.key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(key).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/auth/logout",
+            Some(&token),
+            Some(json!({"sessionId": id})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, v) = app
+        .json("GET", "/api/auth/accounts", Some(&token), None)
+        .await;
+    assert!(v["accounts"].as_array().unwrap().is_empty());
+    assert_eq!(inbox_total(&app, &token).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_sync_matches_the_server_and_idle_delivers_new_mail() {
+    let ms = MailServer::start();
+    let corpus = std::process::Command::new("bash")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus.sh"))
+        .arg("dir")
+        .output()
+        .unwrap();
+    assert!(
+        corpus.status.success(),
+        "{}",
+        String::from_utf8_lossy(&corpus.stderr)
+    );
+    let corpus = PathBuf::from(String::from_utf8_lossy(&corpus.stdout).trim().to_string());
+    ms.seed("user1", &corpus, "INBOX");
+    ms.seed("user1", &fixtures("hebrew"), "Archive");
+    let server_inbox = ms.message_count("user1", "INBOX");
+    assert!(server_inbox > 3000, "{server_inbox}");
+
+    let (app, token) = app_with(&ms).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
+    assert_eq!(s, 200, "{v}");
+    wait_synced(&app, &token).await;
+    assert_eq!(inbox_total(&app, &token).await, server_inbox);
+    let archive = list(&app, &token, "archive").await;
+    assert_eq!(archive.len(), ms.message_count("user1", "Archive"));
+
+    // Newest first.
+    let first_page = list(&app, &token, "inbox").await;
+    let dates: Vec<&str> = first_page
+        .iter()
+        .map(|e| e["date"].as_str().unwrap())
+        .collect();
+    let mut sorted = dates.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, sorted);
+
+    // Counts as the spec names them.
+    let (_, counts) = app
+        .json("GET", "/api/emails/counts", Some(&token), None)
+        .await;
+    assert_eq!(counts["inbox"], json!(server_inbox));
+    for key in [
+        "starred",
+        "needsReply",
+        "processed",
+        "spam",
+        "advertisements",
+        "info",
+        "sent",
+        "drafts",
+        "trash",
+        "unread",
+    ] {
+        assert!(counts[key].is_u64(), "{key} in {counts}");
+    }
+
+    // IDLE: a delivery shows up within 5 s.
+    let subject = format!("idle-check {}", std::process::id());
+    let sent_at = Instant::now();
+    ms.deliver(
+        "user1@example.test",
+        &format!("From: Outside <outside@sender.test>\nTo: user1@example.test\nSubject: {subject}\nMessage-ID: <idle-{}@sender.test>\n\nhello\n", std::process::id()),
+    );
+    eventually(Duration::from_secs(5), "IDLE delivery", || async {
+        let page = list(&app, &token, "inbox").await;
+        page.iter()
+            .any(|e| e["subject"] == subject.as_str())
+            .then_some(())
+    })
+    .await;
+    eprintln!("IDLE delivery seen after {:?}", sent_at.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flags_flow_both_ways_and_expunge_and_uidvalidity_are_followed() {
+    let ms = MailServer::start();
+    ms.seed("user1", &fixtures("hebrew"), "INBOX");
+    let (app, token) = app_with(&ms).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
+    assert_eq!(s, 200, "{v}");
+    wait_synced(&app, &token).await;
+    let emails = list(&app, &token, "inbox").await;
+    assert!(emails.len() >= 10);
+    let target = emails
+        .iter()
+        .find(|e| e["is_read"] == false)
+        .expect("an unread mail")
+        .clone();
+    let id = target["id"].as_str().unwrap();
+    let message_id = target["messageId"].as_str().unwrap().to_string();
+
+    // Local → server.
+    let (s, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{id}"),
+            Some(&token),
+            Some(json!({"is_read": true, "is_starred": true})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["email"]["is_starred"], true);
+    eventually(Duration::from_secs(10), "flags on the server", || async {
+        let out = ms.doveadm(&[
+            "fetch",
+            "-u",
+            "user1@example.test",
+            "flags",
+            "mailbox",
+            "INBOX",
+            "header",
+            "Message-ID",
+            &message_id,
+        ]);
+        (out.contains("\\Seen") && out.contains("\\Flagged")).then_some(())
+    })
+    .await;
+
+    // Server → local.
+    ms.doveadm(&[
+        "flags",
+        "remove",
+        "-u",
+        "user1@example.test",
+        "\\Flagged",
+        "mailbox",
+        "INBOX",
+        "header",
+        "Message-ID",
+        &message_id,
+    ]);
+    app.json("POST", "/api/sync/refresh", Some(&token), None)
+        .await;
+    eventually(Duration::from_secs(10), "flag removal synced", || async {
+        let (_, v) = app
+            .json("GET", &format!("/api/emails/{id}"), Some(&token), None)
+            .await;
+        (v["is_starred"] == false).then_some(())
+    })
+    .await;
+
+    // Expunge on the server.
+    let before = inbox_total(&app, &token).await;
+    ms.doveadm(&[
+        "expunge",
+        "-u",
+        "user1@example.test",
+        "mailbox",
+        "INBOX",
+        "header",
+        "Message-ID",
+        &message_id,
+    ]);
+    app.json("POST", "/api/sync/refresh", Some(&token), None)
+        .await;
+    eventually(Duration::from_secs(10), "expunge synced", || async {
+        (inbox_total(&app, &token).await == before - 1).then_some(())
+    })
+    .await;
+    let (s, _) = app
+        .json("GET", &format!("/api/emails/{id}"), Some(&token), None)
+        .await;
+    assert_eq!(s, 404);
+
+    // A new UIDVALIDITY: the folder is fetched again, same content, new ids.
+    let old_ids: Vec<String> = list(&app, &token, "inbox")
+        .await
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    ms.doveadm(&[
+        "mailbox",
+        "update",
+        "-u",
+        "user1@example.test",
+        "--uid-validity",
+        "4242",
+        "INBOX",
+    ]);
+    app.json("POST", "/api/sync/refresh", Some(&token), None)
+        .await;
+    let new_ids: Vec<String> = eventually(
+        Duration::from_secs(15),
+        "re-sync after UIDVALIDITY",
+        || async {
+            let ids: Vec<String> = list(&app, &token, "inbox")
+                .await
+                .iter()
+                .map(|e| e["id"].as_str().unwrap().to_string())
+                .collect();
+            (ids.len() == old_ids.len() && ids.iter().all(|i| !old_ids.contains(i))).then_some(ids)
+        },
+    )
+    .await;
+    assert_eq!(new_ids.len(), before - 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_users_never_see_each_others_mail() {
+    let ms = MailServer::start();
+    ms.seed("user1", &fixtures("hebrew"), "INBOX");
+    ms.deliver(
+        "user2@example.test",
+        "From: a@sender.test\nTo: user2@example.test\nSubject: only for two\n\nsecret\n",
+    );
+    let (app, dana) = app_with(&ms).await;
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/admin/users",
+            Some(&dana),
+            Some(json!({"username": "yossi", "name": "יוסי", "password": "another pass 2"})),
+        )
+        .await;
+    assert_eq!(s, 200);
+    let yossi = app.login("yossi", "another pass 2").await;
+    assert_eq!(connect(&app, &dana, ms.account("user1")).await.0, 200);
+    assert_eq!(connect(&app, &yossi, ms.account("user2")).await.0, 200);
+    wait_synced(&app, &dana).await;
+    wait_synced(&app, &yossi).await;
+    let dana_mail = list(&app, &dana, "all").await;
+    let yossi_mail = list(&app, &yossi, "all").await;
+    assert!(!dana_mail.is_empty() && !yossi_mail.is_empty());
+    assert!(dana_mail.iter().all(|e| e["subject"] != "only for two"));
+    assert!(yossi_mail.iter().any(|e| e["subject"] == "only for two"));
+    let theirs = yossi_mail[0]["id"].as_str().unwrap();
+    for (method, uri, body) in [
+        ("GET", format!("/api/emails/{theirs}"), None),
+        (
+            "PUT",
+            format!("/api/emails/{theirs}"),
+            Some(json!({"is_read": true})),
+        ),
+        ("GET", format!("/api/emails/{theirs}/raw"), None),
+        ("GET", format!("/api/emails/{theirs}/attachments/0"), None),
+    ] {
+        let (s, _) = app.json(method, &uri, Some(&dana), body).await;
+        assert_eq!(s, 404, "{method} {uri}");
+    }
+    let yossi_account = {
+        let (_, v) = app
+            .json("GET", "/api/auth/accounts", Some(&yossi), None)
+            .await;
+        v["accounts"][0]["sessionId"].as_str().unwrap().to_string()
+    };
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/auth/logout",
+            Some(&dana),
+            Some(json!({"sessionId": yossi_account})),
+        )
+        .await;
+    assert_eq!(s, 404, "one user cannot disconnect another's mailbox");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hebrew_golden_messages_decode_exactly() {
+    let ms = MailServer::start();
+    ms.seed("user3", &fixtures("hebrew"), "INBOX");
+    let (app, token) = app_with(&ms).await;
+    assert_eq!(connect(&app, &token, ms.account("user3")).await.0, 200);
+    wait_synced(&app, &token).await;
+    let emails = list(&app, &token, "inbox").await;
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixtures("hebrew")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let want: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let row = emails
+            .iter()
+            .find(|e| e["messageId"] == want["messageId"])
+            .unwrap_or_else(|| panic!("{name}: message {} not listed", want["messageId"]));
+        let id = row["id"].as_str().unwrap();
+        let (s, got) = app
+            .json("GET", &format!("/api/emails/{id}"), Some(&token), None)
+            .await;
+        assert_eq!(s, 200);
+        for field in ["subject", "from", "from_name", "to"] {
+            assert_eq!(got[field], want[field], "{name}: {field}");
+        }
+        assert_eq!(got["inReplyTo"], want["inReplyTo"], "{name}: inReplyTo");
+        if let Some(plain) = want["bodyPlain"].as_str() {
+            assert_eq!(
+                got["bodyPlain"].as_str().unwrap().trim_end(),
+                plain,
+                "{name}: bodyPlain"
+            );
+        }
+        for needle in want["htmlContains"].as_array().cloned().unwrap_or_default() {
+            let needle = needle.as_str().unwrap();
+            assert!(
+                got["body"].as_str().unwrap().contains(needle),
+                "{name}: body lacks {needle}: {}",
+                got["body"]
+            );
+        }
+        let want_atts = want["attachments"].as_array().cloned().unwrap_or_default();
+        let got_atts: Vec<&Value> = got["attachments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["inline"] != true)
+            .collect();
+        assert_eq!(
+            got_atts.len(),
+            want_atts.len(),
+            "{name}: attachments {}",
+            got["attachments"]
+        );
+        for (g, w) in got_atts.iter().zip(&want_atts) {
+            assert_eq!(g["filename"], w["filename"], "{name}");
+            assert_eq!(g["contentType"], w["contentType"], "{name}");
+            assert_eq!(g["size"], w["size"], "{name}");
+            // The download gives the same bytes count and the decoded name.
+            let resp = app
+                .send(
+                    axum::http::Request::get(format!(
+                        "/api/emails/{id}/attachments/{}",
+                        g["index"]
+                    ))
+                    .header("authorization", &token)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+                )
+                .await;
+            assert_eq!(resp.status(), 200);
+            let cd = resp.headers()["content-disposition"]
+                .to_str()
+                .unwrap()
+                .to_string();
+            assert!(cd.contains("filename*=UTF-8''"), "{cd}");
+            let bytes = http_body_util::BodyExt::collect(resp.into_body())
+                .await
+                .unwrap()
+                .to_bytes();
+            assert_eq!(
+                bytes.len() as u64,
+                g["size"].as_u64().unwrap(),
+                "{name}: downloaded size"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "golden files checked: {checked}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_messages_sync_without_a_panic_and_are_all_listed() {
+    let ms = MailServer::start();
+    let seeded = ms.seed("user2", &fixtures("malformed"), "INBOX");
+    let on_server = ms.message_count("user2", "INBOX");
+    assert!(on_server >= 10, "{seeded:?}");
+    let (app, token) = app_with(&ms).await;
+    assert_eq!(connect(&app, &token, ms.account("user2")).await.0, 200);
+    wait_synced(&app, &token).await;
+    let emails = list(&app, &token, "inbox").await;
+    assert_eq!(emails.len(), on_server);
+    for e in &emails {
+        let id = e["id"].as_str().unwrap();
+        let (s, v) = app
+            .json("GET", &format!("/api/emails/{id}"), Some(&token), None)
+            .await;
+        assert_eq!(s, 200, "{e}");
+        assert!(v["body"].is_string());
+    }
+    assert!(
+        emails.iter().any(|e| e["parsed"] == false),
+        "some are shown raw"
+    );
+}
