@@ -516,6 +516,7 @@ async fn hebrew_golden_messages_decode_exactly() {
     wait_synced(&app, &token).await;
     let emails = list(&app, &token, "inbox").await;
     let mut checked = 0;
+    let mut threaded = 0;
     for entry in std::fs::read_dir(fixtures("hebrew")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
@@ -536,6 +537,15 @@ async fn hebrew_golden_messages_decode_exactly() {
             assert_eq!(got[field], want[field], "{name}: {field}");
         }
         assert_eq!(got["inReplyTo"], want["inReplyTo"], "{name}: inReplyTo");
+        if let Some(parent) = want["inReplyTo"].as_str()
+            && let Some(p) = emails.iter().find(|e| e["messageId"] == parent)
+        {
+            assert_eq!(
+                row["threadId"], p["threadId"],
+                "{name}: a reply joins its parent's thread"
+            );
+            threaded += 1;
+        }
         if let Some(plain) = want["bodyPlain"].as_str() {
             assert_eq!(
                 got["bodyPlain"].as_str().unwrap().trim_end(),
@@ -599,6 +609,7 @@ async fn hebrew_golden_messages_decode_exactly() {
         checked += 1;
     }
     assert!(checked >= 10, "golden files checked: {checked}");
+    assert!(threaded >= 1, "a golden reply was threaded");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,7 +8,7 @@ pub mod store;
 pub mod worker;
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -49,6 +49,8 @@ struct Running {
     task: JoinHandle<()>,
     wake: Arc<Notify>,
     status: Arc<Mutex<SyncStatus>>,
+    fetched_messages: Arc<AtomicU64>,
+    fetched_bytes: Arc<AtomicU64>,
 }
 
 pub struct SyncManager {
@@ -93,18 +95,29 @@ impl SyncManager {
         });
         let status = previous_status.unwrap_or_default();
         let wake = Arc::new(Notify::new());
+        let fetched_messages = Arc::new(AtomicU64::new(0));
+        let fetched_bytes = Arc::new(AtomicU64::new(0));
         let ctx = Ctx {
             account_id: account.id,
             user_id: account.user_id,
             store: self.store.clone(),
             shared: self.shared.clone(),
             status: status.clone(),
-            fetched_messages: Arc::new(AtomicU64::new(0)),
-            fetched_bytes: Arc::new(AtomicU64::new(0)),
+            fetched_messages: fetched_messages.clone(),
+            fetched_bytes: fetched_bytes.clone(),
         };
         let id = account.id;
         let task = tokio::spawn(worker::run(ctx, account, wake.clone()));
-        running.insert(id, Running { task, wake, status });
+        running.insert(
+            id,
+            Running {
+                task,
+                wake,
+                status,
+                fetched_messages,
+                fetched_bytes,
+            },
+        );
     }
 
     /// Stops the task of an account (mailbox logout, account removal).
@@ -129,7 +142,9 @@ impl SyncManager {
     pub fn status(&self, account_id: u64) -> Option<SyncStatus> {
         let running = self.running.lock().expect("sync registry");
         let r = running.get(&account_id)?;
-        let s = r.status.lock().expect("status").clone();
+        let mut s = r.status.lock().expect("status").clone();
+        s.fetched_messages = r.fetched_messages.load(Ordering::Relaxed);
+        s.fetched_bytes = r.fetched_bytes.load(Ordering::Relaxed);
         Some(s)
     }
 
