@@ -636,3 +636,44 @@ async fn malformed_messages_sync_without_a_panic_and_are_all_listed() {
         "some are shown raw"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_reconnects_after_the_server_goes_away() {
+    let ms = MailServer::start();
+    ms.deliver(
+        "user1@example.test",
+        "From: a@sender.test\nTo: user1@example.test\nSubject: before the outage\n\nx\n",
+    );
+    let (app, token) = app_with(&ms).await;
+    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
+    wait_synced(&app, &token).await;
+
+    ms.stop();
+    eventually(
+        Duration::from_secs(20),
+        "the outage to be reported",
+        || async {
+            let (_, v) = app
+                .json("GET", "/api/auth/accounts", Some(&token), None)
+                .await;
+            let sync = &v["accounts"][0]["sync"];
+            (sync["state"] == "error" || sync["state"] == "connecting").then_some(())
+        },
+    )
+    .await;
+    // Mail stays readable while the server is away.
+    assert_eq!(inbox_total(&app, &token).await, 1);
+
+    ms.restart();
+    ms.deliver(
+        "user1@example.test",
+        "From: a@sender.test\nTo: user1@example.test\nSubject: after the outage\n\ny\n",
+    );
+    eventually(Duration::from_secs(30), "reconnect and sync", || async {
+        let page = list(&app, &token, "inbox").await;
+        page.iter()
+            .any(|e| e["subject"] == "after the outage")
+            .then_some(())
+    })
+    .await;
+}

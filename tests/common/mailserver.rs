@@ -10,6 +10,7 @@ use std::process::Command;
 pub struct MailServer {
     pub dir: tempfile::TempDir,
     pub env: HashMap<String, String>,
+    ports: Vec<u16>,
 }
 
 fn repo() -> PathBuf {
@@ -32,6 +33,26 @@ fn parse_env(stdout: &[u8]) -> HashMap<String, String> {
         .collect()
 }
 
+fn run_start(dir: &Path, ports: &[u16]) -> HashMap<String, String> {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/mail-test-server.sh"))
+        .args(["start"])
+        .arg(dir)
+        .env("MAILTEST_IMAP_PORT", ports[0].to_string())
+        .env("MAILTEST_IMAPS_PORT", ports[1].to_string())
+        .env("MAILTEST_SMTP_PORT", ports[2].to_string())
+        .env("MAILTEST_SUBMISSION_PORT", ports[3].to_string())
+        .env("MAILTEST_SUBMISSIONS_PORT", ports[4].to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "mail test server did not start: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_env(&out.stdout)
+}
+
 impl MailServer {
     pub fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
@@ -40,26 +61,22 @@ impl MailServer {
             ports.insert(free_port());
         }
         let ports: Vec<u16> = ports.into_iter().collect();
-        let out = Command::new("bash")
+        let env = run_start(dir.path(), &ports);
+        Self { env, dir, ports }
+    }
+
+    /// Stops both servers (the mail stays in the directory).
+    pub fn stop(&self) {
+        let _ = Command::new("bash")
             .arg(repo().join("scripts/mail-test-server.sh"))
-            .args(["start"])
-            .arg(dir.path())
-            .env("MAILTEST_IMAP_PORT", ports[0].to_string())
-            .env("MAILTEST_IMAPS_PORT", ports[1].to_string())
-            .env("MAILTEST_SMTP_PORT", ports[2].to_string())
-            .env("MAILTEST_SUBMISSION_PORT", ports[3].to_string())
-            .env("MAILTEST_SUBMISSIONS_PORT", ports[4].to_string())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "mail test server did not start: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Self {
-            env: parse_env(&out.stdout),
-            dir,
-        }
+            .arg("stop")
+            .arg(self.dir.path())
+            .output();
+    }
+
+    /// Starts them again on the same ports, with the same mail.
+    pub fn restart(&self) {
+        run_start(self.dir.path(), &self.ports);
     }
 
     fn port(&self, name: &str) -> u16 {
@@ -201,10 +218,6 @@ impl MailServer {
 
 impl Drop for MailServer {
     fn drop(&mut self) {
-        let _ = Command::new("bash")
-            .arg(repo().join("scripts/mail-test-server.sh"))
-            .arg("stop")
-            .arg(self.dir.path())
-            .output();
+        self.stop();
     }
 }
