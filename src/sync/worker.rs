@@ -13,6 +13,8 @@ use futures_util::TryStreamExt;
 use serde::Serialize;
 use tokio::sync::Notify;
 
+use redb::ReadableTable;
+
 use super::folder::{self, FolderOutcome};
 use super::store::{self as mstore, Fetched, FolderState};
 use super::{SyncEvent, SyncShared};
@@ -102,6 +104,15 @@ impl Ctx {
         let shared = self.shared.clone();
         tokio::task::spawn_blocking(move || {
             let txn = store.db().begin_write()?;
+            // The account may have been logged out while this batch was in flight: its mail
+            // must not come back.
+            if txn
+                .open_table(crate::accounts::ACCOUNTS)?
+                .get(account)?
+                .is_none()
+            {
+                return Ok(0);
+            }
             let new = mstore::insert_messages(&txn, account, &state.name, &batch)?;
             mstore::save_folder(&txn, account, &state)?;
             txn.commit()?;
