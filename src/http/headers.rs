@@ -6,9 +6,16 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 /// No inline script anywhere; the app is same-origin only and may not be framed.
-/// `img-src data: blob:` lets the app show inline attachments and generated previews.
+///
+/// Mail bodies are shown in a sandboxed `srcdoc` frame (no scripts, opaque origin), which
+/// inherits this policy. Hence two allowances, both for mail the server already sanitized:
+/// `style-src-attr 'unsafe-inline'` for the inline `style` attributes mail layout relies on
+/// (filtered to a safe property list; `<style>` elements stay blocked), and remote images
+/// (`https:`/`http:`), which the sanitizer replaces with a placeholder unless the user chose to
+/// show them. `data:`/`blob:` images are inline attachments and generated previews.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; \
+style-src 'self'; style-src-elem 'self'; style-src-attr 'unsafe-inline'; \
+img-src 'self' data: blob: https: http:; font-src 'self'; connect-src 'self'; \
 object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const HEADERS: &[(HeaderName, &str)] = &[

@@ -7,6 +7,7 @@ import './styles/fonts.css';
 import './styles/base.css';
 import './styles/components.css';
 import './styles/layout.css';
+import './styles/mail.css';
 
 // Apply the stored UI scale before the first paint so the app does not visibly resize.
 applyScale(readScale());

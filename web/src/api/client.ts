@@ -12,13 +12,16 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   /** Seconds to wait, on 429 `too_many_attempts`. */
   readonly retryAfterSecs: number | undefined;
+  /** The parsed error body, for routes that say more than a message (e.g. 422 per-server results). */
+  readonly body: unknown;
 
-  constructor(status: number, message: string, code?: string, retryAfterSecs?: number) {
+  constructor(status: number, message: string, code?: string, retryAfterSecs?: number, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.retryAfterSecs = retryAfterSecs;
+    this.body = body;
   }
 
   get isNetworkError(): boolean {
@@ -48,18 +51,18 @@ function pickMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends the request; a network failure becomes the Hebrew connection message. */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = 'GET', body, auth = true, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth) {
     const token = getToken();
     if (token) headers.Authorization = token;
   }
 
-  let res: Response;
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -71,38 +74,63 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     if (isNetworkFailure(e)) throw new ApiError(0, he.errors.network, 'network');
     throw e;
   }
+}
 
-  // A body that is not JSON (a proxy's HTML error page, an empty 204) is treated as "no body".
-  let parsed: unknown = undefined;
+/** A body that is not JSON (a proxy's HTML error page, an empty 204) is treated as "no body". */
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function failure(res: Response, parsed: unknown, auth: boolean): ApiError {
+  if (res.status === 401 && auth) emitUnauthorized();
+  const b = (parsed ?? {}) as Record<string, unknown>;
+  const retry =
+    typeof b.retryAfterSecs === 'number'
+      ? b.retryAfterSecs
+      : Number(res.headers.get('Retry-After')) || undefined;
+  return new ApiError(
+    res.status,
+    pickMessage(parsed) ?? he.errors.server,
+    typeof b.error === 'string' ? b.error : undefined,
+    retry,
+    parsed,
+  );
+}
+
+/** A JSON call that also hands back the response headers (e.g. `X-Total-Count` of a list). */
+export async function apiWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; headers: Headers }> {
+  const res = await send(path, options, 'application/json');
   const text = await res.text().catch(() => '');
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-  }
+  const parsed = parseJson(text);
 
-  if (!res.ok) {
-    if (res.status === 401 && auth) emitUnauthorized();
-    const b = (parsed ?? {}) as Record<string, unknown>;
-    const retry =
-      typeof b.retryAfterSecs === 'number'
-        ? b.retryAfterSecs
-        : Number(res.headers.get('Retry-After')) || undefined;
-    throw new ApiError(
-      res.status,
-      pickMessage(parsed) ?? he.errors.server,
-      typeof b.error === 'string' ? b.error : undefined,
-      retry,
-    );
-  }
-
+  if (!res.ok) throw failure(res, parsed, options.auth ?? true);
   if (parsed === undefined && text) {
     // 2xx but not JSON: the request did not reach the API (for example the SPA fallback answered).
     throw new ApiError(res.status, he.errors.server, 'bad_response');
   }
-  return parsed as T;
+  return { data: parsed as T, headers: res.headers };
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiWithHeaders<T>(path, options)).data;
+}
+
+/** A file download (attachment, raw message): the bytes as a Blob; errors as for `api`. */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const res = await send(path, options, '*/*');
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    throw failure(res, parseJson(text), options.auth ?? true);
+  }
+  return res.blob();
 }
 
 /** A human message for anything thrown by `api` or elsewhere. */

@@ -6,4 +6,17 @@ export const keys = {
   me: () => '/api/app/me',
   setupStatus: () => '/api/setup/status',
   adminUsers: () => '/api/admin/users',
+  mailAccounts: () => '/api/auth/accounts',
+  emailCounts: () => '/api/emails/counts',
+  /** One message; `remote` asks for the body with remote images allowed. */
+  email: (id: string, remote = false) =>
+    `/api/emails/${encodeURIComponent(id)}${remote ? '?remote=1' : ''}`,
+  /** One page of a folder listing (`source` from `folderSource`); fetched with `fetchEmailPage`. */
+  emailPage: (source: string, page: number, perPage: number) =>
+    `${source}?page=${page}&perPage=${perPage}`,
 } as const;
+
+/** Whether an SWR key (plain or a useSWRInfinite one) belongs to the mail data. */
+export function isMailKey(key: unknown): boolean {
+  return typeof key === 'string' && key.includes('/api/emails');
+}

@@ -116,3 +116,198 @@ export interface AdminUserResponse {
   success: boolean;
   user: User;
 }
+
+// ---- Mailbox accounts (POST /api/auth/*, /api/providers, /api/sync/refresh) ----
+
+/** A provider's servers, detected from an address (GET /api/providers/detect). */
+export interface DetectedProvider {
+  /** False for a guess from the domain (imap.<domain>, smtp.<domain>). */
+  known: boolean;
+  id: string;
+  name: string;
+  imapServer: string;
+  imapPort: number;
+  imapSsl: boolean;
+  smtpServer: string;
+  smtpPort: number;
+  smtpSsl: boolean;
+  /** A short Hebrew hint, e.g. that an app password is needed; may be empty. */
+  note: string;
+}
+
+export interface DetectProviderResponse {
+  email: string;
+  provider: DetectedProvider;
+}
+
+/** Body of POST /api/auth/test-connection and POST /api/auth/login. */
+export interface MailAccountRequest {
+  email_address: string;
+  /** Empty: the password already saved for this address. */
+  password: string;
+  imap_server: string;
+  imap_port: number | string;
+  imap_ssl: boolean;
+  smtp_server: string;
+  smtp_port: number | string;
+  smtp_ssl: boolean;
+  /** A certificate fingerprint the user accepted after seeing it. */
+  imap_fingerprint?: string;
+  smtp_fingerprint?: string;
+}
+
+export type MailFailureKind = 'auth' | 'unreachable' | 'tls' | 'timeout' | 'protocol';
+
+/** The result of connecting to one server (IMAP or SMTP). */
+export interface ServerCheck {
+  ok: boolean;
+  kind?: MailFailureKind | null;
+  /** Hebrew, ready to show. */
+  message?: string | null;
+  /** Technical detail (English, from the server or the library). */
+  detail?: string | null;
+  /** Present when the server's TLS certificate is not trusted: "AB:CD:…". */
+  fingerprint?: string | null;
+}
+
+/** 200 of test-connection, and the body of its (and login's) 422 `mail_connection_failed`. */
+export interface ConnectionResult {
+  success: boolean;
+  error?: string;
+  message: string;
+  imap: ServerCheck;
+  smtp: ServerCheck;
+}
+
+export type SyncState = 'connecting' | 'syncing' | 'idle' | 'error';
+
+export interface SyncStatus {
+  state: SyncState;
+  /** Unix seconds. */
+  lastSync: number | null;
+  error: string | null;
+  errorKind: string | null;
+  fetchedMessages: number;
+  fetchedBytes: number;
+  initialSyncDone: boolean;
+}
+
+export interface MailAccount {
+  id: number;
+  sessionId: string;
+  email_address: string;
+  imap_server: string;
+  imap_port: number;
+  imap_ssl: boolean;
+  smtp_server: string;
+  smtp_port: number;
+  smtp_ssl: boolean;
+  imap_fingerprint: string | null;
+  smtp_fingerprint: string | null;
+  /** Only in GET /api/auth/accounts; null when no sync task runs for it. */
+  sync?: SyncStatus | null;
+}
+
+export interface MailLoginResponse {
+  success: boolean;
+  sessionId: string;
+  message: string;
+  account: MailAccount;
+}
+
+export interface MailAccountsResponse {
+  success: boolean;
+  accounts: MailAccount[];
+}
+
+export interface MailLogoutResponse {
+  success: boolean;
+  removed: number;
+  message: string;
+}
+
+export interface SyncRefreshResponse {
+  success: boolean;
+  accounts: number;
+}
+
+// ---- Mail (GET/PUT /api/emails/*, /api/folders) ----
+
+/** GET /api/emails/counts: the spec's folder counts plus `unread` (unread mail in the inbox). */
+export interface EmailCountsResponse {
+  inbox: number;
+  unread: number;
+  starred: number;
+  needsReply: number;
+  processed: number;
+  spam: number;
+  advertisements: number;
+  info: number;
+  sent: number;
+  drafts: number;
+  trash: number;
+}
+
+export interface EmailAttachment {
+  /** The download endpoint's index. */
+  index: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  contentId?: string;
+  /** Shown inside the body (an image referenced by cid:), not in the attachment list. */
+  inline: boolean;
+}
+
+/** A list row (spec 000 §3 Email, without the bodies). */
+export interface Email {
+  id: string;
+  accountId: number;
+  threadId: string | null;
+  messageId: string | null;
+  from: string;
+  from_name: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  preview: string;
+  /** RFC 3339. */
+  date: string;
+  is_read: boolean;
+  is_starred: boolean;
+  labels: string[];
+  status: string | null;
+  priority: string | null;
+  folder: string;
+  hasAttachments: boolean;
+  attachments: EmailAttachment[];
+  size: number;
+  /** False when the message could not be decoded; its body is then shown as it arrived. */
+  parsed: boolean;
+}
+
+/** GET /api/emails/{id}: the row plus the bodies. */
+export interface EmailDetail extends Email {
+  /** Sanitized on the server: safe to show in the sandboxed frame. */
+  body: string;
+  bodyPlain: string;
+  /** Remote images were held back; `?remote=1` returns the body with them. */
+  remoteContentBlocked: boolean;
+}
+
+/** PUT /api/emails/{id} */
+export interface UpdateEmailRequest {
+  is_read?: boolean;
+  is_starred?: boolean;
+}
+
+export interface UpdateEmailResponse {
+  success: boolean;
+  email: Email;
+}
+
+/** One page of a folder listing; `total` comes from the X-Total-Count header. */
+export interface EmailPage {
+  emails: Email[];
+  total: number;
+}

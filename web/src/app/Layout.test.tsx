@@ -6,7 +6,11 @@ import { AppRoutes } from './App';
 
 function renderApp(route: string) {
   signInAs();
-  mockFetch({ 'GET /api/app/me': () => json(200, { success: true, user: DANA }) });
+  mockFetch({
+    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+    'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }),
+    'GET /api/emails/counts': () => json(200, {}),
+  });
   return renderWithProviders(<AppRoutes />, { route });
 }
 

@@ -1,9 +1,19 @@
 import type { ReactNode } from 'react';
 
 /** A calm, centred placeholder for screens with nothing (yet) to show. */
-export function EmptyState({ icon, children, action }: { icon?: ReactNode; children: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  children,
+  action,
+  testId = 'empty-state',
+}: {
+  icon?: ReactNode;
+  children: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
   return (
-    <div className="empty-state" data-testid="empty-state">
+    <div className="empty-state" data-testid={testId}>
       {icon && <div className="empty-state__icon">{icon}</div>}
       <div className="empty-state__text">{children}</div>
       {action && <div className="empty-state__action">{action}</div>}

@@ -67,3 +67,33 @@ export function SelectField(props: FieldProps & NativeSelect) {
     </FieldShell>
   );
 }
+
+type NativeCheckbox = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type' | 'checked' | 'onChange' | 'value'>;
+
+/** A checkbox with its label beside it (and an optional hint below). */
+export function CheckboxField(
+  props: { id: string; label: ReactNode; checked: boolean; onCheckedChange: (checked: boolean) => void; hint?: ReactNode; testId?: string } & NativeCheckbox,
+) {
+  const { id, label, checked, onCheckedChange, hint, testId, ...input } = props;
+  return (
+    <div className="field field--checkbox">
+      <div className="field__check">
+        <input
+          {...input}
+          id={id}
+          type="checkbox"
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          checked={checked}
+          onChange={(e) => onCheckedChange(e.target.checked)}
+          data-testid={testId ?? id}
+        />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {hint && (
+        <small id={`${id}-hint`} className="field__hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}

@@ -174,3 +174,25 @@ export const CheckIcon = (p: P) => (
     <path d="M5 12.5l4.5 4.5L19 7.5" />
   </Svg>
 );
+export const PaperclipIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M20 11.5l-7.8 7.8a4.8 4.8 0 01-6.8-6.8l8.3-8.3a3.2 3.2 0 014.5 4.5l-8.2 8.2a1.6 1.6 0 01-2.3-2.3l7.6-7.6" />
+  </Svg>
+);
+export const RefreshIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M19.5 12a7.5 7.5 0 11-2.2-5.3" />
+    <path d="M19.5 4.5v4h-4" />
+  </Svg>
+);
+// "Back" in right-to-left points right, toward where reading starts.
+export const BackIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M5 12h14M13 6l6 6-6 6" />
+  </Svg>
+);
+export const DownloadIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M12 4v11M7.5 10.5L12 15l4.5-4.5M5 19.5h14" />
+  </Svg>
+);

@@ -4,6 +4,7 @@ import {
   formatDate,
   formatDateTime,
   formatListDate,
+  formatMailDate,
   formatTime,
   isWorkDay,
   startOfWeek,
@@ -57,5 +58,13 @@ describe('dates', () => {
     expect(formatListDate(new Date(2026, 10, 22, 8, 5), now)).toBe('08:05');
     expect(formatListDate(new Date(2026, 2, 9, 8, 5), now)).toBe('09/03');
     expect(formatListDate(new Date(2025, 2, 9, 8, 5), now)).toBe('09/03/2025');
+  });
+
+  it('formats the mail list date: today HH:mm, any other day dd/MM/yyyy', () => {
+    const now = new Date(2026, 10, 22, 18, 0);
+    expect(formatMailDate(new Date(2026, 10, 22, 8, 5), now)).toBe('08:05');
+    expect(formatMailDate(new Date(2026, 10, 21, 23, 59), now)).toBe('21/11/2026');
+    expect(formatMailDate(new Date(2025, 2, 9, 8, 5), now)).toBe('09/03/2025');
+    expect(formatMailDate('not a date', now)).toBe('');
   });
 });

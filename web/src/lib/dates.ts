@@ -84,3 +84,12 @@ export function formatListDate(input: DateInput, now: DateInput = new Date()): s
   if (d.getFullYear() === n.getFullYear()) return formatDayMonth(d);
   return formatDate(d);
 }
+
+/**
+ * The date column of the mail list (spec 000 §1): today → HH:mm, any other day → dd/MM/yyyy.
+ */
+export function formatMailDate(input: DateInput, now: DateInput = new Date()): string {
+  const d = toDate(input);
+  if (!valid(d)) return '';
+  return isSameDay(d, now) ? formatTime(d) : formatDate(d);
+}

@@ -1,28 +1,54 @@
-// Inbox (spec 000 §2 "Inbox page"): `?folder=` picks the folder (default inbox). The thread list
-// and reading pane arrive with mailbox sync; until then this says plainly that no mailbox is
-// connected. The folder's title is the layout's page heading.
+// Inbox (spec 000 §2 "Inbox page"): `?folder=` picks the folder (default inbox); the folder's
+// title is the layout's page heading. Without a connected mailbox it says so and points to the
+// settings; otherwise the folder's mail list and reading pane.
 
 import { Link, useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
+import { MailView } from './MailView';
+
+/** Without a busy sync, mailbox status is re-read this often (it drives list refreshes). */
+const ACCOUNTS_IDLE_POLL_MS = 30_000;
 
 export default function InboxPage() {
   const [params] = useSearchParams();
   const folder = normalizeFolder(params.get('folder')) ?? DEFAULT_FOLDER;
+  const { accounts, failed, error, mutate } = useMailAccounts({ idleInterval: ACCOUNTS_IDLE_POLL_MS });
   const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
 
-  return (
-    <section className="page-section" data-testid="inbox-page" data-folder={folder}>
+  let content;
+  if (failed) {
+    content = (
+      <div className="notice notice--error mail-view__notice" role="alert" data-testid="accounts-error">
+        <p>
+          {he.mail.loadFailed}: {errorMessage(error)}
+        </p>
+        <button type="button" className="link-button" onClick={() => void mutate()}>
+          {he.mail.retry}
+        </button>
+      </div>
+    );
+  } else if (!accounts) {
+    content = (
+      <p className="card__status mail-view__status" role="status" data-testid="mail-loading">
+        {he.mail.loading}
+      </p>
+    );
+  } else if (accounts.length === 0) {
+    content = (
       <EmptyState
+        testId="no-account-empty"
         icon={
           <span style={color ? { color } : undefined}>
             <InboxIcon />
           </span>
         }
         action={
-          <Link className="button button--primary" to="/Settings">
+          <Link className="button button--primary" to="/Settings" data-testid="no-account-settings">
             {he.empty.goToSettings}
           </Link>
         }
@@ -30,6 +56,14 @@ export default function InboxPage() {
         <p className="empty-state__title">{he.empty.noMailbox}</p>
         <p>{he.empty.connectHint}</p>
       </EmptyState>
+    );
+  } else {
+    content = <MailView key={folder} folder={folder} accounts={accounts} />;
+  }
+
+  return (
+    <section className="page-section inbox" data-testid="inbox-page" data-folder={folder}>
+      {content}
     </section>
   );
 }

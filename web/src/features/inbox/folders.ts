@@ -58,3 +58,33 @@ export function normalizeFolder(value: string | null | undefined): FolderKey | n
 export function folderTitle(key: FolderKey): string {
   return he.folders[key];
 }
+
+/**
+ * The API listing behind a folder of the inbox page. The virtual folders come from
+ * `/api/emails/session/{folder}` (spec 000 §7); the server's Spam there already holds the Junk
+ * folder too (spam + suspicious anywhere, plus everything in Junk), and its Archive holds the
+ * Archive folder plus mail marked processed. Folders the inbox page does not list have none.
+ */
+export function folderSource(key: FolderKey): string | null {
+  switch (key) {
+    case 'inbox':
+    case 'starred':
+    case 'sent':
+    case 'drafts':
+    case 'junk':
+    case 'trash':
+      return `/api/emails/${key}`;
+    case 'Archive':
+    case 'Spam':
+    case 'Promotions':
+    case 'Updates':
+      return `/api/emails/session/${key}`;
+    default:
+      return null;
+  }
+}
+
+/** Folders whose rows name the recipients rather than the sender. */
+export function showsRecipients(key: FolderKey): boolean {
+  return key === 'sent' || key === 'drafts';
+}

@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import SettingsPage from './SettingsPage';
 
+/** The settings page also shows the mail account card; here no mailbox is connected. */
+const NO_MAILBOX = { 'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }) };
+
 const PASSWORD_PATH = '/api/app/password';
 
 function passwordCalls(fetch: ReturnType<typeof mockFetch>) {
@@ -27,7 +30,7 @@ describe('AccountCard', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("shows the user's name, username and role", () => {
-    mockFetch({ 'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }) });
+    mockFetch({ ...NO_MAILBOX, 'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }) });
     renderPage();
     const card = screen.getByTestId('account-card');
     expect(within(card).getByRole('heading', { name: 'החשבון שלי' })).toBeInTheDocument();
@@ -37,7 +40,7 @@ describe('AccountCard', () => {
   });
 
   it('keeps submit disabled until all three fields are filled', async () => {
-    mockFetch({ 'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }) });
+    mockFetch({ ...NO_MAILBOX, 'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }) });
     renderPage();
     expect(screen.getByTestId('password-submit')).toBeDisabled();
     await fill('old-secret', 'new-secret-1', '');
@@ -48,6 +51,7 @@ describe('AccountCard', () => {
 
   it('blocks mismatched passwords without calling the server', async () => {
     const fetch = mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
       'POST /api/app/password': () => json(200, { success: true }),
     });
@@ -60,6 +64,7 @@ describe('AccountCard', () => {
 
   it('blocks a new password shorter than 8 characters', async () => {
     const fetch = mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
       'POST /api/app/password': () => json(200, { success: true }),
     });
@@ -72,6 +77,7 @@ describe('AccountCard', () => {
 
   it('posts the passwords, shows a success toast and clears the form', async () => {
     const fetch = mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
       'POST /api/app/password': () => json(200, { success: true }),
     });
@@ -97,6 +103,7 @@ describe('AccountCard', () => {
 
   it("shows the server's message inline on 400 and keeps the input", async () => {
     mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
       'POST /api/app/password': () =>
         json(400, { success: false, error: 'invalid_password', message: 'הסיסמה הנוכחית שגויה' }),

@@ -1,9 +1,10 @@
-// Settings (spec 001 §2): the signed-in user's own account and password, and for admins the
-// management of the system's users. The layout shows the page title.
+// Settings (spec 001 §2): the mailbox connection first, then the signed-in user's own account and
+// password, and for admins the management of the system's users. The layout shows the page title.
 
 import { useAuth } from '../../app/AuthProvider';
 import { he } from '../../i18n/he';
 import { AccountCard } from './AccountCard';
+import { MailAccountCard } from './MailAccountCard';
 import { UsersCard } from './UsersCard';
 
 export default function SettingsPage() {
@@ -13,6 +14,7 @@ export default function SettingsPage() {
       <p className="settings__intro">
         {user?.role === 'admin' ? he.settings.introAdmin : he.settings.intro}
       </p>
+      <MailAccountCard />
       <AccountCard />
       <UsersCard />
     </section>

@@ -6,6 +6,9 @@ import { formatDate } from '../../lib/dates';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import SettingsPage from './SettingsPage';
 
+/** The settings page also shows the mail account card; here no mailbox is connected. */
+const NO_MAILBOX = { 'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }) };
+
 const YOSSI: User = { id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user', createdAt: '2026-11-23T09:00:00Z' };
 const RUTH: User = { id: 3, username: 'ruth', name: 'רות מזרחי', role: 'admin', createdAt: '2026-11-24T09:00:00Z' };
 
@@ -24,6 +27,7 @@ function adminServer(initial: User[] = [DANA, YOSSI, RUTH], me: User = DANA) {
   let users = [...initial];
   const idFrom = (url: string) => Number(url.split('/').pop());
   const fetch = mockFetch({
+    ...NO_MAILBOX,
     'GET /api/app/me': () => json(200, { success: true, user: me }),
     'GET /api/admin/users': () => json(200, { success: true, users }),
     'POST /api/admin/users': (init) => {
@@ -92,6 +96,7 @@ describe('UsersCard', () => {
 
   it('shows an error with a retry when the list cannot be loaded', async () => {
     const fetch = mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: DANA }),
       'GET /api/admin/users': () => json(500, { success: false, error: 'internal', message: 'שגיאה בשרת' }),
     });
@@ -150,6 +155,7 @@ describe('UsersCard', () => {
   it("shows the server's message as an error toast when adding fails", async () => {
     const msg = 'שם המשתמש כבר קיים';
     mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: DANA }),
       'GET /api/admin/users': () => json(200, { success: true, users: [DANA, YOSSI] }),
       'POST /api/admin/users': () => json(409, { success: false, error: 'conflict', message: msg }),
@@ -219,6 +225,7 @@ describe('UsersCard', () => {
   it("shows the server's message as an error toast when a change is refused", async () => {
     const msg = 'חייב להישאר לפחות מנהל מערכת אחד';
     mockFetch({
+      ...NO_MAILBOX,
       'GET /api/app/me': () => json(200, { success: true, user: DANA }),
       'GET /api/admin/users': () => json(200, { success: true, users: [DANA, RUTH] }),
       'PUT /api/admin/users/3': () => json(400, { success: false, error: 'invalid', message: msg }),

@@ -1,0 +1,373 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DetectedProvider, MailAccount } from '../../api/types';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { MailAccountCard } from './MailAccountCard';
+import SettingsPage from './SettingsPage';
+
+type Fetch = ReturnType<typeof mockFetch>;
+type Handler = Parameters<typeof mockFetch>[0][string];
+
+const GMAIL: DetectedProvider = {
+  known: true,
+  id: 'gmail',
+  name: 'Gmail',
+  imapServer: 'imap.gmail.com',
+  imapPort: 993,
+  imapSsl: true,
+  smtpServer: 'smtp.gmail.com',
+  smtpPort: 465,
+  smtpSsl: true,
+  note: 'נדרשת סיסמת אפליקציה (App Password) מהגדרות האבטחה של החשבון',
+};
+
+const FP = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
+
+const ACCOUNT: MailAccount = {
+  id: 7,
+  sessionId: '7',
+  email_address: 'dana@home.example',
+  imap_server: 'mail.home.example',
+  imap_port: 993,
+  imap_ssl: true,
+  smtp_server: 'mail.home.example',
+  smtp_port: 465,
+  smtp_ssl: true,
+  imap_fingerprint: null,
+  smtp_fingerprint: null,
+  sync: {
+    state: 'idle',
+    lastSync: Date.UTC(2026, 10, 30, 8, 5) / 1000,
+    error: null,
+    errorKind: null,
+    fetchedMessages: 0,
+    fetchedBytes: 0,
+    initialSyncDone: true,
+  },
+};
+
+const CONNECTED = { success: true, message: 'החיבור לתיבת הדואר הצליח', imap: { ok: true }, smtp: { ok: true } };
+
+function failed(imap: object, smtp: object) {
+  return json(422, {
+    success: false,
+    error: 'mail_connection_failed',
+    message: 'x',
+    imap,
+    smtp,
+  });
+}
+
+function calls(fetch: Fetch, method: string, path: string) {
+  return fetch.mock.calls.filter(
+    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
+  );
+}
+
+function bodyOf(call: unknown[]): Record<string, unknown> {
+  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
+}
+
+function server(routes: Record<string, Handler> = {}, accounts: MailAccount[] = []) {
+  return mockFetch({
+    'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
+    'GET /api/auth/accounts': () => json(200, { success: true, accounts }),
+    'GET /api/providers/detect': (_init, url) => {
+      const email = new URL(url, 'http://x').searchParams.get('email') ?? '';
+      if (email.endsWith('@gmail.com')) return json(200, { email, provider: GMAIL });
+      const domain = email.split('@')[1];
+      return json(200, {
+        email,
+        provider: {
+          ...GMAIL,
+          known: false,
+          id: 'guess',
+          name: domain,
+          imapServer: `imap.${domain}`,
+          smtpServer: `smtp.${domain}`,
+          note: '',
+        },
+      });
+    },
+    ...routes,
+  });
+}
+
+function renderCard() {
+  signInAs({ ...DANA, role: 'user' });
+  return renderWithProviders(<MailAccountCard />, { route: '/Settings' });
+}
+
+async function fillAccount(user: ReturnType<typeof userEvent.setup>, email = 'dana@gmail.com', password = 'app-pass') {
+  await user.type(screen.getByTestId('mail-email'), email);
+  await user.tab();
+  await user.type(screen.getByTestId('mail-password'), password);
+}
+
+describe('MailAccountCard', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('comes first on the settings page, with the spec defaults (993/465 with SSL)', async () => {
+    server();
+    signInAs({ ...DANA, role: 'user' });
+    renderWithProviders(<SettingsPage />, { route: '/Settings' });
+    const cards = document.querySelectorAll('section.card');
+    expect(cards[0]).toHaveAttribute('data-testid', 'mail-account-card');
+    expect(within(cards[0] as HTMLElement).getByRole('heading', { name: 'חשבון הדואר' })).toBeInTheDocument();
+    expect(screen.getByTestId('mail-imap-port')).toHaveValue('993');
+    expect(screen.getByTestId('mail-smtp-port')).toHaveValue('465');
+    expect(screen.getByTestId('mail-imap-ssl')).toBeChecked();
+    expect(screen.getByTestId('mail-smtp-ssl')).toBeChecked();
+    expect(await screen.findByTestId('mail-accounts-empty')).toHaveTextContent('עדיין לא חוברה תיבת דואר.');
+  });
+
+  it('detects the provider from the address and fills the servers, keeping hand-edited fields', async () => {
+    const fetch = server();
+    renderCard();
+    const user = userEvent.setup();
+    // The user typed their own outgoing server first: detection must leave it alone.
+    await user.type(screen.getByTestId('mail-smtp-server'), 'relay.example.net');
+    await user.type(screen.getByTestId('mail-email'), 'dana@gmail.com');
+    await user.tab();
+
+    await waitFor(() => expect(screen.getByTestId('mail-imap-server')).toHaveValue('imap.gmail.com'));
+    expect(screen.getByTestId('mail-smtp-server')).toHaveValue('relay.example.net');
+    expect(screen.getByTestId('mail-imap-port')).toHaveValue('993');
+    const hint = screen.getByTestId('mail-provider');
+    expect(hint).toHaveTextContent('Gmail');
+    expect(screen.getByTestId('mail-provider-note')).toHaveTextContent('סיסמת אפליקציה');
+    expect(calls(fetch, 'GET', '/api/providers/detect')[0][0]).toBe('/api/providers/detect?email=dana%40gmail.com');
+  });
+
+  it('does not fill in a mere guess for an unknown domain, but shows it', async () => {
+    server();
+    renderCard();
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('mail-email'), 'me@home.example');
+    await user.tab();
+    expect(await screen.findByTestId('mail-provider')).toHaveTextContent('imap.home.example');
+    expect(screen.getByTestId('mail-imap-server')).toHaveValue('');
+    expect(screen.getByTestId('mail-imap-server')).toHaveAttribute('placeholder', 'imap.home.example');
+  });
+
+  it('tests the connection and shows the result of each server separately', async () => {
+    const fetch = server({
+      'POST /api/auth/test-connection': () =>
+        failed(
+          { ok: true },
+          {
+            ok: false,
+            kind: 'auth',
+            message: 'שם המשתמש או הסיסמה של תיבת הדואר שגויים',
+            detail: '535 5.7.8 Username and Password not accepted',
+          },
+        ),
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user);
+    await waitFor(() => expect(screen.getByTestId('mail-imap-server')).toHaveValue('imap.gmail.com'));
+    await user.click(screen.getByTestId('mail-test'));
+
+    const smtp = await screen.findByTestId('mail-result-smtp');
+    expect(smtp).toHaveTextContent('ההתחברות נדחתה');
+    expect(smtp).toHaveTextContent('שם המשתמש או הסיסמה של תיבת הדואר שגויים');
+    const detail = smtp.querySelector('bdi');
+    expect(detail).toHaveAttribute('dir', 'ltr');
+    expect(detail).toHaveTextContent('535 5.7.8');
+    expect(screen.getByTestId('mail-result-imap')).toHaveTextContent('החיבור תקין');
+    expect(screen.getByTestId('mail-outcome-message')).toHaveTextContent('החיבור לשרת הדואר נכשל. בדוק את הפרטים.');
+
+    expect(bodyOf(calls(fetch, 'POST', '/api/auth/test-connection')[0])).toEqual({
+      email_address: 'dana@gmail.com',
+      password: 'app-pass',
+      imap_server: 'imap.gmail.com',
+      imap_port: 993,
+      imap_ssl: true,
+      smtp_server: 'smtp.gmail.com',
+      smtp_port: 465,
+      smtp_ssl: true,
+    });
+    // Nothing is saved by a test.
+    expect(calls(fetch, 'POST', '/api/auth/login')).toHaveLength(0);
+  });
+
+  it('names each failure kind in its own words', async () => {
+    server({
+      'POST /api/auth/test-connection': () =>
+        failed(
+          { ok: false, kind: 'unreachable', message: 'לא ניתן להתחבר לשרת imap.x.example.', detail: 'connection refused' },
+          { ok: false, kind: 'timeout', message: 'השרת smtp.x.example לא הגיב בזמן.' },
+        ),
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user, 'me@x.example');
+    await user.click(screen.getByTestId('mail-test'));
+    expect(await screen.findByTestId('mail-result-imap-kind')).toHaveTextContent('השרת אינו זמין');
+    expect(screen.getByTestId('mail-result-smtp-kind')).toHaveTextContent('השרת לא הגיב בזמן');
+  });
+
+  it('shows an untrusted certificate and resubmits with its fingerprint once accepted', async () => {
+    let attempts = 0;
+    const fetch = server({
+      'POST /api/auth/test-connection': (init) => {
+        attempts++;
+        const b = JSON.parse(String(init?.body));
+        if (b.imap_fingerprint === FP && b.smtp_fingerprint === FP) return json(200, CONNECTED);
+        const untrusted = { ok: false, kind: 'tls', message: 'תעודת האבטחה של השרת mail.home.example אינה מוכרת.', fingerprint: FP };
+        return failed(untrusted, untrusted);
+      },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user, 'dana@home.example');
+    await user.type(screen.getByTestId('mail-imap-server'), 'mail.home.example');
+    await user.type(screen.getByTestId('mail-smtp-server'), 'mail.home.example');
+    await user.click(screen.getByTestId('mail-test'));
+
+    const warning = await screen.findByTestId('mail-fingerprint');
+    expect(warning).toHaveTextContent('תעודת האבטחה של השרת אינה מוכרת');
+    const code = screen.getByTestId('mail-fingerprint-imap');
+    expect(code).toHaveTextContent(FP);
+    expect(code).toHaveAttribute('dir', 'ltr');
+    // The same certificate on both servers is listed once.
+    expect(screen.queryByTestId('mail-fingerprint-smtp')).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId('mail-accept-cert'));
+    await waitFor(() => expect(attempts).toBe(2));
+    const second = bodyOf(calls(fetch, 'POST', '/api/auth/test-connection')[1]);
+    expect(second.imap_fingerprint).toBe(FP);
+    expect(second.smtp_fingerprint).toBe(FP);
+    expect(await screen.findByTestId('mail-outcome-message')).toHaveTextContent('החיבור לשני השרתים הצליח');
+    expect(screen.queryByTestId('mail-fingerprint')).not.toBeInTheDocument();
+  });
+
+  it('saves with POST /api/auth/login, confirms, and goes to the inbox after 1.5 s', async () => {
+    const fetch = server({
+      'POST /api/auth/login': () =>
+        json(200, { success: true, sessionId: '7', message: 'החיבור לתיבת הדואר הצליח', account: ACCOUNT }),
+    });
+    const r = renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user);
+    await waitFor(() => expect(screen.getByTestId('mail-imap-server')).toHaveValue('imap.gmail.com'));
+    await user.click(screen.getByTestId('mail-save'));
+
+    expect(await screen.findByText('חשבון הדואר נשמר והחיבור הצליח. הסנכרון התחיל.', { selector: '.toast__message' })).toBeInTheDocument();
+    expect(bodyOf(calls(fetch, 'POST', '/api/auth/login')[0])).toMatchObject({
+      email_address: 'dana@gmail.com',
+      password: 'app-pass',
+      imap_server: 'imap.gmail.com',
+    });
+    expect(r.location().pathname).toBe('/Settings');
+    await waitFor(() => expect(r.location().pathname).toBe('/Inbox'), { timeout: 3000 });
+  });
+
+  it('on a failed save says the connection failed and stays', async () => {
+    server({
+      'POST /api/auth/login': () =>
+        failed({ ok: false, kind: 'auth', message: 'שם המשתמש או הסיסמה של תיבת הדואר שגויים' }, { ok: true }),
+    });
+    const r = renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user);
+    await user.click(screen.getByTestId('mail-save'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('החיבור לשרת הדואר נכשל. בדוק את הפרטים.');
+    expect(screen.getByTestId('mail-result-imap')).toHaveTextContent('ההתחברות נדחתה');
+    await new Promise((res) => setTimeout(res, 1700));
+    expect(r.location().pathname).toBe('/Settings');
+  });
+
+  it('says the server cannot be reached on a network failure', async () => {
+    server({ 'POST /api/auth/login': () => Promise.reject(new TypeError('Failed to fetch')) });
+    renderCard();
+    const user = userEvent.setup();
+    await fillAccount(user);
+    await user.click(screen.getByTestId('mail-save'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('לא ניתן להתחבר לשרת');
+  });
+
+  it('asks for the password of an address that is not connected yet', async () => {
+    const fetch = server();
+    renderCard();
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('mail-email'), 'dana@gmail.com');
+    await user.click(screen.getByTestId('mail-save'));
+    expect(await screen.findByTestId('mail-error')).toHaveTextContent('יש להזין את סיסמת תיבת הדואר');
+    expect(calls(fetch, 'POST', '/api/auth/login')).toHaveLength(0);
+  });
+
+  it('lists connected mailboxes with their sync state, syncs now, and edits one without a password', async () => {
+    const fetch = server(
+      {
+        'POST /api/sync/refresh': () => json(200, { success: true, accounts: 1 }),
+        'POST /api/auth/test-connection': () => json(200, CONNECTED),
+      },
+      [ACCOUNT, { ...ACCOUNT, id: 8, sessionId: '8', email_address: 'x@y.example', sync: { ...ACCOUNT.sync!, state: 'error', error: 'השרת mail.y.example לא הגיב בזמן.' } }],
+    );
+    renderCard();
+    const rows = await screen.findAllByTestId('mail-account-row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]).getByTestId('mail-account-email')).toHaveTextContent('dana@home.example');
+    expect(within(rows[0]).getByTestId('mail-sync-state')).toHaveTextContent('מעודכן');
+    expect(within(rows[0]).getByTestId('mail-last-sync')).toHaveTextContent(/\d\d\/\d\d\/2026 \d\d:\d\d/);
+    expect(within(rows[1]).getByTestId('mail-sync-state')).toHaveTextContent('שגיאה');
+    expect(within(rows[1]).getByTestId('mail-sync-error')).toHaveTextContent('לא הגיב בזמן');
+
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('mail-sync-now'));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/sync/refresh')).toHaveLength(1));
+
+    await user.click(within(rows[0]).getByTestId('mail-account-edit'));
+    expect(screen.getByTestId('mail-email')).toHaveValue('dana@home.example');
+    expect(screen.getByTestId('mail-imap-server')).toHaveValue('mail.home.example');
+    await user.click(screen.getByTestId('mail-test'));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/auth/test-connection')).toHaveLength(1));
+    // An empty password means "the one saved for this address".
+    expect(bodyOf(calls(fetch, 'POST', '/api/auth/test-connection')[0]).password).toBe('');
+  });
+
+  it('disconnects a mailbox after a confirmation that explains what is deleted', async () => {
+    let accounts = [ACCOUNT];
+    const fetch = mockFetch({
+      'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
+      'GET /api/auth/accounts': () => json(200, { success: true, accounts }),
+      'POST /api/auth/logout': () => {
+        accounts = [];
+        return json(200, { success: true, removed: 1, message: 'החשבון נותק והפרטים נמחקו מהשרת' });
+      },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('mail-logout'));
+    const dialog = screen.getByTestId('confirm-dialog');
+    expect(dialog).toHaveTextContent('dana@home.example');
+    expect(dialog).toHaveTextContent('הסיסמה והעותק המקומי של הדואר יימחקו מהשרת הזה');
+    expect(dialog).toHaveTextContent('תיבת הדואר עצמה לא תושפע');
+    expect(calls(fetch, 'POST', '/api/auth/logout')).toHaveLength(0);
+
+    await user.click(screen.getByTestId('confirm-yes'));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/auth/logout')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'POST', '/api/auth/logout')[0])).toEqual({ sessionId: '7' });
+    expect(await screen.findByTestId('mail-accounts-empty')).toBeInTheDocument();
+    expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument();
+  });
+
+  it('polls the accounts every 5 s while one is syncing', async () => {
+    let n = 0;
+    const fetch = server({
+      'GET /api/auth/accounts': () => {
+        n++;
+        const state = n < 2 ? 'syncing' : 'idle';
+        return json(200, { success: true, accounts: [{ ...ACCOUNT, sync: { ...ACCOUNT.sync!, state, fetchedMessages: 12 } }] });
+      },
+    });
+    renderCard();
+    expect(await screen.findByTestId('mail-sync-state')).toHaveTextContent('מסנכרן');
+    expect(screen.getByTestId('mail-account-row')).toHaveTextContent('הורדו 12 הודעות');
+    await waitFor(() => expect(screen.getByTestId('mail-sync-state')).toHaveTextContent('מעודכן'), { timeout: 7000 });
+    expect(calls(fetch, 'GET', '/api/auth/accounts').length).toBeGreaterThanOrEqual(2);
+  }, 10_000);
+});
