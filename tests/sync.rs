@@ -234,6 +234,49 @@ async fn password_is_sealed_at_rest_and_forgotten_on_logout() {
         );
     }
 
+    // The saved password goes only to the saved servers.
+    let mut elsewhere = ms.account("user1");
+    elsewhere["password"] = json!("");
+    elsewhere["imap_server"] = json!("localhost");
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/auth/test-connection",
+            Some(&token),
+            Some(elsewhere),
+        )
+        .await;
+    assert_eq!(s, 400, "an empty password with other servers is refused");
+    let mut same = ms.account("user1");
+    same["password"] = json!("");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/auth/test-connection",
+            Some(&token),
+            Some(same),
+        )
+        .await;
+    assert_eq!(
+        s, 200,
+        "the saved password is reused for the same servers: {v}"
+    );
+
+    // A malformed session id never means "all of them".
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/auth/logout",
+            Some(&token),
+            Some(json!({"sessionId": "acc-1"})),
+        )
+        .await;
+    assert_eq!(s, 404);
+    let (_, v) = app
+        .json("GET", "/api/auth/accounts", Some(&token), None)
+        .await;
+    assert_eq!(v["accounts"].as_array().unwrap().len(), 1);
+
     let (s, v) = app
         .json(
             "POST",

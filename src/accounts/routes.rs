@@ -93,21 +93,45 @@ fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> Result<Setti
     let smtp_server = non_empty(&req.smtp_server)
         .or_else(|| detected.as_ref().map(|d| d.smtp_server.clone()))
         .ok_or_else(|| AppError::bad_request(messages::MAIL_SERVER_REQUIRED))?;
+    // Missing port or SSL fields come from the provider table (Outlook's SMTP is 587 with
+    // STARTTLS, not the generic 465).
+    let imap_ssl = flag(&req.imap_ssl, detected.as_ref().is_none_or(|d| d.imap_ssl));
+    let smtp_ssl = flag(&req.smtp_ssl, detected.as_ref().is_none_or(|d| d.smtp_ssl));
+    let default_imap_port = match &detected {
+        Some(d) if d.imap_ssl == imap_ssl => d.imap_port,
+        _ if imap_ssl => 993,
+        _ => 143,
+    };
+    let default_smtp_port = match &detected {
+        Some(d) if d.smtp_ssl == smtp_ssl => d.smtp_port,
+        _ if smtp_ssl => 465,
+        _ => 587,
+    };
+    let imap_port = port(&req.imap_port, default_imap_port)?;
+    let smtp_port = port(&req.smtp_port, default_smtp_port)?;
     let password = if req.password.is_empty() {
-        match super::find_by_email(&state.store, user_id, &email)? {
-            Some(existing) => existing.password(&state.key).map_err(AppError::internal)?,
-            None => return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED)),
+        let existing = super::find_by_email(&state.store, user_id, &email)?
+            .ok_or_else(|| AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED))?;
+        // The saved password goes only to the servers it was saved for: a request that names
+        // other servers must carry the password itself.
+        let same_servers = existing.imap_server.eq_ignore_ascii_case(&imap_server)
+            && existing.imap_port == imap_port
+            && existing.imap_ssl == imap_ssl
+            && existing.smtp_server.eq_ignore_ascii_case(&smtp_server)
+            && existing.smtp_port == smtp_port
+            && existing.smtp_ssl == smtp_ssl;
+        if !same_servers {
+            return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED));
         }
+        existing.password(&state.key).map_err(AppError::internal)?
     } else {
         req.password
     };
-    let imap_ssl = flag(&req.imap_ssl, true);
-    let smtp_ssl = flag(&req.smtp_ssl, true);
     Ok(Settings {
         email,
         password,
-        imap_port: port(&req.imap_port, if imap_ssl { 993 } else { 143 })?,
-        smtp_port: port(&req.smtp_port, if smtp_ssl { 465 } else { 587 })?,
+        imap_port,
+        smtp_port,
         imap_server,
         imap_ssl,
         smtp_server,
@@ -269,11 +293,15 @@ async fn logout(
         serde_json::from_slice(&body)
             .map_err(|_| AppError::bad_request(messages::MALFORMED_JSON))?
     };
-    let wanted: Option<u64> = request.session_id.and_then(|v| match v {
-        Value::String(s) => s.parse().ok(),
-        Value::Number(n) => n.as_u64(),
-        _ => None,
-    });
+    // Only a missing session id means "every mailbox": a malformed one is an error, never a
+    // reason to delete them all.
+    let not_found = || AppError::NotFound(messages::MAIL_ACCOUNT_NOT_FOUND.into());
+    let wanted: Option<u64> = match request.session_id {
+        None => None,
+        Some(Value::String(s)) => Some(s.trim().parse().map_err(|_| not_found())?),
+        Some(Value::Number(n)) => Some(n.as_u64().ok_or_else(not_found)?),
+        Some(_) => return Err(AppError::bad_request(messages::MALFORMED_JSON)),
+    };
     let targets: Vec<AccountRecord> = match wanted {
         Some(id) => vec![super::get_owned(&state.store, user.id, id)?],
         None => super::list_for_user(&state.store, user.id)?,

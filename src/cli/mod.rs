@@ -76,7 +76,11 @@ pub fn run() -> ExitCode {
 
 fn init_logging(config: &Config) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&config.log.level));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&config.log.level))
+        // async-imap traces every command it sends, LOGIN with the password included, and every
+        // mail body: never below info, whatever the level asked for.
+        .add_directive("async_imap=info".parse().expect("static directive"))
+        .add_directive("imap_proto=info".parse().expect("static directive"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -29,8 +29,8 @@ pub async fn open(
         } else {
             let mut client = Client::new(MailStream::Plain(tcp));
             greeting(&mut client, endpoint).await?;
-            // STARTTLS when the server offers it; a server without it stays plain, which the
-            // user chose by turning SSL off.
+            // SSL off means STARTTLS, which must succeed: only a server on this machine may
+            // go without TLS.
             match client.run_command_and_check_ok("STARTTLS", None).await {
                 Ok(()) => {
                     let MailStream::Plain(tcp) = client.into_inner() else {
@@ -38,7 +38,14 @@ pub async fn open(
                     };
                     Client::new(attempt.handshake(tcp, endpoint).await?)
                 }
-                Err(async_imap::error::Error::Bad(_) | async_imap::error::Error::No(_)) => client,
+                Err(async_imap::error::Error::Bad(_) | async_imap::error::Error::No(_))
+                    if endpoint.plaintext_allowed() =>
+                {
+                    client
+                }
+                Err(async_imap::error::Error::Bad(_) | async_imap::error::Error::No(_)) => {
+                    return Err(endpoint.no_starttls());
+                }
                 Err(e) => return Err(io_or_protocol(endpoint, e)),
             }
         };

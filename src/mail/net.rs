@@ -125,6 +125,26 @@ pub struct Endpoint {
     pub timeout: Duration,
 }
 
+impl Endpoint {
+    /// Plain text (no TLS at all) is allowed only to this machine, e.g. ProtonMail Bridge on
+    /// 127.0.0.1: anywhere else a missing STARTTLS could be an attacker stripping it.
+    pub fn plaintext_allowed(&self) -> bool {
+        self.host.eq_ignore_ascii_case("localhost")
+            || self
+                .host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    }
+
+    pub fn no_starttls(&self) -> MailError {
+        MailError::new(
+            FailureKind::Tls,
+            self,
+            "the server did not offer STARTTLS; refusing to send the password in clear text",
+        )
+    }
+}
+
 /// A TLS connector for `endpoint`, and the slot that will hold the presented fingerprint.
 pub struct TlsAttempt {
     pub connector: TlsConnector,

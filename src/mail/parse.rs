@@ -65,10 +65,16 @@ fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
 }
 
 pub fn summary(raw: &[u8]) -> Summary {
-    match parse_guarded(raw) {
+    // Guard the whole summary, not only the parser: a bug in our own previews or names must
+    // cost one message, never the sync of the account.
+    catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
         Some(msg) if looks_like_mail(&msg) => summarize(&msg),
         _ => unparsed_summary(raw),
-    }
+    }))
+    .unwrap_or_else(|_| {
+        tracing::warn!("summarizing a message panicked; keeping it raw");
+        unparsed_summary(raw)
+    })
 }
 
 pub fn full(raw: &[u8]) -> Full {

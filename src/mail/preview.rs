@@ -93,7 +93,13 @@ fn decode_entities(s: &str) -> String {
     while let Some(p) = rest.find('&') {
         out.push_str(&rest[..p]);
         rest = &rest[p..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // At most 12 bytes ahead, cut at a character boundary (Hebrew is 2 bytes a letter).
+        let window = rest
+            .char_indices()
+            .take_while(|(i, _)| *i <= 12)
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let end = rest[..window].find(';');
         let decoded = end.and_then(|e| {
             let name = &rest[1..e];
             let c = match name {
@@ -160,6 +166,13 @@ mod tests {
     fn strips_scripts_styles_and_tags_and_decodes_entities() {
         let html = "<html><head><style>p{}</style></head><body><script>alert(1)</script><p>A &amp; B&nbsp;&#1513;</p></body></html>";
         assert_eq!(preview(html), "A & B ש");
+    }
+
+    #[test]
+    fn hebrew_after_an_ampersand_does_not_split_a_character() {
+        let text = "Dana <d@x.com> wrote: קפה & שלום עולם";
+        assert!(preview(text).contains("שלום"));
+        assert_eq!(decode_entities("& שלום עולם &amp; x"), "& שלום עולם & x");
     }
 
     #[test]

@@ -187,6 +187,10 @@ pub fn filter_style(style: &str, allow_remote: bool, blocked: &AtomicBool) -> Op
             || lower.contains("javascript:")
             || lower.contains('\\')
             || lower.contains("@import")
+            // image-set() and friends load images without url(): not inert.
+            || lower.contains("image-set")
+            || lower.contains("image(")
+            || lower.contains("element(")
             || lower.contains('<')
         {
             continue;
@@ -219,6 +223,15 @@ fn replace_cid_images(html: &str, inline_image: &dyn Fn(&str) -> Option<String>)
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     while let Some(p) = rest.find(NEEDLE) {
+        // Only inside a tag: in text, ammonia escapes `<` but not `"`, so the same characters
+        // can appear there and must stay text.
+        let before = &rest[..p];
+        let in_tag = before.rfind('<').map(|i| i as isize) > before.rfind('>').map(|i| i as isize);
+        if !in_tag {
+            out.push_str(&rest[..p + NEEDLE.len()]);
+            rest = &rest[p + NEEDLE.len()..];
+            continue;
+        }
         out.push_str(&rest[..p]);
         let after = &rest[p + NEEDLE.len()..];
         let end = after.find('"').unwrap_or(after.len());
@@ -363,6 +376,31 @@ mod tests {
             (cid == "logo@x").then(|| "data:image/png;base64,AAAA".to_string())
         });
         assert!(s.html.contains("data:image/png;base64,AAAA"), "{}", s.html);
+    }
+
+    #[test]
+    fn image_set_is_not_a_way_around_the_remote_block() {
+        let s = clean(
+            r#"<div style="background: image-set('https://t.test/p.gif' 1x); color: blue">x</div>"#,
+            false,
+        );
+        assert!(!s.html.contains("t.test"), "{}", s.html);
+        assert!(s.html.contains("color: blue"));
+    }
+
+    #[test]
+    fn cid_text_in_a_text_node_stays_text() {
+        let s = sanitize(
+            r#"<p>write src="cid:x" here</p><img src="cid:x">"#,
+            false,
+            &|_| Some("data:image/png;base64,AAAA".to_string()),
+        );
+        assert!(s.html.contains("write src=\"cid:x\" here"), "{}", s.html);
+        assert!(
+            s.html.contains(r#"<img src="data:image/png;base64,AAAA">"#),
+            "{}",
+            s.html
+        );
     }
 
     #[test]

@@ -54,6 +54,9 @@ impl SmtpConn {
             };
             conn.expect(220).await?;
             conn.ehlo().await?;
+            if !endpoint.ssl && !conn.has("STARTTLS") && !endpoint.plaintext_allowed() {
+                return Err(endpoint.no_starttls());
+            }
             if !endpoint.ssl && conn.has("STARTTLS") {
                 conn.command("STARTTLS").await?;
                 conn.expect(220).await?;
@@ -163,7 +166,8 @@ impl SmtpConn {
                 return Err(MailError::protocol(&self.endpoint, "connection closed"));
             }
             let line = line.trim_end();
-            let (code, rest) = line.split_at(line.len().min(3));
+            let code = line.get(..3).unwrap_or(line);
+            let rest = line.get(3..).unwrap_or("");
             let code: u16 = code.parse().map_err(|_| {
                 MailError::protocol(&self.endpoint, format!("bad reply line: {line}"))
             })?;

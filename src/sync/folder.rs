@@ -7,7 +7,7 @@ use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
 use super::store::{self as mstore, Fetched, FolderState, ServerFlags};
-use super::worker::Ctx;
+use super::worker::{Ctx, deadline};
 use crate::mail::imap::ImapSession;
 
 /// UIDs per FETCH during the initial sync. Large enough that Dovecot streams, small enough
@@ -28,10 +28,11 @@ pub async fn sync_folder(
     mut state: FolderState,
     condstore: bool,
 ) -> anyhow::Result<FolderOutcome> {
+    let limit = ctx.limit();
     let mailbox = if condstore {
-        session.select_condstore(&state.name).await?
+        deadline(limit, "SELECT", session.select_condstore(&state.name)).await?
     } else {
-        session.select(&state.name).await?
+        deadline(limit, "SELECT", session.select(&state.name)).await?
     };
     let uidvalidity = mailbox.uid_validity.unwrap_or(0);
     let server_modseq = mailbox.highest_modseq.unwrap_or(0);
@@ -62,7 +63,7 @@ pub async fn sync_folder(
 
     let uid_next = match mailbox.uid_next {
         Some(n) => n,
-        None => max_uid(session).await? + 1,
+        None => deadline(limit, "SEARCH", max_uid(session)).await? + 1,
     };
 
     if state.top == 0 {
@@ -72,11 +73,17 @@ pub async fn sync_folder(
         state.highest_modseq = server_modseq;
         ctx.save_folder(&state).await?;
     } else if uid_next > state.top && mailbox.exists > 0 {
-        // New mail since the last sync (fetched oldest first: there are few).
-        let range = format!("{}:*", state.top);
-        let batch = fetch_bodies(ctx, session, &range, state.top).await?;
-        state.top = uid_next;
-        outcome.new_messages += ctx.store_batch(&state, batch).await?;
+        // New mail since the last sync, oldest first, in chunks so a big move into the folder
+        // never sits in memory at once; each chunk commits with the new `top`.
+        while state.top < uid_next {
+            let hi = state
+                .top
+                .saturating_add(BACKFILL_CHUNK - 1)
+                .min(uid_next - 1);
+            let batch = fetch_bodies(ctx, session, state.top, hi).await?;
+            state.top = hi + 1;
+            outcome.new_messages += ctx.store_batch(&state, batch).await?;
+        }
     } else if uid_next > state.top {
         state.top = uid_next;
     }
@@ -86,7 +93,7 @@ pub async fn sync_folder(
     while state.down_to > 1 {
         let lo = state.down_to.saturating_sub(BACKFILL_CHUNK).max(1);
         let hi = state.down_to - 1;
-        let batch = fetch_bodies(ctx, session, &format!("{lo}:{hi}"), lo).await?;
+        let batch = fetch_bodies(ctx, session, lo, hi).await?;
         state.down_to = lo;
         // Parse and store this chunk while the next one streams in.
         if let Some(prev) = pending.take() {
@@ -108,7 +115,7 @@ pub async fn sync_folder(
     if let Some(query) = flag_query
         && mailbox.exists > 0
     {
-        let updates = fetch_flags(session, &query).await?;
+        let updates = fetch_flags(session, &query, limit).await?;
         let name = state.name.clone();
         let account = ctx.account_id;
         outcome.flag_changes += ctx
@@ -129,7 +136,7 @@ pub async fn sync_folder(
         let keep: HashSet<u32> = if mailbox.exists == 0 {
             HashSet::new()
         } else {
-            session.uid_search("ALL").await?
+            deadline(limit, "SEARCH", session.uid_search("ALL")).await?
         };
         let name = state.name.clone();
         outcome.expunged += ctx
@@ -147,21 +154,27 @@ async fn max_uid(session: &mut ImapSession) -> anyhow::Result<u32> {
     Ok(uids.into_iter().max().unwrap_or(0))
 }
 
+/// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
+/// timeout.
 async fn fetch_bodies(
     ctx: &Ctx,
     session: &mut ImapSession,
-    range: &str,
-    min_uid: u32,
+    lo: u32,
+    hi: u32,
 ) -> anyhow::Result<Vec<Fetched>> {
+    let limit = ctx.limit();
     let mut out = Vec::new();
-    let mut stream = session.uid_fetch(range, BODY_QUERY).await?;
-    while let Some(fetch) = stream.try_next().await? {
+    let range = format!("{lo}:{hi}");
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, BODY_QUERY)).await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         let Some(uid) = fetch.uid else { continue };
-        // `N:*` returns the last message even when its UID is below N.
-        if uid < min_uid {
+        // Only what was asked for: an unsolicited FETCH (another client changing flags) has
+        // no body and must not be stored as an empty message.
+        if uid < lo || uid > hi {
             continue;
         }
-        let raw = fetch.body().unwrap_or_default().to_vec();
+        let Some(body) = fetch.body() else { continue };
+        let raw = body.to_vec();
         ctx.count_fetched(raw.len());
         out.push(Fetched {
             uid,
@@ -176,10 +189,11 @@ async fn fetch_bodies(
 async fn fetch_flags(
     session: &mut ImapSession,
     query: &str,
+    limit: std::time::Duration,
 ) -> anyhow::Result<Vec<(u32, ServerFlags)>> {
     let mut out = Vec::new();
-    let mut stream = session.uid_fetch("1:*", query).await?;
-    while let Some(fetch) = stream.try_next().await? {
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch("1:*", query)).await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         if let Some(uid) = fetch.uid {
             out.push((uid, server_flags(&fetch)));
         }

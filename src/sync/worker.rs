@@ -47,7 +47,27 @@ pub struct Ctx {
     pub fetched_bytes: Arc<AtomicU64>,
 }
 
+/// Runs one IMAP exchange under the configured timeout: a connection that silently died (NAT
+/// dropping an idle socket) must fail and reconnect, never hang the account's task.
+pub async fn deadline<T, E>(
+    limit: Duration,
+    what: &str,
+    fut: impl std::future::Future<Output = Result<T, E>>,
+) -> anyhow::Result<T>
+where
+    E: Into<anyhow::Error>,
+{
+    match tokio::time::timeout(limit, fut).await {
+        Ok(r) => r.map_err(Into::into),
+        Err(_) => anyhow::bail!("the mail server did not answer {what} in {limit:?}"),
+    }
+}
+
 impl Ctx {
+    pub fn limit(&self) -> Duration {
+        self.shared.timeout
+    }
+
     pub fn count_fetched(&self, bytes: usize) {
         self.fetched_messages.fetch_add(1, Ordering::Relaxed);
         self.fetched_bytes
@@ -149,6 +169,7 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     let mut backoff = Duration::from_secs(1);
     loop {
         ctx.set_state("connecting");
+        let started = std::time::Instant::now();
         match session_loop(&ctx, &account, &wake).await {
             Ok(()) => return,
             Err(e) => {
@@ -170,7 +191,13 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
                     () = tokio::time::sleep(backoff) => {}
                     () = wake.notified() => {}
                 }
-                backoff = (backoff * 2).min(ctx.shared.max_backoff);
+                // A session that lasted a while was a success that later broke: start the
+                // backoff over.
+                if started.elapsed() > Duration::from_secs(60) {
+                    backoff = Duration::from_secs(1);
+                } else {
+                    backoff = (backoff * 2).min(ctx.shared.max_backoff);
+                }
             }
         }
     }
@@ -180,7 +207,8 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     let password = account.password(&ctx.shared.key)?;
     let endpoint = account.imap_endpoint(ctx.shared.timeout);
     let mut session = imap::open(&ctx.shared.tls, &endpoint, &account.email, &password).await?;
-    let caps = session.capabilities().await?;
+    let limit = ctx.limit();
+    let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
     let condstore = caps.has_str("CONDSTORE");
     let can_idle = caps.has_str("IDLE");
     let folders = list_folders(ctx, &mut session).await?;
@@ -189,7 +217,20 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         ctx.set_state("syncing");
         push_pending(ctx, &mut session).await?;
         for name in &folders {
-            sync_one(ctx, &mut session, name, condstore).await?;
+            match sync_one(ctx, &mut session, name, condstore).await {
+                Ok(_) => {}
+                // One folder the server refuses (no rights, gone since LIST) must not stop
+                // the others.
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account = ctx.account_id, folder = %name, error = %format!("{e:#}"), "folder skipped");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        // Mail that reached INBOX while the other folders synced is not reported by IDLE
+        // (it is older than the IDLE command): look once more before waiting.
+        if folders.len() > 1 {
+            sync_one(ctx, &mut session, &folders[0], condstore).await?;
         }
         {
             let mut s = ctx.status.lock().expect("status");
@@ -208,9 +249,9 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         let poll = ctx.shared.poll_interval;
         if can_idle {
             let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
-            session.select(&inbox).await?;
+            deadline(limit, "SELECT", session.select(&inbox)).await?;
             let mut idle = session.idle();
-            idle.init().await?;
+            deadline(limit, "IDLE", idle.init()).await?;
             let response = {
                 let (wait, stop) = idle.wait_with_timeout(poll);
                 tokio::pin!(wait);
@@ -222,7 +263,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
                     }
                 }
             };
-            session = idle.done().await?;
+            session = deadline(limit, "DONE", idle.done()).await?;
             if let IdleResponse::NewData(_) = response {
                 ctx.set_state("syncing");
                 sync_one(ctx, &mut session, &inbox, condstore).await?;
@@ -266,11 +307,15 @@ async fn sync_one(
 /// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
 /// the server has no SPECIAL-USE. INBOX first so it fills first.
 async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Result<Vec<String>> {
-    let names: Vec<_> = session
-        .list(Some(""), Some("*"))
-        .await?
-        .try_collect()
-        .await?;
+    let limit = ctx.limit();
+    let names: Vec<_> = deadline(limit, "LIST", async {
+        session
+            .list(Some(""), Some("*"))
+            .await?
+            .try_collect::<Vec<_>>()
+            .await
+    })
+    .await?;
     let mut folders = Vec::new();
     for n in &names {
         if n.attributes()
@@ -362,24 +407,64 @@ async fn push_pending(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
             Ok(out)
         })
         .await?;
+    let limit = ctx.limit();
     for (id, op) in ops {
-        let mailbox = session.select(&op.folder).await?;
-        if mailbox.uid_validity == Some(op.uidvalidity) {
-            for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
-                let Some(value) = value else { continue };
-                let sign = if value { "+" } else { "-" };
-                let _: Vec<_> = session
-                    .uid_store(op.uid.to_string(), format!("{sign}FLAGS.SILENT ({flag})"))
-                    .await?
-                    .try_collect()
-                    .await?;
+        match push_one(session, &op, limit).await {
+            Ok(()) => {}
+            // The server refused (folder gone, read-only): this change cannot be made; drop it
+            // rather than fail every sync after it. Connection errors still fail the session.
+            Err(e) if refused(&e) => {
+                tracing::warn!(account, error = %format!("{e:#}"), "flag change refused by the server; dropped");
             }
+            Err(e) => return Err(e),
         }
+        // Forget the change only if it is still the one pushed: a newer one made meanwhile
+        // must go out on the next pass.
         ctx.write(move |txn| {
-            txn.open_table(mstore::PENDING)?.remove((account, id))?;
+            let mut t = txn.open_table(mstore::PENDING)?;
+            let current: Option<mstore::PendingFlags> = match t.get((account, id))? {
+                Some(v) => Some(crate::store::record::decode(v.value())?),
+                None => None,
+            };
+            if current.as_ref() == Some(&op) {
+                t.remove((account, id))?;
+            }
             Ok(())
         })
         .await?;
     }
     Ok(())
+}
+
+async fn push_one(
+    session: &mut imap::ImapSession,
+    op: &mstore::PendingFlags,
+    limit: Duration,
+) -> anyhow::Result<()> {
+    let mailbox = deadline(limit, "SELECT", session.select(&op.folder)).await?;
+    if mailbox.uid_validity != Some(op.uidvalidity) {
+        return Ok(());
+    }
+    for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
+        let Some(value) = value else { continue };
+        let sign = if value { "+" } else { "-" };
+        let command = format!("{sign}FLAGS.SILENT ({flag})");
+        deadline(limit, "STORE", async {
+            session
+                .uid_store(op.uid.to_string(), &command)
+                .await?
+                .try_collect::<Vec<_>>()
+                .await
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// A NO or BAD from the server: the command was understood and refused.
+pub fn refused(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<async_imap::error::Error>(),
+        Some(async_imap::error::Error::No(_) | async_imap::error::Error::Bad(_))
+    )
 }
