@@ -213,9 +213,7 @@ async fn untrusted_certificate_is_accepted_only_by_its_fingerprint() {
 async fn password_is_sealed_at_rest_and_forgotten_on_logout() {
     let ms = MailServer::start();
     let (app, token) = app_with(&ms).await;
-    let mut account = ms.account("user1");
-    account["password"] = json!("pass1");
-    let (s, v) = connect(&app, &token, account).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
     assert_eq!(s, 200, "{v}");
     let id = v["sessionId"].as_str().unwrap().to_string();
     wait_synced(&app, &token).await;

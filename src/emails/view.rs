@@ -82,7 +82,12 @@ pub fn whole(m: &MessageMeta, raw: &[u8], allow_remote: bool) -> Value {
     } else if html.trim().is_empty() {
         (sanitize::text_to_html(&text), false)
     } else {
-        let images = inline_images(raw);
+        // Inline images need a second look at the MIME parts: only when the body uses them.
+        let images = if html.contains("cid:") {
+            inline_images(raw)
+        } else {
+            Default::default()
+        };
         let s = sanitize::sanitize(&html, allow_remote, &|cid| images.get(cid).cloned());
         (
             format!("<div dir=\"auto\">{}</div>", s.html),

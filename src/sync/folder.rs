@@ -209,7 +209,6 @@ pub fn server_flags(fetch: &Fetch) -> ServerFlags {
             Flag::Flagged => f.flagged = true,
             Flag::Answered => f.answered = true,
             Flag::Draft => f.draft = true,
-            Flag::Deleted => f.deleted = true,
             Flag::Custom(k) => f.keywords.push(k.to_string()),
             _ => {}
         }

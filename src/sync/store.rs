@@ -98,12 +98,6 @@ pub struct FolderState {
     pub last_sync: i64,
 }
 
-impl FolderState {
-    pub fn backfill_done(&self) -> bool {
-        self.top > 0 && self.down_to <= 1
-    }
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct MessageMeta {
     pub id: u64,
@@ -161,7 +155,6 @@ pub struct ServerFlags {
     pub flagged: bool,
     pub answered: bool,
     pub draft: bool,
-    pub deleted: bool,
     pub keywords: Vec<String>,
 }
 

@@ -368,66 +368,16 @@ export function MailAccountCard() {
         <ProviderHint provider={provider} detecting={detecting} />
 
         <div className="mail-servers">
-          <TextField
-            id="mail-imap-server"
-            label={t.imapServer}
-            dir="ltr"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={provider && !provider.known ? provider.imapServer : t.imapPlaceholder}
-            disabled={disabled}
-            value={form.imapServer}
-            onValueChange={(v) => setByHand('imapServer', v)}
-          />
-          <TextField
-            id="mail-imap-port"
-            label={t.imapPort}
-            dir="ltr"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder={DEFAULT_PORT.imap.ssl}
-            disabled={disabled}
-            value={form.imapPort}
-            onValueChange={(v) => setByHand('imapPort', v)}
-          />
-          <CheckboxField
-            id="mail-imap-ssl"
-            label={t.imapSsl}
-            disabled={disabled}
-            checked={form.imapSsl}
-            onCheckedChange={(v) => setByHand('imapSsl', v)}
-          />
-          <TextField
-            id="mail-smtp-server"
-            label={t.smtpServer}
-            dir="ltr"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={provider && !provider.known ? provider.smtpServer : t.smtpPlaceholder}
-            disabled={disabled}
-            value={form.smtpServer}
-            onValueChange={(v) => setByHand('smtpServer', v)}
-          />
-          <TextField
-            id="mail-smtp-port"
-            label={t.smtpPort}
-            dir="ltr"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder={DEFAULT_PORT.smtp.ssl}
-            disabled={disabled}
-            value={form.smtpPort}
-            onValueChange={(v) => setByHand('smtpPort', v)}
-          />
-          <CheckboxField
-            id="mail-smtp-ssl"
-            label={t.smtpSsl}
-            disabled={disabled}
-            checked={form.smtpSsl}
-            onCheckedChange={(v) => setByHand('smtpSsl', v)}
-          />
+          {(['imap', 'smtp'] as const).map((server) => (
+            <ServerFields
+              key={server}
+              server={server}
+              form={form}
+              guess={provider && !provider.known ? provider[`${server}Server`] : undefined}
+              disabled={disabled}
+              onChange={setByHand}
+            />
+          ))}
         </div>
         <p className="field__hint">{t.sslHint}</p>
 
@@ -752,5 +702,58 @@ function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccount; on
         </button>
       </div>
     </li>
+  );
+}
+
+/** Server, port and implicit-TLS fields of one protocol (IMAP or SMTP). */
+function ServerFields({
+  server,
+  form,
+  guess,
+  disabled,
+  onChange,
+}: {
+  server: Server;
+  form: Form;
+  guess: string | undefined;
+  disabled: boolean;
+  onChange: <K extends ServerField>(field: K, value: Form[K]) => void;
+}) {
+  const host = `${server}Server` as const;
+  const port = `${server}Port` as const;
+  const ssl = `${server}Ssl` as const;
+  return (
+    <>
+      <TextField
+        id={`mail-${server}-server`}
+        label={t[host]}
+        dir="ltr"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder={guess ?? t[`${server}Placeholder`]}
+        disabled={disabled}
+        value={form[host]}
+        onValueChange={(v) => onChange(host, v)}
+      />
+      <TextField
+        id={`mail-${server}-port`}
+        label={t[port]}
+        dir="ltr"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={DEFAULT_PORT[server].ssl}
+        disabled={disabled}
+        value={form[port]}
+        onValueChange={(v) => onChange(port, v)}
+      />
+      <CheckboxField
+        id={`mail-${server}-ssl`}
+        label={t[ssl]}
+        disabled={disabled}
+        checked={form[ssl]}
+        onCheckedChange={(v) => onChange(ssl, v)}
+      />
+    </>
   );
 }
