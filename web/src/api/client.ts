@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Send the session token, and treat a 401 as "signed out". Default true. */
   auth?: boolean;
+  /** This token instead of the stored one (sign-out revokes a token already cleared here). */
+  token?: string;
   signal?: AbortSignal;
 }
 
@@ -53,11 +55,11 @@ function pickMessage(body: unknown): string | undefined {
 
 /** Sends the request; a network failure becomes the Hebrew connection message. */
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
-  const { method = 'GET', body, auth = true, signal } = options;
+  const { method = 'GET', body, auth = true, signal, token: explicitToken } = options;
   const headers: Record<string, string> = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth) {
-    const token = getToken();
+    const token = explicitToken ?? getToken();
     if (token) headers.Authorization = token;
   }
 

@@ -20,6 +20,7 @@ import { keys } from '../api/keys';
 import {
   AUTH_STORAGE_KEY,
   clearStoredAuth,
+  getToken,
   onUnauthorized,
   readStoredAuth,
   writeStoredAuth,
@@ -91,13 +92,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
-    try {
-      await api('/api/app/logout', { method: 'POST' });
-    } catch {
-      // Offline or already expired: the local session is cleared all the same.
-    }
+    // Clear the local session first, so the signed-in pages unmount and stop polling before
+    // the server revokes the token (a poll landing after the revocation would be a 401).
+    const token = getToken();
     clearSession();
     navigate('/login', { replace: true });
+    if (!token) return;
+    try {
+      await api('/api/app/logout', { method: 'POST', token });
+    } catch {
+      // Offline or already expired: the local session is gone all the same.
+    }
   }, [clearSession, navigate]);
 
   // Any 401 on an authenticated call: the token is dead, so is the session.
