@@ -14,7 +14,7 @@ use crate::crypto::ServerKey;
 use crate::mail::tls::TlsContext;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
-use crate::{accounts, auth, emails, http};
+use crate::{accounts, auth, emails, http, live};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -66,6 +66,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router())
         .merge(accounts::router())
         .merge(emails::router())
+        .merge(live::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod emails;
 pub mod error;
 pub mod http;
+pub mod live;
 pub mod mail;
 pub mod messages;
 pub mod store;

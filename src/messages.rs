@@ -66,3 +66,16 @@ pub const EMAIL_NOT_FOUND: &str = "המייל לא נמצא";
 pub const ATTACHMENT_NOT_FOUND: &str = "הקובץ המצורף לא נמצא";
 pub const FOLDER_UNKNOWN: &str = "תיקייה לא מוכרת";
 pub const UNPARSED_MAIL_SUBJECT: &str = "(הודעה שלא ניתן לפענח – מוצגת כמו שהיא)";
+pub const LIST_OPTION_INVALID: &str = "אפשרות סינון או מיון לא תקינה";
+pub const STATUS_INVALID: &str = "סטטוס לא תקין";
+pub const NO_TRASH_FOLDER: &str = "בתיבת הדואר אין תיקיית אשפה";
+pub const BULK_ACTION_INVALID: &str = "פעולה לא תקינה";
+pub const BULK_IDS_REQUIRED: &str = "לא נבחרו מיילים";
+pub fn bulk_too_many(max: usize) -> String {
+    format!("ניתן לבחור עד {max} מיילים בפעולה אחת")
+}
+pub const SENDER_ADDRESS_INVALID: &str = "כתובת השולח אינה תקינה";
+pub const SESSION_ENDED: &str = "החיבור הסתיים. יש להתחבר מחדש.";
+pub fn sync_failed_notice(address: &str, message: &str) -> String {
+    format!("הסנכרון של {address} נעצר: {message}")
+}

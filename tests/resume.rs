@@ -7,70 +7,9 @@ mod common;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use common::Server;
+use common::binary_api::{Api, add_admin};
 use common::mailserver::MailServer;
-use common::{Server, run_cli};
-use serde_json::{Value, json};
-
-struct Api {
-    client: reqwest::Client,
-    base: String,
-    token: String,
-}
-
-impl Api {
-    async fn login(server: &Server) -> Self {
-        let client = reqwest::Client::new();
-        let v: Value = client
-            .post(server.url("/api/app/login"))
-            .json(&json!({"username": "dana", "password": "correct horse 1"}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        Self {
-            client,
-            base: server.base.clone(),
-            token: v["token"].as_str().expect("token").to_string(),
-        }
-    }
-
-    async fn get(&self, path: &str) -> reqwest::Response {
-        self.client
-            .get(format!("{}{path}", self.base))
-            .header("authorization", &self.token)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn sync_status(&self) -> Value {
-        let v: Value = self.get("/api/auth/accounts").await.json().await.unwrap();
-        v["accounts"][0]["sync"].clone()
-    }
-
-    async fn inbox_total(&self) -> usize {
-        let r = self.get("/api/emails/inbox?perPage=1").await;
-        r.headers()["x-total-count"]
-            .to_str()
-            .unwrap()
-            .parse()
-            .unwrap()
-    }
-
-    async fn wait_synced(&self) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(180);
-        loop {
-            let s = self.sync_status().await;
-            if s["initialSyncDone"] == true && s["state"] == "idle" {
-                return s;
-            }
-            assert!(Instant::now() < deadline, "sync did not finish: {s}");
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_mid_sync_resumes_without_refetching() {
@@ -89,27 +28,8 @@ async fn a_crash_mid_sync_resumes_without_refetching() {
     let data = dir.path().join("data");
     let cfg = dir.path().join("config.toml");
     std::fs::write(&cfg, ms.config_toml()).unwrap();
-    let d = data.to_str().unwrap();
     let c = cfg.to_str().unwrap();
-    let out = run_cli(
-        &[
-            "--config",
-            c,
-            "--data-dir",
-            d,
-            "user",
-            "add",
-            "dana",
-            "--admin",
-        ],
-        &[],
-        Some("correct horse 1\n"),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    add_admin(&data, c);
 
     // First run: connect, let part of the mailbox arrive, then kill -9.
     let server = Server::start(&data, &["--config", c]);

@@ -5,16 +5,19 @@ use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post, put};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Selector, view};
+use super::triage::{self, BulkAction};
+use super::{ListOptions, Selector, remote, view, zero};
 use crate::app::AppState;
 use crate::error::{ApiJson, AppError, Result};
 use crate::http::auth::CurrentUser;
 use crate::mail::parse;
 use crate::messages;
+use crate::store::Store;
+use crate::sync::SyncEvent;
 
 pub const DEFAULT_PER_PAGE: usize = 50;
 const MAX_PER_PAGE: usize = 500;
@@ -22,8 +25,25 @@ const MAX_PER_PAGE: usize = 500;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/emails/counts", get(counts))
+        .route("/api/emails/inbox-zero", get(inbox_zero))
+        .route("/api/emails/auto-archive", post(auto_archive))
+        .route("/api/emails/bulk", post(bulk))
+        .route(
+            "/api/emails/remote-senders",
+            get(remote_senders).post(allow_sender),
+        )
+        .route(
+            "/api/emails/remote-senders/{address}",
+            axum::routing::delete(forbid_sender),
+        )
         .route("/api/emails/session/{folder}", get(list_virtual))
-        .route("/api/emails/{key}", get(list_or_get).put(update))
+        .route("/api/threads/{folder}", get(list_threads))
+        .route(
+            "/api/emails/{key}",
+            get(list_or_get).put(update).delete(delete),
+        )
+        .route("/api/emails/{id}/status", put(set_status))
+        .route("/api/emails/{id}/trash", post(trash))
         .route("/api/emails/{id}/attachments/{index}", get(attachment))
         .route("/api/emails/{id}/raw", get(raw))
         .route("/api/folders", get(folders))
@@ -38,6 +58,60 @@ struct ListQuery {
     per_page: Option<usize>,
     /// `1` shows remote images of this message.
     remote: Option<String>,
+    /// unread, starred, attachment (comma-separated).
+    filter: Option<String>,
+    status: Option<String>,
+    sort: Option<String>,
+    order: Option<String>,
+}
+
+impl ListQuery {
+    fn options(&self) -> Result<ListOptions> {
+        ListOptions::parse(
+            self.filter.as_deref(),
+            self.status.as_deref(),
+            self.sort.as_deref(),
+            self.order.as_deref(),
+        )
+    }
+}
+
+/// Runs store work on the blocking pool: redb commits fsync, and must not stall the async
+/// workers that serve other requests.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&Store) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || f(&store))
+        .await
+        .map_err(AppError::internal)?
+}
+
+/// After a change made here: push it to the mailbox and tell the user's other sessions.
+fn changed(
+    state: &AppState,
+    user_id: u64,
+    accounts: impl IntoIterator<Item = u64>,
+    reason: &'static str,
+) {
+    for account_id in accounts {
+        state.sync.wake(account_id);
+        state.sync.notify(SyncEvent::Changed {
+            user_id,
+            account_id,
+            reason,
+        });
+    }
+}
+
+fn with_total(rows: Vec<Value>, total: usize, page: usize, per_page: usize) -> Response {
+    let mut response = Json(rows).into_response();
+    let h = response.headers_mut();
+    h.insert("x-total-count", HeaderValue::from(total));
+    h.insert("x-page", HeaderValue::from(page));
+    h.insert("x-per-page", HeaderValue::from(per_page));
+    response
 }
 
 fn paging(q: &ListQuery) -> (usize, usize) {
@@ -50,16 +124,38 @@ fn paging(q: &ListQuery) -> (usize, usize) {
 }
 
 /// A list is a JSON array (as the spec's client expects); the total goes in `X-Total-Count`.
-fn list_response(state: &AppState, user_id: u64, sel: Selector, q: &ListQuery) -> Result<Response> {
+async fn list_response(
+    state: &AppState,
+    user_id: u64,
+    sel: Selector,
+    q: &ListQuery,
+) -> Result<Response> {
     let (page, per_page) = paging(q);
-    let p = super::list(&state.store, user_id, &sel, page, per_page)?;
+    let opts = q.options()?;
+    let p = blocking(state, move |store| {
+        super::listing::list(store, user_id, &sel, &opts, page, per_page)
+    })
+    .await?;
     let rows: Vec<Value> = p.emails.iter().map(view::row).collect();
-    let mut response = Json(rows).into_response();
-    let h = response.headers_mut();
-    h.insert("x-total-count", HeaderValue::from(p.total));
-    h.insert("x-page", HeaderValue::from(page));
-    h.insert("x-per-page", HeaderValue::from(per_page));
-    Ok(response)
+    Ok(with_total(rows, p.total, page, per_page))
+}
+
+/// `GET /api/threads/{folder}`: the listing grouped into threads.
+async fn list_threads(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(folder): Path<String>,
+    Query(q): Query<ListQuery>,
+) -> Result<Response> {
+    let (page, per_page) = paging(&q);
+    let opts = q.options()?;
+    let sel = Selector::for_any(&folder);
+    let p = blocking(&state, move |store| {
+        super::listing::threads(store, user.id, &sel, &opts, page, per_page)
+    })
+    .await?;
+    let rows: Vec<Value> = p.threads.iter().map(view::thread).collect();
+    Ok(with_total(rows, p.total, page, per_page))
 }
 
 fn message_id(key: &str) -> Option<u64> {
@@ -75,13 +171,15 @@ async fn list_or_get(
 ) -> Result<Response> {
     if let Some(id) = message_id(&key) {
         let (meta, raw) = super::get(&state.store, user.id, id)?;
-        let remote = matches!(q.remote.as_deref(), Some("1" | "true"));
-        let v = tokio::task::spawn_blocking(move || view::whole(&meta, &raw, remote))
+        let for_sender = remote::allowed(&state.store, user.id, &meta.summary.from)?;
+        let remote = for_sender || matches!(q.remote.as_deref(), Some("1" | "true"));
+        let mut v = tokio::task::spawn_blocking(move || view::whole(&meta, &raw, remote))
             .await
             .map_err(AppError::internal)?;
+        v["remoteAllowedForSender"] = json!(for_sender);
         return Ok(Json(v).into_response());
     }
-    list_response(&state, user.id, Selector::for_folder(&key), &q)
+    list_response(&state, user.id, Selector::for_folder(&key), &q).await
 }
 
 async fn list_virtual(
@@ -92,7 +190,7 @@ async fn list_virtual(
 ) -> Result<Response> {
     let sel = Selector::for_virtual(&folder)
         .ok_or_else(|| AppError::NotFound(messages::FOLDER_UNKNOWN.into()))?;
-    list_response(&state, user.id, sel, &q)
+    list_response(&state, user.id, sel, &q).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -113,25 +211,203 @@ async fn update(
 ) -> Result<Json<Value>> {
     let id =
         message_id(&key).ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-    let meta = super::set_flags(&state.store, user.id, id, req.is_read, req.is_starred)?;
-    state.sync.wake(meta.account_id);
+    let meta = blocking(&state, move |store| {
+        super::set_flags(store, user.id, id, req.is_read, req.is_starred)
+    })
+    .await?;
+    changed(&state, user.id, [meta.account_id], "flags");
     Ok(Json(json!({ "success": true, "email": view::row(&meta) })))
+}
+
+fn parse_id(key: &str) -> Result<u64> {
+    message_id(key).ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))
+}
+
+#[derive(Debug, Deserialize)]
+struct StatusRequest {
+    status: String,
+    #[serde(default)]
+    priority: Option<String>,
+}
+
+/// `PUT /api/emails/{id}/status` → `{movedTo}` (spec 000 §4).
+async fn set_status(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+    ApiJson(req): ApiJson<StatusRequest>,
+) -> Result<Json<Value>> {
+    let id = parse_id(&key)?;
+    let moved = blocking(&state, move |store| {
+        triage::set_status(store, user.id, id, &req.status, req.priority.as_deref())
+    })
+    .await?;
+    changed(&state, user.id, [moved.meta.account_id], "status");
+    Ok(Json(json!({
+        "success": true,
+        "movedTo": moved.moved_to,
+        "email": view::row(&moved.meta),
+    })))
+}
+
+/// `DELETE /api/emails/{id}`: hidden from this site only (spec 000 §5).
+async fn delete(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id = parse_id(&key)?;
+    let meta = blocking(&state, move |store| triage::delete(store, user.id, id)).await?;
+    changed(&state, user.id, [meta.account_id], "delete");
+    Ok(Json(json!({ "success": true, "deleted": 1 })))
+}
+
+/// `POST /api/emails/{id}/trash`: moved to the mailbox's Trash.
+async fn trash(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id = parse_id(&key)?;
+    let meta = blocking(&state, move |store| triage::trash(store, user.id, id)).await?;
+    changed(&state, user.id, [meta.account_id], "delete");
+    Ok(Json(json!({ "success": true, "movedTo": "trash" })))
+}
+
+/// Ids arrive as strings (the Email JSON's `id`) or numbers.
+fn ids_of(values: &[Value]) -> Vec<u64> {
+    values
+        .iter()
+        .filter_map(|v| match v {
+            Value::String(s) => s.parse().ok(),
+            Value::Number(n) => n.as_u64(),
+            _ => None,
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize)]
+struct BulkRequest {
+    #[serde(default)]
+    ids: Vec<Value>,
+    action: String,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    priority: Option<String>,
+}
+
+async fn bulk(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<BulkRequest>,
+) -> Result<Json<Value>> {
+    let action = BulkAction::parse(&req.action, req.status.as_deref(), req.priority.as_deref())?;
+    let ids = ids_of(&req.ids);
+    if ids.is_empty() {
+        return Err(AppError::BadRequest(messages::BULK_IDS_REQUIRED.into()));
+    }
+    let reason = match action {
+        BulkAction::Status(..) => "status",
+        BulkAction::Delete | BulkAction::Trash => "delete",
+        _ => "flags",
+    };
+    let out = blocking(&state, move |store| {
+        triage::bulk(store, user.id, &ids, &action)
+    })
+    .await?;
+    changed(&state, user.id, out.accounts.iter().copied(), reason);
+    Ok(Json(json!({
+        "success": true,
+        "updated": out.updated,
+        "movedTo": out.moved_to,
+    })))
+}
+
+async fn inbox_zero(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<zero::InboxZero>> {
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    Ok(Json(
+        blocking(&state, move |store| zero::inbox_zero(store, user.id, now)).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct AutoArchiveRequest {
+    #[serde(default, alias = "email_ids", alias = "ids")]
+    #[serde(rename = "emailIds")]
+    email_ids: Vec<Value>,
+}
+
+async fn auto_archive(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<AutoArchiveRequest>,
+) -> Result<Json<Value>> {
+    let ids = ids_of(&req.email_ids);
+    let (archived, accounts) = blocking(&state, move |store| {
+        triage::auto_archive(store, user.id, &ids)
+    })
+    .await?;
+    changed(&state, user.id, accounts, "status");
+    Ok(Json(json!({ "success": true, "archivedCount": archived })))
+}
+
+async fn remote_senders(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    Ok(Json(
+        json!({ "senders": remote::list(&state.store, user.id)? }),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct SenderRequest {
+    address: String,
+}
+
+async fn allow_sender(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<SenderRequest>,
+) -> Result<Json<Value>> {
+    let address = blocking(&state, move |store| {
+        remote::add(store, user.id, &req.address)
+    })
+    .await?;
+    Ok(Json(json!({ "success": true, "address": address })))
+}
+
+async fn forbid_sender(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(address): Path<String>,
+) -> Result<Json<Value>> {
+    let removed = blocking(&state, move |store| {
+        remote::remove(store, user.id, &address)
+    })
+    .await?;
+    Ok(Json(json!({ "success": true, "removed": removed })))
 }
 
 async fn counts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<super::Counts>> {
-    Ok(Json(super::counts(&state.store, user.id)?))
+    Ok(Json(
+        blocking(&state, move |store| super::listing::counts(store, user.id)).await?,
+    ))
 }
 
 async fn folders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Value>> {
-    Ok(Json(
-        json!({ "folders": super::folders(&state.store, user.id)? }),
-    ))
+    let folders = blocking(&state, move |store| super::listing::folders(store, user.id)).await?;
+    Ok(Json(json!({ "folders": folders })))
 }
 
 /// `GET /api/emails/{id}/attachments/{index}`: the file, with its decoded name.

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use super::listing::Thread;
 use crate::mail::parse::{self, Full};
 use crate::mail::sanitize;
 use crate::sync::store::MessageMeta;
@@ -49,7 +50,7 @@ pub fn row(m: &MessageMeta) -> Value {
         "labels": m.keywords.iter().filter(|k| !k.starts_with('$')).collect::<Vec<_>>(),
         "status": if status.is_empty() { Value::Null } else { Value::String(status) },
         "priority": m.priority,
-        "lastActivity": iso(m.date),
+        "lastActivity": iso(m.activity()),
         "folder": m.folder,
         "isSpam": matches!(m.status.as_deref(), Some("spam" | "suspicious")),
         "isAdvertisement": m.status.as_deref() == Some("advertisement"),
@@ -57,7 +58,7 @@ pub fn row(m: &MessageMeta) -> Value {
         "references": s.references,
         "inReplyTo": s.in_reply_to,
         "originalMessageId": s.in_reply_to,
-        "hasAttachments": s.attachments.iter().any(|a| !a.inline),
+        "hasAttachments": m.has_attachments(),
         "attachments": s.attachments,
         "size": m.size,
         "parsed": s.parsed,
@@ -116,4 +117,79 @@ fn inline_images(raw: &[u8]) -> std::collections::HashMap<String, String> {
             .then(|| (Some(cid), ct, p.contents().to_vec()))
     });
     sanitize::inline_images(parts, INLINE_IMAGE_BUDGET)
+}
+
+/// Labels in the order the list shows them (at most 2 are shown): urgency, then the
+/// statuses, then the mailbox's own labels.
+const LABEL_ORDER: [&str; 8] = [
+    "urgent",
+    "needs_reply",
+    "spam",
+    "suspicious",
+    "advertisement",
+    "info",
+    "processed",
+    "unread",
+];
+
+/// A thread of a listing (spec 000 §3 Thread).
+pub fn thread(t: &Thread) -> Value {
+    let newest = &t.emails[0];
+    let mut present: Vec<String> = Vec::new();
+    let mut user_labels: Vec<String> = Vec::new();
+    for m in &t.emails {
+        if m.priority.as_deref() == Some("urgent") {
+            present.push("urgent".into());
+        }
+        if let Some(s) = &m.status {
+            present.push(s.clone());
+        }
+        for k in m.keywords.iter().filter(|k| !k.starts_with('$')) {
+            if !user_labels.contains(k) {
+                user_labels.push(k.clone());
+            }
+        }
+    }
+    let mut labels: Vec<String> = LABEL_ORDER
+        .iter()
+        .filter(|l| present.iter().any(|p| p == *l))
+        .map(|l| l.to_string())
+        .collect();
+    labels.extend(user_labels);
+    let mut participants: Vec<String> = Vec::new();
+    for m in &t.emails {
+        let name = if m.summary.from_name.trim().is_empty() {
+            m.summary.from.clone()
+        } else {
+            m.summary.from_name.clone()
+        };
+        if !name.is_empty() && !participants.contains(&name) {
+            participants.push(name);
+        }
+    }
+    let subject = newest.summary.subject.trim();
+    let priority = if t
+        .emails
+        .iter()
+        .any(|m| m.priority.as_deref() == Some("urgent"))
+    {
+        Some("urgent".to_string())
+    } else {
+        newest.priority.clone()
+    };
+    json!({
+        "id": newest.thread_id,
+        "subject": subject,
+        "hasNoSubject": subject.is_empty(),
+        "count": t.emails.len(),
+        "lastDate": iso(t.emails.iter().map(|m| m.date).max().unwrap_or(newest.date)),
+        "isRead": t.emails.iter().all(|m| m.seen),
+        "isStarred": t.emails.iter().any(|m| m.flagged),
+        "labels": labels,
+        "status": newest.status,
+        "priority": priority,
+        "hasAttachments": t.emails.iter().any(|m| m.has_attachments()),
+        "participants": participants,
+        "emails": t.emails.iter().map(row).collect::<Vec<_>>(),
+    })
 }

@@ -4,7 +4,7 @@
 use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
-use crate::{accounts, sync};
+use crate::{accounts, emails, sync};
 
 pub struct Migration {
     pub version: u64,
@@ -23,6 +23,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "mail accounts and the mail cache",
         apply: m0002_mail_accounts_and_cache,
     },
+    Migration {
+        version: 3,
+        name: "mail index with threads and triage; hidden mail; remote-content senders",
+        apply: m0003_mail_index,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -40,4 +45,81 @@ fn m0002_mail_accounts_and_cache(txn: &WriteTransaction) -> Result<(), redb::Err
     txn.open_table(accounts::ACCOUNTS)?;
     txn.open_table(accounts::USER_ACCOUNTS)?;
     sync::store::create_tables(txn)
+}
+
+fn m0003_mail_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    sync::store::migrate_to_index(txn)?;
+    txn.open_table(emails::REMOTE_SENDERS)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use redb::{ReadableDatabase, ReadableTable};
+
+    use super::*;
+    use crate::store::{META, Store, record};
+    use crate::sync::store::{self as mstore, IndexView, MessageMeta, flags};
+
+    /// A schema-2 store holding one triaged message becomes schema 3 with that message in the
+    /// new index (status, priority, thread, sort keys) and the old index dropped.
+    #[test]
+    fn m0003_rebuilds_the_index_from_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        for m in &MIGRATIONS[..2] {
+            (m.apply)(&txn).unwrap();
+        }
+        txn.open_table(META)
+            .unwrap()
+            .insert("schema_version", 2)
+            .unwrap();
+        let raw = b"From: Dana <dana@example.test>\r\nSubject: Re: Plan\r\nMessage-ID: <a@x>\r\n\r\nhi\r\n";
+        let meta = MessageMeta {
+            id: 7,
+            account_id: 1,
+            folder: "INBOX".into(),
+            uid: 3,
+            thread_id: "<root@x>".into(),
+            date: 1_700_000_000,
+            size: raw.len() as u32,
+            seen: true,
+            flagged: false,
+            answered: false,
+            draft: false,
+            keywords: vec![],
+            status: Some("needs_reply".into()),
+            priority: Some("urgent".into()),
+            hidden: false,
+            last_activity: None,
+            summary: crate::mail::parse::summary(raw),
+        };
+        txn.open_table(mstore::MESSAGES)
+            .unwrap()
+            .insert(7, record::encode(&meta).as_slice())
+            .unwrap();
+        txn.open_table(mstore::BY_DATE)
+            .unwrap()
+            .insert((1, "INBOX", 1_700_000_000, 7), 1)
+            .unwrap();
+        txn.commit().unwrap();
+
+        let ran = store.migrate().unwrap();
+        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3]);
+        let txn = store.db().begin_read().unwrap();
+        let index = txn.open_table(mstore::INDEX).unwrap();
+        let v = index.get((1, "INBOX", 1_700_000_000, 7)).unwrap().unwrap();
+        let row = IndexView(v.value());
+        assert_eq!(flags::status_of(row.bits()), Some("needs_reply"));
+        assert_eq!(flags::priority_of(row.bits()), Some("urgent"));
+        assert_ne!(row.bits() & flags::SEEN, 0);
+        assert_eq!(row.thread(), mstore::thread_hash("<root@x>"));
+        assert_eq!(row.activity(), 1_700_000_000);
+        assert_eq!((row.sender(), row.subject()), ("dana", "plan"));
+        assert!(
+            txn.open_table(mstore::BY_DATE).is_err(),
+            "the old index is gone"
+        );
+    }
 }

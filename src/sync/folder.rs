@@ -60,6 +60,10 @@ pub async fn sync_folder(
     }
     state.uidvalidity = uidvalidity;
     state.exists = mailbox.exists;
+    state.keywords_ok = mailbox
+        .permanent_flags
+        .iter()
+        .any(|f| matches!(f, Flag::MayCreate));
 
     let uid_next = match mailbox.uid_next {
         Some(n) => n,
@@ -118,8 +122,9 @@ pub async fn sync_folder(
         let updates = fetch_flags(session, &query, limit).await?;
         let name = state.name.clone();
         let account = ctx.account_id;
+        let keywords_decide = state.keywords_ok;
         outcome.flag_changes += ctx
-            .write(move |txn| mstore::update_flags(txn, account, &name, &updates))
+            .write(move |txn| mstore::update_flags(txn, account, &name, &updates, keywords_decide))
             .await?;
     }
     if condstore {

@@ -4,6 +4,7 @@
 //! Events go out on a broadcast channel for the live-update channel to forward.
 
 pub mod folder;
+pub mod keywords;
 pub mod store;
 pub mod worker;
 
@@ -29,8 +30,20 @@ pub enum SyncEvent {
         folder: String,
         count: usize,
     },
-    /// Flags or expunges changed stored mail.
-    Changed { user_id: u64, account_id: u64 },
+    /// Stored mail changed: `reason` is flags or sync (the mailbox), status or delete (a
+    /// session of the user; others revalidate).
+    Changed {
+        user_id: u64,
+        account_id: u64,
+        reason: &'static str,
+    },
+    /// A sync pass failed; `kind` is the mail error kind (auth, unreachable, …) when known.
+    Failed {
+        user_id: u64,
+        account_id: u64,
+        kind: Option<String>,
+        message: String,
+    },
     /// A full pass finished.
     Synced { user_id: u64, account_id: u64 },
 }
@@ -74,6 +87,11 @@ impl SyncManager {
 
     pub fn subscribe(&self) -> broadcast::Receiver<SyncEvent> {
         self.shared.events.subscribe()
+    }
+
+    /// Tells live sessions about a change made through the API.
+    pub fn notify(&self, event: SyncEvent) {
+        let _ = self.shared.events.send(event);
     }
 
     /// Starts a task for every saved account (at `serve` start).

@@ -9,6 +9,7 @@
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
+use super::keywords;
 use crate::mail::parse::Summary;
 use crate::mail::threading;
 use crate::store::record;
@@ -21,10 +22,17 @@ pub const MESSAGES: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_mes
 pub const RAW: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_raw");
 /// (account, folder, uid) → message id.
 pub const UIDS: TableDefinition<(u64, &str, u32), u64> = TableDefinition::new("mail_uids");
-/// (account, folder, date, message id) → flag byte ([`flags`]): listing newest first and
-/// counting without decoding a record.
+/// (account, folder, date, message id) → flag byte. The first index (schema 2); replaced by
+/// [`INDEX`] in schema 3 and kept only so migrations can create and drop it.
 pub const BY_DATE: TableDefinition<(u64, &str, i64, u64), u8> =
     TableDefinition::new("mail_by_date");
+/// (account, folder, date, message id) → an encoded [`IndexRow`]: listing newest first,
+/// filtering, sorting, grouping into threads and counting without decoding a record.
+pub const INDEX: TableDefinition<(u64, &str, i64, u64), &[u8]> = TableDefinition::new("mail_index");
+/// (account, folder, Message-ID or content hash) → when: mail deleted from this site only
+/// (spec 000 §5). Kept apart from the message so a re-sync that refetches it hides it again.
+pub const HIDDEN_KEYS: TableDefinition<(u64, &str, &str), i64> =
+    TableDefinition::new("mail_hidden");
 /// (account, Message-ID) → thread id.
 pub const MSGIDS: TableDefinition<(u64, &str), &str> = TableDefinition::new("mail_msgids");
 /// (account, normalized subject) → thread id, for mail without reference headers.
@@ -45,14 +53,39 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-/// The flag byte in [`BY_DATE`]: bits for the IMAP flags the list needs, and the status code.
+/// Schema 3: the richer [`INDEX`] replaces [`BY_DATE`] (rebuilt from the records), and the
+/// table of mail hidden from this site.
+pub fn migrate_to_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    let mut index = txn.open_table(INDEX)?;
+    txn.open_table(HIDDEN_KEYS)?;
+    let messages = txn.open_table(MESSAGES)?;
+    for e in messages.iter()? {
+        let (_, v) = e?;
+        // A record this binary cannot read is skipped, not fatal: the next sync rewrites it.
+        let Ok(meta) = record::decode::<MessageMeta>(v.value()) else {
+            continue;
+        };
+        index.insert(
+            (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
+            meta.index_row().encode().as_slice(),
+        )?;
+    }
+    drop(index);
+    txn.delete_table(BY_DATE)?;
+    Ok(())
+}
+
+/// The bits of an [`IndexRow`]: the IMAP flags the list needs, priority, and the status code.
 pub mod flags {
-    pub const SEEN: u8 = 1;
-    pub const FLAGGED: u8 = 2;
-    pub const HIDDEN: u8 = 4;
-    pub const DRAFT: u8 = 8;
-    pub const ANSWERED: u8 = 16;
-    pub const STATUS_SHIFT: u8 = 5;
+    pub const SEEN: u16 = 1;
+    pub const FLAGGED: u16 = 2;
+    pub const HIDDEN: u16 = 4;
+    pub const DRAFT: u16 = 8;
+    pub const ANSWERED: u16 = 16;
+    pub const ATTACHMENT: u16 = 32;
+    pub const PRIORITY_HIGH: u16 = 64;
+    pub const PRIORITY_URGENT: u16 = 128;
+    pub const STATUS_SHIFT: u16 = 8;
 
     /// Status names in code order; 0 means none.
     pub const STATUSES: [&str; 7] = [
@@ -65,16 +98,110 @@ pub mod flags {
         "advertisement",
     ];
 
-    pub fn status_code(status: Option<&str>) -> u8 {
+    pub fn status_code(status: Option<&str>) -> u16 {
         status
             .and_then(|s| STATUSES.iter().position(|x| *x == s))
-            .map_or(0, |i| i as u8 + 1)
+            .map_or(0, |i| i as u16 + 1)
     }
 
-    pub fn status_of(byte: u8) -> Option<&'static str> {
-        let code = byte >> STATUS_SHIFT;
-        (code > 0).then(|| STATUSES[code as usize - 1])
+    pub fn status_of(bits: u16) -> Option<&'static str> {
+        let code = (bits >> STATUS_SHIFT) as usize;
+        (code > 0 && code <= STATUSES.len()).then(|| STATUSES[code - 1])
     }
+
+    pub fn priority_of(bits: u16) -> Option<&'static str> {
+        if bits & PRIORITY_URGENT != 0 {
+            Some("urgent")
+        } else if bits & PRIORITY_HIGH != 0 {
+            Some("high")
+        } else {
+            None
+        }
+    }
+}
+
+/// What the index keeps per message besides its key: flag bits, a hash of the thread key,
+/// the last activity time, and short sort keys for sender and subject.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub bits: u16,
+    pub thread: u64,
+    pub activity: i64,
+    pub sender: String,
+    pub subject: String,
+}
+
+/// Sort keys are cut to this many bytes (at a character boundary): enough to order a list.
+const SORT_KEY_BYTES: usize = 48;
+
+impl IndexRow {
+    pub fn encode(&self) -> Vec<u8> {
+        let sender = cut(&self.sender, SORT_KEY_BYTES);
+        let subject = cut(&self.subject, SORT_KEY_BYTES);
+        let mut out = Vec::with_capacity(19 + sender.len() + subject.len());
+        out.extend_from_slice(&self.bits.to_le_bytes());
+        out.extend_from_slice(&self.thread.to_le_bytes());
+        out.extend_from_slice(&self.activity.to_le_bytes());
+        out.push(sender.len() as u8);
+        out.extend_from_slice(sender.as_bytes());
+        out.extend_from_slice(subject.as_bytes());
+        out
+    }
+}
+
+/// A borrowed view of an encoded [`IndexRow`], read in the listing loops without copying.
+#[derive(Clone, Copy)]
+pub struct IndexView<'a>(pub &'a [u8]);
+
+impl<'a> IndexView<'a> {
+    fn num<const N: usize>(&self, at: usize) -> [u8; N] {
+        self.0
+            .get(at..at + N)
+            .and_then(|s| s.try_into().ok())
+            .unwrap_or([0; N])
+    }
+    pub fn bits(&self) -> u16 {
+        u16::from_le_bytes(self.num(0))
+    }
+    pub fn thread(&self) -> u64 {
+        u64::from_le_bytes(self.num(2))
+    }
+    pub fn activity(&self) -> i64 {
+        i64::from_le_bytes(self.num(10))
+    }
+    fn sender_len(&self) -> usize {
+        self.0.get(18).copied().unwrap_or(0) as usize
+    }
+    pub fn sender(&self) -> &'a str {
+        let end = (19 + self.sender_len()).min(self.0.len());
+        std::str::from_utf8(self.0.get(19..end).unwrap_or_default()).unwrap_or("")
+    }
+    pub fn subject(&self) -> &'a str {
+        let start = (19 + self.sender_len()).min(self.0.len());
+        std::str::from_utf8(&self.0[start..]).unwrap_or("")
+    }
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// FNV-1a: a stable 64-bit hash of a thread key (stored, so it must not change between builds
+/// the way std's hasher may).
+pub fn thread_hash(key: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// Sync state of one folder.
@@ -96,6 +223,10 @@ pub struct FolderState {
     pub exists: u32,
     #[serde(default)]
     pub last_sync: i64,
+    /// The server lets us set our own keywords here (PERMANENTFLAGS has `\*`): its keywords
+    /// then decide the status; without, the status stays local.
+    #[serde(default)]
+    pub keywords_ok: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -123,28 +254,80 @@ pub struct MessageMeta {
     pub priority: Option<String>,
     #[serde(default)]
     pub hidden: bool,
+    /// When its status last changed (spec 000 §3 lastActivity); the date until then.
+    #[serde(default)]
+    pub last_activity: Option<i64>,
     pub summary: Summary,
 }
 
 impl MessageMeta {
-    pub fn flag_byte(&self) -> u8 {
+    pub fn bits(&self) -> u16 {
         let mut b = 0;
-        if self.seen {
-            b |= flags::SEEN;
-        }
-        if self.flagged {
-            b |= flags::FLAGGED;
-        }
-        if self.hidden {
-            b |= flags::HIDDEN;
-        }
-        if self.draft {
-            b |= flags::DRAFT;
-        }
-        if self.answered {
-            b |= flags::ANSWERED;
+        for (on, bit) in [
+            (self.seen, flags::SEEN),
+            (self.flagged, flags::FLAGGED),
+            (self.hidden, flags::HIDDEN),
+            (self.draft, flags::DRAFT),
+            (self.answered, flags::ANSWERED),
+            (self.has_attachments(), flags::ATTACHMENT),
+            (
+                self.priority.as_deref() == Some("high"),
+                flags::PRIORITY_HIGH,
+            ),
+            (
+                self.priority.as_deref() == Some("urgent"),
+                flags::PRIORITY_URGENT,
+            ),
+        ] {
+            if on {
+                b |= bit;
+            }
         }
         b | (flags::status_code(self.status.as_deref()) << flags::STATUS_SHIFT)
+    }
+
+    pub fn has_attachments(&self) -> bool {
+        self.summary.attachments.iter().any(|a| !a.inline)
+    }
+
+    /// Last status change, else the date.
+    pub fn activity(&self) -> i64 {
+        self.last_activity.unwrap_or(self.date).max(self.date)
+    }
+
+    pub fn index_row(&self) -> IndexRow {
+        let s = &self.summary;
+        let sender = if s.from_name.trim().is_empty() {
+            &s.from
+        } else {
+            &s.from_name
+        };
+        IndexRow {
+            bits: self.bits(),
+            thread: thread_hash(&self.thread_id),
+            activity: self.activity(),
+            sender: sender.trim().to_lowercase(),
+            subject: threading::normalize_subject(&s.subject).0.to_lowercase(),
+        }
+    }
+
+    /// Applies the triage state its keywords carry (the mailbox is the source of truth).
+    pub fn take_triage_from_keywords(&mut self) {
+        self.status = keywords::status_of(&self.keywords).map(str::to_string);
+        self.priority = keywords::priority_of(&self.keywords).map(str::to_string);
+    }
+}
+
+/// The key a hidden message is remembered by: its Message-ID, else a hash of its bytes.
+pub fn hidden_key(message_id: Option<&str>, raw: &[u8]) -> String {
+    match message_id {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => {
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest(raw);
+            let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+            format!("sha256:{hex}")
+        }
     }
 }
 
@@ -175,6 +358,15 @@ pub struct PendingFlags {
     pub seen: Option<bool>,
     #[serde(default)]
     pub flagged: Option<bool>,
+    /// The managed keywords (status, priority) the message must carry.
+    #[serde(default)]
+    pub keywords: Option<Vec<String>>,
+    /// Move the message to the folder of this role (junk, archive, trash, inbox).
+    #[serde(default)]
+    pub move_to: Option<String>,
+    /// Create the target folder when the mailbox has none (auto-archive).
+    #[serde(default)]
+    pub create_target: bool,
 }
 
 pub fn load_folder(
@@ -213,7 +405,8 @@ pub fn insert_messages(
     let mut uids = txn.open_table(UIDS)?;
     let mut messages = txn.open_table(MESSAGES)?;
     let mut raw_t = txn.open_table(RAW)?;
-    let mut by_date = txn.open_table(BY_DATE)?;
+    let mut index = txn.open_table(INDEX)?;
+    let hidden = txn.open_table(HIDDEN_KEYS)?;
     let mut msgids = txn.open_table(MSGIDS)?;
     let mut subjects = txn.open_table(SUBJECTS)?;
     let mut new = 0;
@@ -228,7 +421,11 @@ pub fn insert_messages(
             .or(f.internal_date)
             .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp());
         let thread_id = thread_for(&msgids, &subjects, account, id, &summary)?;
-        let meta = MessageMeta {
+        let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
+        let is_hidden = hidden
+            .get((account, folder, hidden_key.as_str()))?
+            .is_some();
+        let mut meta = MessageMeta {
             id,
             account_id: account,
             folder: folder.to_string(),
@@ -243,9 +440,11 @@ pub fn insert_messages(
             keywords: f.flags.keywords.clone(),
             status: None,
             priority: None,
-            hidden: false,
+            hidden: is_hidden,
+            last_activity: None,
             summary,
         };
+        meta.take_triage_from_keywords();
         if let Some(mid) = meta.summary.message_id.as_deref()
             && msgids.get((account, mid))?.is_none()
         {
@@ -256,7 +455,10 @@ pub fn insert_messages(
             subjects.insert((account, norm.as_str()), thread_id.as_str())?;
         }
         uids.insert((account, folder, f.uid), id)?;
-        by_date.insert((account, folder, date, id), meta.flag_byte())?;
+        index.insert(
+            (account, folder, date, id),
+            meta.index_row().encode().as_slice(),
+        )?;
         raw_t.insert(id, f.raw.as_slice())?;
         messages.insert(id, record::encode(&meta).as_slice())?;
         new += 1;
@@ -305,24 +507,26 @@ pub fn read_meta(
     })
 }
 
-/// Rewrites a message's record and its flag byte after a change.
+/// Rewrites a message's record and its index row after a change.
 pub fn write_meta(txn: &WriteTransaction, meta: &MessageMeta) -> anyhow::Result<()> {
     txn.open_table(MESSAGES)?
         .insert(meta.id, record::encode(meta).as_slice())?;
-    txn.open_table(BY_DATE)?.insert(
+    txn.open_table(INDEX)?.insert(
         (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
-        meta.flag_byte(),
+        meta.index_row().encode().as_slice(),
     )?;
     Ok(())
 }
 
 /// Applies server flags to stored messages by UID; skips messages with local changes still
-/// pending (they win until written to the server). Returns how many changed.
+/// pending (they win until written to the server). With `keywords_decide`, the keywords also
+/// set the triage status. Returns how many changed.
 pub fn update_flags(
     txn: &WriteTransaction,
     account: u64,
     folder: &str,
     updates: &[(u32, ServerFlags)],
+    keywords_decide: bool,
 ) -> anyhow::Result<usize> {
     let uids = txn.open_table(UIDS)?;
     let pending = txn.open_table(PENDING)?;
@@ -350,6 +554,13 @@ pub fn update_flags(
         meta.answered = f.answered;
         meta.draft = f.draft;
         meta.keywords = f.keywords.clone();
+        if keywords_decide {
+            let before = (meta.status.clone(), meta.priority.clone());
+            meta.take_triage_from_keywords();
+            if before != (meta.status.clone(), meta.priority.clone()) {
+                meta.last_activity = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+            }
+        }
         write_meta(txn, &meta)?;
         changed += 1;
     }
@@ -365,7 +576,7 @@ fn delete_message(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
     txn.open_table(RAW)?.remove(id)?;
     txn.open_table(UIDS)?
         .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
-    txn.open_table(BY_DATE)?
+    txn.open_table(INDEX)?
         .remove((meta.account_id, meta.folder.as_str(), meta.date, id))?;
     txn.open_table(PENDING)?.remove((meta.account_id, id))?;
     Ok(())
@@ -429,6 +640,8 @@ pub fn clear_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()>
         clear_folder(txn, account, f)?;
         txn.open_table(FOLDERS)?.remove((account, f.as_str()))?;
     }
+    txn.open_table(HIDDEN_KEYS)?
+        .retain_in((account, "", "")..(account + 1, "", ""), |_, _| false)?;
     for table in [MSGIDS, SUBJECTS] {
         let mut t = txn.open_table(table)?;
         let mut keys = Vec::new();
@@ -447,4 +660,30 @@ pub fn clear_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()>
     let mut pending = txn.open_table(PENDING)?;
     pending.retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
     Ok(())
+}
+
+/// Shows again a message hidden while its move was pending, when the server refused the move
+/// (unless the user deleted it from this site).
+pub fn unhide(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
+    let Some(mut meta) = read_meta(&txn.open_table(MESSAGES)?, id)? else {
+        return Ok(());
+    };
+    if !meta.hidden {
+        return Ok(());
+    }
+    let raw = txn
+        .open_table(RAW)?
+        .get(id)?
+        .map(|v| v.value().to_vec())
+        .unwrap_or_default();
+    let key = hidden_key(meta.summary.message_id.as_deref(), &raw);
+    if txn
+        .open_table(HIDDEN_KEYS)?
+        .get((meta.account_id, meta.folder.as_str(), key.as_str()))?
+        .is_some()
+    {
+        return Ok(());
+    }
+    meta.hidden = false;
+    write_meta(txn, &meta)
 }

@@ -16,6 +16,7 @@ use tokio::sync::Notify;
 use redb::ReadableTable;
 
 use super::folder::{self, FolderOutcome};
+use super::keywords;
 use super::store::{self as mstore, Fetched, FolderState};
 use super::{SyncEvent, SyncShared};
 use crate::accounts::AccountRecord;
@@ -181,11 +182,23 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
                     None => (None, format!("{e:#}")),
                 };
                 tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), retry_in = ?backoff, "sync failed");
-                {
+                let first = {
                     let mut s = ctx.status.lock().expect("status");
+                    // `state` is "connecting" on every retry; the kept error tells a repeat.
+                    let first = s.error.as_deref() != Some(message.as_str());
                     s.state = "error".into();
-                    s.error = Some(message);
-                    s.error_kind = kind;
+                    s.error = Some(message.clone());
+                    s.error_kind = kind.clone();
+                    first
+                };
+                // Once per distinct failure, not on every retry.
+                if first {
+                    let _ = ctx.shared.events.send(SyncEvent::Failed {
+                        user_id: ctx.user_id,
+                        account_id: ctx.account_id,
+                        kind,
+                        message,
+                    });
                 }
                 tokio::select! {
                     () = tokio::time::sleep(backoff) => {}
@@ -211,11 +224,19 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
     let condstore = caps.has_str("CONDSTORE");
     let can_idle = caps.has_str("IDLE");
-    let folders = list_folders(ctx, &mut session).await?;
+    let moves = MoveCaps {
+        move_command: caps.has_str("MOVE"),
+        uidplus: caps.has_str("UIDPLUS"),
+        create_special_use: caps.has_str("CREATE-SPECIAL-USE"),
+    };
+    let mut folders = list_folders(ctx, &mut session).await?;
 
     loop {
         ctx.set_state("syncing");
-        push_pending(ctx, &mut session).await?;
+        if push_pending(ctx, &mut session, &moves).await? {
+            // A folder was created for a move: list again so it is synced too.
+            folders = list_folders(ctx, &mut session).await?;
+        }
         for name in &folders {
             match sync_one(ctx, &mut session, name, condstore).await {
                 Ok(_) => {}
@@ -299,6 +320,11 @@ async fn sync_one(
         let _ = ctx.shared.events.send(SyncEvent::Changed {
             user_id: ctx.user_id,
             account_id: ctx.account_id,
+            reason: if outcome.flag_changes > 0 {
+                "flags"
+            } else {
+                "sync"
+            },
         });
     }
     Ok(outcome)
@@ -391,30 +417,75 @@ pub fn role_by_name(name: &str) -> &'static str {
     }
 }
 
-/// Writes local flag changes to the server, then forgets them.
-async fn push_pending(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Result<()> {
+/// What the server offers for moving mail.
+pub struct MoveCaps {
+    pub move_command: bool,
+    pub uidplus: bool,
+    pub create_special_use: bool,
+}
+
+/// Writes local changes (flags, triage keywords, moves) to the server, then forgets them.
+/// Returns whether a folder was created.
+async fn push_pending(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    caps: &MoveCaps,
+) -> anyhow::Result<bool> {
     let account = ctx.account_id;
-    let ops = ctx
+    let (ops, roles) = ctx
         .read(move |txn| {
-            use redb::ReadableTable;
             let t = txn.open_table(mstore::PENDING)?;
-            let mut out = Vec::new();
+            let mut ops = Vec::new();
             for e in t.range((account, 0)..=(account, u64::MAX))? {
                 let (k, v) = e?;
                 let op: mstore::PendingFlags = crate::store::record::decode(v.value())?;
-                out.push((k.value().1, op));
+                ops.push((k.value().1, op));
             }
-            Ok(out)
+            let mut roles = std::collections::HashMap::new();
+            let folders = txn.open_table(mstore::FOLDERS)?;
+            for e in folders.range((account, "")..)? {
+                let (k, v) = e?;
+                if k.value().0 != account {
+                    break;
+                }
+                let f: FolderState = crate::store::record::decode(v.value())?;
+                if !f.role.is_empty() {
+                    roles.entry(f.role).or_insert(f.name);
+                }
+            }
+            Ok((ops, roles))
         })
         .await?;
     let limit = ctx.limit();
+    let mut created = false;
+    let mut roles = roles;
     for (id, op) in ops {
-        match push_one(session, &op, limit).await {
+        let mut target = op
+            .move_to
+            .as_ref()
+            .and_then(|role| roles.get(role).cloned());
+        if target.is_none() && op.create_target && op.move_to.as_deref() == Some("archive") {
+            match create_archive(session, caps, limit).await {
+                Ok(name) => {
+                    roles.insert("archive".into(), name.clone());
+                    target = Some(name);
+                    created = true;
+                }
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account, error = %format!("{e:#}"), "cannot create an Archive folder");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        match push_one(session, &op, target.as_deref(), caps, limit).await {
             Ok(()) => {}
             // The server refused (folder gone, read-only): this change cannot be made; drop it
             // rather than fail every sync after it. Connection errors still fail the session.
             Err(e) if refused(&e) => {
-                tracing::warn!(account, error = %format!("{e:#}"), "flag change refused by the server; dropped");
+                tracing::warn!(account, error = %format!("{e:#}"), "change refused by the server; dropped");
+                if op.move_to.is_some() {
+                    ctx.write(move |txn| mstore::unhide(txn, id)).await?;
+                }
             }
             Err(e) => return Err(e),
         }
@@ -433,12 +504,47 @@ async fn push_pending(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
         })
         .await?;
     }
+    Ok(created)
+}
+
+/// Creates "Archive" (marked \Archive where the server lets a client say so).
+async fn create_archive(
+    session: &mut imap::ImapSession,
+    caps: &MoveCaps,
+    limit: Duration,
+) -> anyhow::Result<String> {
+    let command = if caps.create_special_use {
+        "CREATE Archive (USE (\\Archive))"
+    } else {
+        "CREATE Archive"
+    };
+    deadline(limit, "CREATE", session.run_command_and_check_ok(command)).await?;
+    let _ = deadline(limit, "SUBSCRIBE", session.subscribe("Archive")).await;
+    Ok("Archive".into())
+}
+
+async fn store_flags(
+    session: &mut imap::ImapSession,
+    uid: u32,
+    command: &str,
+    limit: Duration,
+) -> anyhow::Result<()> {
+    deadline(limit, "STORE", async {
+        session
+            .uid_store(uid.to_string(), command)
+            .await?
+            .try_collect::<Vec<_>>()
+            .await
+    })
+    .await?;
     Ok(())
 }
 
 async fn push_one(
     session: &mut imap::ImapSession,
     op: &mstore::PendingFlags,
+    target: Option<&str>,
+    caps: &MoveCaps,
     limit: Duration,
 ) -> anyhow::Result<()> {
     let mailbox = deadline(limit, "SELECT", session.select(&op.folder)).await?;
@@ -448,15 +554,58 @@ async fn push_one(
     for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
         let Some(value) = value else { continue };
         let sign = if value { "+" } else { "-" };
-        let command = format!("{sign}FLAGS.SILENT ({flag})");
-        deadline(limit, "STORE", async {
-            session
-                .uid_store(op.uid.to_string(), &command)
-                .await?
-                .try_collect::<Vec<_>>()
-                .await
-        })
+        store_flags(
+            session,
+            op.uid,
+            &format!("{sign}FLAGS.SILENT ({flag})"),
+            limit,
+        )
         .await?;
+    }
+    if let Some(wanted) = &op.keywords {
+        let remove: Vec<&str> = keywords::managed()
+            .filter(|k| !wanted.iter().any(|w| w.eq_ignore_ascii_case(k)))
+            .collect();
+        let mut commands = vec![format!("-FLAGS.SILENT ({})", remove.join(" "))];
+        if !wanted.is_empty() {
+            commands.push(format!("+FLAGS.SILENT ({})", wanted.join(" ")));
+        }
+        for command in commands {
+            match store_flags(session, op.uid, &command, limit).await {
+                Ok(()) => {}
+                // A server without keywords keeps the status local only; the move still goes.
+                Err(e) if refused(&e) => {
+                    tracing::debug!(error = %format!("{e:#}"), "keywords refused");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    if let Some(target) = target
+        && target != op.folder
+    {
+        let uid = op.uid.to_string();
+        if caps.move_command {
+            deadline(limit, "MOVE", session.uid_mv(&uid, target)).await?;
+        } else {
+            deadline(limit, "COPY", session.uid_copy(&uid, target)).await?;
+            store_flags(session, op.uid, "+FLAGS.SILENT (\\Deleted)", limit).await?;
+            if caps.uidplus {
+                deadline(limit, "EXPUNGE", async {
+                    session
+                        .uid_expunge(&uid)
+                        .await?
+                        .try_collect::<Vec<_>>()
+                        .await
+                })
+                .await?;
+            } else {
+                deadline(limit, "EXPUNGE", async {
+                    session.expunge().await?.try_collect::<Vec<_>>().await
+                })
+                .await?;
+            }
+        }
     }
     Ok(())
 }

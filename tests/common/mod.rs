@@ -2,6 +2,8 @@
 //! temp data dir and a free loopback port, polled until its health check answers.
 #![allow(dead_code)]
 
+pub mod binary_api;
+pub mod mailflow;
 pub mod mailserver;
 
 use std::io::{BufRead, BufReader};

@@ -1,0 +1,574 @@
+//! Listing the cache: which folders a listing reads ([`Selector`]), which rows it keeps
+//! (triage rules plus the toolbar's filter), in what order, paged; the same rows grouped into
+//! threads; and the folder counts. Everything here walks the index (one small row per
+//! message) and decodes records only for the page it returns.
+
+use std::collections::{HashMap, HashSet};
+
+use redb::{ReadTransaction, ReadableDatabase};
+use serde::Serialize;
+
+use super::account_ids;
+use crate::error::{AppError, Result};
+use crate::messages;
+use crate::store::{Store, record};
+use crate::sync::store::{self as mstore, FolderState, IndexView, MessageMeta, flags};
+
+/// Statuses that send mail to a virtual folder, out of the real folder's listing.
+pub const AWAY: [&str; 5] = ["processed", "spam", "suspicious", "advertisement", "info"];
+
+/// The virtual folder a status lists mail under (spec 000 §2), if any.
+pub fn virtual_folder(status: Option<&str>) -> Option<&'static str> {
+    match status? {
+        "processed" => Some("Archive"),
+        "spam" | "suspicious" => Some("Spam"),
+        "advertisement" => Some("Promotions"),
+        "info" => Some("Updates"),
+        _ => None,
+    }
+}
+
+/// Which messages a listing wants.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Selector {
+    /// Folders with this role: inbox, sent, drafts, junk, trash, archive.
+    Role(&'static str),
+    /// A folder by its IMAP name or display name.
+    Named(String),
+    /// Flagged mail in any folder, whatever its status.
+    Starred,
+    /// Every folder.
+    All,
+    /// A virtual folder: these statuses anywhere, plus mail without a status in the folder of
+    /// `also_role`.
+    Status {
+        statuses: &'static [&'static str],
+        also_role: Option<&'static str>,
+    },
+}
+
+impl Selector {
+    /// The spec's folder names (`/api/emails/{folder}`).
+    pub fn for_folder(name: &str) -> Self {
+        match name.to_lowercase().as_str() {
+            "inbox" | "" => Self::Role("inbox"),
+            "sent" => Self::Role("sent"),
+            "drafts" => Self::Role("drafts"),
+            "trash" => Self::Role("trash"),
+            "junk" => Self::Role("junk"),
+            "archive" => Self::Role("archive"),
+            "starred" => Self::Starred,
+            "all" => Self::All,
+            _ => Self::Named(name.to_string()),
+        }
+    }
+
+    /// The virtual folders of `/api/emails/session/{folder}` (spec 000 §7).
+    pub fn for_virtual(name: &str) -> Option<Self> {
+        Some(match name.to_lowercase().as_str() {
+            "spam" => Self::Status {
+                statuses: &["spam", "suspicious"],
+                also_role: Some("junk"),
+            },
+            "promotions" => Self::Status {
+                statuses: &["advertisement"],
+                also_role: None,
+            },
+            "archive" => Self::Status {
+                statuses: &["processed"],
+                also_role: Some("archive"),
+            },
+            "updates" => Self::Status {
+                statuses: &["info"],
+                also_role: None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// `/api/threads/{folder}`: a virtual folder by its name, else a real one.
+    pub fn for_any(name: &str) -> Self {
+        Self::for_virtual(name).unwrap_or_else(|| Self::for_folder(name))
+    }
+
+    fn folder_matches(&self, f: &FolderState) -> bool {
+        match self {
+            Self::Role(role) => f.role == *role,
+            Self::Named(name) => f.name == *name || f.display_name == *name,
+            Self::Starred | Self::All | Self::Status { .. } => true,
+        }
+    }
+
+    pub fn row_matches(&self, role: &str, bits: u16) -> bool {
+        if bits & flags::HIDDEN != 0 {
+            return false;
+        }
+        let status = flags::status_of(bits);
+        match self {
+            Self::Starred => bits & flags::FLAGGED != 0,
+            Self::All => true,
+            Self::Status {
+                statuses,
+                also_role,
+            } => match status {
+                Some(s) => statuses.contains(&s),
+                None => also_role.is_some_and(|r| role == r),
+            },
+            Self::Role(_) | Self::Named(_) => match status {
+                Some(s) if AWAY.contains(&s) => {
+                    // Junk keeps its spam and Archive its processed mail.
+                    (role == "junk" && matches!(s, "spam" | "suspicious"))
+                        || (role == "archive" && s == "processed")
+                }
+                _ => true,
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum SortKey {
+    #[default]
+    Date,
+    Sender,
+    Subject,
+}
+
+/// The toolbar's filter and sort (`filter`, `status`, `sort`, `order`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListOptions {
+    pub unread: bool,
+    pub starred: bool,
+    pub attachment: bool,
+    /// A status, or "urgent" for the priority.
+    pub status: Option<String>,
+    pub sort: SortKey,
+    pub ascending: bool,
+}
+
+impl ListOptions {
+    /// From the query values; unknown values are a 400 with the Hebrew message.
+    pub fn parse(
+        filter: Option<&str>,
+        status: Option<&str>,
+        sort: Option<&str>,
+        order: Option<&str>,
+    ) -> Result<Self> {
+        let bad = || AppError::BadRequest(messages::LIST_OPTION_INVALID.into());
+        let mut o = Self::default();
+        for f in filter.unwrap_or("").split(',').map(str::trim) {
+            match f {
+                "" => {}
+                "unread" => o.unread = true,
+                "starred" => o.starred = true,
+                "attachment" | "has_attachment" | "attachments" => o.attachment = true,
+                _ => return Err(bad()),
+            }
+        }
+        if let Some(s) = status
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "all")
+        {
+            if s != "urgent" && !flags::STATUSES.contains(&s) {
+                return Err(bad());
+            }
+            o.status = Some(s.to_string());
+        }
+        o.sort = match sort.map(str::trim).unwrap_or("") {
+            "" | "date" => SortKey::Date,
+            "sender" | "from" => SortKey::Sender,
+            "subject" => SortKey::Subject,
+            _ => return Err(bad()),
+        };
+        o.ascending = match order.map(str::trim).unwrap_or("") {
+            "" => o.sort != SortKey::Date,
+            "asc" => true,
+            "desc" => false,
+            _ => return Err(bad()),
+        };
+        Ok(o)
+    }
+
+    pub fn keeps(&self, bits: u16) -> bool {
+        if self.unread && bits & flags::SEEN != 0
+            || self.starred && bits & flags::FLAGGED == 0
+            || self.attachment && bits & flags::ATTACHMENT == 0
+        {
+            return false;
+        }
+        match self.status.as_deref() {
+            None => true,
+            Some("urgent") => bits & flags::PRIORITY_URGENT != 0,
+            Some("unread") => is_unread_status(bits),
+            Some(s) => flags::status_of(bits) == Some(s),
+        }
+    }
+}
+
+/// The spec's "unread" status: set explicitly, or unseen mail nobody has triaged.
+pub fn is_unread_status(bits: u16) -> bool {
+    match flags::status_of(bits) {
+        Some("unread") => true,
+        None => bits & flags::SEEN == 0,
+        _ => false,
+    }
+}
+
+pub(super) fn folders_of(txn: &ReadTransaction, account: u64) -> Result<Vec<FolderState>> {
+    let t = txn.open_table(mstore::FOLDERS)?;
+    let mut out = Vec::new();
+    for e in t.range((account, "")..)? {
+        let (k, v) = e?;
+        if k.value().0 != account {
+            break;
+        }
+        out.push(record::decode(v.value())?);
+    }
+    Ok(out)
+}
+
+/// Calls `f(account, folder, date, id, row)` for every indexed message of the user.
+pub(super) fn for_each_row(
+    store: &Store,
+    user_id: u64,
+    mut f: impl FnMut(u64, &FolderState, i64, u64, IndexView),
+) -> Result<()> {
+    let accounts = account_ids(store, user_id)?;
+    let txn = store.db().begin_read()?;
+    let index = txn.open_table(mstore::INDEX)?;
+    for account in accounts {
+        for folder in folders_of(&txn, account)? {
+            let range = (account, folder.name.as_str(), i64::MIN, 0)
+                ..=(account, folder.name.as_str(), i64::MAX, u64::MAX);
+            for e in index.range(range)? {
+                let (k, v) = e?;
+                let k = k.value();
+                f(account, &folder, k.2, k.3, IndexView(v.value()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One listed message, enough to order, group and page without its record.
+#[derive(Debug, Clone)]
+struct Hit {
+    date: i64,
+    id: u64,
+    thread: u64,
+    sort: String,
+}
+
+fn sources(
+    txn: &ReadTransaction,
+    accounts: &[u64],
+    sel: &Selector,
+) -> Result<Vec<(u64, FolderState)>> {
+    let mut out = Vec::new();
+    for account in accounts {
+        for f in folders_of(txn, *account)? {
+            if sel.folder_matches(&f) {
+                out.push((*account, f));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every row the listing keeps, in the listing's order.
+fn hits(
+    txn: &ReadTransaction,
+    sources: &[(u64, FolderState)],
+    sel: &Selector,
+    opts: &ListOptions,
+) -> Result<Vec<Hit>> {
+    let index = txn.open_table(mstore::INDEX)?;
+    let mut out = Vec::new();
+    for (account, f) in sources {
+        let range = (*account, f.name.as_str(), i64::MIN, 0)
+            ..=(*account, f.name.as_str(), i64::MAX, u64::MAX);
+        for e in index.range(range)? {
+            let (k, v) = e?;
+            let row = IndexView(v.value());
+            let bits = row.bits();
+            if !sel.row_matches(&f.role, bits) || !opts.keeps(bits) {
+                continue;
+            }
+            let k = k.value();
+            out.push(Hit {
+                date: k.2,
+                id: k.3,
+                thread: row.thread(),
+                sort: match opts.sort {
+                    SortKey::Date => String::new(),
+                    SortKey::Sender => row.sender().to_string(),
+                    SortKey::Subject => row.subject().to_string(),
+                },
+            });
+        }
+    }
+    // Ties (same sender or subject) newest first either way.
+    match (opts.sort, opts.ascending) {
+        (SortKey::Date, false) => out.sort_unstable_by_key(|h| std::cmp::Reverse((h.date, h.id))),
+        (SortKey::Date, true) => out.sort_unstable_by_key(|h| (h.date, h.id)),
+        (_, asc) => out.sort_by(|a, b| {
+            let by_key = if asc {
+                a.sort.cmp(&b.sort)
+            } else {
+                b.sort.cmp(&a.sort)
+            };
+            by_key.then((b.date, b.id).cmp(&(a.date, a.id)))
+        }),
+    }
+    Ok(out)
+}
+
+fn read_metas(
+    txn: &ReadTransaction,
+    ids: impl IntoIterator<Item = u64>,
+) -> Result<Vec<MessageMeta>> {
+    let messages = txn.open_table(mstore::MESSAGES)?;
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(m) = mstore::read_meta(&messages, id)? {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+pub struct Page {
+    pub emails: Vec<MessageMeta>,
+    pub total: usize,
+}
+
+/// `per_page` messages from `page` (1-based).
+pub fn list(
+    store: &Store,
+    user_id: u64,
+    sel: &Selector,
+    opts: &ListOptions,
+    page: usize,
+    per_page: usize,
+) -> Result<Page> {
+    let accounts = account_ids(store, user_id)?;
+    let txn = store.db().begin_read()?;
+    let sources = sources(&txn, &accounts, sel)?;
+    let skip = page.saturating_sub(1) * per_page;
+    if sources.len() == 1 && opts.sort == SortKey::Date && !opts.ascending {
+        // One folder newest first (the common case): walk it, decode only the page.
+        let (account, f) = &sources[0];
+        let index = txn.open_table(mstore::INDEX)?;
+        let range = (*account, f.name.as_str(), i64::MIN, 0)
+            ..=(*account, f.name.as_str(), i64::MAX, u64::MAX);
+        let mut ids = Vec::new();
+        let mut total = 0;
+        for e in index.range(range)?.rev() {
+            let (k, v) = e?;
+            let bits = IndexView(v.value()).bits();
+            if sel.row_matches(&f.role, bits) && opts.keeps(bits) {
+                if total >= skip && ids.len() < per_page {
+                    ids.push(k.value().3);
+                }
+                total += 1;
+            }
+        }
+        return Ok(Page {
+            emails: read_metas(&txn, ids)?,
+            total,
+        });
+    }
+    let all = hits(&txn, &sources, sel, opts)?;
+    let total = all.len();
+    let ids = all.iter().skip(skip).take(per_page).map(|h| h.id);
+    Ok(Page {
+        emails: read_metas(&txn, ids)?,
+        total,
+    })
+}
+
+/// A conversation in a listing (spec 000 §3 Thread): its mail newest first.
+pub struct Thread {
+    pub emails: Vec<MessageMeta>,
+}
+
+pub struct ThreadPage {
+    pub threads: Vec<Thread>,
+    pub total: usize,
+}
+
+/// The listing's mail grouped by thread, threads in the order of their first mail.
+pub fn threads(
+    store: &Store,
+    user_id: u64,
+    sel: &Selector,
+    opts: &ListOptions,
+    page: usize,
+    per_page: usize,
+) -> Result<ThreadPage> {
+    let accounts = account_ids(store, user_id)?;
+    let txn = store.db().begin_read()?;
+    let sources = sources(&txn, &accounts, sel)?;
+    let all = hits(&txn, &sources, sel, opts)?;
+    let mut order: Vec<u64> = Vec::new();
+    let mut seen: HashSet<u64> = HashSet::with_capacity(all.len());
+    for h in &all {
+        if seen.insert(h.thread) {
+            order.push(h.thread);
+        }
+    }
+    let skip = page.saturating_sub(1) * per_page;
+    let wanted: Vec<u64> = order.iter().skip(skip).take(per_page).copied().collect();
+    let slot: HashMap<u64, usize> = wanted.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+    let mut members: Vec<Vec<(i64, u64)>> = vec![Vec::new(); wanted.len()];
+    for h in &all {
+        if let Some(i) = slot.get(&h.thread) {
+            members[*i].push((h.date, h.id));
+        }
+    }
+    let messages = txn.open_table(mstore::MESSAGES)?;
+    let mut threads = Vec::with_capacity(members.len());
+    for mut m in members {
+        m.sort_unstable_by(|a, b| b.cmp(a));
+        let mut emails = Vec::with_capacity(m.len());
+        for (_, id) in m {
+            if let Some(meta) = mstore::read_meta(&messages, id)? {
+                emails.push(meta);
+            }
+        }
+        if !emails.is_empty() {
+            threads.push(Thread { emails });
+        }
+    }
+    Ok(ThreadPage {
+        threads,
+        total: order.len(),
+    })
+}
+
+/// The spec's folder counts (000 §3), plus `unread` and `urgent`. The badges count what the
+/// listings show: `processed`, `spam`, `advertisements` and `info` are the sizes of the
+/// virtual folders; `unread` counts inbox mail that is unread and untriaged, so the inbox
+/// badge `needsReply + unread` counts no mail twice.
+#[derive(Debug, Default, Serialize, PartialEq, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    pub inbox: usize,
+    pub unread: usize,
+    pub starred: usize,
+    pub needs_reply: usize,
+    pub urgent: usize,
+    pub processed: usize,
+    pub spam: usize,
+    pub advertisements: usize,
+    pub info: usize,
+    pub sent: usize,
+    pub drafts: usize,
+    pub trash: usize,
+}
+
+pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
+    let mut c = Counts::default();
+    let inbox = Selector::Role("inbox");
+    let real = |role: &'static str| Selector::Role(role);
+    let (sent, drafts, trash) = (real("sent"), real("drafts"), real("trash"));
+    let spam = Selector::for_virtual("spam").expect("virtual");
+    let archive = Selector::for_virtual("archive").expect("virtual");
+    for_each_row(store, user_id, |_, f, _, _, row| {
+        let bits = row.bits();
+        if bits & flags::HIDDEN != 0 {
+            return;
+        }
+        let role = f.role.as_str();
+        match role {
+            "inbox" if inbox.row_matches(role, bits) => {
+                c.inbox += 1;
+                if is_unread_status(bits) {
+                    c.unread += 1;
+                }
+            }
+            "sent" if sent.row_matches(role, bits) => c.sent += 1,
+            "drafts" if drafts.row_matches(role, bits) => c.drafts += 1,
+            "trash" if trash.row_matches(role, bits) => c.trash += 1,
+            _ => {}
+        }
+        if bits & flags::FLAGGED != 0 {
+            c.starred += 1;
+        }
+        if bits & flags::PRIORITY_URGENT != 0 {
+            c.urgent += 1;
+        }
+        match flags::status_of(bits) {
+            Some("needs_reply") => c.needs_reply += 1,
+            Some("advertisement") => c.advertisements += 1,
+            Some("info") => c.info += 1,
+            _ => {}
+        }
+        if spam.row_matches(role, bits) {
+            c.spam += 1;
+        }
+        if archive.row_matches(role, bits) {
+            c.processed += 1;
+        }
+    })?;
+    Ok(c)
+}
+
+/// The user's folders with their roles and counts, for the sidebar's own-folders list.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderInfo {
+    pub account_id: u64,
+    pub name: String,
+    pub display_name: String,
+    pub role: String,
+    pub total: usize,
+    pub unread: usize,
+}
+
+pub fn folders(store: &Store, user_id: u64) -> Result<Vec<FolderInfo>> {
+    let mut out: Vec<FolderInfo> = Vec::new();
+    let mut last: Option<(u64, String)> = None;
+    for_each_row(store, user_id, |account, f, _, _, row| {
+        if last.as_ref() != Some(&(account, f.name.clone())) {
+            last = Some((account, f.name.clone()));
+            out.push(FolderInfo {
+                account_id: account,
+                name: f.name.clone(),
+                display_name: f.display_name.clone(),
+                role: f.role.clone(),
+                total: 0,
+                unread: 0,
+            });
+        }
+        let bits = row.bits();
+        let info = out.last_mut().expect("pushed above");
+        if bits & flags::HIDDEN == 0 {
+            info.total += 1;
+            if bits & flags::SEEN == 0 {
+                info.unread += 1;
+            }
+        }
+    })?;
+    // Empty folders have no rows: list them too.
+    let accounts = account_ids(store, user_id)?;
+    let txn = store.db().begin_read()?;
+    for account in accounts {
+        for f in folders_of(&txn, account)? {
+            if !out
+                .iter()
+                .any(|i| i.account_id == account && i.name == f.name)
+            {
+                out.push(FolderInfo {
+                    account_id: account,
+                    display_name: f.display_name.clone(),
+                    name: f.name,
+                    role: f.role,
+                    total: 0,
+                    unread: 0,
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,265 @@
+//! The live channel `/ws` (spec 000 §7, §9; docs/API.md "Live updates"): a WebSocket that
+//! authenticates with the session token in its first message, then forwards the user's mail
+//! events (new mail, changes from the mailbox or from the user's other sessions) and a fresh
+//! `stats` (the folder counts) after each burst of changes, so lists and badges update without
+//! a reload. A signed-out session is closed with 4001.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
+
+use crate::app::AppState;
+use crate::auth::sessions;
+use crate::sync::SyncEvent;
+use crate::{accounts, emails, messages};
+
+/// The first message must arrive within this.
+const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Changes within this window share one `stats` push.
+const STATS_DEBOUNCE: Duration = Duration::from_millis(250);
+/// How often the session behind the socket is checked (a sign-out elsewhere ends it).
+const SESSION_CHECK: Duration = Duration::from_secs(30);
+/// Close code for "not signed in" (the client must not reconnect).
+pub const CLOSE_UNAUTHORIZED: u16 = 4001;
+const CHANNELS: [&str; 3] = ["mail", "settings", "system"];
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/ws", get(upgrade))
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    ws.max_message_size(16 * 1024)
+        .on_upgrade(move |socket| run(socket, state))
+}
+
+#[derive(Debug, Deserialize)]
+struct ClientMessage {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    channel: Option<String>,
+}
+
+fn event(kind: &str, data: Value) -> Message {
+    Message::Text(json!({ "type": kind, "data": data }).to_string().into())
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        })))
+        .await;
+}
+
+async fn user_of(state: &AppState, token: String) -> Option<u64> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || sessions::authenticate(&store, &token))
+        .await
+        .ok()?
+        .ok()?
+        .map(|u| u.id)
+}
+
+/// Waits for `{"type":"auth","token"}`; anything else first is refused.
+async fn authenticate(socket: &mut WebSocket, state: &AppState) -> Option<(String, u64)> {
+    loop {
+        let msg = socket.recv().await?.ok()?;
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            _ => return None,
+        };
+        let m: ClientMessage = serde_json::from_str(text.as_str()).ok()?;
+        if m.kind != "auth" {
+            return None;
+        }
+        let token = m.token?;
+        let user = user_of(state, token.clone()).await?;
+        return Some((token, user));
+    }
+}
+
+async fn stats(state: &AppState, user_id: u64) -> Option<Message> {
+    let store = state.store.clone();
+    let counts = tokio::task::spawn_blocking(move || emails::listing::counts(&store, user_id))
+        .await
+        .ok()?
+        .ok()?;
+    Some(event("stats", json!(counts)))
+}
+
+/// What a mail event says to this user's socket, if anything.
+fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static str, Message)> {
+    match e {
+        SyncEvent::NewMail {
+            user_id: u,
+            account_id,
+            folder,
+            count,
+        } if *u == user_id => {
+            let role = folder_role(state, *account_id, folder);
+            let key = if role.is_empty() {
+                folder.clone()
+            } else {
+                role
+            };
+            Some((
+                "mail",
+                event("new_mail", json!({ "folder": key, "count": count })),
+            ))
+        }
+        SyncEvent::Changed {
+            user_id: u, reason, ..
+        } if *u == user_id => Some(("mail", event("mail_changed", json!({ "reason": reason })))),
+        SyncEvent::Failed {
+            user_id: u,
+            account_id,
+            kind,
+            message,
+        } if *u == user_id && kind.as_deref() == Some("auth") => {
+            let address = accounts::list_for_user(&state.store, user_id)
+                .ok()?
+                .into_iter()
+                .find(|a| a.id == *account_id)
+                .map(|a| a.email)
+                .unwrap_or_default();
+            Some((
+                "system",
+                event(
+                    "system_notification",
+                    json!({
+                        "level": "error",
+                        "message": messages::sync_failed_notice(&address, message),
+                    }),
+                ),
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn folder_role(state: &AppState, account_id: u64, folder: &str) -> String {
+    emails::folder_role(&state.store, account_id, folder).unwrap_or_default()
+}
+
+async fn run(mut socket: WebSocket, state: AppState) {
+    let Ok(Some((token, user_id))) =
+        tokio::time::timeout(AUTH_TIMEOUT, authenticate(&mut socket, &state)).await
+    else {
+        let _ = socket
+            .send(event(
+                "auth_error",
+                json!({ "message": messages::SESSION_ENDED }),
+            ))
+            .await;
+        close(&mut socket, CLOSE_UNAUTHORIZED, "unauthorized").await;
+        return;
+    };
+    // Subscribe before the first stats, so no change falls between them.
+    let mut events = state.sync.subscribe();
+    let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
+    if socket
+        .send(event("auth_success", json!({ "userId": user_id })))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut stats_due = Some(Instant::now());
+    let mut check = tokio::time::interval(SESSION_CHECK);
+    check.tick().await;
+    loop {
+        let due = stats_due;
+        tokio::select! {
+            msg = socket.recv() => {
+                let Some(Ok(msg)) = msg else { return };
+                let text = match msg {
+                    Message::Text(t) => t,
+                    Message::Close(_) => return,
+                    _ => continue,
+                };
+                let Ok(m) = serde_json::from_str::<ClientMessage>(text.as_str()) else {
+                    continue;
+                };
+                let reply = match (m.kind.as_str(), m.channel) {
+                    ("ping", _) => Some(event(
+                        "pong",
+                        json!({ "time": time::OffsetDateTime::now_utc().unix_timestamp() }),
+                    )),
+                    ("subscribe", Some(c)) if CHANNELS.contains(&c.as_str()) => {
+                        if c == "mail" {
+                            stats_due.get_or_insert_with(Instant::now);
+                        }
+                        channels.insert(c.clone());
+                        Some(event("subscribed", json!({ "channel": c })))
+                    }
+                    ("unsubscribe", Some(c)) => {
+                        channels.remove(&c);
+                        Some(event("unsubscribed", json!({ "channel": c })))
+                    }
+                    _ => None,
+                };
+                if let Some(reply) = reply
+                    && socket.send(reply).await.is_err()
+                {
+                    return;
+                }
+            }
+            e = events.recv() => {
+                match e {
+                    Ok(e) => {
+                        if let Some((channel, msg)) = forward(&state, user_id, &e) {
+                            if channel == "mail" {
+                                stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
+                            }
+                            if channels.contains(channel) && socket.send(msg).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    // Missed events: the counts are recomputed anyway, and lists revalidate.
+                    Err(RecvError::Lagged(_)) => {
+                        stats_due.get_or_insert_with(Instant::now);
+                        if channels.contains("mail")
+                            && socket
+                                .send(event("mail_changed", json!({ "reason": "sync" })))
+                                .await
+                                .is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Err(RecvError::Closed) => return,
+                }
+            }
+            () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                stats_due = None;
+                if channels.contains("mail")
+                    && let Some(msg) = stats(&state, user_id).await
+                    && socket.send(msg).await.is_err()
+                {
+                    return;
+                }
+            }
+            _ = check.tick() => {
+                if user_of(&state, token.clone()).await != Some(user_id) {
+                    close(&mut socket, CLOSE_UNAUTHORIZED, "signed out").await;
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The real binary over HTTP: signing in as the admin created on the command line, and the
+//! few calls tests make with a kept-alive client.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{Server, run_cli};
+
+/// `mailclient user add dana --admin` on a data dir (password "correct horse 1").
+pub fn add_admin(data: &Path, config: &str) {
+    let out = run_cli(
+        &[
+            "--config",
+            config,
+            "--data-dir",
+            data.to_str().unwrap(),
+            "user",
+            "add",
+            "dana",
+            "--admin",
+        ],
+        &[],
+        Some("correct horse 1\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+pub struct Api {
+    pub client: reqwest::Client,
+    pub base: String,
+    pub token: String,
+}
+
+impl Api {
+    pub async fn login(server: &Server) -> Self {
+        let client = reqwest::Client::new();
+        let v: Value = client
+            .post(server.url("/api/app/login"))
+            .json(&json!({"username": "dana", "password": "correct horse 1"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Self {
+            client,
+            base: server.base.clone(),
+            token: v["token"].as_str().expect("token").to_string(),
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .header("authorization", &self.token)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn sync_status(&self) -> Value {
+        let v: Value = self.get("/api/auth/accounts").await.json().await.unwrap();
+        v["accounts"][0]["sync"].clone()
+    }
+
+    pub async fn inbox_total(&self) -> usize {
+        let r = self.get("/api/emails/inbox?perPage=1").await;
+        r.headers()["x-total-count"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    pub async fn wait_synced(&self) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        loop {
+            let s = self.sync_status().await;
+            if s["initialSyncDone"] == true && s["state"] == "idle" {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "sync did not finish: {s}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+impl Api {
+    pub async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.base))
+            .header("authorization", &self.token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn get_json(&self, path: &str) -> Value {
+        let r = self.get(path).await;
+        assert_eq!(r.status(), 200, "{path}");
+        r.json().await.unwrap()
+    }
+}

@@ -1,0 +1,162 @@
+//! The live channel `/ws` on the real binary with a real mailbox: refusing a bad token with
+//! 4001, auth, ping, subscribe, a `new_mail` event and fresh `stats` when mail is delivered by
+//! SMTP, `mail_changed` when another session changes a status, and 4001 after sign-out.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Server;
+use common::binary_api::{Api, add_admin};
+use common::mailserver::MailServer;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn open(server: &Server) -> Ws {
+    let url = server.url("/ws").replacen("http://", "ws://", 1);
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::text(v.to_string())).await.unwrap();
+}
+
+/// The next server message of `kind` (others are skipped), within 20 s.
+async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    let wait = async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if v["type"] == kind {
+                        return v;
+                    }
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    panic!("closed while waiting for {kind}: {frame:?}")
+                }
+                Some(Ok(_)) => {}
+                other => panic!("socket ended while waiting for {kind}: {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), wait)
+        .await
+        .unwrap_or_else(|_| panic!("no {kind} within 20 s"))
+}
+
+async fn close_code(ws: &mut Ws) -> Option<CloseCode> {
+    let wait = async {
+        while let Some(m) = ws.next().await {
+            if let Ok(Message::Close(frame)) = m {
+                return frame.map(|f| f.code);
+            }
+        }
+        None
+    };
+    tokio::time::timeout(Duration::from_secs(40), wait)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_channel_pushes_new_mail_stats_and_changes() {
+    let ms = MailServer::start();
+    ms.deliver(
+        "user1@example.test",
+        "From: a@sender.test\nTo: user1@example.test\nSubject: first\n\nhello\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, ms.config_toml()).unwrap();
+    let c = cfg.to_str().unwrap();
+    add_admin(&data, c);
+    let server = Server::start(&data, &["--config", c]);
+    let api = Api::login(&server).await;
+    assert_eq!(
+        api.post("/api/auth/login", ms.account("user1"))
+            .await
+            .status(),
+        200
+    );
+    api.wait_synced().await;
+
+    // A bad token: auth_error, then 4001 (the client must not reconnect).
+    let mut ws = open(&server).await;
+    send(&mut ws, json!({"type": "auth", "token": "not-a-session"})).await;
+    assert_eq!(
+        next_of(&mut ws, "auth_error").await["data"]["message"],
+        "החיבור הסתיים. יש להתחבר מחדש."
+    );
+    assert_eq!(close_code(&mut ws).await, Some(CloseCode::from(4001)));
+    // Anything but auth first is refused the same way.
+    let mut ws = open(&server).await;
+    send(&mut ws, json!({"type": "ping"})).await;
+    assert_eq!(close_code(&mut ws).await, Some(CloseCode::from(4001)));
+
+    let mut ws = open(&server).await;
+    send(&mut ws, json!({"type": "auth", "token": api.token})).await;
+    next_of(&mut ws, "auth_success").await;
+    let stats = next_of(&mut ws, "stats").await;
+    assert_eq!(stats["data"]["inbox"], 1, "{stats}");
+    send(&mut ws, json!({"type": "ping"})).await;
+    assert!(next_of(&mut ws, "pong").await["data"]["time"].is_i64());
+    send(&mut ws, json!({"type": "subscribe", "channel": "mail"})).await;
+    assert_eq!(
+        next_of(&mut ws, "subscribed").await["data"]["channel"],
+        "mail"
+    );
+
+    // Mail delivered by SMTP: IDLE wakes the sync, the socket hears of it.
+    ms.deliver(
+        "user1@example.test",
+        "From: b@sender.test\nTo: user1@example.test\nSubject: second\n\nhello again\n",
+    );
+    let new_mail = next_of(&mut ws, "new_mail").await;
+    assert_eq!(new_mail["data"], json!({"folder": "inbox", "count": 1}));
+    let stats = next_of(&mut ws, "stats").await;
+    assert_eq!(stats["data"]["inbox"], 2, "{stats}");
+    assert_eq!(stats["data"]["unread"], 2, "{stats}");
+
+    // Another session marks a mail: this one hears mail_changed, then the new counts.
+    let other = Api::login(&server).await;
+    let rows = other.get_json("/api/emails/inbox").await;
+    let id = rows[0]["id"].as_str().unwrap().to_string();
+    let r = other
+        .client
+        .put(format!("{}/api/emails/{id}/status", other.base))
+        .header("authorization", &other.token)
+        .json(&json!({"status": "needs_reply"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        next_of(&mut ws, "mail_changed").await["data"]["reason"],
+        "status"
+    );
+    let stats = next_of(&mut ws, "stats").await;
+    assert_eq!(stats["data"]["needsReply"], 1, "{stats}");
+
+    // Unsubscribed from mail: no more mail events, the socket still answers pings.
+    send(&mut ws, json!({"type": "unsubscribe", "channel": "mail"})).await;
+    next_of(&mut ws, "unsubscribed").await;
+
+    // Signing out ends the socket with 4001 (checked every 30 s).
+    let r = api
+        .client
+        .post(format!("{}/api/app/logout", api.base))
+        .header("authorization", &api.token)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    assert_eq!(close_code(&mut ws).await, Some(CloseCode::from(4001)));
+    server.stop();
+}
