@@ -55,7 +55,7 @@ fn m0003_mail_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 #[cfg(test)]
 mod tests {
-    use redb::{ReadableDatabase, ReadableTable};
+    use redb::ReadableDatabase;
 
     use super::*;
     use crate::store::{META, Store, record};
