@@ -459,7 +459,20 @@ async fn push_pending(
     let limit = ctx.limit();
     let mut created = false;
     let mut roles = roles;
+    // Identical changes in one folder go out together, as UID sets: a bulk action on a
+    // thousand mails is a few commands, not a thousand SELECT + STORE round trips.
+    let mut groups: std::collections::BTreeMap<String, Vec<(u64, mstore::PendingFlags)>> =
+        Default::default();
     for (id, op) in ops {
+        let mut shape = op.clone();
+        shape.uid = 0;
+        groups
+            .entry(serde_json::to_string(&shape)?)
+            .or_default()
+            .push((id, op));
+    }
+    for (_, group) in groups {
+        let op = &group[0].1;
         let mut target = op
             .move_to
             .as_ref()
@@ -477,35 +490,52 @@ async fn push_pending(
                 Err(e) => return Err(e),
             }
         }
-        match push_one(session, &op, target.as_deref(), caps, limit).await {
-            Ok(()) => {}
-            // The server refused (folder gone, read-only): this change cannot be made; drop it
-            // rather than fail every sync after it. Connection errors still fail the session.
-            Err(e) if refused(&e) => {
-                tracing::warn!(account, error = %format!("{e:#}"), "change refused by the server; dropped");
-                if op.move_to.is_some() {
-                    ctx.write(move |txn| mstore::unhide(txn, id)).await?;
+        for chunk in group.chunks(UID_SET_MAX) {
+            let uids: Vec<u32> = chunk.iter().map(|(_, op)| op.uid).collect();
+            match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
+                Ok(()) => {}
+                // The server refused (folder gone, read-only): these changes cannot be made;
+                // drop them rather than fail every sync after. Connection errors still fail
+                // the session.
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account, error = %format!("{e:#}"), "change refused by the server; dropped");
+                    if op.move_to.is_some() {
+                        let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
+                        ctx.write(move |txn| {
+                            for id in ids {
+                                mstore::unhide(txn, id)?;
+                            }
+                            Ok(())
+                        })
+                        .await?;
+                    }
                 }
+                Err(e) => return Err(e),
             }
-            Err(e) => return Err(e),
+            // Forget a change only if it is still the one pushed: a newer one made meanwhile
+            // must go out on the next pass.
+            let done: Vec<(u64, mstore::PendingFlags)> = chunk.to_vec();
+            ctx.write(move |txn| {
+                let mut t = txn.open_table(mstore::PENDING)?;
+                for (id, op) in done {
+                    let current: Option<mstore::PendingFlags> = match t.get((account, id))? {
+                        Some(v) => Some(crate::store::record::decode(v.value())?),
+                        None => None,
+                    };
+                    if current.as_ref() == Some(&op) {
+                        t.remove((account, id))?;
+                    }
+                }
+                Ok(())
+            })
+            .await?;
         }
-        // Forget the change only if it is still the one pushed: a newer one made meanwhile
-        // must go out on the next pass.
-        ctx.write(move |txn| {
-            let mut t = txn.open_table(mstore::PENDING)?;
-            let current: Option<mstore::PendingFlags> = match t.get((account, id))? {
-                Some(v) => Some(crate::store::record::decode(v.value())?),
-                None => None,
-            };
-            if current.as_ref() == Some(&op) {
-                t.remove((account, id))?;
-            }
-            Ok(())
-        })
-        .await?;
     }
     Ok(created)
 }
+
+/// UIDs per STORE or MOVE command (keeps command lines well under server limits).
+const UID_SET_MAX: usize = 500;
 
 /// Creates "Archive" (marked \Archive where the server lets a client say so).
 async fn create_archive(
@@ -525,13 +555,13 @@ async fn create_archive(
 
 async fn store_flags(
     session: &mut imap::ImapSession,
-    uid: u32,
+    uids: &str,
     command: &str,
     limit: Duration,
 ) -> anyhow::Result<()> {
     deadline(limit, "STORE", async {
         session
-            .uid_store(uid.to_string(), command)
+            .uid_store(uids, command)
             .await?
             .try_collect::<Vec<_>>()
             .await
@@ -540,9 +570,11 @@ async fn store_flags(
     Ok(())
 }
 
-async fn push_one(
+/// Applies one shape of change to messages of one folder.
+async fn push_group(
     session: &mut imap::ImapSession,
     op: &mstore::PendingFlags,
+    uids: &[u32],
     target: Option<&str>,
     caps: &MoveCaps,
     limit: Duration,
@@ -551,12 +583,17 @@ async fn push_one(
     if mailbox.uid_validity != Some(op.uidvalidity) {
         return Ok(());
     }
+    let set = uids
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
         let Some(value) = value else { continue };
         let sign = if value { "+" } else { "-" };
         store_flags(
             session,
-            op.uid,
+            &set,
             &format!("{sign}FLAGS.SILENT ({flag})"),
             limit,
         )
@@ -571,7 +608,7 @@ async fn push_one(
             commands.push(format!("+FLAGS.SILENT ({})", wanted.join(" ")));
         }
         for command in commands {
-            match store_flags(session, op.uid, &command, limit).await {
+            match store_flags(session, &set, &command, limit).await {
                 Ok(()) => {}
                 // A server without keywords keeps the status local only; the move still goes.
                 Err(e) if refused(&e) => {
@@ -584,16 +621,15 @@ async fn push_one(
     if let Some(target) = target
         && target != op.folder
     {
-        let uid = op.uid.to_string();
         if caps.move_command {
-            deadline(limit, "MOVE", session.uid_mv(&uid, target)).await?;
+            deadline(limit, "MOVE", session.uid_mv(&set, target)).await?;
         } else {
-            deadline(limit, "COPY", session.uid_copy(&uid, target)).await?;
-            store_flags(session, op.uid, "+FLAGS.SILENT (\\Deleted)", limit).await?;
+            deadline(limit, "COPY", session.uid_copy(&set, target)).await?;
+            store_flags(session, &set, "+FLAGS.SILENT (\\Deleted)", limit).await?;
             if caps.uidplus {
                 deadline(limit, "EXPUNGE", async {
                     session
-                        .uid_expunge(&uid)
+                        .uid_expunge(&set)
                         .await?
                         .try_collect::<Vec<_>>()
                         .await
