@@ -64,10 +64,10 @@ test('connect a mailbox, read Hebrew mail, star it, see new mail', async () => {
   await page.getByTestId('mail-password').fill('pass1');
   await page.getByTestId('mail-save').click();
   await page.waitForURL(/#\/inbox/i, { timeout: 15_000 });
-  const rows = page.getByTestId('mail-row');
+  const rows = page.getByTestId('thread-row');
   await rows.first().waitFor({ timeout: 20_000 });
   await page.waitForFunction(
-    () => document.querySelectorAll('[data-testid="mail-row"]').length >= 10,
+    () => document.querySelectorAll('[data-testid="thread-row"]').length >= 10,
     null,
     { timeout: 20_000 },
   );
@@ -75,7 +75,7 @@ test('connect a mailbox, read Hebrew mail, star it, see new mail', async () => {
 
   // Open a Hebrew mail: the body is in a sandboxed frame without scripts.
   const hebrewRow = rows.filter({ hasText: 'שלום' }).first();
-  await hebrewRow.getByTestId('mail-row-open').click();
+  await hebrewRow.getByTestId('thread-row-open').click();
   const pane = page.getByTestId('reading-pane');
   await pane.waitFor();
   const frame = page.getByTestId('mail-body-frame');
@@ -87,8 +87,9 @@ test('connect a mailbox, read Hebrew mail, star it, see new mail', async () => {
   await shot(page, SUITE, '04-reading');
 
   // Star it: the flag reaches the mailbox on the server.
-  const id = await hebrewRow.getAttribute('data-id');
-  await hebrewRow.getByTestId('mail-row-star').click();
+  // The open mail's id (a thread row's data-id is its thread).
+  const id = await pane.getAttribute('data-id');
+  await hebrewRow.getByTestId('thread-row-star').click();
   const mid = await (async () => {
     const token = await page.evaluate(() => {
       for (const k of Object.keys(localStorage)) {
@@ -141,9 +142,9 @@ test('the settings card and inbox fit a phone screen', async () => {
   await page.getByTestId('login-password').fill(ADMIN.password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/#\/inbox/i);
-  await page.getByTestId('mail-row').first().waitFor({ timeout: 20_000 });
+  await page.getByTestId('thread-row').first().waitFor({ timeout: 20_000 });
   await shot(page, SUITE, '06-phone-inbox');
-  await page.getByTestId('mail-row-open').first().click();
+  await page.getByTestId('thread-row-open').first().click();
   await page.getByTestId('reading-pane').waitFor();
   await shot(page, SUITE, '07-phone-reading');
   await page.goto(`${server.base}/#/settings`);

@@ -8,6 +8,7 @@ import './styles/base.css';
 import './styles/components.css';
 import './styles/layout.css';
 import './styles/mail.css';
+import './styles/inbox-zero.css';
 
 // Apply the stored UI scale before the first paint so the app does not visibly resize.
 applyScale(readScale());

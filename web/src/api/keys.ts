@@ -14,9 +14,15 @@ export const keys = {
   /** One page of a folder listing (`source` from `folderSource`); fetched with `fetchEmailPage`. */
   emailPage: (source: string, page: number, perPage: number) =>
     `${source}?page=${page}&perPage=${perPage}`,
+  /** One page of a thread listing (`source` from `folderSource`, `query` from `listQuery`). */
+  threadPage: (source: string, page: number, perPage: number, query = '') =>
+    `${source}?page=${page}&perPage=${perPage}${query ? `&${query}` : ''}`,
+  remoteSenders: () => '/api/emails/remote-senders',
+  /** The Inbox Zero panel: counters, overdue reminders, auto-archive candidates. */
+  inboxZero: () => '/api/emails/inbox-zero',
 } as const;
 
 /** Whether an SWR key (plain or a useSWRInfinite one) belongs to the mail data. */
 export function isMailKey(key: unknown): boolean {
-  return typeof key === 'string' && key.includes('/api/emails');
+  return typeof key === 'string' && (key.includes('/api/emails') || key.includes('/api/threads'));
 }

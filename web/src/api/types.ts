@@ -70,6 +70,8 @@ export interface FolderCounts {
   inbox?: number;
   starred?: number;
   needsReply?: number;
+  /** Mail with priority urgent (not a sidebar entry; the Inbox Zero panel has its own count). */
+  urgent?: number;
   processed?: number;
   spam?: number;
   advertisements?: number;
@@ -239,6 +241,8 @@ export interface EmailCountsResponse {
   unread: number;
   starred: number;
   needsReply: number;
+  /** Mail with priority urgent. */
+  urgent: number;
   processed: number;
   spam: number;
   advertisements: number;
@@ -278,6 +282,8 @@ export interface Email {
   labels: string[];
   status: string | null;
   priority: string | null;
+  /** RFC 3339: the mail's date or its last status change, whichever is later. */
+  lastActivity?: string | null;
   folder: string;
   hasAttachments: boolean;
   attachments: EmailAttachment[];
@@ -293,6 +299,8 @@ export interface EmailDetail extends Email {
   bodyPlain: string;
   /** Remote images were held back; `?remote=1` returns the body with them. */
   remoteContentBlocked: boolean;
+  /** The sender is on the user's "always show remote content" list (images are shown). */
+  remoteAllowedForSender?: boolean;
 }
 
 /** PUT /api/emails/{id} */
@@ -310,4 +318,145 @@ export interface UpdateEmailResponse {
 export interface EmailPage {
   emails: Email[];
   total: number;
+}
+
+// ---- Threads and triage (docs/API.md "Listing options", "Threads", "Triage") ----
+
+/** A mail's triage status (spec 000 §4). */
+export type MailStatus = 'needs_reply' | 'processed' | 'unread' | 'info' | 'spam' | 'suspicious' | 'advertisement';
+
+export type MailPriority = 'low' | 'medium' | 'high' | 'urgent';
+
+/** What PUT /api/emails/{id}/status takes: a status, `urgent` (priority, keeps the status) or `none`. */
+export type StatusChange = MailStatus | 'urgent' | 'none';
+
+/** `filter=` of a listing: comma-separated. */
+export type ListFilter = 'unread' | 'starred' | 'attachment';
+
+/** `status=` of a listing: a status, or `urgent` (priority urgent). */
+export type ListStatus = MailStatus | 'urgent';
+
+export type ListSort = 'date' | 'sender' | 'subject';
+
+export type SortOrder = 'asc' | 'desc';
+
+/** The listing options of /api/emails/{folder} and /api/threads/{folder}; absent = the server's default. */
+export interface ListOptions {
+  filter?: ListFilter[];
+  status?: ListStatus;
+  sort?: ListSort;
+  order?: SortOrder;
+}
+
+/** GET /api/threads/{folder}: the listing's mail grouped by threadId (spec 000 §3 Thread). */
+export interface Thread {
+  id: string;
+  /** The newest mail's subject. */
+  subject: string;
+  hasNoSubject: boolean;
+  count: number;
+  /** RFC 3339: the newest mail's date. */
+  lastDate: string;
+  /** True only when every mail is read. */
+  isRead: boolean;
+  isStarred: boolean;
+  /** Statuses and IMAP labels, the most urgent first (the UI shows at most 2). */
+  labels: string[];
+  status: string | null;
+  priority: string | null;
+  hasAttachments: boolean;
+  /** Display names (or addresses) of the people in the thread. */
+  participants: string[];
+  /** Newest first. */
+  emails: Email[];
+}
+
+/** One page of a thread listing; `total` (threads) comes from the X-Total-Count header. */
+export interface ThreadPage {
+  threads: Thread[];
+  total: number;
+}
+
+/** PUT /api/emails/{id}/status */
+export interface SetStatusRequest {
+  status: StatusChange;
+  priority?: MailPriority;
+}
+
+export interface SetStatusResponse {
+  success: boolean;
+  /** The folder key the mail is listed under now: Archive, Spam, Promotions, Updates, inbox, … */
+  movedTo: string;
+  email: Email;
+}
+
+/** DELETE /api/emails/{id}: hidden from this site only. */
+export interface DeleteEmailResponse {
+  success: boolean;
+  deleted: number;
+}
+
+/** POST /api/emails/{id}/trash */
+export interface TrashEmailResponse {
+  success: boolean;
+  movedTo: string;
+}
+
+export type BulkAction = 'status' | 'delete' | 'trash' | 'read' | 'unread' | 'star' | 'unstar';
+
+/** POST /api/emails/bulk (at most 1000 ids). */
+export interface BulkRequest {
+  ids: string[];
+  action: BulkAction;
+  status?: StatusChange;
+  priority?: MailPriority;
+}
+
+export interface BulkResponse {
+  success: boolean;
+  updated: number;
+  movedTo?: string;
+}
+
+/** GET /api/emails/remote-senders */
+export interface RemoteSendersResponse {
+  senders: string[];
+}
+
+// ---- Inbox Zero (GET /api/emails/inbox-zero, POST /api/emails/auto-archive) ----
+
+/** An overdue mail (spec 000 §4 "Overdue"), the most overdue first. */
+export interface InboxZeroReminder {
+  id: string;
+  subject: string;
+  from: string;
+  /** Whole days since the mail's date. */
+  daysOverdue: number;
+}
+
+/** A processed or info mail still in INBOX with no activity for 7 days or more. */
+export interface AutoArchiveCandidate {
+  id: string;
+  subject: string;
+  status: string;
+}
+
+export interface InboxZeroResponse {
+  needsReply: number;
+  urgent: number;
+  overdue: number;
+  processed: number;
+  reminders: InboxZeroReminder[];
+  /** At most 100 listed; `autoArchiveCount` counts them all. */
+  autoArchive: AutoArchiveCandidate[];
+  autoArchiveCount: number;
+}
+
+export interface AutoArchiveRequest {
+  emailIds: string[];
+}
+
+export interface AutoArchiveResponse {
+  success: boolean;
+  archivedCount: number;
 }

@@ -9,6 +9,7 @@ import LoginPage from '../features/auth/LoginPage';
 import { he } from '../i18n/he';
 import { AuthProvider, SessionScope } from './AuthProvider';
 import { Layout } from './Layout';
+import { LiveUpdates } from './live/LiveUpdates';
 import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
 import { ToastProvider } from './Toasts';
@@ -39,9 +40,12 @@ export function AppRoutes() {
         element={
           <RequireAuth>
             <SessionScope>
-              <Layout>
-                <PageOutlet />
-              </Layout>
+              {/* One live channel per session, feeding that session's SWR cache. */}
+              <LiveUpdates>
+                <Layout>
+                  <PageOutlet />
+                </Layout>
+              </LiveUpdates>
             </SessionScope>
           </RequireAuth>
         }

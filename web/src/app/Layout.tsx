@@ -8,6 +8,7 @@ import { MenuIcon } from '../components/icons';
 import { DEFAULT_FOLDER, folderTitle, normalizeFolder } from '../features/inbox/folders';
 import { useFolderCounts } from '../features/inbox/useFolderCounts';
 import { he } from '../i18n/he';
+import { LiveStatusIndicator } from './live/LiveUpdates';
 import { NotificationBell } from './NotificationBell';
 import { pageTitle, resolvePage } from './routes';
 import { Sidebar } from './Sidebar';
@@ -85,6 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
             {title}
           </h1>
           <div className="topbar__actions">
+            <LiveStatusIndicator />
             <NotificationBell />
           </div>
         </header>

@@ -124,7 +124,7 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
                   <Icon />
                   <span className="nav-item__label">{he.folders[f.key]}</span>
                   {count > 0 && (
-                    <span className="badge" data-testid={`folder-count-${f.key}`}>
+                    <span className="badge" data-testid={`folder-count-${f.key}`} data-count={count} title={String(count)} dir="ltr">
                       {formatCount(count)}
                     </span>
                   )}

@@ -2,6 +2,9 @@
 // Where the spec gives exact Hebrew it is copied verbatim; the rest is written to match its tone.
 // Components never hold literal user-facing text: they read it from here.
 
+/** A count as Hebrew readers write it (thousands separated). */
+const count = (n: number) => n.toLocaleString('he-IL');
+
 export const he = {
   app: {
     name: 'mailclient',
@@ -320,6 +323,165 @@ export const he = {
     downloadRaw: 'הורדת ההודעה המקורית',
     bodyTitle: (subject: string) => `תוכן ההודעה: ${subject}`,
     mailLoadFailed: 'לא ניתן לטעון את ההודעה.',
+  },
+
+  // The inbox's threads, triage, bulk actions and keyboard shortcuts (spec 000 §2-§5, §8).
+  inbox: {
+    threadListLabel: 'רשימת השיחות',
+    messagesInThread: (n: number) => `${n.toLocaleString('he-IL')} הודעות בשיחה`,
+    selectThread: (subject: string) => `בחירת השיחה: ${subject}`,
+    selectAll: 'בחירת כל השיחות בעמוד',
+    /** The Hebrew names of the statuses and priorities shown as labels. */
+    labels: {
+      needs_reply: 'דורש תשובה',
+      processed: 'טופל',
+      unread: 'לא נקרא',
+      info: 'מידע',
+      spam: 'ספאם',
+      suspicious: 'חשוד',
+      advertisement: 'פרסומת',
+      urgent: 'דחוף',
+      high: 'עדיפות גבוהה',
+    } as Record<string, string>,
+    /** The status buttons, by what they send. */
+    statusActions: {
+      processed: 'טופל',
+      needs_reply: 'דורש תשובה',
+      info: 'מידע',
+      spam: 'ספאם',
+      advertisement: 'פרסומת',
+      urgent: 'דחוף',
+    } as Record<string, string>,
+    statusActionHints: {
+      processed: 'סימון כטופל (עובר לארכיון)',
+      needs_reply: 'סימון כדורש תשובה (עדיפות גבוהה)',
+      info: 'סימון כמידע (עובר לעדכונים)',
+      spam: 'סימון כספאם',
+      advertisement: 'סימון כפרסומת (עובר לקידומי מכירות)',
+      urgent: 'סימון כדחוף',
+    } as Record<string, string>,
+    statusGroup: 'סטטוס',
+    currentStatus: 'מצב נוכחי',
+    movedTo: (folder: string) => `המייל הועבר לתיקייה ${folder}`,
+    statusFailed: 'שגיאה בעדכון הסטטוס',
+    actionsLabel: 'פעולות על השיחה',
+    delete: 'מחיקה',
+    deleteTitle: 'מחיקת המייל',
+    deleteQuestion: (subject: string) => `למחוק את "${subject}"?`,
+    deleteThreadQuestion: (subject: string, n: number) => `למחוק את השיחה "${subject}" (${count(n)} מיילים)?`,
+    deleteWarning: 'המייל יימחק מהאתר בלבד ולא מתיבת הדואר האמיתית.',
+    deleteYes: 'מחיקה',
+    deleteNo: 'ביטול',
+    deleted: 'המייל נמחק מהאתר',
+    deleteFailed: 'שגיאה במחיקת המייל',
+    trash: 'העברה לאשפה',
+    trashed: 'המייל הועבר לאשפה',
+    trashFailed: 'שגיאה בהעברת המייל לאשפה',
+    filter: {
+      label: 'סינון',
+      all: 'כל ההודעות',
+      flags: 'מצב',
+      statuses: 'סטטוס',
+      unread: 'לא נקראו',
+      starred: 'מסומנים בכוכב',
+      attachment: 'עם קבצים מצורפים',
+    } as Record<string, string>,
+    sort: {
+      label: 'מיון',
+      date: 'תאריך',
+      sender: 'שולח',
+      subject: 'נושא',
+      asc: 'סדר עולה',
+      desc: 'סדר יורד',
+    } as Record<string, string>,
+    emptyFiltered: 'אין הודעות שמתאימות לסינון.',
+    clearFilter: 'ניקוי הסינון',
+    expand: (who: string) => `הצגת ההודעה מ${who}`,
+    collapse: 'כיווץ ההודעה',
+    remoteAllowSender: 'הצג תמיד מהשולח הזה',
+    remoteAllowedNote: 'תמונות חיצוניות מוצגות תמיד מהשולח הזה.',
+    remoteRevoke: 'ביטול',
+    remoteAllowed: (address: string) => `תמונות חיצוניות יוצגו תמיד מ-${address}`,
+    remoteRevoked: (address: string) => `תמונות חיצוניות מ-${address} ייחסמו שוב`,
+    remoteFailed: 'לא ניתן לעדכן את ההגדרה לשולח',
+    bulk: {
+      label: 'פעולות על השיחות שנבחרו',
+      selected: (n: number) => (n === 1 ? 'שיחה אחת נבחרה' : `${count(n)} שיחות נבחרו`),
+      clear: 'ביטול הבחירה',
+      updated: (n: number) => (n === 1 ? 'מייל אחד עודכן' : `${count(n)} מיילים עודכנו`),
+      moved: (n: number, folder: string) =>
+        n === 1 ? `מייל אחד הועבר לתיקייה ${folder}` : `${count(n)} מיילים הועברו לתיקייה ${folder}`,
+      deleted: (n: number) => (n === 1 ? 'מייל אחד נמחק מהאתר' : `${count(n)} מיילים נמחקו מהאתר`),
+      trashed: (n: number) => (n === 1 ? 'מייל אחד הועבר לאשפה' : `${count(n)} מיילים הועברו לאשפה`),
+      failed: 'שגיאה בביצוע הפעולה על המיילים שנבחרו',
+      deleteTitle: 'מחיקת המיילים שנבחרו',
+      deleteQuestion: (n: number) => (n === 1 ? 'למחוק מייל אחד?' : `למחוק ${count(n)} מיילים?`),
+    },
+    shortcuts: {
+      title: 'קיצורי מקלדת',
+      close: 'סגירה',
+      open: 'קיצורי מקלדת (?)',
+      list: [
+        ['j', 'השיחה הבאה'],
+        ['k', 'השיחה הקודמת'],
+        ['Enter', 'פתיחת השיחה'],
+        ['r', 'תשובה לשולח'],
+        ['e', 'סימון כטופל'],
+        ['s', 'סימון בכוכב או הסרתו'],
+        ['#', 'מחיקה (אחרי אישור)'],
+        ['/', 'מעבר לתיבת החיפוש'],
+        ['c', 'כתיבת הודעה חדשה'],
+        ['?', 'הצגת רשימה זו או הסתרתה'],
+        ['Esc', 'סגירת החלון'],
+      ] as ReadonlyArray<readonly [string, string]>,
+    },
+  },
+
+  /** The real-time channel's indicator in the top bar (app/live). */
+  live: {
+    reconnecting: 'אין חיבור לעדכונים מיידיים, מתחבר מחדש...',
+    failed: 'החיבור לעדכונים מיידיים נכשל',
+    retry: 'נסה שוב',
+    fallbackHint: 'הדואר והמונים ימשיכו להתעדכן כל 30 שניות עד שהחיבור יחזור.',
+  },
+
+  /** The Inbox Zero panel on the inbox (features/inbox/zero). */
+  inboxZero: {
+    title: 'Inbox Zero',
+    region: 'מצב תיבת הדואר (Inbox Zero)',
+    statsLabel: 'מוני תיבת הדואר',
+    needsReply: 'דורשים מענה',
+    urgent: 'דחופים',
+    overdue: 'באיחור',
+    processed: 'טופלו',
+    hints: {
+      needsReply: 'מיילים שסומנו כדורשים מענה',
+      urgent: 'מיילים בעדיפות דחופה',
+      overdue: 'ממתינים למענה 3 ימים ומעלה, או דחופים יום ומעלה',
+      processed: 'מיילים שסומנו כמטופלים',
+    },
+    refresh: 'רענון נתוני Inbox Zero',
+    loading: 'טוען את מצב התיבה...',
+    loadFailed: 'לא ניתן לטעון את מצב התיבה',
+    retry: 'נסה שוב',
+    allClear: 'אין מיילים באיחור. כל הכבוד!',
+    remindersTitle: 'תזכורות: מיילים באיחור',
+    days: (n: number) => (n <= 0 ? 'היום' : n === 1 ? 'יום אחד' : n === 2 ? 'יומיים' : `${n} ימים`),
+    overdueFor: (days: string) => `באיחור של ${days}`,
+    more: (n: number) => `ועוד ${n}`,
+    moreHint: (n: number) => (n === 1 ? 'מייל נוסף באיחור' : `${n} מיילים נוספים באיחור`),
+    autoArchiveTitle: 'ארכוב אוטומטי',
+    autoArchiveText: (n: number) =>
+      n === 1
+        ? 'מייל אחד שטופל או לעדכון בלבד לא היה פעיל 7 ימים ומעלה.'
+        : `${n} מיילים שטופלו או לעדכון בלבד לא היו פעילים 7 ימים ומעלה.`,
+    autoArchiveRun: 'העבר לארכיון',
+    autoArchiveRunning: 'מעביר...',
+    autoArchiveDismiss: 'לא עכשיו',
+    autoArchiveDismissHint: 'ההצעה לא תוצג שוב עד ההתחברות הבאה',
+    archived: (n: number) =>
+      n === 0 ? 'לא הועברו מיילים לארכיון' : n === 1 ? 'מייל אחד הועבר לארכיון' : `${n} מיילים הועברו לארכיון`,
+    autoArchiveFailed: 'הארכוב האוטומטי נכשל',
   },
 
   toasts: {

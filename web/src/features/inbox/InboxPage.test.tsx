@@ -1,106 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Email, EmailDetail, MailAccount } from '../../api/types';
 import { AppRoutes } from '../../app/App';
 import { formatDate } from '../../lib/dates';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import InboxPage from './InboxPage';
-
-type Fetch = ReturnType<typeof mockFetch>;
-type Handler = Parameters<typeof mockFetch>[0][string];
-
-const ACCOUNT: MailAccount = {
-  id: 1,
-  sessionId: '1',
-  email_address: 'dana@example.test',
-  imap_server: 'imap.example.test',
-  imap_port: 993,
-  imap_ssl: true,
-  smtp_server: 'smtp.example.test',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  sync: {
-    state: 'idle',
-    lastSync: 1_700_000_000,
-    error: null,
-    errorKind: null,
-    fetchedMessages: 0,
-    fetchedBytes: 0,
-    initialSyncDone: true,
-  },
-};
-
-function mail(id: number, over: Partial<Email> = {}): Email {
-  return {
-    id: String(id),
-    accountId: 1,
-    threadId: null,
-    messageId: `<m${id}@example.test>`,
-    from: `sender${id}@example.test`,
-    from_name: `שולח ${id}`,
-    to: ['dana@example.test'],
-    cc: [],
-    subject: `נושא ${id}`,
-    preview: `תצוגה מקדימה ${id}`,
-    date: '2025-03-04T09:15:00Z',
-    is_read: true,
-    is_starred: false,
-    labels: [],
-    status: null,
-    priority: null,
-    folder: 'INBOX',
-    hasAttachments: false,
-    attachments: [],
-    size: 1000,
-    parsed: true,
-    ...over,
-  };
-}
-
-function detail(e: Email, over: Partial<EmailDetail> = {}): EmailDetail {
-  return {
-    ...e,
-    body: '<div dir="auto"><p>שלום עולם</p></div>',
-    bodyPlain: 'שלום עולם',
-    remoteContentBlocked: false,
-    ...over,
-  };
-}
-
-/** A list response: a JSON array with the total in X-Total-Count, like the server. */
-function list(emails: Email[], total = emails.length): Response {
-  return new Response(JSON.stringify(emails), {
-    status: 200,
-    headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(total) },
-  });
-}
-
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-function bodyOf(call: unknown[]): unknown {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
-
-function server(routes: Record<string, Handler>, accounts: MailAccount[] = [ACCOUNT]) {
-  return mockFetch({
-    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
-    'GET /api/auth/accounts': () => json(200, { success: true, accounts }),
-    'GET /api/emails/counts': () => json(200, { inbox: 3, unread: 2, needsReply: 1, starred: 0 }),
-    ...routes,
-  });
-}
-
-function renderInbox(route = '/Inbox?folder=inbox') {
-  signInAs();
-  return renderWithProviders(<InboxPage />, { route });
-}
+import { json, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread } from './testFixtures';
 
 describe('InboxPage', () => {
   afterEach(() => {
@@ -113,75 +17,79 @@ describe('InboxPage', () => {
     const r = renderInbox();
     const empty = await screen.findByTestId('no-account-empty');
     expect(empty).toHaveTextContent('אין עדיין תיבת דואר מחוברת.');
-    expect(calls(fetch, 'GET', '/api/emails/inbox')).toHaveLength(0);
+    expect(calls(fetch, 'GET', '/api/threads/inbox')).toHaveLength(0);
     await userEvent.setup().click(within(empty).getByRole('link', { name: 'מעבר להגדרות' }));
     expect(r.location().pathname).toBe('/Settings');
   });
 
-  it('shows a loading state, then one row per mail from the folder', async () => {
+  it('shows a loading state, then one row per thread of the folder', async () => {
     const today = new Date();
     today.setHours(8, 5, 0, 0);
     const fetch = server({
-      'GET /api/emails/inbox': () =>
+      'GET /api/threads/inbox': () =>
         list([
-          mail(1, { is_read: false, date: today.toISOString(), hasAttachments: true }),
-          mail(2, { subject: '', from_name: '', from: 'bare@example.test' }),
-          mail(3, { date: '2024-12-31T10:00:00Z' }),
+          solo(1, { is_read: false, date: today.toISOString(), hasAttachments: true }),
+          solo(2, { subject: '', from_name: '', from: 'bare@example.test' }),
+          solo(3, { date: '2024-12-31T10:00:00Z' }),
         ]),
     });
     renderInbox();
     expect(screen.getByTestId('mail-loading')).toHaveTextContent('טוען');
 
-    const rows = await screen.findAllByTestId('mail-row');
-    expect(rows.map((r) => r.getAttribute('data-id'))).toEqual(['1', '2', '3']);
+    const rows = await screen.findAllByTestId('thread-row');
+    expect(rows.map((r) => r.getAttribute('data-id'))).toEqual(['t1', 't2', 't3']);
     const [first, second, third] = rows;
     expect(first).toHaveClass('is-unread');
+    expect(first).toHaveAttribute('data-read', 'false');
     expect(second).not.toHaveClass('is-unread');
-    expect(within(first).getByTestId('mail-row-sender')).toHaveTextContent('שולח 1');
-    expect(within(first).getByTestId('mail-row-sender')).toHaveAttribute('dir', 'auto');
-    expect(within(first).getByTestId('mail-row-subject')).toHaveTextContent('נושא 1');
+    expect(second).toHaveAttribute('data-read', 'true');
+    expect(within(first).getByTestId('thread-row-sender')).toHaveTextContent('שולח 1');
+    expect(within(first).getByTestId('thread-row-sender')).toHaveAttribute('dir', 'auto');
+    expect(within(first).getByTestId('thread-row-subject')).toHaveTextContent('נושא 1');
     expect(first).toHaveTextContent('תצוגה מקדימה 1');
     expect(within(first).getByRole('time')).toHaveTextContent('08:05');
-    expect(within(first).getByTestId('mail-row-attachment')).toBeInTheDocument();
-    expect(within(second).queryByTestId('mail-row-attachment')).not.toBeInTheDocument();
+    expect(within(first).getByTestId('thread-row-attachment')).toBeInTheDocument();
+    expect(within(second).queryByTestId('thread-row-attachment')).not.toBeInTheDocument();
+    // A single mail shows no count.
+    expect(within(first).queryByTestId('thread-row-count')).not.toBeInTheDocument();
     // No sender name: the address; no subject: 'ללא נושא'.
-    expect(within(second).getByTestId('mail-row-sender')).toHaveTextContent('bare@example.test');
-    expect(within(second).getByTestId('mail-row-subject')).toHaveTextContent('ללא נושא');
+    expect(within(second).getByTestId('thread-row-sender')).toHaveTextContent('bare@example.test');
+    expect(within(second).getByTestId('thread-row-subject')).toHaveTextContent('ללא נושא');
     expect(within(third).getByRole('time')).toHaveTextContent(formatDate('2024-12-31T10:00:00Z'));
 
-    const call = calls(fetch, 'GET', '/api/emails/inbox')[0];
-    expect(call[0]).toBe('/api/emails/inbox?page=1&perPage=50');
+    const call = calls(fetch, 'GET', '/api/threads/inbox')[0];
+    expect(call[0]).toBe('/api/threads/inbox?page=1&perPage=50');
     expect((call[1]?.headers as Record<string, string>).Authorization).toBe('tok-1');
   });
 
-  it('lists the virtual folders from /api/emails/session/{folder}', async () => {
-    const fetch = server({ 'GET /api/emails/session/Spam': () => list([mail(9)]) });
+  it('lists the virtual folders from /api/threads/{Folder}', async () => {
+    const fetch = server({ 'GET /api/threads/Spam': () => list([solo(9)]) });
     renderInbox('/Inbox?folder=spam');
-    expect(await screen.findAllByTestId('mail-row')).toHaveLength(1);
-    expect(calls(fetch, 'GET', '/api/emails/session/Spam')).toHaveLength(1);
+    expect(await screen.findAllByTestId('thread-row')).toHaveLength(1);
+    expect(calls(fetch, 'GET', '/api/threads/Spam')).toHaveLength(1);
   });
 
   it('says so when a folder is empty', async () => {
-    server({ 'GET /api/emails/trash': () => list([]) });
+    server({ 'GET /api/threads/trash': () => list([]) });
     renderInbox('/Inbox?folder=trash');
     expect(await screen.findByTestId('mail-empty')).toHaveTextContent('האשפה ריקה.');
     expect(screen.queryByTestId('mail-list')).not.toBeInTheDocument();
   });
 
   it('loads more while X-Total-Count says there is more', async () => {
-    const all = Array.from({ length: 60 }, (_, i) => mail(i + 1));
+    const all = Array.from({ length: 60 }, (_, i) => solo(i + 1));
     const fetch = server({
-      'GET /api/emails/inbox': (_init, url) => {
+      'GET /api/threads/inbox': (_init, url) => {
         const page = Number(new URL(url, 'http://x').searchParams.get('page'));
         return list(all.slice((page - 1) * 50, page * 50), all.length);
       },
     });
     renderInbox();
-    await waitFor(() => expect(screen.getAllByTestId('mail-row')).toHaveLength(50));
+    await waitFor(() => expect(screen.getAllByTestId('thread-row')).toHaveLength(50));
     expect(screen.getByTestId('mail-count')).toHaveTextContent('50 מתוך 60');
     await userEvent.setup().click(screen.getByTestId('mail-load-more'));
-    await waitFor(() => expect(screen.getAllByTestId('mail-row')).toHaveLength(60));
-    expect(calls(fetch, 'GET', '/api/emails/inbox').map(([u]) => u)).toContain('/api/emails/inbox?page=2&perPage=50');
+    await waitFor(() => expect(screen.getAllByTestId('thread-row')).toHaveLength(60));
+    expect(calls(fetch, 'GET', '/api/threads/inbox').map(([u]) => u)).toContain('/api/threads/inbox?page=2&perPage=50');
     expect(screen.queryByTestId('mail-load-more')).not.toBeInTheDocument();
   });
 
@@ -189,18 +97,18 @@ describe('InboxPage', () => {
     let release: () => void = () => {};
     const answered = new Promise<void>((res) => (release = res));
     const fetch = server({
-      'GET /api/emails/inbox': () => list([mail(1)]),
+      'GET /api/threads/inbox': () => list([solo(1)]),
       'PUT /api/emails/1': async (init) => {
         await answered;
         return json(200, { success: true, email: { ...mail(1), ...(JSON.parse(String(init?.body)) as object) } });
       },
     });
     renderInbox();
-    const star = await screen.findByTestId('mail-row-star');
+    const star = await screen.findByTestId('thread-row-star');
     expect(star).toHaveAttribute('aria-pressed', 'false');
     await userEvent.setup().click(star);
     // Optimistic: starred before the server answered.
-    expect(screen.getByTestId('mail-row-star')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('thread-row-star')).toHaveAttribute('aria-pressed', 'true');
     release();
     await waitFor(() => expect(calls(fetch, 'PUT', '/api/emails/1')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'PUT', '/api/emails/1')[0])).toEqual({ is_starred: true });
@@ -210,27 +118,27 @@ describe('InboxPage', () => {
 
   it('puts the star back and shows an error when the server refuses', async () => {
     server({
-      'GET /api/emails/inbox': () => list([mail(1, { is_starred: true })]),
+      'GET /api/threads/inbox': () => list([solo(1, { is_starred: true })]),
       'PUT /api/emails/1': () => json(404, { success: false, error: 'not_found', message: 'המייל לא נמצא' }),
     });
     renderInbox();
-    const star = await screen.findByTestId('mail-row-star');
+    const star = await screen.findByTestId('thread-row-star');
     expect(star).toHaveAttribute('aria-pressed', 'true');
     await userEvent.setup().click(star);
     expect(await screen.findByRole('alert')).toHaveTextContent('לא ניתן לעדכן את הסימון בכוכב: המייל לא נמצא');
-    expect(screen.getByTestId('mail-row-star')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('thread-row-star')).toHaveAttribute('aria-pressed', 'true');
   });
 
   it('opens a mail in a sandboxed frame without scripts or same-origin, and marks it read', async () => {
     const unread = mail(1, { is_read: false, subject: 'חשבונית', to: ['dana@example.test', 'b@example.test'] });
     const fetch = server({
-      'GET /api/emails/inbox': () => list([unread, mail(2)]),
+      'GET /api/threads/inbox': () => list([thread([unread]), solo(2)]),
       'GET /api/emails/1': () => json(200, detail(unread)),
       'PUT /api/emails/1': () => json(200, { success: true, email: { ...unread, is_read: true } }),
     });
     const r = renderInbox();
-    const row = (await screen.findAllByTestId('mail-row'))[0];
-    await userEvent.setup().click(within(row).getByTestId('mail-row-subject'));
+    const row = (await screen.findAllByTestId('thread-row'))[0];
+    await userEvent.setup().click(within(row).getByTestId('thread-row-subject'));
 
     const pane = await screen.findByTestId('reading-pane');
     expect(r.location().search).toContain('mail=1');
@@ -251,13 +159,13 @@ describe('InboxPage', () => {
 
     await waitFor(() => expect(calls(fetch, 'PUT', '/api/emails/1')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'PUT', '/api/emails/1')[0])).toEqual({ is_read: true });
-    await waitFor(() => expect(screen.getAllByTestId('mail-row')[0]).not.toHaveClass('is-unread'));
-    expect(screen.getAllByTestId('mail-row')[0]).toHaveClass('is-selected');
+    await waitFor(() => expect(screen.getAllByTestId('thread-row')[0]).not.toHaveClass('is-unread'));
+    expect(screen.getAllByTestId('thread-row')[0]).toHaveClass('is-selected');
   });
 
   it('does not mark a mail read twice, nor one that is read', async () => {
     const fetch = server({
-      'GET /api/emails/inbox': () => list([mail(2)]),
+      'GET /api/threads/inbox': () => list([solo(2)]),
       'GET /api/emails/2': () => json(200, detail(mail(2))),
     });
     renderInbox('/Inbox?folder=inbox&mail=2');
@@ -268,7 +176,7 @@ describe('InboxPage', () => {
   it('keeps remote images blocked until asked, then refetches with ?remote=1', async () => {
     const e = mail(1);
     const fetch = server({
-      'GET /api/emails/inbox': () => list([e]),
+      'GET /api/threads/inbox': () => list([thread([e])]),
       'GET /api/emails/1': (_init, url) =>
         url.endsWith('?remote=1')
           ? json(200, detail(e, { body: '<p><img src="https://img.example/x.png"></p>' }))
@@ -293,7 +201,7 @@ describe('InboxPage', () => {
       ],
     });
     const fetch = server({
-      'GET /api/emails/inbox': () => list([e]),
+      'GET /api/threads/inbox': () => list([thread([e])]),
       'GET /api/emails/1': () => json(200, detail(e)),
       'GET /api/emails/1/attachments/1': () => new Response(new Blob(['%PDF']), { status: 200 }),
     });
@@ -320,7 +228,7 @@ describe('InboxPage', () => {
   it('shows an undecodable mail as it came, with its raw file to download', async () => {
     const e = mail(1, { parsed: false });
     const fetch = server({
-      'GET /api/emails/inbox': () => list([e]),
+      'GET /api/threads/inbox': () => list([thread([e])]),
       'GET /api/emails/1': () => json(200, detail(e, { body: '<pre dir="auto">=?bad?=</pre>' })),
       'GET /api/emails/1/raw': () => new Response('raw', { status: 200 }),
     });
@@ -339,12 +247,12 @@ describe('InboxPage', () => {
 
   it('closes the reading pane with the back button', async () => {
     server({
-      'GET /api/emails/inbox': () => list([mail(1)]),
+      'GET /api/threads/inbox': () => list([solo(1)]),
       'GET /api/emails/1': () => json(200, detail(mail(1))),
     });
     const r = renderInbox();
     const user = userEvent.setup();
-    await user.click(within((await screen.findAllByTestId('mail-row'))[0]).getByTestId('mail-row-open'));
+    await user.click(within((await screen.findAllByTestId('thread-row'))[0]).getByTestId('thread-row-open'));
     await screen.findByTestId('reading-pane');
     await user.click(screen.getByTestId('reading-back'));
     await waitFor(() => expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument());
@@ -354,15 +262,15 @@ describe('InboxPage', () => {
 
   it('refresh asks the server to sync now and reads the folder again', async () => {
     const fetch = server({
-      'GET /api/emails/inbox': () => list([mail(1)]),
+      'GET /api/threads/inbox': () => list([solo(1)]),
       'POST /api/sync/refresh': () => json(200, { success: true, accounts: 1 }),
     });
     renderInbox();
-    await screen.findAllByTestId('mail-row');
-    const before = calls(fetch, 'GET', '/api/emails/inbox').length;
+    await screen.findAllByTestId('thread-row');
+    const before = calls(fetch, 'GET', '/api/threads/inbox').length;
     await userEvent.setup().click(screen.getByTestId('mail-refresh'));
     await waitFor(() => expect(calls(fetch, 'POST', '/api/sync/refresh')).toHaveLength(1));
-    await waitFor(() => expect(calls(fetch, 'GET', '/api/emails/inbox').length).toBeGreaterThan(before));
+    await waitFor(() => expect(calls(fetch, 'GET', '/api/threads/inbox').length).toBeGreaterThan(before));
   });
 });
 
@@ -385,7 +293,7 @@ describe('folder counts in the sidebar', () => {
           drafts: 0,
           trash: 0,
         }),
-      'GET /api/emails/inbox': () => list([]),
+      'GET /api/threads/inbox': () => list([]),
     });
     signInAs();
     renderWithProviders(<AppRoutes />, { route: '/Inbox' });
@@ -407,13 +315,13 @@ describe('folder counts in the sidebar', () => {
           ? json(500, { success: false, error: 'internal', message: 'שגיאה בשרת' })
           : json(200, { unread: 0, needsReply: 0 });
       },
-      'GET /api/emails/inbox': () => list([unread]),
+      'GET /api/threads/inbox': () => list([thread([unread])]),
       'GET /api/emails/1': () => json(200, detail(unread)),
       'PUT /api/emails/1': () => json(200, { success: true, email: { ...unread, is_read: true } }),
     });
     signInAs();
     renderWithProviders(<AppRoutes />, { route: '/Inbox' });
-    await userEvent.setup().click(within((await screen.findAllByTestId('mail-row'))[0]).getByTestId('mail-row-open'));
+    await userEvent.setup().click(within((await screen.findAllByTestId('thread-row'))[0]).getByTestId('thread-row-open'));
     await screen.findByTestId('mail-body-frame');
     await waitFor(() => expect(countsCalls).toBeGreaterThanOrEqual(2));
     expect(error).toHaveBeenCalledWith('folder counts', expect.anything());

@@ -1,6 +1,7 @@
 // Inbox (spec 000 §2 "Inbox page"): `?folder=` picks the folder (default inbox); the folder's
 // title is the layout's page heading. Without a connected mailbox it says so and points to the
-// settings; otherwise the folder's mail list and reading pane.
+// settings; otherwise the folder's threads and reading pane, with the Inbox Zero panel above them
+// on the inbox.
 
 import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
@@ -10,6 +11,8 @@ import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
 import { MailView } from './MailView';
+import { MAIL_PARAM } from './useOpenMail';
+import { InboxZeroPanel } from './zero/InboxZeroPanel';
 
 /** Without a busy sync, mailbox status is re-read this often (it drives list refreshes). */
 const ACCOUNTS_IDLE_POLL_MS = 30_000;
@@ -58,11 +61,24 @@ export default function InboxPage() {
       </EmptyState>
     );
   } else {
-    content = <MailView key={folder} folder={folder} accounts={accounts} />;
+    content = (
+      <>
+        {folder === 'inbox' && (
+          <div className="inbox-zero-slot">
+            <InboxZeroPanel />
+          </div>
+        )}
+        <MailView key={folder} folder={folder} accounts={accounts} />
+      </>
+    );
   }
 
   return (
-    <section className="page-section inbox" data-testid="inbox-page" data-folder={folder}>
+    <section
+      className={`page-section inbox${params.has(MAIL_PARAM) ? ' has-open-mail' : ''}`}
+      data-testid="inbox-page"
+      data-folder={folder}
+    >
       {content}
     </section>
   );

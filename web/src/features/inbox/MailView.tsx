@@ -1,25 +1,36 @@
-// A folder of a connected mailbox: the toolbar (refresh, how many), the mail list and the reading
-// pane. Side by side on wide screens; below 900px the pane replaces the list while a mail is open.
-// The open mail is in the URL (`&mail=<id>`), so the browser's back button closes it.
+// A folder of a connected mailbox: the toolbar (select all, refresh, filter, sort, how many), the
+// bulk bar while threads are ticked, the thread list and the reading pane. Side by side on wide
+// screens; below 900px the pane replaces the list while a mail is open. The open mail is in the
+// URL (`&mail=<email id>`, see useOpenMail). Keyboard: see useInboxShortcuts.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { syncNow, updateEmail } from '../../api/mail';
-import type { Email, EmailDetail, MailAccount } from '../../api/types';
+import { syncNow } from '../../api/mail';
+import type { Email, EmailDetail, ListOptions, MailAccount, Thread } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { EmptyState } from '../../components/EmptyState';
-import { InboxIcon, MailIcon, RefreshIcon } from '../../components/icons';
+import { MailIcon } from '../../components/icons';
 import { he, type FolderKey } from '../../i18n/he';
-import { SIDEBAR_FOLDERS, folderSource, folderTitle, showsRecipients } from './folders';
-import { MailList } from './MailList';
+import { BulkBar } from './BulkBar';
+import { DeleteConfirm, type PendingDelete } from './DeleteConfirm';
+import { folderSource, showsRecipients } from './folders';
+import { EmptyFolder, ListError, ListLoading } from './ListStates';
 import { ReadingPane } from './ReadingPane';
-import { useEmails } from './useEmails';
+import { ShortcutsHelp } from './ShortcutsHelp';
+import { ThreadList } from './ThreadList';
+import { replyHref, singleMailThread, threadOfMail } from './threads';
+import { Toolbar, type SelectAllState } from './Toolbar';
+import type { StatusAction } from './triageRules';
+import { useInboxShortcuts } from './useInboxShortcuts';
+import { useOpenMail } from './useOpenMail';
+import { useThreadCursor } from './useThreadCursor';
+import { useThreads } from './useThreads';
+import { useTriage } from './useTriage';
 
 const t = he.mail;
-export const MAIL_PARAM = 'mail';
 
 /** Changes whenever a mailbox's sync moves on: new mail may be waiting. */
 function syncSignature(accounts: MailAccount[]): string {
@@ -28,19 +39,25 @@ function syncSignature(accounts: MailAccount[]): string {
     .join('|');
 }
 
+function hasFilter(o: ListOptions): boolean {
+  return !!(o.filter?.length || o.status);
+}
+
 export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccount[] }) {
-  const source = folderSource(folder);
-  const list = useEmails(source);
-  const { mutate } = useSWRConfig();
+  const [options, setOptions] = useState<ListOptions>({});
+  const list = useThreads(folderSource(folder), options);
+  const { threads, revalidate } = list;
+  const { mutate, cache } = useSWRConfig();
   const toast = useToast();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const selectedId = params.get(MAIL_PARAM);
-  const openedHere = useRef(false);
+  const { selectedId, openMail, close } = useOpenMail();
   const [refreshing, setRefreshing] = useState(false);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
 
-  const revalidateCounts = useCallback(() => void mutate(keys.emailCounts()), [mutate]);
-  const { revalidate } = list;
+  const openThread = useMemo(() => threadOfMail(threads, selectedId), [threads, selectedId]);
+  const openThreadId = openThread?.id ?? null;
 
   // Sync progress (polled by the page) means new or changed mail: re-read the list and counts.
   const signature = syncSignature(accounts);
@@ -49,76 +66,74 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     if (lastSignature.current === signature) return;
     lastSignature.current = signature;
     void revalidate();
-    revalidateCounts();
-  }, [signature, revalidate, revalidateCounts]);
+    void mutate(keys.emailCounts());
+  }, [signature, revalidate, mutate]);
 
+  // The list and open mail as of the last render, for callbacks that run later (after an await,
+  // or from a list row that should not re-render whenever another mail opens).
+  const latest = useRef({ threads, selectedId });
+  useEffect(() => {
+    latest.current = { threads, selectedId };
+  });
+
+  /** Opens a thread at its newest mail (nothing to do when one of its mails is open). */
   const open = useCallback(
-    (e: Email) => {
-      if (e.id === selectedId) return;
-      const wasOpen = selectedId !== null;
-      setParams(
-        (p) => {
-          const next = new URLSearchParams(p);
-          next.set(MAIL_PARAM, e.id);
-          return next;
-        },
-        { replace: wasOpen },
-      );
-      if (!wasOpen) openedHere.current = true;
+    (thread: Thread) => {
+      const newest = thread.emails[0];
+      const openId = latest.current.selectedId;
+      if (newest && !thread.emails.some((e) => e.id === openId)) openMail(newest.id);
     },
-    [selectedId, setParams],
+    [openMail],
   );
 
-  const close = useCallback(() => {
-    if (openedHere.current) {
-      openedHere.current = false;
-      navigate(-1);
-      return;
-    }
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        next.delete(MAIL_PARAM);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [navigate, setParams]);
+  const cursor = useThreadCursor({ threads, openThreadId, reading: selectedId !== null, open });
+  const { leave, hideRing } = cursor;
 
-  const { patch } = list;
-
-  const toggleStar = useCallback(
-    async (e: Email) => {
-      const next = !e.is_starred;
-      await patch(e.id, { is_starred: next });
-      try {
-        await updateEmail(e.id, { is_starred: next });
-        revalidateCounts();
-      } catch (err) {
-        await patch(e.id, { is_starred: e.is_starred });
-        toast.error(`${t.starFailed}: ${errorMessage(err)}`);
-      }
+  /** Mail left the list: close it if open, untick its threads, move the cursor on. */
+  const onRemoved = useCallback(
+    (ids: string[]) => {
+      const gone = new Set(ids);
+      const { threads: before, selectedId: openId } = latest.current;
+      const emptied = new Set(before.filter((th) => th.emails.every((e) => gone.has(e.id))).map((th) => th.id));
+      if (openId && gone.has(openId)) close();
+      setChecked((s) => ([...s].some((id) => emptied.has(id)) ? new Set([...s].filter((id) => !emptied.has(id))) : s));
+      leave(before, emptied);
     },
-    [patch, revalidateCounts, toast],
+    [close, leave],
   );
 
-  const markRead = useCallback(
-    async (e: EmailDetail) => {
-      await patch(e.id, { is_read: true });
-      const readInCache = (d: EmailDetail | undefined) => (d ? { ...d, is_read: true } : d);
-      try {
-        await updateEmail(e.id, { is_read: true });
-        void mutate(keys.email(e.id), readInCache, { revalidate: false });
-        void mutate(keys.email(e.id, true), readInCache, { revalidate: false });
-        revalidateCounts();
-      } catch (err) {
-        // Not worth interrupting the reading: it stays unread and the next open tries again.
-        console.error('mark read', err);
-        await patch(e.id, { is_read: false });
-      }
+  const triage = useTriage({ folder, list, onRemoved });
+  const { toggleStar: starThread, markRead } = triage;
+  const toggleStar = useCallback((thread: Thread) => void starThread(thread), [starThread]);
+  const onMarkRead = useCallback((e: Email) => void markRead(e), [markRead]);
+
+  const checkedThreads = useMemo(() => threads.filter((th) => checked.has(th.id)), [threads, checked]);
+  let selectAll: SelectAllState | null = null;
+  if (threads.length > 0) {
+    selectAll = checkedThreads.length === 0 ? 'none' : checkedThreads.length === threads.length ? 'all' : 'some';
+  }
+
+  const toggleCheck = useCallback((thread: Thread) => {
+    setChecked((s) => {
+      const next = new Set(s);
+      if (next.has(thread.id)) next.delete(thread.id);
+      else next.add(thread.id);
+      return next;
+    });
+  }, []);
+
+  const openFromList = useCallback(
+    (thread: Thread) => {
+      hideRing();
+      open(thread);
     },
-    [patch, mutate, revalidateCounts],
+    [hideRing, open],
   );
+
+  function changeOptions(next: ListOptions) {
+    setOptions(next);
+    setChecked(new Set());
+  }
 
   async function refresh() {
     setRefreshing(true);
@@ -131,52 +146,77 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     setRefreshing(false);
   }
 
-  const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
-  const stillSyncing = accounts.some((a) => !a.sync?.initialSyncDone);
+  async function confirmDelete(pending: PendingDelete) {
+    await triage.remove(pending.threads, 'delete', pending.bulk);
+    if (pending.bulk) setChecked(new Set());
+    setPendingDelete(null);
+  }
+
+  async function bulkTrash() {
+    await triage.remove(checkedThreads, 'trash', true);
+    setChecked(new Set());
+  }
+
+  async function bulkStatus(action: StatusAction) {
+    await triage.bulkStatus(checkedThreads, action);
+    setChecked(new Set());
+  }
+
+  /** The thread the keys act on: the cursor's, else the open one (also one outside the list). */
+  function currentThread(): Thread | null {
+    if (cursor.cursorThread) return cursor.cursorThread;
+    if (openThread) return openThread;
+    if (!selectedId) return null;
+    const cached = cache.get(keys.email(selectedId))?.data as EmailDetail | undefined;
+    return cached ? singleMailThread(cached) : null;
+  }
+
+  useInboxShortcuts({
+    enabled: pendingDelete === null,
+    helpOpen,
+    setHelpOpen,
+    onUse: cursor.showRing,
+    next: cursor.next,
+    previous: cursor.previous,
+    openAtCursor: cursor.openAtCursor,
+    current: currentThread,
+    reply: (th) => navigate(replyHref(th.emails.find((e) => e.id === selectedId) ?? th.emails[0])),
+    processed: (th) => {
+      if (!triage.busy) void triage.setStatus(th, 'processed', selectedId);
+    },
+    star: toggleStar,
+    askDelete: (th) => setPendingDelete({ threads: [th], bulk: false }),
+    compose: () => navigate('/Compose'),
+  });
 
   let listArea;
   if (!list.loaded && list.error) {
-    listArea = (
-      <div className="notice notice--error mail-view__notice" role="alert" data-testid="mail-list-error">
-        <p>
-          {t.loadFailed}: {errorMessage(list.error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void revalidate()}>
-          {t.retry}
-        </button>
-      </div>
-    );
+    listArea = <ListError error={list.error} onRetry={() => void revalidate()} />;
   } else if (!list.loaded) {
+    listArea = <ListLoading />;
+  } else if (threads.length === 0) {
     listArea = (
-      <p className="card__status mail-view__status" role="status" data-testid="mail-loading">
-        {t.loading}
-      </p>
-    );
-  } else if (list.emails.length === 0) {
-    listArea = (
-      <EmptyState
-        testId="mail-empty"
-        icon={
-          <span style={color ? { color } : undefined}>
-            <InboxIcon />
-          </span>
-        }
-      >
-        <p className="empty-state__title">{t.emptyByFolder[folder] ?? he.empty.folderEmpty(folderTitle(folder))}</p>
-        {stillSyncing && <p>{t.syncingHint}</p>}
-      </EmptyState>
+      <EmptyFolder
+        folder={folder}
+        filtered={hasFilter(options)}
+        stillSyncing={accounts.some((a) => !a.sync?.initialSyncDone)}
+        onClearFilter={() => changeOptions({})}
+      />
     );
   } else {
     listArea = (
-      <MailList
-        emails={list.emails}
-        selectedId={selectedId}
+      <ThreadList
+        threads={threads}
+        openThreadId={openThreadId}
+        checked={checked}
+        cursorId={cursor.shownCursorId}
         showRecipients={showsRecipients(folder)}
         hasMore={list.hasMore}
         loadingMore={list.loadingMore}
         onLoadMore={list.loadMore}
-        onOpen={open}
-        onToggleStar={(e) => void toggleStar(e)}
+        onOpen={openFromList}
+        onToggleStar={toggleStar}
+        onToggleCheck={toggleCheck}
       />
     );
   }
@@ -184,23 +224,27 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
   return (
     <div className={`mail-view${selectedId ? ' has-selection' : ''}`} data-testid="mail-view">
       <div className="mail-view__list">
-        <div className="mail-toolbar" role="toolbar" aria-label={t.toolbarLabel}>
-          <button
-            type="button"
-            className="button mail-toolbar__refresh"
-            disabled={refreshing}
-            onClick={() => void refresh()}
-            data-testid="mail-refresh"
-          >
-            <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
-            {refreshing ? t.refreshing : t.refresh}
-          </button>
-          {list.loaded && list.total > 0 && (
-            <span className="mail-toolbar__count" data-testid="mail-count">
-              {t.shown(list.emails.length, list.total)}
-            </span>
-          )}
-        </div>
+        <Toolbar
+          options={options}
+          onOptions={changeOptions}
+          refreshing={refreshing}
+          onRefresh={() => void refresh()}
+          count={list.loaded ? { shown: threads.length, total: list.total } : null}
+          selectAll={selectAll}
+          onSelectAll={(all) => setChecked(all ? new Set(threads.map((th) => th.id)) : new Set())}
+          onHelp={() => setHelpOpen(true)}
+        />
+        {checkedThreads.length > 0 && (
+          <BulkBar
+            count={checkedThreads.length}
+            busy={triage.busy}
+            canTrash={folder !== 'trash'}
+            onStatus={(a) => void bulkStatus(a)}
+            onDelete={() => setPendingDelete({ threads: checkedThreads, bulk: true })}
+            onTrash={() => void bulkTrash()}
+            onClear={() => setChecked(new Set())}
+          />
+        )}
         {list.loaded && list.error !== undefined && (
           <p className="notice notice--error mail-view__notice" role="alert">
             {t.loadFailed}: {errorMessage(list.error)}
@@ -210,13 +254,34 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
       </div>
       <div className="mail-view__pane">
         {selectedId ? (
-          <ReadingPane key={selectedId} id={selectedId} onBack={close} onMarkRead={(e) => void markRead(e)} />
+          <ReadingPane
+            key={selectedId}
+            id={selectedId}
+            thread={openThread}
+            busy={triage.busy}
+            canTrash={folder !== 'trash'}
+            onBack={close}
+            onMarkRead={onMarkRead}
+            onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}
+            onDelete={(th) => setPendingDelete({ threads: [th], bulk: false })}
+            onTrash={(th) => void triage.remove([th], 'trash')}
+          />
         ) : (
           <EmptyState testId="reading-placeholder" icon={<MailIcon />}>
             <p>{t.selectMail}</p>
           </EmptyState>
         )}
       </div>
+
+      {pendingDelete && (
+        <DeleteConfirm
+          pending={pendingDelete}
+          busy={triage.busy}
+          onConfirm={() => void confirmDelete(pendingDelete)}
+          onCancel={() => setPendingDelete(null)}
+        />
+      )}
+      {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }

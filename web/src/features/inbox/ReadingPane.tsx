@@ -1,70 +1,55 @@
-// The reading pane (spec 000 §2 "Inbox page"): sender, recipients, date, subject, attachments
-// and the body. Remote images stay blocked until the user asks for them; a mail that could not be
-// decoded is shown as it arrived, with its raw file to download. Opening an unread mail marks it
-// read (the caller does the marking, so the list and the counts follow).
+// The reading pane (spec 000 §2 "Inbox page"): the subject, the open mail's status and the
+// actions (status buttons, delete, move to Trash), then the thread's messages oldest first, the
+// open one (the newest when a thread is opened from the list) expanded and the rest collapsed.
+// A mail opened by URL that is not in the loaded list is shown on its own.
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { downloadAttachment, downloadRaw } from '../../api/mail';
-import type { EmailDetail } from '../../api/types';
-import { useToast } from '../../app/Toasts';
-import { BackIcon, DownloadIcon, PaperclipIcon } from '../../components/icons';
+import type { Email, EmailDetail, Thread } from '../../api/types';
+import { BackIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
-import { formatDateTime } from '../../lib/dates';
-import { formatSize } from '../../lib/size';
-import { MailBody } from './MailBody';
+import { StatusButtons, StatusChips } from './StatusButtons';
+import { ThreadMessage } from './ThreadMessage';
+import { threadSubject } from './ThreadRow';
+import { singleMailThread } from './threads';
+import type { StatusAction } from './triageRules';
 
 const t = he.mail;
 
 export interface ReadingPaneProps {
+  /** The open mail (the URL's `mail`). */
   id: string;
+  /** The list's thread holding it, when it is in the loaded list. */
+  thread: Thread | null;
+  busy: boolean;
+  canTrash: boolean;
   onBack: () => void;
-  /** Called once when the mail turns out to be unread. */
-  onMarkRead: (email: EmailDetail) => void;
+  /** Called once per message that turns out to be unread when shown. */
+  onMarkRead: (email: Email) => void;
+  onStatus: (thread: Thread, action: StatusAction) => void;
+  onDelete: (thread: Thread) => void;
+  onTrash: (thread: Thread) => void;
 }
 
-function Addresses({ list }: { list: string[] }) {
-  return (
-    <>
-      {list.map((a, i) => (
-        <span key={`${a}-${i}`}>
-          {i > 0 && ', '}
-          <bdi dir="ltr">{a}</bdi>
-        </span>
-      ))}
-    </>
-  );
-}
-
-export function ReadingPane({ id, onBack, onMarkRead }: ReadingPaneProps) {
-  const toast = useToast();
-  const [remote, setRemote] = useState(false);
-  const { data, error, mutate } = useSWR<EmailDetail>(keys.email(id, remote), {
-    keepPreviousData: true,
+export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, onMarkRead, onStatus, onDelete, onTrash }: ReadingPaneProps) {
+  // Outside the list (opened by URL), the mail itself stands for its thread.
+  const { data: detail, error, mutate } = useSWR<EmailDetail>(listThread ? null : keys.email(id), {
     revalidateOnFocus: false,
   });
-  const marked = useRef(false);
-  const [downloading, setDownloading] = useState<number | 'raw' | null>(null);
-
-  useEffect(() => {
-    if (!data || data.id !== id || data.is_read || marked.current) return;
-    marked.current = true;
-    onMarkRead(data);
-  }, [data, id, onMarkRead]);
-
-  async function download(what: number | 'raw', filename = '') {
-    setDownloading(what);
-    try {
-      if (what === 'raw') await downloadRaw(id);
-      else await downloadAttachment(id, what, filename);
-    } catch (err) {
-      toast.error(`${t.downloadFailed}: ${errorMessage(err)}`);
-    } finally {
-      setDownloading(null);
-    }
-  }
+  const thread = listThread ?? (detail ? singleMailThread(detail) : null);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set([id]));
+  const toggle = useCallback(
+    (mailId: string) =>
+      setExpanded((s) => {
+        const next = new Set(s);
+        if (next.has(mailId)) next.delete(mailId);
+        else next.add(mailId);
+        return next;
+      }),
+    [],
+  );
 
   const back = (
     <button type="button" className="button reading-pane__back" onClick={onBack} data-testid="reading-back">
@@ -73,7 +58,7 @@ export function ReadingPane({ id, onBack, onMarkRead }: ReadingPaneProps) {
     </button>
   );
 
-  if (!data) {
+  if (!thread) {
     return (
       <article className="reading-pane" data-testid="reading-pane" data-id={id}>
         {back}
@@ -95,108 +80,66 @@ export function ReadingPane({ id, onBack, onMarkRead }: ReadingPaneProps) {
     );
   }
 
-  const subject = data.subject?.trim() || t.noSubject;
-  const files = (data.attachments ?? []).filter((a) => !a.inline);
+  const open = thread.emails.find((e) => e.id === id) ?? thread.emails[0];
+  // Oldest first, like a conversation; the list gives them newest first.
+  const messages = [...thread.emails].reverse();
+  const single = messages.length === 1;
 
   return (
     <article className="reading-pane" data-testid="reading-pane" data-id={id} aria-labelledby="reading-subject">
       {back}
       <header className="reading-pane__header">
         <h2 id="reading-subject" className="reading-pane__subject" dir="auto" data-testid="reading-subject">
-          {subject}
+          {threadSubject(thread)}
         </h2>
-        <dl className="reading-pane__facts">
-          <div className="reading-pane__fact">
-            <dt>{t.from}</dt>
-            <dd data-testid="reading-from">
-              {data.from_name?.trim() && (
-                <span className="reading-pane__name" dir="auto">
-                  {data.from_name}
-                </span>
-              )}{' '}
-              <bdi dir="ltr" className="reading-pane__address">
-                {data.from}
-              </bdi>
-            </dd>
-          </div>
-          {data.to?.length > 0 && (
-            <div className="reading-pane__fact">
-              <dt>{t.to}</dt>
-              <dd data-testid="reading-to">
-                <Addresses list={data.to} />
-              </dd>
-            </div>
+        <div className="reading-pane__meta">
+          {!single && (
+            <span className="reading-pane__count" data-testid="reading-count">
+              {he.inbox.messagesInThread(thread.count)}
+            </span>
           )}
-          {data.cc?.length > 0 && (
-            <div className="reading-pane__fact">
-              <dt>{t.cc}</dt>
-              <dd>
-                <Addresses list={data.cc} />
-              </dd>
-            </div>
-          )}
-          <div className="reading-pane__fact">
-            <dt>{t.date}</dt>
-            <dd>
-              <time dateTime={data.date} data-testid="reading-date">
-                {formatDateTime(data.date)}
-              </time>
-            </dd>
+          <StatusChips email={open} />
+        </div>
+        <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>
+          <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
+          <div className="reading-pane__danger">
+            <button
+              type="button"
+              className="chip-button chip-button--danger"
+              disabled={busy}
+              onClick={() => onDelete(thread)}
+              data-testid="mail-delete"
+            >
+              {he.inbox.delete}
+            </button>
+            {canTrash && (
+              <button
+                type="button"
+                className="chip-button"
+                disabled={busy}
+                onClick={() => onTrash(thread)}
+                data-testid="mail-trash"
+              >
+                <TrashIcon />
+                {he.inbox.trash}
+              </button>
+            )}
           </div>
-        </dl>
+        </div>
       </header>
 
-      {files.length > 0 && (
-        <section className="attachments" aria-label={t.attachments}>
-          <h3 className="visually-hidden">{t.attachments}</h3>
-          <ul className="attachments__list">
-            {files.map((a) => (
-              <li key={a.index}>
-                <button
-                  type="button"
-                  className="attachment"
-                  disabled={downloading === a.index}
-                  aria-label={t.download(a.filename)}
-                  onClick={() => void download(a.index, a.filename)}
-                  data-testid="mail-attachment"
-                  data-index={a.index}
-                >
-                  <PaperclipIcon />
-                  <bdi className="attachment__name">{a.filename}</bdi>
-                  <bdi className="attachment__size">{formatSize(a.size, t.sizeUnits)}</bdi>
-                  <DownloadIcon />
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-
-      {data.parsed === false && (
-        <div className="notice notice--warning reading-pane__notice" role="note" data-testid="mail-unparsed">
-          <p>{t.unparsed}</p>
-          <button
-            type="button"
-            className="link-button"
-            disabled={downloading === 'raw'}
-            onClick={() => void download('raw')}
-            data-testid="mail-download-raw"
-          >
-            {t.downloadRaw}
-          </button>
-        </div>
-      )}
-
-      {data.remoteContentBlocked && !remote && (
-        <div className="notice notice--info remote-bar" role="note" data-testid="remote-blocked">
-          <span>{t.remoteBlocked}</span>
-          <button type="button" className="link-button" onClick={() => setRemote(true)} data-testid="show-remote">
-            {t.showRemote}
-          </button>
-        </div>
-      )}
-
-      <MailBody html={data.body ?? ''} title={t.bodyTitle(subject)} />
+      <div className="reading-pane__messages">
+        {messages.map((e) => (
+          <ThreadMessage
+            key={e.id}
+            id={e.id}
+            row={e}
+            expanded={single || expanded.has(e.id)}
+            onToggle={single ? null : () => toggle(e.id)}
+            onMarkRead={onMarkRead}
+          />
+        ))}
+      </div>
     </article>
   );
 }

@@ -3,21 +3,21 @@ import { INBOX_FOLDERS, folderSource, normalizeFolder } from './folders';
 import { toFolderCounts } from './useFolderCounts';
 
 describe('folders', () => {
-  it('maps every inbox folder to its listing: real folders by role, the virtual ones by session', () => {
+  it('maps every inbox folder to its thread listing, the virtual ones by their capitalised name', () => {
     expect(INBOX_FOLDERS.map((f) => [f, folderSource(f)])).toEqual([
-      ['inbox', '/api/emails/inbox'],
-      ['starred', '/api/emails/starred'],
-      ['sent', '/api/emails/sent'],
-      ['drafts', '/api/emails/drafts'],
-      ['junk', '/api/emails/junk'],
-      ['trash', '/api/emails/trash'],
-      ['Archive', '/api/emails/session/Archive'],
-      ['Spam', '/api/emails/session/Spam'],
-      ['Promotions', '/api/emails/session/Promotions'],
-      ['Updates', '/api/emails/session/Updates'],
+      ['inbox', '/api/threads/inbox'],
+      ['starred', '/api/threads/starred'],
+      ['sent', '/api/threads/sent'],
+      ['drafts', '/api/threads/drafts'],
+      ['junk', '/api/threads/junk'],
+      ['trash', '/api/threads/trash'],
+      ['Archive', '/api/threads/Archive'],
+      ['Spam', '/api/threads/Spam'],
+      ['Promotions', '/api/threads/Promotions'],
+      ['Updates', '/api/threads/Updates'],
     ]);
     expect(folderSource('pending-replies')).toBeNull();
-    expect(folderSource(normalizeFolder('promotions')!)).toBe('/api/emails/session/Promotions');
+    expect(folderSource(normalizeFolder('promotions')!)).toBe('/api/threads/Promotions');
   });
 
   it('turns the server counts into badges: inbox = needs reply + unread', () => {

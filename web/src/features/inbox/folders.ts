@@ -60,10 +60,10 @@ export function folderTitle(key: FolderKey): string {
 }
 
 /**
- * The API listing behind a folder of the inbox page. The virtual folders come from
- * `/api/emails/session/{folder}` (spec 000 §7); the server's Spam there already holds the Junk
- * folder too (spam + suspicious anywhere, plus everything in Junk), and its Archive holds the
- * Archive folder plus mail marked processed. Folders the inbox page does not list have none.
+ * The API listing behind a folder of the inbox page: its threads (docs/API.md "Threads"). The
+ * server's virtual Spam already holds the Junk folder too (spam + suspicious anywhere, plus
+ * everything in Junk), and its Archive holds the Archive folder plus mail marked processed.
+ * Folders the inbox page does not list have none.
  */
 export function folderSource(key: FolderKey): string | null {
   switch (key) {
@@ -73,12 +73,11 @@ export function folderSource(key: FolderKey): string | null {
     case 'drafts':
     case 'junk':
     case 'trash':
-      return `/api/emails/${key}`;
     case 'Archive':
     case 'Spam':
     case 'Promotions':
     case 'Updates':
-      return `/api/emails/session/${key}`;
+      return `/api/threads/${key}`;
     default:
       return null;
   }

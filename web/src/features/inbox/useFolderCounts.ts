@@ -25,6 +25,7 @@ export function toFolderCounts(c: Partial<EmailCountsResponse> | undefined): Fol
     inbox: needsReply === undefined && unread === undefined ? undefined : (needsReply ?? 0) + (unread ?? 0),
     starred: num(c.starred),
     needsReply,
+    urgent: num(c.urgent),
     processed: num(c.processed),
     spam: num(c.spam),
     advertisements: num(c.advertisements),

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isMailKey, keys } from './keys';
+import { defaultOrder, listQuery } from './triage';
+
+describe('listing options', () => {
+  it('leaves out what equals the server default', () => {
+    expect(listQuery()).toBe('');
+    expect(listQuery({ sort: 'date', order: 'desc' })).toBe('');
+    expect(listQuery({ sort: 'sender', order: 'asc' })).toBe('sort=sender');
+    expect(listQuery({ sort: 'subject', order: 'desc' })).toBe('sort=subject&order=desc');
+    expect(listQuery({ order: 'asc' })).toBe('order=asc');
+    expect(listQuery({ filter: ['unread', 'attachment'], status: 'urgent' })).toBe('filter=unread,attachment&status=urgent');
+  });
+
+  it('knows the default order of each sort', () => {
+    expect(defaultOrder('date')).toBe('desc');
+    expect(defaultOrder(undefined)).toBe('desc');
+    expect(defaultOrder('sender')).toBe('asc');
+    expect(defaultOrder('subject')).toBe('asc');
+  });
+
+  it('thread pages are mail keys, so revalidation covers them', () => {
+    const key = keys.threadPage('/api/threads/inbox', 2, 50, 'filter=unread');
+    expect(key).toBe('/api/threads/inbox?page=2&perPage=50&filter=unread');
+    expect(isMailKey(key)).toBe(true);
+    expect(isMailKey(`$inf$${keys.threadPage('/api/threads/Spam', 1, 50)}`)).toBe(true);
+    expect(isMailKey(keys.me())).toBe(false);
+  });
+});

@@ -1,0 +1,78 @@
+// Threads and triage (docs/API.md "Listing options", "Threads", "Triage"): thin typed wrappers so
+// components never spell a path or a body shape themselves.
+
+import { api, apiWithHeaders } from './client';
+import { keys } from './keys';
+import type {
+  BulkRequest,
+  BulkResponse,
+  DeleteEmailResponse,
+  ListOptions,
+  MailPriority,
+  SetStatusResponse,
+  StatusChange,
+  SuccessResponse,
+  Thread,
+  ThreadPage,
+  TrashEmailResponse,
+} from './types';
+
+/** The server's default order for a sort: newest first by date, A→Z by sender and subject. */
+export function defaultOrder(sort: ListOptions['sort']): 'asc' | 'desc' {
+  return sort === 'sender' || sort === 'subject' ? 'asc' : 'desc';
+}
+
+/**
+ * The listing options as a query string (without `?`), leaving out what equals the server's
+ * default so the plain listing keeps its plain key: `filter=unread,starred&status=urgent&sort=sender`.
+ */
+export function listQuery(options: ListOptions = {}): string {
+  const q = new URLSearchParams();
+  if (options.filter?.length) q.set('filter', options.filter.join(','));
+  if (options.status) q.set('status', options.status);
+  const sort = options.sort ?? 'date';
+  if (sort !== 'date') q.set('sort', sort);
+  if (options.order && options.order !== defaultOrder(sort)) q.set('order', options.order);
+  // Keep the commas readable (the server splits on them either way).
+  return q.toString().replace(/%2C/g, ',');
+}
+
+/** One page of threads; the total is the `X-Total-Count` header (the rows if it is missing). */
+export async function fetchThreadPage(path: string): Promise<ThreadPage> {
+  const { data, headers } = await apiWithHeaders<Thread[]>(path);
+  const threads = Array.isArray(data) ? data : [];
+  const header = Number(headers.get('X-Total-Count'));
+  return { threads, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : threads.length };
+}
+
+const emailPath = (id: string) => `/api/emails/${encodeURIComponent(id)}`;
+
+export function setEmailStatus(id: string, status: StatusChange, priority?: MailPriority): Promise<SetStatusResponse> {
+  return api<SetStatusResponse>(`${emailPath(id)}/status`, {
+    method: 'PUT',
+    body: priority ? { status, priority } : { status },
+  });
+}
+
+/** Hides the mail from this site only; the mailbox keeps it (spec 000 §5). */
+export function deleteEmail(id: string): Promise<DeleteEmailResponse> {
+  return api<DeleteEmailResponse>(emailPath(id), { method: 'DELETE' });
+}
+
+/** Moves the mail to the mailbox's Trash folder. */
+export function trashEmail(id: string): Promise<TrashEmailResponse> {
+  return api<TrashEmailResponse>(`${emailPath(id)}/trash`, { method: 'POST' });
+}
+
+export function bulkEmails(body: BulkRequest): Promise<BulkResponse> {
+  return api<BulkResponse>('/api/emails/bulk', { method: 'POST', body });
+}
+
+/** "Always show remote content from this sender". */
+export function allowRemoteSender(address: string): Promise<SuccessResponse> {
+  return api<SuccessResponse>(keys.remoteSenders(), { method: 'POST', body: { address } });
+}
+
+export function revokeRemoteSender(address: string): Promise<SuccessResponse> {
+  return api<SuccessResponse>(`${keys.remoteSenders()}/${encodeURIComponent(address)}`, { method: 'DELETE' });
+}

@@ -1,0 +1,226 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import useSWR from 'swr';
+import useSWRInfinite from 'swr/infinite';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys } from '../../api/keys';
+import { readStoredAuth } from '../../api/session';
+import { useFolderCounts } from '../../features/inbox/useFolderCounts';
+import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { Sidebar } from '../Sidebar';
+import { LiveStatusIndicator, LiveUpdates } from './LiveUpdates';
+
+type Counter = Record<string, number>;
+
+/** fetch mock that counts the calls per path (query included). */
+function mockApi(extra: Record<string, (url: string) => Response> = {}) {
+  const calls: Counter = {};
+  const bump = (url: string) => {
+    const path = url.replace(/^https?:\/\/[^/]+/, '');
+    calls[path] = (calls[path] ?? 0) + 1;
+  };
+  const routes: Parameters<typeof mockFetch>[0] = {
+    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+    'GET /api/emails/counts': (_i, url) => {
+      bump(url);
+      return json(200, { needsReply: 1, unread: 1, urgent: 0, starred: 0 });
+    },
+    'GET /api/emails/inbox-zero': (_i, url) => {
+      bump(url);
+      return json(200, { needsReply: 1, urgent: 0, overdue: 0, processed: 0, reminders: [], autoArchive: [], autoArchiveCount: 0 });
+    },
+    'GET /api/threads/inbox': (_i, url) => {
+      bump(url);
+      return json(200, []);
+    },
+    'GET /api/emails/7': (_i, url) => {
+      bump(url);
+      return json(200, { id: '7' });
+    },
+  };
+  for (const [route, h] of Object.entries(extra)) routes[route] = (_i, url) => h(url);
+  mockFetch(routes);
+  return calls;
+}
+
+function Badges() {
+  const counts = useFolderCounts();
+  return <Sidebar counts={counts} />;
+}
+
+/** Mounts a paged list (2 pages), an open mail and the Inbox Zero key, like the inbox does. */
+function MailData() {
+  useSWR(keys.inboxZero());
+  useSWR(keys.email('7'));
+  useSWRInfinite((i) => `/api/threads/inbox?page=${i + 1}&perPage=50`, { initialSize: 2 });
+  return null;
+}
+
+function renderLive(children = <MailData />) {
+  signInAs(DANA, 'tok-1');
+  return renderWithProviders(
+    <LiveUpdates>
+      <LiveStatusIndicator />
+      {children}
+    </LiveUpdates>,
+    { route: '/Inbox' },
+  );
+}
+
+async function connected(): Promise<FakeWebSocket> {
+  await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+  const ws = FakeWebSocket.last;
+  act(() => ws.accept());
+  return ws;
+}
+
+const PAGE1 = '/api/threads/inbox?page=1&perPage=50';
+const PAGE2 = '/api/threads/inbox?page=2&perPage=50';
+
+describe('LiveUpdates', () => {
+  beforeEach(() => {
+    FakeWebSocket.reset();
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('opens /ws on the same host and authenticates with the session token first', async () => {
+    mockApi();
+    renderLive(<></>);
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const ws = FakeWebSocket.last;
+    expect(ws.url).toBe(`ws://${window.location.host}/ws`);
+    act(() => ws.open());
+    expect(ws.sent).toEqual([{ type: 'auth', token: 'tok-1' }]);
+  });
+
+  it('writes a stats event into the counts without a refetch: inbox badge = needs reply + unread', async () => {
+    const calls = mockApi();
+    renderLive(<Badges />);
+    expect(await screen.findByTestId('folder-count-inbox')).toHaveTextContent('2');
+    const ws = await connected();
+
+    act(() =>
+      ws.receive({
+        type: 'stats',
+        data: { needsReply: 4, unread: 3, urgent: 2, processed: 9, spam: 1, advertisements: 0, info: 5 },
+      }),
+    );
+    expect(screen.getByTestId('folder-count-inbox')).toHaveTextContent('7');
+    expect(screen.getByTestId('folder-count-pending-replies')).toHaveTextContent('4');
+    expect(screen.getByTestId('folder-count-Archive')).toHaveTextContent('9');
+    expect(screen.getByTestId('folder-count-Spam')).toHaveTextContent('1');
+    expect(screen.getByTestId('folder-count-Updates')).toHaveTextContent('5');
+    expect(screen.queryByTestId('folder-count-Promotions')).not.toBeInTheDocument();
+    // Give a refetch the chance to happen: there must be none.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls['/api/emails/counts']).toBe(1);
+  });
+
+  it('re-reads the lists and the Inbox Zero panel on new_mail (first page), not the counts or the open mail', async () => {
+    const calls = mockApi();
+    renderLive();
+    await waitFor(() => expect(calls[PAGE2]).toBe(1));
+    await waitFor(() => expect(calls[keys.inboxZero()]).toBe(1));
+    await waitFor(() => expect(calls['/api/emails/7']).toBe(1));
+    const ws = await connected();
+
+    act(() => {
+      ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 2 } });
+      ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 1 } });
+    });
+    await waitFor(() => expect(calls[keys.inboxZero()]).toBe(2));
+    await waitFor(() => expect(calls[PAGE1]).toBe(2));
+    // A burst is one re-read; later pages stay; counts come with the stats event; the open
+    // mail is not re-read (it may be the one that just left: a 404).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls[keys.inboxZero()]).toBe(2);
+    expect(calls[PAGE1]).toBe(2);
+    expect(calls[PAGE2]).toBe(1);
+    expect(calls['/api/emails/7']).toBe(1);
+    expect(calls['/api/emails/counts'] ?? 0).toBe(0);
+  });
+
+  it('re-reads every loaded list page on mail_changed', async () => {
+    const calls = mockApi();
+    renderLive();
+    await waitFor(() => expect(calls[PAGE2]).toBe(1));
+    const ws = await connected();
+
+    act(() => ws.receive({ type: 'mail_changed', data: { reason: 'status' } }));
+    await waitFor(() => expect(calls[PAGE1]).toBe(2));
+    await waitFor(() => expect(calls[PAGE2]).toBe(2));
+    await waitFor(() => expect(calls[keys.inboxZero()]).toBe(2));
+  });
+
+  it('shows system notifications as toasts by level', async () => {
+    mockApi();
+    renderLive(<></>);
+    const ws = await connected();
+    act(() => {
+      ws.receive({ type: 'system_notification', data: { level: 'error', message: 'הסיסמה של התיבה נדחתה' } });
+      ws.receive({ type: 'system_notification', data: { level: 'warning', message: 'אזהרה כלשהי' } });
+      ws.receive({ type: 'system_notification', data: { level: 'success', message: 'הצליח' } });
+      ws.receive({ type: 'system_notification', data: { level: 'debug', message: 'סתם מידע' } });
+    });
+    const toasts = screen.getAllByTestId('toast');
+    expect(toasts.map((t) => t.className)).toEqual([
+      'toast toast--error',
+      'toast toast--warning',
+      'toast toast--success',
+      'toast toast--info',
+    ]);
+    expect(within(toasts[0]).getByText('הסיסמה של התיבה נדחתה')).toBeInTheDocument();
+  });
+
+  it('shows the failed state after an error and offers a retry once out of attempts', async () => {
+    mockApi();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderLive(<></>);
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    expect(screen.queryByTestId('live-status')).not.toBeInTheDocument();
+
+    act(() => FakeWebSocket.last.fail());
+    expect(screen.getByTestId('live-status')).toHaveAttribute('data-status', 'reconnecting');
+    for (const delay of [3000, 6000, 12000, 24000, 48000]) {
+      act(() => vi.advanceTimersByTime(delay));
+      act(() => FakeWebSocket.last.fail());
+    }
+    expect(FakeWebSocket.instances).toHaveLength(6);
+    expect(screen.getByTestId('live-status')).toHaveAttribute('data-status', 'failed');
+    expect(screen.getByTestId('live-status')).toHaveTextContent('החיבור לעדכונים מיידיים נכשל');
+
+    vi.useRealTimers();
+    await userEvent.setup().click(screen.getByTestId('live-retry'));
+    expect(FakeWebSocket.instances).toHaveLength(7);
+    act(() => FakeWebSocket.last.accept());
+    expect(screen.queryByTestId('live-status')).not.toBeInTheDocument();
+  });
+
+  it('checks the session when the server refuses the token (4001), and stops', async () => {
+    let meCalls = 0;
+    mockApi({
+      'GET /api/app/me': () => {
+        meCalls += 1;
+        return meCalls === 1
+          ? json(200, { success: true, user: DANA })
+          : json(401, { success: false, error: 'unauthorized', message: 'עליך להתחבר תחילה' });
+      },
+    });
+    renderLive(<></>);
+    await waitFor(() => expect(meCalls).toBe(1));
+    const ws = await connected();
+    act(() => {
+      ws.receive({ type: 'auth_error', data: { message: 'עליך להתחבר תחילה' } });
+      ws.serverClose(4001);
+    });
+    await waitFor(() => expect(readStoredAuth().token).toBeNull());
+    expect(meCalls).toBe(2);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+});

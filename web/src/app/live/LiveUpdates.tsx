@@ -1,0 +1,197 @@
+// The live channel of one signed-in session (mounted inside SessionScope, so its `mutate` is that
+// session's SWR cache). Server events become cache updates and toasts:
+//   stats               → the folder counts, written into the cache as they are (no refetch);
+//   new_mail            → every mail key and the Inbox Zero panel re-read (first list page);
+//   mail_changed        → the same, every loaded list page;
+//   system_notification → a toast by level (error, warning, success, otherwise info).
+// The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
+
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useSWRConfig } from 'swr';
+import { api } from '../../api/client';
+import { keys } from '../../api/keys';
+import type { EmailCountsResponse } from '../../api/types';
+import { he } from '../../i18n/he';
+import { useAuth } from '../AuthProvider';
+import { useToast, type ToastApi } from '../Toasts';
+import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
+import { revalidateMailData } from './revalidate';
+
+/** Bursts of events (a sync storing mail batch after batch) make one re-read. */
+export const LIVE_REVALIDATE_DELAY_MS = 200;
+
+export interface LiveStatusValue extends LiveState {
+  /** Reconnect now, after the client gave up (or is waiting for its next attempt). */
+  retry: () => void;
+}
+
+const IDLE: LiveStatusValue = { ...INITIAL_LIVE_STATE, status: 'closed', retry: () => {} };
+
+const LiveStatusContext = createContext<LiveStatusValue>(IDLE);
+
+/** The channel's state, for an indicator; 'closed' outside a signed-in session. */
+export function useLiveStatus(): LiveStatusValue {
+  return useContext(LiveStatusContext);
+}
+
+function toastByLevel(toast: ToastApi, data: unknown): void {
+  if (typeof data !== 'object' || data === null) return;
+  const { level, message } = data as { level?: unknown; message?: unknown };
+  if (typeof message !== 'string' || !message.trim()) return;
+  switch (level) {
+    case 'error':
+      toast.error(message);
+      break;
+    case 'warning':
+      toast.warning(message);
+      break;
+    case 'success':
+      toast.success(message);
+      break;
+    default:
+      toast.info(message);
+  }
+}
+
+function isCounts(data: unknown): data is Partial<EmailCountsResponse> {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
+}
+
+export function LiveUpdates({ children }: { children: ReactNode }) {
+  const { token, isAuthenticated } = useAuth();
+  const { mutate, cache } = useSWRConfig();
+  const toast = useToast();
+  const [state, setState] = useState<LiveState>(INITIAL_LIVE_STATE);
+  const client = useRef<LiveClient | null>(null);
+
+  // Coalesced re-reads: `allPages` wins if any event in the window asked for it.
+  const pending = useRef<{ timer: ReturnType<typeof setTimeout> | null; allPages: boolean }>({
+    timer: null,
+    allPages: false,
+  });
+  const scheduleRevalidate = useCallback(
+    (allPages: boolean) => {
+      const p = pending.current;
+      p.allPages ||= allPages;
+      if (p.timer !== null) return;
+      p.timer = setTimeout(() => {
+        const all = p.allPages;
+        p.timer = null;
+        p.allPages = false;
+        // Counts arrive with the `stats` event that follows every change.
+        void revalidateMailData(cache, mutate, { counts: false, allPages: all });
+      }, LIVE_REVALIDATE_DELAY_MS);
+    },
+    [cache, mutate],
+  );
+
+  const onEvent = useCallback(
+    (event: LiveEvent) => {
+      switch (event.type) {
+        case 'stats':
+          if (isCounts(event.data)) {
+            const counts = event.data;
+            void mutate<Partial<EmailCountsResponse>>(
+              keys.emailCounts(),
+              (current) => ({ ...current, ...counts }),
+              { revalidate: false },
+            );
+          }
+          break;
+        case 'new_mail':
+          scheduleRevalidate(false);
+          break;
+        case 'mail_changed':
+          scheduleRevalidate(true);
+          break;
+        case 'system_notification':
+          toastByLevel(toast, event.data);
+          break;
+        default:
+          break;
+      }
+    },
+    [mutate, scheduleRevalidate, toast],
+  );
+
+  // The client lives as long as the session; handlers may change identity without reconnecting.
+  const handler = useRef(onEvent);
+  useEffect(() => {
+    handler.current = onEvent;
+  }, [onEvent]);
+
+  useEffect(() => {
+    if (!token || !isAuthenticated) return;
+    let sessionChecked = false;
+    const c = new LiveClient({
+      url: liveUrl(),
+      token,
+      onEvent: (e) => handler.current(e),
+      onStateChange: (s) => {
+        setState(s);
+        // Refused token: ask the API, whose 401 ends the session the usual way.
+        if (s.unauthorized && !sessionChecked) {
+          sessionChecked = true;
+          void api(keys.me()).catch(() => {});
+        }
+      },
+    });
+    client.current = c;
+    c.start();
+    // Back online after the client gave up: try again at once.
+    const onOnline = () => c.retryNow();
+    window.addEventListener('online', onOnline);
+    return () => {
+      window.removeEventListener('online', onOnline);
+      c.stop();
+      client.current = null;
+      const p = pending.current;
+      if (p.timer !== null) clearTimeout(p.timer);
+      p.timer = null;
+      p.allPages = false;
+    };
+  }, [token, isAuthenticated]);
+
+  const retry = useCallback(() => client.current?.retryNow(), []);
+  const value = useMemo<LiveStatusValue>(() => ({ ...state, retry }), [state, retry]);
+
+  return <LiveStatusContext.Provider value={value}>{children}</LiveStatusContext.Provider>;
+}
+
+/**
+ * A small pill in the top bar, shown only when the channel failed: the screen then refreshes
+ * every 30 s instead of at once, which the user may want to know. Retry when it gave up.
+ */
+export function LiveStatusIndicator() {
+  const live = useLiveStatus();
+  const t = he.live;
+  if (live.status === 'connected' || live.status === 'closed') return null;
+  if (!live.error && live.status !== 'failed') return null;
+  const gaveUp = live.status === 'failed';
+  return (
+    <div
+      className={`live-status${gaveUp ? ' live-status--failed' : ''}`}
+      role="status"
+      title={t.fallbackHint}
+      data-testid="live-status"
+      data-status={live.status}
+    >
+      <span className="live-status__dot" aria-hidden="true" />
+      <span className="live-status__text">{gaveUp ? t.failed : t.reconnecting}</span>
+      {gaveUp && (
+        <button type="button" className="link-button live-status__retry" onClick={live.retry} data-testid="live-retry">
+          {t.retry}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// What the list column shows instead of threads: the load error, the loading state, and the
+// empty states (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
+// one for a filter that matches nothing).
+
+import { errorMessage } from '../../api/client';
+import { EmptyState } from '../../components/EmptyState';
+import { InboxIcon } from '../../components/icons';
+import { he, type FolderKey } from '../../i18n/he';
+import { SIDEBAR_FOLDERS, folderTitle } from './folders';
+
+const t = he.mail;
+
+export function ListError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <div className="notice notice--error mail-view__notice" role="alert" data-testid="mail-list-error">
+      <p>
+        {t.loadFailed}: {errorMessage(error)}
+      </p>
+      <button type="button" className="link-button" onClick={onRetry}>
+        {t.retry}
+      </button>
+    </div>
+  );
+}
+
+export function ListLoading() {
+  return (
+    <p className="card__status mail-view__status" role="status" data-testid="mail-loading">
+      {t.loading}
+    </p>
+  );
+}
+
+export interface EmptyFolderProps {
+  folder: FolderKey;
+  /** A filter is on: say nothing matches it, and offer to clear it. */
+  filtered: boolean;
+  stillSyncing: boolean;
+  onClearFilter: () => void;
+}
+
+export function EmptyFolder({ folder, filtered, stillSyncing, onClearFilter }: EmptyFolderProps) {
+  const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
+  return (
+    <div className="mail-view__empty" data-testid="mail-empty" data-folder={folder} data-filtered={filtered}>
+      <EmptyState
+        testId="mail-empty-state"
+        icon={
+          <span style={color ? { color } : undefined}>
+            <InboxIcon />
+          </span>
+        }
+        action={
+          filtered ? (
+            <button type="button" className="button" onClick={onClearFilter} data-testid="mail-clear-filter">
+              {he.inbox.clearFilter}
+            </button>
+          ) : undefined
+        }
+      >
+        <p className="empty-state__title">
+          {filtered ? he.inbox.emptyFiltered : (t.emptyByFolder[folder] ?? he.empty.folderEmpty(folderTitle(folder)))}
+        </p>
+        {!filtered && stillSyncing && <p>{t.syncingHint}</p>}
+      </EmptyState>
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+// One row of the thread list (spec 000 §2, §3 Thread): a selection checkbox, the star, the
+// people in the thread (or the recipients in Sent and Drafts), how many messages it holds, a
+// paperclip, the date of its newest mail, the subject with at most 2 labels, and a preview.
+// Unread threads are bold. The row opens the thread; the checkbox and the star do not.
+
+import { memo, useEffect, useRef, type MouseEvent } from 'react';
+import type { Email, Thread } from '../../api/types';
+import { PaperclipIcon, StarIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+import { formatDateTime, formatMailDate } from '../../lib/dates';
+import { MAX_LABELS, labelText } from './triageRules';
+
+const t = he.mail;
+
+export interface ThreadRowProps {
+  thread: Thread;
+  /** The open mail belongs to this thread. */
+  open: boolean;
+  /** Ticked for a bulk action. */
+  checked: boolean;
+  /** The keyboard cursor (j/k) is on this row. */
+  cursor: boolean;
+  /** Name the recipients instead of the senders (Sent, Drafts). */
+  showRecipients: boolean;
+  onOpen: (thread: Thread) => void;
+  onToggleStar: (thread: Thread) => void;
+  onToggleCheck: (thread: Thread) => void;
+}
+
+export function senderLabel(e: Pick<Email, 'from' | 'from_name'>): string {
+  return e.from_name?.trim() || e.from?.trim() || t.unknownSender;
+}
+
+export function threadSubject(thread: Pick<Thread, 'subject' | 'hasNoSubject'>): string {
+  return (!thread.hasNoSubject && thread.subject?.trim()) || t.noSubject;
+}
+
+function whoLabel(thread: Thread, showRecipients: boolean): string {
+  const newest = thread.emails[0];
+  if (showRecipients) {
+    const to = [...new Set(thread.emails.flatMap((e) => e.to ?? []).filter(Boolean))];
+    return to.length ? `${t.toPrefix} ${to.join(', ')}` : t.unknownSender;
+  }
+  const names = (thread.participants ?? []).map((p) => p.trim()).filter(Boolean);
+  if (names.length) return names.join(', ');
+  return newest ? senderLabel(newest) : t.unknownSender;
+}
+
+/** A label's colour family: the status and priority names have their own, IMAP labels share one. */
+function labelClass(label: string): string {
+  return he.inbox.labels[label] ? `label-chip label-chip--${label}` : 'label-chip';
+}
+
+export const ThreadRow = memo(function ThreadRow({
+  thread,
+  open,
+  checked,
+  cursor,
+  showRecipients,
+  onOpen,
+  onToggleStar,
+  onToggleCheck,
+}: ThreadRowProps) {
+  const ref = useRef<HTMLLIElement>(null);
+  const newest = thread.emails[0];
+  const subject = threadSubject(thread);
+  const starLabel = thread.isStarred ? t.unstar : t.star;
+  const labels = (thread.labels ?? []).slice(0, MAX_LABELS);
+
+  // Keep the keyboard cursor in view (jsdom has no scrollIntoView).
+  useEffect(() => {
+    if (cursor) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [cursor]);
+
+  function star(ev: MouseEvent<HTMLButtonElement>) {
+    ev.stopPropagation();
+    onToggleStar(thread);
+  }
+
+  const classes = ['thread-row'];
+  if (!thread.isRead) classes.push('is-unread');
+  if (open) classes.push('is-selected');
+  if (checked) classes.push('is-checked');
+  if (cursor) classes.push('is-cursor');
+
+  return (
+    <li
+      ref={ref}
+      className={classes.join(' ')}
+      data-testid="thread-row"
+      data-id={thread.id}
+      data-read={thread.isRead}
+      data-count={thread.count}
+      onClick={() => onOpen(thread)}
+    >
+      {/* The whole cell toggles the checkbox; a click here never opens the thread. */}
+      <label className="thread-row__select" onClick={(ev) => ev.stopPropagation()}>
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={() => onToggleCheck(thread)}
+          aria-label={he.inbox.selectThread(subject)}
+          data-testid="thread-row-select"
+        />
+      </label>
+      <button
+        type="button"
+        className={`icon-button thread-row__star${thread.isStarred ? ' is-starred' : ''}`}
+        aria-label={starLabel}
+        aria-pressed={thread.isStarred}
+        title={starLabel}
+        onClick={star}
+        data-testid="thread-row-star"
+      >
+        <StarIcon />
+      </button>
+      <button
+        type="button"
+        className="thread-row__open"
+        aria-current={open ? 'true' : undefined}
+        data-testid="thread-row-open"
+      >
+        <span className="thread-row__top">
+          <span className="thread-row__sender" dir="auto" data-testid="thread-row-sender">
+            {whoLabel(thread, showRecipients)}
+          </span>
+          {thread.count > 1 && (
+            <span
+              className="thread-row__count"
+              title={he.inbox.messagesInThread(thread.count)}
+              data-testid="thread-row-count"
+            >
+              {thread.count}
+            </span>
+          )}
+          {!thread.isRead && <span className="visually-hidden">{t.unread}</span>}
+          {thread.hasAttachments && (
+            <span className="thread-row__clip" title={t.hasAttachments} data-testid="thread-row-attachment">
+              <PaperclipIcon />
+              <span className="visually-hidden">{t.hasAttachments}</span>
+            </span>
+          )}
+          <time className="thread-row__date" dateTime={thread.lastDate} title={formatDateTime(thread.lastDate)}>
+            {formatMailDate(thread.lastDate)}
+          </time>
+        </span>
+        <span className="thread-row__line">
+          <span className="thread-row__subject" dir="auto" data-testid="thread-row-subject">
+            {subject}
+          </span>
+          {labels.map((l) => (
+            <span key={l} className={labelClass(l)} dir="auto" data-label={l} data-testid="thread-row-label">
+              {labelText(l)}
+            </span>
+          ))}
+        </span>
+        {newest?.preview && (
+          <span className="thread-row__preview" dir="auto">
+            {newest.preview}
+          </span>
+        )}
+      </button>
+    </li>
+  );
+});

@@ -1,0 +1,146 @@
+// Shared fixtures of the inbox tests: mail and threads shaped like the server's, list responses
+// with X-Total-Count, a fake server with the routes every inbox render touches, and helpers to
+// find the calls a test made.
+
+import type { Email, EmailDetail, MailAccount, Thread } from '../../api/types';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import InboxPage from './InboxPage';
+
+export type Fetch = ReturnType<typeof mockFetch>;
+export type Handler = Parameters<typeof mockFetch>[0][string];
+
+export const ACCOUNT: MailAccount = {
+  id: 1,
+  sessionId: '1',
+  email_address: 'dana@example.test',
+  imap_server: 'imap.example.test',
+  imap_port: 993,
+  imap_ssl: true,
+  smtp_server: 'smtp.example.test',
+  smtp_port: 465,
+  smtp_ssl: true,
+  imap_fingerprint: null,
+  smtp_fingerprint: null,
+  sync: {
+    state: 'idle',
+    lastSync: 1_700_000_000,
+    error: null,
+    errorKind: null,
+    fetchedMessages: 0,
+    fetchedBytes: 0,
+    initialSyncDone: true,
+  },
+};
+
+export function mail(id: number, over: Partial<Email> = {}): Email {
+  return {
+    id: String(id),
+    accountId: 1,
+    threadId: null,
+    messageId: `<m${id}@example.test>`,
+    from: `sender${id}@example.test`,
+    from_name: `שולח ${id}`,
+    to: ['dana@example.test'],
+    cc: [],
+    subject: `נושא ${id}`,
+    preview: `תצוגה מקדימה ${id}`,
+    date: '2025-03-04T09:15:00Z',
+    is_read: true,
+    is_starred: false,
+    labels: [],
+    status: null,
+    priority: null,
+    folder: 'INBOX',
+    hasAttachments: false,
+    attachments: [],
+    size: 1000,
+    parsed: true,
+    ...over,
+  };
+}
+
+export function detail(e: Email, over: Partial<EmailDetail> = {}): EmailDetail {
+  return {
+    ...e,
+    body: '<div dir="auto"><p>שלום עולם</p></div>',
+    bodyPlain: 'שלום עולם',
+    remoteContentBlocked: false,
+    ...over,
+  };
+}
+
+/** A thread as the server groups it: `emails` newest first, the aggregates computed from them. */
+export function thread(emails: Email[], over: Partial<Thread> = {}): Thread {
+  const newest = emails[0];
+  const statuses = [...new Set(emails.map((e) => e.status).filter((s): s is string => !!s))];
+  return {
+    id: newest.threadId ?? `t${newest.id}`,
+    subject: newest.subject,
+    hasNoSubject: !newest.subject.trim(),
+    count: emails.length,
+    lastDate: newest.date,
+    isRead: emails.every((e) => e.is_read),
+    isStarred: emails.some((e) => e.is_starred),
+    labels: statuses,
+    status: newest.status,
+    priority: newest.priority,
+    hasAttachments: emails.some((e) => e.hasAttachments),
+    participants: [...new Set(emails.map((e) => e.from_name || e.from))],
+    emails,
+    ...over,
+  };
+}
+
+/** A single-mail thread. */
+export const solo = (id: number, over: Partial<Email> = {}) => thread([mail(id, over)]);
+
+/** A list response: a JSON array with the total in X-Total-Count, like the server. */
+export function list(threads: Thread[], total = threads.length): Response {
+  return new Response(JSON.stringify(threads), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(total) },
+  });
+}
+
+export function calls(fetch: Fetch, method: string, path: string) {
+  return fetch.mock.calls.filter(
+    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
+  );
+}
+
+export function bodyOf(call: unknown[]): unknown {
+  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
+}
+
+export const INBOX_ZERO = {
+  needsReply: 0,
+  urgent: 0,
+  overdue: 0,
+  processed: 0,
+  reminders: [],
+  autoArchive: [],
+  autoArchiveCount: 0,
+};
+
+export function server(routes: Record<string, Handler>, accounts: MailAccount[] = [ACCOUNT]) {
+  return mockFetch({
+    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+    'GET /api/auth/accounts': () => json(200, { success: true, accounts }),
+    'GET /api/emails/counts': () => json(200, { inbox: 3, unread: 2, needsReply: 1, starred: 0 }),
+    'GET /api/emails/inbox-zero': () => json(200, INBOX_ZERO),
+    ...routes,
+  });
+}
+
+export function renderInbox(route = '/Inbox?folder=inbox') {
+  signInAs();
+  return renderWithProviders(<InboxPage />, { route });
+}
+
+/** The toasts on screen with their kind (success, error, warning, info). */
+export function toasts(): { kind: string; text: string }[] {
+  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
+    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
+    text: el.querySelector('.toast__message')?.textContent ?? '',
+  }));
+}

@@ -1,0 +1,46 @@
+// Small helpers around threads: a lone mail as a thread of one, finding the thread of a mail,
+// every mail id of some threads, and the Compose link that replies to a mail.
+
+import type { Email, Thread } from '../../api/types';
+
+/** A mail shown on its own (opened by URL outside the loaded list) as a thread of one. */
+export function singleMailThread(e: Email): Thread {
+  return {
+    id: e.threadId || e.messageId || e.id,
+    subject: e.subject ?? '',
+    hasNoSubject: !e.subject?.trim(),
+    count: 1,
+    lastDate: e.date,
+    isRead: e.is_read,
+    isStarred: e.is_starred,
+    labels: e.labels ?? [],
+    status: e.status,
+    priority: e.priority,
+    hasAttachments: e.hasAttachments,
+    participants: [e.from_name?.trim() || e.from],
+    emails: [e],
+  };
+}
+
+export function threadOfMail(threads: readonly Thread[], mailId: string | null): Thread | null {
+  if (!mailId) return null;
+  return threads.find((t) => t.emails.some((e) => e.id === mailId)) ?? null;
+}
+
+export function mailIds(threads: readonly Thread[]): string[] {
+  return threads.flatMap((t) => t.emails.map((e) => e.id));
+}
+
+/**
+ * The Compose page's reply link (spec 000 §2 "Compose page": replyTo, replyFrom, replySubject,
+ * originalMessageId): the sender's address, their name, the subject, and the mail's Message-ID
+ * (its id here when it has none).
+ */
+export function replyHref(e: Email): string {
+  const q = new URLSearchParams();
+  q.set('replyTo', e.from ?? '');
+  q.set('replyFrom', e.from_name?.trim() || e.from || '');
+  q.set('replySubject', e.subject ?? '');
+  q.set('originalMessageId', e.messageId || e.id);
+  return `/Compose?${q.toString()}`;
+}

@@ -1,0 +1,265 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Email } from '../../api/types';
+import { AppRoutes } from '../../app/App';
+import { json, renderWithProviders, signInAs } from '../../test/helpers';
+import type { Handler } from './testFixtures';
+import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread, toasts } from './testFixtures';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** A status answer: the server's row with the new status, and where it is listed now. */
+function moved(e: Email, movedTo: string, over: Partial<Email> = {}): Handler {
+  return () => json(200, { success: true, movedTo, email: { ...e, ...over } });
+}
+
+describe('setting a status', () => {
+  it.each([
+    ['spam', 'Spam', 'error', 'המייל הועבר לתיקייה ספאם'],
+    ['advertisement', 'Promotions', 'warning', 'המייל הועבר לתיקייה קידומי מכירות'],
+    ['processed', 'Archive', 'success', 'המייל הועבר לתיקייה ארכיון'],
+    ['info', 'Updates', 'success', 'המייל הועבר לתיקייה עדכונים'],
+  ])('%s: the thread leaves the inbox, the pane closes, the toast is %s', async (status, movedTo, kind, text) => {
+    const e = mail(1);
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([e]), solo(2)]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'PUT /api/emails/1/status': moved(e, movedTo, { status }),
+    });
+    const r = renderInbox('/Inbox?folder=inbox&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    await userEvent.setup().click(screen.getByTestId(`status-${status}`));
+
+    await waitFor(() => expect(screen.getAllByTestId('thread-row').map((x) => x.dataset.id)).toEqual(['t2']));
+    expect(bodyOf(calls(fetch, 'PUT', '/api/emails/1/status')[0])).toEqual({ status });
+    await waitFor(() => expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument());
+    expect(r.location().search).toBe('?folder=inbox');
+    expect(toasts()).toEqual([{ kind, text }]);
+  });
+
+  it('stays in place when the mail is still listed here, with the new status and priority', async () => {
+    const e = mail(1, { is_read: true });
+    let counts = 0;
+    server({
+      'GET /api/threads/inbox': () => list([thread([e])]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'GET /api/emails/counts': () => {
+        counts++;
+        return json(200, { needsReply: counts, unread: 0 });
+      },
+      'PUT /api/emails/1/status': moved(e, 'inbox', { status: 'needs_reply', priority: 'high' }),
+    });
+    // The whole app, so the sidebar's counts are there to be re-read.
+    signInAs();
+    renderWithProviders(<AppRoutes />, { route: '/Inbox?folder=inbox&mail=1' });
+    await screen.findByTestId('mail-body-frame');
+    await waitFor(() => expect(counts).toBeGreaterThan(0));
+    expect(screen.getByTestId('status-needs_reply')).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.queryByTestId('reading-status')).not.toBeInTheDocument();
+    const countsBefore = counts;
+
+    await userEvent.setup().click(screen.getByTestId('status-needs_reply'));
+
+    await waitFor(() => expect(screen.getByTestId('status-needs_reply')).toHaveAttribute('aria-pressed', 'true'));
+    expect(screen.getByTestId('reading-status')).toHaveTextContent('דורש תשובה');
+    expect(screen.getByTestId('reading-priority')).toHaveTextContent('עדיפות גבוהה');
+    const row = screen.getByTestId('thread-row');
+    expect(within(row).getByTestId('thread-row-label')).toHaveTextContent('דורש תשובה');
+    expect(screen.getByTestId('reading-pane')).toBeInTheDocument();
+    expect(toasts()).toEqual([]);
+    // The counts are re-read 100 ms after a status change.
+    await waitFor(() => expect(counts).toBeGreaterThan(countsBefore));
+  });
+
+  it('urgent keeps the status and shows the priority; low priorities are not shown', async () => {
+    const e = mail(1, { status: 'info', priority: 'low' });
+    server({
+      'GET /api/threads/Updates': () => list([thread([e])]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'PUT /api/emails/1/status': moved(e, 'Updates', { priority: 'urgent' }),
+    });
+    renderInbox('/Inbox?folder=Updates&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    expect(screen.getByTestId('reading-status')).toHaveTextContent('מידע');
+    expect(screen.queryByTestId('reading-priority')).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByTestId('status-urgent'));
+    await waitFor(() => expect(screen.getByTestId('reading-priority')).toHaveTextContent('דחוף'));
+    expect(screen.getByTestId('status-urgent')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('status-info')).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('never removes from Starred', async () => {
+    const e = mail(1, { is_starred: true });
+    server({
+      'GET /api/threads/starred': () => list([thread([e])]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'PUT /api/emails/1/status': moved(e, 'Spam', { status: 'spam' }),
+    });
+    renderInbox('/Inbox?folder=starred&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    await userEvent.setup().click(screen.getByTestId('status-spam'));
+    await waitFor(() => expect(screen.getByTestId('status-spam')).toHaveAttribute('aria-pressed', 'true'));
+    expect(screen.getByTestId('thread-row')).toBeInTheDocument();
+    expect(screen.getByTestId('reading-pane')).toBeInTheDocument();
+  });
+
+  it('sets the status of the whole thread: the open mail, then the rest in one bulk call', async () => {
+    const newer = mail(2, { threadId: 'x' });
+    const older = mail(1, { threadId: 'x' });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([newer, older])]),
+      'GET /api/emails/2': () => json(200, detail(newer)),
+      'PUT /api/emails/2/status': moved(newer, 'Archive', { status: 'processed' }),
+      'POST /api/emails/bulk': () => json(200, { success: true, updated: 1, movedTo: 'Archive' }),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=2');
+    await screen.findByTestId('mail-body-frame');
+    await userEvent.setup().click(screen.getByTestId('status-processed'));
+    await waitFor(() => expect(screen.queryByTestId('thread-row')).not.toBeInTheDocument());
+    expect(bodyOf(calls(fetch, 'POST', '/api/emails/bulk')[0])).toEqual({ ids: ['1'], action: 'status', status: 'processed' });
+    expect(screen.getByTestId('mail-empty')).toBeInTheDocument();
+  });
+
+  it('reloads Promotions 1 s after a move to Spam', async () => {
+    const e = mail(1, { status: 'advertisement' });
+    const fetch = server({
+      'GET /api/threads/Promotions': () => list([thread([e]), solo(2)]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'PUT /api/emails/1/status': moved(e, 'Spam', { status: 'spam' }),
+    });
+    renderInbox('/Inbox?folder=Promotions&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    const before = calls(fetch, 'GET', '/api/threads/Promotions').length;
+    await userEvent.setup().click(screen.getByTestId('status-spam'));
+    await waitFor(() => expect(toasts()).toEqual([{ kind: 'error', text: 'המייל הועבר לתיקייה ספאם' }]));
+    // Not at once...
+    expect(calls(fetch, 'GET', '/api/threads/Promotions')).toHaveLength(before);
+    // ...but after a second.
+    await waitFor(() => expect(calls(fetch, 'GET', '/api/threads/Promotions').length).toBeGreaterThan(before), {
+      timeout: 2500,
+    });
+  });
+
+  it('says so in Hebrew when the server refuses, and the thread stays', async () => {
+    const e = mail(1);
+    server({
+      'GET /api/threads/inbox': () => list([thread([e])]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'PUT /api/emails/1/status': () => json(400, { success: false, error: 'bad_request', message: 'סטטוס לא תקין' }),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    await userEvent.setup().click(screen.getByTestId('status-info'));
+    await waitFor(() => expect(toasts()).toEqual([{ kind: 'error', text: 'שגיאה בעדכון הסטטוס: סטטוס לא תקין' }]));
+    expect(screen.getByTestId('thread-row')).toBeInTheDocument();
+  });
+});
+
+describe('deleting and moving to Trash', () => {
+  it('deletes only after the confirmation that the mailbox keeps it', async () => {
+    const e = mail(1);
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([e]), solo(2)]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'DELETE /api/emails/1': () => json(200, { success: true, deleted: 1 }),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    const user = userEvent.setup();
+
+    await user.click(screen.getByTestId('mail-delete'));
+    const dialog = screen.getByTestId('confirm-dialog');
+    expect(dialog).toHaveTextContent('המייל יימחק מהאתר בלבד ולא מתיבת הדואר האמיתית.');
+    await user.click(within(dialog).getByTestId('confirm-no'));
+    expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument();
+    expect(calls(fetch, 'DELETE', '/api/emails/1')).toHaveLength(0);
+
+    await user.click(screen.getByTestId('mail-delete'));
+    await user.click(screen.getByTestId('confirm-yes'));
+    await waitFor(() => expect(screen.getAllByTestId('thread-row').map((x) => x.dataset.id)).toEqual(['t2']));
+    expect(calls(fetch, 'DELETE', '/api/emails/1')).toHaveLength(1);
+    expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument());
+    expect(toasts()).toEqual([{ kind: 'success', text: 'המייל נמחק מהאתר' }]);
+  });
+
+  it('shows the spec error when deleting fails, and keeps the mail', async () => {
+    const e = mail(1);
+    server({
+      'GET /api/threads/inbox': () => list([thread([e])]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'DELETE /api/emails/1': () => json(500, { success: false, error: 'internal', message: 'שגיאה בשרת' }),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('mail-delete'));
+    await user.click(screen.getByTestId('confirm-yes'));
+    await waitFor(() => expect(toasts()).toEqual([{ kind: 'error', text: 'שגיאה במחיקת המייל: שגיאה בשרת' }]));
+    expect(screen.getByTestId('thread-row')).toBeInTheDocument();
+  });
+
+  it('moves to Trash on the server, and offers no Trash inside Trash', async () => {
+    const e = mail(1);
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([e])]),
+      'GET /api/threads/trash': () => list([solo(5)]),
+      'GET /api/emails/1': () => json(200, detail(e)),
+      'GET /api/emails/5': () => json(200, detail(mail(5))),
+      'POST /api/emails/1/trash': () => json(200, { success: true, movedTo: 'trash' }),
+    });
+    const r = renderInbox('/Inbox?folder=inbox&mail=1');
+    await screen.findByTestId('mail-body-frame');
+    await userEvent.setup().click(screen.getByTestId('mail-trash'));
+    await waitFor(() => expect(screen.queryByTestId('thread-row')).not.toBeInTheDocument());
+    expect(calls(fetch, 'POST', '/api/emails/1/trash')).toHaveLength(1);
+    expect(toasts()).toEqual([{ kind: 'success', text: 'המייל הועבר לאשפה' }]);
+    r.unmount();
+
+    renderInbox('/Inbox?folder=trash&mail=5');
+    await screen.findByTestId('mail-body-frame');
+    expect(screen.getByTestId('mail-delete')).toBeInTheDocument();
+    expect(screen.queryByTestId('mail-trash')).not.toBeInTheDocument();
+  });
+});
+
+describe('remote content per sender', () => {
+  it('allows a sender always, notes it, and revokes it', async () => {
+    const e = mail(1);
+    let allowed = false;
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([e])]),
+      'GET /api/emails/1': () =>
+        json(
+          200,
+          allowed
+            ? detail(e, { body: '<p><img src="https://img.example/x.png"></p>', remoteAllowedForSender: true })
+            : detail(e, { body: '<p>[תמונה]</p>', remoteContentBlocked: true }),
+        ),
+      'POST /api/emails/remote-senders': () => {
+        allowed = true;
+        return json(200, { success: true });
+      },
+      'DELETE /api/emails/remote-senders/sender1%40example.test': () => {
+        allowed = false;
+        return json(200, { success: true });
+      },
+    });
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('remote-sender-allow'));
+    expect(bodyOf(calls(fetch, 'POST', '/api/emails/remote-senders')[0])).toEqual({ address: 'sender1@example.test' });
+    expect(await screen.findByTestId('remote-sender-note')).toHaveTextContent('תמונות חיצוניות מוצגות תמיד מהשולח הזה');
+    expect(screen.getByTestId('mail-body-frame').getAttribute('srcdoc')).toContain('https://img.example/x.png');
+    expect(screen.queryByTestId('remote-blocked')).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId('remote-sender-revoke'));
+    expect(await screen.findByTestId('remote-blocked')).toBeInTheDocument();
+    expect(calls(fetch, 'DELETE', '/api/emails/remote-senders/sender1%40example.test')).toHaveLength(1);
+    expect(screen.queryByTestId('remote-sender-note')).not.toBeInTheDocument();
+  });
+});
