@@ -237,6 +237,18 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
     let (_, v) = status(&app, &token, &in_junk, json!({"status": "needs_reply"})).await;
     assert_eq!(v["movedTo"], "inbox");
     wait_server(&ms, "INBOX", "junk", Some("$NeedsReply")).await;
+    // The copy back in INBOX keeps the time of its last status change, not its date.
+    let back = wait_listed(&app, &token, "/api/emails/inbox", "junk").await;
+    let row = get(&app, &token, &format!("/api/emails/{back}")).await;
+    let activity = OffsetDateTime::parse(
+        row["lastActivity"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert!(
+        OffsetDateTime::now_utc() - activity < time::Duration::minutes(5),
+        "{row}"
+    );
     assert!(
         !server_flags(&ms, "user1", "INBOX", "junk")
             .unwrap()
@@ -292,7 +304,7 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
     let ms = MailServer::start();
-    let names = ["hide-me", "trash-me", "bulk-a", "bulk-b", "keep"];
+    let names = ["hide-me", "trash-me", "bulk-a", "bulk-b", "keep", "read-me"];
     let mails: Vec<(&str, String)> = names.iter().map(|n| (*n, mail(n, n, 600))).collect();
     seed(&ms, "user1", &mails);
     let (app, token) = app_with(&ms).await;
@@ -346,9 +358,15 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
             .await
             .is_none()
     );
-    assert_eq!(get(&app, &token, "/api/emails/counts").await["inbox"], 4);
+    assert_eq!(get(&app, &token, "/api/emails/counts").await["inbox"], 5);
 
+    // Needs reply, then trashed: no longer counted as waiting.
     let trash = id("trash-me").await;
+    status(&app, &token, &trash, json!({"status": "needs_reply"})).await;
+    assert_eq!(
+        get(&app, &token, "/api/emails/counts").await["needsReply"],
+        1
+    );
     let (s, v) = app
         .json(
             "POST",
@@ -366,6 +384,37 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
     wait_server(&ms, "Trash", "trash-me", None).await;
     assert!(server_flags(&ms, "user1", "INBOX", "trash-me").is_none());
     wait_listed(&app, &token, "/api/emails/trash", "trash-me").await;
+    assert_eq!(
+        get(&app, &token, "/api/emails/counts").await["needsReply"],
+        0
+    );
+
+    // Marked spam and deleted at once: whether the move went first or not, it stays gone.
+    let doomed = id("keep").await;
+    status(&app, &token, &doomed, json!({"status": "spam"})).await;
+    let (s, _) = app
+        .json(
+            "DELETE",
+            &format!("/api/emails/{doomed}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200);
+    refresh(&app, &token).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    refresh(&app, &token).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for listing in [
+        "/api/emails/session/Spam",
+        "/api/emails/junk",
+        "/api/emails/inbox",
+    ] {
+        assert!(
+            id_in(&app, &token, listing, "keep").await.is_none(),
+            "{listing}"
+        );
+    }
 
     // Bulk: a status for two, then read; unknown and foreign ids are skipped.
     let (a, b) = (id("bulk-a").await, id("bulk-b").await);
@@ -384,7 +433,7 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
     );
     wait_server(&ms, "Junk", "bulk-a", Some("$Junk")).await;
     wait_server(&ms, "Junk", "bulk-b", Some("$Junk")).await;
-    let keep = id("keep").await;
+    let keep = id("read-me").await;
     let (_, v) = app
         .json(
             "POST",
@@ -394,7 +443,7 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
         )
         .await;
     assert_eq!(v["updated"], 1);
-    wait_server(&ms, "INBOX", "keep", Some("\\Seen")).await;
+    wait_server(&ms, "INBOX", "read-me", Some("\\Seen")).await;
     for bad in [
         json!({"ids": [], "action": "read"}),
         json!({"ids": [keep], "action": "explode"}),

@@ -205,6 +205,12 @@ impl ListOptions {
     }
 }
 
+/// Folders whose mail never waits for the user: needs-reply, urgent and overdue leave them out
+/// (a needs-reply mail moved to Trash keeps its keyword there).
+pub fn waits_for_user(role: &str) -> bool {
+    !matches!(role, "trash" | "junk" | "sent" | "drafts")
+}
+
 /// The spec's "unread" status: set explicitly, or unseen mail nobody has triaged.
 pub fn is_unread_status(bits: u16) -> bool {
     match flags::status_of(bits) {
@@ -495,11 +501,12 @@ pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
         if bits & flags::FLAGGED != 0 {
             c.starred += 1;
         }
-        if bits & flags::PRIORITY_URGENT != 0 {
+        let waits = waits_for_user(role);
+        if waits && bits & flags::PRIORITY_URGENT != 0 {
             c.urgent += 1;
         }
         match flags::status_of(bits) {
-            Some("needs_reply") => c.needs_reply += 1,
+            Some("needs_reply") if waits => c.needs_reply += 1,
             Some("advertisement") => c.advertisements += 1,
             Some("info") => c.info += 1,
             _ => {}

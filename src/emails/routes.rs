@@ -170,13 +170,15 @@ async fn list_or_get(
     Query(q): Query<ListQuery>,
 ) -> Result<Response> {
     if let Some(id) = message_id(&key) {
-        let (meta, raw) = super::get(&state.store, user.id, id)?;
-        let for_sender = remote::allowed(&state.store, user.id, &meta.summary.from)?;
-        let remote = for_sender || matches!(q.remote.as_deref(), Some("1" | "true"));
-        let mut v = tokio::task::spawn_blocking(move || view::whole(&meta, &raw, remote))
-            .await
-            .map_err(AppError::internal)?;
-        v["remoteAllowedForSender"] = json!(for_sender);
+        let asked = matches!(q.remote.as_deref(), Some("1" | "true"));
+        let v = blocking(&state, move |store| {
+            let (meta, raw) = super::get(store, user.id, id)?;
+            let for_sender = remote::allowed(store, user.id, &meta.summary.from)?;
+            let mut v = view::whole(&meta, &raw, for_sender || asked);
+            v["remoteAllowedForSender"] = json!(for_sender);
+            Ok(v)
+        })
+        .await?;
         return Ok(Json(v).into_response());
     }
     list_response(&state, user.id, Selector::for_folder(&key), &q).await
@@ -359,9 +361,8 @@ async fn remote_senders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Value>> {
-    Ok(Json(
-        json!({ "senders": remote::list(&state.store, user.id)? }),
-    ))
+    let senders = blocking(&state, move |store| remote::list(store, user.id)).await?;
+    Ok(Json(json!({ "senders": senders })))
 }
 
 #[derive(Debug, Deserialize)]
@@ -416,11 +417,12 @@ async fn attachment(
     CurrentUser(user): CurrentUser,
     Path((id, index)): Path<(u64, usize)>,
 ) -> Result<Response> {
-    let (_, raw) = super::get(&state.store, user.id, id)?;
-    let (info, bytes) = tokio::task::spawn_blocking(move || parse::attachment(&raw, index))
-        .await
-        .map_err(AppError::internal)?
-        .ok_or_else(|| AppError::NotFound(messages::ATTACHMENT_NOT_FOUND.into()))?;
+    let (info, bytes) = blocking(&state, move |store| {
+        let (_, raw) = super::get(store, user.id, id)?;
+        parse::attachment(&raw, index)
+            .ok_or_else(|| AppError::NotFound(messages::ATTACHMENT_NOT_FOUND.into()))
+    })
+    .await?;
     let mut headers = HeaderMap::new();
     // Served as a download, never rendered in our origin: a hostile HTML attachment must not
     // run as this app.
@@ -448,7 +450,7 @@ async fn raw(
     CurrentUser(user): CurrentUser,
     Path(id): Path<u64>,
 ) -> Result<Response> {
-    let (_, raw) = super::get(&state.store, user.id, id)?;
+    let (_, raw) = blocking(&state, move |store| super::get(store, user.id, id)).await?;
     let mut headers = HeaderMap::new();
     headers.insert(
         header::CONTENT_TYPE,

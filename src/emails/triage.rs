@@ -12,9 +12,9 @@ use super::listing::virtual_folder;
 use super::{owned_meta, queue, roles_of, user_accounts};
 use crate::error::{AppError, Result};
 use crate::messages;
-use crate::store::Store;
+use crate::store::{Store, record};
 use crate::sync::keywords;
-use crate::sync::store::{self as mstore, MessageMeta, flags};
+use crate::sync::store::{self as mstore, MessageMeta, PendingFlags, flags};
 
 pub const DAY: i64 = 86_400;
 /// Auto-archive: no activity for this long (spec 000 §9).
@@ -128,6 +128,18 @@ fn apply(
         op.keywords = Some(wanted);
         op.move_to = target.map(str::to_string);
     })?;
+    // The copy the move yields is a new message here: it gets this triage back.
+    if target.is_some()
+        && let Some(mid) = meta.summary.message_id.as_deref()
+    {
+        let carried = mstore::Carried {
+            status: meta.status.clone(),
+            priority: meta.priority.clone(),
+            last_activity: meta.last_activity,
+        };
+        txn.open_table(mstore::CARRIED)?
+            .insert((meta.account_id, mid), record::encode(&carried).as_slice())?;
+    }
     let moved_to = match virtual_folder(meta.status.as_deref()) {
         Some(v) => v.to_string(),
         None if target == Some("inbox") => "inbox".into(),
@@ -162,9 +174,22 @@ fn hide(txn: &redb::WriteTransaction, mut meta: MessageMeta) -> Result<MessageMe
         .unwrap_or_default();
     let key = mstore::hidden_key(meta.summary.message_id.as_deref(), &raw);
     txn.open_table(mstore::HIDDEN_KEYS)?
-        .insert((meta.account_id, meta.folder.as_str(), key.as_str()), now())?;
+        .insert((meta.account_id, "", key.as_str()), now())?;
     meta.hidden = true;
     mstore::write_meta(txn, &meta)?;
+    // A queued move would bring it back as a new copy elsewhere: the mailbox stays as it is.
+    let mut pending = txn.open_table(mstore::PENDING)?;
+    let queued: Option<PendingFlags> = match pending.get((meta.account_id, meta.id))? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    };
+    if let Some(mut op) = queued
+        && op.move_to.is_some()
+    {
+        op.move_to = None;
+        op.create_target = false;
+        pending.insert((meta.account_id, meta.id), record::encode(&op).as_slice())?;
+    }
     Ok(meta)
 }
 

@@ -5,7 +5,7 @@
 use redb::ReadableDatabase;
 use serde::Serialize;
 
-use super::listing::{Selector, for_each_row, is_unread_status};
+use super::listing::{Selector, for_each_row, is_unread_status, waits_for_user};
 use super::triage::{DAY, is_auto_archive_candidate};
 use crate::error::Result;
 use crate::store::Store;
@@ -19,14 +19,9 @@ const REMINDERS: usize = 10;
 /// Candidates listed; the count covers all of them.
 const CANDIDATES: usize = 100;
 
-/// Folders whose mail never waits for the user.
-fn out_of_scope(role: &str) -> bool {
-    matches!(role, "trash" | "junk" | "sent" | "drafts")
-}
-
 /// Whether a message is overdue at `now`, and how many whole days old it is.
 pub fn overdue(role: &str, bits: u16, date: i64, now: i64) -> Option<i64> {
-    if bits & flags::HIDDEN != 0 || out_of_scope(role) {
+    if bits & flags::HIDDEN != 0 || !waits_for_user(role) {
         return None;
     }
     let age = now - date;
@@ -76,10 +71,11 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
             return;
         }
         let role = f.role.as_str();
-        if flags::status_of(bits) == Some("needs_reply") {
+        let waits = waits_for_user(role);
+        if waits && flags::status_of(bits) == Some("needs_reply") {
             needs_reply += 1;
         }
-        if bits & flags::PRIORITY_URGENT != 0 {
+        if waits && bits & flags::PRIORITY_URGENT != 0 {
             urgent += 1;
         }
         if archive.row_matches(role, bits) {

@@ -28,6 +28,10 @@ const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 const STATS_DEBOUNCE: Duration = Duration::from_millis(250);
 /// How often the session behind the socket is checked (a sign-out elsewhere ends it).
 const SESSION_CHECK: Duration = Duration::from_secs(30);
+/// The client pings every 30 s: silence this long means a dead connection (a laptop that
+/// slept, a NAT that dropped it); closing frees its task, and the client reconnects.
+const IDLE_LIMIT: Duration = Duration::from_secs(90);
+const CLOSE_IDLE: u16 = 4000;
 /// Close code for "not signed in" (the client must not reconnect).
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
 const CHANNELS: [&str; 3] = ["mail", "settings", "system"];
@@ -64,13 +68,14 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
         .await;
 }
 
-async fn user_of(state: &AppState, token: String) -> Option<u64> {
+/// The session's user: `Ok(None)` when the session is gone, `Err` when it could not be
+/// checked (a store error must not look like a sign-out).
+async fn user_of(state: &AppState, token: String) -> Result<Option<u64>, ()> {
     let store = state.store.clone();
-    tokio::task::spawn_blocking(move || sessions::authenticate(&store, &token))
-        .await
-        .ok()?
-        .ok()?
-        .map(|u| u.id)
+    match tokio::task::spawn_blocking(move || sessions::authenticate(&store, &token)).await {
+        Ok(Ok(user)) => Ok(user.map(|u| u.id)),
+        _ => Err(()),
+    }
 }
 
 /// Waits for `{"type":"auth","token"}`; anything else first is refused.
@@ -87,7 +92,7 @@ async fn authenticate(socket: &mut WebSocket, state: &AppState) -> Option<(Strin
             return None;
         }
         let token = m.token?;
-        let user = user_of(state, token.clone()).await?;
+        let user = user_of(state, token.clone()).await.ok()??;
         return Some((token, user));
     }
 }
@@ -101,8 +106,17 @@ async fn stats(state: &AppState, user_id: u64) -> Option<Message> {
     Some(event("stats", json!(counts)))
 }
 
+/// Store lookups for an event, on the blocking pool.
+async fn lookup<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&crate::store::Store) -> T + Send + 'static,
+) -> Option<T> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || f(&store)).await.ok()
+}
+
 /// What a mail event says to this user's socket, if anything.
-fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static str, Message)> {
+async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static str, Message)> {
     match e {
         SyncEvent::NewMail {
             user_id: u,
@@ -110,7 +124,12 @@ fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static st
             folder,
             count,
         } if *u == user_id => {
-            let role = folder_role(state, *account_id, folder);
+            let (account, name) = (*account_id, folder.clone());
+            let role = lookup(state, move |store| {
+                emails::folder_role(store, account, &name).unwrap_or_default()
+            })
+            .await
+            .unwrap_or_default();
             let key = if role.is_empty() {
                 folder.clone()
             } else {
@@ -130,12 +149,17 @@ fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static st
             kind,
             message,
         } if *u == user_id && kind.as_deref() == Some("auth") => {
-            let address = accounts::list_for_user(&state.store, user_id)
-                .ok()?
-                .into_iter()
-                .find(|a| a.id == *account_id)
-                .map(|a| a.email)
-                .unwrap_or_default();
+            let account = *account_id;
+            let address = lookup(state, move |store| {
+                accounts::list_for_user(store, user_id)
+                    .ok()?
+                    .into_iter()
+                    .find(|a| a.id == account)
+                    .map(|a| a.email)
+            })
+            .await
+            .flatten()
+            .unwrap_or_default();
             Some((
                 "system",
                 event(
@@ -149,10 +173,6 @@ fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static st
         }
         _ => None,
     }
-}
-
-fn folder_role(state: &AppState, account_id: u64, folder: &str) -> String {
-    emails::folder_role(&state.store, account_id, folder).unwrap_or_default()
 }
 
 async fn run(mut socket: WebSocket, state: AppState) {
@@ -181,11 +201,13 @@ async fn run(mut socket: WebSocket, state: AppState) {
     let mut stats_due = Some(Instant::now());
     let mut check = tokio::time::interval(SESSION_CHECK);
     check.tick().await;
+    let mut heard = Instant::now();
     loop {
         let due = stats_due;
         tokio::select! {
             msg = socket.recv() => {
                 let Some(Ok(msg)) = msg else { return };
+                heard = Instant::now();
                 let text = match msg {
                     Message::Text(t) => t,
                     Message::Close(_) => return,
@@ -221,7 +243,7 @@ async fn run(mut socket: WebSocket, state: AppState) {
             e = events.recv() => {
                 match e {
                     Ok(e) => {
-                        if let Some((channel, msg)) = forward(&state, user_id, &e) {
+                        if let Some((channel, msg)) = forward(&state, user_id, &e).await {
                             if channel == "mail" {
                                 stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
                             }
@@ -254,8 +276,16 @@ async fn run(mut socket: WebSocket, state: AppState) {
                     return;
                 }
             }
+            () = tokio::time::sleep_until(heard + IDLE_LIMIT) => {
+                close(&mut socket, CLOSE_IDLE, "idle").await;
+                return;
+            }
             _ = check.tick() => {
-                if user_of(&state, token.clone()).await != Some(user_id) {
+                // Only a session that is gone ends the socket for good; a failed check waits
+                // for the next one.
+                if let Ok(user) = user_of(&state, token.clone()).await
+                    && user != Some(user_id)
+                {
                     close(&mut socket, CLOSE_UNAUTHORIZED, "signed out").await;
                     return;
                 }

@@ -103,6 +103,15 @@ mod tests {
             .unwrap()
             .insert((1, "INBOX", 1_700_000_000, 7), 1)
             .unwrap();
+        // A record no longer readable: forgotten whole so the next sync fetches it again.
+        txn.open_table(mstore::MESSAGES)
+            .unwrap()
+            .insert(8, b"{not json".as_slice())
+            .unwrap();
+        txn.open_table(mstore::UIDS)
+            .unwrap()
+            .insert((1, "INBOX", 4), 8)
+            .unwrap();
         txn.commit().unwrap();
 
         let ran = store.migrate().unwrap();

@@ -29,10 +29,24 @@ pub const BY_DATE: TableDefinition<(u64, &str, i64, u64), u8> =
 /// (account, folder, date, message id) → an encoded [`IndexRow`]: listing newest first,
 /// filtering, sorting, grouping into threads and counting without decoding a record.
 pub const INDEX: TableDefinition<(u64, &str, i64, u64), &[u8]> = TableDefinition::new("mail_index");
-/// (account, folder, Message-ID or content hash) → when: mail deleted from this site only
-/// (spec 000 §5). Kept apart from the message so a re-sync that refetches it hides it again.
+/// (account, "", Message-ID or content hash) → when: mail deleted from this site only (spec 000
+/// §5). Kept apart from the message so a re-sync that refetches it, or a move by another
+/// client, hides it again; the folder part is empty: deleted here means in every folder.
 pub const HIDDEN_KEYS: TableDefinition<(u64, &str, &str), i64> =
     TableDefinition::new("mail_hidden");
+/// (account, Message-ID) → JSON [`Carried`]: the triage of a mail whose move is queued, put
+/// back on the copy the target folder yields (its last activity always; its status when the
+/// server keeps no keywords there).
+pub const CARRIED: TableDefinition<(u64, &str), &[u8]> =
+    TableDefinition::new("mail_carried_triage");
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Carried {
+    pub status: Option<String>,
+    pub priority: Option<String>,
+    pub last_activity: Option<i64>,
+}
+
 /// (account, Message-ID) → thread id.
 pub const MSGIDS: TableDefinition<(u64, &str), &str> = TableDefinition::new("mail_msgids");
 /// (account, normalized subject) → thread id, for mail without reference headers.
@@ -58,19 +72,37 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 pub fn migrate_to_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
     let mut index = txn.open_table(INDEX)?;
     txn.open_table(HIDDEN_KEYS)?;
-    let messages = txn.open_table(MESSAGES)?;
+    txn.open_table(CARRIED)?;
+    let mut messages = txn.open_table(MESSAGES)?;
+    let mut unreadable = std::collections::HashSet::new();
     for e in messages.iter()? {
-        let (_, v) = e?;
-        // A record this binary cannot read is skipped, not fatal: the next sync rewrites it.
-        let Ok(meta) = record::decode::<MessageMeta>(v.value()) else {
-            continue;
-        };
-        index.insert(
-            (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
-            meta.index_row().encode().as_slice(),
-        )?;
+        let (k, v) = e?;
+        match record::decode::<MessageMeta>(v.value()) {
+            Ok(meta) => {
+                index.insert(
+                    (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
+                    meta.index_row().encode().as_slice(),
+                )?;
+            }
+            Err(_) => {
+                unreadable.insert(k.value());
+            }
+        }
+    }
+    // A record this binary cannot read is forgotten whole, so the next sync fetches the mail
+    // again (it skips UIDs it has).
+    if !unreadable.is_empty() {
+        for id in &unreadable {
+            messages.remove(*id)?;
+            txn.open_table(RAW)?.remove(*id)?;
+        }
+        txn.open_table(UIDS)?
+            .retain(|_, id| !unreadable.contains(&id))?;
+        txn.open_table(PENDING)?
+            .retain(|(_, id), _| !unreadable.contains(&id))?;
     }
     drop(index);
+    drop(messages);
     txn.delete_table(BY_DATE)?;
     Ok(())
 }
@@ -407,6 +439,7 @@ pub fn insert_messages(
     let mut raw_t = txn.open_table(RAW)?;
     let mut index = txn.open_table(INDEX)?;
     let hidden = txn.open_table(HIDDEN_KEYS)?;
+    let mut carried = txn.open_table(CARRIED)?;
     let mut msgids = txn.open_table(MSGIDS)?;
     let mut subjects = txn.open_table(SUBJECTS)?;
     let mut new = 0;
@@ -422,9 +455,7 @@ pub fn insert_messages(
             .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp());
         let thread_id = thread_for(&msgids, &subjects, account, id, &summary)?;
         let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
-        let is_hidden = hidden
-            .get((account, folder, hidden_key.as_str()))?
-            .is_some();
+        let is_hidden = hidden.get((account, "", hidden_key.as_str()))?.is_some();
         let mut meta = MessageMeta {
             id,
             account_id: account,
@@ -445,6 +476,19 @@ pub fn insert_messages(
             summary,
         };
         meta.take_triage_from_keywords();
+        if let Some(mid) = meta.summary.message_id.as_deref() {
+            let carry: Option<Carried> = match carried.remove((account, mid))? {
+                Some(v) => record::decode(v.value()).ok(),
+                None => None,
+            };
+            if let Some(c) = carry {
+                if !keywords::has_triage(&meta.keywords) {
+                    meta.status = c.status;
+                    meta.priority = c.priority;
+                }
+                meta.last_activity = c.last_activity;
+            }
+        }
         if let Some(mid) = meta.summary.message_id.as_deref()
             && msgids.get((account, mid))?.is_none()
         {
@@ -538,7 +582,8 @@ pub fn update_flags(
         if pending.get((account, id))?.is_some() {
             continue;
         }
-        let Some(mut meta) = read_meta(&txn.open_table(MESSAGES)?, id)? else {
+        // An unreadable record must not stop the folder's sync.
+        let Ok(Some(mut meta)) = read_meta(&txn.open_table(MESSAGES)?, id) else {
             continue;
         };
         if meta.seen == f.seen
@@ -642,6 +687,8 @@ pub fn clear_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()>
     }
     txn.open_table(HIDDEN_KEYS)?
         .retain_in((account, "", "")..(account + 1, "", ""), |_, _| false)?;
+    txn.open_table(CARRIED)?
+        .retain_in((account, "")..(account + 1, ""), |_, _| false)?;
     for table in [MSGIDS, SUBJECTS] {
         let mut t = txn.open_table(table)?;
         let mut keys = Vec::new();
@@ -679,7 +726,7 @@ pub fn unhide(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
     let key = hidden_key(meta.summary.message_id.as_deref(), &raw);
     if txn
         .open_table(HIDDEN_KEYS)?
-        .get((meta.account_id, meta.folder.as_str(), key.as_str()))?
+        .get((meta.account_id, "", key.as_str()))?
         .is_some()
     {
         return Ok(());

@@ -342,7 +342,8 @@ async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
             .await
     })
     .await?;
-    let mut folders = Vec::new();
+    // (name, role from SPECIAL-USE, role guessed from the name)
+    let mut found = Vec::new();
     for n in &names {
         if n.attributes()
             .iter()
@@ -350,23 +351,17 @@ async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
         {
             continue;
         }
-        let role = n
-            .attributes()
-            .iter()
-            .find_map(|a| match a {
-                NameAttribute::Sent => Some("sent"),
-                NameAttribute::Drafts => Some("drafts"),
-                NameAttribute::Junk => Some("junk"),
-                NameAttribute::Trash => Some("trash"),
-                NameAttribute::Archive => Some("archive"),
-                _ => None,
-            })
-            .map(str::to_string)
-            .unwrap_or_else(|| role_by_name(n.name()).to_string());
-        folders.push((n.name().to_string(), role));
+        let special = n.attributes().iter().find_map(|a| match a {
+            NameAttribute::Sent => Some("sent"),
+            NameAttribute::Drafts => Some("drafts"),
+            NameAttribute::Junk => Some("junk"),
+            NameAttribute::Trash => Some("trash"),
+            NameAttribute::Archive => Some("archive"),
+            _ => None,
+        });
+        found.push((n.name().to_string(), special, role_by_name(n.name())));
     }
-    // One folder per role: the first SPECIAL-USE match wins over a name match.
-    folders.sort_by_key(|(name, role)| (role != "inbox", name.clone()));
+    let folders = assign_roles(found);
     let account = ctx.account_id;
     let list = folders.clone();
     ctx.write(move |txn| {
@@ -384,6 +379,38 @@ async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
     })
     .await?;
     Ok(folders.into_iter().map(|(n, _)| n).collect())
+}
+
+/// One folder per role, so moves never go to a user's `Clients/Junk`: a SPECIAL-USE folder
+/// wins; a name guess counts only for a role no folder is marked with, and only at the top
+/// level (or directly under INBOX). INBOX first so it fills first.
+pub fn assign_roles(
+    found: Vec<(String, Option<&'static str>, &'static str)>,
+) -> Vec<(String, String)> {
+    let mut sorted = found;
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let marked: std::collections::HashSet<&str> = sorted.iter().filter_map(|f| f.1).collect();
+    let mut taken = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (name, special, guessed) in &sorted {
+        let top_level = {
+            let rest = name
+                .strip_prefix("INBOX.")
+                .or_else(|| name.strip_prefix("INBOX/"))
+                .unwrap_or(name);
+            !rest.contains(['/', '.'])
+        };
+        let role = match special {
+            Some(r) => Some(*r),
+            None if *guessed == "inbox" => Some("inbox"),
+            None if !guessed.is_empty() && top_level && !marked.contains(guessed) => Some(*guessed),
+            None => None,
+        };
+        let role = role.filter(|r| taken.insert(*r)).unwrap_or("");
+        out.push((name.clone(), role.to_string()));
+    }
+    out.sort_by_key(|(name, role)| (role != "inbox", name.clone()));
+    out
 }
 
 /// Common folder names when the server does not mark roles (Hebrew ones included).
@@ -492,25 +519,28 @@ async fn push_pending(
         }
         for chunk in group.chunks(UID_SET_MAX) {
             let uids: Vec<u32> = chunk.iter().map(|(_, op)| op.uid).collect();
-            match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
-                Ok(()) => {}
+            let moved = match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
+                Ok(moved) => moved,
                 // The server refused (folder gone, read-only): these changes cannot be made;
                 // drop them rather than fail every sync after. Connection errors still fail
                 // the session.
                 Err(e) if refused(&e) => {
                     tracing::warn!(account, error = %format!("{e:#}"), "change refused by the server; dropped");
-                    if op.move_to.is_some() {
-                        let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
-                        ctx.write(move |txn| {
-                            for id in ids {
-                                mstore::unhide(txn, id)?;
-                            }
-                            Ok(())
-                        })
-                        .await?;
-                    }
+                    false
                 }
                 Err(e) => return Err(e),
+            };
+            // Mail hidden while its move was pending comes back when the move did not
+            // happen (refused, no such folder, renumbered folder): never lost from view.
+            if op.move_to.is_some() && !moved {
+                let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
+                ctx.write(move |txn| {
+                    for id in ids {
+                        mstore::unhide(txn, id)?;
+                    }
+                    Ok(())
+                })
+                .await?;
             }
             // Forget a change only if it is still the one pushed: a newer one made meanwhile
             // must go out on the next pass.
@@ -570,7 +600,7 @@ async fn store_flags(
     Ok(())
 }
 
-/// Applies one shape of change to messages of one folder.
+/// Applies one shape of change to messages of one folder. Returns whether they were moved.
 async fn push_group(
     session: &mut imap::ImapSession,
     op: &mstore::PendingFlags,
@@ -578,10 +608,10 @@ async fn push_group(
     target: Option<&str>,
     caps: &MoveCaps,
     limit: Duration,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let mailbox = deadline(limit, "SELECT", session.select(&op.folder)).await?;
     if mailbox.uid_validity != Some(op.uidvalidity) {
-        return Ok(());
+        return Ok(false);
     }
     let set = uids
         .iter()
@@ -636,14 +666,20 @@ async fn push_group(
                 })
                 .await?;
             } else {
-                deadline(limit, "EXPUNGE", async {
-                    session.expunge().await?.try_collect::<Vec<_>>().await
-                })
-                .await?;
+                // A plain EXPUNGE removes every \Deleted mail of the folder: only when those
+                // are exactly ours (another client may have marked mail it has not expunged).
+                let deleted = deadline(limit, "SEARCH", session.uid_search("DELETED")).await?;
+                if deleted.iter().all(|u| uids.contains(u)) {
+                    deadline(limit, "EXPUNGE", async {
+                        session.expunge().await?.try_collect::<Vec<_>>().await
+                    })
+                    .await?;
+                }
             }
         }
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// A NO or BAD from the server: the command was understood and refused.
@@ -652,4 +688,64 @@ pub fn refused(e: &anyhow::Error) -> bool {
         e.downcast_ref::<async_imap::error::Error>(),
         Some(async_imap::error::Error::No(_) | async_imap::error::Error::Bad(_))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(found: &[(&str, Option<&'static str>)]) -> Vec<(String, String)> {
+        let mut out = assign_roles(
+            found
+                .iter()
+                .map(|(n, s)| (n.to_string(), *s, role_by_name(n)))
+                .collect(),
+        );
+        out.sort();
+        out
+    }
+
+    fn pair(n: &str, r: &str) -> (String, String) {
+        (n.to_string(), r.to_string())
+    }
+
+    #[test]
+    fn special_use_wins_and_nested_names_never_take_a_role() {
+        assert_eq!(
+            roles(&[
+                ("INBOX", None),
+                ("Clients/Junk", None),
+                ("Junk", Some("junk")),
+                ("Old/Trash", None),
+                ("Deleted Items", None),
+                ("Trash", None),
+            ]),
+            [
+                pair("Clients/Junk", ""),
+                pair("Deleted Items", "trash"),
+                pair("INBOX", "inbox"),
+                pair("Junk", "junk"),
+                pair("Old/Trash", ""),
+                pair("Trash", ""),
+            ]
+        );
+        // A name guess for a role some folder is marked with is ignored; INBOX.-style servers
+        // keep their folders under INBOX.
+        assert_eq!(
+            roles(&[
+                ("INBOX", None),
+                ("INBOX.Spam", None),
+                ("Bulk", Some("junk"))
+            ]),
+            [
+                pair("Bulk", "junk"),
+                pair("INBOX", "inbox"),
+                pair("INBOX.Spam", "")
+            ]
+        );
+        assert_eq!(
+            roles(&[("INBOX", None), ("INBOX.Spam", None)]),
+            [pair("INBOX", "inbox"), pair("INBOX.Spam", "junk")]
+        );
+    }
 }
