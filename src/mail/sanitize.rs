@@ -143,10 +143,16 @@ fn filter_attribute<'u>(
     blocked: &AtomicBool,
 ) -> Option<std::borrow::Cow<'u, str>> {
     use std::borrow::Cow;
-    let remote = |v: &str| {
-        let v = v.trim().to_ascii_lowercase();
-        v.starts_with("http:") || v.starts_with("https:") || v.starts_with("//")
-    };
+    let remote = is_remote;
+    // `http:/api/app/me` is "absolute" to a URL parser but the browser resolves it against the
+    // frame's base, which is this app: a mail must never address this server.
+    if matches!(
+        attribute,
+        "href" | "src" | "background" | "cite" | "longdesc"
+    ) && addresses_this_server(value)
+    {
+        return None;
+    }
     match attribute {
         "src" if element == "img" => {
             if remote(value) && !allow_remote {
@@ -172,6 +178,29 @@ fn filter_attribute<'u>(
     }
 }
 
+/// A URL the way the browser reads it: tabs and newlines removed, backslashes as slashes,
+/// lower case.
+fn browser_form(v: &str) -> String {
+    v.trim()
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .map(|c| if c == '\\' { '/' } else { c })
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+fn is_remote(v: &str) -> bool {
+    let v = browser_form(v);
+    v.starts_with("http://") || v.starts_with("https://") || v.starts_with("//")
+}
+
+/// `http:` or `https:` without `//`: resolved against the page, i.e. this app.
+fn addresses_this_server(v: &str) -> bool {
+    let v = browser_form(v);
+    (v.starts_with("http:") && !v.starts_with("http://"))
+        || (v.starts_with("https:") && !v.starts_with("https://"))
+}
+
 /// Keeps the declarations whose property is on the list and whose value is inert.
 pub fn filter_style(style: &str, allow_remote: bool, blocked: &AtomicBool) -> Option<String> {
     let mut kept = Vec::new();
@@ -191,6 +220,8 @@ pub fn filter_style(style: &str, allow_remote: bool, blocked: &AtomicBool) -> Op
             || lower.contains("image-set")
             || lower.contains("image(")
             || lower.contains("element(")
+            // CSS src() is url() by another name.
+            || lower.contains("src(")
             || lower.contains('<')
         {
             continue;
@@ -198,7 +229,8 @@ pub fn filter_style(style: &str, allow_remote: bool, blocked: &AtomicBool) -> Op
         if lower.contains("url(") {
             let remote_only = lower.match_indices("url(").all(|(i, _)| {
                 let arg = lower[i + 4..].trim_start_matches([' ', '"', '\'']);
-                arg.starts_with("https:") || arg.starts_with("http:")
+                let arg = browser_form(arg);
+                arg.starts_with("https://") || arg.starts_with("http://")
             });
             if !remote_only {
                 continue;
@@ -276,6 +308,15 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+const INLINE_IMAGE_TYPES: [&str; 6] = [
+    "image/png",
+    "image/jpeg",
+    "image/jpg",
+    "image/gif",
+    "image/webp",
+    "image/bmp",
+];
+
 /// Inline images of a message by Content-ID, as data: URIs (images only, up to `max_bytes`
 /// in all, so a mail cannot blow up the reading pane).
 pub fn inline_images(
@@ -287,9 +328,14 @@ pub fn inline_images(
     let mut map = HashMap::new();
     for (cid, content_type, bytes) in parts {
         let Some(cid) = cid else { continue };
-        if !content_type.starts_with("image/") || content_type.contains("svg") {
+        // The type goes into an attribute: only a known one, never the mail's own text (a
+        // Content-Type like `image/x" onerror="…` would break out of the attribute).
+        let Some(content_type) = INLINE_IMAGE_TYPES
+            .iter()
+            .find(|t| content_type.eq_ignore_ascii_case(t))
+        else {
             continue;
-        }
+        };
         total += bytes.len();
         if total > max_bytes {
             break;
@@ -357,6 +403,51 @@ mod tests {
         let allowed = clean(html, true);
         assert!(allowed.html.contains("https://tracker.test/p.gif"));
         assert!(!allowed.remote_blocked);
+    }
+
+    #[test]
+    fn scheme_without_slashes_never_reaches_this_server() {
+        for remote in [false, true] {
+            let s = sanitize(
+                r#"<a href="http:/api/app/logout">a</a><a href="HTTP:api/app/me">b</a><img src="http:/api/app/me"><img src="http:\\evil.test/x.png"><table background="https:/api/x"><tr><td>t</td></tr></table><div style="background: url(http:/api/app/me); color: red">c</div>"#,
+                remote,
+                &|_| None,
+            );
+            assert!(!s.html.contains("/api/"), "{remote}: {}", s.html);
+            // A backslash URL is a remote one to the browser: blocked until remote is allowed.
+            assert_eq!(s.html.contains("evil.test"), remote, "{}", s.html);
+        }
+    }
+
+    #[test]
+    fn css_src_function_is_dropped() {
+        let s = sanitize(
+            r#"<div style="background: src(&quot;https://t.test/x.png&quot;); color: red">x</div>"#,
+            true,
+            &|_| None,
+        );
+        assert!(!s.html.contains("src("), "{}", s.html);
+        assert!(s.html.contains("color: red"));
+    }
+
+    #[test]
+    fn inline_image_types_come_from_a_fixed_list() {
+        let parts = vec![
+            (
+                Some("a".to_string()),
+                "image/x\" onerror=\"alert(1)//".to_string(),
+                vec![1u8],
+            ),
+            (Some("b".to_string()), "image/PNG".to_string(), vec![1u8]),
+            (
+                Some("c".to_string()),
+                "image/svg+xml".to_string(),
+                vec![1u8],
+            ),
+        ];
+        let map = inline_images(parts.into_iter(), 1024);
+        assert_eq!(map.len(), 1, "{map:?}");
+        assert!(map["b"].starts_with("data:image/png;base64,"));
     }
 
     #[test]
