@@ -71,6 +71,13 @@ async fn id_in(app: &TestApp, token: &str, listing: &str, subject: &str) -> Opti
         .map(|r| r["id"].as_str().unwrap().to_string())
 }
 
+/// The id of the inbox mail with this subject (it must be there).
+async fn inbox_id(app: &TestApp, token: &str, subject: &str) -> String {
+    id_in(app, token, "/api/emails/inbox", subject)
+        .await
+        .unwrap_or_else(|| panic!("{subject} in the inbox"))
+}
+
 async fn status(app: &TestApp, token: &str, id: &str, body: Value) -> (u16, Value) {
     app.json(
         "PUT",
@@ -137,14 +144,8 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
         .map(|(i, n)| (*n, mail(n, n, 3600 * (i as i64 + 1))))
         .collect();
     seed(&ms, "user1", &mails);
-    let (app, token) = app_with(&ms).await;
-    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
-    wait_synced(&app, &token).await;
-    let id = |s: &'static str| {
-        let app = &app;
-        let token = &token;
-        async move { id_in(app, token, "/api/emails/inbox", s).await.unwrap() }
-    };
+    let (app, token) = synced_app(&ms, "user1").await;
+    let id = |s: &'static str| inbox_id(&app, &token, s);
 
     // needs_reply: stays in the inbox with priority high.
     let reply = id("reply-me").await;
@@ -307,14 +308,8 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
     let names = ["hide-me", "trash-me", "bulk-a", "bulk-b", "keep", "read-me"];
     let mails: Vec<(&str, String)> = names.iter().map(|n| (*n, mail(n, n, 600))).collect();
     seed(&ms, "user1", &mails);
-    let (app, token) = app_with(&ms).await;
-    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
-    wait_synced(&app, &token).await;
-    let id = |s: &'static str| {
-        let app = &app;
-        let token = &token;
-        async move { id_in(app, token, "/api/emails/inbox", s).await.unwrap() }
-    };
+    let (app, token) = synced_app(&ms, "user1").await;
+    let id = |s: &'static str| inbox_id(&app, &token, s);
 
     let hide = id("hide-me").await;
     let (s, v) = app
@@ -500,9 +495,7 @@ async fn inbox_zero_overdue_and_auto_archive_follow_the_day_boundaries() {
         ]);
     }
     // young-unread is read but marked needs reply below (3 days minus an hour: not overdue).
-    let (app, token) = app_with(&ms).await;
-    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token) = synced_app(&ms, "user1").await;
     for subject in ["urgent-old", "urgent-young"] {
         let id = id_in(&app, &token, "/api/emails/inbox", subject)
             .await
@@ -595,9 +588,7 @@ async fn threads_filters_sort_and_isolation() {
         ],
     );
     seed(&ms, "user2", &[("1", mail("for two only", "two", 60))]);
-    let (app, token) = app_with(&ms).await;
-    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token) = synced_app(&ms, "user1").await;
 
     let threads = get(&app, &token, "/api/threads/inbox").await;
     let threads = threads.as_array().unwrap();

@@ -84,3 +84,12 @@ pub async fn list(app: &TestApp, token: &str, folder: &str) -> Vec<Value> {
     assert_eq!(s, 200, "{v}");
     v.as_array().unwrap().clone()
 }
+
+/// An app with the admin signed in and `user`'s mailbox connected and synced.
+pub async fn synced_app(ms: &MailServer, user: &str) -> (TestApp, String) {
+    let (app, token) = app_with(ms).await;
+    let (s, v) = connect(&app, &token, ms.account(user)).await;
+    assert_eq!(s, 200, "{v}");
+    wait_synced(&app, &token).await;
+    (app, token)
+}
