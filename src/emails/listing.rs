@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::account_ids;
 use crate::error::{AppError, Result};
 use crate::messages;
-use crate::store::{Store, record};
+use crate::store::Store;
 use crate::sync::store::{self as mstore, FolderState, IndexView, MessageMeta, flags};
 
 /// Statuses that send mail to a virtual folder, out of the real folder's listing.
@@ -221,16 +221,10 @@ pub fn is_unread_status(bits: u16) -> bool {
 }
 
 pub(super) fn folders_of(txn: &ReadTransaction, account: u64) -> Result<Vec<FolderState>> {
-    let t = txn.open_table(mstore::FOLDERS)?;
-    let mut out = Vec::new();
-    for e in t.range((account, "")..)? {
-        let (k, v) = e?;
-        if k.value().0 != account {
-            break;
-        }
-        out.push(record::decode(v.value())?);
-    }
-    Ok(out)
+    Ok(mstore::account_folders(
+        &txn.open_table(mstore::FOLDERS)?,
+        account,
+    )?)
 }
 
 /// Calls `f(account, folder, date, id, row)` for every indexed message of the user.
@@ -244,9 +238,7 @@ pub(super) fn for_each_row(
     let index = txn.open_table(mstore::INDEX)?;
     for account in accounts {
         for folder in folders_of(&txn, account)? {
-            let range = (account, folder.name.as_str(), i64::MIN, 0)
-                ..=(account, folder.name.as_str(), i64::MAX, u64::MAX);
-            for e in index.range(range)? {
+            for e in index.range(mstore::folder_range(account, &folder.name))? {
                 let (k, v) = e?;
                 let k = k.value();
                 f(account, &folder, k.2, k.3, IndexView(v.value()));
@@ -291,9 +283,7 @@ fn hits(
     let index = txn.open_table(mstore::INDEX)?;
     let mut out = Vec::new();
     for (account, f) in sources {
-        let range = (*account, f.name.as_str(), i64::MIN, 0)
-            ..=(*account, f.name.as_str(), i64::MAX, u64::MAX);
-        for e in index.range(range)? {
+        for e in index.range(mstore::folder_range(*account, &f.name))? {
             let (k, v) = e?;
             let row = IndexView(v.value());
             let bits = row.bits();
@@ -365,11 +355,9 @@ pub fn list(
         // One folder newest first (the common case): walk it, decode only the page.
         let (account, f) = &sources[0];
         let index = txn.open_table(mstore::INDEX)?;
-        let range = (*account, f.name.as_str(), i64::MIN, 0)
-            ..=(*account, f.name.as_str(), i64::MAX, u64::MAX);
         let mut ids = Vec::new();
         let mut total = 0;
-        for e in index.range(range)?.rev() {
+        for e in index.range(mstore::folder_range(*account, &f.name))?.rev() {
             let (k, v) = e?;
             let bits = IndexView(v.value()).bits();
             if sel.row_matches(&f.role, bits) && opts.keeps(bits) {
@@ -534,47 +522,30 @@ pub struct FolderInfo {
 }
 
 pub fn folders(store: &Store, user_id: u64) -> Result<Vec<FolderInfo>> {
-    let mut out: Vec<FolderInfo> = Vec::new();
-    let mut last: Option<(u64, String)> = None;
-    for_each_row(store, user_id, |account, f, _, _, row| {
-        if last.as_ref() != Some(&(account, f.name.clone())) {
-            last = Some((account, f.name.clone()));
-            out.push(FolderInfo {
-                account_id: account,
-                name: f.name.clone(),
-                display_name: f.display_name.clone(),
-                role: f.role.clone(),
-                total: 0,
-                unread: 0,
-            });
-        }
-        let bits = row.bits();
-        let info = out.last_mut().expect("pushed above");
-        if bits & flags::HIDDEN == 0 {
-            info.total += 1;
-            if bits & flags::SEEN == 0 {
-                info.unread += 1;
-            }
-        }
-    })?;
-    // Empty folders have no rows: list them too.
     let accounts = account_ids(store, user_id)?;
     let txn = store.db().begin_read()?;
+    let index = txn.open_table(mstore::INDEX)?;
+    let mut out = Vec::new();
     for account in accounts {
         for f in folders_of(&txn, account)? {
-            if !out
-                .iter()
-                .any(|i| i.account_id == account && i.name == f.name)
-            {
-                out.push(FolderInfo {
-                    account_id: account,
-                    display_name: f.display_name.clone(),
-                    name: f.name,
-                    role: f.role,
-                    total: 0,
-                    unread: 0,
-                });
+            let (mut total, mut unread) = (0, 0);
+            for e in index.range(mstore::folder_range(account, &f.name))? {
+                let bits = IndexView(e?.1.value()).bits();
+                if bits & flags::HIDDEN == 0 {
+                    total += 1;
+                    if bits & flags::SEEN == 0 {
+                        unread += 1;
+                    }
+                }
             }
+            out.push(FolderInfo {
+                account_id: account,
+                display_name: f.display_name,
+                name: f.name,
+                role: f.role,
+                total,
+                unread,
+            });
         }
     }
     Ok(out)

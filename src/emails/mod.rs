@@ -35,7 +35,7 @@ fn account_ids(store: &Store, user_id: u64) -> Result<Vec<u64>> {
 
 /// One message of the user, with its raw bytes.
 pub fn get(store: &Store, user_id: u64, id: u64) -> Result<(MessageMeta, Vec<u8>)> {
-    let accounts: HashSet<u64> = account_ids(store, user_id)?.into_iter().collect();
+    let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_read()?;
     let meta = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
         .filter(|m| accounts.contains(&m.account_id) && !m.hidden)
@@ -56,30 +56,35 @@ pub fn set_flags(
     seen: Option<bool>,
     flagged: Option<bool>,
 ) -> Result<MessageMeta> {
-    let accounts: HashSet<u64> = account_ids(store, user_id)?.into_iter().collect();
+    let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
-    let meta = {
-        let mut meta = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
-            .filter(|m| accounts.contains(&m.account_id) && !m.hidden)
-            .ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-        if let Some(s) = seen {
-            meta.seen = s;
-        }
-        if let Some(f) = flagged {
-            meta.flagged = f;
-        }
-        mstore::write_meta(&txn, &meta)?;
-        queue(&txn, &meta, |op| {
-            if seen.is_some() {
-                op.seen = seen;
-            }
-            if flagged.is_some() {
-                op.flagged = flagged;
-            }
-        })?;
-        meta
-    };
+    let meta = apply_flags(&txn, owned_meta(&txn, &accounts, id)?, seen, flagged)?;
     txn.commit()?;
+    Ok(meta)
+}
+
+/// Writes \Seen / \Flagged changes locally and queues them for the mailbox.
+pub(crate) fn apply_flags(
+    txn: &WriteTransaction,
+    mut meta: MessageMeta,
+    seen: Option<bool>,
+    flagged: Option<bool>,
+) -> Result<MessageMeta> {
+    if let Some(s) = seen {
+        meta.seen = s;
+    }
+    if let Some(f) = flagged {
+        meta.flagged = f;
+    }
+    mstore::write_meta(txn, &meta)?;
+    queue(txn, &meta, |op| {
+        if seen.is_some() {
+            op.seen = seen;
+        }
+        if flagged.is_some() {
+            op.flagged = flagged;
+        }
+    })?;
     Ok(meta)
 }
 
@@ -133,19 +138,8 @@ pub(crate) fn roles_of(
     txn: &WriteTransaction,
     account: u64,
 ) -> Result<std::collections::HashMap<String, String>> {
-    let t = txn.open_table(mstore::FOLDERS)?;
-    let mut out = std::collections::HashMap::new();
-    for e in t.range((account, "")..)? {
-        let (k, v) = e?;
-        if k.value().0 != account {
-            break;
-        }
-        let f: FolderState = record::decode(v.value())?;
-        if !f.role.is_empty() {
-            out.entry(f.role).or_insert(f.name);
-        }
-    }
-    Ok(out)
+    let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
+    Ok(mstore::roles(&folders))
 }
 
 /// The role of one of an account's folders ("" for the user's own).

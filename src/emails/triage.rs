@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use redb::ReadableTable;
 
 use super::listing::virtual_folder;
-use super::{owned_meta, queue, roles_of, user_accounts};
+use super::{apply_flags, owned_meta, queue, roles_of, user_accounts};
 use crate::error::{AppError, Result};
 use crate::messages;
 use crate::store::{Store, record};
@@ -167,12 +167,7 @@ pub fn set_status(
 
 /// Hides a message from this site only; remembered by Message-ID so a re-sync keeps it hidden.
 fn hide(txn: &redb::WriteTransaction, mut meta: MessageMeta) -> Result<MessageMeta> {
-    let raw = txn
-        .open_table(mstore::RAW)?
-        .get(meta.id)?
-        .map(|v| v.value().to_vec())
-        .unwrap_or_default();
-    let key = mstore::hidden_key(meta.summary.message_id.as_deref(), &raw);
+    let key = mstore::hidden_key_of(txn, &meta)?;
     txn.open_table(mstore::HIDDEN_KEYS)?
         .insert((meta.account_id, "", key.as_str()), now())?;
     meta.hidden = true;
@@ -317,22 +312,11 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
                 trash_one(&txn, meta, &mut roles)?;
                 folders_moved_to.insert("trash".to_string());
             }
-            BulkAction::Read(v) | BulkAction::Star(v) => {
-                let mut meta = meta;
-                let read = matches!(action, BulkAction::Read(_));
-                if read {
-                    meta.seen = *v;
-                } else {
-                    meta.flagged = *v;
-                }
-                mstore::write_meta(&txn, &meta)?;
-                queue(&txn, &meta, |op| {
-                    if read {
-                        op.seen = Some(*v);
-                    } else {
-                        op.flagged = Some(*v);
-                    }
-                })?;
+            BulkAction::Read(v) => {
+                apply_flags(&txn, meta, Some(*v), None)?;
+            }
+            BulkAction::Star(v) => {
+                apply_flags(&txn, meta, None, Some(*v))?;
             }
         }
         out.updated += 1;

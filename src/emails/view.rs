@@ -158,13 +158,9 @@ pub fn thread(t: &Thread) -> Value {
     labels.extend(user_labels);
     let mut participants: Vec<String> = Vec::new();
     for m in &t.emails {
-        let name = if m.summary.from_name.trim().is_empty() {
-            m.summary.from.clone()
-        } else {
-            m.summary.from_name.clone()
-        };
-        if !name.is_empty() && !participants.contains(&name) {
-            participants.push(name);
+        let name = m.sender_name();
+        if !name.is_empty() && !participants.iter().any(|p| p == name) {
+            participants.push(name.to_string());
         }
     }
     let subject = newest.summary.subject.trim();

@@ -96,15 +96,10 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     let mut reminders = Vec::new();
     for (date, id) in overdue_ids.iter().take(REMINDERS) {
         if let Some(m) = mstore::read_meta(&messages, *id)? {
-            let s = &m.summary;
             reminders.push(Reminder {
                 id: id.to_string(),
-                subject: s.subject.clone(),
-                from: if s.from_name.is_empty() {
-                    s.from.clone()
-                } else {
-                    s.from_name.clone()
-                },
+                subject: m.summary.subject.clone(),
+                from: m.sender_name().to_string(),
                 days_overdue: (now - date) / DAY,
             });
         }

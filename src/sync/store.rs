@@ -327,19 +327,25 @@ impl MessageMeta {
         self.last_activity.unwrap_or(self.date).max(self.date)
     }
 
-    pub fn index_row(&self) -> IndexRow {
+    /// The sender as people read it: the display name, else the address.
+    pub fn sender_name(&self) -> &str {
         let s = &self.summary;
-        let sender = if s.from_name.trim().is_empty() {
-            &s.from
+        if s.from_name.trim().is_empty() {
+            s.from.trim()
         } else {
-            &s.from_name
-        };
+            s.from_name.trim()
+        }
+    }
+
+    pub fn index_row(&self) -> IndexRow {
         IndexRow {
             bits: self.bits(),
             thread: thread_hash(&self.thread_id),
             activity: self.activity(),
-            sender: sender.trim().to_lowercase(),
-            subject: threading::normalize_subject(&s.subject).0.to_lowercase(),
+            sender: self.sender_name().to_lowercase(),
+            subject: threading::normalize_subject(&self.summary.subject)
+                .0
+                .to_lowercase(),
         }
     }
 
@@ -348,6 +354,19 @@ impl MessageMeta {
         self.status = keywords::status_of(&self.keywords).map(str::to_string);
         self.priority = keywords::priority_of(&self.keywords).map(str::to_string);
     }
+}
+
+/// [`hidden_key`] of a stored message (its bytes are read only when it has no Message-ID).
+pub fn hidden_key_of(txn: &WriteTransaction, meta: &MessageMeta) -> anyhow::Result<String> {
+    let raw = match meta.summary.message_id.as_deref() {
+        Some(id) if !id.is_empty() => Vec::new(),
+        _ => txn
+            .open_table(RAW)?
+            .get(meta.id)?
+            .map(|v| v.value().to_vec())
+            .unwrap_or_default(),
+    };
+    Ok(hidden_key(meta.summary.message_id.as_deref(), &raw))
 }
 
 /// The key a hidden message is remembered by: its Message-ID, else a hash of its bytes.
@@ -399,6 +418,36 @@ pub struct PendingFlags {
     /// Create the target folder when the mailbox has none (auto-archive).
     #[serde(default)]
     pub create_target: bool,
+}
+
+/// The [`INDEX`] keys of one folder.
+pub fn folder_range(account: u64, folder: &str) -> std::ops::RangeInclusive<(u64, &str, i64, u64)> {
+    (account, folder, i64::MIN, 0)..=(account, folder, i64::MAX, u64::MAX)
+}
+
+/// An account's folders, in name order ([`FOLDERS`] is keyed by account first).
+pub fn account_folders(
+    table: &impl ReadableTable<(u64, &'static str), &'static [u8]>,
+    account: u64,
+) -> anyhow::Result<Vec<FolderState>> {
+    let mut out = Vec::new();
+    for e in table.range((account, "")..)? {
+        let (k, v) = e?;
+        if k.value().0 != account {
+            break;
+        }
+        out.push(record::decode(v.value())?);
+    }
+    Ok(out)
+}
+
+/// Role → folder name: where moves to Junk, Archive, Trash and INBOX go.
+pub fn roles(folders: &[FolderState]) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    for f in folders.iter().filter(|f| !f.role.is_empty()) {
+        out.entry(f.role.clone()).or_insert_with(|| f.name.clone());
+    }
+    out
 }
 
 pub fn load_folder(
@@ -668,41 +717,20 @@ pub fn clear_folder(txn: &WriteTransaction, account: u64, folder: &str) -> anyho
 
 /// Forgets everything cached for an account.
 pub fn clear_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()> {
-    let folders: Vec<String> = {
-        let t = txn.open_table(FOLDERS)?;
-        let mut names = Vec::new();
-        for e in t.range((account, "")..)? {
-            let (k, _) = e?;
-            let (a, name) = k.value();
-            if a != account {
-                break;
-            }
-            names.push(name.to_string());
-        }
-        names
-    };
+    let folders = account_folders(&txn.open_table(FOLDERS)?, account)?;
     for f in &folders {
-        clear_folder(txn, account, f)?;
-        txn.open_table(FOLDERS)?.remove((account, f.as_str()))?;
+        clear_folder(txn, account, &f.name)?;
+        txn.open_table(FOLDERS)?
+            .remove((account, f.name.as_str()))?;
     }
     txn.open_table(HIDDEN_KEYS)?
         .retain_in((account, "", "")..(account + 1, "", ""), |_, _| false)?;
+    let whole = (account, "")..(account + 1, "");
     txn.open_table(CARRIED)?
-        .retain_in((account, "")..(account + 1, ""), |_, _| false)?;
+        .retain_in(whole.clone(), |_, _| false)?;
     for table in [MSGIDS, SUBJECTS] {
-        let mut t = txn.open_table(table)?;
-        let mut keys = Vec::new();
-        for e in t.range((account, "")..)? {
-            let (k, _) = e?;
-            let (a, key) = k.value();
-            if a != account {
-                break;
-            }
-            keys.push(key.to_string());
-        }
-        for k in keys {
-            t.remove((account, k.as_str()))?;
-        }
+        txn.open_table(table)?
+            .retain_in(whole.clone(), |_, _| false)?;
     }
     let mut pending = txn.open_table(PENDING)?;
     pending.retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
@@ -718,12 +746,7 @@ pub fn unhide(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
     if !meta.hidden {
         return Ok(());
     }
-    let raw = txn
-        .open_table(RAW)?
-        .get(id)?
-        .map(|v| v.value().to_vec())
-        .unwrap_or_default();
-    let key = hidden_key(meta.summary.message_id.as_deref(), &raw);
+    let key = hidden_key_of(txn, &meta)?;
     if txn
         .open_table(HIDDEN_KEYS)?
         .get((meta.account_id, "", key.as_str()))?

@@ -468,19 +468,8 @@ async fn push_pending(
                 let op: mstore::PendingFlags = crate::store::record::decode(v.value())?;
                 ops.push((k.value().1, op));
             }
-            let mut roles = std::collections::HashMap::new();
-            let folders = txn.open_table(mstore::FOLDERS)?;
-            for e in folders.range((account, "")..)? {
-                let (k, v) = e?;
-                if k.value().0 != account {
-                    break;
-                }
-                let f: FolderState = crate::store::record::decode(v.value())?;
-                if !f.role.is_empty() {
-                    roles.entry(f.role).or_insert(f.name);
-                }
-            }
-            Ok((ops, roles))
+            let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
+            Ok((ops, mstore::roles(&folders)))
         })
         .await?;
     let limit = ctx.limit();
