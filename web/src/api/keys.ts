@@ -11,9 +11,6 @@ export const keys = {
   /** One message; `remote` asks for the body with remote images allowed. */
   email: (id: string, remote = false) =>
     `/api/emails/${encodeURIComponent(id)}${remote ? '?remote=1' : ''}`,
-  /** One page of a folder listing (`source` from `folderSource`); fetched with `fetchEmailPage`. */
-  emailPage: (source: string, page: number, perPage: number) =>
-    `${source}?page=${page}&perPage=${perPage}`,
   /** One page of a thread listing (`source` from `folderSource`, `query` from `listQuery`). */
   threadPage: (source: string, page: number, perPage: number, query = '') =>
     `${source}?page=${page}&perPage=${perPage}${query ? `&${query}` : ''}`,

@@ -1,13 +1,11 @@
 // The mailbox calls (docs/API.md "Mail accounts" and "Mail"): thin typed wrappers over `api`,
 // so components never spell a path or a body shape themselves.
 
-import { api, apiBlob, apiWithHeaders } from './client';
+import { api, apiBlob } from './client';
 import { keys } from './keys';
 import type {
   ConnectionResult,
   DetectProviderResponse,
-  EmailPage,
-  Email,
   MailAccountRequest,
   MailLoginResponse,
   MailLogoutResponse,
@@ -36,14 +34,6 @@ export function disconnectMailbox(sessionId: string): Promise<MailLogoutResponse
 
 export function syncNow(): Promise<SyncRefreshResponse> {
   return api<SyncRefreshResponse>('/api/sync/refresh', { method: 'POST' });
-}
-
-/** One page of a folder; the total is the `X-Total-Count` header (the rows if it is missing). */
-export async function fetchEmailPage(path: string): Promise<EmailPage> {
-  const { data, headers } = await apiWithHeaders<Email[]>(path);
-  const emails = Array.isArray(data) ? data : [];
-  const header = Number(headers.get('X-Total-Count'));
-  return { emails, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : emails.length };
 }
 
 export function updateEmail(id: string, changes: UpdateEmailRequest): Promise<UpdateEmailResponse> {

@@ -45,10 +45,9 @@ export async function fetchThreadPage(path: string): Promise<ThreadPage> {
   return { threads, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : threads.length };
 }
 
-const emailPath = (id: string) => `/api/emails/${encodeURIComponent(id)}`;
 
 export function setEmailStatus(id: string, status: StatusChange, priority?: MailPriority): Promise<SetStatusResponse> {
-  return api<SetStatusResponse>(`${emailPath(id)}/status`, {
+  return api<SetStatusResponse>(`${keys.email(id)}/status`, {
     method: 'PUT',
     body: priority ? { status, priority } : { status },
   });
@@ -56,12 +55,12 @@ export function setEmailStatus(id: string, status: StatusChange, priority?: Mail
 
 /** Hides the mail from this site only; the mailbox keeps it (spec 000 §5). */
 export function deleteEmail(id: string): Promise<DeleteEmailResponse> {
-  return api<DeleteEmailResponse>(emailPath(id), { method: 'DELETE' });
+  return api<DeleteEmailResponse>(keys.email(id), { method: 'DELETE' });
 }
 
 /** Moves the mail to the mailbox's Trash folder. */
 export function trashEmail(id: string): Promise<TrashEmailResponse> {
-  return api<TrashEmailResponse>(`${emailPath(id)}/trash`, { method: 'POST' });
+  return api<TrashEmailResponse>(`${keys.email(id)}/trash`, { method: 'POST' });
 }
 
 export function bulkEmails(body: BulkRequest): Promise<BulkResponse> {

@@ -314,12 +314,6 @@ export interface UpdateEmailResponse {
   email: Email;
 }
 
-/** One page of a folder listing; `total` comes from the X-Total-Count header. */
-export interface EmailPage {
-  emails: Email[];
-  total: number;
-}
-
 // ---- Threads and triage (docs/API.md "Listing options", "Threads", "Triage") ----
 
 /** A mail's triage status (spec 000 §4). */

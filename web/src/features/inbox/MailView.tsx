@@ -89,12 +89,9 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
   const cursor = useThreadCursor({ threads, openThreadId, reading: selectedId !== null, open });
   const { leave, hideRing } = cursor;
 
-  // Mail that left the list here (moved, deleted). Closing it goes through the history, which
-  // lands a render later than the list change: meanwhile the pane must not fetch it alone
-  // (a deleted mail answers 404).
-  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
-  // Mail the list has shown: if the open one drops out of a re-read list (moved or deleted in
-  // another session), it is gone, not merely outside the loaded pages.
+  // Mail the list has shown: when the open one drops out of the list (moved or deleted here or
+  // in another session), it is gone, not merely outside the loaded pages, and the pane must not
+  // fetch it alone (a deleted mail answers 404) while the close goes through the history.
   const [listed, setListed] = useState<ReadonlySet<string>>(() => new Set());
   useEffect(() => {
     setListed((s) => {
@@ -102,13 +99,12 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
       return ids.length ? new Set([...s, ...ids]) : s;
     });
   }, [threads]);
-  const paneGone = !!selectedId && (left.has(selectedId) || (!openThread && listed.has(selectedId)));
+  const paneGone = !!selectedId && !openThread && listed.has(selectedId);
 
   /** Mail left the list: close it if open, untick its threads, move the cursor on. */
   const onRemoved = useCallback(
     (ids: string[]) => {
       const gone = new Set(ids);
-      setLeft((s) => new Set([...s, ...ids]));
       const { threads: before, selectedId: openId } = latest.current;
       const emptied = new Set(before.filter((th) => th.emails.every((e) => gone.has(e.id))).map((th) => th.id));
       if (openId && gone.has(openId)) close();

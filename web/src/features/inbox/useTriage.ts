@@ -70,17 +70,24 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
     void mutate(keys.inboxZero());
   }, [mutate]);
 
+  /** Changes a mail's cached bodies (with and without remote images) without a re-read. */
+  const patchDetail = useCallback(
+    (id: string, update: (d: EmailDetail) => EmailDetail) => {
+      const change = (d: EmailDetail | undefined) => (d ? update(d) : d);
+      void mutate(keys.email(id), change, { revalidate: false });
+      void mutate(keys.email(id, true), change, { revalidate: false });
+    },
+    [mutate],
+  );
+
   /** The open mail's cached bodies get the new status too (the pane reads them outside the list). */
   const patchDetails = useCallback(
     (emails: Email[]) => {
       for (const e of emails) {
-        const update = (d: EmailDetail | undefined) =>
-          d ? { ...d, status: e.status, priority: e.priority, lastActivity: e.lastActivity } : d;
-        void mutate(keys.email(e.id), update, { revalidate: false });
-        void mutate(keys.email(e.id, true), update, { revalidate: false });
+        patchDetail(e.id, (d) => ({ ...d, status: e.status, priority: e.priority, lastActivity: e.lastActivity }));
       }
     },
-    [mutate],
+    [patchDetail],
   );
 
   /** The common end of every status change: the list, the toast, the recount, the reload. */
@@ -164,11 +171,9 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
   const markRead = useCallback(
     async (e: Email) => {
       await patch(e.id, { is_read: true });
-      const readInCache = (d: EmailDetail | undefined) => (d ? { ...d, is_read: true } : d);
       try {
         await updateEmail(e.id, { is_read: true });
-        void mutate(keys.email(e.id), readInCache, { revalidate: false });
-        void mutate(keys.email(e.id, true), readInCache, { revalidate: false });
+        patchDetail(e.id, (d) => ({ ...d, is_read: true }));
         revalidateCounts();
       } catch (err) {
         // Not worth interrupting the reading: it stays unread and the next open tries again.
@@ -176,7 +181,7 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
         await patch(e.id, { is_read: false });
       }
     },
-    [patch, mutate, revalidateCounts],
+    [patch, patchDetail, revalidateCounts],
   );
 
   /** Deletes from the site only (spec 000 §5) or moves to the mailbox's Trash; the mail leaves the list. */
