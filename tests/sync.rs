@@ -422,21 +422,8 @@ async fn two_users_never_see_each_others_mail() {
         "user2@example.test",
         "From: a@sender.test\nTo: user2@example.test\nSubject: only for two\n\nsecret\n",
     );
-    let (app, dana) = app_with(&ms).await;
-    let (s, _) = app
-        .json(
-            "POST",
-            "/api/admin/users",
-            Some(&dana),
-            Some(json!({"username": "yossi", "name": "יוסי", "password": "another pass 2"})),
-        )
-        .await;
-    assert_eq!(s, 200);
-    let yossi = app.login("yossi", "another pass 2").await;
-    assert_eq!(connect(&app, &dana, ms.account("user1")).await.0, 200);
-    assert_eq!(connect(&app, &yossi, ms.account("user2")).await.0, 200);
-    wait_synced(&app, &dana).await;
-    wait_synced(&app, &yossi).await;
+    let (app, dana) = synced_app(&ms, "user1").await;
+    let yossi = second_user(&app, &dana, &ms, "user2").await;
     let dana_mail = list(&app, &dana, "all").await;
     let yossi_mail = list(&app, &yossi, "all").await;
     assert!(!dana_mail.is_empty() && !yossi_mail.is_empty());

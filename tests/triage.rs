@@ -652,18 +652,7 @@ async fn threads_filters_sort_and_isolation() {
     );
 
     // A second user with a mailbox of their own sees none of the first one's.
-    let (s, _) = app
-        .json(
-            "POST",
-            "/api/admin/users",
-            Some(&token),
-            Some(json!({"username": "yossi", "password": "another pass 2", "name": "Yossi"})),
-        )
-        .await;
-    assert_eq!(s, 200);
-    let yossi = app.login("yossi", "another pass 2").await;
-    assert_eq!(connect(&app, &yossi, ms.account("user2")).await.0, 200);
-    wait_synced(&app, &yossi).await;
+    let yossi = second_user(&app, &token, &ms, "user2").await;
     let (s, _) = status(&app, &yossi, &id, json!({"status": "spam"})).await;
     assert_eq!(s, 404, "another user's mail");
     let (s, _) = app

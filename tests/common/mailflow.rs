@@ -93,3 +93,21 @@ pub async fn synced_app(ms: &MailServer, user: &str) -> (TestApp, String) {
     wait_synced(&app, &token).await;
     (app, token)
 }
+
+/// A second user, created by the admin, signed in with `user`'s mailbox connected and synced.
+pub async fn second_user(app: &TestApp, admin: &str, ms: &MailServer, user: &str) -> String {
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/admin/users",
+            Some(admin),
+            Some(serde_json::json!({"username": "yossi", "name": "יוסי", "password": "another pass 2"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let yossi = app.login("yossi", "another pass 2").await;
+    let (s, v) = connect(app, &yossi, ms.account(user)).await;
+    assert_eq!(s, 200, "{v}");
+    wait_synced(app, &yossi).await;
+    yossi
+}
