@@ -12,9 +12,10 @@ use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::mail::tls::TlsContext;
+use crate::outgoing::Outbox;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
-use crate::{accounts, auth, emails, http, live};
+use crate::{accounts, auth, emails, http, live, outgoing, templates};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -25,6 +26,8 @@ pub struct AppState {
     /// Seals mailbox passwords at rest.
     pub key: ServerKey,
     pub sync: Arc<SyncManager>,
+    /// Wakes the outbox scheduler when a mail is queued, edited or retried.
+    pub outbox: Arc<Outbox>,
 }
 
 impl AppState {
@@ -56,7 +59,15 @@ impl AppState {
             setup: Arc::new(setup),
             key,
             sync: Arc::new(sync),
+            outbox: Outbox::new(),
         })
+    }
+
+    /// Starts the background work: a sync task per saved account and the outbox scheduler.
+    /// Returns how many accounts sync.
+    pub fn start_background(&self) -> anyhow::Result<usize> {
+        outgoing::scheduler::spawn(self.clone());
+        self.sync.start_all()
     }
 }
 
@@ -67,6 +78,8 @@ pub fn app(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(emails::router())
         .merge(live::router())
+        .merge(outgoing::router())
+        .merge(templates::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

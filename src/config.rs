@@ -18,7 +18,26 @@ pub struct Config {
     pub storage: StorageConfig,
     pub auth: AuthConfig,
     pub mail: MailConfig,
+    pub compose: ComposeConfig,
     pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ComposeConfig {
+    /// Seconds a sent mail waits in the outbox, during which "undo" takes it back (0 to 300).
+    pub undo_send_secs: u64,
+    /// Largest attachment a user may upload, in MiB (1 to 200).
+    pub max_attachment_mb: u64,
+}
+
+impl Default for ComposeConfig {
+    fn default() -> Self {
+        Self {
+            undo_send_secs: 10,
+            max_attachment_mb: 25,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -254,6 +273,20 @@ impl Config {
                 "mail.poll_interval_secs",
                 &self.mail.poll_interval_secs,
                 "expected at least 10 seconds",
+            );
+        }
+        if self.compose.undo_send_secs > 300 {
+            return bad(
+                "compose.undo_send_secs",
+                &self.compose.undo_send_secs,
+                "expected 0 to 300 seconds",
+            );
+        }
+        if !(1..=200).contains(&self.compose.max_attachment_mb) {
+            return bad(
+                "compose.max_attachment_mb",
+                &self.compose.max_attachment_mb,
+                "expected 1 to 200",
             );
         }
         if self.auth.session_ttl_hours == 0 || self.auth.session_ttl_hours > 24 * 365 {

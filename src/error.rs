@@ -31,6 +31,12 @@ pub enum AppError {
     TooManyAttempts { retry_after_secs: u64 },
     #[error("payload too large")]
     PayloadTooLarge,
+    /// Too large, with the limit in the message (an attachment).
+    #[error("too large: {0}")]
+    TooLarge(String),
+    /// The user's mail server could not be reached for an action that needs it now.
+    #[error("mailbox unavailable: {0}")]
+    MailboxUnavailable(String),
     #[error("unsupported media type")]
     UnsupportedMediaType,
     #[error(transparent)]
@@ -54,7 +60,8 @@ impl AppError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::PayloadTooLarge | Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::MailboxUnavailable(_) => StatusCode::BAD_GATEWAY,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -69,7 +76,8 @@ impl AppError {
             Self::NotFound(_) => "not_found",
             Self::Conflict(_) => "conflict",
             Self::TooManyAttempts { .. } => "too_many_attempts",
-            Self::PayloadTooLarge => "payload_too_large",
+            Self::PayloadTooLarge | Self::TooLarge(_) => "payload_too_large",
+            Self::MailboxUnavailable(_) => "mailbox_unavailable",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::Internal(_) => "internal",
         }
@@ -78,9 +86,12 @@ impl AppError {
     /// The text for the user (Hebrew).
     pub fn user_message(&self) -> String {
         match self {
-            Self::BadRequest(m) | Self::Forbidden(m) | Self::NotFound(m) | Self::Conflict(m) => {
-                m.clone()
-            }
+            Self::BadRequest(m)
+            | Self::Forbidden(m)
+            | Self::NotFound(m)
+            | Self::Conflict(m)
+            | Self::TooLarge(m)
+            | Self::MailboxUnavailable(m) => m.clone(),
             Self::Unauthorized => messages::LOGIN_REQUIRED.into(),
             Self::InvalidCredentials => messages::INVALID_CREDENTIALS.into(),
             Self::TooManyAttempts { retry_after_secs } => {

@@ -13,5 +13,7 @@ pub mod http;
 pub mod live;
 pub mod mail;
 pub mod messages;
+pub mod outgoing;
 pub mod store;
 pub mod sync;
+pub mod templates;

@@ -79,3 +79,40 @@ pub const SESSION_ENDED: &str = "החיבור הסתיים. יש להתחבר מ
 pub fn sync_failed_notice(address: &str, message: &str) -> String {
     format!("הסנכרון של {address} נעצר: {message}")
 }
+
+// Sending, drafts and the outbox (docs/API.md "Sending, drafts, outbox").
+pub const COMPOSE_FIELDS_REQUIRED: &str = "אנא מלא את שדות הנמען, הנושא והתוכן";
+pub const DRAFT_EMPTY: &str = "לא ניתן לשמור טיוטה ריקה";
+pub const SCHEDULE_IN_PAST: &str = "מועד התזמון חלף";
+pub const SCHEDULE_INVALID: &str = "מועד התזמון אינו תקין";
+pub const UPLOAD_NOT_FOUND: &str = "קובץ מצורף לא נמצא";
+pub const PRIORITY_INVALID: &str = "עדיפות לא תקינה";
+pub const TOO_MANY_RECIPIENTS: &str = "יותר מדי נמענים (עד 100)";
+pub const MAIL_QUEUED: &str = "המייל נשלח";
+pub const MAIL_SCHEDULED: &str = "המייל תוזמן לשליחה";
+pub const DRAFT_SAVED: &str = "הטיוטה נשמרה בתיבת הטיוטות";
+pub const DRAFT_SAVED_LOCALLY: &str =
+    "תיבת הדואר אינה זמינה כרגע: הטיוטה נשמרה בשרת ותועבר לתיבת הטיוטות כשתחזור";
+pub const DRAFT_UPDATED: &str = "הטיוטה עודכנה בהצלחה";
+pub const DRAFT_DELETED: &str = "הטיוטה נמחקה בהצלחה";
+pub const DRAFT_SENT: &str = "התשובה נשלחה בהצלחה!";
+pub const DRAFT_NOT_FOUND: &str = "הטיוטה לא נמצאה";
+pub const OUTBOX_NOT_FOUND: &str = "המייל לא נמצא בדואר היוצא";
+pub const ALREADY_SENT: &str = "המייל כבר נשלח";
+pub const SENDING_NOW: &str = "המייל נשלח ברגע זה ולא ניתן לשנותו";
+pub const TEMPLATE_NAME_REQUIRED: &str = "שם התבנית חסר";
+pub const TEMPLATE_NOT_FOUND: &str = "התבנית לא נמצאה";
+pub const MAILBOX_UNAVAILABLE: &str = "תיבת הדואר אינה זמינה כרגע. נסה שוב מאוחר יותר.";
+
+pub fn address_invalid(address: &str) -> String {
+    format!("כתובת מייל לא תקינה: {address}")
+}
+
+pub fn attachment_too_large(max_mb: u64) -> String {
+    format!("הקובץ גדול מדי (מקסימום {max_mb}MB)")
+}
+
+pub fn smtp_refused(reply: &str) -> String {
+    format!("שרת הדואר סירב לשלוח את המייל: {reply}")
+}
+pub const SENT_COPY_PENDING: &str = "המייל נשלח; שמירת העותק בתיקיית 'נשלח' תנוסה שוב";

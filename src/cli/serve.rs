@@ -33,7 +33,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     let addr = config.listen_addr();
     let state = AppState::new(config, store)?;
-    let accounts = state.sync.start_all()?;
+    let accounts = state.start_background()?;
     if accounts > 0 {
         tracing::info!(accounts, "syncing mail accounts");
     }

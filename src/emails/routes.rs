@@ -78,7 +78,7 @@ impl ListQuery {
 
 /// Runs store work on the blocking pool: redb commits fsync, and must not stall the async
 /// workers that serve other requests.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     state: &AppState,
     f: impl FnOnce(&Store) -> Result<T> + Send + 'static,
 ) -> Result<T> {
@@ -89,7 +89,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// After a change made here: push it to the mailbox and tell the user's other sessions.
-fn changed(
+pub(crate) fn changed(
     state: &AppState,
     user_id: u64,
     accounts: impl IntoIterator<Item = u64>,

@@ -55,7 +55,7 @@ pub struct Full {
 
 const MAX_HEADER_TEXT: usize = 2_000;
 
-fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
+pub(crate) fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
     // mail-parser is not expected to panic, but mail is hostile input: a panic here must cost
     // one message, not the sync task.
     catch_unwind(AssertUnwindSafe(|| MessageParser::default().parse(raw))).unwrap_or_else(|_| {

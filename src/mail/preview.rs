@@ -84,7 +84,7 @@ pub fn strip_html(html: &str) -> String {
     out
 }
 
-fn decode_entities(s: &str) -> String {
+pub(crate) fn decode_entities(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }

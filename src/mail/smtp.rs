@@ -1,6 +1,6 @@
 //! A small SMTP client: greeting, EHLO, STARTTLS or implicit TLS, AUTH PLAIN/LOGIN. It shares
 //! the TLS policy (extra CAs, pinned fingerprints) with IMAP, which a general-purpose SMTP
-//! library would not. Sending builds on the same connection type.
+//! library would not, and sends (MAIL FROM, RCPT TO, DATA with dot-stuffing).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -22,6 +22,39 @@ impl Reply {
     fn text(&self) -> String {
         self.lines.join(" ")
     }
+}
+
+/// A send that did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// Connection, TLS, login or protocol trouble: worth retrying.
+    #[error(transparent)]
+    Mail(#[from] MailError),
+    /// The server answered no: 4xx for now (retry later), 5xx for good.
+    #[error("refused: {reply}")]
+    Refused { permanent: bool, reply: String },
+}
+
+/// The DATA payload: CRLF line ends, a leading dot doubled, ending in CRLF.
+pub fn dot_stuff(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 60 + 4);
+    let mut line_start = true;
+    let mut prev = 0u8;
+    for &b in data {
+        if b == b'\n' && prev != b'\r' {
+            out.push(b'\r');
+        }
+        if line_start && b == b'.' {
+            out.push(b'.');
+        }
+        out.push(b);
+        line_start = b == b'\n';
+        prev = b;
+    }
+    if !out.ends_with(b"\r\n") {
+        out.extend_from_slice(b"\r\n");
+    }
+    out
 }
 
 pub struct SmtpConn {
@@ -128,6 +161,56 @@ impl SmtpConn {
         }
     }
 
+    /// Sends one message. Every recipient must be accepted, or nothing is sent (RSET): a mail
+    /// that reaches only some of its recipients would be worse than a clear error.
+    pub async fn send(
+        &mut self,
+        from: &str,
+        recipients: &[String],
+        data: &[u8],
+    ) -> Result<(), SendError> {
+        self.command(&format!("MAIL FROM:<{from}>")).await?;
+        self.accepted(&[250]).await?;
+        for rcpt in recipients {
+            self.command(&format!("RCPT TO:<{rcpt}>")).await?;
+            if let Err(e) = self.accepted(&[250, 251]).await {
+                let _ = self.command("RSET").await;
+                let _ = self.read_reply().await;
+                return Err(match e {
+                    SendError::Refused { permanent, reply } => SendError::Refused {
+                        permanent,
+                        reply: format!("{rcpt}: {reply}"),
+                    },
+                    other => other,
+                });
+            }
+        }
+        self.command("DATA").await?;
+        self.accepted(&[354]).await?;
+        let stuffed = dot_stuff(data);
+        let s = self.stream.get_mut();
+        let written = async {
+            s.write_all(&stuffed).await?;
+            s.write_all(b".\r\n").await?;
+            s.flush().await
+        }
+        .await;
+        written
+            .map_err(|e| MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string()))?;
+        self.accepted(&[250]).await.map(|_| ())
+    }
+
+    async fn accepted(&mut self, codes: &[u16]) -> Result<Reply, SendError> {
+        let reply = self.read_reply().await?;
+        if codes.contains(&reply.code) {
+            return Ok(reply);
+        }
+        Err(SendError::Refused {
+            permanent: reply.code >= 500,
+            reply: format!("{} {}", reply.code, reply.text()),
+        })
+    }
+
     pub async fn quit(mut self) {
         if self.command("QUIT").await.is_ok() {
             let _ = self.read_reply().await;
@@ -189,5 +272,16 @@ impl SmtpConn {
                 format!("expected {code}, got {} {}", reply.code, reply.text()),
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dot_stuff;
+
+    #[test]
+    fn dots_are_stuffed_and_lines_end_in_crlf() {
+        assert_eq!(dot_stuff(b".a\r\nb\n.\n..c"), b"..a\r\nb\r\n..\r\n...c\r\n");
+        assert_eq!(dot_stuff(b"x\r\n"), b"x\r\n");
     }
 }

@@ -4,7 +4,7 @@
 use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
-use crate::{accounts, emails, sync};
+use crate::{accounts, emails, outgoing, sync, templates};
 
 pub struct Migration {
     pub version: u64,
@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 3,
         name: "mail index with threads and triage; hidden mail; remote-content senders",
         apply: m0003_mail_index,
+    },
+    Migration {
+        version: 4,
+        name: "outbox, compose uploads and mail templates",
+        apply: m0004_outbox_and_templates,
     },
 ];
 
@@ -51,6 +56,12 @@ fn m0003_mail_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
     sync::store::migrate_to_index(txn)?;
     txn.open_table(emails::REMOTE_SENDERS)?;
     Ok(())
+}
+
+fn m0004_outbox_and_templates(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    outgoing::outbox::create_tables(txn)?;
+    outgoing::uploads::create_tables(txn)?;
+    templates::create_tables(txn)
 }
 
 #[cfg(test)]
@@ -115,7 +126,7 @@ mod tests {
         txn.commit().unwrap();
 
         let ran = store.migrate().unwrap();
-        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3]);
+        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3, 4]);
         let txn = store.db().begin_read().unwrap();
         let index = txn.open_table(mstore::INDEX).unwrap();
         let v = index.get((1, "INBOX", 1_700_000_000, 7)).unwrap().unwrap();

@@ -662,7 +662,7 @@ pub fn update_flags(
 }
 
 /// Deletes one stored message everywhere.
-fn delete_message(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
+pub fn delete_message(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
     let Some(meta) = read_meta(&txn.open_table(MESSAGES)?, id)? else {
         return Ok(());
     };

@@ -572,7 +572,7 @@ async fn create_archive(
     Ok("Archive".into())
 }
 
-async fn store_flags(
+pub async fn store_flags(
     session: &mut imap::ImapSession,
     uids: &str,
     command: &str,
@@ -644,31 +644,47 @@ async fn push_group(
             deadline(limit, "MOVE", session.uid_mv(&set, target)).await?;
         } else {
             deadline(limit, "COPY", session.uid_copy(&set, target)).await?;
-            store_flags(session, &set, "+FLAGS.SILENT (\\Deleted)", limit).await?;
-            if caps.uidplus {
-                deadline(limit, "EXPUNGE", async {
-                    session
-                        .uid_expunge(&set)
-                        .await?
-                        .try_collect::<Vec<_>>()
-                        .await
-                })
-                .await?;
-            } else {
-                // A plain EXPUNGE removes every \Deleted mail of the folder: only when those
-                // are exactly ours (another client may have marked mail it has not expunged).
-                let deleted = deadline(limit, "SEARCH", session.uid_search("DELETED")).await?;
-                if deleted.iter().all(|u| uids.contains(u)) {
-                    deadline(limit, "EXPUNGE", async {
-                        session.expunge().await?.try_collect::<Vec<_>>().await
-                    })
-                    .await?;
-                }
-            }
+            expunge_uids(session, uids, caps.uidplus, limit).await?;
         }
         return Ok(true);
     }
     Ok(false)
+}
+
+/// Marks `uids` of the selected folder \Deleted and expunges them (UID EXPUNGE with UIDPLUS;
+/// otherwise a plain EXPUNGE, only when the folder's \Deleted mail is exactly ours: another
+/// client may have marked mail it has not expunged).
+pub async fn expunge_uids(
+    session: &mut imap::ImapSession,
+    uids: &[u32],
+    uidplus: bool,
+    limit: Duration,
+) -> anyhow::Result<()> {
+    let set = uids
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    store_flags(session, &set, "+FLAGS.SILENT (\\Deleted)", limit).await?;
+    if uidplus {
+        deadline(limit, "EXPUNGE", async {
+            session
+                .uid_expunge(&set)
+                .await?
+                .try_collect::<Vec<_>>()
+                .await
+        })
+        .await?;
+    } else {
+        let deleted = deadline(limit, "SEARCH", session.uid_search("DELETED")).await?;
+        if deleted.iter().all(|u| uids.contains(u)) {
+            deadline(limit, "EXPUNGE", async {
+                session.expunge().await?.try_collect::<Vec<_>>().await
+            })
+            .await?;
+        }
+    }
+    Ok(())
 }
 
 /// A NO or BAD from the server: the command was understood and refused.

@@ -1,0 +1,146 @@
+//! Compose's people: the 5 most recent recipients of sent mail (spec 000 §2, §9), and an address
+//! book of everyone the user has written to or heard from, most used first.
+
+use std::collections::HashMap;
+
+use redb::ReadableDatabase;
+use serde_json::{Value, json};
+
+use crate::accounts;
+use crate::error::Result;
+use crate::mail::parse;
+use crate::store::Store;
+use crate::sync::store::{self as mstore};
+
+pub const RECENT: usize = 5;
+/// Mail read per folder to build the address book: enough for the people who matter, bounded
+/// however large the mailbox.
+const SCAN: usize = 3000;
+const BOOK_MAX: usize = 50;
+/// Newest sent mails whose recipients' names are read from the raw bytes.
+const NAMED: usize = 50;
+
+#[derive(Default)]
+struct Person {
+    name: String,
+    email: String,
+    count: usize,
+    last: i64,
+}
+
+/// (name, address) pairs of the recipients of a sent mail, names included (the stored summary
+/// keeps only addresses): read from the raw bytes, for the few mails that need names.
+fn recipients_named(raw: &[u8]) -> Vec<(String, String)> {
+    let Some(msg) = parse::parse_guarded(raw) else {
+        return Vec::new();
+    };
+    [msg.to(), msg.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|a| a.iter())
+        .filter_map(|a| {
+            let email = a.address()?.trim().to_ascii_lowercase();
+            super::mime::valid_address(&email)
+                .then(|| (a.name().unwrap_or_default().trim().to_string(), email))
+        })
+        .collect()
+}
+
+/// Walks the user's folders of `roles`, newest first, at most [`SCAN`] mails each.
+fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Result<Vec<Person>> {
+    let txn = store.db().begin_read()?;
+    let index = txn.open_table(mstore::INDEX)?;
+    let messages_t = txn.open_table(mstore::MESSAGES)?;
+    let raw_t = txn.open_table(mstore::RAW)?;
+    let mut by_email: HashMap<String, Person> = HashMap::new();
+    for account in accounts::list_for_user(store, user_id)? {
+        let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account.id)?;
+        for folder in folders.iter().filter(|f| roles.contains(&f.role.as_str())) {
+            let sent = folder.role == "sent";
+            let mut named = NAMED;
+            for e in index
+                .range(mstore::folder_range(account.id, &folder.name))?
+                .rev()
+                .take(SCAN)
+            {
+                let (k, _) = e?;
+                let id = k.value().3;
+                let Some(meta) = mstore::read_meta(&messages_t, id)? else {
+                    continue;
+                };
+                if meta.hidden {
+                    continue;
+                }
+                // Names of sent mail's recipients come from the raw bytes, only for the newest
+                // mails (the recent-contacts panel); counting needs the summary alone.
+                let found: Vec<(String, String)> = if sent && named > 0 {
+                    named -= 1;
+                    match raw_t.get(id)? {
+                        Some(raw) => recipients_named(raw.value()),
+                        None => Vec::new(),
+                    }
+                } else if sent {
+                    meta.summary
+                        .to
+                        .iter()
+                        .chain(&meta.summary.cc)
+                        .map(|e| (String::new(), e.to_ascii_lowercase()))
+                        .collect()
+                } else {
+                    vec![(
+                        meta.summary.from_name.clone(),
+                        meta.summary.from.to_ascii_lowercase(),
+                    )]
+                };
+                for (name, email) in found {
+                    if email.is_empty() || own.contains(&email) {
+                        continue;
+                    }
+                    let p = by_email.entry(email.clone()).or_insert_with(|| Person {
+                        email,
+                        ..Default::default()
+                    });
+                    p.count += 1;
+                    if meta.date >= p.last {
+                        p.last = meta.date;
+                        if !name.is_empty() {
+                            p.name = name;
+                        }
+                    } else if p.name.is_empty() {
+                        p.name = name;
+                    }
+                }
+            }
+        }
+    }
+    Ok(by_email.into_values().collect())
+}
+
+fn own_addresses(store: &Store, user_id: u64) -> Result<Vec<String>> {
+    Ok(accounts::list_for_user(store, user_id)?
+        .into_iter()
+        .map(|a| a.email.to_ascii_lowercase())
+        .collect())
+}
+
+fn json_of(p: &Person) -> Value {
+    json!({ "id": p.email, "name": p.name, "email": p.email, "count": p.count })
+}
+
+/// The 5 people most recently written to.
+pub fn recent(store: &Store, user_id: u64) -> Result<Vec<Value>> {
+    let own = own_addresses(store, user_id)?;
+    let mut people = collect(store, user_id, &["sent"], &own)?;
+    people.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.email.cmp(&b.email)));
+    Ok(people.iter().take(RECENT).map(json_of).collect())
+}
+
+/// Everyone written to or heard from, most used first, filtered by `q` on name or address.
+pub fn address_book(store: &Store, user_id: u64, q: &str) -> Result<Vec<Value>> {
+    let own = own_addresses(store, user_id)?;
+    let q = q.trim().to_lowercase();
+    let mut people = collect(store, user_id, &["sent", "inbox", "archive"], &own)?;
+    people.retain(|p| q.is_empty() || p.email.contains(&q) || p.name.to_lowercase().contains(&q));
+    people.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| b.last.cmp(&a.last)));
+    Ok(people.iter().take(BOOK_MAX).map(json_of).collect())
+}

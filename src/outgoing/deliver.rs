@@ -1,0 +1,237 @@
+//! One outbox item through SMTP and IMAP. A send goes out once (SMTP), then its copy goes into
+//! Sent, the draft it came from leaves Drafts and the mail it answers gets \Answered; each
+//! stage is recorded so a retry resumes where it stopped. A failure keeps the item with its
+//! Hebrew error and a backoff; a permanent refusal waits for the user.
+
+use crate::accounts;
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::mail::net::MailError;
+use crate::mail::smtp::{SendError, SmtpConn};
+use crate::messages;
+use crate::store::Store;
+use crate::sync::SyncEvent;
+
+use super::mailbox::{self, Mailbox};
+use super::mime::{self, Copy};
+use super::outbox::{self, Item, Kind, Stage};
+use super::{Composed, uploads};
+
+/// Why an attempt failed, for the user.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    /// Retrying cannot help (the server refused for good, the mailbox is gone).
+    pub permanent: bool,
+}
+
+impl From<MailError> for Failure {
+    fn from(e: MailError) -> Self {
+        tracing::warn!(error = %e, "sending: mail server trouble");
+        Self {
+            message: e.message,
+            permanent: false,
+        }
+    }
+}
+
+impl From<SendError> for Failure {
+    fn from(e: SendError) -> Self {
+        match e {
+            SendError::Mail(e) => e.into(),
+            SendError::Refused { permanent, reply } => {
+                tracing::warn!(%reply, permanent, "sending: refused by the SMTP server");
+                Self {
+                    message: messages::smtp_refused(&reply),
+                    permanent,
+                }
+            }
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        if let Some(mail) = e.downcast_ref::<MailError>() {
+            return mail.clone().into();
+        }
+        tracing::warn!(error = %format!("{e:#}"), "sending: mailbox trouble");
+        Self {
+            message: messages::MAILBOX_UNAVAILABLE.into(),
+            permanent: false,
+        }
+    }
+}
+
+impl From<AppError> for Failure {
+    fn from(e: AppError) -> Self {
+        Self {
+            message: e.user_message(),
+            permanent: !matches!(e, AppError::Internal(_)),
+        }
+    }
+}
+
+/// The bytes of a mail, with its attachments read from the uploads.
+pub fn build(
+    store: &Store,
+    user_id: u64,
+    mail: &Composed,
+    copy: Copy,
+    extra: &[(&str, String)],
+) -> Result<Vec<u8>, AppError> {
+    let attachments: Vec<mime::Attachment> = uploads::load(store, user_id, &mail.attachments)?
+        .into_iter()
+        .map(|(u, data)| mime::Attachment {
+            name: u.name,
+            content_type: u.content_type,
+            data,
+        })
+        .collect();
+    Ok(mime::build(
+        &mime::Message {
+            from: &mail.from,
+            to: &mail.to,
+            cc: &mail.cc,
+            bcc: &mail.bcc,
+            subject: &mail.subject,
+            html: &mail.html,
+            priority: &mail.priority,
+            message_id: &mail.message_id,
+            in_reply_to: mail.in_reply_to.as_deref(),
+            references: &mail.references,
+            date: time::OffsetDateTime::now_utc(),
+            attachments: &attachments,
+            extra,
+        },
+        copy,
+    ))
+}
+
+/// Works one claimed item and writes the outcome back.
+pub async fn run(state: &AppState, mut item: Item) {
+    let outcome = match item.kind {
+        Kind::Send => send(state, &mut item).await,
+        Kind::Draft => save_draft(state, &mut item).await,
+    };
+    let store = state.store.clone();
+    let (user_id, account_id) = (item.user_id, item.account_id);
+    let kind = item.kind;
+    let written = tokio::task::spawn_blocking(move || match outcome {
+        Ok(()) => outbox::finish(&store, &item),
+        Err(f) => {
+            item.attempts += 1;
+            item.retry = !f.permanent;
+            item.next_try = Some(super::now() + outbox::backoff_secs(item.attempts));
+            item.last_error = Some(if item.stage == Stage::CopyToSent {
+                format!("{} ({})", messages::SENT_COPY_PENDING, f.message)
+            } else {
+                f.message
+            });
+            outbox::release(&store, item)
+        }
+    })
+    .await;
+    if let Ok(Err(e)) | Err(e) = written.map_err(AppError::internal) {
+        tracing::error!(error = %e, "cannot write an outbox item back");
+    }
+    notify(state, user_id, account_id, "outbox");
+    if kind == Kind::Draft {
+        notify(state, user_id, account_id, "drafts");
+    }
+}
+
+pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: &'static str) {
+    state.sync.notify(SyncEvent::Changed {
+        user_id,
+        account_id,
+        reason,
+    });
+}
+
+async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
+    let store = &state.store;
+    let shared = state.sync.shared();
+    let account = accounts::get(store, item.account_id)?.ok_or(Failure {
+        message: messages::MAIL_NOT_CONNECTED.into(),
+        permanent: true,
+    })?;
+    if item.stage == Stage::Deliver {
+        let wire = build(store, item.user_id, &item.mail, Copy::Wire, &[])?;
+        let password = account.password(&shared.key).map_err(Failure::from)?;
+        let endpoint = account.smtp_endpoint(shared.timeout);
+        let mut smtp = SmtpConn::open(&shared.tls, &endpoint, &account.email, &password).await?;
+        let sent = tokio::time::timeout(
+            shared.timeout * 4,
+            smtp.send(&item.mail.from.email, &item.mail.recipients(), &wire),
+        )
+        .await
+        .map_err(|_| Failure {
+            message: messages::mail_timeout(&account.smtp_server),
+            permanent: false,
+        })?;
+        sent?;
+        smtp.quit().await;
+        tracing::info!(item = item.id, account = account.id, "mail sent");
+        item.stage = Stage::CopyToSent;
+        let (s, snapshot) = (store.clone(), item.clone());
+        // Recorded at once: whatever happens next, it is never sent a second time.
+        tokio::task::spawn_blocking(move || {
+            let txn = s.db().begin_write()?;
+            outbox::put(&txn, &snapshot)?;
+            txn.commit()?;
+            Ok::<_, anyhow::Error>(())
+        })
+        .await
+        .map_err(anyhow::Error::from)??;
+        notify(state, item.user_id, item.account_id, "outbox");
+    }
+    let mut mb = Mailbox::open(shared, store, &account).await?;
+    let result = async {
+        if !mailbox::provider_keeps_sent(&account) {
+            let folder = mb.folder("sent").await?;
+            let kept = build(store, item.user_id, &item.mail, Copy::Kept, &[])?;
+            mb.append(&folder, true, false, &kept, &item.mail.message_id)
+                .await?;
+        }
+        if let Some(draft) = item.draft_copy.clone() {
+            mb.expunge(&draft).await?;
+            notify(state, item.user_id, item.account_id, "drafts");
+        }
+        if let Some(original) = item.mail.original_id
+            && let Err(e) = mb.mark_answered(original).await
+        {
+            // Only a flag: the mail is sent and filed.
+            tracing::warn!(error = %format!("{e:#}"), "cannot mark the original answered");
+        }
+        Ok::<_, Failure>(())
+    }
+    .await;
+    mb.close().await;
+    result?;
+    notify(state, item.user_id, item.account_id, "sync");
+    Ok(())
+}
+
+async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
+    let store = &state.store;
+    let account = accounts::get(store, item.account_id)?.ok_or(Failure {
+        message: messages::MAIL_NOT_CONNECTED.into(),
+        permanent: true,
+    })?;
+    let mut mb = Mailbox::open(state.sync.shared(), store, &account).await?;
+    let result = async {
+        let folder = mb.folder("drafts").await?;
+        let raw = build(store, item.user_id, &item.mail, Copy::Kept, &[])?;
+        mb.append(&folder, true, true, &raw, &item.mail.message_id)
+            .await?;
+        // The version this one replaces (an edit made while the mailbox was away).
+        if let Some(old) = item.draft_copy.clone() {
+            mb.expunge(&old).await?;
+        }
+        Ok::<_, Failure>(())
+    }
+    .await;
+    mb.close().await;
+    result
+}

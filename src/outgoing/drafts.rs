@@ -1,0 +1,784 @@
+//! Pending replies (spec 000 §2, spec 001): the drafts are the mailbox's Drafts folder. Saving
+//! APPENDs a real draft (`\Draft`) linked to its original by In-Reply-To/References; editing
+//! replaces it; sending queues it in the outbox and removes it from Drafts once sent. When the
+//! mailbox cannot be reached the draft waits in the outbox, listed like the others.
+
+use std::collections::{HashMap, HashSet};
+
+use mail_parser::MimeHeaders;
+use redb::ReadableDatabase;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::mailbox::Mailbox as ImapMailbox;
+use super::mime::{self, Mailbox};
+use super::outbox::{self, Item, Kind, MailboxRef};
+use super::request::{self, clean_html};
+use super::{Composed, deliver, iso, now, uploads};
+use crate::accounts::{self, AccountRecord};
+use crate::app::AppState;
+use crate::emails::routes::blocking;
+use crate::error::{AppError, Result};
+use crate::mail::parse;
+use crate::messages;
+use crate::store::Store;
+use crate::sync::store::{self as mstore, FolderState, IndexView, MessageMeta};
+
+/// Local-only drafts (waiting in the outbox) have ids like this.
+const OUTBOX_PREFIX: &str = "outbox-";
+
+/// A stored draft of the user: its record, raw bytes, account and place in the mailbox.
+pub struct StoredDraft {
+    pub meta: MessageMeta,
+    pub raw: Vec<u8>,
+    pub account: AccountRecord,
+    pub place: MailboxRef,
+}
+
+fn drafts_folder(txn: &redb::ReadTransaction, account: u64) -> Result<Option<FolderState>> {
+    let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
+    Ok(folders.into_iter().find(|f| f.role == "drafts"))
+}
+
+/// One draft of the user's, which must be in a Drafts folder.
+pub fn stored(store: &Store, user_id: u64, id: u64) -> Result<StoredDraft> {
+    let (meta, raw) = crate::emails::get(store, user_id, id)
+        .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let txn = store.db().begin_read()?;
+    let folder = drafts_folder(&txn, meta.account_id)?
+        .filter(|f| f.name == meta.folder)
+        .ok_or_else(|| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let account = accounts::get(store, meta.account_id)?
+        .ok_or_else(|| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let place = MailboxRef {
+        folder: folder.name,
+        uidvalidity: folder.uidvalidity,
+        uid: meta.uid,
+        message_id: meta.summary.message_id.as_ref().map(|m| format!("<{m}>")),
+    };
+    Ok(StoredDraft {
+        meta,
+        raw,
+        account,
+        place,
+    })
+}
+
+/// A draft's bytes back into a mail we can edit or send; its attachments become uploads.
+pub fn composed_from_raw(
+    store: &Store,
+    user_id: u64,
+    account: &AccountRecord,
+    raw: &[u8],
+) -> Result<Composed> {
+    let msg = parse::parse_guarded(raw)
+        .ok_or_else(|| AppError::bad_request(messages::DRAFT_NOT_FOUND))?;
+    let list = |a: Option<&mail_parser::Address<'_>>| -> Vec<Mailbox> {
+        a.map(|a| {
+            a.iter()
+                .filter_map(|x| {
+                    let email = x.address()?.trim().to_string();
+                    mime::valid_address(&email).then(|| Mailbox {
+                        name: x.name().unwrap_or_default().trim().to_string(),
+                        email,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let html = match msg.body_html(0) {
+        Some(h) if msg.html_body_count() > 0 => clean_html(&h),
+        _ => clean_html(&msg.body_text(0).unwrap_or_default()),
+    };
+    let bracket = |s: &str| format!("<{}>", parse::clean_id(s));
+    let summary = parse::summary(raw);
+    let priority = match msg.header_raw("X-Priority").map(str::trim) {
+        Some(p) if p.starts_with('1') => "urgent",
+        Some(p) if p.starts_with('2') => "high",
+        Some(p) if p.starts_with('4') || p.starts_with('5') => "low",
+        _ => "medium",
+    };
+    let mut attachments = Vec::new();
+    for part in msg.attachments() {
+        let name = part.attachment_name().unwrap_or("attachment").to_string();
+        let ctype = part
+            .content_type()
+            .map(|c| match c.subtype() {
+                Some(sub) => format!("{}/{}", c.ctype(), sub),
+                None => c.ctype().to_string(),
+            })
+            .unwrap_or_default();
+        attachments.push(uploads::save(store, user_id, &name, &ctype, part.contents())?.id);
+    }
+    let from = Mailbox {
+        name: summary.from_name.clone(),
+        email: account.email.clone(),
+    };
+    Ok(Composed {
+        message_id: mime::new_message_id(&account.email),
+        from,
+        to: list(msg.to()),
+        cc: list(msg.cc()),
+        bcc: list(msg.bcc()),
+        subject: summary.subject.clone(),
+        html,
+        priority: priority.into(),
+        in_reply_to: summary.in_reply_to.as_deref().map(bracket),
+        references: summary.references.iter().map(|r| bracket(r)).collect(),
+        original_id: None,
+        attachments,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+
+/// `GET /api/drafts`: the Drafts folders' mail, newest first, with their originals; then the
+/// drafts waiting in the outbox.
+pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
+    let items = outbox::list(store, user_id)?;
+    // Drafts already on their way out are not pending any more; scheduled ones say when.
+    let mut going: HashSet<(String, u32)> = HashSet::new();
+    let mut scheduled: HashMap<(String, u32), &Item> = HashMap::new();
+    for item in &items {
+        if let (Kind::Send, Some(r)) = (item.kind, &item.draft_copy) {
+            if item.scheduled {
+                scheduled.insert((r.folder.clone(), r.uid), item);
+            } else {
+                going.insert((r.folder.clone(), r.uid));
+            }
+        }
+    }
+    let txn = store.db().begin_read()?;
+    let index = txn.open_table(mstore::INDEX)?;
+    let messages_t = txn.open_table(mstore::MESSAGES)?;
+    let raw_t = txn.open_table(mstore::RAW)?;
+    let mut drafts = Vec::new();
+    let mut wanted: HashMap<u64, HashSet<u64>> = HashMap::new();
+    for account in accounts::list_for_user(store, user_id)? {
+        let Some(folder) = drafts_folder(&txn, account.id)? else {
+            continue;
+        };
+        for e in index
+            .range(mstore::folder_range(account.id, &folder.name))?
+            .rev()
+        {
+            let (k, v) = e?;
+            if IndexView(v.value()).bits() & mstore::flags::HIDDEN != 0 {
+                continue;
+            }
+            let id = k.value().3;
+            let Some(meta) = mstore::read_meta(&messages_t, id)? else {
+                continue;
+            };
+            if going.contains(&(folder.name.clone(), meta.uid)) {
+                continue;
+            }
+            let raw = raw_t
+                .get(id)?
+                .map(|v| v.value().to_vec())
+                .unwrap_or_default();
+            if meta.summary.in_reply_to.is_some() {
+                wanted
+                    .entry(account.id)
+                    .or_default()
+                    .insert(mstore::thread_hash(&meta.thread_id));
+            }
+            let item = scheduled.get(&(folder.name.clone(), meta.uid)).copied();
+            drafts.push((meta, raw, item));
+        }
+    }
+    let originals = originals(&txn, &wanted)?;
+    let mut out: Vec<Value> = drafts
+        .iter()
+        .map(|(meta, raw, item)| {
+            let original = meta
+                .summary
+                .in_reply_to
+                .as_ref()
+                .and_then(|irt| originals.get(&(meta.account_id, irt.clone())));
+            draft_json(meta, raw, original, *item)
+        })
+        .collect();
+    for item in items.iter().filter(|i| i.kind == Kind::Draft) {
+        out.push(local_draft_json(item));
+    }
+    Ok(out)
+}
+
+/// The originals drafts answer: one pass over each account's index, decoding only the mail of
+/// the drafts' threads.
+fn originals(
+    txn: &redb::ReadTransaction,
+    wanted: &HashMap<u64, HashSet<u64>>,
+) -> Result<HashMap<(u64, String), MessageMeta>> {
+    let index = txn.open_table(mstore::INDEX)?;
+    let messages_t = txn.open_table(mstore::MESSAGES)?;
+    let mut out = HashMap::new();
+    for (&account, threads) in wanted {
+        let range = (account, "", i64::MIN, 0)..=(account, "\u{10FFFF}", i64::MAX, u64::MAX);
+        for e in index.range(range)? {
+            let (k, v) = e?;
+            if !threads.contains(&IndexView(v.value()).thread()) {
+                continue;
+            }
+            let Some(meta) = mstore::read_meta(&messages_t, k.value().3)? else {
+                continue;
+            };
+            if meta.draft || meta.hidden {
+                continue;
+            }
+            if let Some(mid) = meta.summary.message_id.clone() {
+                out.insert((account, mid), meta);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn draft_json(
+    meta: &MessageMeta,
+    raw: &[u8],
+    original: Option<&MessageMeta>,
+    item: Option<&Item>,
+) -> Value {
+    let full = parse::full(raw);
+    let content = if full.html.is_empty() {
+        crate::mail::sanitize::text_to_html(&full.text)
+    } else {
+        crate::mail::sanitize::sanitize(&full.html, false, &|_| None).html
+    };
+    let to = full.summary.to.first().cloned().unwrap_or_default();
+    json!({
+        "id": meta.id.to_string(),
+        "draftContent": content,
+        "to": to,
+        "toName": to_name(raw),
+        "cc": full.summary.cc,
+        "subject": meta.summary.subject,
+        "createdAt": iso(meta.date),
+        "isAutoReply": raw_header(raw, "X-Mailclient-Auto-Reply").is_some(),
+        "savedInGmail": true,
+        "scheduledAt": item.map(|i| iso(i.send_at)),
+        "outboxId": item.map(|i| i.id.to_string()),
+        "messageId": meta.summary.message_id,
+        "originalEmail": original.map(|o| json!({
+            "id": o.id.to_string(),
+            "messageId": o.summary.message_id,
+            "from": o.summary.from,
+            "from_name": o.summary.from_name,
+            "subject": o.summary.subject,
+            "body": o.summary.preview,
+            "date": iso(o.date),
+            "status": o.status,
+        })),
+    })
+}
+
+fn local_draft_json(item: &Item) -> Value {
+    let m = &item.mail;
+    json!({
+        "id": format!("{OUTBOX_PREFIX}{}", item.id),
+        "draftContent": m.html,
+        "to": m.to.first().map(|t| t.email.clone()).unwrap_or_default(),
+        "toName": m.to.first().map(|t| t.name.clone()).unwrap_or_default(),
+        "cc": m.cc.iter().map(|c| c.email.clone()).collect::<Vec<_>>(),
+        "subject": m.subject,
+        "createdAt": iso(item.created_at),
+        "isAutoReply": false,
+        "savedInGmail": false,
+        "outboxId": item.id.to_string(),
+        "messageId": m.message_id.trim_matches(['<', '>']),
+        "lastError": item.last_error,
+    })
+}
+
+fn raw_header(raw: &[u8], name: &str) -> Option<String> {
+    let msg = parse::parse_guarded(raw)?;
+    msg.header_raw(name).map(|v| v.trim().to_string())
+}
+
+fn to_name(raw: &[u8]) -> String {
+    parse::parse_guarded(raw)
+        .and_then(|m| {
+            m.to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.name().map(str::to_string))
+        })
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+/// What `POST /api/drafts/save` answers.
+pub struct Saved {
+    pub in_mailbox: bool,
+    pub id: Option<String>,
+}
+
+/// Puts a draft into the mailbox's Drafts (replacing `replaces`), or into the outbox when the
+/// mailbox cannot be reached.
+pub async fn store_draft(
+    state: &AppState,
+    account: &AccountRecord,
+    user_id: u64,
+    mail: Composed,
+    replaces: Option<MailboxRef>,
+) -> Result<Saved> {
+    let attempt = async {
+        let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account).await?;
+        let result = async {
+            let folder = mb.folder("drafts").await?;
+            let raw = deliver::build(&state.store, user_id, &mail, mime::Copy::Kept, &[])?;
+            let place = mb
+                .append(&folder, true, true, &raw, &mail.message_id)
+                .await?;
+            if let Some(old) = &replaces {
+                mb.expunge(old).await?;
+            }
+            Ok::<_, anyhow::Error>(place)
+        }
+        .await;
+        mb.close().await;
+        result
+    };
+    let outcome = attempt.await;
+    deliver::notify(state, user_id, account.id, "drafts");
+    match outcome {
+        Ok(place) => {
+            let (store, account_id) = (state.store.clone(), account.id);
+            let id = blocking(state, move |_| {
+                let txn = store.db().begin_read()?;
+                let t = txn.open_table(mstore::UIDS)?;
+                Ok(t.get((account_id, place.folder.as_str(), place.uid))?
+                    .map(|v| v.value().to_string()))
+            })
+            .await?;
+            Ok(Saved {
+                in_mailbox: true,
+                id,
+            })
+        }
+        Err(e) => {
+            tracing::warn!(error = %format!("{e:#}"), "draft kept in the outbox until the mailbox answers");
+            let mut item = Item::new(user_id, account.id, Kind::Draft, mail, now());
+            item.attempts = 1;
+            item.next_try = Some(now() + outbox::backoff_secs(1));
+            item.last_error = Some(super::deliver::Failure::from(e).message);
+            item.draft_copy = replaces;
+            let item = blocking(state, move |store| outbox::add(store, item)).await?;
+            deliver::notify(state, user_id, account.id, "outbox");
+            Ok(Saved {
+                in_mailbox: false,
+                id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
+            })
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Original {
+    pub id: Value,
+    pub message_id: Option<String>,
+    pub from: String,
+    #[serde(rename = "from_name")]
+    pub from_name: String,
+    pub subject: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SaveRequest {
+    pub original_email: Original,
+    pub draft_content: String,
+    pub subject: Option<String>,
+    pub to: Option<String>,
+}
+
+/// "Re: " unless the subject already has it (spec 000 §5).
+pub fn reply_subject(subject: &str) -> String {
+    let s = subject.trim();
+    if s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
+        s.to_string()
+    } else {
+        format!("Re: {s}")
+    }
+}
+
+/// `POST /api/drafts/save`: the reply panel's draft, linked to the mail it answers.
+pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Saved> {
+    if !request::has_content(&clean_html(&req.draft_content)) {
+        return Err(AppError::bad_request(messages::DRAFT_EMPTY));
+    }
+    let o = &req.original_email;
+    let to = req
+        .to
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| {
+            if o.from_name.is_empty() {
+                o.from.clone()
+            } else {
+                format!("\"{}\" <{}>", o.from_name.replace('"', ""), o.from)
+            }
+        });
+    let subject = req
+        .subject
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| reply_subject(&o.subject));
+    let mail_req = request::MailRequest {
+        to: Value::String(to),
+        subject,
+        body: req.draft_content.clone(),
+        original_id: o.id.clone(),
+        original_message_id: o.message_id.clone(),
+        folder: Some("drafts".into()),
+        ..Default::default()
+    };
+    let account = blocking(state, move |store| {
+        super::sending_account(store, user_id, None)
+    })
+    .await?;
+    let from = Mailbox {
+        name: String::new(),
+        email: account.email.clone(),
+    };
+    let (s, a) = (state.store.clone(), account.clone());
+    let mail = blocking(state, move |_| {
+        let mut mail = request::compose(&s, user_id, from, &mail_req, true)?;
+        mail.from.name = sender_name(&s, user_id, &a);
+        Ok(mail)
+    })
+    .await?;
+    store_draft(state, &account, user_id, mail, None).await
+}
+
+/// The display name mail goes out with: the app user's name.
+pub fn sender_name(store: &Store, user_id: u64, _account: &AccountRecord) -> String {
+    crate::auth::users::get(store, user_id)
+        .ok()
+        .flatten()
+        .map(|u| u.name)
+        .unwrap_or_default()
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct UpdateRequest {
+    pub draft_content: Option<String>,
+    pub subject: Option<String>,
+    pub to: Option<Value>,
+    pub cc: Option<Value>,
+}
+
+/// `PUT /api/drafts/{id}`: a new version replaces the old one in the mailbox. A scheduled mail
+/// whose copy this is follows the edit.
+pub async fn update(
+    state: &AppState,
+    user_id: u64,
+    key: &str,
+    req: UpdateRequest,
+) -> Result<Saved> {
+    if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
+        let item = blocking(state, move |store| {
+            outbox::update(store, user_id, item_id, |item| {
+                apply_edit(&mut item.mail, &req)
+            })
+        })
+        .await?;
+        state.outbox.wake.notify_one();
+        return Ok(Saved {
+            in_mailbox: false,
+            id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
+        });
+    }
+    let id: u64 = key
+        .parse()
+        .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let (draft, mut mail) = blocking(state, move |store| {
+        let d = stored(store, user_id, id)?;
+        let mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
+        Ok((d, mail))
+    })
+    .await?;
+    apply_edit(&mut mail, &req)?;
+    let old = draft.place.clone();
+    let saved = store_draft(
+        state,
+        &draft.account,
+        user_id,
+        mail.clone(),
+        Some(old.clone()),
+    )
+    .await?;
+    // A scheduled send of this draft sends the new text and removes the new copy.
+    let new_place = saved.id.as_deref().and_then(|i| i.parse::<u64>().ok());
+    blocking(state, move |store| {
+        let place = match new_place {
+            Some(new_id) => stored(store, user_id, new_id).ok().map(|d| d.place),
+            None => None,
+        };
+        for item in outbox::list(store, user_id)? {
+            if item.kind == Kind::Send
+                && item
+                    .draft_copy
+                    .as_ref()
+                    .is_some_and(|r| same_place(r, &old))
+            {
+                let mail = mail.clone();
+                let place = place.clone();
+                outbox::update(store, user_id, item.id, move |i| {
+                    let keep_id = i.mail.message_id.clone();
+                    i.mail = Composed {
+                        message_id: keep_id,
+                        ..mail
+                    };
+                    i.draft_copy = place;
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(saved)
+}
+
+fn same_place(a: &MailboxRef, b: &MailboxRef) -> bool {
+    a.folder == b.folder && a.uid == b.uid && a.uidvalidity == b.uidvalidity
+}
+
+fn apply_edit(mail: &mut Composed, req: &UpdateRequest) -> Result<()> {
+    if let Some(content) = &req.draft_content {
+        let html = clean_html(content);
+        if !request::has_content(&html) {
+            return Err(AppError::bad_request(messages::DRAFT_EMPTY));
+        }
+        mail.html = html;
+    }
+    if let Some(subject) = &req.subject {
+        mail.subject = subject.trim().chars().filter(|c| !c.is_control()).collect();
+    }
+    let parse = |v: &Value| -> Result<Vec<Mailbox>> {
+        let r = request::MailRequest {
+            to: v.clone(),
+            ..Default::default()
+        };
+        let list = match &r.to {
+            Value::String(s) => request::split_addresses(s),
+            Value::Array(a) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        list.iter()
+            .map(|s| {
+                Mailbox::parse(s).ok_or_else(|| AppError::bad_request(messages::address_invalid(s)))
+            })
+            .collect()
+    };
+    if let Some(to) = &req.to {
+        mail.to = parse(to)?;
+    }
+    if let Some(cc) = &req.cc {
+        mail.cc = parse(cc)?;
+    }
+    Ok(())
+}
+
+/// `DELETE /api/drafts/{id}`: gone from the mailbox (and a scheduled send of it cancelled).
+pub async fn delete(state: &AppState, user_id: u64, key: &str) -> Result<()> {
+    if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
+        let item = blocking(state, move |store| outbox::remove(store, user_id, item_id)).await?;
+        deliver::notify(state, user_id, item.account_id, "outbox");
+        deliver::notify(state, user_id, item.account_id, "drafts");
+        return Ok(());
+    }
+    let id: u64 = key
+        .parse()
+        .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let draft = blocking(state, move |store| stored(store, user_id, id)).await?;
+    expunge_all(state, &draft.account, &[draft.place.clone()]).await?;
+    cancel_sends_of(state, user_id, &[draft.place]).await?;
+    deliver::notify(state, user_id, draft.account.id, "drafts");
+    Ok(())
+}
+
+async fn expunge_all(
+    state: &AppState,
+    account: &AccountRecord,
+    places: &[MailboxRef],
+) -> Result<()> {
+    let unavailable = |e: anyhow::Error| {
+        tracing::warn!(error = %format!("{e:#}"), "drafts: mailbox unavailable");
+        AppError::MailboxUnavailable(messages::MAILBOX_UNAVAILABLE.into())
+    };
+    let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account)
+        .await
+        .map_err(unavailable)?;
+    let mut result = Ok(());
+    for p in places {
+        if let Err(e) = mb.expunge(p).await {
+            result = Err(unavailable(e));
+            break;
+        }
+    }
+    mb.close().await;
+    result
+}
+
+async fn cancel_sends_of(state: &AppState, user_id: u64, places: &[MailboxRef]) -> Result<()> {
+    let places = places.to_vec();
+    blocking(state, move |store| {
+        for item in outbox::list(store, user_id)? {
+            if item.kind == Kind::Send
+                && !item.sending
+                && item
+                    .draft_copy
+                    .as_ref()
+                    .is_some_and(|r| places.iter().any(|p| same_place(p, r)))
+            {
+                outbox::remove(store, user_id, item.id)?;
+            }
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// `DELETE /api/drafts/delete-all` → how many went.
+pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
+    let (per_account, local) = blocking(state, move |store| {
+        let txn = store.db().begin_read()?;
+        let index = txn.open_table(mstore::INDEX)?;
+        let mut per_account = Vec::new();
+        for account in accounts::list_for_user(store, user_id)? {
+            let Some(folder) = drafts_folder(&txn, account.id)? else {
+                continue;
+            };
+            let mut places = Vec::new();
+            let messages_t = txn.open_table(mstore::MESSAGES)?;
+            for e in index.range(mstore::folder_range(account.id, &folder.name))? {
+                let (k, _) = e?;
+                if let Some(meta) = mstore::read_meta(&messages_t, k.value().3)?
+                    && !meta.hidden
+                {
+                    places.push(MailboxRef {
+                        folder: folder.name.clone(),
+                        uidvalidity: folder.uidvalidity,
+                        uid: meta.uid,
+                        message_id: None,
+                    });
+                }
+            }
+            per_account.push((account, places));
+        }
+        let local: Vec<Item> = outbox::list(store, user_id)?
+            .into_iter()
+            .filter(|i| i.kind == Kind::Draft && !i.sending)
+            .collect();
+        Ok((per_account, local))
+    })
+    .await?;
+    let mut count = 0;
+    for (account, places) in per_account {
+        if places.is_empty() {
+            continue;
+        }
+        expunge_all(state, &account, &places).await?;
+        cancel_sends_of(state, user_id, &places).await?;
+        count += places.len();
+        deliver::notify(state, user_id, account.id, "drafts");
+    }
+    for item in local {
+        blocking(state, move |store| {
+            outbox::remove(store, user_id, item.id).map(|_| ())
+        })
+        .await?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// `POST /api/drafts/{id}/send`: queued like a new mail (undo delay); removed from Drafts once
+/// it is out.
+pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
+    let undo = state.config.compose.undo_send_secs as i64;
+    if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
+        let item = blocking(state, move |store| {
+            outbox::update(store, user_id, item_id, |item| {
+                check_sendable(&item.mail)?;
+                item.kind = Kind::Send;
+                item.send_at = now() + undo;
+                item.next_try = None;
+                item.last_error = None;
+                item.attempts = 0;
+                item.retry = true;
+                Ok(())
+            })
+        })
+        .await?;
+        state.outbox.wake.notify_one();
+        return Ok(item);
+    }
+    let id: u64 = key
+        .parse()
+        .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let item = blocking(state, move |store| {
+        let d = stored(store, user_id, id)?;
+        let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
+        mail.from.name = sender_name(store, user_id, &d.account);
+        mail.original_id = original_of(store, user_id, &d.meta);
+        check_sendable(&mail)?;
+        let mut item = Item::new(user_id, d.account.id, Kind::Send, mail, now() + undo);
+        item.draft_copy = Some(d.place);
+        outbox::add(store, item)
+    })
+    .await?;
+    state.outbox.wake.notify_one();
+    deliver::notify(state, user_id, item.account_id, "outbox");
+    deliver::notify(state, user_id, item.account_id, "drafts");
+    Ok(item)
+}
+
+fn check_sendable(mail: &Composed) -> Result<()> {
+    if mail.recipients().is_empty()
+        || mail.subject.trim().is_empty()
+        || !request::has_content(&mail.html)
+    {
+        return Err(AppError::bad_request(messages::COMPOSE_FIELDS_REQUIRED));
+    }
+    Ok(())
+}
+
+/// The stored mail a draft answers (same thread, Message-ID = its In-Reply-To).
+fn original_of(store: &Store, _user_id: u64, draft: &MessageMeta) -> Option<u64> {
+    let irt = draft.summary.in_reply_to.clone()?;
+    let txn = store.db().begin_read().ok()?;
+    let mut wanted = HashMap::new();
+    wanted.insert(
+        draft.account_id,
+        HashSet::from([mstore::thread_hash(&draft.thread_id)]),
+    );
+    originals(&txn, &wanted)
+        .ok()?
+        .remove(&(draft.account_id, irt))
+        .map(|m| m.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reply_subject;
+
+    #[test]
+    fn re_is_added_once() {
+        assert_eq!(reply_subject("פגישה"), "Re: פגישה");
+        assert_eq!(reply_subject("RE: פגישה"), "RE: פגישה");
+        assert_eq!(reply_subject("re:x"), "re:x");
+    }
+}

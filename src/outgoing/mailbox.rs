@@ -1,0 +1,274 @@
+//! The IMAP side of writing mail: a short session next to the account's sync task, APPEND to
+//! Drafts or Sent (stored locally at once, so the drafts page and Sent show it without
+//! waiting for the next sync), expunging a draft, and \Answered on a replied mail.
+
+use std::time::Duration;
+
+use futures_util::TryStreamExt;
+use redb::{ReadableDatabase, ReadableTable};
+
+use super::outbox::MailboxRef;
+use crate::accounts::AccountRecord;
+use crate::mail::imap::{self, ImapSession};
+use crate::store::{Store, record};
+use crate::sync::SyncShared;
+use crate::sync::store::{self as mstore, Fetched, FolderState, ServerFlags};
+use crate::sync::worker::{deadline, expunge_uids, store_flags};
+
+pub struct Mailbox<'a> {
+    pub session: ImapSession,
+    store: &'a Store,
+    account: &'a AccountRecord,
+    limit: Duration,
+    uidplus: bool,
+}
+
+impl<'a> Mailbox<'a> {
+    pub async fn open(
+        shared: &SyncShared,
+        store: &'a Store,
+        account: &'a AccountRecord,
+    ) -> anyhow::Result<Self> {
+        let password = account.password(&shared.key)?;
+        let endpoint = account.imap_endpoint(shared.timeout);
+        let mut session = imap::open(&shared.tls, &endpoint, &account.email, &password).await?;
+        let limit = shared.timeout;
+        let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
+        Ok(Self {
+            uidplus: caps.has_str("UIDPLUS"),
+            session,
+            store,
+            account,
+            limit,
+        })
+    }
+
+    pub async fn close(mut self) {
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.session.logout()).await;
+    }
+
+    /// The folder of a role (drafts, sent), as the sync found it; else the usual name,
+    /// created when the mailbox has none.
+    pub async fn folder(&mut self, role: &str) -> anyhow::Result<String> {
+        let account = self.account.id;
+        let role_owned = role.to_string();
+        let store = self.store.clone();
+        let known = tokio::task::spawn_blocking(move || -> anyhow::Result<Option<String>> {
+            let txn = store.db().begin_read()?;
+            let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
+            Ok(mstore::roles(&folders).get(&role_owned).cloned())
+        })
+        .await??;
+        if let Some(name) = known {
+            return Ok(name);
+        }
+        let (name, use_) = match role {
+            "drafts" => ("Drafts", "\\Drafts"),
+            _ => ("Sent", "\\Sent"),
+        };
+        let list: Vec<_> = deadline(self.limit, "LIST", async {
+            self.session
+                .list(Some(""), Some(name))
+                .await?
+                .try_collect::<Vec<_>>()
+                .await
+        })
+        .await?;
+        if list.is_empty() {
+            // CREATE-SPECIAL-USE where offered; a plain CREATE otherwise.
+            let special = format!("CREATE {name} (USE ({use_}))");
+            if deadline(
+                self.limit,
+                "CREATE",
+                self.session.run_command_and_check_ok(&special),
+            )
+            .await
+            .is_err()
+            {
+                deadline(self.limit, "CREATE", self.session.create(name)).await?;
+            }
+        }
+        Ok(name.to_string())
+    }
+
+    /// APPENDs `raw` to `folder` and stores it locally. Returns where it is.
+    pub async fn append(
+        &mut self,
+        folder: &str,
+        seen: bool,
+        draft: bool,
+        raw: &[u8],
+        message_id: &str,
+    ) -> anyhow::Result<MailboxRef> {
+        let flags = match (seen, draft) {
+            (true, true) => "(\\Seen \\Draft)",
+            (true, false) => "(\\Seen)",
+            (false, true) => "(\\Draft)",
+            (false, false) => "()",
+        };
+        deadline(
+            self.limit,
+            "APPEND",
+            self.session.append(folder, Some(flags), None, raw),
+        )
+        .await?;
+        let mailbox = deadline(self.limit, "SELECT", self.session.select(folder)).await?;
+        let uidvalidity = mailbox.uid_validity.unwrap_or(0);
+        let uid = self.find(message_id).await?.into_iter().max().unwrap_or(0);
+        if uid > 0 {
+            let (account, folder_owned, raw) = (self.account.id, folder.to_string(), raw.to_vec());
+            let store = self.store.clone();
+            tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+                let txn = store.db().begin_write()?;
+                // Only into a folder the sync knows at this UIDVALIDITY: otherwise the next
+                // sync fetches it like any other mail.
+                let known = match txn
+                    .open_table(mstore::FOLDERS)?
+                    .get((account, folder_owned.as_str()))?
+                {
+                    Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity == uidvalidity,
+                    None => false,
+                };
+                if known {
+                    let fetched = Fetched {
+                        uid,
+                        flags: ServerFlags {
+                            seen,
+                            draft,
+                            ..Default::default()
+                        },
+                        internal_date: None,
+                        raw,
+                    };
+                    mstore::insert_messages(&txn, account, &folder_owned, &[fetched])?;
+                }
+                txn.commit()?;
+                Ok(())
+            })
+            .await??;
+        }
+        Ok(MailboxRef {
+            folder: folder.to_string(),
+            uidvalidity,
+            uid,
+            message_id: Some(message_id.to_string()),
+        })
+    }
+
+    /// UIDs of the selected folder's messages with this Message-ID.
+    async fn find(&mut self, message_id: &str) -> anyhow::Result<Vec<u32>> {
+        let clean: String = message_id
+            .chars()
+            .filter(|c| !matches!(c, '"' | '\\' | '\r' | '\n'))
+            .collect();
+        let query = format!("HEADER Message-ID \"{clean}\"");
+        Ok(
+            deadline(self.limit, "SEARCH", self.session.uid_search(&query))
+                .await?
+                .into_iter()
+                .collect(),
+        )
+    }
+
+    /// Removes a message from the mailbox and the store: by UID while the folder keeps its
+    /// UIDVALIDITY, else by Message-ID. A message already gone is not an error.
+    pub async fn expunge(&mut self, r: &MailboxRef) -> anyhow::Result<()> {
+        let mailbox = deadline(self.limit, "SELECT", self.session.select(&r.folder)).await?;
+        let uids: Vec<u32> = if mailbox.uid_validity == Some(r.uidvalidity) && r.uid > 0 {
+            let query = format!("UID {}", r.uid);
+            deadline(self.limit, "SEARCH", self.session.uid_search(&query))
+                .await?
+                .into_iter()
+                .collect()
+        } else if let Some(mid) = &r.message_id {
+            self.find(mid).await?
+        } else {
+            Vec::new()
+        };
+        if !uids.is_empty() {
+            expunge_uids(&mut self.session, &uids, self.uidplus, self.limit).await?;
+        }
+        let (account, folder, store) = (self.account.id, r.folder.clone(), self.store.clone());
+        let uidvalidity = mailbox.uid_validity.unwrap_or(0);
+        tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+            let txn = store.db().begin_write()?;
+            let same = match txn
+                .open_table(mstore::FOLDERS)?
+                .get((account, folder.as_str()))?
+            {
+                Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity == uidvalidity,
+                None => false,
+            };
+            if same {
+                let ids: Vec<u64> = {
+                    let t = txn.open_table(mstore::UIDS)?;
+                    uids.iter()
+                        .filter_map(|u| {
+                            t.get((account, folder.as_str(), *u))
+                                .ok()
+                                .flatten()
+                                .map(|v| v.value())
+                        })
+                        .collect()
+                };
+                for id in ids {
+                    mstore::delete_message(&txn, id)?;
+                }
+            }
+            txn.commit()?;
+            Ok(())
+        })
+        .await??;
+        Ok(())
+    }
+
+    /// Sets \Answered on a stored mail (the one a sent reply answers), here and on the server.
+    pub async fn mark_answered(&mut self, id: u64) -> anyhow::Result<()> {
+        let store = self.store.clone();
+        let account = self.account.id;
+        let found =
+            tokio::task::spawn_blocking(move || -> anyhow::Result<Option<(String, u32, u32)>> {
+                let txn = store.db().begin_write()?;
+                let Some(mut meta) = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
+                else {
+                    return Ok(None);
+                };
+                if meta.account_id != account {
+                    return Ok(None);
+                }
+                let uidvalidity = match txn
+                    .open_table(mstore::FOLDERS)?
+                    .get((account, meta.folder.as_str()))?
+                {
+                    Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity,
+                    None => 0,
+                };
+                meta.answered = true;
+                mstore::write_meta(&txn, &meta)?;
+                txn.commit()?;
+                Ok(Some((meta.folder, meta.uid, uidvalidity)))
+            })
+            .await??;
+        let Some((folder, uid, uidvalidity)) = found else {
+            return Ok(());
+        };
+        let mailbox = deadline(self.limit, "SELECT", self.session.select(&folder)).await?;
+        if mailbox.uid_validity == Some(uidvalidity) {
+            store_flags(
+                &mut self.session,
+                &uid.to_string(),
+                "+FLAGS.SILENT (\\Answered)",
+                self.limit,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether the account's provider files sent mail into Sent by itself (Gmail does, for mail
+/// sent through its SMTP): a copy of ours would show twice.
+pub fn provider_keeps_sent(account: &AccountRecord) -> bool {
+    let host = account.smtp_server.to_ascii_lowercase();
+    host == "smtp.gmail.com" || host.ends_with(".gmail.com") || host == "smtp.googlemail.com"
+}

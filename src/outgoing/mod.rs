@@ -1,0 +1,110 @@
+//! Mail we write: sending (SMTP, then a copy in Sent), drafts in the mailbox's Drafts folder,
+//! scheduled send, undo send, and the outbox that keeps every one of them until the mailbox has
+//! it. Nothing the user wrote lives only in a request: it is in the store (the outbox) before
+//! the request answers, and leaves the outbox only when the mailbox holds it.
+//!
+//! - `request`: the JSON the compose page and reply panel send, checked and turned into a
+//!   [`Composed`] mail.
+//! - `mime`: the bytes (Hebrew-safe headers, `dir` on the HTML, a text alternative).
+//! - `outbox`: the durable queue; `scheduler`: the in-process task that works it.
+//! - `mailbox`: the IMAP side (APPEND to Drafts/Sent, expunging a draft, \Answered).
+//! - `deliver`: one outbox item through SMTP and IMAP, with retry and backoff.
+//! - `drafts`, `uploads`, `contacts`: the drafts page, attachments, compose's address book.
+
+pub mod contacts;
+pub mod deliver;
+pub mod drafts;
+pub mod mailbox;
+pub mod mime;
+pub mod outbox;
+pub mod request;
+pub mod routes;
+pub mod scheduler;
+pub mod uploads;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::{self, AccountRecord};
+use crate::error::{AppError, Result};
+use crate::messages;
+use crate::store::Store;
+pub use mime::Mailbox;
+pub use routes::router;
+
+/// A mail as the user wrote it, ready to build: what the outbox keeps.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Composed {
+    pub from: Mailbox,
+    pub to: Vec<Mailbox>,
+    #[serde(default)]
+    pub cc: Vec<Mailbox>,
+    #[serde(default)]
+    pub bcc: Vec<Mailbox>,
+    pub subject: String,
+    /// Sanitized HTML from the editor.
+    pub html: String,
+    /// low, medium, high, urgent.
+    #[serde(default)]
+    pub priority: String,
+    pub message_id: String,
+    #[serde(default)]
+    pub in_reply_to: Option<String>,
+    #[serde(default)]
+    pub references: Vec<String>,
+    /// The stored mail this answers, to mark it \Answered once sent.
+    #[serde(default)]
+    pub original_id: Option<u64>,
+    /// Upload ids.
+    #[serde(default)]
+    pub attachments: Vec<u64>,
+}
+
+impl Composed {
+    /// Everyone on the envelope.
+    pub fn recipients(&self) -> Vec<String> {
+        let mut all: Vec<String> = Vec::new();
+        for m in self.to.iter().chain(&self.cc).chain(&self.bcc) {
+            if !all.iter().any(|a| a.eq_ignore_ascii_case(&m.email)) {
+                all.push(m.email.clone());
+            }
+        }
+        all
+    }
+}
+
+/// The shared outbox service: the scheduler waits on `wake`.
+pub struct Outbox {
+    pub wake: tokio::sync::Notify,
+}
+
+impl Outbox {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self {
+            wake: tokio::sync::Notify::new(),
+        })
+    }
+}
+
+/// The mailbox a user writes from: the one whose address `from` names, else their first.
+pub fn sending_account(store: &Store, user_id: u64, from: Option<&str>) -> Result<AccountRecord> {
+    let all = accounts::list_for_user(store, user_id)?;
+    let chosen = from
+        .and_then(|f| Mailbox::parse(f))
+        .and_then(|m| {
+            all.iter()
+                .find(|a| a.email.eq_ignore_ascii_case(&m.email))
+                .cloned()
+        })
+        .or_else(|| all.into_iter().next());
+    chosen.ok_or_else(|| AppError::BadRequest(messages::MAIL_NOT_CONNECTED.into()))
+}
+
+pub fn now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+pub fn iso(ts: i64) -> String {
+    crate::emails::view::iso(ts)
+}

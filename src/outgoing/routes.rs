@@ -1,0 +1,384 @@
+//! `/api/emails/send`, `/api/outbox/*`, `/api/drafts/*`, `/api/attachments`, `/api/compose/*`
+//! (docs/API.md "Sending, drafts, outbox").
+
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::routing::{delete, get, post, put};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::drafts::{self, SaveRequest, UpdateRequest};
+use super::mime::Mailbox;
+use super::outbox::{self, Item, Kind};
+use super::request::{self, MailRequest};
+use super::{contacts, deliver, iso, now, uploads};
+use crate::app::AppState;
+use crate::emails::routes::blocking;
+use crate::error::{ApiJson, AppError, Result};
+use crate::http::auth::CurrentUser;
+use crate::messages;
+
+/// A mail with a pasted image can be far above axum's 2 MB default.
+const JSON_LIMIT: usize = 16 << 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/emails/send", post(send))
+        .route("/api/outbox", get(list_outbox))
+        .route("/api/outbox/{id}", put(edit_outbox).delete(cancel_outbox))
+        .route("/api/outbox/{id}/undo", post(undo))
+        .route("/api/outbox/{id}/retry", post(retry))
+        .route("/api/attachments", post(upload))
+        .route("/api/attachments/{id}", delete(remove_upload))
+        .route("/api/drafts", get(list_drafts))
+        .route("/api/drafts/save", post(save_draft))
+        .route("/api/drafts/delete-all", delete(delete_all_drafts))
+        .route("/api/drafts/{id}", put(update_draft).delete(delete_draft))
+        .route("/api/drafts/{id}/send", post(send_draft))
+        .route("/api/compose/recent-contacts", get(recent_contacts))
+        .route("/api/compose/address-book", get(address_book))
+        .layer(DefaultBodyLimit::max(JSON_LIMIT))
+}
+
+fn id_of(key: &str) -> Result<u64> {
+    key.parse()
+        .map_err(|_| AppError::NotFound(messages::OUTBOX_NOT_FOUND.into()))
+}
+
+/// What a queued send answers: enough for the undo toast.
+fn queued(item: &Item, undo_secs: u64, message: &str) -> Json<Value> {
+    Json(json!({
+        "success": true,
+        "outboxId": item.id.to_string(),
+        "sendAt": iso(item.send_at),
+        "undoSeconds": if item.scheduled { 0 } else { undo_secs },
+        "scheduled": item.scheduled,
+        "message": message,
+    }))
+}
+
+/// `POST /api/emails/send`: now (after the undo delay), at a scheduled time, or as a draft.
+async fn send(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<MailRequest>,
+) -> Result<Json<Value>> {
+    let user_id = user.id;
+    let schedule = req.schedule(now())?;
+    let draft = req.wants_draft() && schedule.is_none();
+    let from = req.from.clone();
+    let (account, mail) = blocking(&state, move |store| {
+        let account = super::sending_account(store, user_id, from.as_deref())?;
+        let sender = Mailbox {
+            name: drafts::sender_name(store, user_id, &account),
+            email: account.email.clone(),
+        };
+        let mail = request::compose(store, user_id, sender, &req, draft)?;
+        Ok((account, mail))
+    })
+    .await?;
+    if draft {
+        let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
+        return Ok(Json(json!({
+            "success": true,
+            "savedInGmail": saved.in_mailbox,
+            "draftId": saved.id,
+            "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
+        })));
+    }
+    let undo = state.config.compose.undo_send_secs;
+    let mut item = Item::new(
+        user_id,
+        account.id,
+        Kind::Send,
+        mail.clone(),
+        now() + undo as i64,
+    );
+    let mut saved_in_mailbox = None;
+    if let Some(at) = schedule {
+        // A scheduled mail waits in Drafts too, where the user's other clients see it.
+        item.send_at = at;
+        item.scheduled = true;
+        let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
+        saved_in_mailbox = Some(saved.in_mailbox);
+        if let Some(id) = saved.id.as_deref().and_then(|i| i.parse::<u64>().ok()) {
+            item.draft_copy = blocking(&state, move |store| {
+                Ok(drafts::stored(store, user_id, id).ok().map(|d| d.place))
+            })
+            .await?;
+        }
+    }
+    let item = blocking(&state, move |store| outbox::add(store, item)).await?;
+    state.outbox.wake.notify_one();
+    deliver::notify(&state, user_id, account.id, "outbox");
+    let message = if item.scheduled {
+        messages::MAIL_SCHEDULED
+    } else {
+        messages::MAIL_QUEUED
+    };
+    let Json(mut body) = queued(&item, undo, message);
+    if let Some(saved) = saved_in_mailbox {
+        body["savedInGmail"] = json!(saved);
+    }
+    Ok(Json(body))
+}
+
+async fn list_outbox(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let items = blocking(&state, move |store| {
+        let items = outbox::list(store, user.id)?;
+        Ok(items.iter().map(|i| i.json(store)).collect::<Vec<_>>())
+    })
+    .await?;
+    Ok(Json(json!({ "items": items })))
+}
+
+/// `PUT /api/outbox/{id}`: edit a mail that has not gone yet (the compose page with
+/// `outboxId`); a scheduled one may move to another time.
+async fn edit_outbox(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+    ApiJson(req): ApiJson<MailRequest>,
+) -> Result<Json<Value>> {
+    let (id, user_id) = (id_of(&key)?, user.id);
+    let schedule = req.schedule(now())?;
+    let item = blocking(&state, move |store| {
+        let current = outbox::get(store, user_id, id)?;
+        let account = crate::accounts::get(store, current.account_id)?
+            .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
+        let sender = Mailbox {
+            name: drafts::sender_name(store, user_id, &account),
+            email: account.email.clone(),
+        };
+        let draft = current.kind == Kind::Draft;
+        let mail = request::compose(store, user_id, sender, &req, draft)?;
+        let item = outbox::update(store, user_id, id, |item| {
+            if item.stage != outbox::Stage::Deliver {
+                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+            }
+            let keep_id = item.mail.message_id.clone();
+            item.mail = super::Composed {
+                message_id: keep_id,
+                ..mail
+            };
+            if let Some(at) = schedule {
+                item.send_at = at;
+                item.scheduled = true;
+            }
+            item.last_error = None;
+            item.next_try = None;
+            item.retry = true;
+            item.attempts = 0;
+            Ok(())
+        })?;
+        Ok(item.json(store))
+    })
+    .await?;
+    state.outbox.wake.notify_one();
+    Ok(Json(json!({ "success": true, "item": item })))
+}
+
+async fn cancel_outbox(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id = id_of(&key)?;
+    let item = blocking(&state, move |store| outbox::remove(store, user.id, id)).await?;
+    deliver::notify(&state, user.id, item.account_id, "outbox");
+    Ok(Json(json!({ "success": true })))
+}
+
+/// `POST /api/outbox/{id}/undo`: the mail back for compose, if it has not started going.
+async fn undo(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id = id_of(&key)?;
+    let (item, mail) = blocking(&state, move |store| {
+        let item = outbox::undo(store, user.id, id)?;
+        let mail = outbox::mail_json(store, user.id, &item.mail, None);
+        Ok((item, mail))
+    })
+    .await?;
+    deliver::notify(&state, user.id, item.account_id, "outbox");
+    if item.draft_copy.is_some() {
+        deliver::notify(&state, user.id, item.account_id, "drafts");
+    }
+    Ok(Json(json!({ "success": true, "mail": mail })))
+}
+
+async fn retry(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id = id_of(&key)?;
+    let item = blocking(&state, move |store| {
+        let item = outbox::update(store, user.id, id, |item| {
+            item.retry = true;
+            item.next_try = None;
+            if !item.scheduled {
+                item.send_at = item.send_at.min(now());
+            }
+            Ok(())
+        })?;
+        Ok(item.json(store))
+    })
+    .await?;
+    state.outbox.wake.notify_one();
+    Ok(Json(json!({ "success": true, "item": item })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct UploadQuery {
+    name: String,
+}
+
+/// `POST /api/attachments?name=…`: the file is the raw body, its type the Content-Type.
+async fn upload(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Query(q): Query<UploadQuery>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>> {
+    let max_mb = state.config.compose.max_attachment_mb;
+    let max = (max_mb as usize) << 20;
+    let too_large = || AppError::TooLarge(messages::attachment_too_large(max_mb));
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(too_large());
+    }
+    let bytes = axum::body::to_bytes(body, max)
+        .await
+        .map_err(|_| too_large())?;
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let saved = blocking(&state, move |store| {
+        uploads::save(store, user.id, &q.name, &content_type, &bytes)
+    })
+    .await?;
+    Ok(Json(saved.json()))
+}
+
+async fn remove_upload(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let id: u64 = key
+        .parse()
+        .map_err(|_| AppError::bad_request(messages::UPLOAD_NOT_FOUND))?;
+    blocking(&state, move |store| uploads::remove(store, user.id, id)).await?;
+    Ok(Json(json!({ "success": true })))
+}
+
+async fn list_drafts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let drafts = blocking(&state, move |store| drafts::list(store, user.id)).await?;
+    Ok(Json(json!({ "total": drafts.len(), "drafts": drafts })))
+}
+
+async fn save_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<SaveRequest>,
+) -> Result<Json<Value>> {
+    let saved = drafts::save(&state, user.id, req).await?;
+    Ok(Json(json!({
+        "success": true,
+        "savedInGmail": saved.in_mailbox,
+        "shouldNavigate": true,
+        "draftId": saved.id,
+        "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
+    })))
+}
+
+async fn update_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+    ApiJson(req): ApiJson<UpdateRequest>,
+) -> Result<Json<Value>> {
+    let saved = drafts::update(&state, user.id, &key, req).await?;
+    Ok(Json(json!({
+        "success": true,
+        "savedInGmail": saved.in_mailbox,
+        "id": saved.id,
+        "message": if saved.in_mailbox { messages::DRAFT_UPDATED } else { messages::DRAFT_SAVED_LOCALLY },
+    })))
+}
+
+async fn delete_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    drafts::delete(&state, user.id, &key).await?;
+    Ok(Json(
+        json!({ "success": true, "message": messages::DRAFT_DELETED }),
+    ))
+}
+
+async fn delete_all_drafts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let n = drafts::delete_all(&state, user.id).await?;
+    Ok(Json(json!({ "success": true, "deletedCount": n })))
+}
+
+async fn send_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(key): Path<String>,
+) -> Result<Json<Value>> {
+    let item = drafts::send(&state, user.id, &key).await?;
+    Ok(queued(
+        &item,
+        state.config.compose.undo_send_secs,
+        messages::DRAFT_SENT,
+    ))
+}
+
+async fn recent_contacts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>> {
+    let contacts = blocking(&state, move |store| contacts::recent(store, user.id)).await?;
+    Ok(Json(json!({ "contacts": contacts })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct BookQuery {
+    q: String,
+}
+
+async fn address_book(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Query(q): Query<BookQuery>,
+) -> Result<Json<Value>> {
+    let contacts = blocking(&state, move |store| {
+        contacts::address_book(store, user.id, &q.q)
+    })
+    .await?;
+    Ok(Json(json!({ "contacts": contacts })))
+}

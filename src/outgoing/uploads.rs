@@ -1,0 +1,169 @@
+//! Attachments uploaded from the compose page, kept until the mail that carries them is sent
+//! (or a day, when no outbox item refers to them).
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{AppError, Result};
+use crate::messages;
+use crate::store::{Store, record};
+
+/// upload id → JSON [`Upload`].
+pub const UPLOADS: TableDefinition<u64, &[u8]> = TableDefinition::new("compose_uploads");
+/// upload id → the file's bytes.
+pub const UPLOAD_DATA: TableDefinition<u64, &[u8]> = TableDefinition::new("compose_upload_data");
+
+/// How long an upload no outbox item refers to is kept.
+pub const UNUSED_TTL_SECS: i64 = 24 * 3600;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Upload {
+    pub id: u64,
+    pub user_id: u64,
+    pub name: String,
+    pub content_type: String,
+    pub size: u64,
+    pub created_at: i64,
+}
+
+impl Upload {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id.to_string(),
+            "name": self.name,
+            "size": self.size,
+            "contentType": self.content_type,
+        })
+    }
+}
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(UPLOADS)?;
+    txn.open_table(UPLOAD_DATA)?;
+    Ok(())
+}
+
+pub fn save(
+    store: &Store,
+    user_id: u64,
+    name: &str,
+    content_type: &str,
+    data: &[u8],
+) -> Result<Upload> {
+    let name = crate::mail::parse::sanitize_filename(name);
+    let name = if name.trim().is_empty() {
+        "attachment".to_string()
+    } else {
+        name
+    };
+    let content_type = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let content_type =
+        if content_type.is_empty() || content_type == "application/x-www-form-urlencoded" {
+            mime_guess::from_path(&name)
+                .first_or_octet_stream()
+                .to_string()
+        } else {
+            content_type
+        };
+    let txn = store.db().begin_write()?;
+    let id = crate::store::next_id(&txn, "compose_uploads")?;
+    let upload = Upload {
+        id,
+        user_id,
+        name,
+        content_type,
+        size: data.len() as u64,
+        created_at: super::now(),
+    };
+    txn.open_table(UPLOADS)?
+        .insert(id, record::encode(&upload).as_slice())?;
+    txn.open_table(UPLOAD_DATA)?.insert(id, data)?;
+    txn.commit()?;
+    Ok(upload)
+}
+
+/// One of the user's uploads (another user's is "not found").
+pub fn info(store: &Store, user_id: u64, id: u64) -> Result<Upload> {
+    let txn = store.db().begin_read()?;
+    let t = txn.open_table(UPLOADS)?;
+    let found: Option<Upload> = match t.get(id)? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    };
+    found
+        .filter(|u| u.user_id == user_id)
+        .ok_or_else(|| AppError::bad_request(messages::UPLOAD_NOT_FOUND))
+}
+
+/// The attachments of a mail, bytes included, in order.
+pub fn load(store: &Store, user_id: u64, ids: &[u64]) -> Result<Vec<(Upload, Vec<u8>)>> {
+    let txn = store.db().begin_read()?;
+    let meta = txn.open_table(UPLOADS)?;
+    let data = txn.open_table(UPLOAD_DATA)?;
+    let mut out = Vec::new();
+    for &id in ids {
+        let upload: Upload = match meta.get(id)? {
+            Some(v) => record::decode(v.value())?,
+            None => return Err(AppError::bad_request(messages::UPLOAD_NOT_FOUND)),
+        };
+        if upload.user_id != user_id {
+            return Err(AppError::bad_request(messages::UPLOAD_NOT_FOUND));
+        }
+        let bytes = data
+            .get(id)?
+            .map(|v| v.value().to_vec())
+            .unwrap_or_default();
+        out.push((upload, bytes));
+    }
+    Ok(out)
+}
+
+pub fn describe(store: &Store, user_id: u64, ids: &[u64]) -> Vec<serde_json::Value> {
+    ids.iter()
+        .filter_map(|&id| info(store, user_id, id).ok())
+        .map(|u| u.json())
+        .collect()
+}
+
+pub fn remove_in(txn: &WriteTransaction, ids: &[u64]) -> Result<()> {
+    let mut meta = txn.open_table(UPLOADS)?;
+    let mut data = txn.open_table(UPLOAD_DATA)?;
+    for &id in ids {
+        meta.remove(id)?;
+        data.remove(id)?;
+    }
+    Ok(())
+}
+
+/// Removes an upload of the user's unless a queued mail still carries it.
+pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
+    info(store, user_id, id)?;
+    let txn = store.db().begin_write()?;
+    if !super::outbox::referenced(&txn)?.contains(&id) {
+        remove_in(&txn, &[id])?;
+    }
+    txn.commit()?;
+    Ok(())
+}
+
+/// Forgets uploads older than a day that no outbox item refers to. Returns how many went.
+pub fn sweep(store: &Store, now: i64) -> Result<usize> {
+    let txn = store.db().begin_write()?;
+    let used = super::outbox::referenced(&txn)?;
+    let mut stale = Vec::new();
+    for e in txn.open_table(UPLOADS)?.iter()? {
+        let (k, v) = e?;
+        let u: Upload = record::decode(v.value())?;
+        if now - u.created_at > UNUSED_TTL_SECS && !used.contains(&k.value()) {
+            stale.push(k.value());
+        }
+    }
+    remove_in(&txn, &stale)?;
+    txn.commit()?;
+    Ok(stale.len())
+}

@@ -1,0 +1,186 @@
+//! Mail templates (spec 000 §3 Template): per user, with three Hebrew defaults the first time
+//! the user opens the picker. A subject may hold `{{original_subject}}`, which the compose
+//! page replaces with the subject of the mail being answered.
+
+pub mod routes;
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{AppError, Result};
+use crate::messages;
+use crate::store::{Store, record};
+
+pub use routes::router;
+
+/// (user id, template id) → JSON [`Template`].
+pub const TEMPLATES: TableDefinition<(u64, u64), &[u8]> = TableDefinition::new("mail_templates");
+/// user id → (): the defaults were given once (deleting them keeps them deleted).
+pub const SEEDED: TableDefinition<u64, ()> = TableDefinition::new("mail_templates_seeded");
+
+const MAX_NAME: usize = 100;
+const MAX_BODY: usize = 100_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Template {
+    pub id: u64,
+    pub name: String,
+    pub subject: String,
+    pub body: String,
+}
+
+impl Template {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id.to_string(),
+            "name": self.name,
+            "subject": self.subject,
+            "body": self.body,
+        })
+    }
+}
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(TEMPLATES)?;
+    txn.open_table(SEEDED)?;
+    Ok(())
+}
+
+const DEFAULTS: [(&str, &str, &str); 3] = [
+    (
+        "עסקי רשמי",
+        "Re: {{original_subject}}",
+        "<p>שלום רב,</p><p>תודה על פנייתך. </p><p>בברכה,</p>",
+    ),
+    (
+        "ידידותי",
+        "Re: {{original_subject}}",
+        "<p>היי,</p><p>תודה רבה! </p><p>שיהיה יום נפלא,</p>",
+    ),
+    (
+        "תמציתי",
+        "Re: {{original_subject}}",
+        "<p>תודה, קיבלתי. אחזור אליך בהקדם.</p>",
+    ),
+];
+
+fn checked(name: &str, subject: &str, body: &str) -> Result<(String, String, String)> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(AppError::bad_request(messages::TEMPLATE_NAME_REQUIRED));
+    }
+    if name.chars().count() > MAX_NAME || body.len() > MAX_BODY || subject.len() > 2_000 {
+        return Err(AppError::bad_request(messages::BODY_TOO_LARGE));
+    }
+    Ok((
+        name.to_string(),
+        subject.trim().chars().filter(|c| !c.is_control()).collect(),
+        crate::outgoing::request::clean_html(body),
+    ))
+}
+
+/// The user's templates in creation order, seeding the defaults the first time.
+pub fn list(store: &Store, user_id: u64) -> Result<Vec<Template>> {
+    let seeded = {
+        let txn = store.db().begin_read()?;
+        txn.open_table(SEEDED)?.get(user_id)?.is_some()
+    };
+    if !seeded {
+        let txn = store.db().begin_write()?;
+        if txn.open_table(SEEDED)?.get(user_id)?.is_none() {
+            for (name, subject, body) in DEFAULTS {
+                insert(&txn, user_id, name, subject, body)?;
+            }
+            txn.open_table(SEEDED)?.insert(user_id, ())?;
+        }
+        txn.commit()?;
+    }
+    let txn = store.db().begin_read()?;
+    let t = txn.open_table(TEMPLATES)?;
+    let mut out = Vec::new();
+    for e in t.range((user_id, 0)..=(user_id, u64::MAX))? {
+        let (_, v) = e?;
+        out.push(record::decode(v.value())?);
+    }
+    Ok(out)
+}
+
+fn insert(
+    txn: &WriteTransaction,
+    user_id: u64,
+    name: &str,
+    subject: &str,
+    body: &str,
+) -> Result<Template> {
+    let id = crate::store::next_id(txn, "mail_templates")?;
+    let t = Template {
+        id,
+        name: name.into(),
+        subject: subject.into(),
+        body: body.into(),
+    };
+    txn.open_table(TEMPLATES)?
+        .insert((user_id, id), record::encode(&t).as_slice())?;
+    Ok(t)
+}
+
+pub fn create(
+    store: &Store,
+    user_id: u64,
+    name: &str,
+    subject: &str,
+    body: &str,
+) -> Result<Template> {
+    let (name, subject, body) = checked(name, subject, body)?;
+    let txn = store.db().begin_write()?;
+    let t = insert(&txn, user_id, &name, &subject, &body)?;
+    txn.commit()?;
+    Ok(t)
+}
+
+pub fn update(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    name: &str,
+    subject: &str,
+    body: &str,
+) -> Result<Template> {
+    let (name, subject, body) = checked(name, subject, body)?;
+    let txn = store.db().begin_write()?;
+    {
+        let mut table = txn.open_table(TEMPLATES)?;
+        if table.get((user_id, id))?.is_none() {
+            return Err(AppError::NotFound(messages::TEMPLATE_NOT_FOUND.into()));
+        }
+        let t = Template {
+            id,
+            name,
+            subject,
+            body,
+        };
+        table.insert((user_id, id), record::encode(&t).as_slice())?;
+    }
+    txn.commit()?;
+    get(store, user_id, id)
+}
+
+fn get(store: &Store, user_id: u64, id: u64) -> Result<Template> {
+    let txn = store.db().begin_read()?;
+    let t = txn.open_table(TEMPLATES)?;
+    let v = t
+        .get((user_id, id))?
+        .ok_or_else(|| AppError::NotFound(messages::TEMPLATE_NOT_FOUND.into()))?;
+    Ok(record::decode(v.value())?)
+}
+
+pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
+    let txn = store.db().begin_write()?;
+    let gone = txn.open_table(TEMPLATES)?.remove((user_id, id))?.is_some();
+    txn.commit()?;
+    if gone {
+        Ok(())
+    } else {
+        Err(AppError::NotFound(messages::TEMPLATE_NOT_FOUND.into()))
+    }
+}
