@@ -603,7 +603,7 @@ pub async fn delete(state: &AppState, user_id: u64, key: &str) -> Result<()> {
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
     let draft = blocking(state, move |store| stored(store, user_id, id)).await?;
-    expunge_all(state, &draft.account, &[draft.place.clone()]).await?;
+    expunge_all(state, &draft.account, std::slice::from_ref(&draft.place)).await?;
     cancel_sends_of(state, user_id, &[draft.place]).await?;
     deliver::notify(state, user_id, draft.account.id, "drafts");
     Ok(())

@@ -91,7 +91,7 @@ impl Outbox {
 pub fn sending_account(store: &Store, user_id: u64, from: Option<&str>) -> Result<AccountRecord> {
     let all = accounts::list_for_user(store, user_id)?;
     let chosen = from
-        .and_then(|f| Mailbox::parse(f))
+        .and_then(Mailbox::parse)
         .and_then(|m| {
             all.iter()
                 .find(|a| a.email.eq_ignore_ascii_case(&m.email))

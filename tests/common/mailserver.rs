@@ -179,6 +179,28 @@ impl MailServer {
             .unwrap_or_else(|| panic!("doveadm status: {out}"))
     }
 
+    /// Every message of a user's folder as Dovecot holds it: (flags, raw bytes with LF ends).
+    pub fn messages(&self, user: &str, folder: &str) -> Vec<(String, Vec<u8>)> {
+        let out = self.doveadm(&[
+            "-f",
+            "pager",
+            "fetch",
+            "-u",
+            &format!("{user}@example.test"),
+            "flags text",
+            "mailbox",
+            folder,
+        ]);
+        out.split("\x0c\n")
+            .filter(|r| !r.trim().is_empty())
+            .map(|record| {
+                let (head, text) = record.split_once("\ntext:\n").expect("flags then text");
+                let flags = head.trim_start_matches("flags:").trim().to_string();
+                (flags, text.as_bytes().to_vec())
+            })
+            .collect()
+    }
+
     /// Delivers `raw` by plain SMTP to the MX port, as an outside sender would.
     pub fn deliver(&self, to: &str, raw: &str) {
         let stream = TcpStream::connect(("127.0.0.1", self.smtp_port())).unwrap();

@@ -40,6 +40,10 @@ impl TestApp {
         let config = Config::from_sources(Some(toml), None, &[], &overrides).unwrap();
         let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
         let state = AppState::new(config, store).unwrap();
+        // The outbox scheduler, as `serve` runs it (only inside a runtime: some tests are sync).
+        if tokio::runtime::Handle::try_current().is_ok() {
+            mailclient::outgoing::scheduler::spawn(state.clone());
+        }
         Self { state, _dir: dir }
     }
 
