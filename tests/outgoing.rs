@@ -191,15 +191,26 @@ async fn a_hebrew_reply_with_an_attachment_arrives_threaded_and_is_filed_in_sent
     .await;
     assert!(sent.0.contains("\\Seen"), "{}", sent.0);
     assert_eq!(parse(&sent.1).message_id(), m.message_id());
-    let listed = list(&app, &token, "sent").await;
+    let listed = eventually(
+        Duration::from_secs(30),
+        "the mail in the sent list",
+        || async { Some(list(&app, &token, "sent").await).filter(|l| !l.is_empty()) },
+    )
+    .await;
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0]["subject"], "Re: פגישת צוות");
-    let flags = ms.messages("user1", "INBOX");
-    assert!(
-        flags.iter().any(|(f, _)| f.contains("\\Answered")),
-        "{flags:?}"
-    );
-    assert!(outbox(&app, &token).await.is_empty());
+    // \Answered comes last, after the copy is filed.
+    eventually(Duration::from_secs(30), "the original answered", || async {
+        ms.messages("user1", "INBOX")
+            .iter()
+            .any(|(f, _)| f.contains("\\Answered"))
+            .then_some(())
+    })
+    .await;
+    eventually(Duration::from_secs(30), "the outbox empty", || async {
+        outbox(&app, &token).await.is_empty().then_some(())
+    })
+    .await;
 
     // Compose's people: the two recipients, named as written.
     let (_, v) = app
