@@ -378,6 +378,45 @@ async fn drafts_are_real_mailbox_drafts_edited_sent_and_deleted() {
     let (_, v) = app.json("GET", "/api/drafts", Some(&token), None).await;
     assert_eq!(v["total"], 0, "{v}");
 
+    // "Send now" on a scheduled draft replaces its schedule: one send, not two.
+    let later = (time::OffsetDateTime::now_utc() + time::Duration::hours(1))
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let (s, v) = app
+        .json("POST", "/api/emails/send", Some(&token),
+            Some(json!({"to": ["user2@example.test"], "subject": "מתוזמן", "body": "<p>x</p>", "snoozed_until": later})))
+        .await;
+    assert_eq!((s, v["scheduled"].as_bool()), (200, Some(true)), "{v}");
+    let (_, v) = app.json("GET", "/api/drafts", Some(&token), None).await;
+    let scheduled = v["drafts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["scheduledAt"].is_string())
+        .expect("the scheduled draft")
+        .clone();
+    let (s, _) = app
+        .json(
+            "POST",
+            &format!("/api/drafts/{}/send", scheduled["id"].as_str().unwrap()),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200);
+    eventually(
+        Duration::from_secs(30),
+        "one copy of the scheduled mail at user2",
+        || async { (ms.messages("user2", "INBOX").len() == 2).then_some(()) },
+    )
+    .await;
+    eventually(Duration::from_secs(30), "the outbox empty", || async {
+        outbox(&app, &token).await.is_empty().then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(ms.messages("user2", "INBOX").len(), 2, "sent once");
+
     // Templates: three defaults, then create, edit, delete; a name is required.
     let (_, v) = app.json("GET", "/api/templates", Some(&token), None).await;
     assert_eq!(v["templates"].as_array().unwrap().len(), 3, "{v}");

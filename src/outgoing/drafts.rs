@@ -708,13 +708,13 @@ pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
 /// `POST /api/drafts/{id}/send`: queued like a new mail (undo delay); removed from Drafts once
 /// it is out.
 pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
-    let undo = state.config.compose.undo_send_secs as i64;
+    let undo = state.config.compose.undo_send_secs;
     if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
         let item = blocking(state, move |store| {
             outbox::update(store, user_id, item_id, |item| {
                 check_sendable(&item.mail)?;
                 item.kind = Kind::Send;
-                item.send_at = now() + undo;
+                item.send_at = super::undo_deadline(undo);
                 item.next_try = None;
                 item.last_error = None;
                 item.attempts = 0;
@@ -735,7 +735,24 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
         mail.from.name = sender_name(store, user_id, &d.account);
         mail.original_id = original_of(store, user_id, &d.meta);
         check_sendable(&mail)?;
-        let mut item = Item::new(user_id, d.account.id, Kind::Send, mail, now() + undo);
+        // "Send now" on a scheduled draft replaces its schedule: never both.
+        for queued in outbox::list(store, user_id)? {
+            if queued.kind == Kind::Send
+                && queued
+                    .draft_copy
+                    .as_ref()
+                    .is_some_and(|r| same_place(r, &d.place))
+            {
+                outbox::remove(store, user_id, queued.id)?;
+            }
+        }
+        let mut item = Item::new(
+            user_id,
+            d.account.id,
+            Kind::Send,
+            mail,
+            super::undo_deadline(undo),
+        );
         item.draft_copy = Some(d.place);
         outbox::add(store, item)
     })

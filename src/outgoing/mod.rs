@@ -101,6 +101,15 @@ pub fn sending_account(store: &Store, user_id: u64, from: Option<&str>) -> Resul
     chosen.ok_or_else(|| AppError::BadRequest(messages::MAIL_NOT_CONNECTED.into()))
 }
 
+/// When a mail sent now may go: after the whole undo delay. The store keeps whole seconds, so
+/// a part-second is rounded up: the server never sends while the page still offers "undo".
+pub fn undo_deadline(undo_secs: u64) -> i64 {
+    if undo_secs == 0 {
+        return now();
+    }
+    now() + undo_secs as i64 + 1
+}
+
 pub fn now() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
 }

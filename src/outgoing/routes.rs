@@ -94,7 +94,7 @@ async fn send(
         account.id,
         Kind::Send,
         mail.clone(),
-        now() + undo as i64,
+        super::undo_deadline(undo),
     );
     let mut saved_in_mailbox = None;
     if let Some(at) = schedule {
