@@ -9,6 +9,8 @@ import './styles/components.css';
 import './styles/layout.css';
 import './styles/mail.css';
 import './styles/inbox-zero.css';
+import './styles/outgoing.css';
+import './styles/compose.css';
 
 // Apply the stored UI scale before the first paint so the app does not visibly resize.
 applyScale(readScale());

@@ -12,6 +12,8 @@ import { resolvePage, type PageName } from './routes';
 const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponent<ComponentType>> = {
   Inbox: lazy(() => import('../features/inbox/InboxPage')),
   Settings: lazy(() => import('../features/settings/SettingsPage')),
+  PendingReplies: lazy(() => import('../features/drafts/PendingRepliesPage')),
+  Compose: lazy(() => import('../features/compose/ComposePage')),
 };
 
 const Upcoming = lazy(() => import('../features/upcoming/UpcomingPage'));

@@ -1,5 +1,6 @@
 // The shared layout's sidebar (spec 000 §2 "Shared layout"), on the inline-start side (right in RTL):
-// brand, new mail, search, folders with count badges, tools, settings, and the account footer.
+// brand, new mail, search, folders with count badges (pending replies also shows the drafts count
+// and a dot when a send failed), tools, settings, and the account footer.
 
 import { useState, type ComponentType, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -29,6 +30,7 @@ import {
   TrashIcon,
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
+import { PendingIndicator } from '../features/outbox/PendingIndicator';
 import { he, type FolderKey } from '../i18n/he';
 import { useAuth } from './AuthProvider';
 import { pagePath, resolvePage, type PageName } from './routes';
@@ -128,6 +130,7 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
                       {formatCount(count)}
                     </span>
                   )}
+                  {f.key === 'pending-replies' && <PendingIndicator />}
                 </Link>
               </li>
             );

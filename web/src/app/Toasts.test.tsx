@@ -104,4 +104,25 @@ describe('Toasts', () => {
     expect(screen.queryByTestId('notification-count')).not.toBeInTheDocument();
     expect(bell).toHaveAccessibleName('התראות');
   });
+
+  it('carries live content with a way to close itself, and logs its plain message', async () => {
+    vi.useFakeTimers();
+    renderToasts();
+    act(() => {
+      toast.show('success', 'המייל נשלח', {
+        duration: 0,
+        render: (close) => (
+          <button type="button" onClick={close}>
+            ביטול
+          </button>
+        ),
+      });
+    });
+    // Duration 0: it stays until its content closes it.
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByTestId('toast')).toHaveTextContent('ביטול');
+    expect(screen.getByTestId('notification-count')).toHaveTextContent('1');
+    act(() => screen.getByRole('button', { name: 'ביטול' }).click());
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
 });

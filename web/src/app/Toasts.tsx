@@ -23,6 +23,17 @@ export interface Toast {
   message: string;
   /** Milliseconds before it closes by itself; 0 keeps it until closed. */
   duration: number;
+  /**
+   * Live content in place of the plain message (a countdown, an action button); `message` is
+   * still what the notification log keeps. Rendered in the app-level viewport, so it outlives the
+   * screen that showed it; `close` dismisses this toast.
+   */
+  render?: (close: () => void) => ReactNode;
+}
+
+export interface ToastOptions {
+  duration?: number;
+  render?: Toast['render'];
 }
 
 export interface AppNotification {
@@ -44,7 +55,7 @@ export const TOAST_DURATION: Record<ToastKind, number> = {
 };
 
 export interface ToastApi {
-  show: (kind: ToastKind, message: string, options?: { duration?: number }) => number;
+  show: (kind: ToastKind, message: string, options?: ToastOptions) => number;
   success: (message: string) => number;
   error: (message: string) => number;
   warning: (message: string) => number;
@@ -84,11 +95,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToasts((ts) => ts.filter((t) => t.id !== id));
   }, []);
 
-  const show = useCallback((kind: ToastKind, message: string, options?: { duration?: number }) => {
+  const show = useCallback((kind: ToastKind, message: string, options?: ToastOptions) => {
     const id = nextId.current++;
     const duration = options?.duration ?? TOAST_DURATION[kind];
+    const render = options?.render;
     // Oldest go first when over the limit.
-    setToasts((ts) => [...ts, { id, kind, message, duration }].slice(-TOAST_LIMIT));
+    setToasts((ts) => [...ts, { id, kind, message, duration, render }].slice(-TOAST_LIMIT));
     setNotifications((ns) =>
       [{ id, kind, message, at: new Date(), read: false }, ...ns].slice(0, NOTIFICATION_LIMIT),
     );
@@ -170,9 +182,13 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
       onBlur={() => setPaused(false)}
     >
       <span className="toast__kind">{he.toasts.kinds[toast.kind]}</span>
-      <p className="toast__message" dir="auto">
-        {toast.message}
-      </p>
+      {toast.render ? (
+        <div className="toast__message">{toast.render(() => onDismiss(toast.id))}</div>
+      ) : (
+        <p className="toast__message" dir="auto">
+          {toast.message}
+        </p>
+      )}
       <button
         type="button"
         className="icon-button toast__close"

@@ -4,6 +4,7 @@ import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../api/keys';
+import { outgoingKeys } from '../../api/outgoing';
 import { readStoredAuth } from '../../api/session';
 import { useFolderCounts } from '../../features/inbox/useFolderCounts';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
@@ -156,6 +157,59 @@ describe('LiveUpdates', () => {
     await waitFor(() => expect(calls[PAGE1]).toBe(2));
     await waitFor(() => expect(calls[PAGE2]).toBe(2));
     await waitFor(() => expect(calls[keys.inboxZero()]).toBe(2));
+  });
+
+  it('re-reads only the outbox on reason outbox, and the drafts and counts on reason drafts', async () => {
+    const outgoing = { outbox: 0, drafts: 0 };
+    const calls = mockApi({
+      'GET /api/outbox': () => {
+        outgoing.outbox += 1;
+        return json(200, { items: [] });
+      },
+      'GET /api/drafts': () => {
+        outgoing.drafts += 1;
+        return json(200, { drafts: [], total: 0 });
+      },
+    });
+    function Outgoing() {
+      useSWR(outgoingKeys.outbox());
+      useSWR(outgoingKeys.drafts());
+      useSWR(keys.emailCounts());
+      return null;
+    }
+    renderLive(
+      <>
+        <MailData />
+        <Outgoing />
+      </>,
+    );
+    await waitFor(() => expect(calls[PAGE2]).toBe(1));
+    await waitFor(() => expect(outgoing).toEqual({ outbox: 1, drafts: 1 }));
+    await waitFor(() => expect(calls['/api/emails/counts']).toBe(1));
+    const ws = await connected();
+
+    act(() => {
+      ws.receive({ type: 'mail_changed', data: { reason: 'outbox' } });
+      ws.receive({ type: 'mail_changed', data: { reason: 'outbox' } });
+    });
+    await waitFor(() => expect(outgoing.outbox).toBe(2));
+    await new Promise((r) => setTimeout(r, 300));
+    // One re-read for the burst; the mail lists, the panel and the drafts were left alone.
+    expect(outgoing).toEqual({ outbox: 2, drafts: 1 });
+    expect(calls[PAGE1]).toBe(1);
+    expect(calls[keys.inboxZero()]).toBe(1);
+    expect(calls['/api/emails/counts']).toBe(1);
+
+    act(() => ws.receive({ type: 'mail_changed', data: { reason: 'drafts' } }));
+    await waitFor(() => expect(outgoing.drafts).toBe(2));
+    await waitFor(() => expect(calls['/api/emails/counts']).toBe(2));
+    expect(outgoing.outbox).toBe(2);
+    expect(calls[PAGE1]).toBe(1);
+
+    // Any other reason still re-reads the mail as before.
+    act(() => ws.receive({ type: 'mail_changed', data: { reason: 'flags' } }));
+    await waitFor(() => expect(calls[PAGE2]).toBe(2));
+    expect(outgoing.outbox).toBe(2);
   });
 
   it('shows system notifications as toasts by level', async () => {

@@ -2,7 +2,8 @@
 // session's SWR cache). Server events become cache updates and toasts:
 //   stats               → the folder counts, written into the cache as they are (no refetch);
 //   new_mail            → every mail key and the Inbox Zero panel re-read (first list page);
-//   mail_changed        → the same, every loaded list page;
+//   mail_changed        → the same, every loaded list page; with reason `outbox` or `drafts` only
+//                         the outbox, or the drafts and the counts (revalidateOutgoing);
 //   system_notification → a toast by level (error, warning, success, otherwise info).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
 
@@ -24,7 +25,7 @@ import { he } from '../../i18n/he';
 import { useAuth } from '../AuthProvider';
 import { useToast, type ToastApi } from '../Toasts';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
-import { revalidateMailData } from './revalidate';
+import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
 
 /** Bursts of events (a sync storing mail batch after batch) make one re-read. */
 export const LIVE_REVALIDATE_DELAY_MS = 200;
@@ -73,22 +74,33 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   const [state, setState] = useState<LiveState>(INITIAL_LIVE_STATE);
   const client = useRef<LiveClient | null>(null);
 
-  // Coalesced re-reads: `allPages` wins if any event in the window asked for it.
-  const pending = useRef<{ timer: ReturnType<typeof setTimeout> | null; allPages: boolean }>({
-    timer: null,
-    allPages: false,
-  });
+  // Coalesced re-reads: `allPages` wins if any event in the window asked for it; the outbox and
+  // drafts reasons collect separately and re-read only their own keys.
+  const pending = useRef<{
+    timer: ReturnType<typeof setTimeout> | null;
+    mail: boolean;
+    allPages: boolean;
+    outgoing: Set<OutgoingReason>;
+  }>({ timer: null, mail: false, allPages: false, outgoing: new Set() });
   const scheduleRevalidate = useCallback(
-    (allPages: boolean) => {
+    (what: { allPages: boolean } | OutgoingReason) => {
       const p = pending.current;
-      p.allPages ||= allPages;
+      if (typeof what === 'string') {
+        p.outgoing.add(what);
+      } else {
+        p.mail = true;
+        p.allPages ||= what.allPages;
+      }
       if (p.timer !== null) return;
       p.timer = setTimeout(() => {
-        const all = p.allPages;
+        const { mail, allPages: all, outgoing } = p;
         p.timer = null;
+        p.mail = false;
         p.allPages = false;
+        p.outgoing = new Set();
         // Counts arrive with the `stats` event that follows every change.
-        void revalidateMailData(cache, mutate, { counts: false, allPages: all });
+        if (mail) void revalidateMailData(cache, mutate, { counts: false, allPages: all });
+        if (outgoing.size) void revalidateOutgoing(mutate, outgoing);
       }, LIVE_REVALIDATE_DELAY_MS);
     },
     [cache, mutate],
@@ -108,10 +120,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           }
           break;
         case 'new_mail':
-          scheduleRevalidate(false);
+          scheduleRevalidate({ allPages: false });
           break;
         case 'mail_changed':
-          scheduleRevalidate(true);
+          scheduleRevalidate(outgoingReason(event.data) ?? { allPages: true });
           break;
         case 'system_notification':
           toastByLevel(toast, event.data);
@@ -157,7 +169,9 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       const p = pending.current;
       if (p.timer !== null) clearTimeout(p.timer);
       p.timer = null;
+      p.mail = false;
       p.allPages = false;
+      p.outgoing = new Set();
     };
   }, [token, isAuthenticated]);
 

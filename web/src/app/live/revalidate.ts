@@ -1,5 +1,6 @@
 // Re-reading the mail data held in one session's SWR cache: every mail key (`isMailKey`: folder
-// and thread lists, open mails, counts) and the Inbox Zero panel.
+// and thread lists, open mails, counts) and the Inbox Zero panel; and, for the live reasons
+// `outbox` and `drafts`, only the outbox or the drafts (revalidateOutgoing, at the end).
 //
 // SWR's filter form `mutate(key => …)` skips useSWRInfinite entries (`$inf$…`), so the paged
 // lists are revalidated here by their own key. `allPages` re-reads every loaded page (what the
@@ -8,6 +9,7 @@
 
 import type { Cache, ScopedMutator } from 'swr';
 import { isMailKey, keys } from '../../api/keys';
+import { outgoingKeys } from '../../api/outgoing';
 
 const INFINITE_PREFIX = '$inf$';
 
@@ -44,6 +46,31 @@ export function revalidateMailData(
       if (entry) cache.set(key, { ...entry, _i: true } as typeof entry);
     }
     jobs.push(mutate(key));
+  }
+  return Promise.all(jobs);
+}
+
+/**
+ * `mail_changed` reasons about mail being written rather than mail stored (docs/API.md "Sending,
+ * drafts, outbox"): they touch the outbox or the drafts only, so they re-read just those (the
+ * stored mail has its own events when the sync sees the result in Sent or Drafts).
+ */
+export type OutgoingReason = 'outbox' | 'drafts';
+
+export function outgoingReason(data: unknown): OutgoingReason | null {
+  const reason = typeof data === 'object' && data !== null ? (data as { reason?: unknown }).reason : undefined;
+  return reason === 'outbox' || reason === 'drafts' ? reason : null;
+}
+
+export function revalidateOutgoing(mutate: ScopedMutator, reasons: Iterable<OutgoingReason>): Promise<unknown> {
+  const jobs: Promise<unknown>[] = [];
+  for (const reason of new Set(reasons)) {
+    if (reason === 'outbox') {
+      jobs.push(mutate(outgoingKeys.outbox()));
+    } else {
+      // A draft saved or removed changes the drafts count too (spec 000 §4: "drafts recount").
+      jobs.push(mutate(outgoingKeys.drafts()), mutate(keys.emailCounts()));
+    }
   }
   return Promise.all(jobs);
 }

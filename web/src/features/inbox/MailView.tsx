@@ -21,7 +21,8 @@ import { EmptyFolder, ListError, ListLoading } from './ListStates';
 import { ReadingPane } from './ReadingPane';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { ThreadList } from './ThreadList';
-import { replyHref, singleMailThread, threadOfMail } from './threads';
+import { replyDrafts } from './reply/replyDrafts';
+import { singleMailThread, threadOfMail } from './threads';
 import { Toolbar, type SelectAllState } from './Toolbar';
 import type { StatusAction } from './triageRules';
 import { useInboxShortcuts } from './useInboxShortcuts';
@@ -192,7 +193,14 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     previous: cursor.previous,
     openAtCursor: cursor.openAtCursor,
     current: currentThread,
-    reply: (th) => navigate(replyHref(th.emails.find((e) => e.id === selectedId) ?? th.emails[0])),
+    // `r` opens the quick reply below the thread (opening the mail first when the cursor is on
+    // another thread); the full Compose page is the pane's 'כתיבת תשובה מלאה'.
+    reply: (th) => {
+      const target = th.emails.find((e) => e.id === selectedId) ?? th.emails[0];
+      if (!target) return;
+      replyDrafts.open(target.id, { focus: true });
+      openMail(target.id);
+    },
     processed: (th) => {
       if (!triage.busy) void triage.setStatus(th, 'processed', selectedId);
     },

@@ -1,6 +1,7 @@
 // The reading pane (spec 000 §2 "Inbox page"): the subject, the open mail's status and the
-// actions (status buttons, delete, move to Trash), then the thread's messages oldest first, the
-// open one (the newest when a thread is opened from the list) expanded and the rest collapsed.
+// actions (reply, status buttons, delete, move to Trash), then the thread's messages oldest first,
+// the open one (the newest when a thread is opened from the list) expanded and the rest collapsed,
+// then the reply panel when it is open (reply/).
 // A mail opened by URL that is not in the loaded list is shown on its own.
 
 import { useCallback, useState } from 'react';
@@ -10,6 +11,7 @@ import { keys } from '../../api/keys';
 import type { Email, EmailDetail, Thread } from '../../api/types';
 import { BackIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { StatusButtons, StatusChips } from './StatusButtons';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
@@ -101,6 +103,7 @@ export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, on
           <StatusChips email={open} />
         </div>
         <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>
+          <ReplyButtons mail={open} />
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
           <div className="reading-pane__danger">
             <button
@@ -140,6 +143,8 @@ export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, on
           />
         ))}
       </div>
+      {/* The quick reply to the open mail, below the thread (spec 000 §2). */}
+      <ReplyPanel mail={open} />
     </article>
   );
 }

@@ -2,9 +2,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
+import { replyDrafts } from './reply/replyDrafts';
 import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread } from './testFixtures';
 
 afterEach(() => {
+  replyDrafts.reset();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   document.getElementById('sidebar-search-input')?.remove();
@@ -87,19 +89,37 @@ describe('keyboard shortcuts', () => {
     await waitFor(() => expect(calls(fetch, 'DELETE', '/api/emails/3')).toHaveLength(1));
   });
 
-  it('r replies in Compose with the spec parameters', async () => {
+  it('r opens the quick reply with the caret in it; the full reply link keeps the Compose parameters', async () => {
     server(routes());
     const r = renderInbox('/Inbox?folder=inbox&mail=1');
     await screen.findByTestId('mail-body-frame');
+    expect(screen.queryByTestId('reply-panel')).not.toBeInTheDocument();
     await userEvent.setup().keyboard('r');
-    expect(r.location().pathname).toBe('/Compose');
-    const q = new URLSearchParams(r.location().search);
-    expect(Object.fromEntries(q)).toEqual({
+    expect(r.location().pathname).toBe('/Inbox');
+    const text = await screen.findByTestId('reply-text');
+    expect(text).toHaveFocus();
+    // The key press itself typed nothing.
+    expect(text).toHaveValue('');
+    const href = screen.getByTestId('reply-compose').getAttribute('href') ?? '';
+    const [path, query] = href.split('?');
+    expect(path).toBe('/Compose');
+    expect(Object.fromEntries(new URLSearchParams(query))).toEqual({
       replyTo: 'dana@example.test',
       replyFrom: 'דנה',
       replySubject: 'הזמנה',
       originalMessageId: '<m1@example.test>',
     });
+  });
+
+  it('r on a thread under the cursor opens it with its reply panel', async () => {
+    server(routes());
+    const r = renderInbox();
+    await screen.findAllByTestId('thread-row');
+    const user = userEvent.setup();
+    await user.keyboard('jj');
+    await user.keyboard('r');
+    await waitFor(() => expect(r.location().search).toContain('mail=2'));
+    expect(await screen.findByTestId('reply-panel')).toHaveAttribute('data-id', '2');
   });
 
   it('c opens Compose', async () => {

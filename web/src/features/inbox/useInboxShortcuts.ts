@@ -1,6 +1,7 @@
-// The inbox's keyboard shortcuts (issue 4): j/k next and previous thread, Enter open, r reply,
-// e processed, s star, # delete (with the confirmation), / the sidebar's search box, c compose,
-// ? the list of shortcuts (Escape or ? closes it). While the list is open only those two work.
+// The inbox's keyboard shortcuts (issue 4): j/k next and previous thread, Enter open, r reply
+// (opens the quick reply panel), e processed, s star, # delete (with the confirmation), / the
+// sidebar's search box, c compose, ? the list of shortcuts (Escape or ? closes it). While the list
+// is open only those two work.
 
 import type { Thread } from '../../api/types';
 import { useShortcuts, type ShortcutMap } from './useShortcuts';

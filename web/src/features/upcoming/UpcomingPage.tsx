@@ -8,11 +8,9 @@ import type { PageName } from '../../app/routes';
 import { EmptyState } from '../../components/EmptyState';
 import {
   BrainIcon,
-  ClockIcon,
   ContactsIcon,
   FilterIcon,
   LayoutIcon,
-  PenIcon,
   SearchIcon,
   SparkIcon,
   TasksIcon,
@@ -20,7 +18,7 @@ import {
 import { he } from '../../i18n/he';
 
 /** The pages with a real screen of their own; every other page is an upcoming one. */
-export type UpcomingPageName = Exclude<PageName, 'Inbox' | 'Settings'>;
+export type UpcomingPageName = Exclude<PageName, 'Inbox' | 'Settings' | 'Compose' | 'PendingReplies'>;
 
 interface Upcoming {
   Icon: ComponentType;
@@ -42,8 +40,6 @@ function SearchQuery() {
 }
 
 const UPCOMING: Record<UpcomingPageName, Upcoming> = {
-  PendingReplies: { Icon: ClockIcon, text: he.empty.pendingReplies },
-  Compose: { Icon: PenIcon, text: he.empty.compose },
   Search: { Icon: SearchIcon, text: he.empty.search, Lead: SearchQuery },
   Contacts: { Icon: ContactsIcon, text: he.empty.contacts },
   Tasks: { Icon: TasksIcon, text: he.empty.tasks },

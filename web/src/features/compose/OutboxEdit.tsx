@@ -1,0 +1,58 @@
+// Compose opened on an outbox item (?outboxId=): the item is read from GET /api/outbox and the
+// form starts from its mail. The first copy found is kept: the outbox list is revalidated on every
+// outbox change (live updates), and a later answer must not reset what the user is typing.
+
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import useSWR from 'swr';
+import { errorMessage } from '../../api/client';
+import { outgoingKeys, type OutboxItem } from '../../api/outgoing';
+import { he } from '../../i18n/he';
+import { ComposeForm } from './ComposeForm';
+import { fromMail, type ComposeInitial } from './prefill';
+
+export function OutboxEdit({ outboxId }: { outboxId: string }) {
+  const t = he.compose;
+  const { data, error, mutate } = useSWR<{ items: OutboxItem[] }>(outgoingKeys.outbox());
+  const [initial, setInitial] = useState<ComposeInitial | null>(null);
+  const item = data?.items.find((i) => i.id === outboxId);
+
+  // Adopted during render (not in an effect) so the form mounts with the item on the first pass.
+  if (!initial && item && item.state !== 'sending') setInitial(fromMail(item.mail));
+
+  if (initial) return <ComposeForm initial={initial} outboxId={outboxId} />;
+
+  let message;
+  if (error && !data) {
+    message = (
+      <div className="notice notice--error" role="alert">
+        <p>
+          {t.outboxLoadFailed}: {errorMessage(error)}
+        </p>
+        <button type="button" className="link-button" onClick={() => void mutate()}>
+          {t.retry}
+        </button>
+      </div>
+    );
+  } else if (!data) {
+    message = (
+      <p className="card__status" role="status">
+        {t.outboxLoading}
+      </p>
+    );
+  } else {
+    message = (
+      <p className="notice notice--warning" role="status" data-testid="compose-outbox-missing">
+        {item?.state === 'sending' ? t.outboxSending : t.outboxMissing}
+      </p>
+    );
+  }
+  return (
+    <section className="page-section compose compose--message" data-testid="compose-page">
+      {message}
+      <Link to="/Inbox" className="button" data-testid="compose-back">
+        {t.back}
+      </Link>
+    </section>
+  );
+}

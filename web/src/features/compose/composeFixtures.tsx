@@ -1,0 +1,152 @@
+// Shared fixtures of the compose tests: a fake server with the routes every compose render touches,
+// a render with a router entry that can carry location.state (undo send hands the mail back that
+// way), a scriptable XMLHttpRequest for uploads, and small helpers to fill the form.
+
+import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { vi } from 'vitest';
+import { swrFetcher } from '../../api/client';
+import type { ComposeContact, Template } from '../../api/outgoing';
+import { AuthProvider } from '../../app/AuthProvider';
+import { ToastProvider } from '../../app/Toasts';
+import { DANA, json, mockFetch, signInAs } from '../../test/helpers';
+import ComposePage from './ComposePage';
+
+export type Fetch = ReturnType<typeof mockFetch>;
+export type Handler = Parameters<typeof mockFetch>[0][string];
+
+export const TEMPLATES: Template[] = [
+  { id: 't1', name: 'תודה', subject: 'Re: {{original_subject}}', body: '<p>תודה רבה על פנייתך.</p>' },
+  { id: 't2', name: 'פגישה', subject: 'תיאום פגישה', body: '<p>מתי נוח לך להיפגש?</p>' },
+];
+
+export const RECENT: ComposeContact[] = [
+  { id: 'c1', name: 'יוסי לוי', email: 'yossi@example.test' },
+  { id: 'c2', name: '', email: 'office@example.test' },
+];
+
+export const BOOK: ComposeContact[] = [
+  { id: 'b1', name: 'רונית', email: 'ronit@example.test', count: 9 },
+  { id: 'b2', name: 'Avi', email: 'avi@example.test', count: 3 },
+];
+
+export function composeServer(routes: Record<string, Handler> = {}) {
+  return mockFetch({
+    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+    'GET /api/templates': () => json(200, { templates: TEMPLATES }),
+    'GET /api/compose/recent-contacts': () => json(200, { contacts: RECENT }),
+    'GET /api/compose/address-book': (_init, url) => {
+      const q = new URL(url, 'http://x').searchParams.get('q')?.toLowerCase() ?? '';
+      return json(200, { contacts: BOOK.filter((c) => !q || c.name.toLowerCase().includes(q) || c.email.includes(q)) });
+    },
+    ...routes,
+  });
+}
+
+export interface RenderedCompose {
+  location: () => Location;
+}
+
+/** Renders the compose page at `route`, optionally with location.state (as undo send navigates). */
+export function renderCompose(route = '/Compose', state?: unknown): RenderedCompose {
+  signInAs();
+  let current: Location | undefined;
+  function Probe() {
+    current = useLocation();
+    return null;
+  }
+  const [pathname, search = ''] = route.split('?');
+  render(
+    <MemoryRouter initialEntries={[{ pathname, search: search ? `?${search}` : '', state }]}>
+      <SWRConfig value={{ fetcher: swrFetcher, provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
+        <ToastProvider>
+          <AuthProvider>
+            <ComposePage />
+            <Probe />
+          </AuthProvider>
+        </ToastProvider>
+      </SWRConfig>
+    </MemoryRouter>,
+  );
+  return {
+    location: () => {
+      if (!current) throw new Error('no location yet');
+      return current;
+    },
+  };
+}
+
+export function calls(fetch: Fetch, method: string, path: string) {
+  return fetch.mock.calls.filter(
+    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
+  );
+}
+
+export function bodyOf(call: unknown[]): Record<string, unknown> {
+  return JSON.parse(String((call[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+}
+
+export const chips = (within: ParentNode = document) =>
+  Array.from(within.querySelectorAll<HTMLElement>('[data-testid="recipient-chip"]')).map((c) => c.dataset.email);
+
+export const editor = () => screen.getByTestId('compose-editor');
+
+/** Writes the body as the user's typing would leave it, and tells the page. */
+export function typeBody(html: string) {
+  const el = editor();
+  el.innerHTML = html;
+  fireEvent.input(el);
+}
+
+/** The toasts on screen with their kind (success, error, warning, info). */
+export function toasts(): { kind: string; text: string }[] {
+  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
+    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
+    text: el.querySelector('.toast__message')?.textContent ?? '',
+  }));
+}
+
+/**
+ * XMLHttpRequest for uploads (api/outgoing.ts uploadAttachment): records each request and lets
+ * the test report progress and answer it.
+ */
+export class FakeXHR {
+  static requests: FakeXHR[] = [];
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    this.body = body;
+    FakeXHR.requests.push(this);
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  respond(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+
+  static install() {
+    FakeXHR.requests = [];
+    vi.stubGlobal('XMLHttpRequest', FakeXHR);
+  }
+}

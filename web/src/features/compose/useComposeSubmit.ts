@@ -1,0 +1,92 @@
+// Send, save as draft and schedule (spec 000 §4 "Compose", §8). A new mail goes to POST
+// /api/emails/send; a mail opened from the outbox (?outboxId=) is changed in place with PUT
+// /api/outbox/{id}, so editing never queues a second copy. On failure nothing is cleared: the
+// form keeps the user's work and a toast says what went wrong.
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError, errorMessage } from '../../api/client';
+import {
+  retryOutboxItem,
+  sendMail,
+  updateOutboxItem,
+  type OutboxItem,
+  type OutgoingMail,
+  type SendResult,
+} from '../../api/outgoing';
+import { useToast } from '../../app/Toasts';
+import { he } from '../../i18n/he';
+import { useUndoSend } from '../outbox/undoSend';
+import { toRfc3339 } from './schedule';
+
+export type SubmitKind = 'send' | 'draft' | 'schedule';
+
+const AFTER: Record<SubmitKind, string> = {
+  send: '/Inbox?folder=sent',
+  draft: '/Inbox?folder=drafts',
+  schedule: '/Inbox?folder=drafts',
+};
+
+const FAILED: Record<SubmitKind, string> = {
+  send: he.compose.sendFailed,
+  draft: he.compose.draftFailed,
+  schedule: he.compose.scheduleFailed,
+};
+
+/** The payload for each action: `folder` and `snoozed_until` are what tell them apart. */
+export function payloadFor(kind: SubmitKind, mail: OutgoingMail, when?: Date): OutgoingMail {
+  const { folder: _folder, snoozed_until: _snoozed, ...rest } = mail;
+  if (kind === 'draft') return { ...rest, folder: 'drafts' };
+  if (kind === 'schedule' && when) return { ...rest, folder: 'sent', snoozed_until: toRfc3339(when) };
+  return { ...rest, folder: 'sent' };
+}
+
+/** An edited outbox item described as a send result, so "undo" works the same for it. */
+function resultOfItem(item: OutboxItem, now: number): SendResult {
+  const undoSeconds = Math.max(0, Math.round((Date.parse(item.sendAt) - now) / 1000));
+  return { success: true, outboxId: item.id, sendAt: item.sendAt, undoSeconds, message: he.compose.queued };
+}
+
+export function useComposeSubmit(outboxId: string | null) {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const announce = useUndoSend();
+  const [busy, setBusy] = useState<SubmitKind | null>(null);
+
+  /** A new mail through POST /api/emails/send. */
+  async function create(kind: SubmitKind, payload: OutgoingMail) {
+    const result = await sendMail(payload);
+    // A 200 that says it did not work is a failure too; its message says why.
+    if (result.success === false) throw new ApiError(200, result.message || he.errors.server);
+    if (kind === 'send') announce(result);
+    else toast.success(result.message);
+  }
+
+  /** An outbox item changed in place; a failed one is tried again at once when sent. */
+  async function edit(id: string, kind: SubmitKind, payload: OutgoingMail) {
+    let { item } = await updateOutboxItem(id, payload);
+    if (kind === 'send' && item.state === 'failed') item = (await retryOutboxItem(id)).item;
+    if (kind === 'send' && item.state === 'waiting' && Date.parse(item.sendAt) > Date.now()) {
+      announce(resultOfItem(item, Date.now()));
+    } else {
+      toast.success(he.compose.outboxSaved);
+    }
+  }
+
+  async function submit(kind: SubmitKind, mail: OutgoingMail, when?: Date): Promise<boolean> {
+    setBusy(kind);
+    const payload = payloadFor(kind, mail, when);
+    try {
+      if (outboxId) await edit(outboxId, kind, payload);
+      else await create(kind, payload);
+    } catch (e) {
+      toast.error(he.compose.failedWith(FAILED[kind], errorMessage(e)));
+      setBusy(null);
+      return false;
+    }
+    navigate(AFTER[kind]);
+    return true;
+  }
+
+  return { busy, submit };
+}

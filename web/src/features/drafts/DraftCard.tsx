@@ -1,0 +1,248 @@
+// One draft on the Pending replies page (spec 000 §2, 001 §2 "Pending replies page", §4 "Draft"):
+// collapsed (who, subject, when, a 200-character preview) or expanded (the original mail with its
+// 'טופל' badge, then the draft). View mode shows the draft's HTML in the sandboxed mail frame;
+// edit mode is a plain textarea (HTML → text to edit, text → <p dir="auto"> paragraphs to save).
+// Send goes through the outbox with undo; delete asks first. Toasts use the spec's wording.
+
+import { useId, useMemo, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { ApiError } from '../../api/client';
+import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, type Draft } from '../../api/outgoing';
+import { useToast } from '../../app/Toasts';
+import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+import { formatDateTime } from '../../lib/dates';
+import { decodeBase64Html, htmlToText, previewText, textToHtml } from '../../lib/mailText';
+import { MailBody } from '../inbox/MailBody';
+import { useUndoSend } from '../outbox/undoSend';
+import { ConfirmDialog } from '../settings/ConfirmDialog';
+import { OriginalMail } from './OriginalMail';
+import { useRefreshDrafts, withReason } from './useDrafts';
+
+const t = he.outgoing.drafts;
+
+/** The name and the address, each isolated so neither reorders the other in RTL. */
+function Recipient({ draft: d }: { draft: Draft }) {
+  const name = d.toName?.trim() && d.toName.trim() !== d.to ? d.toName.trim() : '';
+  if (!name && !d.to) return <>{t.noRecipient}</>;
+  return (
+    <>
+      {name && <bdi dir="auto">{name}</bdi>}
+      {name && d.to && ' '}
+      {d.to && (
+        <bdi dir="ltr" className={name ? 'draft-card__address' : undefined}>
+          {name ? `<${d.to}>` : d.to}
+        </bdi>
+      )}
+    </>
+  );
+}
+
+export function DraftCard({ draft }: { draft: Draft }) {
+  const toast = useToast();
+  const announce = useUndoSend();
+  const refresh = useRefreshDrafts();
+  const { mutate } = useSWRConfig();
+  const [expanded, setExpanded] = useState(false);
+  const [editText, setEditText] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'save' | 'send' | 'delete' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const bodyId = useId();
+
+  const html = useMemo(() => decodeBase64Html(draft.draftContent ?? ''), [draft.draftContent]);
+  const preview = useMemo(() => previewText(html), [html]);
+  const subject = draft.subject?.trim() || he.mail.noSubject;
+  const editing = editText !== null;
+  const isGone = (d: Draft) => d.id === draft.id;
+
+  async function save() {
+    if (editText === null || !editText.trim()) return;
+    setBusy('save');
+    try {
+      const res = await updateDraft(draft.id, { draftContent: textToHtml(editText) });
+      toast.success(res.message || t.updated);
+      setEditText(null);
+      refresh();
+    } catch (e) {
+      toast.error(withReason(t.updateFailed, e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function send() {
+    setBusy('send');
+    try {
+      const result = await sendDraft(draft.id);
+      announce({ ...result, message: result.message || t.sent });
+      refresh(isGone);
+      // It now waits in the outbox (its undo delay), shown above the drafts.
+      void mutate(outgoingKeys.outbox());
+    } catch (e) {
+      toast.error(failureMessage(e, t.sendFailed));
+      // Sent meanwhile by another session: the list is stale.
+      if (e instanceof ApiError && e.status === 404) refresh();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove() {
+    setBusy('delete');
+    try {
+      const res = await deleteDraft(draft.id);
+      toast.success(res.message || t.deleted);
+      setConfirming(false);
+      refresh(isGone);
+    } catch (e) {
+      toast.error(withReason(t.deleteFailed, e));
+      setConfirming(false);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function startEdit() {
+    setExpanded(true);
+    setEditText(htmlToText(html));
+  }
+
+  return (
+    <article
+      className={`draft-card${expanded ? ' is-expanded' : ''}`}
+      data-testid="draft-card"
+      data-id={draft.id}
+      data-expanded={expanded}
+      aria-labelledby={`${bodyId}-subject`}
+    >
+      <button
+        type="button"
+        className="draft-card__toggle"
+        aria-expanded={expanded}
+        aria-controls={bodyId}
+        title={expanded ? t.collapse : t.expand}
+        onClick={() => setExpanded((x) => !x)}
+        data-testid="draft-toggle"
+      >
+        <span className="draft-card__line">
+          <span className="draft-card__to" dir="auto">
+            <span className="draft-card__label">{t.to}</span> <Recipient draft={draft} />
+          </span>
+          <time className="draft-card__date" dateTime={draft.createdAt}>
+            {formatDateTime(draft.createdAt)}
+          </time>
+        </span>
+        <span id={`${bodyId}-subject`} className="draft-card__subject" dir="auto">
+          {subject}
+        </span>
+        {!expanded && (
+          <span className="draft-card__preview" dir="auto" data-testid="draft-preview">
+            {preview || t.emptyDraft}
+          </span>
+        )}
+      </button>
+
+      <div className="draft-card__badges">
+        {draft.scheduledAt && (
+          <span className="label-chip label-chip--scheduled" data-testid="draft-scheduled">
+            {t.scheduled(formatDateTime(draft.scheduledAt))}
+          </span>
+        )}
+        {draft.savedInGmail === false && (
+          <span className="label-chip label-chip--local" title={t.localOnlyHint} data-testid="draft-local">
+            {t.localOnly}
+          </span>
+        )}
+        {draft.isAutoReply && <span className="label-chip">{t.autoReply}</span>}
+      </div>
+
+      {expanded && (
+        <div id={bodyId} className="draft-card__body">
+          {draft.originalEmail && <OriginalMail original={draft.originalEmail} />}
+          {editing ? (
+            <>
+              <label htmlFor={`${bodyId}-text`} className="visually-hidden">
+                {t.textLabel}
+              </label>
+              <textarea
+                id={`${bodyId}-text`}
+                className="draft-card__text"
+                dir="auto"
+                rows={8}
+                value={editText}
+                readOnly={busy !== null}
+                onChange={(e) => setEditText(e.target.value)}
+                data-testid="draft-text"
+              />
+            </>
+          ) : (
+            <div className="draft-card__frame">
+              <MailBody html={html} title={t.draftTitle(subject)} />
+            </div>
+          )}
+        </div>
+      )}
+
+      <div className="draft-card__actions">
+        {editing ? (
+          <>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy !== null || !editText.trim()}
+              onClick={() => void save()}
+              data-testid="draft-save"
+            >
+              {busy === 'save' ? t.saving : t.save}
+            </button>
+            <button type="button" className="button" disabled={busy !== null} onClick={() => setEditText(null)}>
+              {t.cancelEdit}
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy !== null}
+              onClick={() => void send()}
+              data-testid="draft-send"
+            >
+              <SendIcon />
+              {busy === 'send' ? t.sending : t.send}
+            </button>
+            <button type="button" className="button" disabled={busy !== null} onClick={startEdit} data-testid="draft-edit">
+              <DraftIcon />
+              {t.edit}
+            </button>
+            <button
+              type="button"
+              className="button draft-card__delete"
+              disabled={busy !== null}
+              onClick={() => setConfirming(true)}
+              data-testid="draft-delete"
+            >
+              <TrashIcon />
+              {t.delete}
+            </button>
+          </>
+        )}
+      </div>
+
+      {confirming && (
+        <ConfirmDialog
+          title={t.deleteTitle}
+          confirmLabel={t.deleteYes}
+          cancelLabel={t.deleteNo}
+          danger
+          busy={busy === 'delete'}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p dir="auto">{t.deleteQuestion(subject)}</p>
+          <p>{t.deleteWarning}</p>
+        </ConfirmDialog>
+      )}
+    </article>
+  );
+}

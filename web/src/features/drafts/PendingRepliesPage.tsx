@@ -1,0 +1,127 @@
+// Pending replies (spec 000 §2, spec 001 §2 "Pending replies page"): the outbox on top (mail on
+// its way out, shown only when there is some), then the reply drafts, newest first, each with the
+// mail it answers when the server matched one (docs/API.md GET /api/drafts: the server matches
+// originals by In-Reply-To in any folder, so the client no longer searches Archive and inbox).
+// A load failure toasts 'שגיאה בטעינת טיוטות' once per failure streak (the list polls every 30 s).
+
+import { useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../api/client';
+import { deleteAllDrafts } from '../../api/outgoing';
+import { useToast } from '../../app/Toasts';
+import { EmptyState } from '../../components/EmptyState';
+import { ClockIcon, TrashIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+import { OutboxSection } from '../outbox/OutboxSection';
+import { ConfirmDialog } from '../settings/ConfirmDialog';
+import { DraftCard } from './DraftCard';
+import { useDrafts, useRefreshDrafts, withReason } from './useDrafts';
+
+const t = he.outgoing.drafts;
+
+export default function PendingRepliesPage() {
+  const { data, drafts, total, error, mutate } = useDrafts();
+  const toast = useToast();
+  const refresh = useRefreshDrafts();
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [deletingAll, setDeletingAll] = useState(false);
+
+  const failed = error !== undefined;
+  const wasFailed = useRef(false);
+  useEffect(() => {
+    if (failed && !wasFailed.current) toast.error(t.loadFailed);
+    wasFailed.current = failed;
+  }, [failed, toast]);
+
+  async function deleteAll() {
+    setDeletingAll(true);
+    try {
+      const res = await deleteAllDrafts();
+      toast.success(t.deletedAll(res.deletedCount ?? 0));
+      refresh(() => true);
+    } catch (e) {
+      toast.error(withReason(t.deleteAllFailed, e));
+    } finally {
+      setDeletingAll(false);
+      setConfirmAll(false);
+    }
+  }
+
+  let content;
+  if (!data && failed) {
+    content = (
+      <div className="notice notice--error" role="alert" data-testid="drafts-error">
+        <p>
+          {t.loadFailed}: {errorMessage(error)}
+        </p>
+        <button type="button" className="link-button" onClick={() => void mutate()}>
+          {t.retry}
+        </button>
+      </div>
+    );
+  } else if (!data) {
+    content = (
+      <p className="card__status" role="status" data-testid="drafts-loading">
+        {t.loading}
+      </p>
+    );
+  } else if (drafts.length === 0) {
+    content = (
+      <EmptyState testId="drafts-empty" icon={<ClockIcon />}>
+        <p className="empty-state__title">{t.empty}</p>
+        <p>{t.emptyHint}</p>
+      </EmptyState>
+    );
+  } else {
+    content = (
+      <ol className="drafts-list" aria-label={t.title}>
+        {drafts.map((d) => (
+          // By Message-ID: an edit gives the draft a new id but keeps its Message-ID (and its card's state).
+          <li key={d.messageId || d.id}>
+            <DraftCard draft={d} />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+
+  return (
+    <section className="page-section pending-replies" data-testid="drafts-page">
+      <OutboxSection />
+      <header className="drafts-header">
+        <h2 className="drafts-header__title">{t.title}</h2>
+        {drafts.length > 0 && (
+          <>
+            <span className="drafts-header__count" data-testid="drafts-total" data-count={total}>
+              {t.count(total)}
+            </span>
+            <button
+              type="button"
+              className="button drafts-header__delete-all"
+              disabled={deletingAll}
+              onClick={() => setConfirmAll(true)}
+              data-testid="drafts-delete-all"
+            >
+              <TrashIcon />
+              {t.deleteAll}
+            </button>
+          </>
+        )}
+      </header>
+      {content}
+      {confirmAll && (
+        <ConfirmDialog
+          title={t.deleteAllTitle}
+          confirmLabel={t.deleteYes}
+          cancelLabel={t.deleteNo}
+          danger
+          busy={deletingAll}
+          onConfirm={() => void deleteAll()}
+          onCancel={() => setConfirmAll(false)}
+        >
+          <p>{t.deleteAllQuestion(total)}</p>
+          <p>{t.deleteAllWarning}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

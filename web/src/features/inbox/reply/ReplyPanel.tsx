@@ -1,0 +1,172 @@
+// The reading pane's quick reply (spec 000 §2 "Inbox page", §4 "Reply panel", §5): 'השב' opens a
+// panel below the thread with a plain-text reply to the sender. Send and save are disabled while
+// the text is empty or whitespace; send also while sending. A send goes through the outbox and
+// offers undo (useUndoSend); a saved draft goes to Pending replies (shouldNavigate). The text is
+// kept per mail in replyDrafts, so switching mails does not lose it.
+// 'כתיבת תשובה מלאה' opens the Compose page for what the panel cannot do (cc, formatting, files).
+
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useSWRConfig } from 'swr';
+import { keys } from '../../../api/keys';
+import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/outgoing';
+import type { EmailDetail } from '../../../api/types';
+import { useToast } from '../../../app/Toasts';
+import { PenIcon, SendIcon } from '../../../components/icons';
+import { he } from '../../../i18n/he';
+import { useUndoSend } from '../../outbox/undoSend';
+import { replyHref } from '../threads';
+import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
+import { replyDrafts, useReplyDraft } from './replyDrafts';
+
+const t = he.outgoing.reply;
+
+/** The header's buttons: open the panel here, or reply in the full Compose page. */
+export function ReplyButtons({ mail }: { mail: ReplySource }) {
+  const { isOpen } = useReplyDraft(mail.id);
+  return (
+    <div className="reply-buttons">
+      <button
+        type="button"
+        className="chip-button chip-button--reply"
+        aria-expanded={isOpen}
+        title={t.openHint}
+        onClick={() => replyDrafts.open(mail.id, { focus: true })}
+        data-testid="reply-open"
+      >
+        <SendIcon />
+        {t.open}
+      </button>
+      <Link className="chip-button" to={replyHref(mail)} title={t.fullComposeHint} data-testid="reply-compose">
+        <PenIcon />
+        {t.fullCompose}
+      </Link>
+    </div>
+  );
+}
+
+export function ReplyPanel({ mail }: { mail: ReplySource }) {
+  const draft = useReplyDraft(mail.id);
+  const toast = useToast();
+  const navigate = useNavigate();
+  const announce = useUndoSend();
+  const { cache, mutate } = useSWRConfig();
+  const [busy, setBusy] = useState<'send' | 'save' | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+
+  // Opened by the button or the `r` shortcut: bring it into view and put the caret in it.
+  useEffect(() => {
+    if (!draft.isOpen || !draft.wantsFocus || !replyDrafts.takeFocus(mail.id)) return;
+    panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    textarea.current?.focus();
+  }, [draft.isOpen, draft.wantsFocus, mail.id]);
+
+  if (!draft.isOpen) return null;
+
+  const empty = draft.text.trim() === '';
+
+  async function send() {
+    if (empty || busy) return;
+    setBusy('send');
+    try {
+      const result = await sendMail(replyMail(mail, draft.text));
+      replyDrafts.clear(mail.id);
+      announce(result);
+      void mutate(outgoingKeys.outbox());
+    } catch (e) {
+      toast.error(failureMessage(e, t.sendFailed));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function save() {
+    if (empty || busy) return;
+    setBusy('save');
+    // The body the reading pane already loaded (same cache key), else the list's preview.
+    const detail = cache.get(keys.email(mail.id))?.data as EmailDetail | undefined;
+    try {
+      const res = await saveDraft(replyDraftRequest(mail, draft.text, detail?.body ?? mail.body ?? mail.preview ?? ''));
+      replyDrafts.clear(mail.id);
+      if (res.savedInGmail === false) toast.warning(res.message);
+      else toast.success(res.message);
+      void mutate(outgoingKeys.drafts());
+      void mutate(keys.emailCounts());
+      if (res.shouldNavigate) navigate('/PendingReplies');
+    } catch (e) {
+      toast.error(failureMessage(e, t.saveFailed));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    // Ctrl+Enter (⌘+Enter) sends, as in most mail clients.
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  const textId = `reply-text-${mail.id}`;
+  return (
+    <section ref={panel} className="reply-panel" aria-label={t.title} data-testid="reply-panel" data-id={mail.id}>
+      <header className="reply-panel__header">
+        <h3 className="reply-panel__title">{t.title}</h3>
+        <p className="reply-panel__to">
+          <span className="reply-panel__label">{t.to}</span>{' '}
+          {mail.from_name?.trim() && <bdi dir="auto">{mail.from_name} </bdi>}
+          <bdi dir="ltr">{mail.from}</bdi>
+        </p>
+      </header>
+      <label htmlFor={textId} className="visually-hidden">
+        {t.label}
+      </label>
+      <textarea
+        id={textId}
+        ref={textarea}
+        className="reply-panel__text"
+        dir="auto"
+        rows={6}
+        placeholder={t.placeholder}
+        value={draft.text}
+        readOnly={busy !== null}
+        onChange={(e) => draft.setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        data-testid="reply-text"
+      />
+      <div className="reply-panel__actions">
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={empty || busy !== null}
+          onClick={() => void send()}
+          data-testid="reply-send"
+        >
+          <SendIcon />
+          {busy === 'send' ? t.sending : t.send}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={empty || busy !== null}
+          onClick={() => void save()}
+          data-testid="reply-save"
+        >
+          {busy === 'save' ? t.saving : t.save}
+        </button>
+        <button
+          type="button"
+          className="button reply-panel__close"
+          disabled={busy !== null}
+          title={t.closeHint}
+          onClick={draft.clear}
+          data-testid="reply-close"
+        >
+          {t.close}
+        </button>
+      </div>
+    </section>
+  );
+}

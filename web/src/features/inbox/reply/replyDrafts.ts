@@ -1,0 +1,96 @@
+// The reply panel's texts, one per mail (spec 000 §4 "Reply panel": remembered while switching
+// mails, cleared on close, send or save-draft). Module-level rather than component state: the
+// reading pane remounts for every mail it shows. An entry means "the panel is open for this mail"
+// (its text may still be empty), so coming back to a mail shows its panel as it was left.
+// The texts belong to one session (token): after another sign-in they read as empty, and the
+// first write drops them, so nothing typed by one user is shown to the next.
+
+import { useCallback, useSyncExternalStore } from 'react';
+import { getToken } from '../../../api/session';
+
+type Listener = () => void;
+
+let owner: string | null = null;
+let texts = new Map<string, string>();
+/** A mail whose panel should take the keyboard focus when it next renders (the `r` shortcut). */
+let focusFor: string | null = null;
+const listeners = new Set<Listener>();
+
+function emit() {
+  for (const l of [...listeners]) l();
+}
+
+function subscribe(l: Listener): () => void {
+  listeners.add(l);
+  return () => {
+    listeners.delete(l);
+  };
+}
+
+function read(id: string): string | undefined {
+  return owner !== null && owner === getToken() ? texts.get(id) : undefined;
+}
+
+function write(change: (next: Map<string, string>) => void) {
+  const token = getToken();
+  const next = owner === token ? new Map(texts) : new Map<string, string>();
+  owner = token;
+  change(next);
+  texts = next;
+  emit();
+}
+
+export const replyDrafts = {
+  get: read,
+  /** Opens the panel for a mail, keeping any text it already has; `focus` asks for the keyboard. */
+  open(id: string, { focus = false } = {}) {
+    if (focus) focusFor = id;
+    write((m) => m.set(id, m.get(id) ?? ''));
+  },
+  set(id: string, text: string) {
+    write((m) => m.set(id, text));
+  },
+  /** Close, send and save-draft all end with this: the text is gone. */
+  clear(id: string) {
+    if (read(id) === undefined) return;
+    write((m) => m.delete(id));
+  },
+  /** True once after `open(id, { focus: true })`. */
+  takeFocus(id: string): boolean {
+    if (focusFor !== id) return false;
+    focusFor = null;
+    emit();
+    return true;
+  },
+  /** For tests: forget everything. */
+  reset() {
+    owner = null;
+    texts = new Map();
+    focusFor = null;
+    emit();
+  },
+};
+
+export interface ReplyDraft {
+  /** The panel is open for this mail. */
+  isOpen: boolean;
+  /** The keyboard was asked for (also when the panel was open already): see takeFocus. */
+  wantsFocus: boolean;
+  text: string;
+  open: () => void;
+  setText: (text: string) => void;
+  clear: () => void;
+}
+
+export function useReplyDraft(id: string): ReplyDraft {
+  const text = useSyncExternalStore(subscribe, () => read(id));
+  const wantsFocus = useSyncExternalStore(subscribe, () => focusFor === id);
+  return {
+    isOpen: text !== undefined,
+    wantsFocus,
+    text: text ?? '',
+    open: useCallback(() => replyDrafts.open(id), [id]),
+    setText: useCallback((value: string) => replyDrafts.set(id, value), [id]),
+    clear: useCallback(() => replyDrafts.clear(id), [id]),
+  };
+}
