@@ -78,7 +78,7 @@ pub fn build(
     user_id: u64,
     mail: &Composed,
     copy: Copy,
-    extra: &[(&str, String)],
+    date: i64,
 ) -> Result<Vec<u8>, AppError> {
     let attachments: Vec<mime::Attachment> = uploads::load(store, user_id, &mail.attachments)?
         .into_iter()
@@ -100,9 +100,10 @@ pub fn build(
             message_id: &mail.message_id,
             in_reply_to: mail.in_reply_to.as_deref(),
             references: &mail.references,
-            date: time::OffsetDateTime::now_utc(),
+            date: time::OffsetDateTime::from_unix_timestamp(date)
+                .unwrap_or_else(|_| time::OffsetDateTime::now_utc()),
             attachments: &attachments,
-            extra,
+            extra: &[],
         },
         copy,
     ))
@@ -157,7 +158,8 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         permanent: true,
     })?;
     if item.stage == Stage::Deliver {
-        let wire = build(store, item.user_id, &item.mail, Copy::Wire, &[])?;
+        let sent_at = super::now();
+        let wire = build(store, item.user_id, &item.mail, Copy::Wire, sent_at)?;
         let password = account.password(&shared.key).map_err(Failure::from)?;
         let endpoint = account.smtp_endpoint(shared.timeout);
         let mut smtp = SmtpConn::open(&shared.tls, &endpoint, &account.email, &password).await?;
@@ -174,6 +176,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         smtp.quit().await;
         tracing::info!(item = item.id, account = account.id, "mail sent");
         item.stage = Stage::CopyToSent;
+        item.sent_at = Some(sent_at);
         let (s, snapshot) = (store.clone(), item.clone());
         // Recorded at once: whatever happens next, it is never sent a second time.
         tokio::task::spawn_blocking(move || {
@@ -190,8 +193,10 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let result = async {
         if !mailbox::provider_keeps_sent(&account) {
             let folder = mb.folder("sent").await?;
-            let kept = build(store, item.user_id, &item.mail, Copy::Kept, &[])?;
-            mb.append(&folder, true, false, &kept, &item.mail.message_id)
+            // The copy says when it was sent, however late it is filed.
+            let date = item.sent_at.unwrap_or_else(super::now);
+            let kept = build(store, item.user_id, &item.mail, Copy::Kept, date)?;
+            mb.append_once(&folder, true, false, &kept, &item.mail.message_id)
                 .await?;
         }
         if let Some(draft) = item.draft_copy.clone() {
@@ -222,8 +227,8 @@ async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let mut mb = Mailbox::open(state.sync.shared(), store, &account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
-        let raw = build(store, item.user_id, &item.mail, Copy::Kept, &[])?;
-        mb.append(&folder, true, true, &raw, &item.mail.message_id)
+        let raw = build(store, item.user_id, &item.mail, Copy::Kept, super::now())?;
+        mb.append_once(&folder, true, true, &raw, &item.mail.message_id)
             .await?;
         // The version this one replaces (an edit made while the mailbox was away).
         if let Some(old) = item.draft_copy.clone() {

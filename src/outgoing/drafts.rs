@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::mailbox::Mailbox as ImapMailbox;
 use super::mime::{self, Mailbox};
-use super::outbox::{self, Item, Kind, MailboxRef};
+use super::outbox::{self, Item, Kind, MailboxRef, Stage};
 use super::request::{self, clean_html};
 use super::{Composed, deliver, iso, now, uploads};
 use crate::accounts::{self, AccountRecord};
@@ -138,18 +138,7 @@ pub fn composed_from_raw(
 /// drafts waiting in the outbox.
 pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
     let items = outbox::list(store, user_id)?;
-    // Drafts already on their way out are not pending any more; scheduled ones say when.
-    let mut going: HashSet<(String, u32)> = HashSet::new();
-    let mut scheduled: HashMap<(String, u32), &Item> = HashMap::new();
-    for item in &items {
-        if let (Kind::Send, Some(r)) = (item.kind, &item.draft_copy) {
-            if item.scheduled {
-                scheduled.insert((r.folder.clone(), r.uid), item);
-            } else {
-                going.insert((r.folder.clone(), r.uid));
-            }
-        }
-    }
+    let (going, scheduled) = queued_copies(&items);
     let txn = store.db().begin_read()?;
     let index = txn.open_table(mstore::INDEX)?;
     let messages_t = txn.open_table(mstore::MESSAGES)?;
@@ -172,7 +161,8 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
             let Some(meta) = mstore::read_meta(&messages_t, id)? else {
                 continue;
             };
-            if going.contains(&(folder.name.clone(), meta.uid)) {
+            let key = (account.id, folder.name.clone(), meta.uid);
+            if going.contains(&key) {
                 continue;
             }
             let raw = raw_t
@@ -185,7 +175,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
                     .or_default()
                     .insert(mstore::thread_hash(&meta.thread_id));
             }
-            let item = scheduled.get(&(folder.name.clone(), meta.uid)).copied();
+            let item = scheduled.get(&key).copied();
             drafts.push((meta, raw, item));
         }
     }
@@ -198,13 +188,44 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
                 .in_reply_to
                 .as_ref()
                 .and_then(|irt| originals.get(&(meta.account_id, irt.clone())));
-            draft_json(meta, raw, original, *item)
+            // The original's body as the reading pane shows it: sanitized, remote content
+            // blocked (the page renders it in the sandboxed mail frame).
+            let body = original.map(|o| {
+                let raw = raw_t
+                    .get(o.id)
+                    .ok()
+                    .flatten()
+                    .map(|v| v.value().to_vec())
+                    .unwrap_or_default();
+                crate::emails::view::whole(o, &raw, false)["body"].clone()
+            });
+            draft_json(meta, raw, original.zip(body), *item)
         })
         .collect();
     for item in items.iter().filter(|i| i.kind == Kind::Draft) {
         out.push(local_draft_json(item));
     }
     Ok(out)
+}
+
+type Place = (u64, String, u32);
+
+/// Drafts whose mail is on its way out (in the undo delay, or already accepted by SMTP): not
+/// pending any more; and drafts that are the copy of a scheduled mail, with their item.
+fn queued_copies(items: &[Item]) -> (HashSet<Place>, HashMap<Place, &Item>) {
+    let mut going = HashSet::new();
+    let mut scheduled = HashMap::new();
+    for item in items {
+        if let (Kind::Send, Some(r)) = (item.kind, &item.draft_copy) {
+            let key = (item.account_id, r.folder.clone(), r.uid);
+            if item.scheduled && item.stage == Stage::Deliver {
+                scheduled.insert(key, item);
+            } else {
+                going.insert(key);
+            }
+        }
+    }
+    (going, scheduled)
 }
 
 /// The originals drafts answer: one pass over each account's index, decoding only the mail of
@@ -240,7 +261,7 @@ fn originals(
 fn draft_json(
     meta: &MessageMeta,
     raw: &[u8],
-    original: Option<&MessageMeta>,
+    original: Option<(&MessageMeta, Value)>,
     item: Option<&Item>,
 ) -> Value {
     let full = parse::full(raw);
@@ -263,13 +284,14 @@ fn draft_json(
         "scheduledAt": item.map(|i| iso(i.send_at)),
         "outboxId": item.map(|i| i.id.to_string()),
         "messageId": meta.summary.message_id,
-        "originalEmail": original.map(|o| json!({
+        "originalEmail": original.map(|(o, body)| json!({
             "id": o.id.to_string(),
             "messageId": o.summary.message_id,
             "from": o.summary.from,
             "from_name": o.summary.from_name,
             "subject": o.summary.subject,
-            "body": o.summary.preview,
+            "body": body,
+            "preview": o.summary.preview,
             "date": iso(o.date),
             "status": o.status,
         })),
@@ -316,6 +338,52 @@ fn to_name(raw: &[u8]) -> String {
 pub struct Saved {
     pub in_mailbox: bool,
     pub id: Option<String>,
+    /// Where the draft is in the mailbox (when it is there).
+    pub place: Option<MailboxRef>,
+}
+
+/// APPENDs a draft to the mailbox's Drafts and then removes `replaces`. Once the new version
+/// is in, a failure to remove the old one is only logged: retrying would file the new one
+/// twice.
+pub async fn append_draft(
+    state: &AppState,
+    account: &AccountRecord,
+    user_id: u64,
+    mail: &Composed,
+    replaces: Option<&MailboxRef>,
+) -> anyhow::Result<MailboxRef> {
+    let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account).await?;
+    let result = async {
+        let folder = mb.folder("drafts").await?;
+        let raw = deliver::build(&state.store, user_id, mail, mime::Copy::Kept, now())?;
+        let place = mb.append(&folder, true, true, &raw, &mail.message_id).await?;
+        if let Some(old) = replaces
+            && let Err(e) = mb.expunge(old).await
+        {
+            tracing::warn!(error = %format!("{e:#}"), "the older version of a draft stays in Drafts");
+        }
+        Ok::<_, anyhow::Error>(place)
+    }
+    .await;
+    mb.close().await;
+    deliver::notify(state, user_id, account.id, "drafts");
+    result
+}
+
+/// The stored id of a message at `place`, when the sync knows its folder.
+pub async fn local_id(
+    state: &AppState,
+    account_id: u64,
+    place: &MailboxRef,
+) -> Result<Option<u64>> {
+    let place = place.clone();
+    blocking(state, move |store| {
+        let txn = store.db().begin_read()?;
+        let t = txn.open_table(mstore::UIDS)?;
+        Ok(t.get((account_id, place.folder.as_str(), place.uid))?
+            .map(|v| v.value()))
+    })
+    .await
 }
 
 /// Puts a draft into the mailbox's Drafts (replacing `replaces`), or into the outbox when the
@@ -327,40 +395,14 @@ pub async fn store_draft(
     mail: Composed,
     replaces: Option<MailboxRef>,
 ) -> Result<Saved> {
-    let attempt = async {
-        let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account).await?;
-        let result = async {
-            let folder = mb.folder("drafts").await?;
-            let raw = deliver::build(&state.store, user_id, &mail, mime::Copy::Kept, &[])?;
-            let place = mb
-                .append(&folder, true, true, &raw, &mail.message_id)
-                .await?;
-            if let Some(old) = &replaces {
-                mb.expunge(old).await?;
-            }
-            Ok::<_, anyhow::Error>(place)
-        }
-        .await;
-        mb.close().await;
-        result
-    };
-    let outcome = attempt.await;
-    deliver::notify(state, user_id, account.id, "drafts");
-    match outcome {
-        Ok(place) => {
-            let (store, account_id) = (state.store.clone(), account.id);
-            let id = blocking(state, move |_| {
-                let txn = store.db().begin_read()?;
-                let t = txn.open_table(mstore::UIDS)?;
-                Ok(t.get((account_id, place.folder.as_str(), place.uid))?
-                    .map(|v| v.value().to_string()))
-            })
-            .await?;
-            Ok(Saved {
-                in_mailbox: true,
-                id,
-            })
-        }
+    match append_draft(state, account, user_id, &mail, replaces.as_ref()).await {
+        Ok(place) => Ok(Saved {
+            in_mailbox: true,
+            id: local_id(state, account.id, &place)
+                .await?
+                .map(|i| i.to_string()),
+            place: Some(place),
+        }),
         Err(e) => {
             tracing::warn!(error = %format!("{e:#}"), "draft kept in the outbox until the mailbox answers");
             let mut item = Item::new(user_id, account.id, Kind::Draft, mail, now());
@@ -373,6 +415,7 @@ pub async fn store_draft(
             Ok(Saved {
                 in_mailbox: false,
                 id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
+                place: None,
             })
         }
     }
@@ -439,8 +482,9 @@ pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Sa
         folder: Some("drafts".into()),
         ..Default::default()
     };
+    let original = request::id_of(&mail_req.original_id);
     let account = blocking(state, move |store| {
-        super::sending_account(store, user_id, None)
+        super::sending_account(store, user_id, None, original)
     })
     .await?;
     let from = Mailbox {
@@ -494,58 +538,70 @@ pub async fn update(
         return Ok(Saved {
             in_mailbox: false,
             id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
+            place: None,
         });
     }
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
-    let (draft, mut mail) = blocking(state, move |store| {
+    let (draft, mut mail, linked) = blocking(state, move |store| {
         let d = stored(store, user_id, id)?;
+        let linked = send_of(store, user_id, d.account.id, &d.place)?;
+        if linked.as_ref().is_some_and(|i| i.stage != Stage::Deliver) {
+            return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+        }
         let mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
-        Ok((d, mail))
+        Ok((d, mail, linked))
     })
     .await?;
     apply_edit(&mut mail, &req)?;
-    let old = draft.place.clone();
-    let saved = store_draft(
-        state,
-        &draft.account,
-        user_id,
-        mail.clone(),
-        Some(old.clone()),
-    )
-    .await?;
-    // A scheduled send of this draft sends the new text and removes the new copy.
-    let new_place = saved.id.as_deref().and_then(|i| i.parse::<u64>().ok());
+    let Some(item) = linked else {
+        return store_draft(state, &draft.account, user_id, mail, Some(draft.place)).await;
+    };
+    // The copy of a queued send: the mailbox must take the new version now, so the outbox
+    // item and its copy in Drafts never disagree.
+    let place = append_draft(state, &draft.account, user_id, &mail, Some(&draft.place))
+        .await
+        .map_err(|e| {
+            tracing::warn!(error = %format!("{e:#}"), "cannot replace a scheduled mail's draft");
+            AppError::MailboxUnavailable(messages::MAILBOX_UNAVAILABLE.into())
+        })?;
+    let new_place = place.clone();
     blocking(state, move |store| {
-        let place = match new_place {
-            Some(new_id) => stored(store, user_id, new_id).ok().map(|d| d.place),
-            None => None,
-        };
-        for item in outbox::list(store, user_id)? {
-            if item.kind == Kind::Send
-                && item
-                    .draft_copy
-                    .as_ref()
-                    .is_some_and(|r| same_place(r, &old))
-            {
-                let mail = mail.clone();
-                let place = place.clone();
-                outbox::update(store, user_id, item.id, move |i| {
-                    let keep_id = i.mail.message_id.clone();
-                    i.mail = Composed {
-                        message_id: keep_id,
-                        ..mail
-                    };
-                    i.draft_copy = place;
-                    Ok(())
-                })?;
-            }
-        }
-        Ok(())
+        outbox::update(store, user_id, item.id, move |i| {
+            i.mail = Composed {
+                message_id: i.mail.message_id.clone(),
+                original_id: i.mail.original_id,
+                from: i.mail.from.clone(),
+                ..mail
+            };
+            i.draft_copy = Some(new_place);
+            Ok(())
+        })
     })
     .await?;
-    Ok(saved)
+    state.outbox.wake.notify_one();
+    Ok(Saved {
+        in_mailbox: true,
+        id: local_id(state, draft.account.id, &place)
+            .await?
+            .map(|i| i.to_string()),
+        place: Some(place),
+    })
+}
+
+/// The queued send whose copy in Drafts is at `place` (a scheduled mail, a draft being sent).
+fn send_of(
+    store: &Store,
+    user_id: u64,
+    account_id: u64,
+    place: &MailboxRef,
+) -> Result<Option<Item>> {
+    Ok(outbox::list(store, user_id)?.into_iter().find(|i| {
+        i.kind == Kind::Send
+            && i.account_id == account_id
+            && i.draft_copy.as_ref().is_some_and(|r| same_place(r, place))
+    }))
 }
 
 fn same_place(a: &MailboxRef, b: &MailboxRef) -> bool {
@@ -602,9 +658,19 @@ pub async fn delete(state: &AppState, user_id: u64, key: &str) -> Result<()> {
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
-    let draft = blocking(state, move |store| stored(store, user_id, id)).await?;
+    let draft = blocking(state, move |store| {
+        let d = stored(store, user_id, id)?;
+        // The copy of a mail on its way out (undo delay, or accepted by SMTP) is not a draft.
+        if let Some(item) = send_of(store, user_id, d.account.id, &d.place)?
+            && (!item.scheduled || item.stage != Stage::Deliver)
+        {
+            return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+        }
+        Ok(d)
+    })
+    .await?;
     expunge_all(state, &draft.account, std::slice::from_ref(&draft.place)).await?;
-    cancel_sends_of(state, user_id, &[draft.place]).await?;
+    cancel_sends_of(state, user_id, draft.account.id, &[draft.place]).await?;
     deliver::notify(state, user_id, draft.account.id, "drafts");
     Ok(())
 }
@@ -632,11 +698,20 @@ async fn expunge_all(
     result
 }
 
-async fn cancel_sends_of(state: &AppState, user_id: u64, places: &[MailboxRef]) -> Result<()> {
+/// Cancels the scheduled sends whose copies are at `places` (the copies were deleted). A send
+/// SMTP already accepted is left alone: it went out.
+async fn cancel_sends_of(
+    state: &AppState,
+    user_id: u64,
+    account_id: u64,
+    places: &[MailboxRef],
+) -> Result<()> {
     let places = places.to_vec();
     blocking(state, move |store| {
         for item in outbox::list(store, user_id)? {
             if item.kind == Kind::Send
+                && item.account_id == account_id
+                && item.stage == Stage::Deliver
                 && !item.sending
                 && item
                     .draft_copy
@@ -654,6 +729,9 @@ async fn cancel_sends_of(state: &AppState, user_id: u64, places: &[MailboxRef]) 
 /// `DELETE /api/drafts/delete-all` → how many went.
 pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
     let (per_account, local) = blocking(state, move |store| {
+        // Exactly what the drafts list shows: never the copy of a mail on its way out.
+        let items = outbox::list(store, user_id)?;
+        let (going, _) = queued_copies(&items);
         let txn = store.db().begin_read()?;
         let index = txn.open_table(mstore::INDEX)?;
         let mut per_account = Vec::new();
@@ -667,6 +745,7 @@ pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
                 let (k, _) = e?;
                 if let Some(meta) = mstore::read_meta(&messages_t, k.value().3)?
                     && !meta.hidden
+                    && !going.contains(&(account.id, folder.name.clone(), meta.uid))
                 {
                     places.push(MailboxRef {
                         folder: folder.name.clone(),
@@ -691,7 +770,7 @@ pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
             continue;
         }
         expunge_all(state, &account, &places).await?;
-        cancel_sends_of(state, user_id, &places).await?;
+        cancel_sends_of(state, user_id, account.id, &places).await?;
         count += places.len();
         deliver::notify(state, user_id, account.id, "drafts");
     }
@@ -735,16 +814,13 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
         mail.from.name = sender_name(store, user_id, &d.account);
         mail.original_id = original_of(store, user_id, &d.meta);
         check_sendable(&mail)?;
-        // "Send now" on a scheduled draft replaces its schedule: never both.
-        for queued in outbox::list(store, user_id)? {
-            if queued.kind == Kind::Send
-                && queued
-                    .draft_copy
-                    .as_ref()
-                    .is_some_and(|r| same_place(r, &d.place))
-            {
-                outbox::remove(store, user_id, queued.id)?;
+        // "Send now" on a scheduled draft replaces its schedule: never both. A draft already
+        // on its way out is not sent again.
+        if let Some(queued) = send_of(store, user_id, d.account.id, &d.place)? {
+            if !queued.scheduled || queued.stage != Stage::Deliver {
+                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
             }
+            outbox::remove(store, user_id, queued.id)?;
         }
         let mut item = Item::new(
             user_id,

@@ -155,13 +155,36 @@ impl<'a> Mailbox<'a> {
         })
     }
 
+    /// Like [`append`](Self::append), unless the folder already holds this Message-ID (an
+    /// earlier attempt got that far): a retry never files the same mail twice.
+    pub async fn append_once(
+        &mut self,
+        folder: &str,
+        seen: bool,
+        draft: bool,
+        raw: &[u8],
+        message_id: &str,
+    ) -> anyhow::Result<MailboxRef> {
+        let mailbox = deadline(self.limit, "SELECT", self.session.select(folder)).await?;
+        if let Some(uid) = self.find(message_id).await?.into_iter().max() {
+            return Ok(MailboxRef {
+                folder: folder.to_string(),
+                uidvalidity: mailbox.uid_validity.unwrap_or(0),
+                uid,
+                message_id: Some(message_id.to_string()),
+            });
+        }
+        self.append(folder, seen, draft, raw, message_id).await
+    }
+
     /// UIDs of the selected folder's messages with this Message-ID.
     async fn find(&mut self, message_id: &str) -> anyhow::Result<Vec<u32>> {
-        let clean: String = message_id
-            .chars()
-            .filter(|c| !matches!(c, '"' | '\\' | '\r' | '\n'))
-            .collect();
-        let query = format!("HEADER Message-ID \"{clean}\"");
+        // Ours are plain ASCII; anything else (a hostile original's id) cannot go into a quoted
+        // string and matches nothing.
+        if !message_id.chars().all(|c| c.is_ascii_graphic()) || message_id.contains(['"', '\\']) {
+            return Ok(Vec::new());
+        }
+        let query = format!("HEADER Message-ID \"{message_id}\"");
         Ok(
             deadline(self.limit, "SEARCH", self.session.uid_search(&query))
                 .await?
@@ -173,7 +196,12 @@ impl<'a> Mailbox<'a> {
     /// Removes a message from the mailbox and the store: by UID while the folder keeps its
     /// UIDVALIDITY, else by Message-ID. A message already gone is not an error.
     pub async fn expunge(&mut self, r: &MailboxRef) -> anyhow::Result<()> {
-        let mailbox = deadline(self.limit, "SELECT", self.session.select(&r.folder)).await?;
+        let mailbox = match deadline(self.limit, "SELECT", self.session.select(&r.folder)).await {
+            Ok(m) => m,
+            // The folder is gone (renamed, deleted elsewhere): so is the message.
+            Err(e) if crate::sync::worker::refused(&e) => return Ok(()),
+            Err(e) => return Err(e),
+        };
         let uids: Vec<u32> = if mailbox.uid_validity == Some(r.uidvalidity) && r.uid > 0 {
             let query = format!("UID {}", r.uid);
             deadline(self.limit, "SEARCH", self.session.uid_search(&query))

@@ -296,8 +296,15 @@ fn attachment_headers(a: &Attachment) -> String {
     } else {
         format!("\"{}\"", encoded_words(&name).replace("\r\n ", " "))
     };
+    // The legacy form is one line: left out when a very long name would make that line too
+    // long (the RFC 2231 form carries it in pieces).
+    let legacy = if legacy.len() > 900 {
+        String::new()
+    } else {
+        format!("; name={legacy}")
+    };
     format!(
-        "Content-Type: {ctype}; name={legacy}\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: attachment;\r\n{}\r\n\r\n",
+        "Content-Type: {ctype}{legacy}\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: attachment;\r\n{}\r\n\r\n",
         rfc2231_filename(&name)
     )
 }

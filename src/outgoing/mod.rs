@@ -87,9 +87,20 @@ impl Outbox {
     }
 }
 
-/// The mailbox a user writes from: the one whose address `from` names, else their first.
-pub fn sending_account(store: &Store, user_id: u64, from: Option<&str>) -> Result<AccountRecord> {
+/// The mailbox a user writes from: the one that received the mail being answered, else the one
+/// whose address `from` names, else their first.
+pub fn sending_account(
+    store: &Store,
+    user_id: u64,
+    from: Option<&str>,
+    original: Option<u64>,
+) -> Result<AccountRecord> {
     let all = accounts::list_for_user(store, user_id)?;
+    if let Some((meta, _)) = original.and_then(|id| crate::emails::get(store, user_id, id).ok())
+        && let Some(account) = all.iter().find(|a| a.id == meta.account_id)
+    {
+        return Ok(account.clone());
+    }
     let chosen = from
         .and_then(Mailbox::parse)
         .and_then(|m| {

@@ -71,6 +71,9 @@ pub struct Item {
     /// A copy in Drafts (a scheduled mail, a sent draft) removed once the mail is sent, or the
     /// older version a queued draft replaces.
     pub draft_copy: Option<MailboxRef>,
+    /// When SMTP accepted it: the Date of the copy filed in Sent.
+    #[serde(default)]
+    pub sent_at: Option<i64>,
 }
 
 impl Item {
@@ -91,6 +94,7 @@ impl Item {
             retry: true,
             sending: false,
             draft_copy: None,
+            sent_at: None,
         }
     }
 

@@ -126,7 +126,7 @@ fn addresses(value: &Value) -> Result<Vec<Mailbox>> {
         .collect()
 }
 
-fn id_of(value: &Value) -> Option<u64> {
+pub fn id_of(value: &Value) -> Option<u64> {
     match value {
         Value::String(s) => s.parse().ok(),
         Value::Number(n) => n.as_u64(),
@@ -231,7 +231,12 @@ fn threading(
 ) -> (Option<String>, Vec<String>) {
     let bracket = |id: &str| {
         let id = id.trim().trim_start_matches('<').trim_end_matches('>');
-        (!id.is_empty() && !id.contains(['<', '>', ' ', '\r', '\n'])).then(|| format!("<{id}>"))
+        // Printable ASCII only: anything else would reach the wire unencoded.
+        (!id.is_empty()
+            && id
+                .chars()
+                .all(|c| c.is_ascii_graphic() && c != '<' && c != '>'))
+        .then(|| format!("<{id}>"))
     };
     let original = original_id.and_then(|id| crate::emails::get(store, user_id, id).ok());
     let parent = req

@@ -69,8 +69,9 @@ async fn send(
     let schedule = req.schedule(now())?;
     let draft = req.wants_draft() && schedule.is_none();
     let from = req.from.clone();
+    let original = request::id_of(&req.original_id);
     let (account, mail) = blocking(&state, move |store| {
-        let account = super::sending_account(store, user_id, from.as_deref())?;
+        let account = super::sending_account(store, user_id, from.as_deref(), original)?;
         let sender = Mailbox {
             name: drafts::sender_name(store, user_id, &account),
             email: account.email.clone(),
@@ -98,17 +99,17 @@ async fn send(
     );
     let mut saved_in_mailbox = None;
     if let Some(at) = schedule {
-        // A scheduled mail waits in Drafts too, where the user's other clients see it.
+        // A scheduled mail waits in Drafts too, where the user's other clients see it. When the
+        // mailbox cannot take the copy now, the mail is still scheduled (from the outbox).
         item.send_at = at;
         item.scheduled = true;
-        let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
-        saved_in_mailbox = Some(saved.in_mailbox);
-        if let Some(id) = saved.id.as_deref().and_then(|i| i.parse::<u64>().ok()) {
-            item.draft_copy = blocking(&state, move |store| {
-                Ok(drafts::stored(store, user_id, id).ok().map(|d| d.place))
-            })
-            .await?;
+        match drafts::append_draft(&state, &account, user_id, &mail, None).await {
+            Ok(place) => item.draft_copy = Some(place),
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "a scheduled mail without its copy in Drafts")
+            }
         }
+        saved_in_mailbox = Some(item.draft_copy.is_some());
     }
     let item = blocking(&state, move |store| outbox::add(store, item)).await?;
     state.outbox.wake.notify_one();
@@ -137,8 +138,10 @@ async fn list_outbox(
     Ok(Json(json!({ "items": items })))
 }
 
-/// `PUT /api/outbox/{id}`: edit a mail that has not gone yet (the compose page with
-/// `outboxId`); a scheduled one may move to another time.
+/// `PUT /api/outbox/{id}`: the compose page with `outboxId` changes a mail that has not gone.
+/// What the user pressed decides: `folder: "drafts"` makes it a draft (into Drafts, the send
+/// dropped); `snoozed_until` (re)schedules it, its copy in Drafts replaced; otherwise it is
+/// sent now, after the undo delay. A mail SMTP already accepted cannot change.
 async fn edit_outbox(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -147,28 +150,81 @@ async fn edit_outbox(
 ) -> Result<Json<Value>> {
     let (id, user_id) = (id_of(&key)?, user.id);
     let schedule = req.schedule(now())?;
-    let item = blocking(&state, move |store| {
+    let wants_draft = req.wants_draft() && schedule.is_none();
+    let (current, account, mut mail) = blocking(&state, move |store| {
         let current = outbox::get(store, user_id, id)?;
+        if current.stage != outbox::Stage::Deliver {
+            return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+        }
+        if current.sending {
+            return Err(AppError::Conflict(messages::SENDING_NOW.into()));
+        }
         let account = crate::accounts::get(store, current.account_id)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
         let sender = Mailbox {
             name: drafts::sender_name(store, user_id, &account),
             email: account.email.clone(),
         };
-        let draft = current.kind == Kind::Draft;
-        let mail = request::compose(store, user_id, sender, &req, draft)?;
+        let mail = request::compose(store, user_id, sender, &req, wants_draft)?;
+        Ok((current, account, mail))
+    })
+    .await?;
+    if mail.original_id.is_none() {
+        mail.original_id = current.mail.original_id;
+    }
+
+    if wants_draft {
+        // A new Message-ID: the draft must never be taken for the scheduled copy it replaces.
+        let saved =
+            drafts::store_draft(&state, &account, user_id, mail, current.draft_copy.clone())
+                .await?;
+        blocking(&state, move |store| {
+            match outbox::remove(store, user_id, id) {
+                Ok(_) | Err(AppError::NotFound(_)) => Ok(()),
+                Err(e) => Err(e),
+            }
+        })
+        .await?;
+        deliver::notify(&state, user_id, account.id, "outbox");
+        return Ok(Json(json!({
+            "success": true,
+            "item": Value::Null,
+            "savedInGmail": saved.in_mailbox,
+            "draftId": saved.id,
+            "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
+        })));
+    }
+
+    mail.message_id = current.mail.message_id.clone();
+    // A scheduled mail keeps an up-to-date copy in Drafts (when the mailbox answers; if not,
+    // the older copy stays and is removed when the mail goes).
+    let mut copy = current.draft_copy.clone();
+    if schedule.is_some() {
+        match drafts::append_draft(&state, &account, user_id, &mail, copy.as_ref()).await {
+            Ok(place) => copy = Some(place),
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "the scheduled mail's copy in Drafts was not replaced")
+            }
+        }
+    }
+    let undo = state.config.compose.undo_send_secs;
+    let item = blocking(&state, move |store| {
         let item = outbox::update(store, user_id, id, |item| {
             if item.stage != outbox::Stage::Deliver {
                 return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
             }
-            let keep_id = item.mail.message_id.clone();
-            item.mail = super::Composed {
-                message_id: keep_id,
-                ..mail
-            };
-            if let Some(at) = schedule {
-                item.send_at = at;
-                item.scheduled = true;
+            item.kind = Kind::Send;
+            item.mail = mail;
+            item.draft_copy = copy;
+            match schedule {
+                Some(at) => {
+                    item.send_at = at;
+                    item.scheduled = true;
+                }
+                None => {
+                    item.send_at = super::undo_deadline(undo);
+                    item.scheduled = false;
+                }
             }
             item.last_error = None;
             item.next_try = None;
@@ -180,6 +236,7 @@ async fn edit_outbox(
     })
     .await?;
     state.outbox.wake.notify_one();
+    deliver::notify(&state, user_id, account.id, "outbox");
     Ok(Json(json!({ "success": true, "item": item })))
 }
 

@@ -168,8 +168,9 @@ export const sendMail = (mail: OutgoingMail) =>
 export const undoSend = (outboxId: string) =>
   api<{ success: boolean; mail: OutboxMail }>(`/api/outbox/${id(outboxId)}/undo`, { method: 'POST' });
 
+/** `item` is null when the mail became a draft (`folder: 'drafts'`): it left the outbox. */
 export const updateOutboxItem = (outboxId: string, mail: OutgoingMail) =>
-  api<{ success: boolean; item: OutboxItem }>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
+  api<{ success: boolean; item: OutboxItem | null; message?: string; savedInGmail?: boolean }>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
 
 export const retryOutboxItem = (outboxId: string) =>
   api<{ success: boolean; item: OutboxItem }>(`/api/outbox/${id(outboxId)}/retry`, { method: 'POST' });

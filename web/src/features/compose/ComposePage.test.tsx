@@ -139,8 +139,7 @@ describe('editing an outbox item', () => {
     const fetch = composeServer({
       'GET /api/outbox': () => json(200, { items: [item] }),
       'PUT /api/outbox/ob9': (init) =>
-        json(200, { success: true, item: { ...item, state: 'failed', mail: { ...item.mail, ...JSON.parse(String(init?.body)) } } }),
-      'POST /api/outbox/ob9/retry': () => json(200, { success: true, item: { ...item, state: 'sending' } }),
+        json(200, { success: true, item: { ...item, state: 'sending', mail: { ...item.mail, ...JSON.parse(String(init?.body)) } } }),
     });
     const r = renderCompose('/Compose?outboxId=ob9');
     expect(await screen.findByTestId('recipient-chip')).toHaveAttribute('data-email', 'wrong@example.test');
@@ -160,10 +159,25 @@ describe('editing an outbox item', () => {
       attachments: ['up3'],
       folder: 'sent',
     });
-    // A failed item is tried again at once; nothing new is queued.
-    await waitFor(() => expect(calls(fetch, 'POST', '/api/outbox/ob9/retry')).toHaveLength(1));
+    // The PUT itself sends it again (the server resets a failed item); nothing new is queued.
+    expect(calls(fetch, 'POST', '/api/outbox/ob9/retry')).toHaveLength(0);
     expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(0);
     await waitFor(() => expect(r.location().search).toBe('?folder=sent'));
+  });
+
+  it('saving an outbox item as a draft takes it out of the outbox', async () => {
+    const fetch = composeServer({
+      'GET /api/outbox': () => json(200, { items: [item] }),
+      'PUT /api/outbox/ob9': () =>
+        json(200, { success: true, item: null, savedInGmail: true, message: 'הטיוטה נשמרה בתיבת הטיוטות' }),
+    });
+    const r = renderCompose('/Compose?outboxId=ob9');
+    await screen.findByTestId('recipient-chip');
+    await userEvent.click(screen.getByTestId('compose-save-draft'));
+    await waitFor(() => expect(calls(fetch, 'PUT', '/api/outbox/ob9')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'PUT', '/api/outbox/ob9')[0])).toMatchObject({ folder: 'drafts' });
+    await waitFor(() => expect(r.location().search).toBe('?folder=drafts'));
+    expect(await screen.findByText('הטיוטה נשמרה בתיבת הטיוטות')).toBeInTheDocument();
   });
 
   it('removing a carried attachment does not delete the queued item’s upload', async () => {

@@ -31,6 +31,19 @@ describe('recipient chips', () => {
     expect(screen.queryByTestId('compose-error')).not.toBeInTheDocument();
   });
 
+  it('Ctrl+Enter with an address still typed makes it a chip and does not send yet', async () => {
+    const fetch = composeServer();
+    renderCompose();
+    const user = userEvent.setup();
+    const input = await screen.findByTestId('compose-to');
+    await user.type(screen.getByTestId('compose-subject'), 'נושא');
+    await user.type(input, 'a@example.test{Enter}');
+    await user.type(input, 'b@example.test');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(chips()).toEqual(['a@example.test', 'b@example.test']);
+    expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(0);
+  });
+
   it('an address without @ or . is refused with the Hebrew message and stays to be fixed', async () => {
     composeServer();
     renderCompose();

@@ -35,6 +35,15 @@ export function RecipientField({ id, label, emails, onChange, onError, testId, a
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
     if (e.nativeEvent.isComposing) return;
+    // Ctrl/Cmd+Enter sends the mail (the form's shortcut): the address being typed must not be
+    // left behind, so it is not sent until it became a chip (or was reported invalid).
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) {
+      e.preventDefault();
+      e.stopPropagation();
+      commit(text);
+      return;
+    }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) return;
     if (e.key === 'Enter' || e.key === ',' || e.key === ';') {
       // Enter must not submit anything, and the separator is not part of the address.
       e.preventDefault();

@@ -7,7 +7,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../api/client';
 import {
-  retryOutboxItem,
   sendMail,
   updateOutboxItem,
   type OutboxItem,
@@ -43,7 +42,8 @@ export function payloadFor(kind: SubmitKind, mail: OutgoingMail, when?: Date): O
 
 /** An edited outbox item described as a send result, so "undo" works the same for it. */
 function resultOfItem(item: OutboxItem, now: number): SendResult {
-  const undoSeconds = Math.max(0, Math.round((Date.parse(item.sendAt) - now) / 1000));
+  // Rounded down: never offer undo after the server has started sending.
+  const undoSeconds = Math.max(0, Math.floor((Date.parse(item.sendAt) - now) / 1000));
   return { success: true, outboxId: item.id, sendAt: item.sendAt, undoSeconds, message: he.compose.queued };
 }
 
@@ -62,11 +62,17 @@ export function useComposeSubmit(outboxId: string | null) {
     else toast.success(result.message);
   }
 
-  /** An outbox item changed in place; a failed one is tried again at once when sent. */
+  /**
+   * An outbox item changed in place. The server does what was pressed: send (now, after the
+   * undo delay, retrying a failed one), schedule, or save as a draft (the item then leaves the
+   * outbox and `item` is null).
+   */
   async function edit(id: string, kind: SubmitKind, payload: OutgoingMail) {
-    let { item } = await updateOutboxItem(id, payload);
-    if (kind === 'send' && item.state === 'failed') item = (await retryOutboxItem(id)).item;
-    if (kind === 'send' && item.state === 'waiting' && Date.parse(item.sendAt) > Date.now()) {
+    const res = await updateOutboxItem(id, payload);
+    const item = res.item;
+    if (!item) {
+      toast.success(res.message || he.compose.outboxSaved);
+    } else if (kind === 'send' && item.state === 'waiting' && Date.parse(item.sendAt) > Date.now()) {
       announce(resultOfItem(item, Date.now()));
     } else {
       toast.success(he.compose.outboxSaved);

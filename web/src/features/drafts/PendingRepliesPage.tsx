@@ -75,8 +75,8 @@ export default function PendingRepliesPage() {
     content = (
       <ol className="drafts-list" aria-label={t.title}>
         {drafts.map((d) => (
-          // By Message-ID: an edit gives the draft a new id but keeps its Message-ID (and its card's state).
-          <li key={d.messageId || d.id}>
+          // By id: unique in the list (an edit gives the draft a new id and a new Message-ID).
+          <li key={d.id}>
             <DraftCard draft={d} />
           </li>
         ))}
