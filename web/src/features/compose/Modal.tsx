@@ -1,9 +1,9 @@
-// The compose page's modal shell (templates, address book, schedule), built like
-// settings/ConfirmDialog: focus moves in on open and back on close, Tab stays inside, Escape or a
-// press on the backdrop closes. ConfirmDialog has fixed yes/no buttons; these modals hold forms
-// and lists, hence a separate shell with the same behaviour.
+// The compose page's modal shell (templates, address book, schedule): the keyboard behaviour of
+// every modal (components/useModalFocus), a title with a close button, and any content.
+// ConfirmDialog has fixed yes/no buttons; these modals hold forms and lists.
 
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
+import { useModalFocus } from '../../components/useModalFocus';
 import { CloseIcon } from '../../components/icons';
 
 const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [href]';
@@ -27,37 +27,20 @@ export function Modal({ title, closeLabel, onClose, children, testId, busy = fal
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const onKeyDown = useModalFocus(dialogRef, {
     // The first field if there is one (a search box, a name), else the first button.
-    const root = dialogRef.current;
-    const target =
-      root?.querySelector<HTMLElement>('[data-autofocus]') ??
-      root?.querySelector<HTMLElement>(IN_CONTENT) ??
-      root?.querySelector<HTMLElement>(FOCUSABLE);
-    target?.focus();
-    return () => previous?.focus();
-  }, []);
-
-  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      if (!busy) onClose();
-      return;
-    }
-    if (e.key !== 'Tab' || !dialogRef.current) return;
-    const focusable = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    if (focusable.length === 0) return;
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
+    initial: () => {
+      const root = dialogRef.current;
+      return (
+        root?.querySelector<HTMLElement>('[data-autofocus]') ??
+        root?.querySelector<HTMLElement>(IN_CONTENT) ??
+        root?.querySelector<HTMLElement>(FOCUSABLE)
+      );
+    },
+    focusable: FOCUSABLE,
+    busy,
+    onClose,
+  });
 
   return (
     <div

@@ -2,7 +2,8 @@
 // right-to-left properly or tested). Modal: focus moves to the safe choice (cancel) on open,
 // Tab stays inside, Escape or a click on the backdrop cancels, and focus returns on close.
 
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
+import { useModalFocus } from '../../components/useModalFocus';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -31,33 +32,12 @@ export function ConfirmDialog({
   const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    cancelRef.current?.focus();
-    return () => previous?.focus();
-  }, []);
-
-  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      if (!busy) onCancel();
-      return;
-    }
-    if (e.key !== 'Tab' || !dialogRef.current) return;
-    const focusable = Array.from(
-      dialogRef.current.querySelectorAll<HTMLElement>('button:not(:disabled)'),
-    );
-    if (focusable.length === 0) return;
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
+  const onKeyDown = useModalFocus(dialogRef, {
+    initial: () => cancelRef.current,
+    focusable: 'button:not(:disabled)',
+    busy,
+    onClose: onCancel,
+  });
 
   return (
     <div
