@@ -123,8 +123,6 @@ export const he = {
     connectHint: 'את חשבון הדואר מחברים בדף ההגדרות.',
     goToSettings: 'מעבר להגדרות',
     folderEmpty: (folder: string) => `אין הודעות להצגה בתיקייה "${folder}".`,
-    pendingReplies: 'אין טיוטות תשובה הממתינות לשליחה.',
-    compose: 'שליחת דואר תתאפשר לאחר חיבור תיבת דואר.',
     search: 'חיפוש בדואר יתאפשר לאחר חיבור תיבת דואר וסנכרון ההודעות.',
     searchQuery: 'מחפש את:',
     contacts: 'אין עדיין אנשי קשר.',
