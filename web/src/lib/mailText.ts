@@ -18,12 +18,19 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-export function textToHtml(text: string): string {
+/**
+ * Plain text as paragraphs. `dirAuto` (the default) gives each paragraph its own direction, as the
+ * server does for mail; the compose editor passes false, since its direction switch sets `dir` on
+ * the blocks itself.
+ */
+export function textToHtml(text: string, { dirAuto = true }: { dirAuto?: boolean } = {}): string {
+  const open = dirAuto ? '<p dir="auto">' : '<p>';
   return text
     .replace(/\r\n?/g, '\n')
-    .split('\n\n')
+    .split(/\n[ \t]*\n+/)
+    .map((para) => para.replace(/^\n+|\n+$/g, ''))
     .filter((para) => para.trim() !== '')
-    .map((para) => `<p dir="auto">${escapeHtml(para.replace(/^\n+|\n+$/g, '')).replace(/\n/g, '<br>')}</p>`)
+    .map((para) => `${open}${escapeHtml(para).replace(/\n/g, '<br>')}</p>`)
     .join('');
 }
 

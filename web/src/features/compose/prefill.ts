@@ -4,6 +4,7 @@
 // tested without rendering.
 
 import type { OutboxMail, Priority, UploadedAttachment } from '../../api/outgoing';
+import { replySubject, textToHtml as plainToHtml } from '../../lib/mailText';
 
 /** Threading fields carried to the server unchanged (it fills In-Reply-To/References from them). */
 export interface ReplyLink {
@@ -34,11 +35,9 @@ export function emptyInitial(): ComposeInitial {
   return { to: [], cc: [], bcc: [], subject: '', bodyHtml: '', priority: 'medium', attachments: [], reply: {}, replySubject: '' };
 }
 
-/** 'Re: ' once: a subject already starting with Re: (any case) is kept as it is. */
+/** 'Re: ' once (lib/mailText's rule); nothing for a blank subject. */
 export function withRe(subject: string): string {
-  const s = subject.trim();
-  if (!s) return '';
-  return /^re:/i.test(s) ? s : `Re: ${s}`;
+  return subject.trim() ? replySubject(subject) : '';
 }
 
 const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/;
@@ -51,19 +50,8 @@ export function addressIn(text: string | null | undefined): string {
   return ADDRESS.test(candidate) ? candidate : '';
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/** Plain text (an AI reply, a suggestion) as editor HTML: blank lines part paragraphs, single newlines become <br>. */
-export function textToHtml(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t]*\n+/)
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
+/** Plain text (an AI reply, a suggestion) as editor HTML: paragraphs without their own `dir`. */
+export const textToHtml = (text: string) => plainToHtml(text, { dirAuto: false });
 
 /**
  * The inbox links a local mail id when the mail has no Message-ID (features/inbox/threads.ts
