@@ -4,9 +4,14 @@ use sha2::{Digest, Sha256};
 
 /// 256 random bits, hex encoded.
 pub fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
-    hex::encode(bytes)
+    random_hex(32)
+}
+
+/// `bytes` random bytes, hex encoded (tokens, MIME boundaries, Message-IDs).
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("the OS random source works");
+    hex::encode(buf)
 }
 
 /// What the store keeps instead of the token itself: a stolen store file yields no usable

@@ -3,7 +3,7 @@
 //! stage is recorded so a retry resumes where it stopped. A failure keeps the item with its
 //! Hebrew error and a backoff; a permanent refusal waits for the user.
 
-use crate::accounts;
+use crate::accounts::{self, AccountRecord};
 use crate::app::AppState;
 use crate::error::AppError;
 use crate::mail::net::MailError;
@@ -150,13 +150,18 @@ pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: &'static 
     });
 }
 
+/// The item's mailbox; gone (disconnected) is a failure retrying cannot fix.
+fn account_of(store: &Store, item: &Item) -> Result<AccountRecord, Failure> {
+    accounts::get(store, item.account_id)?.ok_or(Failure {
+        message: messages::MAIL_NOT_CONNECTED.into(),
+        permanent: true,
+    })
+}
+
 async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let store = &state.store;
     let shared = state.sync.shared();
-    let account = accounts::get(store, item.account_id)?.ok_or(Failure {
-        message: messages::MAIL_NOT_CONNECTED.into(),
-        permanent: true,
-    })?;
+    let account = account_of(store, item)?;
     if item.stage == Stage::Deliver {
         let sent_at = super::now();
         let wire = build(store, item.user_id, &item.mail, Copy::Wire, sent_at)?;
@@ -179,14 +184,9 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         item.sent_at = Some(sent_at);
         let (s, snapshot) = (store.clone(), item.clone());
         // Recorded at once: whatever happens next, it is never sent a second time.
-        tokio::task::spawn_blocking(move || {
-            let txn = s.db().begin_write()?;
-            outbox::put(&txn, &snapshot)?;
-            txn.commit()?;
-            Ok::<_, anyhow::Error>(())
-        })
-        .await
-        .map_err(anyhow::Error::from)??;
+        tokio::task::spawn_blocking(move || outbox::record(&s, &snapshot))
+            .await
+            .map_err(anyhow::Error::from)??;
         notify(state, item.user_id, item.account_id, "outbox");
     }
     let mut mb = Mailbox::open(shared, store, &account).await?;
@@ -220,10 +220,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
 
 async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let store = &state.store;
-    let account = accounts::get(store, item.account_id)?.ok_or(Failure {
-        message: messages::MAIL_NOT_CONNECTED.into(),
-        permanent: true,
-    })?;
+    let account = account_of(store, item)?;
     let mut mb = Mailbox::open(state.sync.shared(), store, &account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;

@@ -271,15 +271,16 @@ fn draft_json(
         crate::mail::sanitize::sanitize(&full.html, false, &|_| None).html
     };
     let to = full.summary.to.first().cloned().unwrap_or_default();
+    let (to_name, auto_reply) = headers_of(raw);
     json!({
         "id": meta.id.to_string(),
         "draftContent": content,
         "to": to,
-        "toName": to_name(raw),
+        "toName": to_name,
         "cc": full.summary.cc,
         "subject": meta.summary.subject,
         "createdAt": iso(meta.date),
-        "isAutoReply": raw_header(raw, "X-Mailclient-Auto-Reply").is_some(),
+        "isAutoReply": auto_reply,
         "savedInGmail": true,
         "scheduledAt": item.map(|i| iso(i.send_at)),
         "outboxId": item.map(|i| i.id.to_string()),
@@ -316,19 +317,18 @@ fn local_draft_json(item: &Item) -> Value {
     })
 }
 
-fn raw_header(raw: &[u8], name: &str) -> Option<String> {
-    let msg = parse::parse_guarded(raw)?;
-    msg.header_raw(name).map(|v| v.trim().to_string())
-}
-
-fn to_name(raw: &[u8]) -> String {
-    parse::parse_guarded(raw)
-        .and_then(|m| {
-            m.to()
-                .and_then(|a| a.first())
-                .and_then(|a| a.name().map(str::to_string))
-        })
-        .unwrap_or_default()
+/// What the stored summary does not keep: the first recipient's name, and whether the draft
+/// was written by the auto-reply (its header), from one parse.
+fn headers_of(raw: &[u8]) -> (String, bool) {
+    let Some(msg) = parse::parse_guarded(raw) else {
+        return (String::new(), false);
+    };
+    let to_name = msg
+        .to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.name().map(str::to_string))
+        .unwrap_or_default();
+    (to_name, msg.header_raw("X-Mailclient-Auto-Reply").is_some())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,8 +338,18 @@ fn to_name(raw: &[u8]) -> String {
 pub struct Saved {
     pub in_mailbox: bool,
     pub id: Option<String>,
-    /// Where the draft is in the mailbox (when it is there).
-    pub place: Option<MailboxRef>,
+}
+
+impl Saved {
+    /// The answer: `in_mailbox_message` when the mailbox has it, else that it waits here.
+    pub fn json(&self, in_mailbox_message: &str) -> Value {
+        json!({
+            "success": true,
+            "savedInGmail": self.in_mailbox,
+            "draftId": self.id,
+            "message": if self.in_mailbox { in_mailbox_message } else { messages::DRAFT_SAVED_LOCALLY },
+        })
+    }
 }
 
 /// APPENDs a draft to the mailbox's Drafts and then removes `replaces`. Once the new version
@@ -401,7 +411,6 @@ pub async fn store_draft(
             id: local_id(state, account.id, &place)
                 .await?
                 .map(|i| i.to_string()),
-            place: Some(place),
         }),
         Err(e) => {
             tracing::warn!(error = %format!("{e:#}"), "draft kept in the outbox until the mailbox answers");
@@ -415,7 +424,6 @@ pub async fn store_draft(
             Ok(Saved {
                 in_mailbox: false,
                 id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
-                place: None,
             })
         }
     }
@@ -487,27 +495,18 @@ pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Sa
         super::sending_account(store, user_id, None, original)
     })
     .await?;
-    let from = Mailbox {
-        name: String::new(),
-        email: account.email.clone(),
-    };
-    let (s, a) = (state.store.clone(), account.clone());
-    let mail = blocking(state, move |_| {
-        let mut mail = request::compose(&s, user_id, from, &mail_req, true)?;
-        mail.from.name = sender_name(&s, user_id, &a);
-        Ok(mail)
+    let a = account.clone();
+    let mail = blocking(state, move |store| {
+        request::compose(
+            store,
+            user_id,
+            super::sender(store, user_id, &a),
+            &mail_req,
+            true,
+        )
     })
     .await?;
     store_draft(state, &account, user_id, mail, None).await
-}
-
-/// The display name mail goes out with: the app user's name.
-pub fn sender_name(store: &Store, user_id: u64, _account: &AccountRecord) -> String {
-    crate::auth::users::get(store, user_id)
-        .ok()
-        .flatten()
-        .map(|u| u.name)
-        .unwrap_or_default()
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -538,7 +537,6 @@ pub async fn update(
         return Ok(Saved {
             in_mailbox: false,
             id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
-            place: None,
         });
     }
     let id: u64 = key
@@ -586,7 +584,6 @@ pub async fn update(
         id: local_id(state, draft.account.id, &place)
             .await?
             .map(|i| i.to_string()),
-        place: Some(place),
     })
 }
 
@@ -617,32 +614,13 @@ fn apply_edit(mail: &mut Composed, req: &UpdateRequest) -> Result<()> {
         mail.html = html;
     }
     if let Some(subject) = &req.subject {
-        mail.subject = subject.trim().chars().filter(|c| !c.is_control()).collect();
+        mail.subject = request::clean_subject(subject);
     }
-    let parse = |v: &Value| -> Result<Vec<Mailbox>> {
-        let r = request::MailRequest {
-            to: v.clone(),
-            ..Default::default()
-        };
-        let list = match &r.to {
-            Value::String(s) => request::split_addresses(s),
-            Value::Array(a) => a
-                .iter()
-                .filter_map(|x| x.as_str().map(str::to_string))
-                .collect(),
-            _ => Vec::new(),
-        };
-        list.iter()
-            .map(|s| {
-                Mailbox::parse(s).ok_or_else(|| AppError::bad_request(messages::address_invalid(s)))
-            })
-            .collect()
-    };
     if let Some(to) = &req.to {
-        mail.to = parse(to)?;
+        mail.to = request::addresses(to)?;
     }
     if let Some(cc) = &req.cc {
-        mail.cc = parse(cc)?;
+        mail.cc = request::addresses(cc)?;
     }
     Ok(())
 }
@@ -811,7 +789,7 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
     let item = blocking(state, move |store| {
         let d = stored(store, user_id, id)?;
         let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
-        mail.from.name = sender_name(store, user_id, &d.account);
+        mail.from = super::sender(store, user_id, &d.account);
         mail.original_id = original_of(store, user_id, &d.meta);
         check_sendable(&mail)?;
         // "Send now" on a scheduled draft replaces its schedule: never both. A draft already

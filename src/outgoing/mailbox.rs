@@ -5,14 +5,14 @@
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
-use redb::{ReadableDatabase, ReadableTable};
+use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
 use crate::mail::imap::{self, ImapSession};
-use crate::store::{Store, record};
+use crate::store::Store;
 use crate::sync::SyncShared;
-use crate::sync::store::{self as mstore, Fetched, FolderState, ServerFlags};
+use crate::sync::store::{self as mstore, Fetched, ServerFlags};
 use crate::sync::worker::{deadline, expunge_uids, store_flags};
 
 pub struct Mailbox<'a> {
@@ -117,19 +117,10 @@ impl<'a> Mailbox<'a> {
         let uid = self.find(message_id).await?.into_iter().max().unwrap_or(0);
         if uid > 0 {
             let (account, folder_owned, raw) = (self.account.id, folder.to_string(), raw.to_vec());
-            let store = self.store.clone();
-            tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-                let txn = store.db().begin_write()?;
+            self.write(move |txn| {
                 // Only into a folder the sync knows at this UIDVALIDITY: otherwise the next
                 // sync fetches it like any other mail.
-                let known = match txn
-                    .open_table(mstore::FOLDERS)?
-                    .get((account, folder_owned.as_str()))?
-                {
-                    Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity == uidvalidity,
-                    None => false,
-                };
-                if known {
+                if uidvalidity_of(txn, account, &folder_owned)? == Some(uidvalidity) {
                     let fetched = Fetched {
                         uid,
                         flags: ServerFlags {
@@ -140,12 +131,11 @@ impl<'a> Mailbox<'a> {
                         internal_date: None,
                         raw,
                     };
-                    mstore::insert_messages(&txn, account, &folder_owned, &[fetched])?;
+                    mstore::insert_messages(txn, account, &folder_owned, &[fetched])?;
                 }
-                txn.commit()?;
                 Ok(())
             })
-            .await??;
+            .await?;
         }
         Ok(MailboxRef {
             folder: folder.to_string(),
@@ -216,47 +206,36 @@ impl<'a> Mailbox<'a> {
         if !uids.is_empty() {
             expunge_uids(&mut self.session, &uids, self.uidplus, self.limit).await?;
         }
-        let (account, folder, store) = (self.account.id, r.folder.clone(), self.store.clone());
-        let uidvalidity = mailbox.uid_validity.unwrap_or(0);
-        tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-            let txn = store.db().begin_write()?;
-            let same = match txn
-                .open_table(mstore::FOLDERS)?
-                .get((account, folder.as_str()))?
-            {
-                Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity == uidvalidity,
-                None => false,
-            };
-            if same {
-                let ids: Vec<u64> = {
-                    let t = txn.open_table(mstore::UIDS)?;
-                    uids.iter()
-                        .filter_map(|u| {
-                            t.get((account, folder.as_str(), *u))
-                                .ok()
-                                .flatten()
-                                .map(|v| v.value())
-                        })
-                        .collect()
-                };
-                for id in ids {
-                    mstore::delete_message(&txn, id)?;
-                }
+        let (account, folder) = (self.account.id, r.folder.clone());
+        let uidvalidity = mailbox.uid_validity;
+        self.write(move |txn| {
+            if uidvalidity_of(txn, account, &folder)? != uidvalidity {
+                return Ok(());
             }
-            txn.commit()?;
+            let ids: Vec<u64> = {
+                let t = txn.open_table(mstore::UIDS)?;
+                uids.iter()
+                    .filter_map(|u| {
+                        t.get((account, folder.as_str(), *u))
+                            .ok()
+                            .flatten()
+                            .map(|v| v.value())
+                    })
+                    .collect()
+            };
+            for id in ids {
+                mstore::delete_message(txn, id)?;
+            }
             Ok(())
         })
-        .await??;
-        Ok(())
+        .await
     }
 
     /// Sets \Answered on a stored mail (the one a sent reply answers), here and on the server.
     pub async fn mark_answered(&mut self, id: u64) -> anyhow::Result<()> {
-        let store = self.store.clone();
         let account = self.account.id;
-        let found =
-            tokio::task::spawn_blocking(move || -> anyhow::Result<Option<(String, u32, u32)>> {
-                let txn = store.db().begin_write()?;
+        let found = self
+            .write(move |txn| {
                 let Some(mut meta) = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
                 else {
                     return Ok(None);
@@ -264,19 +243,12 @@ impl<'a> Mailbox<'a> {
                 if meta.account_id != account {
                     return Ok(None);
                 }
-                let uidvalidity = match txn
-                    .open_table(mstore::FOLDERS)?
-                    .get((account, meta.folder.as_str()))?
-                {
-                    Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity,
-                    None => 0,
-                };
+                let uidvalidity = uidvalidity_of(txn, account, &meta.folder)?.unwrap_or(0);
                 meta.answered = true;
-                mstore::write_meta(&txn, &meta)?;
-                txn.commit()?;
+                mstore::write_meta(txn, &meta)?;
                 Ok(Some((meta.folder, meta.uid, uidvalidity)))
             })
-            .await??;
+            .await?;
         let Some((folder, uid, uidvalidity)) = found else {
             return Ok(());
         };
@@ -292,6 +264,32 @@ impl<'a> Mailbox<'a> {
         }
         Ok(())
     }
+}
+
+impl Mailbox<'_> {
+    /// One write transaction on the blocking pool (redb commits fsync).
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let txn = store.db().begin_write()?;
+            let out = f(&txn)?;
+            txn.commit()?;
+            Ok(out)
+        })
+        .await?
+    }
+}
+
+/// The UIDVALIDITY the sync recorded for a folder (none: the sync does not know it yet).
+fn uidvalidity_of(
+    txn: &WriteTransaction,
+    account: u64,
+    folder: &str,
+) -> anyhow::Result<Option<u32>> {
+    Ok(mstore::load_folder(txn, account, folder)?.map(|f| f.uidvalidity))
 }
 
 /// Whether the account's provider files sent mail into Sent by itself (Gmail does, for mail

@@ -3,6 +3,7 @@
 //! an HTML part that carries `dir` so Hebrew reads right to left in the recipient's client, and
 //! a plain-text alternative.
 
+use crate::auth::tokens::random_hex;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use serde::{Deserialize, Serialize};
@@ -199,12 +200,6 @@ fn address_list(list: &[Mailbox]) -> String {
 
 fn boundary(kind: &str) -> String {
     format!("=_{kind}_{}", random_hex(12))
-}
-
-pub fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).expect("the OS random source");
-    hex::encode(buf)
 }
 
 /// A new Message-ID on the sender's domain.

@@ -121,6 +121,19 @@ pub fn undo_deadline(undo_secs: u64) -> i64 {
     now() + undo_secs as i64 + 1
 }
 
+/// Who a mail is from: the mailbox's address with the app user's name.
+pub fn sender(store: &Store, user_id: u64, account: &AccountRecord) -> Mailbox {
+    let name = crate::auth::users::get(store, user_id)
+        .ok()
+        .flatten()
+        .map(|u| u.name)
+        .unwrap_or_default();
+    Mailbox {
+        name,
+        email: account.email.clone(),
+    }
+}
+
 pub fn now() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
 }

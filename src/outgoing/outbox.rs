@@ -276,13 +276,18 @@ pub fn claim(store: &Store, id: u64, now: i64) -> Result<Option<Item>> {
     Ok(Some(item))
 }
 
+/// Writes an item as it is (a claimed item's progress keeps its claim).
+pub fn record(store: &Store, item: &Item) -> Result<()> {
+    let txn = store.db().begin_write()?;
+    put(&txn, item)?;
+    txn.commit()?;
+    Ok(())
+}
+
 /// Writes back a claimed item (progress or failure), releasing the claim.
 pub fn release(store: &Store, mut item: Item) -> Result<()> {
     item.sending = false;
-    let txn = store.db().begin_write()?;
-    put(&txn, &item)?;
-    txn.commit()?;
-    Ok(())
+    record(store, &item)
 }
 
 /// Removes a finished item and the uploads only it carried.

@@ -91,7 +91,8 @@ pub fn split_addresses(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn addresses(value: &Value) -> Result<Vec<Mailbox>> {
+/// Recipients as a list, one comma-separated string, or `{name, email}` objects; each checked.
+pub fn addresses(value: &Value) -> Result<Vec<Mailbox>> {
     let items: Vec<String> = match value {
         Value::Null => Vec::new(),
         Value::String(s) => split_addresses(s),
@@ -148,6 +149,11 @@ pub fn clean_html(html: &str) -> String {
     crate::mail::sanitize::sanitize(html, true, &|_| None).html
 }
 
+/// A subject as one line: trimmed, no control characters (no header injection).
+pub fn clean_subject(subject: &str) -> String {
+    subject.trim().chars().filter(|c| !c.is_control()).collect()
+}
+
 /// Whether a body has anything to read (text or an image).
 pub fn has_content(html: &str) -> bool {
     !crate::mail::preview::strip_html(html).trim().is_empty() || html.contains("<img")
@@ -166,12 +172,7 @@ pub fn compose(
     let cc = addresses(&req.cc)?;
     let bcc = addresses(&req.bcc)?;
     let html = clean_html(&req.body);
-    let subject: String = req
-        .subject
-        .trim()
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
+    let subject = clean_subject(&req.subject);
     let nobody = to.is_empty() && cc.is_empty() && bcc.is_empty();
     if draft {
         if nobody && subject.is_empty() && !has_content(&html) {

@@ -10,7 +10,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::drafts::{self, SaveRequest, UpdateRequest};
-use super::mime::Mailbox;
 use super::outbox::{self, Item, Kind};
 use super::request::{self, MailRequest};
 use super::{contacts, deliver, iso, now, uploads};
@@ -72,22 +71,19 @@ async fn send(
     let original = request::id_of(&req.original_id);
     let (account, mail) = blocking(&state, move |store| {
         let account = super::sending_account(store, user_id, from.as_deref(), original)?;
-        let sender = Mailbox {
-            name: drafts::sender_name(store, user_id, &account),
-            email: account.email.clone(),
-        };
-        let mail = request::compose(store, user_id, sender, &req, draft)?;
+        let mail = request::compose(
+            store,
+            user_id,
+            super::sender(store, user_id, &account),
+            &req,
+            draft,
+        )?;
         Ok((account, mail))
     })
     .await?;
     if draft {
         let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
-        return Ok(Json(json!({
-            "success": true,
-            "savedInGmail": saved.in_mailbox,
-            "draftId": saved.id,
-            "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
-        })));
+        return Ok(Json(saved.json(messages::DRAFT_SAVED)));
     }
     let undo = state.config.compose.undo_send_secs;
     let mut item = Item::new(
@@ -161,10 +157,7 @@ async fn edit_outbox(
         }
         let account = crate::accounts::get(store, current.account_id)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
-        let sender = Mailbox {
-            name: drafts::sender_name(store, user_id, &account),
-            email: account.email.clone(),
-        };
+        let sender = super::sender(store, user_id, &account);
         let mail = request::compose(store, user_id, sender, &req, wants_draft)?;
         Ok((current, account, mail))
     })
@@ -186,13 +179,9 @@ async fn edit_outbox(
         })
         .await?;
         deliver::notify(&state, user_id, account.id, "outbox");
-        return Ok(Json(json!({
-            "success": true,
-            "item": Value::Null,
-            "savedInGmail": saved.in_mailbox,
-            "draftId": saved.id,
-            "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
-        })));
+        let mut body = saved.json(messages::DRAFT_SAVED);
+        body["item"] = Value::Null;
+        return Ok(Json(body));
     }
 
     mail.message_id = current.mail.message_id.clone();
@@ -358,13 +347,9 @@ async fn save_draft(
     ApiJson(req): ApiJson<SaveRequest>,
 ) -> Result<Json<Value>> {
     let saved = drafts::save(&state, user.id, req).await?;
-    Ok(Json(json!({
-        "success": true,
-        "savedInGmail": saved.in_mailbox,
-        "shouldNavigate": true,
-        "draftId": saved.id,
-        "message": if saved.in_mailbox { messages::DRAFT_SAVED } else { messages::DRAFT_SAVED_LOCALLY },
-    })))
+    let mut body = saved.json(messages::DRAFT_SAVED);
+    body["shouldNavigate"] = json!(true);
+    Ok(Json(body))
 }
 
 async fn update_draft(
@@ -374,12 +359,9 @@ async fn update_draft(
     ApiJson(req): ApiJson<UpdateRequest>,
 ) -> Result<Json<Value>> {
     let saved = drafts::update(&state, user.id, &key, req).await?;
-    Ok(Json(json!({
-        "success": true,
-        "savedInGmail": saved.in_mailbox,
-        "id": saved.id,
-        "message": if saved.in_mailbox { messages::DRAFT_UPDATED } else { messages::DRAFT_SAVED_LOCALLY },
-    })))
+    let mut body = saved.json(messages::DRAFT_UPDATED);
+    body["id"] = json!(saved.id);
+    Ok(Json(body))
 }
 
 async fn delete_draft(

@@ -74,7 +74,7 @@ fn checked(name: &str, subject: &str, body: &str) -> Result<(String, String, Str
     }
     Ok((
         name.to_string(),
-        subject.trim().chars().filter(|c| !c.is_control()).collect(),
+        crate::outgoing::request::clean_subject(subject),
         crate::outgoing::request::clean_html(body),
     ))
 }
