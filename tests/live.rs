@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::Server;
-use common::binary_api::{Api, add_admin};
+use common::binary_api::{Api, BinaryEnv};
 use common::mailserver::MailServer;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -71,21 +71,10 @@ async fn live_channel_pushes_new_mail_stats_and_changes() {
         "user1@example.test",
         "From: a@sender.test\nTo: user1@example.test\nSubject: first\n\nhello\n",
     );
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let cfg = dir.path().join("config.toml");
-    std::fs::write(&cfg, ms.config_toml()).unwrap();
-    let c = cfg.to_str().unwrap();
-    add_admin(&data, c);
-    let server = Server::start(&data, &["--config", c]);
+    let env = BinaryEnv::new(&ms);
+    let server = env.start();
     let api = Api::login(&server).await;
-    assert_eq!(
-        api.post("/api/auth/login", ms.account("user1"))
-            .await
-            .status(),
-        200
-    );
-    api.wait_synced().await;
+    api.connect_synced(&ms, "user1").await;
 
     // A bad token: auth_error, then 4001 (the client must not reconnect).
     let mut ws = open(&server).await;

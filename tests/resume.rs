@@ -7,8 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use common::Server;
-use common::binary_api::{Api, add_admin};
+use common::binary_api::{Api, BinaryEnv};
 use common::mailserver::MailServer;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -24,15 +23,10 @@ async fn a_crash_mid_sync_resumes_without_refetching() {
     ms.seed("user1", &corpus, "INBOX");
     let on_server = ms.message_count("user1", "INBOX");
 
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let cfg = dir.path().join("config.toml");
-    std::fs::write(&cfg, ms.config_toml()).unwrap();
-    let c = cfg.to_str().unwrap();
-    add_admin(&data, c);
+    let env = BinaryEnv::new(&ms);
 
     // First run: connect, let part of the mailbox arrive, then kill -9.
-    let server = Server::start(&data, &["--config", c]);
+    let server = env.start();
     let api = Api::login(&server).await;
     let r = api
         .client
@@ -59,7 +53,7 @@ async fn a_crash_mid_sync_resumes_without_refetching() {
     drop(server); // SIGKILL
 
     // Second run: resumes from the saved state.
-    let server = Server::start(&data, &["--config", c]);
+    let server = env.start();
     let api = Api::login(&server).await;
     let status = api.wait_synced().await;
     assert_eq!(api.inbox_total().await, on_server);
@@ -72,7 +66,7 @@ async fn a_crash_mid_sync_resumes_without_refetching() {
     server.stop();
 
     // Third run, clean: nothing to fetch.
-    let server = Server::start(&data, &["--config", c]);
+    let server = env.start();
     let api = Api::login(&server).await;
     let status = api.wait_synced().await;
     assert_eq!(status["fetchedMessages"], 0, "{status}");

@@ -6,8 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::Server;
-use common::binary_api::{Api, add_admin};
+use common::binary_api::{Api, BinaryEnv};
 use common::mailserver::MailServer;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
@@ -29,21 +28,10 @@ async fn outbox(api: &Api) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scheduled_mail_goes_out_at_its_time_across_a_restart() {
     let ms = MailServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let cfg = dir.path().join("config.toml");
-    std::fs::write(&cfg, ms.config_toml()).unwrap();
-    let c = cfg.to_str().unwrap();
-    add_admin(&data, c);
-    let server = Server::start(&data, &["--config", c]);
+    let env = BinaryEnv::new(&ms);
+    let server = env.start();
     let api = Api::login(&server).await;
-    assert_eq!(
-        api.post("/api/auth/login", ms.account("user1"))
-            .await
-            .status(),
-        200
-    );
-    api.wait_synced().await;
+    api.connect_synced(&ms, "user1").await;
 
     // In the past: refused with the spec's kind of message, nothing queued.
     let r = api
@@ -114,7 +102,7 @@ async fn a_scheduled_mail_goes_out_at_its_time_across_a_restart() {
         ms.messages("user2", "INBOX").is_empty(),
         "nothing went while the server was down"
     );
-    let server = Server::start(&data, &["--config", c]);
+    let server = env.start();
     let api = Api::login(&server).await;
     let deadline = Instant::now() + Duration::from_secs(40);
     let raw = loop {

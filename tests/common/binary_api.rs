@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use super::mailserver::MailServer;
 use super::{Server, run_cli};
 
 /// `mailclient user add dana --admin` on a data dir (password "correct horse 1").
@@ -29,6 +30,34 @@ pub fn add_admin(data: &Path, config: &str) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A temp data dir holding the admin, and a config file trusting `ms`'s CA: what the real
+/// binary is started with (and restarted with, on the same data).
+pub struct BinaryEnv {
+    _dir: tempfile::TempDir,
+    pub data: std::path::PathBuf,
+    pub config: String,
+}
+
+impl BinaryEnv {
+    pub fn new(ms: &MailServer) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let cfg = dir.path().join("config.toml");
+        std::fs::write(&cfg, ms.config_toml()).unwrap();
+        let config = cfg.to_str().unwrap().to_string();
+        add_admin(&data, &config);
+        Self {
+            _dir: dir,
+            data,
+            config,
+        }
+    }
+
+    pub fn start(&self) -> Server {
+        Server::start(&self.data, &["--config", &self.config])
+    }
 }
 
 pub struct Api {
@@ -77,6 +106,17 @@ impl Api {
             .unwrap()
             .parse()
             .unwrap()
+    }
+
+    /// Connects `user`'s mailbox and waits for its first sync.
+    pub async fn connect_synced(&self, ms: &MailServer, user: &str) {
+        assert_eq!(
+            self.post("/api/auth/login", ms.account(user))
+                .await
+                .status(),
+            200
+        );
+        self.wait_synced().await;
     }
 
     pub async fn wait_synced(&self) -> Value {
