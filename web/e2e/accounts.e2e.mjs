@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
+import { signIn as signInAs } from './support/session.mjs';
 
 const SUITE = 'accounts';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -24,13 +25,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function signIn(page, { username, password }) {
-  await page.goto(`${server.base}/#/login`);
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/inbox/i);
-}
+const signIn = (page, credentials) => signInAs(page, server, credentials);
 
 async function signOut(page) {
   await page.getByTestId('logout').click();

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, sleep, startServer } from './support/server.mjs';
+import { connectMailbox, eventually, jsonApi, signIn as signInAs } from './support/session.mjs';
 
 const SUITE = 'compose';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -20,25 +21,8 @@ let server;
 let browser;
 let token;
 
-async function api(method, path, body) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = jsonApi(() => server.base, () => token);
 
-async function eventually(what, check, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await sleep(250);
-  }
-}
 
 /** The mails of `user`'s `folder` whose subject contains `subject` (Dovecot decodes it). */
 function found(user, folder, subject, fields = 'flags') {
@@ -71,25 +55,7 @@ before(async () => {
   server = await startServer({ args: ['--config', config] });
   await createFirstAdmin(server, ADMIN);
   token = (await api('POST', '/api/app/login', { username: ADMIN.username, password: ADMIN.password })).body.token;
-  const connected = await api('POST', '/api/auth/login', {
-    email_address: 'user1@example.test',
-    password: 'pass1',
-    imap_server: '127.0.0.1',
-    imap_port: mail.ports.imaps,
-    imap_ssl: true,
-    smtp_server: '127.0.0.1',
-    smtp_port: mail.ports.submissions,
-    smtp_ssl: true,
-  });
-  assert.equal(connected.status, 200, JSON.stringify(connected.body));
-  await eventually(
-    'the initial sync',
-    async () => {
-      const s = (await api('GET', '/api/auth/accounts')).body.accounts[0].sync;
-      return s?.initialSyncDone && s.state === 'idle';
-    },
-    120_000,
-  );
+  await connectMailbox(api, mail);
   browser = await launch();
 });
 
@@ -99,13 +65,7 @@ after(async () => {
   mail?.stop();
 });
 
-async function signIn(page) {
-  await page.goto(`${server.base}/#/login`);
-  await page.getByTestId('login-username').fill(ADMIN.username);
-  await page.getByTestId('login-password').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/inbox/i);
-}
+const signIn = (page) => signInAs(page, server, ADMIN);
 
 const threadRow = (page, text) => page.getByTestId('thread-row').filter({ hasText: text }).first();
 

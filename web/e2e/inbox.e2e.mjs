@@ -13,7 +13,8 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { fixtures, startMailServer } from './support/mailserver.mjs';
-import { createFirstAdmin, sleep, startServer } from './support/server.mjs';
+import { createFirstAdmin, startServer } from './support/server.mjs';
+import { connectMailbox, eventually, jsonApi, signIn as signInAs } from './support/session.mjs';
 
 const SUITE = 'inbox';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -48,15 +49,7 @@ function eml({ subject, id, ago, extra = '', body = 'plain text body' }) {
     .join('\r\n');
 }
 
-async function api(method, path, body) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = jsonApi(() => server.base, () => token);
 
 /** The IMAP flags of the message with `subject` in `folder`, or null when it is not there. */
 function serverFlags(folder, subject) {
@@ -65,15 +58,6 @@ function serverFlags(folder, subject) {
   return line === undefined ? null : line.slice('flags='.length);
 }
 
-async function eventually(what, check, timeout = 20_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await sleep(200);
-  }
-}
 
 before(async () => {
   mail = await startMailServer();
@@ -106,25 +90,7 @@ before(async () => {
   server = await startServer({ args: mail.configArgs });
   await createFirstAdmin(server, ADMIN);
   token = (await api('POST', '/api/app/login', { username: ADMIN.username, password: ADMIN.password })).body.token;
-  const connected = await api('POST', '/api/auth/login', {
-    email_address: 'user1@example.test',
-    password: 'pass1',
-    imap_server: '127.0.0.1',
-    imap_port: mail.ports.imaps,
-    imap_ssl: true,
-    smtp_server: '127.0.0.1',
-    smtp_port: mail.ports.submissions,
-    smtp_ssl: true,
-  });
-  assert.equal(connected.status, 200, JSON.stringify(connected.body));
-  await eventually(
-    'the initial sync',
-    async () => {
-      const s = (await api('GET', '/api/auth/accounts')).body.accounts[0].sync;
-      return s?.initialSyncDone && s.state === 'idle';
-    },
-    120_000,
-  );
+  await connectMailbox(api, mail);
   browser = await launch();
 });
 
@@ -135,13 +101,7 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function signIn(page) {
-  await page.goto(`${server.base}/#/login`);
-  await page.getByTestId('login-username').fill(ADMIN.username);
-  await page.getByTestId('login-password').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/inbox/i);
-}
+const signIn = (page) => signInAs(page, server, ADMIN);
 
 const threadRow = (page, text) => page.getByTestId('thread-row').filter({ hasText: text }).first();
 

@@ -1,0 +1,64 @@
+// What the suites that drive a signed-in user share: a JSON client for the real binary, polling
+// until a condition holds, signing in through the login page, and connecting the private mail
+// server's user1 mailbox (then waiting for its first sync).
+import assert from 'node:assert/strict';
+import { sleep } from './server.mjs';
+
+/**
+ * `api(method, path, body)` → `{status, body}` against `base()`, with `token()` when it has one
+ * (both read at call time: a suite starts its server and signs in after defining its client).
+ */
+export function jsonApi(base, token) {
+  return async (method, path, body) => {
+    const t = token();
+    const res = await fetch(`${base()}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(t ? { authorization: t } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** Polls `check` until it returns something truthy (and returns that), or fails after `timeout`. */
+export async function eventually(what, check, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await sleep(200);
+  }
+}
+
+export async function signIn(page, server, { username, password }) {
+  await page.goto(`${server.base}/#/login`);
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/#\/inbox/i);
+}
+
+/** Connects user1 of `mail` over IMAPS/SMTPS and waits until its first sync is done. */
+export async function connectMailbox(api, mail) {
+  const connected = await api('POST', '/api/auth/login', {
+    email_address: 'user1@example.test',
+    password: 'pass1',
+    imap_server: '127.0.0.1',
+    imap_port: mail.ports.imaps,
+    imap_ssl: true,
+    smtp_server: '127.0.0.1',
+    smtp_port: mail.ports.submissions,
+    smtp_ssl: true,
+  });
+  assert.equal(connected.status, 200, JSON.stringify(connected.body));
+  await eventually(
+    'the initial sync',
+    async () => {
+      const s = (await api('GET', '/api/auth/accounts')).body.accounts[0].sync;
+      return s?.initialSyncDone && s.state === 'idle';
+    },
+    120_000,
+  );
+}
