@@ -16,7 +16,7 @@ import {
   ItalicIcon,
   LinkIcon,
   UnderlineIcon,
-} from './composeIcons';
+} from '../../components/icons';
 import {
   applyFormat,
   directionAt,
