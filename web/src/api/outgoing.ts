@@ -162,6 +162,12 @@ export function failureMessage(e: unknown, fallback: string): string {
   return fallback;
 }
 
+/** A spec failure message, with the server's reason after it when it gave one ('שגיאה בעדכון הטיוטה: …'). */
+export function withReason(fixed: string, e: unknown): string {
+  const reason = failureMessage(e, '');
+  return reason && reason !== fixed ? `${fixed}: ${reason}` : fixed;
+}
+
 export const sendMail = (mail: OutgoingMail) =>
   api<SendResult>('/api/emails/send', { method: 'POST', body: mail });
 

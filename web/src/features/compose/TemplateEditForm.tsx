@@ -2,8 +2,7 @@
 // in the editor now (a template's body is formatted HTML, which a plain text box would flatten).
 
 import { useState } from 'react';
-import { errorMessage } from '../../api/client';
-import { updateTemplate, type Template } from '../../api/outgoing';
+import { updateTemplate, withReason, type Template } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { CheckboxField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
@@ -37,7 +36,7 @@ export function TemplateEditForm({ template, currentBody, onDone }: TemplateEdit
       toast.success(t.updated);
       onDone(res.template ?? { id: template.id, name: name.trim(), subject, body });
     } catch (e) {
-      setError(he.compose.failedWith(t.saveFailed, errorMessage(e)));
+      setError(withReason(t.saveFailed, e));
       setBusy(false);
     }
   }

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
-import { createTemplate, deleteTemplate, outgoingKeys, type Template } from '../../api/outgoing';
+import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
@@ -40,7 +40,7 @@ export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProp
       await replaceLocal(templates.filter((x) => x.id !== template.id));
       toast.success(t.deleted);
     } catch (e) {
-      toast.error(he.compose.failedWith(t.deleteFailed, errorMessage(e)));
+      toast.error(withReason(t.deleteFailed, e));
     } finally {
       setDeleting(null);
     }
@@ -61,7 +61,7 @@ export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProp
       setName('');
       toast.success(t.created);
     } catch (err) {
-      setNameError(he.compose.failedWith(t.saveFailed, errorMessage(err)));
+      setNameError(withReason(t.saveFailed, err));
     } finally {
       setSaving(false);
     }

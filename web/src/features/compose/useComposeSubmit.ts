@@ -5,9 +5,10 @@
 
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError } from '../../api/client';
 import {
   sendMail,
+  withReason,
   updateOutboxItem,
   type OutboxItem,
   type OutgoingMail,
@@ -86,7 +87,7 @@ export function useComposeSubmit(outboxId: string | null) {
       if (outboxId) await edit(outboxId, kind, payload);
       else await create(kind, payload);
     } catch (e) {
-      toast.error(he.compose.failedWith(FAILED[kind], errorMessage(e)));
+      toast.error(withReason(FAILED[kind], e));
       setBusy(null);
       return false;
     }

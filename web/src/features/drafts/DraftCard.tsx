@@ -7,7 +7,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
-import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, type Draft } from '../../api/outgoing';
+import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, withReason, type Draft } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
@@ -17,7 +17,7 @@ import { MailBody } from '../inbox/MailBody';
 import { useUndoSend } from '../outbox/undoSend';
 import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { OriginalMail } from './OriginalMail';
-import { useRefreshDrafts, withReason } from './useDrafts';
+import { useRefreshDrafts } from './useDrafts';
 
 const t = he.outgoing.drafts;
 

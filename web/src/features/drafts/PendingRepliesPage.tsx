@@ -6,7 +6,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { deleteAllDrafts } from '../../api/outgoing';
+import { deleteAllDrafts, withReason } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { EmptyState } from '../../components/EmptyState';
 import { ClockIcon, TrashIcon } from '../../components/icons';
@@ -14,7 +14,7 @@ import { he } from '../../i18n/he';
 import { OutboxSection } from '../outbox/OutboxSection';
 import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { DraftCard } from './DraftCard';
-import { useDrafts, useRefreshDrafts, withReason } from './useDrafts';
+import { useDrafts, useRefreshDrafts } from './useDrafts';
 
 const t = he.outgoing.drafts;
 

@@ -6,7 +6,7 @@
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { keys } from '../../api/keys';
-import { failureMessage, outgoingKeys, type Draft, type DraftsResponse } from '../../api/outgoing';
+import { outgoingKeys, type Draft, type DraftsResponse } from '../../api/outgoing';
 import { useAuth } from '../../app/AuthProvider';
 
 export const DRAFTS_POLL_MS = 30_000;
@@ -59,8 +59,3 @@ export function useRefreshDrafts() {
   );
 }
 
-/** A spec failure message, with the server's reason after it when it gave one ('שגיאה בעדכון הטיוטה: …'). */
-export function withReason(fixed: string, e: unknown): string {
-  const reason = failureMessage(e, '');
-  return reason && reason !== fixed ? `${fixed}: ${reason}` : fixed;
-}
