@@ -15,7 +15,7 @@ use crate::mail::tls::TlsContext;
 use crate::outgoing::Outbox;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
-use crate::{accounts, auth, emails, http, live, outgoing, templates};
+use crate::{accounts, ai, auth, emails, http, live, outgoing, smart, templates};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -28,6 +28,8 @@ pub struct AppState {
     pub sync: Arc<SyncManager>,
     /// Wakes the outbox scheduler when a mail is queued, edited or retried.
     pub outbox: Arc<Outbox>,
+    /// The AI providers' HTTP client and the `[ai]` settings.
+    pub ai: Arc<ai::Ai>,
 }
 
 impl AppState {
@@ -52,6 +54,7 @@ impl AppState {
                 events,
             },
         );
+        let ai = Arc::new(ai::Ai::new(config.ai.clone())?);
         Ok(Self {
             config: Arc::new(config),
             store,
@@ -60,6 +63,7 @@ impl AppState {
             key,
             sync: Arc::new(sync),
             outbox: Outbox::new(),
+            ai,
         })
     }
 
@@ -80,6 +84,8 @@ pub fn app(state: AppState) -> Router {
         .merge(live::router())
         .merge(outgoing::router())
         .merge(templates::router())
+        .merge(ai::router())
+        .merge(smart::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

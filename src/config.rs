@@ -19,7 +19,40 @@ pub struct Config {
     pub auth: AuthConfig,
     pub mail: MailConfig,
     pub compose: ComposeConfig,
+    pub ai: AiConfig,
     pub log: LogConfig,
+}
+
+/// The language-model provider for AI help (docs/API.md "AI help"); users may override
+/// provider, model and base URL in their settings.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct AiConfig {
+    /// `anthropic` (the Messages API, the user's key) or `openai` (any OpenAI-compatible
+    /// chat-completions server: Ollama, llama.cpp, vLLM, OpenAI).
+    pub provider: String,
+    /// The model; empty means the provider's default (see `crate::ai::provider`).
+    pub model: String,
+    /// Where the provider listens; empty means its public address. For `openai` include the
+    /// `/v1` part (Ollama: `http://127.0.0.1:11434/v1`).
+    pub base_url: String,
+    /// Seconds to wait for one answer (1 to 600).
+    pub timeout_secs: u64,
+    /// Retries after 429, 529 and 5xx answers (0 to 5), waiting the provider's Retry-After or
+    /// 1 s doubling.
+    pub max_retries: u32,
+}
+
+impl Default for AiConfig {
+    fn default() -> Self {
+        Self {
+            provider: "anthropic".into(),
+            model: String::new(),
+            base_url: String::new(),
+            timeout_secs: 60,
+            max_retries: 2,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -288,6 +321,31 @@ impl Config {
                 &self.compose.max_attachment_mb,
                 "expected 1 to 200",
             );
+        }
+        if !matches!(self.ai.provider.as_str(), "anthropic" | "openai") {
+            return bad(
+                "ai.provider",
+                &self.ai.provider,
+                "expected anthropic or openai",
+            );
+        }
+        let url = &self.ai.base_url;
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+            return bad(
+                "ai.base_url",
+                url,
+                "expected a URL starting with http:// or https://",
+            );
+        }
+        if self.ai.timeout_secs == 0 || self.ai.timeout_secs > 600 {
+            return bad(
+                "ai.timeout_secs",
+                &self.ai.timeout_secs,
+                "expected 1 to 600 seconds",
+            );
+        }
+        if self.ai.max_retries > 5 {
+            return bad("ai.max_retries", &self.ai.max_retries, "expected 0 to 5");
         }
         if self.auth.session_ttl_hours == 0 || self.auth.session_ttl_hours > 24 * 365 {
             return bad(

@@ -39,6 +39,12 @@ pub enum AppError {
     MailboxUnavailable(String),
     #[error("unsupported media type")]
     UnsupportedMediaType,
+    /// An AI call needs a provider key and none is stored or given.
+    #[error("no AI key")]
+    AiKeyMissing,
+    /// The AI provider failed; the message is the call's Hebrew failure and the reason.
+    #[error("ai failed: {0}")]
+    AiFailed(String),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -63,6 +69,8 @@ impl AppError {
             Self::PayloadTooLarge | Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MailboxUnavailable(_) => StatusCode::BAD_GATEWAY,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::AiKeyMissing => StatusCode::BAD_REQUEST,
+            Self::AiFailed(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,6 +87,8 @@ impl AppError {
             Self::PayloadTooLarge | Self::TooLarge(_) => "payload_too_large",
             Self::MailboxUnavailable(_) => "mailbox_unavailable",
             Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::AiKeyMissing => "ai_key_missing",
+            Self::AiFailed(_) => "ai_failed",
             Self::Internal(_) => "internal",
         }
     }
@@ -91,7 +101,9 @@ impl AppError {
             | Self::NotFound(m)
             | Self::Conflict(m)
             | Self::TooLarge(m)
-            | Self::MailboxUnavailable(m) => m.clone(),
+            | Self::MailboxUnavailable(m)
+            | Self::AiFailed(m) => m.clone(),
+            Self::AiKeyMissing => messages::AI_KEY_MISSING.into(),
             Self::Unauthorized => messages::LOGIN_REQUIRED.into(),
             Self::InvalidCredentials => messages::INVALID_CREDENTIALS.into(),
             Self::TooManyAttempts { retry_after_secs } => {

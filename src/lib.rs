@@ -2,6 +2,7 @@
 //! for the code map.
 
 pub mod accounts;
+pub mod ai;
 pub mod app;
 pub mod auth;
 pub mod cli;
@@ -14,6 +15,7 @@ pub mod live;
 pub mod mail;
 pub mod messages;
 pub mod outgoing;
+pub mod smart;
 pub mod store;
 pub mod sync;
 pub mod templates;

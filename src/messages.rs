@@ -116,3 +116,57 @@ pub fn smtp_refused(reply: &str) -> String {
     format!("שרת הדואר סירב לשלוח את המייל: {reply}")
 }
 pub const SENT_COPY_PENDING: &str = "המייל נשלח; שמירת העותק בתיקיית 'נשלח' תנוסה שוב";
+
+// ---- AI help (spec 000 §5, §8; docs/API.md "AI help") ----
+
+/// Spec 000 §5: an AI call without a stored key.
+pub const AI_KEY_MISSING: &str = "לא הוגדר מפתח API של Claude. אנא הגדר בהגדרות.";
+/// Spec 000 §5 'write the email content first', in Hebrew.
+pub const AI_BODY_REQUIRED: &str = "יש לכתוב קודם את תוכן המייל";
+/// Spec 001 §5: smart compose needs non-blank text.
+pub const AI_PROMPT_REQUIRED: &str = "יש לכתוב כמה מילים על המייל הרצוי";
+pub const AI_KEY_BLANK: &str = "הזן מפתח API";
+pub const AI_KEY_TOO_LONG: &str = "מפתח ה-API ארוך מדי";
+pub const AI_PROVIDER_UNKNOWN: &str = "ספק AI לא מוכר (anthropic או openai)";
+pub const AI_BASE_URL_INVALID: &str =
+    "כתובת השרת של ספק ה-AI אינה תקינה (יש להתחיל ב-http:// או https://)";
+pub const AI_MODEL_INVALID: &str = "שם המודל אינו תקין";
+pub const AI_TONE_UNKNOWN: &str = "סגנון כתיבה לא מוכר";
+pub const AI_LANGUAGE_UNKNOWN: &str = "שפה לא מוכרת";
+pub const AI_CREATIVITY_RANGE: &str = "רמת היצירתיות צריכה להיות בין 0 ל-1";
+pub const AI_MAX_LENGTH_RANGE: &str = "האורך המרבי צריך להיות בין 50 ל-5000 מילים";
+pub const AI_TEMPLATE_NAME_REQUIRED: &str = "יש להזין שם לתבנית";
+pub const AI_STYLE_UNKNOWN: &str = "סגנון שיפור לא מוכר (professional, friendly או concise)";
+pub const AI_SETTINGS_TOO_LARGE: &str = "הגדרות האימון גדולות מדי";
+
+/// Spec 000 §8: what each call says when it fails (the reason follows after a colon).
+pub const AI_SMART_REPLY_FAILED: &str = "שגיאה ביצירת תשובה חכמה";
+pub const AI_SUBJECT_FAILED: &str = "שגיאה ביצירת כותרת";
+pub const AI_IMPROVE_FAILED: &str = "שגיאה בשיפור המייל";
+pub const AI_SUMMARY_FAILED: &str = "שגיאה ביצירת סיכום";
+pub const AI_REPLIES_FAILED: &str = "שגיאה ביצירת הצעות תשובה";
+pub const AI_COMPOSE_FAILED: &str = "שגיאה בכתיבת המייל";
+
+/// Why a provider call failed, for the user.
+pub fn ai_key_refused(status: u16) -> String {
+    format!("מפתח ה-API נדחה על ידי ספק ה-AI ({status}). בדוק את המפתח בהגדרות.")
+}
+pub const AI_RATE_LIMITED: &str = "ספק ה-AI מגביל כרגע את קצב הבקשות. נסה שוב בעוד כמה דקות.";
+pub const AI_OVERLOADED: &str = "שירות ה-AI עמוס כרגע. נסה שוב מאוחר יותר.";
+pub fn ai_provider_error(status: u16) -> String {
+    format!("שירות ה-AI החזיר שגיאה ({status}). נסה שוב מאוחר יותר.")
+}
+pub fn ai_request_refused(status: u16, detail: &str) -> String {
+    if detail.is_empty() {
+        format!("ספק ה-AI דחה את הבקשה ({status}). בדוק את שם המודל והכתובת בהגדרות.")
+    } else {
+        format!("ספק ה-AI דחה את הבקשה ({status}): {detail}")
+    }
+}
+pub fn ai_timeout(secs: u64) -> String {
+    format!("שירות ה-AI לא ענה בזמן ({secs} שניות).")
+}
+pub fn ai_unreachable(base_url: &str) -> String {
+    format!("לא ניתן להתחבר לשירות ה-AI בכתובת {base_url}.")
+}
+pub const AI_MALFORMED: &str = "שירות ה-AI החזיר תשובה לא תקינה. נסה שוב.";

@@ -4,7 +4,7 @@
 use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
-use crate::{accounts, emails, outgoing, sync, templates};
+use crate::{accounts, ai, emails, outgoing, sync, templates};
 
 pub struct Migration {
     pub version: u64,
@@ -32,6 +32,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 4,
         name: "outbox, compose uploads and mail templates",
         apply: m0004_outbox_and_templates,
+    },
+    Migration {
+        version: 5,
+        name: "AI: sealed provider keys, provider choice, training settings",
+        apply: m0005_ai,
     },
 ];
 
@@ -62,6 +67,11 @@ fn m0004_outbox_and_templates(txn: &WriteTransaction) -> Result<(), redb::Error>
     outgoing::outbox::create_tables(txn)?;
     outgoing::uploads::create_tables(txn)?;
     templates::create_tables(txn)
+}
+
+fn m0005_ai(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    ai::key::create_tables(txn)?;
+    ai::training::create_tables(txn)
 }
 
 #[cfg(test)]
@@ -126,7 +136,7 @@ mod tests {
         txn.commit().unwrap();
 
         let ran = store.migrate().unwrap();
-        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3, 4, 5]);
         let txn = store.db().begin_read().unwrap();
         let index = txn.open_table(mstore::INDEX).unwrap();
         let v = index.get((1, "INBOX", 1_700_000_000, 7)).unwrap().unwrap();

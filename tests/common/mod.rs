@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod binary_api;
+pub mod llm;
 pub mod mailflow;
 pub mod mailserver;
 

@@ -1,0 +1,234 @@
+//! The user's provider key and provider choice. The key is sealed with the server key (bound
+//! to the user id), never returned by the API and never logged; the choice (provider, model,
+//! base URL) overrides the `[ai]` config per user. [`endpoint`] puts the two together for a call.
+
+use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use super::provider::{Endpoint, ProviderKind};
+use crate::config::AiConfig;
+use crate::crypto::ServerKey;
+use crate::error::{AppError, Result};
+use crate::messages;
+use crate::store::{Store, record};
+
+/// user id → the sealed key.
+pub const AI_KEYS: TableDefinition<u64, &str> = TableDefinition::new("ai_keys");
+/// user id → JSON [`Choice`].
+pub const AI_CHOICE: TableDefinition<u64, &[u8]> = TableDefinition::new("ai_choice");
+
+const MAX_KEY: usize = 500;
+const MAX_FIELD: usize = 300;
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(AI_KEYS)?;
+    txn.open_table(AI_CHOICE)?;
+    Ok(())
+}
+
+fn context(user_id: u64) -> String {
+    format!("ai-key:{user_id}")
+}
+
+pub fn store_key(store: &Store, server_key: &ServerKey, user_id: u64, key: &str) -> Result<()> {
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(AppError::bad_request(messages::AI_KEY_BLANK));
+    }
+    if key.len() > MAX_KEY || key.chars().any(char::is_control) {
+        return Err(AppError::bad_request(messages::AI_KEY_TOO_LONG));
+    }
+    let sealed = server_key.seal(&context(user_id), key.as_bytes());
+    let txn = store.db().begin_write()?;
+    txn.open_table(AI_KEYS)?.insert(user_id, sealed.as_str())?;
+    txn.commit()?;
+    Ok(())
+}
+
+pub fn delete_key(store: &Store, user_id: u64) -> Result<()> {
+    let txn = store.db().begin_write()?;
+    txn.open_table(AI_KEYS)?.remove(user_id)?;
+    txn.commit()?;
+    Ok(())
+}
+
+pub fn key_exists(store: &Store, user_id: u64) -> Result<bool> {
+    let txn = store.db().begin_read()?;
+    Ok(txn.open_table(AI_KEYS)?.get(user_id)?.is_some())
+}
+
+/// The stored key, opened. A key sealed by another server key (a restored store without its
+/// key file) counts as none, so the user is asked for it again rather than shown a 500.
+fn stored_key(store: &Store, server_key: &ServerKey, user_id: u64) -> Result<Option<String>> {
+    let txn = store.db().begin_read()?;
+    let Some(sealed) = txn.open_table(AI_KEYS)?.get(user_id)? else {
+        return Ok(None);
+    };
+    match server_key.open(&context(user_id), sealed.value()) {
+        Ok(bytes) => Ok(String::from_utf8(bytes).ok()),
+        Err(e) => {
+            tracing::warn!(user_id, error = %e, "stored AI key cannot be opened");
+            Ok(None)
+        }
+    }
+}
+
+/// The user's overrides; empty fields fall back to the server's `[ai]` section.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Choice {
+    pub provider: String,
+    pub model: String,
+    pub base_url: String,
+}
+
+impl Choice {
+    pub fn checked(self) -> Result<Self> {
+        let provider = self.provider.trim().to_string();
+        if !provider.is_empty() && ProviderKind::parse(&provider).is_none() {
+            return Err(AppError::bad_request(messages::AI_PROVIDER_UNKNOWN));
+        }
+        let model = self.model.trim().to_string();
+        if model.len() > MAX_FIELD || model.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            return Err(AppError::bad_request(messages::AI_MODEL_INVALID));
+        }
+        let base_url = self.base_url.trim().to_string();
+        let scheme_ok = base_url.starts_with("http://") || base_url.starts_with("https://");
+        if !base_url.is_empty()
+            && (!scheme_ok
+                || base_url.len() > MAX_FIELD
+                || base_url
+                    .chars()
+                    .any(|c| c.is_control() || c.is_whitespace()))
+        {
+            return Err(AppError::bad_request(messages::AI_BASE_URL_INVALID));
+        }
+        Ok(Self {
+            provider,
+            model,
+            base_url,
+        })
+    }
+}
+
+pub fn choice(store: &Store, user_id: u64) -> Result<Choice> {
+    let txn = store.db().begin_read()?;
+    Ok(match txn.open_table(AI_CHOICE)?.get(user_id)? {
+        Some(v) => record::decode(v.value())?,
+        None => Choice::default(),
+    })
+}
+
+pub fn save_choice(store: &Store, user_id: u64, choice: Choice) -> Result<Choice> {
+    let choice = choice.checked()?;
+    let txn = store.db().begin_write()?;
+    txn.open_table(AI_CHOICE)?
+        .insert(user_id, record::encode(&choice).as_slice())?;
+    txn.commit()?;
+    Ok(choice)
+}
+
+/// Provider, model and base URL in effect: the user's choice, else the config's, else the
+/// provider's defaults. The config's model and URL only apply to the config's provider.
+pub fn effective(config: &AiConfig, choice: &Choice) -> (ProviderKind, String, String) {
+    let server_kind = ProviderKind::parse(&config.provider).unwrap_or(ProviderKind::Anthropic);
+    let kind = ProviderKind::parse(&choice.provider).unwrap_or(server_kind);
+    let pick = |mine: &str, server: &str, fallback: &str| {
+        if !mine.is_empty() {
+            mine.to_string()
+        } else if kind == server_kind && !server.is_empty() {
+            server.to_string()
+        } else {
+            fallback.to_string()
+        }
+    };
+    (
+        kind,
+        pick(&choice.model, &config.model, kind.default_model()),
+        pick(&choice.base_url, &config.base_url, kind.default_base_url()),
+    )
+}
+
+/// Where this user's calls go. `given` is a key sent with the request (used for it only).
+/// Anthropic without any key is the spec's "no key" error.
+pub fn endpoint(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+    given: Option<String>,
+) -> Result<Endpoint> {
+    let (kind, model, base_url) = effective(config, &choice(store, user_id)?);
+    let key = match given
+        .map(|k| k.trim().to_string())
+        .filter(|k| !k.is_empty())
+    {
+        Some(k) => Some(k),
+        None => stored_key(store, server_key, user_id)?,
+    };
+    if key.is_none() && kind.key_required() {
+        return Err(AppError::AiKeyMissing);
+    }
+    Ok(Endpoint {
+        kind,
+        model,
+        base_url,
+        key,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_users_choice_wins_and_config_values_stay_with_their_provider() {
+        let config = AiConfig {
+            provider: "anthropic".into(),
+            model: "claude-x".into(),
+            base_url: "http://127.0.0.1:9/".into(),
+            ..AiConfig::default()
+        };
+        let (k, m, u) = effective(&config, &Choice::default());
+        assert_eq!(
+            (k, m.as_str(), u.as_str()),
+            (ProviderKind::Anthropic, "claude-x", "http://127.0.0.1:9/")
+        );
+        let local = Choice {
+            provider: "openai".into(),
+            ..Choice::default()
+        };
+        let (k, m, u) = effective(&config, &local);
+        assert_eq!(k, ProviderKind::OpenAi);
+        assert_eq!(
+            (m.as_str(), u.as_str()),
+            ("gpt-4o-mini", "https://api.openai.com/v1")
+        );
+    }
+
+    #[test]
+    fn choices_are_checked() {
+        let bad = |c: Choice| c.checked().unwrap_err().user_message();
+        assert_eq!(
+            bad(Choice {
+                provider: "gemini".into(),
+                ..Choice::default()
+            }),
+            messages::AI_PROVIDER_UNKNOWN
+        );
+        assert_eq!(
+            bad(Choice {
+                base_url: "ftp://x".into(),
+                ..Choice::default()
+            }),
+            messages::AI_BASE_URL_INVALID
+        );
+        assert_eq!(
+            bad(Choice {
+                model: "a b".into(),
+                ..Choice::default()
+            }),
+            messages::AI_MODEL_INVALID
+        );
+    }
+}

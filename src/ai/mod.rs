@@ -1,0 +1,102 @@
+//! AI help (issue 6; spec 000 §5, §7, §8; spec 001 AI key, AI training, Smart features): the
+//! provider layer (`provider` with the `anthropic` and `openai` wire formats), the user's sealed
+//! key and provider choice (`key`), the AI-training settings (`training`), the mail a call is
+//! about (`source`), the questions (`prompts`), reading the answers (`answer`) and the routes of
+//! the key, the settings and the three compose/reply calls (`routes`). The smart-features page
+//! (`crate::smart`) asks through [`prepare`] and [`run`] too.
+
+pub mod answer;
+pub mod anthropic;
+pub mod key;
+pub mod openai;
+pub mod prompts;
+pub mod provider;
+pub mod routes;
+pub mod source;
+pub mod training;
+
+use axum::http::HeaderMap;
+use serde::Deserialize;
+use serde_json::Value;
+
+pub use provider::{Ai, Ask, Endpoint, Failure};
+pub use routes::router;
+use training::Training;
+
+use crate::app::AppState;
+use crate::emails::routes::blocking;
+use crate::error::{AppError, Result};
+
+/// What every call may carry besides its own fields (spec 000 §7): settings and a system prompt
+/// for this call only, and a key for this call only (also as header `X-Api-Key`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Extras {
+    pub settings: Option<Value>,
+    pub custom_system_prompt: Option<String>,
+    pub api_key: Option<String>,
+}
+
+/// A call's provider and settings.
+pub struct Prepared {
+    pub endpoint: Endpoint,
+    pub training: Training,
+    /// The user's mailbox address, named in the reply prompt.
+    pub address: String,
+}
+
+/// Reads the user's settings and where their calls go. No key for Anthropic is the spec's
+/// `ai_key_missing`.
+pub async fn prepare(
+    state: &AppState,
+    user_id: u64,
+    extras: &Extras,
+    headers: &HeaderMap,
+) -> Result<Prepared> {
+    let given = extras.api_key.clone().or_else(|| {
+        headers
+            .get("x-api-key")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    });
+    let settings = extras.settings.clone();
+    let config = state.config.ai.clone();
+    let server_key = state.key.clone();
+    blocking(state, move |store| {
+        let endpoint = key::endpoint(store, &server_key, &config, user_id, given)?;
+        let training = training::load(store, user_id)?.overlaid(settings.as_ref())?;
+        let address = crate::accounts::list_for_user(store, user_id)?
+            .first()
+            .map(|a| a.email.clone())
+            .unwrap_or_default();
+        Ok(Prepared {
+            endpoint,
+            training,
+            address,
+        })
+    })
+    .await
+}
+
+/// Asks and reads the answer with `read`; a failure becomes `<failed>: <reason>` (502).
+pub async fn run<T>(
+    state: &AppState,
+    prepared: &Prepared,
+    ask: &Ask,
+    failed: &str,
+    read: impl FnOnce(&str) -> Result<T, Failure>,
+) -> Result<T> {
+    let answer = state.ai.complete(&prepared.endpoint, ask).await;
+    answer
+        .and_then(|text| read(&text))
+        .map_err(|f| AppError::AiFailed(format!("{failed}: {}", f.reason())))
+}
+
+/// A non-blank text field, else the given message (400).
+pub fn required(text: &str, message: &str) -> Result<()> {
+    if text.trim().is_empty() {
+        Err(AppError::bad_request(message))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,336 @@
+//! The questions each AI feature asks, built from the AI-training settings: the system prompt
+//! (or the request's custom one), tone, language (`auto` = the language of the text at hand),
+//! creativity as the temperature, maxLength as the word limit and the answer's token budget,
+//! autoCorrect, and the thread's earlier mails when includeContext. Instructions are written in
+//! English, which every model follows best; the answer's language is said explicitly.
+
+use super::provider::Ask;
+use super::source::MailText;
+use super::training::Training;
+
+/// The language a text is written in, by its letters; Hebrew when it has none (the users are
+/// Hebrew speakers).
+pub fn detect_language(text: &str) -> &'static str {
+    let (mut hebrew, mut latin, mut arabic, mut cyrillic) = (0usize, 0usize, 0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '\u{05D0}'..='\u{05EA}' => hebrew += 1,
+            '\u{0600}'..='\u{06FF}' => arabic += 1,
+            '\u{0400}'..='\u{04FF}' => cyrillic += 1,
+            c if c.is_ascii_alphabetic() => latin += 1,
+            _ => {}
+        }
+    }
+    // Hebrew mail quotes English names, links and signatures: a third of the letters is enough.
+    let total = hebrew + latin + arabic + cyrillic;
+    if total == 0 || hebrew * 3 >= total {
+        "hebrew"
+    } else if arabic >= latin && arabic >= cyrillic {
+        "arabic"
+    } else if cyrillic >= latin {
+        "russian"
+    } else {
+        "english"
+    }
+}
+
+fn language_name(language: &str) -> &'static str {
+    match language {
+        "english" => "English",
+        "arabic" => "Arabic (العربية)",
+        "russian" => "Russian (русский)",
+        _ => "Hebrew (עברית)",
+    }
+}
+
+/// The sentence that fixes the answer's language.
+fn language_rule(training: &Training, text: &str, what: &str) -> String {
+    if training.language == "auto" {
+        let lang = language_name(detect_language(text));
+        format!("Write {what} in {lang}, the language of the email.")
+    } else {
+        format!("Write {what} in {}.", language_name(&training.language))
+    }
+}
+
+fn tone_rule(tone: &str) -> &'static str {
+    match tone {
+        "friendly" => "Tone: friendly and warm, personal but respectful.",
+        "formal" => "Tone: formal and courteous, with a proper greeting and closing.",
+        "casual" => "Tone: casual and relaxed, as between colleagues who know each other.",
+        "creative" => "Tone: lively and original, while staying clear.",
+        _ => "Tone: professional, clear and polite.",
+    }
+}
+
+/// Token budget for an answer of `words` words: Hebrew takes about three tokens a word.
+pub fn tokens_for_words(words: u32) -> u32 {
+    (words.saturating_mul(3) + 100).clamp(200, 8192)
+}
+
+fn system(training: &Training, custom: Option<&str>) -> String {
+    match custom.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(c) => c.to_string(),
+        None => training.system_prompt.trim().to_string(),
+    }
+}
+
+/// A system prompt followed by the rules of the call.
+fn with_rules(base: String, rules: &[String]) -> String {
+    let mut out = base;
+    if !out.is_empty() {
+        out.push_str("\n\n");
+    }
+    out.push_str("Rules:\n");
+    for r in rules {
+        out.push_str("- ");
+        out.push_str(r);
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+fn quoted(mail: &MailText) -> String {
+    let mut out = String::from("<email>\n");
+    for (name, value) in [
+        ("From", &mail.from),
+        ("Date", &mail.date),
+        ("Subject", &mail.subject),
+    ] {
+        if !value.is_empty() {
+            out.push_str(&format!("{name}: {value}\n"));
+        }
+    }
+    out.push('\n');
+    out.push_str(&mail.body);
+    out.push_str("\n</email>");
+    out
+}
+
+const PLAIN_TEXT: &str = "Answer with the text only: no Markdown, no subject line, no notes before or after, no placeholders such as [Name].";
+
+/// The reading pane's smart reply (spec 000 §5): a reply to `mail` in the user's name.
+pub fn smart_reply(
+    training: &Training,
+    custom: Option<&str>,
+    mail: &MailText,
+    context: &[MailText],
+    template: Option<&str>,
+    user_address: &str,
+) -> Ask {
+    let mut rules = vec![
+        tone_rule(&training.tone).to_string(),
+        language_rule(
+            training,
+            &format!("{} {}", mail.subject, mail.body),
+            "the reply",
+        ),
+        format!("At most {} words.", training.max_length),
+        PLAIN_TEXT.to_string(),
+    ];
+    if training.auto_correct {
+        rules.push("Use correct spelling and grammar.".into());
+    }
+    if let Some(t) = template.map(str::trim).filter(|t| !t.is_empty()) {
+        rules.push(format!("The user's instructions for this reply: {t}"));
+    }
+    let mut user = String::new();
+    if !context.is_empty() {
+        user.push_str("Earlier messages in this conversation, oldest first:\n\n");
+        for m in context {
+            user.push_str(&quoted(m));
+            user.push_str("\n\n");
+        }
+    }
+    let me = if user_address.is_empty() {
+        String::new()
+    } else {
+        format!(" ({user_address})")
+    };
+    user.push_str(&format!(
+        "Write the body of a reply to this email on behalf of the user{me}:\n\n{}",
+        quoted(mail)
+    ));
+    Ask {
+        system: with_rules(system(training, custom), &rules),
+        user,
+        max_tokens: tokens_for_words(training.max_length),
+        temperature: training.creativity,
+    }
+}
+
+/// Compose's "generate subject" from the body.
+pub fn subject(training: &Training, custom: Option<&str>, body: &str) -> Ask {
+    let rules = vec![
+        language_rule(training, body, "the subject"),
+        "Answer with one subject line of at most 10 words: no quotes, no \"Subject:\", no final period.".into(),
+    ];
+    Ask {
+        system: with_rules(system(training, custom), &rules),
+        user: format!("Write a subject line for this email:\n\n<email>\n{body}\n</email>"),
+        max_tokens: 100,
+        temperature: training.creativity,
+    }
+}
+
+/// Compose's "improve" in one of three styles.
+pub fn improve(training: &Training, custom: Option<&str>, body: &str, style: &str) -> Ask {
+    let how = match style {
+        "friendly" => "Rewrite the email in a friendly, warm tone.",
+        "concise" => {
+            "Rewrite the email shorter and to the point, keeping every fact, request and date."
+        }
+        _ => "Rewrite the email in a professional, polite and clear tone.",
+    };
+    let mut rules = vec![
+        how.to_string(),
+        language_rule(training, body, "the email"),
+        "Keep the meaning, names, numbers, dates and links exactly; add no new facts.".into(),
+        "Separate paragraphs with a blank line.".into(),
+        PLAIN_TEXT.to_string(),
+    ];
+    if training.auto_correct {
+        rules.push("Fix spelling and grammar mistakes.".into());
+    }
+    let words = body.split_whitespace().count() as u32;
+    Ask {
+        system: with_rules(system(training, custom), &rules),
+        user: format!("The email to rewrite:\n\n<email>\n{body}\n</email>"),
+        max_tokens: tokens_for_words((words * 2).max(training.max_length)),
+        temperature: training.creativity,
+    }
+}
+
+/// Smart features: summary, sentiment and priority as JSON.
+pub fn summary(training: &Training, mail: &MailText) -> Ask {
+    let rules = vec![
+        language_rule(training, &mail.body, "the summary"),
+        "Answer with one JSON object only, no other text: {\"summary\": string (two or three sentences), \
+\"sentiment\": \"positive\" | \"negative\" | \"neutral\", \"priority\": \"low\" | \"medium\" | \"high\" | \"urgent\"}."
+            .into(),
+        "priority says how soon the user should deal with the email: urgent only for real deadlines today or emergencies."
+            .into(),
+    ];
+    Ask {
+        system: with_rules(system(training, None), &rules),
+        user: format!("Analyse this email:\n\n{}", quoted(mail)),
+        max_tokens: 800,
+        // An analysis, not writing: little variation.
+        temperature: 0.2,
+    }
+}
+
+/// Smart features: three different replies as JSON.
+pub fn replies(training: &Training, mail: &MailText) -> Ask {
+    let rules = vec![
+        tone_rule(&training.tone).to_string(),
+        language_rule(training, &format!("{} {}", mail.subject, mail.body), "the labels and replies"),
+        "Answer with one JSON object only, no other text: {\"replies\": [{\"label\": string (2-4 words \
+saying what the reply does), \"text\": string (the reply's body)}]} with exactly three replies that take \
+different approaches (for example accept, ask for details, decline politely)."
+            .into(),
+        format!("Each reply at most {} words.", training.max_length.min(150)),
+    ];
+    Ask {
+        system: with_rules(system(training, None), &rules),
+        user: format!("Suggest replies to this email:\n\n{}", quoted(mail)),
+        max_tokens: tokens_for_words(training.max_length.min(150) * 3 + 60),
+        temperature: training.creativity,
+    }
+}
+
+/// Smart features: a whole mail body from a short description.
+pub fn compose(training: &Training, prompt: &str, about: Option<&MailText>) -> Ask {
+    let mut rules = vec![
+        tone_rule(&training.tone).to_string(),
+        language_rule(training, prompt, "the email"),
+        format!("At most {} words.", training.max_length),
+        "Separate paragraphs with a blank line.".into(),
+        PLAIN_TEXT.to_string(),
+    ];
+    if training.auto_correct {
+        rules.push("Use correct spelling and grammar.".into());
+    }
+    let mut user = String::new();
+    if let Some(mail) = about {
+        user.push_str(&format!("The email this is about:\n\n{}\n\n", quoted(mail)));
+    }
+    user.push_str(&format!(
+        "Write the body of an email from this description by the user:\n\n{prompt}"
+    ));
+    Ask {
+        system: with_rules(system(training, None), &rules),
+        user,
+        max_tokens: tokens_for_words(training.max_length),
+        temperature: training.creativity,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(body: &str) -> MailText {
+        MailText {
+            from: "Dana <dana@x.test>".into(),
+            subject: "פגישה".into(),
+            body: body.into(),
+            ..MailText::default()
+        }
+    }
+
+    #[test]
+    fn language_follows_the_mail() {
+        assert_eq!(
+            detect_language("שלום, נפגש מחר ב-10 ב-Zoom? https://zoom.us/j/1"),
+            "hebrew"
+        );
+        assert_eq!(detect_language("Hello, can we meet tomorrow?"), "english");
+        assert_eq!(detect_language("Привет, как дела?"), "russian");
+        assert_eq!(detect_language("12:30"), "hebrew");
+        let t = Training::default();
+        let ask = smart_reply(
+            &t,
+            None,
+            &mail("שלום, אפשר להיפגש מחר?"),
+            &[],
+            None,
+            "me@x.test",
+        );
+        assert!(
+            ask.system.contains("Write the reply in Hebrew (עברית)"),
+            "{}",
+            ask.system
+        );
+        let ask = smart_reply(&t, None, &mail("Hi, can we meet tomorrow?"), &[], None, "");
+        assert!(ask.system.contains("in English"));
+    }
+
+    #[test]
+    fn settings_shape_the_question() {
+        let t = Training {
+            tone: "friendly".into(),
+            language: "english".into(),
+            creativity: 0.3,
+            max_length: 100,
+            auto_correct: false,
+            ..Training::default()
+        };
+        let ask = smart_reply(
+            &t,
+            Some("SYS"),
+            &mail("שלום"),
+            &[mail("קודם")],
+            Some("קצר"),
+            "",
+        );
+        assert!(ask.system.starts_with("SYS\n\nRules:"));
+        assert!(ask.system.contains("friendly") && ask.system.contains("in English"));
+        assert!(ask.system.contains("At most 100 words") && !ask.system.contains("spelling"));
+        assert!(ask.system.contains("קצר"));
+        assert!(ask.user.starts_with("Earlier messages"));
+        assert_eq!((ask.temperature, ask.max_tokens), (0.3, 400));
+        let ask = improve(&Training::default(), None, "היי מה קורה", "concise");
+        assert!(ask.system.contains("shorter") && ask.system.contains("spelling"));
+    }
+}

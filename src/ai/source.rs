@@ -1,0 +1,190 @@
+//! The mail an AI call is about, as text: one of the user's stored mails (with the earlier mails
+//! of its thread when the settings include context), or content the request carries. Bodies are
+//! clipped so a huge mail cannot make a huge (and costly) request.
+
+use redb::ReadableDatabase;
+use serde::Deserialize;
+
+use crate::emails;
+use crate::error::Result;
+use crate::mail::parse;
+use crate::outgoing::mime::html_to_text;
+use crate::store::Store;
+use crate::sync::store::{self as mstore, IndexView};
+
+/// The most of one mail's body sent to the provider, in characters.
+pub const MAX_BODY_CHARS: usize = 12_000;
+/// The most of an earlier thread mail.
+const MAX_CONTEXT_CHARS: usize = 3_000;
+/// Earlier thread mails given as context.
+const MAX_CONTEXT_MAILS: usize = 3;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MailText {
+    pub from: String,
+    pub subject: String,
+    /// RFC 3339, or what the request said.
+    pub date: String,
+    pub body: String,
+    /// The Message-ID, when the mail is a stored one.
+    pub message_id: Option<String>,
+}
+
+/// `emailContent` of a request: an object with the mail's fields, or just its text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum GivenContent {
+    Fields {
+        #[serde(default)]
+        from: String,
+        #[serde(default)]
+        subject: String,
+        #[serde(default)]
+        body: String,
+        #[serde(default)]
+        date: String,
+    },
+    Text(String),
+}
+
+impl GivenContent {
+    pub fn into_text(self) -> MailText {
+        match self {
+            Self::Fields {
+                from,
+                subject,
+                body,
+                date,
+            } => MailText {
+                from: clip_chars(from.trim(), 300),
+                subject: clip_chars(subject.trim(), 500),
+                date: clip_chars(date.trim(), 100),
+                body: body_text(&body),
+                message_id: None,
+            },
+            Self::Text(body) => MailText {
+                body: body_text(&body),
+                ..MailText::default()
+            },
+        }
+    }
+}
+
+/// Text of a body that may be HTML (compose's editor) or plain text, clipped.
+pub fn body_text(body: &str) -> String {
+    let looks_html = body.contains('<') && body.contains('>');
+    let text = if looks_html {
+        html_to_text(body)
+    } else {
+        body.replace("\r\n", "\n")
+    };
+    clip_chars(text.trim(), MAX_BODY_CHARS)
+}
+
+pub fn clip_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn mail_text(meta: &mstore::MessageMeta, raw: &[u8], max: usize) -> MailText {
+    let full = parse::full(raw);
+    let body = if full.text.trim().is_empty() && !full.html.is_empty() {
+        html_to_text(&full.html)
+    } else {
+        full.text
+    };
+    let from = if meta.summary.from_name.trim().is_empty() {
+        meta.summary.from.clone()
+    } else {
+        format!("{} <{}>", meta.summary.from_name.trim(), meta.summary.from)
+    };
+    MailText {
+        from,
+        subject: meta.summary.subject.clone(),
+        date: emails::view::iso(meta.date),
+        body: clip_chars(body.trim(), max),
+        message_id: meta.summary.message_id.clone(),
+    }
+}
+
+/// A stored mail of the user (404 when it is not theirs), and up to three earlier mails of its
+/// thread, oldest first, when `with_context`.
+pub fn stored(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    with_context: bool,
+) -> Result<(MailText, Vec<MailText>)> {
+    let (meta, raw) = emails::get(store, user_id, id)?;
+    let mail = mail_text(&meta, &raw, MAX_BODY_CHARS);
+    if !with_context {
+        return Ok((mail, Vec::new()));
+    }
+    let thread = mstore::thread_hash(&meta.thread_id);
+    let txn = store.db().begin_read()?;
+    let index = txn.open_table(mstore::INDEX)?;
+    let messages = txn.open_table(mstore::MESSAGES)?;
+    let raws = txn.open_table(mstore::RAW)?;
+    let range =
+        (meta.account_id, "", i64::MIN, 0)..=(meta.account_id, "\u{10FFFF}", i64::MAX, u64::MAX);
+    let mut earlier: Vec<(i64, u64)> = Vec::new();
+    for e in index.range(range)? {
+        let (k, v) = e?;
+        let (_, _, date, other) = k.value();
+        if other != id && date <= meta.date && IndexView(v.value()).thread() == thread {
+            earlier.push((date, other));
+        }
+    }
+    earlier.sort_unstable();
+    let mut context = Vec::new();
+    for (_, other) in earlier.iter().rev() {
+        if context.len() == MAX_CONTEXT_MAILS {
+            break;
+        }
+        let Some(m) = mstore::read_meta(&messages, *other)? else {
+            continue;
+        };
+        // A draft is not part of the conversation yet; the same mail in two folders (INBOX and
+        // Archive) is told once.
+        if m.draft
+            || m.hidden
+            || (m.summary.message_id.is_some() && m.summary.message_id == meta.summary.message_id)
+        {
+            continue;
+        }
+        if context
+            .iter()
+            .any(|c: &MailText| c.message_id.is_some() && c.message_id == m.summary.message_id)
+        {
+            continue;
+        }
+        let raw = raws
+            .get(*other)?
+            .map(|v| v.value().to_vec())
+            .unwrap_or_default();
+        context.push(mail_text(&m, &raw, MAX_CONTEXT_CHARS));
+    }
+    context.reverse();
+    Ok((mail, context))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn given_content_is_text_whatever_its_form() {
+        let c: GivenContent = serde_json::from_str(
+            r#"{"from": "dana@x", "subject": "פגישה", "body": "<p>שלום</p><p>מחר?</p>"}"#,
+        )
+        .unwrap();
+        let t = c.into_text();
+        assert_eq!(t.subject, "פגישה");
+        assert!(t.body.contains("שלום") && t.body.contains("מחר?") && !t.body.contains('<'));
+        let c: GivenContent = serde_json::from_str(r#""רק טקסט""#).unwrap();
+        assert_eq!(c.into_text().body, "רק טקסט");
+        assert_eq!(clip_chars("אבגד", 2), "אב…");
+    }
+}

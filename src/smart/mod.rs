@@ -1,0 +1,9 @@
+//! The smart features page (spec 001 "Smart features page"; docs/API.md "Smart features"): a
+//! real summary with sentiment and priority, three suggested replies and smart compose through
+//! the AI provider (`crate::ai`), and productivity insights computed from the user's own mail
+//! (`insights`). The earlier product answered these with canned text after a one-second wait.
+
+pub mod insights;
+pub mod routes;
+
+pub use routes::router;

@@ -1,0 +1,155 @@
+//! `/api/smart/{summary, replies, compose, insights}`.
+
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::ai::{self, Extras, answer, prompts, source};
+use crate::app::AppState;
+use crate::emails::routes::blocking;
+use crate::error::{ApiJson, AppError, Result};
+use crate::http::auth::CurrentUser;
+use crate::messages;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/smart/summary", post(summary))
+        .route("/api/smart/replies", post(replies))
+        .route("/api/smart/compose", post(compose))
+        .route("/api/smart/insights", get(insights))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct MailRequest {
+    email_id: String,
+    #[serde(flatten)]
+    extras: Extras,
+}
+
+fn mail_id(key: &str) -> Result<u64> {
+    key.trim()
+        .parse()
+        .map_err(|_| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))
+}
+
+/// The stored mail as text (no thread context: these features look at one mail).
+async fn mail_text(state: &AppState, user_id: u64, key: &str) -> Result<source::MailText> {
+    let id = mail_id(key)?;
+    let (mail, _) = blocking(state, move |store| {
+        source::stored(store, user_id, id, false)
+    })
+    .await?;
+    Ok(mail)
+}
+
+async fn summary(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MailRequest>,
+) -> Result<Json<Value>> {
+    let mail = mail_text(&state, user.id, &req.email_id).await?;
+    let prepared = ai::prepare(&state, user.id, &req.extras, &headers).await?;
+    let ask = prompts::summary(&prepared.training, &mail);
+    let s = ai::run(
+        &state,
+        &prepared,
+        &ask,
+        messages::AI_SUMMARY_FAILED,
+        answer::Summary::parse,
+    )
+    .await?;
+    Ok(Json(json!({
+        "success": true,
+        "summary": s.summary,
+        "sentiment": s.sentiment,
+        "priority": s.priority,
+    })))
+}
+
+async fn replies(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MailRequest>,
+) -> Result<Json<Value>> {
+    let mail = mail_text(&state, user.id, &req.email_id).await?;
+    let prepared = ai::prepare(&state, user.id, &req.extras, &headers).await?;
+    let ask = prompts::replies(&prepared.training, &mail);
+    let replies = ai::run(
+        &state,
+        &prepared,
+        &ask,
+        messages::AI_REPLIES_FAILED,
+        answer::replies,
+    )
+    .await?;
+    let replies: Vec<Value> = replies
+        .into_iter()
+        .map(|r| json!({ "label": r.label, "text": r.text }))
+        .collect();
+    Ok(Json(json!({ "success": true, "replies": replies })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct ComposeRequest {
+    prompt: String,
+    email_id: Option<String>,
+    #[serde(flatten)]
+    extras: Extras,
+}
+
+/// The longest description smart compose takes.
+const MAX_PROMPT_CHARS: usize = 4_000;
+
+async fn compose(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<ComposeRequest>,
+) -> Result<Json<Value>> {
+    ai::required(&req.prompt, messages::AI_PROMPT_REQUIRED)?;
+    let prompt = source::clip_chars(req.prompt.trim(), MAX_PROMPT_CHARS);
+    let about = match req.email_id.as_deref().filter(|k| !k.trim().is_empty()) {
+        Some(key) => Some(mail_text(&state, user.id, key).await?),
+        None => None,
+    };
+    let prepared = ai::prepare(&state, user.id, &req.extras, &headers).await?;
+    let ask = prompts::compose(&prepared.training, &prompt, about.as_ref());
+    let content = ai::run(
+        &state,
+        &prepared,
+        &ask,
+        messages::AI_COMPOSE_FAILED,
+        answer::plain,
+    )
+    .await?;
+    Ok(Json(json!({ "success": true, "content": content })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct InsightsQuery {
+    /// The browser's offset from UTC in minutes east (Israel: 120 or 180); days and weekdays
+    /// are counted in it.
+    tz: Option<i64>,
+}
+
+async fn insights(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Query(q): Query<InsightsQuery>,
+) -> Result<Json<Value>> {
+    let offset = q.tz.unwrap_or(120).clamp(-14 * 60, 14 * 60) * 60;
+    let now = crate::outgoing::now();
+    let i = blocking(&state, move |store| {
+        super::insights::compute(store, user.id, now, offset)
+    })
+    .await?;
+    Ok(Json(json!(i)))
+}
