@@ -467,6 +467,21 @@ mod tests {
     }
 
     #[test]
+    fn the_ai_endpoint_comes_from_the_environment_and_is_checked() {
+        let e = env(&[
+            ("MAILCLIENT_AI_BASE_URL", "http://127.0.0.1:11434/v1"),
+            ("MAILCLIENT_AI_PROVIDER", "openai"),
+            ("MAILCLIENT_AI_TIMEOUT_SECS", "5"),
+        ]);
+        let c = Config::from_sources(None, None, &e, &Overrides::default()).unwrap();
+        assert_eq!(c.ai.base_url, "http://127.0.0.1:11434/v1");
+        assert_eq!((c.ai.provider.as_str(), c.ai.timeout_secs), ("openai", 5));
+        let e = env(&[("MAILCLIENT_AI_PROVIDER", "gemini")]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(err.0.contains("`ai.provider` (from MAILCLIENT_AI_PROVIDER)"), "{err}");
+    }
+
+    #[test]
     fn wrong_type_names_the_key_and_variable() {
         let e = env(&[("MAILCLIENT_AUTH_SESSION_TTL_HOURS", "soon")]);
         let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
