@@ -111,6 +111,8 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
         .json("GET", "/api/settings/ai", Some(&token), None)
         .await;
     assert_eq!(settings["keyStored"], true);
+    assert_eq!(settings["provider"], "anthropic", "the server's provider until the user picks one");
+    assert_eq!(settings["model"], "");
     assert!(
         !settings.to_string().contains(key),
         "the key is never returned"

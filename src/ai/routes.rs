@@ -77,7 +77,8 @@ fn choice_json(state: &AppState, choice: &Choice, key_stored: bool) -> Value {
     let (kind, model, base_url) = key::effective(config, choice);
     let (dkind, dmodel, dbase) = key::effective(config, &Choice::default());
     json!({
-        "provider": choice.provider,
+        // Always a provider name: the user's, else the server's.
+        "provider": kind.name(),
         "model": choice.model,
         "baseUrl": choice.base_url,
         "effective": { "provider": kind.name(), "model": model, "baseUrl": base_url },

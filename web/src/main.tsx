@@ -11,6 +11,9 @@ import './styles/mail.css';
 import './styles/inbox-zero.css';
 import './styles/outgoing.css';
 import './styles/compose.css';
+import './styles/ai.css';
+import './styles/ai-settings.css';
+import './styles/smart.css';
 
 // Apply the stored UI scale before the first paint so the app does not visibly resize.
 applyScale(readScale());

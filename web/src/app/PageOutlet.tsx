@@ -14,6 +14,8 @@ const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponen
   Settings: lazy(() => import('../features/settings/SettingsPage')),
   PendingReplies: lazy(() => import('../features/drafts/PendingRepliesPage')),
   Compose: lazy(() => import('../features/compose/ComposePage')),
+  SmartFeatures: lazy(() => import('../features/smart/SmartFeaturesPage')),
+  AITraining: lazy(() => import('../features/aitraining/AITrainingPage')),
 };
 
 const Upcoming = lazy(() => import('../features/upcoming/UpcomingPage'));

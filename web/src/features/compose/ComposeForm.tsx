@@ -1,6 +1,7 @@
 // The compose form (spec 000 §2 "Compose page"): recipients, subject, the rich-text body,
 // priority, attachments, the actions, and the side panel. It starts from a ComposeInitial (see
 // prefill.ts) and owns everything after that; the page remounts it for each new entry.
+// The editor's toolbar carries the AI menu (useAiHelp): subject generation and improvement.
 
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
@@ -9,6 +10,7 @@ import { SelectField, TextField } from '../../components/Field';
 import { BackIcon, PaperclipIcon, ScheduleIcon, SendIcon, TemplateIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { AddressBookModal } from './AddressBookModal';
+import { AiMenu, AiUndoBar } from './AiMenu';
 import { AttachmentList } from './AttachmentList';
 import { ComposeSidePanel } from './ComposeSidePanel';
 import { subjectDirection } from './direction';
@@ -19,6 +21,7 @@ import { recipientProblem } from './recipients';
 import { RichEditor } from './RichEditor';
 import { ScheduleModal } from './ScheduleModal';
 import { TemplatesModal } from './TemplatesModal';
+import { useAiHelp } from './useAiHelp';
 import { useComposeSubmit } from './useComposeSubmit';
 import { useUploads } from './useUploads';
 
@@ -51,6 +54,7 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
   const uploads = useUploads(initial.attachments, { carried: outboxId !== null });
   const { busy, submit } = useComposeSubmit(outboxId);
   const locked = busy !== null || uploads.busy;
+  const ai = useAiHelp({ editorRef, onSubject: setSubject, onError: setError });
 
   // A reply arrives with its recipient and subject: the user's next step is the body.
   const replying = initial.to.length > 0 && initial.subject !== '';
@@ -201,9 +205,12 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
             editorRef={editorRef}
             initialHtml={initial.bodyHtml}
             onInput={() => {
-              if (error === t.required) setError(null);
+              if (error === t.required || error === he.ai.bodyRequired) setError(null);
+              ai.forgetUndo();
             }}
+            toolbarEnd={<AiMenu busy={ai.busy !== null} onRun={(action) => void ai.run(action)} />}
           />
+          {ai.undoHtml !== null && <AiUndoBar onUndo={ai.undoImprove} />}
 
           <div className="compose__meta">
             <SelectField

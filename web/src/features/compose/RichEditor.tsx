@@ -4,7 +4,16 @@
 // Toolbar buttons keep the selection (mousedown is prevented) and show their state with
 // aria-pressed, read from the browser on every selection change.
 
-import { useCallback, useEffect, useRef, useState, type ComponentType, type MouseEvent, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { he } from '../../i18n/he';
 import {
   AlignCenterIcon,
@@ -49,9 +58,11 @@ export interface RichEditorProps {
   initialHtml: string;
   /** Called on every edit, so the page can forget a "body is empty" error once the user types. */
   onInput?: () => void;
+  /** More controls at the toolbar's far end (the AI menu). */
+  toolbarEnd?: ReactNode;
 }
 
-export function RichEditor({ editorRef, initialHtml, onInput }: RichEditorProps) {
+export function RichEditor({ editorRef, initialHtml, onInput, toolbarEnd }: RichEditorProps) {
   const [active, setActive] = useState<Active>({});
   const [linkRange, setLinkRange] = useState<Range | null | undefined>(undefined);
   const [blank, setBlank] = useState(!initialHtml);
@@ -168,6 +179,7 @@ export function RichEditor({ editorRef, initialHtml, onInput }: RichEditorProps)
         >
           <DirectionIcon />
         </button>
+        {toolbarEnd}
       </div>
       {linkRange !== undefined && (
         <LinkPopover

@@ -7,18 +7,16 @@ import { useSearchParams } from 'react-router-dom';
 import type { PageName } from '../../app/routes';
 import { EmptyState } from '../../components/EmptyState';
 import {
-  BrainIcon,
   ContactsIcon,
   FilterIcon,
   LayoutIcon,
   SearchIcon,
-  SparkIcon,
   TasksIcon,
 } from '../../components/icons';
 import { he } from '../../i18n/he';
 
 /** The pages with a real screen of their own; every other page is an upcoming one. */
-export type UpcomingPageName = Exclude<PageName, 'Inbox' | 'Settings' | 'Compose' | 'PendingReplies'>;
+export type UpcomingPageName = Exclude<PageName, 'Inbox' | 'Settings' | 'Compose' | 'PendingReplies' | 'SmartFeatures' | 'AITraining'>;
 
 interface Upcoming {
   Icon: ComponentType;
@@ -44,8 +42,6 @@ const UPCOMING: Record<UpcomingPageName, Upcoming> = {
   Contacts: { Icon: ContactsIcon, text: he.empty.contacts },
   Tasks: { Icon: TasksIcon, text: he.empty.tasks },
   Rules: { Icon: FilterIcon, text: he.empty.rules },
-  SmartFeatures: { Icon: SparkIcon, text: he.empty.smartFeatures },
-  AITraining: { Icon: BrainIcon, text: he.empty.aiTraining },
   BuilderPage: { Icon: LayoutIcon, text: he.empty.builder },
 };
 

@@ -4,6 +4,8 @@
 // offers undo (useUndoSend); a saved draft goes to Pending replies (shouldNavigate). The text is
 // kept per mail in replyDrafts, so switching mails does not lose it.
 // 'כתיבת תשובה מלאה' opens the Compose page for what the panel cannot do (cc, formatting, files).
+// 'תשובה חכמה' fills the panel with an AI reply (smartReply.ts); while it is being written the
+// panel's text is read-only, and a replaced text of the user's can be put back.
 
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -12,12 +14,14 @@ import { keys } from '../../../api/keys';
 import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/outgoing';
 import type { EmailDetail } from '../../../api/types';
 import { useToast } from '../../../app/Toasts';
-import { PenIcon, SendIcon } from '../../../components/icons';
+import { PenIcon, SendIcon, SparkIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { useUndoSend } from '../../outbox/undoSend';
 import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
 import { replyDrafts, useReplyDraft } from './replyDrafts';
+import { showAiFailure } from './aiFailure';
+import { useSmartReply } from './smartReply';
 
 const t = he.outgoing.reply;
 
@@ -37,6 +41,7 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
         <SendIcon />
         {t.open}
       </button>
+      <SmartReplyButton id={mail.id} />
       <Link className="chip-button" to={replyHref(mail)} title={t.fullComposeHint} data-testid="reply-compose">
         <PenIcon />
         {t.fullCompose}
@@ -45,8 +50,29 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
   );
 }
 
+/** 'תשובה חכמה': disabled and busy while the reply is written; the result opens the panel. */
+function SmartReplyButton({ id }: { id: string }) {
+  const smart = useSmartReply(id);
+  const toast = useToast();
+  return (
+    <button
+      type="button"
+      className="chip-button chip-button--ai"
+      disabled={smart.busy}
+      aria-busy={smart.busy}
+      title={he.ai.smartReplyHint}
+      onClick={() => void smart.run((e) => showAiFailure(toast, e, he.ai.smartReplyFailed))}
+      data-testid="smart-reply"
+    >
+      <SparkIcon />
+      {smart.busy ? he.ai.smartReplyBusy : he.ai.smartReply}
+    </button>
+  );
+}
+
 export function ReplyPanel({ mail }: { mail: ReplySource }) {
   const draft = useReplyDraft(mail.id);
+  const smart = useSmartReply(mail.id);
   const toast = useToast();
   const navigate = useNavigate();
   const announce = useUndoSend();
@@ -65,9 +91,12 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
   if (!draft.isOpen) return null;
 
   const empty = draft.text.trim() === '';
+  // The user's own text, while the smart reply that replaced it is still untouched.
+  const replacedText = smart.replaced && smart.replaced.generated === draft.text ? smart.replaced.previous : null;
+  const locked = busy !== null || smart.busy;
 
   async function send() {
-    if (empty || busy) return;
+    if (empty || locked) return;
     setBusy('send');
     try {
       const result = await sendMail(replyMail(mail, draft.text));
@@ -82,7 +111,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
   }
 
   async function save() {
-    if (empty || busy) return;
+    if (empty || locked) return;
     setBusy('save');
     // The body the reading pane already loaded (same cache key), else the list's preview.
     const detail = cache.get(keys.email(mail.id))?.data as EmailDetail | undefined;
@@ -131,7 +160,8 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
         rows={6}
         placeholder={t.placeholder}
         value={draft.text}
-        readOnly={busy !== null}
+        readOnly={locked}
+        aria-busy={smart.busy}
         onChange={(e) => draft.setText(e.target.value)}
         onKeyDown={onKeyDown}
         data-testid="reply-text"
@@ -140,7 +170,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
         <button
           type="button"
           className="button button--primary"
-          disabled={empty || busy !== null}
+          disabled={empty || locked}
           onClick={() => void send()}
           data-testid="reply-send"
         >
@@ -150,7 +180,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
         <button
           type="button"
           className="button"
-          disabled={empty || busy !== null}
+          disabled={empty || locked}
           onClick={() => void save()}
           data-testid="reply-save"
         >
@@ -166,6 +196,18 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
         >
           {t.close}
         </button>
+        {replacedText !== null && (
+          <button
+            type="button"
+            className="link-button reply-panel__restore"
+            title={he.ai.restoreTextHint}
+            disabled={locked}
+            onClick={smart.restore}
+            data-testid="smart-reply-restore"
+          >
+            {he.ai.restoreText}
+          </button>
+        )}
       </div>
     </section>
   );

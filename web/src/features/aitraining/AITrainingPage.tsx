@@ -1,0 +1,175 @@
+// "אימון AI" (spec 001 "AI training page", §3 "AI training settings", §4 "AI training save", §8,
+// §9): the server's copy of the user's AI training settings, loaded on open (SWR), edited on the
+// page, and sent back whole by 'שמור לשרת' — a saving indicator, then a success message that hides
+// after 3 s. 'טען מהשרת' re-reads the server copy. Only the general settings are shown: the spam
+// training fields are kept as loaded and sent back unchanged.
+
+import { useEffect, useRef, useState } from 'react';
+import useSWR from 'swr';
+import { aiKeys, loadTraining, saveTraining, type AiTrainingSettings } from '../../api/ai';
+import { withReason } from '../../api/outgoing';
+import { useToast } from '../../app/Toasts';
+import { he } from '../../i18n/he';
+import { formatDateTime } from '../../lib/dates';
+import { ConfirmDialog } from '../settings/ConfirmDialog';
+import { GeneralSettings } from './GeneralSettings';
+import { TemplatesEditor } from './TemplatesEditor';
+import { sameForm, toBody, toForm, type TrainingForm } from './trainingForm';
+
+const t = he.aiTraining;
+
+/** Spec 001 §4/§9: the success message hides after 3 seconds. */
+export const SAVED_MESSAGE_MS = 3000;
+
+type Busy = 'save' | 'load' | null;
+
+export default function AITrainingPage() {
+  const toast = useToast();
+  const { data, error, mutate } = useSWR<AiTrainingSettings>(aiKeys.training());
+  // null: untouched, the page shows the server copy as it is.
+  const [draft, setDraft] = useState<TrainingForm | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [confirmLoad, setConfirmLoad] = useState(false);
+  const savedTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(savedTimer.current), []);
+
+  const server = data ? toForm(data) : null;
+  const form = draft ?? server;
+  const dirty = draft !== null && server !== null && !sameForm(draft, server);
+  const body = form ? toBody(form) : null;
+
+  function change(values: Partial<TrainingForm>) {
+    if (!form) return;
+    setDraft({ ...form, ...values });
+  }
+
+  function showSaved() {
+    window.clearTimeout(savedTimer.current);
+    setSaved(true);
+    savedTimer.current = window.setTimeout(() => setSaved(false), SAVED_MESSAGE_MS);
+  }
+
+  async function save() {
+    if (!body || busy) return;
+    setBusy('save');
+    setFailure(null);
+    setSaved(false);
+    try {
+      const res = await saveTraining(body);
+      if (res?.settings) await mutate(res.settings, { revalidate: false });
+      else await mutate();
+      setDraft(null);
+      showSaved();
+    } catch (err) {
+      setFailure(withReason(t.saveFailed, err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function load() {
+    setConfirmLoad(false);
+    if (busy) return;
+    setBusy('load');
+    setFailure(null);
+    setSaved(false);
+    try {
+      const fresh = await loadTraining();
+      await mutate(fresh, { revalidate: false });
+      setDraft(null);
+      toast.success(t.loaded);
+    } catch (err) {
+      setFailure(withReason(t.loadFailed, err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  // A failed first load shows like a failed 'טען מהשרת', with the button to try again.
+  const shownFailure = failure ?? (!data && error ? withReason(t.loadFailed, error) : null);
+  const disabled = busy !== null;
+
+  return (
+    <section className="page-section ai-training" data-testid="page-AITrainingPage">
+      <p className="settings__intro">{t.intro}</p>
+
+      {form ? (
+        <>
+          <GeneralSettings form={form} onChange={change} disabled={disabled} />
+          <TemplatesEditor templates={form.templates} onChange={(templates) => change({ templates })} disabled={disabled} />
+        </>
+      ) : (
+        !shownFailure && (
+          <p className="card__status" role="status" data-testid="training-loading">
+            {t.loading}
+          </p>
+        )
+      )}
+
+      <div className="ai-training__bar">
+        <div className="ai-training__messages">
+          {busy === 'save' && (
+            <p className="ai-training__saving" role="status" data-testid="training-saving">
+              {t.saving}
+            </p>
+          )}
+          {saved && (
+            <p className="notice notice--success" role="status" data-testid="training-saved">
+              {t.saved}
+            </p>
+          )}
+          {shownFailure && (
+            <p className="notice notice--error" role="alert" data-testid="training-error">
+              {shownFailure}
+            </p>
+          )}
+          {dirty && !busy && (
+            <p className="ai-training__unsaved" data-testid="training-dirty">
+              {t.unsaved}
+            </p>
+          )}
+          {data && !dirty && !busy && !saved && (
+            <p className="ai-training__updated" data-testid="training-updated-at">
+              {data.updatedAt ? t.updatedAt(formatDateTime(data.updatedAt)) : t.neverSaved}
+            </p>
+          )}
+        </div>
+        <div className="form__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={disabled || !body}
+            onClick={() => void save()}
+            data-testid="training-save"
+          >
+            {busy === 'save' ? t.saving : t.save}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={disabled}
+            onClick={() => (dirty ? setConfirmLoad(true) : void load())}
+            data-testid="training-load"
+          >
+            {busy === 'load' ? t.reloading : t.load}
+          </button>
+        </div>
+      </div>
+
+      {confirmLoad && (
+        <ConfirmDialog
+          title={t.discardTitle}
+          confirmLabel={t.discardYes}
+          cancelLabel={t.discardNo}
+          onConfirm={() => void load()}
+          onCancel={() => setConfirmLoad(false)}
+        >
+          <p>{t.discardQuestion}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

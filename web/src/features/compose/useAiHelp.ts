@@ -1,0 +1,83 @@
+// The compose page's AI menu (spec 000 §2, §5, §8): generate a subject from the body, or rewrite
+// the body in one of three styles. Both need a non-empty body (checked here, no request). One
+// call at a time (`busy`). An improvement replaces the editor's HTML and keeps what was there, so
+// 'ביטול השיפור' can put it back until the next edit; a failure leaves the body untouched.
+
+import { useRef, useState, type RefObject } from 'react';
+import { generateSubject, improveEmail, type ImproveStyle } from '../../api/ai';
+import { useToast } from '../../app/Toasts';
+import { he } from '../../i18n/he';
+import { showAiFailure } from '../inbox/reply/aiFailure';
+import { safeAiHtml } from './aiHtml';
+import { isBlankHtml } from './editorCommands';
+
+export type AiAction = 'subject' | ImproveStyle;
+
+export interface AiHelpOptions {
+  editorRef: RefObject<HTMLDivElement | null>;
+  onSubject: (subject: string) => void;
+  /** A message for the page's error line (null clears it). */
+  onError: (message: string | null) => void;
+}
+
+export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
+  const toast = useToast();
+  const [busy, setBusy] = useState<AiAction | null>(null);
+  // The body before the last improvement, while it can still be undone.
+  const [undoHtml, setUndoHtml] = useState<string | null>(null);
+  const running = useRef(false);
+
+  /** Writes the editor and tells it (placeholder, the page's error) as a template does. */
+  function writeBody(html: string) {
+    const el = editorRef.current;
+    if (!el) return;
+    el.innerHTML = html;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+
+  async function run(action: AiAction) {
+    const el = editorRef.current;
+    if (running.current || !el) return;
+    if (isBlankHtml(el)) {
+      onError(he.ai.bodyRequired);
+      return;
+    }
+    running.current = true;
+    setBusy(action);
+    onError(null);
+    try {
+      if (action === 'subject') {
+        const { subject } = await generateSubject(el.innerHTML);
+        onSubject(subject.trim());
+      } else {
+        const { improved } = await improveEmail(el.innerHTML, action);
+        // What is there now (the user may have typed while waiting) is what undo brings back.
+        const previous = el.innerHTML;
+        writeBody(safeAiHtml(improved));
+        setUndoHtml(previous);
+      }
+    } catch (e) {
+      showAiFailure(toast, e, action === 'subject' ? he.ai.subjectFailed : he.ai.improveFailed);
+    } finally {
+      running.current = false;
+      setBusy(null);
+    }
+  }
+
+  function undoImprove() {
+    if (undoHtml === null) return;
+    const html = undoHtml;
+    setUndoHtml(null);
+    writeBody(html);
+    editorRef.current?.focus();
+  }
+
+  return {
+    busy,
+    run,
+    undoHtml,
+    undoImprove,
+    /** The user edited the body: the improvement is theirs now. */
+    forgetUndo: () => setUndoHtml(null),
+  };
+}

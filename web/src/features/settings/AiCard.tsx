@@ -1,0 +1,51 @@
+// "עזרת AI" (docs/API.md "AI help", spec 001 "AI key"): the provider key, the provider / model /
+// base URL choice, and a short note on which data goes to the provider.
+
+import useSWR from 'swr';
+import { aiKeys, type AiSettings } from '../../api/ai';
+import { errorMessage } from '../../api/client';
+import { he } from '../../i18n/he';
+import { AiKeySection } from './AiKeySection';
+import { AiProviderForm } from './AiProviderForm';
+
+const t = he.aiSettings;
+
+export function AiCard() {
+  const settings = useSWR<AiSettings>(aiKeys.settings());
+
+  let provider;
+  if (settings.data) {
+    provider = <AiProviderForm settings={settings.data} mutate={settings.mutate} />;
+  } else if (settings.error) {
+    provider = (
+      <div className="notice notice--error" role="alert" data-testid="ai-settings-load-error">
+        <p>
+          {t.loadFailed} {errorMessage(settings.error)}
+        </p>
+        <button type="button" className="link-button" onClick={() => void settings.mutate()}>
+          {t.retry}
+        </button>
+      </div>
+    );
+  } else {
+    provider = (
+      <p className="card__status" role="status">
+        {t.loading}
+      </p>
+    );
+  }
+
+  return (
+    <section className="card ai-card" aria-labelledby="ai-card-title" data-testid="ai-card">
+      <h2 id="ai-card-title" className="card__title">
+        {t.title}
+      </h2>
+      <p className="card__status">{t.intro}</p>
+      <p className="notice notice--info ai-card__privacy" data-testid="ai-privacy">
+        {t.privacy}
+      </p>
+      <AiKeySection keyRequired={settings.data?.keyRequired} />
+      {provider}
+    </section>
+  );
+}

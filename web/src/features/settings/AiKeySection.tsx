@@ -1,0 +1,148 @@
+// The AI card's key (docs/API.md "The key and the provider", spec 001 "AI key"): a password field
+// whose value is sent when it loses focus (and by 'שמור מפתח'), then cleared — the server never
+// returns the key, so it is never shown again. A status line says whether one is stored, and a
+// stored key can be deleted after a confirmation.
+
+import { useRef, useState } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
+import { aiKeys, deleteApiKey, storeApiKey, type KeyExists } from '../../api/ai';
+import { errorMessage } from '../../api/client';
+import { useToast } from '../../app/Toasts';
+import { TextField } from '../../components/Field';
+import { he } from '../../i18n/he';
+import { ConfirmDialog } from './ConfirmDialog';
+
+const t = he.aiSettings;
+
+/** `keyRequired` of the saved provider; undefined while the provider settings load. */
+export function AiKeySection({ keyRequired }: { keyRequired: boolean | undefined }) {
+  const { mutate } = useSWRConfig();
+  const toast = useToast();
+  const status = useSWR<KeyExists>(aiKeys.keyExists());
+  const [value, setValue] = useState('');
+  const [saving, setSaving] = useState(false);
+  // Blur and the button's click arrive one after the other: the key goes out once.
+  const savingRef = useRef(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  /** Shows the server's answer at once, then re-reads it (and the provider's keyStored). */
+  function refresh(exists: boolean) {
+    void status.mutate({ exists }, { revalidate: true });
+    void mutate(aiKeys.settings());
+  }
+
+  async function save() {
+    const key = value.trim();
+    if (!key || savingRef.current) return;
+    savingRef.current = true;
+    setSaving(true);
+    setError(null);
+    try {
+      const res = await storeApiKey(key);
+      setValue('');
+      toast.success(t.keySaved);
+      refresh(res?.exists ?? true);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      savingRef.current = false;
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    setDeleting(true);
+    try {
+      const res = await deleteApiKey();
+      setConfirming(false);
+      toast.success(t.keyDeleted);
+      refresh(res?.exists ?? false);
+    } catch (err) {
+      setConfirming(false);
+      setError(errorMessage(err));
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const exists = status.data?.exists;
+  let statusText: string = t.keyChecking;
+  if (exists !== undefined) statusText = exists ? t.keyStored : t.keyMissing;
+  else if (status.error) statusText = t.keyCheckFailed;
+
+  return (
+    <div className="ai-key">
+      <h3 className="card__subtitle">{t.keyTitle}</h3>
+      <p
+        className={`ai-key__status${exists === undefined ? '' : exists ? ' ai-key__status--stored' : ' ai-key__status--missing'}`}
+        role="status"
+        data-testid="ai-key-status"
+        data-exists={exists === undefined ? undefined : String(exists)}
+      >
+        <span className="ai-key__dot" aria-hidden="true" />
+        {statusText}
+      </p>
+      <form
+        className="ai-key__row"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <TextField
+          id="ai-key-input"
+          label={t.keyLabel}
+          hint={keyRequired === false ? `${t.keyOptional} ${t.keyHint}` : t.keyHint}
+          type="password"
+          dir="ltr"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder={t.keyPlaceholder}
+          disabled={saving}
+          value={value}
+          onValueChange={setValue}
+          onBlur={() => void save()}
+        />
+        <div className="ai-key__actions">
+          <button type="submit" className="button button--primary" disabled={saving || !value.trim()} data-testid="ai-key-save">
+            {saving ? t.keySaving : t.keySave}
+          </button>
+          {exists && (
+            <button
+              type="button"
+              className="button"
+              disabled={saving || deleting}
+              onClick={() => setConfirming(true)}
+              data-testid="ai-key-delete"
+            >
+              {t.keyDelete}
+            </button>
+          )}
+        </div>
+      </form>
+      {error && (
+        <p className="notice notice--error" role="alert" data-testid="ai-key-error">
+          {error}
+        </p>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t.keyDeleteTitle}
+          confirmLabel={t.keyDeleteYes}
+          cancelLabel={t.keyDeleteNo}
+          danger
+          busy={deleting}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{t.keyDeleteQuestion}</p>
+          {keyRequired !== false && <p>{t.keyDeleteExplain}</p>}
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

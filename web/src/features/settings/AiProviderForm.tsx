@@ -1,0 +1,153 @@
+// The AI card's provider choice (docs/API.md "The key and the provider"): Anthropic or an
+// OpenAI-compatible server, a model and a base URL. Empty fields mean the server's default, which
+// the placeholders show; saving is PUT /api/settings/ai, whose answer (what is now in effect)
+// replaces the cached settings. The server's 400 messages show under the form.
+
+import { useState, type FormEvent } from 'react';
+import type { KeyedMutator } from 'swr';
+import { saveAiSettings, type AiProvider, type AiProviderChoice, type AiSettings } from '../../api/ai';
+import { errorMessage } from '../../api/client';
+import { SelectField, TextField } from '../../components/Field';
+import { he } from '../../i18n/he';
+
+const t = he.aiSettings;
+
+const PROVIDERS: readonly AiProvider[] = ['anthropic', 'openai'];
+
+/**
+ * What the server falls back to for a provider other than its configured one (mirrors
+ * ProviderKind::default_model / default_base_url in src/ai/provider.rs): model names and URLs.
+ */
+const PROVIDER_DEFAULTS: Record<AiProvider, { model: string; baseUrl: string }> = {
+  anthropic: { model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
+  openai: { model: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1' },
+};
+
+function choiceOf(s: AiSettings): AiProviderChoice {
+  return { provider: s.provider, model: s.model, baseUrl: s.baseUrl };
+}
+
+/** The value an empty field stands for: what the server uses when it is left empty. */
+function placeholderFor(field: 'model' | 'baseUrl', provider: AiProvider, s: AiSettings): string {
+  // The saved choice already leaves this field empty: the server says what that resolves to.
+  if (s.provider === provider && !s[field] && s.effective.provider === provider) return s.effective[field];
+  if (s.defaults.provider === provider) return s.defaults[field];
+  return PROVIDER_DEFAULTS[provider][field];
+}
+
+export function providerLabel(p: AiProvider): string {
+  return t.providers[p] ?? p;
+}
+
+export function AiProviderForm({ settings, mutate }: { settings: AiSettings; mutate: KeyedMutator<AiSettings> }) {
+  // null: untouched, the form shows the saved choice.
+  const [draft, setDraft] = useState<AiProviderChoice | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const form = draft ?? choiceOf(settings);
+
+  function change(values: Partial<AiProviderChoice>) {
+    setSaved(false);
+    setDraft({ ...form, ...values });
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (saving) return;
+    setSaving(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const res = await saveAiSettings({ provider: form.provider, model: form.model.trim(), baseUrl: form.baseUrl.trim() });
+      await mutate(res, { revalidate: false });
+      setDraft(null);
+      setSaved(true);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const { effective } = settings;
+  return (
+    <form className="form ai-provider" onSubmit={onSubmit} noValidate aria-labelledby="ai-provider-title">
+      <h3 id="ai-provider-title" className="card__subtitle">
+        {t.providerTitle}
+      </h3>
+      <SelectField
+        id="ai-provider"
+        label={t.provider}
+        disabled={saving}
+        value={form.provider}
+        // Model names and addresses belong to one provider: a new provider starts from its defaults.
+        onValueChange={(v) => change({ provider: v as AiProvider, model: '', baseUrl: '' })}
+      >
+        {PROVIDERS.map((p) => (
+          <option key={p} value={p}>
+            {providerLabel(p)}
+          </option>
+        ))}
+      </SelectField>
+      <div className="form-grid">
+        <TextField
+          id="ai-model"
+          label={t.model}
+          dir="ltr"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder={placeholderFor('model', form.provider, settings)}
+          disabled={saving}
+          value={form.model}
+          onValueChange={(model) => change({ model })}
+        />
+        <TextField
+          id="ai-base-url"
+          label={t.baseUrl}
+          type="url"
+          dir="ltr"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint={form.provider === 'openai' ? t.localExample : undefined}
+          placeholder={placeholderFor('baseUrl', form.provider, settings)}
+          disabled={saving}
+          value={form.baseUrl}
+          onValueChange={(baseUrl) => change({ baseUrl })}
+        />
+      </div>
+      <p className="field__hint">{t.defaultsHint}</p>
+
+      <p className="ai-effective" data-testid="ai-effective">
+        <span className="ai-effective__label">{t.effective}</span>{' '}
+        <span data-testid="ai-effective-provider">{providerLabel(effective.provider)}</span>
+        {' · '}
+        <bdi dir="ltr" data-testid="ai-effective-model">
+          {effective.model}
+        </bdi>
+        {' · '}
+        <bdi dir="ltr" data-testid="ai-effective-url">
+          {effective.baseUrl}
+        </bdi>
+      </p>
+
+      {error && (
+        <p className="notice notice--error" role="alert" data-testid="ai-settings-error">
+          {error}
+        </p>
+      )}
+      {saved && (
+        <p className="notice notice--success" role="status" data-testid="ai-settings-saved">
+          {t.saved}
+        </p>
+      )}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={saving} data-testid="ai-settings-save">
+          {saving ? t.saving : t.save}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+// A failed smart call, inside the card that made it: the server's Hebrew message (ai_key_missing,
+// ai_failed with its reason, or the network message), and a link to the settings when no key is
+// stored. The spec only logs these; showing them tells the user what to fix.
+
+import { Link } from 'react-router-dom';
+import { isKeyMissing } from '../../api/ai';
+import { failureMessage } from '../../api/outgoing';
+import { he } from '../../i18n/he';
+
+export function SmartError({ error, fallback, message, onRetry, retryLabel }: {
+  error: unknown;
+  /** The call's own failure text, for an answer that carries no message. */
+  fallback: string;
+  /** Shown instead of the server's message. */
+  message?: string;
+  onRetry?: () => void;
+  retryLabel?: string;
+}) {
+  return (
+    <div className="notice notice--error smart-error" role="alert" data-testid="smart-error">
+      <p>{message ?? failureMessage(error, fallback)}</p>
+      {isKeyMissing(error) && (
+        <Link className="smart-error__link" to="/Settings" data-testid="smart-error-settings">
+          {he.smart.goToSettings}
+        </Link>
+      )}
+      {onRetry && (
+        <button type="button" className="link-button" onClick={onRetry}>
+          {retryLabel}
+        </button>
+      )}
+    </div>
+  );
+}
