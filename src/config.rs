@@ -41,6 +41,9 @@ pub struct AiConfig {
     /// Retries after 429, 529 and 5xx answers (0 to 5), waiting the provider's Retry-After or
     /// 1 s doubling.
     pub max_retries: u32,
+    /// Whether users who are not admins may point their own AI calls at another address (the
+    /// server would send requests wherever they say; admins always may).
+    pub allow_user_base_url: bool,
 }
 
 impl Default for AiConfig {
@@ -51,6 +54,7 @@ impl Default for AiConfig {
             base_url: String::new(),
             timeout_secs: 60,
             max_retries: 2,
+            allow_user_base_url: false,
         }
     }
 }
@@ -330,11 +334,11 @@ impl Config {
             );
         }
         let url = &self.ai.base_url;
-        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+        if !(url.is_empty() || crate::ai::key::base_url_ok(url)) {
             return bad(
                 "ai.base_url",
                 url,
-                "expected a URL starting with http:// or https://",
+                "expected an http:// or https:// URL without a user name, query or fragment",
             );
         }
         if self.ai.timeout_secs == 0 || self.ai.timeout_secs > 600 {
@@ -478,7 +482,11 @@ mod tests {
         assert_eq!((c.ai.provider.as_str(), c.ai.timeout_secs), ("openai", 5));
         let e = env(&[("MAILCLIENT_AI_PROVIDER", "gemini")]);
         let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
-        assert!(err.0.contains("`ai.provider` (from MAILCLIENT_AI_PROVIDER)"), "{err}");
+        assert!(
+            err.0
+                .contains("`ai.provider` (from MAILCLIENT_AI_PROVIDER)"),
+            "{err}"
+        );
     }
 
     #[test]

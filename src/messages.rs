@@ -129,7 +129,8 @@ pub const AI_KEY_BLANK: &str = "הזן מפתח API";
 pub const AI_KEY_TOO_LONG: &str = "מפתח ה-API ארוך מדי";
 pub const AI_PROVIDER_UNKNOWN: &str = "ספק AI לא מוכר (anthropic או openai)";
 pub const AI_BASE_URL_INVALID: &str =
-    "כתובת השרת של ספק ה-AI אינה תקינה (יש להתחיל ב-http:// או https://)";
+    "כתובת השרת של ספק ה-AI אינה תקינה (http:// או https://, בלי שם משתמש, סיסמה או פרמטרים)";
+pub const AI_BASE_URL_ADMIN_ONLY: &str = "רק מנהל מערכת יכול לקבוע כתובת שרת AI אחרת";
 pub const AI_MODEL_INVALID: &str = "שם המודל אינו תקין";
 pub const AI_TONE_UNKNOWN: &str = "סגנון כתיבה לא מוכר";
 pub const AI_LANGUAGE_UNKNOWN: &str = "שפה לא מוכרת";

@@ -111,7 +111,10 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
         .json("GET", "/api/settings/ai", Some(&token), None)
         .await;
     assert_eq!(settings["keyStored"], true);
-    assert_eq!(settings["provider"], "anthropic", "the server's provider until the user picks one");
+    assert_eq!(
+        settings["provider"], "anthropic",
+        "the server's provider until the user picks one"
+    );
     assert_eq!(settings["model"], "");
     assert!(
         !settings.to_string().contains(key),
@@ -372,6 +375,47 @@ async fn an_openai_compatible_server_needs_no_key_and_gets_one_when_stored() {
     subject(&app, &token, "שלום").await;
     assert_eq!(llm.last().header("authorization"), Some("Bearer sk-local"));
 
+    // The key is bound to the endpoint it was stored for: back on Anthropic it is not there,
+    // and it never travels to the other provider.
+    let (s, v) = app
+        .json(
+            "PUT",
+            "/api/settings/ai",
+            Some(&token),
+            Some(json!({"provider": "anthropic"})),
+        )
+        .await;
+    assert_eq!((s, &v["keyStored"]), (200, &json!(false)), "{v}");
+    let (s, v) = subject(&app, &token, "שלום").await;
+    assert_eq!((s, v["error"].as_str()), (400, Some("ai_key_missing")));
+    let (_, v) = app
+        .json(
+            "GET",
+            "/api/settings/claude-api-key/exists",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(v, json!({"exists": false}));
+    for bad in [
+        "http://user:pw@127.0.0.1:1/v1",
+        "http://127.0.0.1:1/v1?token=x",
+    ] {
+        let (s, v) = app
+            .json(
+                "PUT",
+                "/api/settings/ai",
+                Some(&token),
+                Some(json!({"provider": "openai", "baseUrl": bad})),
+            )
+            .await;
+        assert_eq!(
+            (s, v["message"].as_str()),
+            (400, Some(messages::AI_BASE_URL_INVALID)),
+            "{bad}"
+        );
+    }
+
     let (s, v) = app
         .json(
             "PUT",
@@ -501,4 +545,150 @@ async fn no_server_at_the_address_is_said_plainly() {
             messages::ai_unreachable(&format!("http://127.0.0.1:{port}"))
         )
     );
+}
+
+#[tokio::test]
+async fn a_stored_key_never_follows_a_changed_address() {
+    let llm = FakeLlm::start().await;
+    let (app, token) = app(&llm, "").await;
+    with_key(&app, &token, "sk-ant-bound").await;
+    // Pointed elsewhere (another origin, same provider): the key stays behind.
+    let other = FakeLlm::start().await;
+    let (s, v) = app
+        .json(
+            "PUT",
+            "/api/settings/ai",
+            Some(&token),
+            Some(json!({"provider": "anthropic", "baseUrl": other.base})),
+        )
+        .await;
+    assert_eq!((s, &v["keyStored"]), (200, &json!(false)), "{v}");
+    let (s, _) = subject(&app, &token, "שלום").await;
+    assert_eq!(s, 400);
+    assert!(other.requests().is_empty() && llm.requests().is_empty());
+    // Back at the address it was stored for, it works again.
+    let (_, v) = app
+        .json(
+            "PUT",
+            "/api/settings/ai",
+            Some(&token),
+            Some(json!({"provider": "anthropic", "baseUrl": ""})),
+        )
+        .await;
+    assert_eq!(v["keyStored"], true);
+    let (s, _) = subject(&app, &token, "שלום").await;
+    assert_eq!(s, 200);
+    assert_eq!(llm.last().header("x-api-key"), Some("sk-ant-bound"));
+
+    // Users who are not admins choose provider and model, not the address.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/admin/users",
+            Some(&token),
+            Some(json!({"username": "yossi", "name": "יוסי", "password": "another pass 2"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let yossi_id = v["user"]["id"].clone();
+    let yossi = app.login("yossi", "another pass 2").await;
+    let (_, v) = app
+        .json("GET", "/api/settings/ai", Some(&yossi), None)
+        .await;
+    assert_eq!(v["baseUrlEditable"], false);
+    let (s, v) = app
+        .json(
+            "PUT",
+            "/api/settings/ai",
+            Some(&yossi),
+            Some(json!({"provider": "openai", "baseUrl": other.base})),
+        )
+        .await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (403, Some(messages::AI_BASE_URL_ADMIN_ONLY))
+    );
+    let (s, v) = app
+        .json(
+            "PUT",
+            "/api/settings/ai",
+            Some(&yossi),
+            Some(json!({"provider": "anthropic", "model": "claude-other"})),
+        )
+        .await;
+    assert_eq!(
+        (s, v["effective"]["model"].as_str()),
+        (200, Some("claude-other")),
+        "{v}"
+    );
+
+    // A removed user's sealed key goes with them.
+    with_key(&app, &yossi, "sk-ant-yossi").await;
+    let id = yossi_id.as_u64().map_or_else(
+        || yossi_id.as_str().unwrap_or_default().to_string(),
+        |n| n.to_string(),
+    );
+    let (s, v) = app
+        .json(
+            "DELETE",
+            &format!("/api/admin/users/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let txn = redb::ReadableDatabase::begin_read(app.state.store.db()).unwrap();
+    let keys = txn.open_table(mailclient::ai::key::AI_KEYS).unwrap();
+    assert_eq!(
+        redb::ReadableTableMetadata::len(&keys).unwrap(),
+        1,
+        "only dana's key is left"
+    );
+}
+
+#[tokio::test]
+async fn retries_follow_the_provider_and_give_up_in_time() {
+    let llm = FakeLlm::start().await;
+    let (app, token) = app(&llm, "max_retries = 2").await;
+    with_key(&app, &token, "sk-ant-test").await;
+    // A 500 without Retry-After: tried again after a second.
+    llm.push(Reply::Status(
+        500,
+        json!({"type": "error", "error": {"type": "api_error", "message": "boom"}}),
+        None,
+    ));
+    let started = std::time::Instant::now();
+    let (s, _) = reply(&app, &token).await;
+    assert_eq!(s, 200);
+    assert_eq!(llm.requests().len(), 2);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(900));
+    // Rate limited every time: the rate-limit reason after 1 + max_retries tries.
+    llm.clear();
+    for _ in 0..3 {
+        llm.push(Reply::Status(
+            429,
+            json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}}),
+            Some(0),
+        ));
+    }
+    let (s, v) = reply(&app, &token).await;
+    assert_eq!(s, 502);
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(messages::AI_RATE_LIMITED),
+        "{v}"
+    );
+    assert_eq!(llm.requests().len(), 3);
+    // "Come back in a minute" is not worth holding the user's request for.
+    llm.clear();
+    llm.push(Reply::Status(
+        429,
+        json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}}),
+        Some(60),
+    ));
+    let (s, _) = reply(&app, &token).await;
+    assert_eq!(s, 502);
+    assert_eq!(llm.requests().len(), 1);
 }

@@ -1,6 +1,9 @@
-//! The user's provider key and provider choice. The key is sealed with the server key (bound
-//! to the user id), never returned by the API and never logged; the choice (provider, model,
-//! base URL) overrides the `[ai]` config per user. [`endpoint`] puts the two together for a call.
+//! The user's provider key and provider choice. The key is sealed with the server key, bound to
+//! the user, the provider and the origin (scheme, host, port) it was stored for: it opens only for
+//! that endpoint, so a later change of provider or address (by the user, by anyone holding their
+//! session, or by the admin's config) never carries it to another host. It is never returned by
+//! the API and never logged. The choice (provider, model, base URL) overrides the `[ai]` config
+//! per user; [`endpoint`] puts the two together for a call.
 
 use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
@@ -26,11 +29,30 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-fn context(user_id: u64) -> String {
-    format!("ai-key:{user_id}")
+/// The seal's context: the key opens only for the user and the endpoint it was stored for.
+fn context(user_id: u64, kind: ProviderKind, base_url: &str) -> String {
+    format!("ai-key:{user_id}:{}:{}", kind.name(), origin(base_url))
 }
 
-pub fn store_key(store: &Store, server_key: &ServerKey, user_id: u64, key: &str) -> Result<()> {
+/// `scheme://host:port` of a URL, lower-cased (the path may change, the host may not).
+pub fn origin(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        authority.to_ascii_lowercase()
+    )
+}
+
+/// Seals `key` for the user's endpoint in effect now.
+pub fn store_key(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+    key: &str,
+) -> Result<()> {
     let key = key.trim();
     if key.is_empty() {
         return Err(AppError::bad_request(messages::AI_KEY_BLANK));
@@ -38,7 +60,8 @@ pub fn store_key(store: &Store, server_key: &ServerKey, user_id: u64, key: &str)
     if key.len() > MAX_KEY || key.chars().any(char::is_control) {
         return Err(AppError::bad_request(messages::AI_KEY_TOO_LONG));
     }
-    let sealed = server_key.seal(&context(user_id), key.as_bytes());
+    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    let sealed = server_key.seal(&context(user_id, kind, &base_url), key.as_bytes());
     let txn = store.db().begin_write()?;
     txn.open_table(AI_KEYS)?.insert(user_id, sealed.as_str())?;
     txn.commit()?;
@@ -52,25 +75,42 @@ pub fn delete_key(store: &Store, user_id: u64) -> Result<()> {
     Ok(())
 }
 
-pub fn key_exists(store: &Store, user_id: u64) -> Result<bool> {
-    let txn = store.db().begin_read()?;
-    Ok(txn.open_table(AI_KEYS)?.get(user_id)?.is_some())
+/// Forgets everything AI of a user being removed (inside the removal's transaction).
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> Result<(), redb::Error> {
+    txn.open_table(AI_KEYS)?.remove(user_id)?;
+    txn.open_table(AI_CHOICE)?.remove(user_id)?;
+    Ok(())
 }
 
-/// The stored key, opened. A key sealed by another server key (a restored store without its
-/// key file) counts as none, so the user is asked for it again rather than shown a 500.
-fn stored_key(store: &Store, server_key: &ServerKey, user_id: u64) -> Result<Option<String>> {
+/// Whether a key is stored that the user's endpoint in effect can use.
+pub fn key_exists(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+) -> Result<bool> {
+    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    Ok(stored_key(store, server_key, user_id, kind, &base_url)?.is_some())
+}
+
+/// The stored key, opened for this endpoint. A key stored for another provider or host does not
+/// open (and counts as none); so does one sealed by another server key (a store restored
+/// without its key file): the user is asked for the key again rather than shown a 500.
+fn stored_key(
+    store: &Store,
+    server_key: &ServerKey,
+    user_id: u64,
+    kind: ProviderKind,
+    base_url: &str,
+) -> Result<Option<String>> {
     let txn = store.db().begin_read()?;
     let Some(sealed) = txn.open_table(AI_KEYS)?.get(user_id)? else {
         return Ok(None);
     };
-    match server_key.open(&context(user_id), sealed.value()) {
-        Ok(bytes) => Ok(String::from_utf8(bytes).ok()),
-        Err(e) => {
-            tracing::warn!(user_id, error = %e, "stored AI key cannot be opened");
-            Ok(None)
-        }
-    }
+    Ok(server_key
+        .open(&context(user_id, kind, base_url), sealed.value())
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok()))
 }
 
 /// The user's overrides; empty fields fall back to the server's `[ai]` section.
@@ -93,14 +133,8 @@ impl Choice {
             return Err(AppError::bad_request(messages::AI_MODEL_INVALID));
         }
         let base_url = self.base_url.trim().to_string();
-        let scheme_ok = base_url.starts_with("http://") || base_url.starts_with("https://");
-        if !base_url.is_empty()
-            && (!scheme_ok
-                || base_url.len() > MAX_FIELD
-                || base_url
-                    .chars()
-                    .any(|c| c.is_control() || c.is_whitespace()))
-        {
+        let url_ok = base_url.is_empty() || (base_url_ok(&base_url) && base_url.len() <= MAX_FIELD);
+        if !url_ok {
             return Err(AppError::bad_request(messages::AI_BASE_URL_INVALID));
         }
         Ok(Self {
@@ -109,6 +143,19 @@ impl Choice {
             base_url,
         })
     }
+}
+
+/// http(s), a host, no user name or password, query or fragment (nothing secret to show back).
+pub fn base_url_ok(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or_default();
+    matches!(scheme, "http" | "https")
+        && !authority.is_empty()
+        && !authority.contains('@')
+        && !url.contains(['?', '#'])
+        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
 }
 
 pub fn choice(store: &Store, user_id: u64) -> Result<Choice> {
@@ -164,7 +211,7 @@ pub fn endpoint(
         .filter(|k| !k.is_empty())
     {
         Some(k) => Some(k),
-        None => stored_key(store, server_key, user_id)?,
+        None => stored_key(store, server_key, user_id, kind, &base_url)?,
     };
     if key.is_none() && kind.key_required() {
         return Err(AppError::AiKeyMissing);

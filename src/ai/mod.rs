@@ -29,7 +29,7 @@ use crate::error::{AppError, Result};
 
 /// What every call may carry besides its own fields (spec 000 §7): settings and a system prompt
 /// for this call only, and a key for this call only (also as header `X-Api-Key`).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Extras {
     pub settings: Option<Value>,
@@ -37,12 +37,34 @@ pub struct Extras {
     pub api_key: Option<String>,
 }
 
+/// The key stays out of any debug output.
+impl std::fmt::Debug for Extras {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Extras")
+            .field("settings", &self.settings)
+            .field("custom_system_prompt", &self.custom_system_prompt)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<hidden>"))
+            .finish()
+    }
+}
+
 /// A call's provider and settings.
 pub struct Prepared {
     pub endpoint: Endpoint,
     pub training: Training,
-    /// The user's mailbox address, named in the reply prompt.
-    pub address: String,
+    /// The user's mailbox addresses by account, the first one first: the reply prompt names the
+    /// one that received the mail.
+    pub addresses: Vec<(u64, String)>,
+}
+
+impl Prepared {
+    /// The address of the mailbox `account` (a stored mail's), else the user's first.
+    pub fn address(&self, account: Option<u64>) -> &str {
+        account
+            .and_then(|a| self.addresses.iter().find(|(id, _)| *id == a))
+            .or(self.addresses.first())
+            .map_or("", |(_, email)| email.as_str())
+    }
 }
 
 /// Reads the user's settings and where their calls go. No key for Anthropic is the spec's
@@ -65,14 +87,14 @@ pub async fn prepare(
     blocking(state, move |store| {
         let endpoint = key::endpoint(store, &server_key, &config, user_id, given)?;
         let training = training::load(store, user_id)?.overlaid(settings.as_ref())?;
-        let address = crate::accounts::list_for_user(store, user_id)?
-            .first()
-            .map(|a| a.email.clone())
-            .unwrap_or_default();
+        let addresses = crate::accounts::list_for_user(store, user_id)?
+            .into_iter()
+            .map(|a| (a.id, a.email))
+            .collect();
         Ok(Prepared {
             endpoint,
             training,
-            address,
+            addresses,
         })
     })
     .await

@@ -143,6 +143,8 @@ impl Failure {
 
 /// The most a provider's own error text adds to a message.
 const MAX_DETAIL: usize = 200;
+/// The most of an answer read into memory.
+const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 /// The longest Retry-After we honour; longer means "give up now".
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(20);
 
@@ -215,11 +217,20 @@ impl Ai {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let text = response
-            .text()
+        let mut response = response;
+        let mut bytes: Vec<u8> = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
             .await
-            .map_err(|e| (self.transport(endpoint, &e), None))?;
-        let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            .map_err(|e| (self.transport(endpoint, &e), None))?
+        {
+            // An answer is a few KB: a server streaming more is not a provider.
+            if bytes.len() + chunk.len() > MAX_ANSWER_BYTES {
+                return Err((Failure::Malformed, None));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         if (200..300).contains(&status) {
             return wire
                 .text_of(&body)

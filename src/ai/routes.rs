@@ -12,6 +12,7 @@ use super::key::{self, Choice};
 use super::source::{self, GivenContent};
 use super::{Extras, answer, prepare, prompts, required, run, training};
 use crate::app::AppState;
+use crate::auth::users::{Role, UserRecord};
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
 use crate::http::auth::CurrentUser;
@@ -36,7 +37,8 @@ pub fn router() -> Router<AppState> {
 
 // ---- the key and the provider ----
 
-#[derive(Debug, Default, Deserialize)]
+/// No `Debug`: it holds the key.
+#[derive(Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct KeyRequest {
     api_key: String,
@@ -47,9 +49,9 @@ async fn store_key(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<KeyRequest>,
 ) -> Result<Json<Value>> {
-    let server_key = state.key.clone();
+    let (server_key, config) = (state.key.clone(), state.config.ai.clone());
     blocking(&state, move |store| {
-        key::store_key(store, &server_key, user.id, &req.api_key)
+        key::store_key(store, &server_key, &config, user.id, &req.api_key)
     })
     .await?;
     tracing::info!(user_id = user.id, "AI key stored");
@@ -68,11 +70,21 @@ async fn key_exists(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Value>> {
-    let exists = blocking(&state, move |store| key::key_exists(store, user.id)).await?;
+    let (server_key, config) = (state.key.clone(), state.config.ai.clone());
+    let exists = blocking(&state, move |store| {
+        key::key_exists(store, &server_key, &config, user.id)
+    })
+    .await?;
     Ok(Json(json!({ "exists": exists })))
 }
 
-fn choice_json(state: &AppState, choice: &Choice, key_stored: bool) -> Value {
+/// Whether this user may point their AI calls at an address of their own: the server would
+/// POST wherever it says, so by default only admins may (`[ai] allow_user_base_url`).
+fn may_set_base_url(state: &AppState, user: &UserRecord) -> bool {
+    user.role == Role::Admin || state.config.ai.allow_user_base_url
+}
+
+fn choice_json(state: &AppState, choice: &Choice, key_stored: bool, user: &UserRecord) -> Value {
     let config = &state.config.ai;
     let (kind, model, base_url) = key::effective(config, choice);
     let (dkind, dmodel, dbase) = key::effective(config, &Choice::default());
@@ -85,6 +97,7 @@ fn choice_json(state: &AppState, choice: &Choice, key_stored: bool) -> Value {
         "defaults": { "provider": dkind.name(), "model": dmodel, "baseUrl": dbase },
         "keyStored": key_stored,
         "keyRequired": kind.key_required(),
+        "baseUrlEditable": may_set_base_url(state, user),
     })
 }
 
@@ -92,14 +105,15 @@ async fn get_choice(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Value>> {
+    let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
     let (choice, stored) = blocking(&state, move |store| {
         Ok((
-            key::choice(store, user.id)?,
-            key::key_exists(store, user.id)?,
+            key::choice(store, id)?,
+            key::key_exists(store, &server_key, &config, id)?,
         ))
     })
     .await?;
-    Ok(Json(choice_json(&state, &choice, stored)))
+    Ok(Json(choice_json(&state, &choice, stored, &user)))
 }
 
 async fn put_choice(
@@ -107,14 +121,20 @@ async fn put_choice(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<Choice>,
 ) -> Result<Json<Value>> {
+    let may_set_url = may_set_base_url(&state, &user);
+    let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
     let (choice, stored) = blocking(&state, move |store| {
+        let mine = key::choice(store, id)?;
+        if !may_set_url && req.base_url.trim() != mine.base_url {
+            return Err(AppError::Forbidden(messages::AI_BASE_URL_ADMIN_ONLY.into()));
+        }
         Ok((
-            key::save_choice(store, user.id, req)?,
-            key::key_exists(store, user.id)?,
+            key::save_choice(store, id, req)?,
+            key::key_exists(store, &server_key, &config, id)?,
         ))
     })
     .await?;
-    Ok(Json(choice_json(&state, &choice, stored)))
+    Ok(Json(choice_json(&state, &choice, stored, &user)))
 }
 
 // ---- AI training settings ----
@@ -194,7 +214,7 @@ async fn smart_reply(
         &mail,
         &context,
         template.as_deref(),
-        &prepared.address,
+        prepared.address(mail.account_id),
     );
     let reply = run(
         &state,

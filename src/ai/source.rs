@@ -28,6 +28,8 @@ pub struct MailText {
     pub body: String,
     /// The Message-ID, when the mail is a stored one.
     pub message_id: Option<String>,
+    /// The mailbox it is in, when the mail is a stored one.
+    pub account_id: Option<u64>,
 }
 
 /// `emailContent` of a request: an object with the mail's fields, or just its text.
@@ -61,6 +63,7 @@ impl GivenContent {
                 date: clip_chars(date.trim(), 100),
                 body: body_text(&body),
                 message_id: None,
+                account_id: None,
             },
             Self::Text(body) => MailText {
                 body: body_text(&body),
@@ -106,6 +109,7 @@ fn mail_text(meta: &mstore::MessageMeta, raw: &[u8], max: usize) -> MailText {
         date: emails::view::iso(meta.date),
         body: clip_chars(body.trim(), max),
         message_id: meta.summary.message_id.clone(),
+        account_id: Some(meta.account_id),
     }
 }
 
@@ -124,6 +128,13 @@ pub fn stored(
     }
     let thread = mstore::thread_hash(&meta.thread_id);
     let txn = store.db().begin_read()?;
+    // Mail the user threw away or that is spam is not part of the conversation.
+    let skipped: Vec<String> =
+        mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, meta.account_id)?
+            .into_iter()
+            .filter(|f| matches!(f.role.as_str(), "trash" | "junk"))
+            .map(|f| f.name)
+            .collect();
     let index = txn.open_table(mstore::INDEX)?;
     let messages = txn.open_table(mstore::MESSAGES)?;
     let raws = txn.open_table(mstore::RAW)?;
@@ -132,8 +143,12 @@ pub fn stored(
     let mut earlier: Vec<(i64, u64)> = Vec::new();
     for e in index.range(range)? {
         let (k, v) = e?;
-        let (_, _, date, other) = k.value();
-        if other != id && date <= meta.date && IndexView(v.value()).thread() == thread {
+        let (_, folder, date, other) = k.value();
+        if other != id
+            && date <= meta.date
+            && IndexView(v.value()).thread() == thread
+            && !skipped.iter().any(|s| s == folder)
+        {
             earlier.push((date, other));
         }
     }

@@ -160,6 +160,12 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Forgets the settings of a user being removed (inside the removal's transaction).
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> Result<(), redb::Error> {
+    txn.open_table(AI_TRAINING)?.remove(user_id)?;
+    Ok(())
+}
+
 /// The user's settings, defaults until first saved.
 pub fn load(store: &Store, user_id: u64) -> Result<Training> {
     let txn = store.db().begin_read()?;

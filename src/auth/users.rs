@@ -278,6 +278,9 @@ pub fn remove_record(store: &Store, record: &UserRecord, keep_an_admin: bool) ->
     txn.open_table(USERS_BY_NAME)?
         .remove(name_key(&record.username).as_str())?;
     sessions::revoke_all_for_user_in(&txn, record.id, None)?;
+    // Their sealed AI key, provider choice and training settings go with them.
+    crate::ai::key::forget_user(&txn, record.id)?;
+    crate::ai::training::forget_user(&txn, record.id)?;
     txn.commit()?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! mail needing a reply that got one, the needs-reply backlog, the busiest senders and weekday.
 //! One read transaction over the index and the records of the period; no AI.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use redb::ReadableDatabase;
 use serde::Serialize;
@@ -90,15 +90,13 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
     let mut sent_replies: Vec<(i64, String)> = Vec::new();
     let mut oldest_waiting: Option<i64> = None;
     let mut read = 0usize;
+    let mut counted: HashSet<String> = HashSet::new();
 
     for account in &accounts {
         for folder in mstore::account_folders(&folders_t, account.id)? {
             let role = folder.role.as_str();
-            let incoming = matches!(role, "inbox" | "archive");
-            if !incoming && role != "sent" {
-                continue;
-            }
-            // The backlog: every mail waiting for a reply, however old (the index alone).
+            // The backlog: every mail waiting for a reply, however old, in the folders the
+            // needs-reply count covers (the index alone).
             if emails::listing::waits_for_user(role) {
                 for e in index.range(mstore::folder_range(account.id, &folder.name))? {
                     let (k, v) = e?;
@@ -109,10 +107,15 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
                     }
                 }
             }
+            let incoming = matches!(role, "inbox" | "archive");
+            if !incoming && role != "sent" {
+                continue;
+            }
             let from = if incoming { originals_since } else { since };
             let range = (account.id, folder.name.as_str(), from, 0)
                 ..=(account.id, folder.name.as_str(), i64::MAX, u64::MAX);
-            for e in index.range(range)? {
+            // Newest first: when a huge mailbox hits the cap, the older mail is what goes.
+            for e in index.range(range)?.rev() {
                 if read >= MAX_RECORDS {
                     break;
                 }
@@ -140,7 +143,12 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
                 if let Some(mid) = &s.message_id {
                     received_at.insert(mid.clone(), meta.date);
                 }
-                if meta.date < since {
+                // The same mail in two folders (copied, not moved) counts once.
+                if meta.date < since
+                    || s.message_id
+                        .as_ref()
+                        .is_some_and(|m| !counted.insert(m.clone()))
+                {
                     continue;
                 }
                 out.received += 1;
