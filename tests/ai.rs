@@ -35,6 +35,15 @@ async fn with_key(app: &TestApp, token: &str, key: &str) {
     assert_eq!((s, &v["exists"]), (200, &json!(true)), "{v}");
 }
 
+/// The failure's message ends with this reason.
+fn assert_reason(v: &Value, reason: &str) {
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.ends_with(reason),
+        "{message} should end with {reason}"
+    );
+}
+
 async fn reply(app: &TestApp, token: &str) -> (u16, Value) {
     app.json(
         "POST",
@@ -436,7 +445,12 @@ async fn provider_failures_become_hebrew_reasons() {
     let (app, token) = app(&llm, "max_retries = 2").await;
     with_key(&app, &token, "sk-ant-test").await;
     // 401: the key was refused.
-    llm.push(Reply::Status(401, json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}), None));
+    llm.push(Reply::error(
+        401,
+        "authentication_error",
+        "invalid x-api-key",
+        None,
+    ));
     let (s, v) = reply(&app, &token).await;
     assert_eq!((s, v["error"].as_str()), (502, Some("ai_failed")));
     assert_eq!(
@@ -451,11 +465,7 @@ async fn provider_failures_become_hebrew_reasons() {
 
     // 429 then success: retried after Retry-After, the user sees the answer.
     llm.clear();
-    llm.push(Reply::Status(
-        429,
-        json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}),
-        Some(0),
-    ));
+    llm.push(Reply::error(429, "rate_limit_error", "slow down", Some(0)));
     let (s, v) = reply(&app, &token).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(llm.requests().len(), 2);
@@ -463,22 +473,21 @@ async fn provider_failures_become_hebrew_reasons() {
     // Overloaded three times: given up after the configured retries.
     llm.clear();
     for _ in 0..3 {
-        llm.push(Reply::Status(529, json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}), Some(0)));
+        llm.push(Reply::error(529, "overloaded_error", "Overloaded", Some(0)));
     }
     let (s, v) = reply(&app, &token).await;
     assert_eq!(s, 502);
-    assert!(
-        v["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(messages::AI_OVERLOADED),
-        "{v}"
-    );
+    assert_reason(&v, messages::AI_OVERLOADED);
     assert_eq!(llm.requests().len(), 3);
 
     // Another 4xx carries the provider's own words (a wrong model name).
     llm.clear();
-    llm.push(Reply::Status(404, json!({"type": "error", "error": {"type": "not_found_error", "message": "model: claude-test"}}), None));
+    llm.push(Reply::error(
+        404,
+        "not_found_error",
+        "model: claude-test",
+        None,
+    ));
     let (_, v) = reply(&app, &token).await;
     assert!(
         v["message"]
@@ -493,35 +502,17 @@ async fn provider_failures_become_hebrew_reasons() {
     llm.push(Reply::Slow(std::time::Duration::from_secs(4)));
     let (s, v) = reply(&app, &token).await;
     assert_eq!(s, 502);
-    assert!(
-        v["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(&messages::ai_timeout(2)),
-        "{v}"
-    );
+    assert_reason(&v, &messages::ai_timeout(2));
 
     // Malformed: not the provider's answer shape, or an empty answer.
     llm.clear();
     llm.push(Reply::Raw("<html>proxy error</html>".into()));
     let (_, v) = reply(&app, &token).await;
-    assert!(
-        v["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(messages::AI_MALFORMED),
-        "{v}"
-    );
+    assert_reason(&v, messages::AI_MALFORMED);
     llm.push(Reply::Text("   ".into()));
     let (s, v) = reply(&app, &token).await;
     assert_eq!(s, 502);
-    assert!(
-        v["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(messages::AI_MALFORMED),
-        "{v}"
-    );
+    assert_reason(&v, messages::AI_MALFORMED);
 }
 
 #[tokio::test]
@@ -652,11 +643,7 @@ async fn retries_follow_the_provider_and_give_up_in_time() {
     let (app, token) = app(&llm, "max_retries = 2").await;
     with_key(&app, &token, "sk-ant-test").await;
     // A 500 without Retry-After: tried again after a second.
-    llm.push(Reply::Status(
-        500,
-        json!({"type": "error", "error": {"type": "api_error", "message": "boom"}}),
-        None,
-    ));
+    llm.push(Reply::error(500, "api_error", "boom", None));
     let started = std::time::Instant::now();
     let (s, _) = reply(&app, &token).await;
     assert_eq!(s, 200);
@@ -665,29 +652,15 @@ async fn retries_follow_the_provider_and_give_up_in_time() {
     // Rate limited every time: the rate-limit reason after 1 + max_retries tries.
     llm.clear();
     for _ in 0..3 {
-        llm.push(Reply::Status(
-            429,
-            json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}}),
-            Some(0),
-        ));
+        llm.push(Reply::error(429, "rate_limit_error", "slow", Some(0)));
     }
     let (s, v) = reply(&app, &token).await;
     assert_eq!(s, 502);
-    assert!(
-        v["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(messages::AI_RATE_LIMITED),
-        "{v}"
-    );
+    assert_reason(&v, messages::AI_RATE_LIMITED);
     assert_eq!(llm.requests().len(), 3);
     // "Come back in a minute" is not worth holding the user's request for.
     llm.clear();
-    llm.push(Reply::Status(
-        429,
-        json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}}),
-        Some(60),
-    ));
+    llm.push(Reply::error(429, "rate_limit_error", "slow", Some(60)));
     let (s, _) = reply(&app, &token).await;
     assert_eq!(s, 502);
     assert_eq!(llm.requests().len(), 1);

@@ -81,7 +81,7 @@ impl Summary {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 pub struct Suggestion {
     pub label: String,
     pub text: String,

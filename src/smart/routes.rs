@@ -7,7 +7,8 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::ai::{self, Extras, answer, prompts, source};
+use crate::ai::training::Training;
+use crate::ai::{self, Ask, Extras, answer, prompts, source};
 use crate::app::AppState;
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
@@ -46,19 +47,34 @@ async fn mail_text(state: &AppState, user_id: u64, key: &str) -> Result<source::
     Ok(mail)
 }
 
+/// Asks one question about one stored mail of the user and reads the answer with `read`.
+async fn about_mail<T>(
+    state: &AppState,
+    user_id: u64,
+    headers: &HeaderMap,
+    req: &MailRequest,
+    question: fn(&Training, &source::MailText) -> Ask,
+    failed: &str,
+    read: fn(&str) -> Result<T, ai::Failure>,
+) -> Result<T> {
+    let mail = mail_text(state, user_id, &req.email_id).await?;
+    let prepared = ai::prepare(state, user_id, &req.extras, headers).await?;
+    let ask = question(&prepared.training, &mail);
+    ai::run(state, &prepared, &ask, failed, read).await
+}
+
 async fn summary(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MailRequest>,
 ) -> Result<Json<Value>> {
-    let mail = mail_text(&state, user.id, &req.email_id).await?;
-    let prepared = ai::prepare(&state, user.id, &req.extras, &headers).await?;
-    let ask = prompts::summary(&prepared.training, &mail);
-    let s = ai::run(
+    let s = about_mail(
         &state,
-        &prepared,
-        &ask,
+        user.id,
+        &headers,
+        &req,
+        prompts::summary,
         messages::AI_SUMMARY_FAILED,
         answer::Summary::parse,
     )
@@ -77,21 +93,16 @@ async fn replies(
     headers: HeaderMap,
     ApiJson(req): ApiJson<MailRequest>,
 ) -> Result<Json<Value>> {
-    let mail = mail_text(&state, user.id, &req.email_id).await?;
-    let prepared = ai::prepare(&state, user.id, &req.extras, &headers).await?;
-    let ask = prompts::replies(&prepared.training, &mail);
-    let replies = ai::run(
+    let replies = about_mail(
         &state,
-        &prepared,
-        &ask,
+        user.id,
+        &headers,
+        &req,
+        prompts::replies,
         messages::AI_REPLIES_FAILED,
         answer::replies,
     )
     .await?;
-    let replies: Vec<Value> = replies
-        .into_iter()
-        .map(|r| json!({ "label": r.label, "text": r.text }))
-        .collect();
     Ok(Json(json!({ "success": true, "replies": replies })))
 }
 

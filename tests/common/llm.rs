@@ -65,6 +65,17 @@ pub enum Reply {
     Slow(Duration),
 }
 
+impl Reply {
+    /// An Anthropic-shaped error answer.
+    pub fn error(status: u16, kind: &str, message: &str, retry_after: Option<u64>) -> Self {
+        Self::Status(
+            status,
+            json!({"type": "error", "error": {"type": kind, "message": message}}),
+            retry_after,
+        )
+    }
+}
+
 #[derive(Default)]
 struct Inner {
     requests: Vec<Recorded>,
