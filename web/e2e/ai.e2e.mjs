@@ -97,6 +97,8 @@ test('key, training, smart reply, compose AI menu and the smart features page', 
   await page.goto(`${server.base}/#/Inbox`);
   await threadRow(page, 'תיאום פגישה').getByTestId('thread-row-open').click();
   await page.getByTestId('reading-pane').waitFor();
+  // With one of the AI-training templates: its instructions go with the request.
+  await page.getByTestId('smart-reply-template').selectOption('concise');
   await page.getByTestId('smart-reply').click();
   const replyText = page.getByTestId('reply-text');
   await eventually('the smart reply in the panel', async () => (await replyText.inputValue()).includes('יום שלישי בעשר מתאים לי'));
@@ -109,6 +111,7 @@ test('key, training, smart reply, compose AI menu and the smart features page', 
   assert.match(asked.system, /friendly/);
   assert.match(asked.system, /At most 300 words/);
   assert.match(asked.user, /אפשר להיפגש ביום שלישי בעשר\?/);
+  assert.match(asked.system, /The user's instructions for this reply: כתוב תשובה קצרה של עד שלושה משפטים/);
   await shot(page, SUITE, '03-smart-reply');
 
   // Compose: generate a subject from the body, then improve the body in the friendly style.

@@ -22,6 +22,11 @@ export interface AiSettings extends AiProviderChoice {
   keyStored: boolean;
   /** False for an OpenAI-compatible server (a local model needs no key). */
   keyRequired: boolean;
+  /**
+   * Whether this user may set the base URL (admins, or all when the server allows it). When false,
+   * a PUT that changes `baseUrl` from the saved one answers 403.
+   */
+  baseUrlEditable: boolean;
 }
 
 export type AiTone = 'professional' | 'friendly' | 'formal' | 'casual' | 'creative';
@@ -149,7 +154,12 @@ export interface EmailContent {
 /** A stored mail by id (the server reads it and its thread), or content given here. */
 export type SmartReplySource = { emailId: string } | { emailContent: EmailContent | string };
 
-export const smartReply = (source: SmartReplySource, options: AiCallOptions = {}) =>
+export interface SmartReplyOptions extends AiCallOptions {
+  /** The id of one of the training settings' templates: its prompt is added as instructions. */
+  templateId?: string;
+}
+
+export const smartReply = (source: SmartReplySource, options: SmartReplyOptions = {}) =>
   api<{ success: boolean; reply: string }>('/api/claude/smart-reply', { method: 'POST', body: { ...source, ...options } });
 
 export const generateSubject = (emailBody: string, options: AiCallOptions = {}) =>

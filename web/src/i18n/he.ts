@@ -772,6 +772,8 @@ export const he = {
     improveFailed: 'שגיאה בשיפור המייל',
     improved: 'המייל שופר בעזרת AI.',
     undoImprove: 'ביטול השיפור',
+    template: 'תבנית לתשובה החכמה',
+    noTemplate: 'ללא תבנית',
   },
 
   /** Settings: the provider key, provider, model and base URL. */
@@ -800,6 +802,7 @@ export const he = {
     keyDeleteYes: 'מחק',
     keyDeleteNo: 'ביטול',
     keyDeleted: 'מפתח ה-API נמחק',
+    keyElsewhere: 'המפתח השמור שייך לספק או לכתובת אחרים — יש להזין מפתח עבור ההגדרה הנוכחית.',
     providerTitle: 'ספק ומודל',
     provider: 'ספק AI',
     providers: {
@@ -808,6 +811,7 @@ export const he = {
     } as Record<string, string>,
     model: 'מודל',
     baseUrl: 'כתובת השרת',
+    baseUrlAdminOnly: 'רק מנהל מערכת יכול לשנות את כתובת השרת.',
     defaultsHint: 'שדה ריק = ברירת המחדל של השרת (מוצגת בשדה).',
     localExample: 'למודל מקומי ב-Ollama: http://127.0.0.1:11434/v1',
     save: 'שמור',

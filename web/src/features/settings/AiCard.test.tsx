@@ -19,6 +19,7 @@ const SETTINGS: AiSettings = {
   defaults: ANTHROPIC,
   keyStored: false,
   keyRequired: true,
+  baseUrlEditable: true,
 };
 
 function calls(fetch: Fetch, method: string, path: string) {
@@ -223,5 +224,108 @@ describe('AiCard', () => {
     // The form keeps what the user typed.
     expect(screen.getByTestId('ai-base-url')).toHaveValue('ftp://nope');
     expect(screen.queryByTestId('ai-settings-saved')).not.toBeInTheDocument();
+  });
+
+  it('a user who may not set the base URL sees the address in effect, read-only', async () => {
+    const fetch = server({
+      settings: { ...SETTINGS, baseUrlEditable: false },
+      routes: {
+        'PUT /api/settings/ai': (init) => {
+          const body = JSON.parse(String(init?.body));
+          const openai = { provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1' } as const;
+          return json(200, { ...SETTINGS, ...body, effective: openai, keyRequired: false, baseUrlEditable: false });
+        },
+      },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    const provider = await screen.findByTestId('ai-provider');
+    expect(screen.queryByTestId('ai-base-url')).not.toBeInTheDocument();
+    const locked = screen.getByTestId('ai-base-url-locked');
+    expect(locked).toHaveTextContent('כתובת השרת');
+    expect(locked).toHaveTextContent('רק מנהל מערכת יכול לשנות את כתובת השרת');
+    expect(screen.getByTestId('ai-base-url-locked-value')).toHaveTextContent('https://api.anthropic.com');
+
+    // Another provider: the address its default would be; the saved (empty) base URL is sent.
+    await user.selectOptions(provider, 'openai');
+    expect(screen.getByTestId('ai-base-url-locked-value')).toHaveTextContent('https://api.openai.com/v1');
+    await user.click(screen.getByTestId('ai-settings-save'));
+    await screen.findByTestId('ai-settings-saved');
+    expect(bodyOf(calls(fetch, 'PUT', '/api/settings/ai')[0])).toEqual({ provider: 'openai', model: '', baseUrl: '' });
+    expect(screen.queryByTestId('ai-base-url')).not.toBeInTheDocument();
+  });
+
+  it('a provider change by such a user keeps their saved base URL (the server refuses any change)', async () => {
+    const saved = { provider: 'openai', model: 'llama3.1', baseUrl: 'http://10.0.0.5:11434/v1' } as const;
+    const fetch = server({
+      settings: { ...SETTINGS, ...saved, effective: saved, keyRequired: false, baseUrlEditable: false },
+      routes: { 'PUT /api/settings/ai': () => json(200, { ...SETTINGS, baseUrl: saved.baseUrl, baseUrlEditable: false }) },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByTestId('ai-provider'), 'anthropic');
+    expect(screen.getByTestId('ai-base-url-locked-value')).toHaveTextContent('http://10.0.0.5:11434/v1');
+    await user.click(screen.getByTestId('ai-settings-save'));
+    await screen.findByTestId('ai-settings-saved');
+    expect(bodyOf(calls(fetch, 'PUT', '/api/settings/ai')[0])).toEqual({
+      provider: 'anthropic',
+      model: '',
+      baseUrl: 'http://10.0.0.5:11434/v1',
+    });
+  });
+
+  it('says so when the stored key no longer applies after a provider change, until a key is stored', async () => {
+    let exists = true;
+    const local = { provider: 'openai', model: '', baseUrl: 'http://127.0.0.1:11434/v1' } as const;
+    let current: AiSettings = SETTINGS;
+    const fetch = server({
+      routes: {
+        'GET /api/settings/claude-api-key/exists': () => json(200, { exists }),
+        'GET /api/settings/ai': () => json(200, { ...current, keyStored: exists }),
+        'PUT /api/settings/ai': () => {
+          // The key was stored for Anthropic: it does not open for the new address.
+          exists = false;
+          current = { ...SETTINGS, ...local, effective: { ...local, model: 'gpt-4o-mini' }, keyRequired: false };
+          return json(200, { ...current, keyStored: false });
+        },
+        'POST /api/settings/claude-api-key': () => {
+          exists = true;
+          return json(200, { success: true, exists: true });
+        },
+      },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByTestId('ai-key-status')).toHaveAttribute('data-exists', 'true'));
+    expect(screen.queryByTestId('ai-key-elsewhere')).not.toBeInTheDocument();
+
+    await user.selectOptions(await screen.findByTestId('ai-provider'), 'openai');
+    await user.type(screen.getByTestId('ai-base-url'), local.baseUrl);
+    const before = calls(fetch, 'GET', '/api/settings/claude-api-key/exists').length;
+    await user.click(screen.getByTestId('ai-settings-save'));
+
+    expect(await screen.findByTestId('ai-key-elsewhere')).toHaveTextContent(
+      'המפתח השמור שייך לספק או לכתובת אחרים — יש להזין מפתח עבור ההגדרה הנוכחית',
+    );
+    // The key's status follows the setting in effect.
+    await waitFor(() => expect(screen.getByTestId('ai-key-status')).toHaveAttribute('data-exists', 'false'));
+    expect(calls(fetch, 'GET', '/api/settings/claude-api-key/exists').length).toBeGreaterThan(before);
+
+    await user.type(screen.getByTestId('ai-key-input'), 'sk-local');
+    await user.click(screen.getByTestId('ai-key-save'));
+    await waitFor(() => expect(screen.queryByTestId('ai-key-elsewhere')).not.toBeInTheDocument());
+    expect(screen.getByTestId('ai-key-status')).toHaveAttribute('data-exists', 'true');
+  });
+
+  it('no note when there was no key to lose', async () => {
+    server({
+      routes: { 'PUT /api/settings/ai': () => json(200, { ...SETTINGS, provider: 'openai', keyRequired: false }) },
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByTestId('ai-provider'), 'openai');
+    await user.click(screen.getByTestId('ai-settings-save'));
+    await screen.findByTestId('ai-settings-saved');
+    expect(screen.queryByTestId('ai-key-elsewhere')).not.toBeInTheDocument();
   });
 });

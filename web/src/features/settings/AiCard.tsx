@@ -1,7 +1,10 @@
 // "עזרת AI" (docs/API.md "AI help", spec 001 "AI key"): the provider key, the provider / model /
 // base URL choice, and a short note on which data goes to the provider.
+// A stored key is bound to the provider and address it was stored for: when a save of the
+// provider makes `keyStored` turn false, the key section says the key belongs to the old setting.
 
-import useSWR from 'swr';
+import { useState } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings } from '../../api/ai';
 import { errorMessage } from '../../api/client';
 import { he } from '../../i18n/he';
@@ -12,10 +15,18 @@ const t = he.aiSettings;
 
 export function AiCard() {
   const settings = useSWR<AiSettings>(aiKeys.settings());
+  const { mutate } = useSWRConfig();
+  const [keyElsewhere, setKeyElsewhere] = useState(false);
+
+  function onSaved(before: AiSettings, after: AiSettings) {
+    setKeyElsewhere(before.keyStored && !after.keyStored);
+    // The key's status follows the provider and address in effect: re-read it.
+    void mutate(aiKeys.keyExists(), { exists: after.keyStored }, { revalidate: true });
+  }
 
   let provider;
   if (settings.data) {
-    provider = <AiProviderForm settings={settings.data} mutate={settings.mutate} />;
+    provider = <AiProviderForm settings={settings.data} mutate={settings.mutate} onSaved={onSaved} />;
   } else if (settings.error) {
     provider = (
       <div className="notice notice--error" role="alert" data-testid="ai-settings-load-error">
@@ -44,7 +55,10 @@ export function AiCard() {
       <p className="notice notice--info ai-card__privacy" data-testid="ai-privacy">
         {t.privacy}
       </p>
-      <AiKeySection keyRequired={settings.data?.keyRequired} />
+      <AiKeySection
+        keyRequired={settings.data?.keyRequired}
+        keyElsewhere={keyElsewhere && settings.data?.keyStored === false}
+      />
       {provider}
     </section>
   );

@@ -1,7 +1,8 @@
 // The AI card's key (docs/API.md "The key and the provider", spec 001 "AI key"): a password field
 // whose value is sent when it loses focus (and by 'שמור מפתח'), then cleared — the server never
 // returns the key, so it is never shown again. A status line says whether one is stored, and a
-// stored key can be deleted after a confirmation.
+// stored key can be deleted after a confirmation. `keyElsewhere`: the key stored belongs to
+// another provider or address than the one in effect (it is bound to them), so one is asked for.
 
 import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
@@ -15,7 +16,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 const t = he.aiSettings;
 
 /** `keyRequired` of the saved provider; undefined while the provider settings load. */
-export function AiKeySection({ keyRequired }: { keyRequired: boolean | undefined }) {
+export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequired: boolean | undefined; keyElsewhere?: boolean }) {
   const { mutate } = useSWRConfig();
   const toast = useToast();
   const status = useSWR<KeyExists>(aiKeys.keyExists());
@@ -84,6 +85,11 @@ export function AiKeySection({ keyRequired }: { keyRequired: boolean | undefined
         <span className="ai-key__dot" aria-hidden="true" />
         {statusText}
       </p>
+      {keyElsewhere && (
+        <p className="field__hint ai-key__elsewhere" data-testid="ai-key-elsewhere">
+          {t.keyElsewhere}
+        </p>
+      )}
       <form
         className="ai-key__row"
         noValidate

@@ -2,6 +2,9 @@
 // OpenAI-compatible server, a model and a base URL. Empty fields mean the server's default, which
 // the placeholders show; saving is PUT /api/settings/ai, whose answer (what is now in effect)
 // replaces the cached settings. The server's 400 messages show under the form.
+// Only who may set the base URL (`baseUrlEditable`: admins, unless the server allows all) gets
+// its field; others see the address in effect, read-only, and every save sends their saved base
+// URL unchanged (the server refuses any change with 403).
 
 import { useState, type FormEvent } from 'react';
 import type { KeyedMutator } from 'swr';
@@ -39,13 +42,24 @@ export function providerLabel(p: AiProvider): string {
   return t.providers[p] ?? p;
 }
 
-export function AiProviderForm({ settings, mutate }: { settings: AiSettings; mutate: KeyedMutator<AiSettings> }) {
+export function AiProviderForm({
+  settings,
+  mutate,
+  onSaved,
+}: {
+  settings: AiSettings;
+  mutate: KeyedMutator<AiSettings>;
+  /** After a save: the settings before it and the server's answer. */
+  onSaved?: (before: AiSettings, after: AiSettings) => void;
+}) {
   // null: untouched, the form shows the saved choice.
   const [draft, setDraft] = useState<AiProviderChoice | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const form = draft ?? choiceOf(settings);
+  // Missing (an older server): editable, as before.
+  const urlEditable = settings.baseUrlEditable !== false;
 
   function change(values: Partial<AiProviderChoice>) {
     setSaved(false);
@@ -59,10 +73,12 @@ export function AiProviderForm({ settings, mutate }: { settings: AiSettings; mut
     setError(null);
     setSaved(false);
     try {
-      const res = await saveAiSettings({ provider: form.provider, model: form.model.trim(), baseUrl: form.baseUrl.trim() });
+      const baseUrl = urlEditable ? form.baseUrl.trim() : settings.baseUrl;
+      const res = await saveAiSettings({ provider: form.provider, model: form.model.trim(), baseUrl });
       await mutate(res, { revalidate: false });
       setDraft(null);
       setSaved(true);
+      onSaved?.(settings, res);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -81,8 +97,9 @@ export function AiProviderForm({ settings, mutate }: { settings: AiSettings; mut
         label={t.provider}
         disabled={saving}
         value={form.provider}
-        // Model names and addresses belong to one provider: a new provider starts from its defaults.
-        onValueChange={(v) => change({ provider: v as AiProvider, model: '', baseUrl: '' })}
+        // Model names and addresses belong to one provider: a new provider starts from its defaults
+        // (the address only for who may change it).
+        onValueChange={(v) => change({ provider: v as AiProvider, model: '', baseUrl: urlEditable ? '' : settings.baseUrl })}
       >
         {PROVIDERS.map((p) => (
           <option key={p} value={p}>
@@ -103,20 +120,33 @@ export function AiProviderForm({ settings, mutate }: { settings: AiSettings; mut
           value={form.model}
           onValueChange={(model) => change({ model })}
         />
-        <TextField
-          id="ai-base-url"
-          label={t.baseUrl}
-          type="url"
-          dir="ltr"
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          hint={form.provider === 'openai' ? t.localExample : undefined}
-          placeholder={placeholderFor('baseUrl', form.provider, settings)}
-          disabled={saving}
-          value={form.baseUrl}
-          onValueChange={(baseUrl) => change({ baseUrl })}
-        />
+        {urlEditable ? (
+          <TextField
+            id="ai-base-url"
+            label={t.baseUrl}
+            type="url"
+            dir="ltr"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            hint={form.provider === 'openai' ? t.localExample : undefined}
+            placeholder={placeholderFor('baseUrl', form.provider, settings)}
+            disabled={saving}
+            value={form.baseUrl}
+            onValueChange={(baseUrl) => change({ baseUrl })}
+          />
+        ) : (
+          <div className="field ai-base-url-locked" data-testid="ai-base-url-locked">
+            <span className="ai-base-url-locked__label">{t.baseUrl}</span>
+            <bdi dir="ltr" className="ai-base-url-locked__value" data-testid="ai-base-url-locked-value">
+              {/* The saved provider's address in effect; for another one, what saving it would use. */}
+              {form.provider === settings.provider
+                ? effective.baseUrl
+                : form.baseUrl || placeholderFor('baseUrl', form.provider, settings)}
+            </bdi>
+            <small className="field__hint">{t.baseUrlAdminOnly}</small>
+          </div>
+        )}
       </div>
       <p className="field__hint">{t.defaultsHint}</p>
 

@@ -55,14 +55,14 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
               <li key={i}>
                 <button
                   type="button"
-                  className="smart-reply"
+                  className="smart-suggestion"
                   data-testid="smart-reply-option"
                   onClick={() => navigate(replyComposeHref(mail, r))}
                 >
-                  <span className="smart-reply__label" dir="auto">
+                  <span className="smart-suggestion__label" dir="auto">
                     {r.label}
                   </span>
-                  <span className="smart-reply__text" dir="auto">
+                  <span className="smart-suggestion__text" dir="auto">
                     {r.text}
                   </span>
                 </button>

@@ -5,11 +5,15 @@
 // kept per mail in replyDrafts, so switching mails does not lose it.
 // 'כתיבת תשובה מלאה' opens the Compose page for what the panel cannot do (cc, formatting, files).
 // 'תשובה חכמה' fills the panel with an AI reply (smartReply.ts); while it is being written the
-// panel's text is read-only, and a replaced text of the user's can be put back.
+// panel's text is read-only, and a replaced text of the user's can be put back. Beside it, a
+// select of the user's AI templates (training settings) picks one for the smart reply to follow.
+// Sending and saving are tracked per mail in replyDrafts (`busy`): the smart reply button is
+// disabled meanwhile, and a pane shown again during the request is still locked.
 
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useSWRConfig } from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
+import { aiKeys, type AiTrainingSettings } from '../../../api/ai';
 import { keys } from '../../../api/keys';
 import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/outgoing';
 import type { EmailDetail } from '../../../api/types';
@@ -21,7 +25,7 @@ import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
 import { replyDrafts, useReplyDraft } from './replyDrafts';
 import { showAiFailure } from './aiFailure';
-import { useSmartReply } from './smartReply';
+import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 
 const t = he.outgoing.reply;
 
@@ -41,7 +45,7 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
         <SendIcon />
         {t.open}
       </button>
-      <SmartReplyButton id={mail.id} />
+      <SmartReply id={mail.id} />
       <Link className="chip-button" to={replyHref(mail)} title={t.fullComposeHint} data-testid="reply-compose">
         <PenIcon />
         {t.fullCompose}
@@ -50,23 +54,52 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
   );
 }
 
-/** 'תשובה חכמה': disabled and busy while the reply is written; the result opens the panel. */
-function SmartReplyButton({ id }: { id: string }) {
+/**
+ * 'תשובה חכמה': disabled and busy while the reply is written, disabled while the mail's reply is
+ * being sent or saved; the result opens the panel. With AI templates, a select beside it.
+ */
+function SmartReply({ id }: { id: string }) {
   const smart = useSmartReply(id);
+  const { busy: sending } = useReplyDraft(id);
   const toast = useToast();
+  // Edits on the AI training page update this cache; no re-read for every mail shown.
+  const training = useSWR<AiTrainingSettings>(aiKeys.training(), { revalidateIfStale: false });
+  const templates = training.data?.templates ?? [];
+  const [chosen, choose] = useSmartReplyTemplate();
+  // A template deleted since it was chosen counts as none.
+  const templateId = templates.some((tpl) => tpl.id === chosen) ? chosen : '';
   return (
-    <button
-      type="button"
-      className="chip-button chip-button--ai"
-      disabled={smart.busy}
-      aria-busy={smart.busy}
-      title={he.ai.smartReplyHint}
-      onClick={() => void smart.run((e) => showAiFailure(toast, e, he.ai.smartReplyFailed))}
-      data-testid="smart-reply"
-    >
-      <SparkIcon />
-      {smart.busy ? he.ai.smartReplyBusy : he.ai.smartReply}
-    </button>
+    <span className="smart-reply">
+      <button
+        type="button"
+        className="chip-button chip-button--ai"
+        disabled={smart.busy || sending !== null}
+        aria-busy={smart.busy}
+        title={he.ai.smartReplyHint}
+        onClick={() => void smart.run((e) => showAiFailure(toast, e, he.ai.smartReplyFailed), templateId || undefined)}
+        data-testid="smart-reply"
+      >
+        <SparkIcon />
+        {smart.busy ? he.ai.smartReplyBusy : he.ai.smartReply}
+      </button>
+      {templates.length > 0 && (
+        <select
+          className="smart-reply__template"
+          aria-label={he.ai.template}
+          title={he.ai.template}
+          value={templateId}
+          onChange={(e) => choose(e.target.value)}
+          data-testid="smart-reply-template"
+        >
+          <option value="">{he.ai.noTemplate}</option>
+          {templates.map((tpl) => (
+            <option key={tpl.id} value={tpl.id}>
+              {tpl.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </span>
   );
 }
 
@@ -77,7 +110,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
   const navigate = useNavigate();
   const announce = useUndoSend();
   const { cache, mutate } = useSWRConfig();
-  const [busy, setBusy] = useState<'send' | 'save' | null>(null);
+  const busy = draft.busy;
   const panel = useRef<HTMLElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
 
@@ -96,8 +129,8 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
   const locked = busy !== null || smart.busy;
 
   async function send() {
-    if (empty || locked) return;
-    setBusy('send');
+    if (empty || locked || replyDrafts.busy(mail.id) !== null) return;
+    replyDrafts.setBusy(mail.id, 'send');
     try {
       const result = await sendMail(replyMail(mail, draft.text));
       replyDrafts.clear(mail.id);
@@ -106,13 +139,13 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
     } catch (e) {
       toast.error(failureMessage(e, t.sendFailed));
     } finally {
-      setBusy(null);
+      replyDrafts.setBusy(mail.id, null);
     }
   }
 
   async function save() {
-    if (empty || locked) return;
-    setBusy('save');
+    if (empty || locked || replyDrafts.busy(mail.id) !== null) return;
+    replyDrafts.setBusy(mail.id, 'save');
     // The body the reading pane already loaded (same cache key), else the list's preview.
     const detail = cache.get(keys.email(mail.id))?.data as EmailDetail | undefined;
     try {
@@ -126,7 +159,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
     } catch (e) {
       toast.error(failureMessage(e, t.saveFailed));
     } finally {
-      setBusy(null);
+      replyDrafts.setBusy(mail.id, null);
     }
   }
 

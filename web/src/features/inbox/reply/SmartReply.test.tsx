@@ -1,6 +1,7 @@
 // Smart reply in the reading pane: busy state, the text landing in the mail's reply panel (also
-// after switching mails), failures as toasts with the server's reason, the key-missing link, and
-// putting back text the user had written.
+// after switching mails), failures as toasts with the server's reason, the key-missing link,
+// putting back text the user had written, no smart reply while the mail's reply is being sent or
+// saved, and the AI template select (its choice sent as templateId, remembered for the session).
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -174,5 +175,120 @@ describe('smart reply', () => {
     expect(r.location().pathname).toBe('/Settings');
     // The toast closes with the click.
     expect(screen.queryByTestId('ai-key-missing')).not.toBeInTheDocument();
+  });
+
+  it('is disabled while the mail\'s reply is sent, also after switching mails and back', async () => {
+    const send = deferred();
+    const fetch = server(routes({ 'POST /api/emails/send': send.handler }));
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('reply-open'));
+    await user.type(screen.getByTestId('reply-text'), 'תודה, אגיע');
+    expect(screen.getByTestId('smart-reply')).toBeEnabled();
+    await user.click(screen.getByTestId('reply-send'));
+    expect(screen.getByTestId('smart-reply')).toBeDisabled();
+    await user.click(screen.getByTestId('smart-reply'));
+
+    // Another mail's smart reply is free; back on mail 1 the panel is still locked.
+    await openRow(user, 't2', '2');
+    expect(screen.getByTestId('smart-reply')).toBeEnabled();
+    await openRow(user, 't1', '1');
+    expect(screen.getByTestId('smart-reply')).toBeDisabled();
+    expect(screen.getByTestId('reply-send')).toBeDisabled();
+    expect(screen.getByTestId('reply-send')).toHaveTextContent('שולח...');
+    expect(screen.getByTestId('reply-text')).toHaveAttribute('readonly');
+    // Not even a direct call starts one.
+    await smartReplies.run('1', () => {});
+    expect(calls(fetch, 'POST', '/api/claude/smart-reply')).toHaveLength(0);
+
+    send.answer(json(200, { success: true, outboxId: '9', undoSeconds: 0, message: 'המייל נשלח' }));
+    await waitFor(() => expect(screen.queryByTestId('reply-panel')).not.toBeInTheDocument());
+    expect(screen.getByTestId('smart-reply')).toBeEnabled();
+    expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1);
+  });
+
+  it('is disabled while the mail\'s reply is saved as a draft', async () => {
+    const save = deferred();
+    server(routes({ 'POST /api/drafts/save': save.handler }));
+    renderInbox('/Inbox?folder=inbox&mail=1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('reply-open'));
+    await user.type(screen.getByTestId('reply-text'), 'טיוטה');
+    await user.click(screen.getByTestId('reply-save'));
+    expect(screen.getByTestId('smart-reply')).toBeDisabled();
+    save.answer(json(200, { success: true, savedInGmail: true, shouldNavigate: false, message: 'הטיוטה נשמרה' }));
+    await waitFor(() => expect(screen.getByTestId('smart-reply')).toBeEnabled());
+  });
+
+  describe('AI templates', () => {
+    const TRAINING = {
+      templates: [
+        { id: 'formal', name: 'עסקי רשמי', prompt: 'כתוב ברשמיות' },
+        { id: 'short', name: 'קצר ולעניין', prompt: 'עד שלוש שורות' },
+      ],
+    };
+
+    it('lists none plus the templates, sends the chosen one and remembers it across mails', async () => {
+      const fetch = server(
+        routes({
+          'GET /api/settings/ai-training': () => json(200, TRAINING),
+          'POST /api/claude/smart-reply': () => json(200, { success: true, reply: REPLY }),
+        }),
+      );
+      renderInbox('/Inbox?folder=inbox&mail=1');
+      const user = userEvent.setup();
+      const select = await screen.findByTestId('smart-reply-template');
+      expect(select).toHaveAccessibleName('תבנית לתשובה החכמה');
+      expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual([
+        'ללא תבנית',
+        'עסקי רשמי',
+        'קצר ולעניין',
+      ]);
+      expect(select).toHaveValue('');
+
+      await user.selectOptions(select, 'short');
+      await user.click(screen.getByTestId('smart-reply'));
+      await waitFor(() => expect(calls(fetch, 'POST', '/api/claude/smart-reply')).toHaveLength(1));
+      expect(bodyOf(calls(fetch, 'POST', '/api/claude/smart-reply')[0])).toEqual({ emailId: '1', templateId: 'short' });
+
+      // Another mail: the same choice.
+      await openRow(user, 't2', '2');
+      expect(await screen.findByTestId('smart-reply-template')).toHaveValue('short');
+      await user.click(screen.getByTestId('smart-reply'));
+      await waitFor(() => expect(calls(fetch, 'POST', '/api/claude/smart-reply')).toHaveLength(2));
+      expect(bodyOf(calls(fetch, 'POST', '/api/claude/smart-reply')[1])).toEqual({ emailId: '2', templateId: 'short' });
+
+      // 'ללא תבנית': no templateId at all.
+      await user.selectOptions(screen.getByTestId('smart-reply-template'), '');
+      await waitFor(() => expect(screen.getByTestId('smart-reply')).toBeEnabled());
+      await user.click(screen.getByTestId('smart-reply'));
+      await waitFor(() => expect(calls(fetch, 'POST', '/api/claude/smart-reply')).toHaveLength(3));
+      expect(bodyOf(calls(fetch, 'POST', '/api/claude/smart-reply')[2])).toEqual({ emailId: '2' });
+    });
+
+    it('a chosen template that no longer exists is not sent', async () => {
+      const fetch = server(
+        routes({
+          'GET /api/settings/ai-training': () => json(200, TRAINING),
+          'POST /api/claude/smart-reply': () => json(200, { success: true, reply: REPLY }),
+        }),
+      );
+      renderInbox('/Inbox?folder=inbox&mail=1');
+      // Chosen in this session, then deleted on the training page.
+      smartReplies.setTemplate('deleted');
+      expect(smartReplies.template()).toBe('deleted');
+      const user = userEvent.setup();
+      expect(await screen.findByTestId('smart-reply-template')).toHaveValue('');
+      await user.click(screen.getByTestId('smart-reply'));
+      await waitFor(() => expect(calls(fetch, 'POST', '/api/claude/smart-reply')).toHaveLength(1));
+      expect(bodyOf(calls(fetch, 'POST', '/api/claude/smart-reply')[0])).toEqual({ emailId: '1' });
+    });
+
+    it('no select without templates', async () => {
+      server(routes({ 'GET /api/settings/ai-training': () => json(200, { templates: [] }) }));
+      renderInbox('/Inbox?folder=inbox&mail=1');
+      await screen.findByTestId('smart-reply');
+      await waitFor(() => expect(screen.queryByTestId('smart-reply-template')).not.toBeInTheDocument());
+    });
   });
 });

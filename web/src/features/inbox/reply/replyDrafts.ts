@@ -4,16 +4,22 @@
 // (its text may still be empty), so coming back to a mail shows its panel as it was left.
 // The texts belong to one session (token): after another sign-in they read as empty, and the
 // first write drops them, so nothing typed by one user is shown to the next.
+// Also per mail: whether its reply is being sent or saved (`busy`), so the reading pane's buttons
+// (smart reply) know it too, and a pane shown again during the request still shows it locked.
 
 import { useCallback, useSyncExternalStore } from 'react';
 import { getToken } from '../../../api/session';
 
 type Listener = () => void;
 
+export type ReplyBusy = 'send' | 'save';
+
 let owner: string | null = null;
 let texts = new Map<string, string>();
 /** A mail whose panel should take the keyboard focus when it next renders (the `r` shortcut). */
 let focusFor: string | null = null;
+/** Mails whose reply is being sent or saved as a draft. */
+let busy = new Map<string, ReplyBusy>();
 const listeners = new Set<Listener>();
 
 function emit() {
@@ -55,6 +61,15 @@ export const replyDrafts = {
     if (read(id) === undefined) return;
     write((m) => m.delete(id));
   },
+  /** The reply's send or save in progress, if any. */
+  busy: (id: string): ReplyBusy | null => busy.get(id) ?? null,
+  setBusy(id: string, state: ReplyBusy | null) {
+    const next = new Map(busy);
+    if (state) next.set(id, state);
+    else next.delete(id);
+    busy = next;
+    emit();
+  },
   /** True once after `open(id, { focus: true })`. */
   takeFocus(id: string): boolean {
     if (focusFor !== id) return false;
@@ -67,6 +82,7 @@ export const replyDrafts = {
     owner = null;
     texts = new Map();
     focusFor = null;
+    busy = new Map();
     emit();
   },
 };
@@ -77,6 +93,8 @@ export interface ReplyDraft {
   /** The keyboard was asked for (also when the panel was open already): see takeFocus. */
   wantsFocus: boolean;
   text: string;
+  /** Being sent or saved (see replyDrafts.busy). */
+  busy: ReplyBusy | null;
   open: () => void;
   setText: (text: string) => void;
   clear: () => void;
@@ -85,10 +103,12 @@ export interface ReplyDraft {
 export function useReplyDraft(id: string): ReplyDraft {
   const text = useSyncExternalStore(subscribe, () => read(id));
   const wantsFocus = useSyncExternalStore(subscribe, () => focusFor === id);
+  const state = useSyncExternalStore(subscribe, () => busy.get(id) ?? null);
   return {
     isOpen: text !== undefined,
     wantsFocus,
     text: text ?? '',
+    busy: state,
     open: useCallback(() => replyDrafts.open(id), [id]),
     setText: useCallback((value: string) => replyDrafts.set(id, value), [id]),
     clear: useCallback(() => replyDrafts.clear(id), [id]),

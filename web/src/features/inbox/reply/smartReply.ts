@@ -5,6 +5,10 @@
 // that arrives after the session changed (sign-out, another user) is dropped.
 // When the generated text replaced text the user had written, the old text is kept so the panel
 // can offer it back while the draft still holds exactly the generated text.
+// No smart reply starts while the mail's reply is being sent or saved (replyDrafts.busy): its
+// result would reopen the panel of a mail just answered.
+// The AI template chosen for smart replies (training settings' templates) is remembered for the
+// session (token), like the drafts.
 
 import { useCallback, useSyncExternalStore } from 'react';
 import { smartReply } from '../../../api/ai';
@@ -16,7 +20,13 @@ type Listener = () => void;
 let pending = new Set<string>();
 /** Per mail: the text the user had before a smart reply replaced it, and what replaced it. */
 let replaced = new Map<string, { previous: string; generated: string }>();
+/** The chosen AI template's id ('' = none), and the session it was chosen in. */
+let template: { owner: string | null; id: string } = { owner: null, id: '' };
 const listeners = new Set<Listener>();
+
+function chosenTemplate(): string {
+  return template.owner !== null && template.owner === getToken() ? template.id : '';
+}
 
 function emit() {
   for (const l of [...listeners]) l();
@@ -33,16 +43,17 @@ export const smartReplies = {
   isBusy: (id: string) => pending.has(id),
 
   /**
-   * Generates a reply for mail `id`. Resolves when done; a call while one runs for the same mail
+   * Generates a reply for mail `id`, following the AI template `templateId` when given. Resolves
+   * when done; a call while one runs for the same mail, or while its reply is being sent or saved,
    * does nothing. `onError` gets the failure (the caller shows it).
    */
-  async run(id: string, onError: (e: unknown) => void): Promise<void> {
-    if (pending.has(id)) return;
+  async run(id: string, onError: (e: unknown) => void, templateId?: string): Promise<void> {
+    if (pending.has(id) || replyDrafts.busy(id) !== null) return;
     const token = getToken();
     pending = new Set(pending).add(id);
     emit();
     try {
-      const { reply } = await smartReply({ emailId: id });
+      const { reply } = await smartReply({ emailId: id }, templateId ? { templateId } : {});
       if (getToken() !== token) return;
       const previous = replyDrafts.get(id) ?? '';
       const next = new Map(replaced);
@@ -76,10 +87,18 @@ export const smartReplies = {
     if (previous !== null) replyDrafts.set(id, previous);
   },
 
+  /** The AI template chosen for smart replies in this session ('' = none). */
+  template: chosenTemplate,
+  setTemplate(id: string) {
+    template = { owner: getToken(), id };
+    emit();
+  },
+
   /** For tests: forget everything. */
   reset() {
     pending = new Set();
     replaced = new Map();
+    template = { owner: null, id: '' };
     emit();
   },
 };
@@ -88,7 +107,7 @@ export interface SmartReplyState {
   busy: boolean;
   /** What the last smart reply replaced, if anything (see replacedText). */
   replaced: { previous: string; generated: string } | undefined;
-  run: (onError: (e: unknown) => void) => Promise<void>;
+  run: (onError: (e: unknown) => void, templateId?: string) => Promise<void>;
   restore: () => void;
 }
 
@@ -98,7 +117,16 @@ export function useSmartReply(id: string): SmartReplyState {
   return {
     busy,
     replaced: entry,
-    run: useCallback((onError: (e: unknown) => void) => smartReplies.run(id, onError), [id]),
+    run: useCallback(
+      (onError: (e: unknown) => void, templateId?: string) => smartReplies.run(id, onError, templateId),
+      [id],
+    ),
     restore: useCallback(() => smartReplies.restore(id), [id]),
   };
+}
+
+/** The AI template chosen for smart replies ('' = none) and a setter; see smartReplies.template. */
+export function useSmartReplyTemplate(): [string, (id: string) => void] {
+  const id = useSyncExternalStore(subscribe, chosenTemplate);
+  return [id, smartReplies.setTemplate];
 }
