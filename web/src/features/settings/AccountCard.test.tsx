@@ -3,22 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import SettingsPage from './SettingsPage';
+import { NO_MAILBOX } from './settingsFixtures';
 
-/** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
-const NO_MAILBOX = {
-  'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }),
-  'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false }),
-  'GET /api/settings/ai': () =>
-    json(200, {
-      provider: 'anthropic',
-      model: '',
-      baseUrl: '',
-      effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      defaults: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      keyStored: false,
-      keyRequired: true,
-    }),
-};
 
 const PASSWORD_PATH = '/api/app/password';
 

@@ -5,22 +5,8 @@ import type { User } from '../../api/types';
 import { formatDate } from '../../lib/dates';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import SettingsPage from './SettingsPage';
+import { NO_MAILBOX } from './settingsFixtures';
 
-/** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
-const NO_MAILBOX = {
-  'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }),
-  'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false }),
-  'GET /api/settings/ai': () =>
-    json(200, {
-      provider: 'anthropic',
-      model: '',
-      baseUrl: '',
-      effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      defaults: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      keyStored: false,
-      keyRequired: true,
-    }),
-};
 
 const YOSSI: User = { id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user', createdAt: '2026-11-23T09:00:00Z' };
 const RUTH: User = { id: 3, username: 'ruth', name: 'רות מזרחי', role: 'admin', createdAt: '2026-11-24T09:00:00Z' };

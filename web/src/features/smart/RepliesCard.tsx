@@ -5,10 +5,9 @@
 import { useNavigate } from 'react-router-dom';
 import { suggestReplies, type SuggestedReply } from '../../api/ai';
 import type { Email } from '../../api/types';
-import { SparkIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { replyComposeHref } from './format';
-import { SmartError } from './SmartError';
+import { MailAiCard } from './MailAiCard';
 import { usePerMail } from './usePerMail';
 
 const t = he.smart.replies;
@@ -24,29 +23,18 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
     });
 
   return (
-    <section className="card smart-card" data-testid="smart-replies-card" aria-busy={busy} aria-labelledby="smart-replies-title">
-      <header className="smart-card__header">
-        <h3 className="card__subtitle" id="smart-replies-title">
-          {t.title}
-        </h3>
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={!mail || busy}
-          onClick={() => mail && void load(mail)}
-          data-testid="smart-replies-generate"
-        >
-          <SparkIcon />
-          {busy ? t.busy : t.button}
-        </button>
-      </header>
-      {!mail && <p className="card__status">{he.smart.chooseMail}</p>}
-      {busy && (
-        <p className="card__status" role="status" data-testid="smart-replies-busy">
-          {t.busy}
-        </p>
-      )}
-      {error !== undefined && !busy && <SmartError error={error} fallback={t.failed} />}
+    <MailAiCard
+      name="replies"
+      title={t.title}
+      button={t.button}
+      busyText={t.busy}
+      failed={t.failed}
+      buttonTestId="smart-replies-generate"
+      hasMail={!!mail}
+      busy={busy}
+      error={error}
+      onRun={() => mail && void load(mail)}
+    >
       {mail && data && data.length > 0 && (
         <>
           <p className="smart-card__hint">{t.hint}</p>
@@ -71,6 +59,6 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
           </ul>
         </>
       )}
-    </section>
+    </MailAiCard>
   );
 }

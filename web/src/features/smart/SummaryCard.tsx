@@ -4,9 +4,8 @@
 
 import { summarize, type SmartSummary } from '../../api/ai';
 import type { Email } from '../../api/types';
-import { SparkIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
-import { SmartError } from './SmartError';
+import { MailAiCard } from './MailAiCard';
 import { usePerMail } from './usePerMail';
 
 const t = he.smart.summary;
@@ -24,29 +23,18 @@ export function SummaryCard({ mail }: { mail: Email | null }) {
   const { busy, error, data } = stateOf(mail?.id);
 
   return (
-    <section className="card smart-card" data-testid="smart-summary-card" aria-busy={busy} aria-labelledby="smart-summary-title">
-      <header className="smart-card__header">
-        <h3 className="card__subtitle" id="smart-summary-title">
-          {t.title}
-        </h3>
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={!mail || busy}
-          onClick={() => mail && void run(mail.id, () => summarize(mail.id))}
-          data-testid="smart-summarize"
-        >
-          <SparkIcon />
-          {busy ? t.busy : t.button}
-        </button>
-      </header>
-      {!mail && <p className="card__status">{he.smart.chooseMail}</p>}
-      {busy && (
-        <p className="card__status" role="status" data-testid="smart-summary-busy">
-          {t.busy}
-        </p>
-      )}
-      {error !== undefined && !busy && <SmartError error={error} fallback={t.failed} />}
+    <MailAiCard
+      name="summary"
+      title={t.title}
+      button={t.button}
+      busyText={t.busy}
+      failed={t.failed}
+      buttonTestId="smart-summarize"
+      hasMail={!!mail}
+      busy={busy}
+      error={error}
+      onRun={() => mail && void run(mail.id, () => summarize(mail.id))}
+    >
       {data && (
         <div className="smart-summary">
           <p className="smart-summary__text" dir="auto" data-testid="smart-summary">
@@ -68,6 +56,6 @@ export function SummaryCard({ mail }: { mail: Email | null }) {
           </dl>
         </div>
       )}
-    </section>
+    </MailAiCard>
   );
 }

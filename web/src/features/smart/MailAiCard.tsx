@@ -1,0 +1,48 @@
+// The frame the summary and replies cards share: a title, the button that asks the AI about the
+// chosen mail (busy label while it runs), the "choose a mail" hint, the busy line and the card's own
+// error. The card's result goes in `children`.
+
+import type { ReactNode } from 'react';
+import { SparkIcon } from '../../components/icons';
+import { he } from '../../i18n/he';
+import { SmartError } from './SmartError';
+
+export interface MailAiCardProps {
+  /** `summary` or `replies`: names the testids (`smart-<name>-card`, `-busy`) and the title id. */
+  name: string;
+  title: string;
+  button: string;
+  busyText: string;
+  failed: string;
+  buttonTestId: string;
+  hasMail: boolean;
+  busy: boolean;
+  error: unknown;
+  onRun: () => void;
+  children?: ReactNode;
+}
+
+export function MailAiCard({ name, title, button, busyText, failed, buttonTestId, hasMail, busy, error, onRun, children }: MailAiCardProps) {
+  const titleId = `smart-${name}-title`;
+  return (
+    <section className="card smart-card" data-testid={`smart-${name}-card`} aria-busy={busy} aria-labelledby={titleId}>
+      <header className="smart-card__header">
+        <h3 className="card__subtitle" id={titleId}>
+          {title}
+        </h3>
+        <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={onRun} data-testid={buttonTestId}>
+          <SparkIcon />
+          {busy ? busyText : button}
+        </button>
+      </header>
+      {!hasMail && <p className="card__status">{he.smart.chooseMail}</p>}
+      {busy && (
+        <p className="card__status" role="status" data-testid={`smart-${name}-busy`}>
+          {busyText}
+        </p>
+      )}
+      {error !== undefined && !busy && <SmartError error={error} fallback={failed} />}
+      {children}
+    </section>
+  );
+}
