@@ -2,52 +2,17 @@
 // insights, and a fake server with the routes the page reads (each overridable per test).
 
 import type { Insights } from '../../api/ai';
-import type { Email, MailAccount } from '../../api/types';
+import type { MailAccount } from '../../api/types';
+import { ACCOUNT as INBOX_ACCOUNT, mail } from '../inbox/testFixtures';
 import { DANA, json, mockFetch } from '../../test/helpers';
 
 export type Handler = Parameters<typeof mockFetch>[0][string];
 
-export const ACCOUNT: MailAccount = {
-  id: 1,
-  sessionId: '1',
-  email_address: 'dana@example.test',
-  imap_server: 'imap.example.test',
-  imap_port: 993,
-  imap_ssl: true,
-  smtp_server: 'smtp.example.test',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  sync: null,
-};
+/** A connected mailbox that has not reported its sync yet. */
+export const ACCOUNT: MailAccount = { ...INBOX_ACCOUNT, sync: null };
 
-export function row(id: number, over: Partial<Email> = {}): Email {
-  return {
-    id: String(id),
-    accountId: 1,
-    threadId: null,
-    messageId: `<m${id}@example.test>`,
-    from: `sender${id}@example.test`,
-    from_name: `שולח ${id}`,
-    to: ['dana@example.test'],
-    cc: [],
-    subject: `נושא ${id}`,
-    preview: `תצוגה ${id}`,
-    date: '2025-03-04T09:15:00Z',
-    is_read: true,
-    is_starred: false,
-    labels: [],
-    status: null,
-    priority: null,
-    folder: 'INBOX',
-    hasAttachments: false,
-    attachments: [],
-    size: 1000,
-    parsed: true,
-    ...over,
-  };
-}
+/** An inbox row, as the inbox tests build them. */
+export const row = mail;
 
 export const TEN = Array.from({ length: 10 }, (_, i) => row(10 - i));
 
