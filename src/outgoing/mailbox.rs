@@ -272,14 +272,7 @@ impl Mailbox<'_> {
         &self,
         f: impl FnOnce(&WriteTransaction) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || {
-            let txn = store.db().begin_write()?;
-            let out = f(&txn)?;
-            txn.commit()?;
-            Ok(out)
-        })
-        .await?
+        self.store.write(f).await
     }
 }
 

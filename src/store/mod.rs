@@ -100,6 +100,22 @@ impl Store {
         &self.path
     }
 
+    /// Runs `f` in one write transaction on the blocking pool and commits: redb commits fsync,
+    /// and must not stall the async workers.
+    pub async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let txn = store.db().begin_write()?;
+            let out = f(&txn)?;
+            txn.commit()?;
+            Ok(out)
+        })
+        .await?
+    }
+
     pub fn db(&self) -> &Database {
         &self.db
     }

@@ -80,14 +80,7 @@ impl Ctx {
         &self,
         f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || {
-            let txn = store.db().begin_write()?;
-            let out = f(&txn)?;
-            txn.commit()?;
-            Ok(out)
-        })
-        .await?
+        self.store.write(f).await
     }
 
     /// Like [`write`](Self::write) but rolls back: for reads that use the write-side helpers.
