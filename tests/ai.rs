@@ -35,6 +35,16 @@ async fn with_key(app: &TestApp, token: &str, key: &str) {
     assert_eq!((s, &v["exists"]), (200, &json!(true)), "{v}");
 }
 
+/// The status and the Hebrew message of an answer.
+#[track_caller]
+fn assert_message((status, v): (u16, &Value), want_status: u16, message: &str) {
+    assert_eq!(
+        (status, v["message"].as_str()),
+        (want_status, Some(message)),
+        "{v}"
+    );
+}
+
 /// The failure's message ends with this reason.
 fn assert_reason(v: &Value, reason: &str) {
     let message = v["message"].as_str().unwrap_or_default();
@@ -81,10 +91,7 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
     assert_eq!((s, v), (200, json!({"exists": false})));
     // No key: the spec's message, and the provider is never asked. An empty body is told first.
     let (s, v) = subject(&app, &token, "<p><br></p>").await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (400, Some(messages::AI_BODY_REQUIRED))
-    );
+    assert_message((s, &v), 400, messages::AI_BODY_REQUIRED);
     let (s, v) = subject(&app, &token, "<p>נפגשים מחר בעשר</p>").await;
     assert_eq!(s, 400);
     assert_eq!(v["error"], "ai_key_missing");
@@ -101,10 +108,7 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
             Some(json!({"apiKey": "  "})),
         )
         .await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (400, Some(messages::AI_KEY_BLANK))
-    );
+    assert_message((s, &v), 400, messages::AI_KEY_BLANK);
 
     with_key(&app, &token, key).await;
     let (_, v) = app
@@ -289,10 +293,7 @@ async fn anthropic_requests_follow_the_training_settings() {
             Some(json!({"maxLength": 10})),
         )
         .await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (400, Some(messages::AI_MAX_LENGTH_RANGE))
-    );
+    assert_message((s, &v), 400, messages::AI_MAX_LENGTH_RANGE);
 }
 
 #[tokio::test]
@@ -332,10 +333,7 @@ async fn improve_gives_editor_html_in_each_style_and_subject_is_one_line() {
             Some(json!({"emailContent": "x", "style": "angry"})),
         )
         .await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (400, Some(messages::AI_STYLE_UNKNOWN))
-    );
+    assert_message((s, &v), 400, messages::AI_STYLE_UNKNOWN);
 
     llm.push(Reply::Text(
         "Subject: \"דוח רבעוני — סיכום\"\nשורה נוספת".into(),
@@ -433,10 +431,7 @@ async fn an_openai_compatible_server_needs_no_key_and_gets_one_when_stored() {
             Some(json!({"provider": "openai", "baseUrl": "file:///etc"})),
         )
         .await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (400, Some(messages::AI_BASE_URL_INVALID))
-    );
+    assert_message((s, &v), 400, messages::AI_BASE_URL_INVALID);
 }
 
 #[tokio::test]
@@ -595,10 +590,7 @@ async fn a_stored_key_never_follows_a_changed_address() {
             Some(json!({"provider": "openai", "baseUrl": other.base})),
         )
         .await;
-    assert_eq!(
-        (s, v["message"].as_str()),
-        (403, Some(messages::AI_BASE_URL_ADMIN_ONLY))
-    );
+    assert_message((s, &v), 403, messages::AI_BASE_URL_ADMIN_ONLY);
     let (s, v) = app
         .json(
             "PUT",

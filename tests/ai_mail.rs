@@ -22,6 +22,12 @@ fn date(hours_ago: i64) -> String {
         .unwrap()
 }
 
+/// Asks an AI route about one stored mail.
+async fn about(app: &TestApp, token: &str, path: &str, id: &Value) -> (u16, Value) {
+    app.json("POST", path, Some(token), Some(json!({ "emailId": id })))
+        .await
+}
+
 async fn found(app: &TestApp, token: &str, mid: &str) -> Value {
     eventually(Duration::from_secs(30), mid, || async {
         list(app, token, "inbox")
@@ -79,14 +85,7 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
     let second = found(&app, &token, "q2@example.test").await;
 
     // Smart reply to the follow-up: the earlier mail is context, the answer is asked in Hebrew.
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/claude/smart-reply",
-            Some(&token),
-            Some(json!({"emailId": second["id"]})),
-        )
-        .await;
+    let (s, v) = about(&app, &token, "/api/claude/smart-reply", &second["id"]).await;
     assert_eq!(s, 200, "{v}");
     assert!(v["reply"].as_str().unwrap().contains("מחר בעשר"));
     let r = llm.last();
@@ -131,26 +130,12 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
         "/api/smart/summary",
         "/api/smart/replies",
     ] {
-        let (s, v) = app
-            .json(
-                "POST",
-                path,
-                Some(&yossi),
-                Some(json!({"emailId": second["id"]})),
-            )
-            .await;
+        let (s, v) = about(&app, &yossi, path, &second["id"]).await;
         assert_eq!(s, 404, "{path}: {v}");
     }
 
     // Summary, with its JSON validated; a malformed answer is a clear 502.
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/smart/summary",
-            Some(&token),
-            Some(json!({"emailId": second["id"]})),
-        )
-        .await;
+    let (s, v) = about(&app, &token, "/api/smart/summary", &second["id"]).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(
         (v["sentiment"].as_str(), v["priority"].as_str()),
@@ -164,14 +149,7 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
         r#"{"summary": "x", "sentiment": "happy", "priority": "high"}"#,
     ] {
         llm.push(Reply::Text(bad.into()));
-        let (s, v) = app
-            .json(
-                "POST",
-                "/api/smart/summary",
-                Some(&token),
-                Some(json!({"emailId": second["id"]})),
-            )
-            .await;
+        let (s, v) = about(&app, &token, "/api/smart/summary", &second["id"]).await;
         assert_eq!(s, 502);
         assert_eq!(
             v["message"].as_str().unwrap(),
@@ -184,14 +162,7 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
     }
 
     // Three suggested replies; fewer is malformed.
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/smart/replies",
-            Some(&token),
-            Some(json!({"emailId": first["id"]})),
-        )
-        .await;
+    let (s, v) = about(&app, &token, "/api/smart/replies", &first["id"]).await;
     assert_eq!(s, 200, "{v}");
     let replies = v["replies"].as_array().unwrap();
     assert_eq!(replies.len(), 3);
@@ -203,14 +174,7 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
     llm.push(Reply::Text(
         r#"{"replies": [{"label": "כן", "text": "כן"}]}"#.into(),
     ));
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/smart/replies",
-            Some(&token),
-            Some(json!({"emailId": first["id"]})),
-        )
-        .await;
+    let (s, v) = about(&app, &token, "/api/smart/replies", &first["id"]).await;
     assert_eq!((s, v["error"].as_str()), (502, Some("ai_failed")));
 
     // Smart compose from a short prompt.
