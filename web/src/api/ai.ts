@@ -5,7 +5,7 @@
 // screen can link to the settings.
 
 import { ApiError, api } from './client';
-import { failureMessage } from './outgoing';
+import { failureMessage, withReason } from './outgoing';
 
 export type AiProvider = 'anthropic' | 'openai';
 
@@ -191,8 +191,7 @@ export const smartCompose = (prompt: string, emailId?: string) =>
  * failure text with the server's reason after it ('שגיאה ביצירת כותרת: …'), or alone.
  */
 export function aiFailureMessage(e: unknown, fixed: string): string {
-  const reason = failureMessage(e, '');
-  if (!reason) return fixed;
-  if (reason.startsWith(fixed) || isKeyMissing(e) || (e instanceof ApiError && e.code === 'bad_request')) return reason;
-  return `${fixed}: ${reason}`;
+  // A missing key or a refused request is a whole sentence of its own, not a reason for the failure.
+  if (isKeyMissing(e) || (e instanceof ApiError && e.code === 'bad_request')) return failureMessage(e, fixed);
+  return withReason(fixed, e);
 }

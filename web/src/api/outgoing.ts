@@ -165,7 +165,9 @@ export function failureMessage(e: unknown, fallback: string): string {
 /** A spec failure message, with the server's reason after it when it gave one ('שגיאה בעדכון הטיוטה: …'). */
 export function withReason(fixed: string, e: unknown): string {
   const reason = failureMessage(e, '');
-  return reason && reason !== fixed ? `${fixed}: ${reason}` : fixed;
+  if (!reason) return fixed;
+  // The server may already lead with the same words ('שגיאה ביצירת כותרת: …'): say them once.
+  return reason.startsWith(fixed) ? reason : `${fixed}: ${reason}`;
 }
 
 export const sendMail = (mail: OutgoingMail) =>

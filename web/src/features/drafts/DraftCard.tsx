@@ -166,7 +166,7 @@ export function DraftCard({ draft }: { draft: Draft }) {
               </label>
               <textarea
                 id={`${bodyId}-text`}
-                className="draft-card__text"
+                className="textbox draft-card__text"
                 dir="auto"
                 rows={8}
                 value={editText}

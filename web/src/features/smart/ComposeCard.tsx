@@ -50,7 +50,7 @@ export function ComposeCard() {
         <textarea
           ref={input}
           id={`${id}-prompt`}
-          className="smart-compose__input"
+          className="textbox smart-compose__input"
           dir="auto"
           rows={3}
           value={prompt}

@@ -188,7 +188,7 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
       <textarea
         id={textId}
         ref={textarea}
-        className="reply-panel__text"
+        className="textbox reply-panel__text"
         dir="auto"
         rows={6}
         placeholder={t.placeholder}
