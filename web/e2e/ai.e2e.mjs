@@ -71,8 +71,9 @@ test('key, training, smart reply, compose AI menu and the smart features page', 
   // Settings: no key yet; store one. It is never shown again and the provider has not been asked.
   await page.goto(`${server.base}/#/Settings`);
   const status = page.getByTestId('ai-key-status');
-  await status.waitFor();
-  assert.equal(await status.getAttribute('data-exists'), 'false');
+  // The status says "checking…" until the server answered.
+  const known = await eventually('the key status', async () => status.getAttribute('data-exists'));
+  assert.equal(known, 'false');
   await page.getByTestId('ai-key-input').fill(KEY);
   await page.getByTestId('ai-key-save').click();
   await eventually('the key stored', async () => (await status.getAttribute('data-exists')) === 'true');
