@@ -13,9 +13,13 @@ use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::mail::tls::TlsContext;
 use crate::outgoing::Outbox;
+use crate::search::Search;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
-use crate::{accounts, ai, auth, emails, http, live, outgoing, smart, templates};
+use crate::{accounts, ai, auth, emails, http, live, outgoing, search, smart, templates};
+
+/// How often the indexer looks for stored changes to index.
+const INDEX_POLL: Duration = Duration::from_millis(250);
 
 #[derive(Clone)]
 pub struct AppState {
@@ -30,6 +34,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// The AI providers' HTTP client and the `[ai]` settings.
     pub ai: Arc<ai::Ai>,
+    /// The full-text index (its indexer thread starts with the background work).
+    pub search: Arc<Search>,
 }
 
 impl AppState {
@@ -55,6 +61,11 @@ impl AppState {
             },
         );
         let ai = Arc::new(ai::Ai::new(config.ai.clone())?);
+        let search = Arc::new(Search::open(
+            &config.storage.data_dir,
+            store.clone(),
+            config.search.serve_writer(),
+        )?);
         Ok(Self {
             config: Arc::new(config),
             store,
@@ -64,6 +75,7 @@ impl AppState {
             sync: Arc::new(sync),
             outbox: Outbox::new(),
             ai,
+            search,
         })
     }
 
@@ -71,6 +83,7 @@ impl AppState {
     /// Returns how many accounts sync.
     pub fn start_background(&self) -> anyhow::Result<usize> {
         outgoing::scheduler::spawn(self.clone());
+        self.search.spawn_indexer(INDEX_POLL);
         self.sync.start_all()
     }
 }
@@ -86,6 +99,7 @@ pub fn app(state: AppState) -> Router {
         .merge(templates::router())
         .merge(ai::router())
         .merge(smart::router())
+        .merge(search::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

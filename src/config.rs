@@ -20,7 +20,40 @@ pub struct Config {
     pub mail: MailConfig,
     pub compose: ComposeConfig,
     pub ai: AiConfig,
+    pub search: SearchConfig,
     pub log: LogConfig,
+}
+
+/// The full-text index (`<data dir>/index`).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// Memory the index writer buffers before writing a segment, in MiB (16 to 1024): more
+    /// makes big imports faster and uses more memory.
+    pub writer_memory_mb: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            writer_memory_mb: 64,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// `serve` keeps one indexing thread: it follows the sync, a few messages at a time.
+    pub fn serve_writer(&self) -> crate::search::WriterOptions {
+        crate::search::WriterOptions {
+            threads: 1,
+            memory_bytes: (self.writer_memory_mb as usize) << 20,
+        }
+    }
+
+    /// `import` indexes on one thread too: the other cores parse and compress.
+    pub fn import_writer(&self) -> crate::search::WriterOptions {
+        self.serve_writer()
+    }
 }
 
 /// The language-model provider for AI help (docs/API.md "AI help"); users may override
@@ -290,6 +323,13 @@ impl Config {
         }
         if self.storage.data_dir.as_os_str().is_empty() {
             return bad("storage.data_dir", &"", "must not be empty");
+        }
+        if !(16..=1024).contains(&self.search.writer_memory_mb) {
+            return bad(
+                "search.writer_memory_mb",
+                &self.search.writer_memory_mb,
+                "expected 16 to 1024",
+            );
         }
         if self.storage.cache_size_mb < 4 {
             return bad(

@@ -45,6 +45,12 @@ pub enum AppError {
     /// The AI provider failed; the message is the call's Hebrew failure and the reason.
     #[error("ai failed: {0}")]
     AiFailed(String),
+    /// A search query that cannot be read; the message says what is wrong.
+    #[error("bad query: {0}")]
+    BadQuery(String),
+    /// A search with neither words nor a filter.
+    #[error("empty query")]
+    EmptyQuery,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -71,6 +77,7 @@ impl AppError {
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::AiKeyMissing => StatusCode::BAD_REQUEST,
             Self::AiFailed(_) => StatusCode::BAD_GATEWAY,
+            Self::BadQuery(_) | Self::EmptyQuery => StatusCode::BAD_REQUEST,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -89,6 +96,8 @@ impl AppError {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::AiKeyMissing => "ai_key_missing",
             Self::AiFailed(_) => "ai_failed",
+            Self::BadQuery(_) => "bad_query",
+            Self::EmptyQuery => "empty_query",
             Self::Internal(_) => "internal",
         }
     }
@@ -102,7 +111,9 @@ impl AppError {
             | Self::Conflict(m)
             | Self::TooLarge(m)
             | Self::MailboxUnavailable(m)
-            | Self::AiFailed(m) => m.clone(),
+            | Self::AiFailed(m)
+            | Self::BadQuery(m) => m.clone(),
+            Self::EmptyQuery => messages::SEARCH_EMPTY.into(),
             Self::AiKeyMissing => messages::AI_KEY_MISSING.into(),
             Self::Unauthorized => messages::LOGIN_REQUIRED.into(),
             Self::InvalidCredentials => messages::INVALID_CREDENTIALS.into(),

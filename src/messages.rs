@@ -171,3 +171,22 @@ pub fn ai_unreachable(base_url: &str) -> String {
     format!("לא ניתן להתחבר לשירות ה-AI בכתובת {base_url}.")
 }
 pub const AI_MALFORMED: &str = "שירות ה-AI החזיר תשובה לא תקינה. נסה שוב.";
+
+/// Search (spec 001 §5: a search runs only with words or a filter).
+pub const SEARCH_EMPTY: &str = "יש להקליד מילות חיפוש או לבחור מסנן";
+pub const SEARCH_QUOTE: &str = "חסרות מרכאות סוגרות בחיפוש";
+pub const SEARCH_PARENS: &str = "הסוגריים בחיפוש אינם מאוזנים";
+pub const SEARCH_OR: &str = "צריך מילת חיפוש משני צדי OR";
+pub const SEARCH_BAD_HAS: &str = "ערך לא מוכר אחרי has: (אפשר has:attachment)";
+pub const SEARCH_BAD_IS: &str = "ערך לא מוכר אחרי is: (אפשר is:unread, is:read, is:starred)";
+pub fn search_missing_value(op: &str) -> String {
+    format!("חסר ערך אחרי {op}:")
+}
+pub fn search_bad_date(op: &str, value: &str) -> String {
+    format!("התאריך אחרי {op}: אינו תקין: {value} (יש לכתוב dd/MM/yyyy או yyyy-mm-dd)")
+}
+pub const SEARCH_INDEX_UNAVAILABLE: &str = "החיפוש אינו זמין כרגע. נסה שוב בעוד רגע.";
+pub const SEARCH_BAD_SORT: &str = "סדר התוצאות יכול להיות date או relevance";
+pub fn search_bad_number(name: &str, min: i64, max: i64) -> String {
+    format!("הערך של {name} צריך להיות מספר בין {min} ל-{max}")
+}

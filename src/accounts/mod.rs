@@ -86,6 +86,30 @@ fn seal_context(user_id: u64, email: &str) -> String {
 }
 
 impl AccountRecord {
+    /// A local account of `user_id`: no mail server, its mail imported (`mailclient import`).
+    pub fn local(id: u64, user_id: u64, email: &str) -> Self {
+        Self {
+            id,
+            user_id,
+            email: email.to_string(),
+            imap_server: String::new(),
+            imap_port: 0,
+            imap_ssl: false,
+            smtp_server: String::new(),
+            smtp_port: 0,
+            smtp_ssl: false,
+            sealed_password: String::new(),
+            imap_fingerprint: None,
+            smtp_fingerprint: None,
+            created_at: time::OffsetDateTime::now_utc().unix_timestamp(),
+        }
+    }
+
+    /// Whether the account has no mail server (its mail lives only here).
+    pub fn is_local(&self) -> bool {
+        self.imap_server.is_empty()
+    }
+
     pub fn password(&self, key: &ServerKey) -> anyhow::Result<String> {
         let bytes = key.open(
             &seal_context(self.user_id, &self.email),

@@ -137,7 +137,7 @@ pub fn stored(
             .collect();
     let index = txn.open_table(mstore::INDEX)?;
     let messages = txn.open_table(mstore::MESSAGES)?;
-    let raws = txn.open_table(mstore::RAW)?;
+    let raws = txn.open_table(mstore::RAW_Z)?;
     let range =
         (meta.account_id, "", i64::MIN, 0)..=(meta.account_id, "\u{10FFFF}", i64::MAX, u64::MAX);
     let mut earlier: Vec<(i64, u64)> = Vec::new();
@@ -175,10 +175,7 @@ pub fn stored(
         {
             continue;
         }
-        let raw = raws
-            .get(*other)?
-            .map(|v| v.value().to_vec())
-            .unwrap_or_default();
+        let raw = mstore::get_raw(&raws, *other)?.unwrap_or_default();
         context.push(mail_text(&m, &raw, MAX_CONTEXT_CHARS));
     }
     context.reverse();

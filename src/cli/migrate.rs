@@ -1,10 +1,22 @@
-//! `mailclient migrate`: applies pending store migrations and says what it did.
+//! `mailclient migrate`: applies pending store migrations and says what it did, then brings
+//! the search index up to the store (rebuilt when missing, damaged or behind, or on request).
+
+use clap::Args;
 
 use crate::config::Config;
+use crate::search::Search;
 use crate::store::{SCHEMA_VERSION, Store};
 
-pub fn run(config: &Config) -> anyhow::Result<()> {
-    let (store, ran) = Store::open_and_migrate(&config.storage.data_dir)?;
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Rebuild the search index from the stored mail even if it looks current.
+    #[arg(long)]
+    pub rebuild_index: bool,
+}
+
+pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
+    let data_dir = &config.storage.data_dir;
+    let (store, ran) = Store::open_and_migrate(data_dir)?;
     if ran.is_empty() {
         println!(
             "store {} is up to date (schema version {SCHEMA_VERSION})",
@@ -17,6 +29,25 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         println!(
             "store {} is now at schema version {SCHEMA_VERSION}",
             store.path().display()
+        );
+    }
+    let search = Search::open(data_dir, store, config.search.serve_writer())?;
+    let rebuild = args.rebuild_index || search.rebuild_pending();
+    if args.rebuild_index {
+        search.request_rebuild();
+    }
+    search.step()?;
+    if rebuild {
+        println!(
+            "search index {} rebuilt: {} messages",
+            search.path().display(),
+            search.num_docs()
+        );
+    } else {
+        println!(
+            "search index {} is up to date: {} messages",
+            search.path().display(),
+            search.num_docs()
         );
     }
     Ok(())

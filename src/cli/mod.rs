@@ -1,6 +1,7 @@
-//! The command line: `serve`, `migrate`, `user`. One file per subcommand. Global flags
+//! The command line: `serve`, `migrate`, `import`, `user`. One file per subcommand. Global flags
 //! (`--config`, `--data-dir`) are accepted before or after the subcommand.
 
+mod import;
 mod migrate;
 mod serve;
 mod user;
@@ -34,8 +35,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the web server and the background jobs.
     Serve(serve::ServeArgs),
-    /// Bring the store up to this version's schema.
-    Migrate,
+    /// Bring the store up to this version's schema (and the search index up to the store).
+    Migrate(migrate::MigrateArgs),
+    /// Import mail (mbox, Maildir, a folder of .eml files) into a local account of a user.
+    Import(import::ImportArgs),
     /// Manage the people who can sign in.
     #[command(subcommand)]
     User(user::UserCommand),
@@ -62,7 +65,8 @@ pub fn run() -> ExitCode {
     init_logging(&config);
     let result = match cli.command {
         Command::Serve(_) => serve::run(config),
-        Command::Migrate => migrate::run(&config),
+        Command::Migrate(args) => migrate::run(&config, &args),
+        Command::Import(args) => import::run(&config, args),
         Command::User(cmd) => user::run(&config, cmd),
     };
     match result {

@@ -40,11 +40,7 @@ pub fn get(store: &Store, user_id: u64, id: u64) -> Result<(MessageMeta, Vec<u8>
     let meta = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
         .filter(|m| accounts.contains(&m.account_id) && !m.hidden)
         .ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-    let raw = txn
-        .open_table(mstore::RAW)?
-        .get(id)?
-        .map(|v| v.value().to_vec())
-        .unwrap_or_default();
+    let raw = mstore::get_raw(&txn.open_table(mstore::RAW_Z)?, id)?.unwrap_or_default();
     Ok((meta, raw))
 }
 

@@ -82,7 +82,7 @@ pub fn full(raw: &[u8]) -> Full {
         return Full {
             summary: unparsed_summary(raw),
             html: String::new(),
-            text: String::from_utf8_lossy(&raw[..raw.len().min(1 << 20)]).into_owned(),
+            text: lossy_head(raw),
         };
     };
     let summary = summarize(&msg);
@@ -106,6 +106,35 @@ pub fn full(raw: &[u8]) -> Full {
         html,
         text,
     }
+}
+
+/// The text a search finds a message by: its text parts (HTML-only mail converted to text).
+/// Mail that cannot be parsed is searched by its bytes as text.
+pub fn body_text(raw: &[u8]) -> String {
+    summary_and_text(raw).1
+}
+
+/// [`summary`] and [`body_text`] from one parse (the importer's and indexer's path).
+pub fn summary_and_text(raw: &[u8]) -> (Summary, String) {
+    catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
+        Some(msg) if looks_like_mail(&msg) => {
+            let text = (0..msg.text_body_count())
+                .filter_map(|i| msg.body_text(i))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
+            (summarize(&msg), text)
+        }
+        _ => (unparsed_summary(raw), lossy_head(raw)),
+    }))
+    .unwrap_or_else(|_| {
+        tracing::warn!("reading a message for search panicked; keeping it raw");
+        (unparsed_summary(raw), lossy_head(raw))
+    })
+}
+
+fn lossy_head(raw: &[u8]) -> String {
+    String::from_utf8_lossy(&raw[..raw.len().min(1 << 20)]).into_owned()
 }
 
 /// The bytes and metadata of attachment `index`, for download.

@@ -51,7 +51,7 @@ fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Resul
     let txn = store.db().begin_read()?;
     let index = txn.open_table(mstore::INDEX)?;
     let messages_t = txn.open_table(mstore::MESSAGES)?;
-    let raw_t = txn.open_table(mstore::RAW)?;
+    let raw_t = txn.open_table(mstore::RAW_Z)?;
     let mut by_email: HashMap<String, Person> = HashMap::new();
     for account in accounts::list_for_user(store, user_id)? {
         let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account.id)?;
@@ -75,8 +75,8 @@ fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Resul
                 // mails (the recent-contacts panel); counting needs the summary alone.
                 let found: Vec<(String, String)> = if sent && named > 0 {
                     named -= 1;
-                    match raw_t.get(id)? {
-                        Some(raw) => recipients_named(raw.value()),
+                    match mstore::get_raw(&raw_t, id)? {
+                        Some(raw) => recipients_named(&raw),
                         None => Vec::new(),
                     }
                 } else if sent {

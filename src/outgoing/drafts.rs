@@ -142,7 +142,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
     let txn = store.db().begin_read()?;
     let index = txn.open_table(mstore::INDEX)?;
     let messages_t = txn.open_table(mstore::MESSAGES)?;
-    let raw_t = txn.open_table(mstore::RAW)?;
+    let raw_t = txn.open_table(mstore::RAW_Z)?;
     let mut drafts = Vec::new();
     let mut wanted: HashMap<u64, HashSet<u64>> = HashMap::new();
     for account in accounts::list_for_user(store, user_id)? {
@@ -165,10 +165,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
             if going.contains(&key) {
                 continue;
             }
-            let raw = raw_t
-                .get(id)?
-                .map(|v| v.value().to_vec())
-                .unwrap_or_default();
+            let raw = mstore::get_raw(&raw_t, id)?.unwrap_or_default();
             if meta.summary.in_reply_to.is_some() {
                 wanted
                     .entry(account.id)
@@ -191,11 +188,9 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
             // The original's body as the reading pane shows it: sanitized, remote content
             // blocked (the page renders it in the sandboxed mail frame).
             let body = original.map(|o| {
-                let raw = raw_t
-                    .get(o.id)
+                let raw = mstore::get_raw(&raw_t, o.id)
                     .ok()
                     .flatten()
-                    .map(|v| v.value().to_vec())
                     .unwrap_or_default();
                 crate::emails::view::whole(o, &raw, false)["body"].clone()
             });

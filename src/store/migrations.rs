@@ -4,7 +4,7 @@
 use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
-use crate::{accounts, ai, emails, outgoing, sync, templates};
+use crate::{accounts, ai, emails, import, outgoing, search, sync, templates};
 
 pub struct Migration {
     pub version: u64,
@@ -37,6 +37,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 5,
         name: "AI: sealed provider keys, provider choice, training settings",
         apply: m0005_ai,
+    },
+    Migration {
+        version: 6,
+        name: "search: raw mail compressed, the index's queue, imported mail",
+        apply: m0006_search_and_import,
     },
 ];
 
@@ -72,6 +77,12 @@ fn m0004_outbox_and_templates(txn: &WriteTransaction) -> Result<(), redb::Error>
 fn m0005_ai(txn: &WriteTransaction) -> Result<(), redb::Error> {
     ai::key::create_tables(txn)?;
     ai::training::create_tables(txn)
+}
+
+fn m0006_search_and_import(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    sync::store::migrate_to_compressed_raw(txn)?;
+    search::queue::create_table(txn)?;
+    import::create_tables(txn)
 }
 
 #[cfg(test)]
@@ -136,7 +147,10 @@ mod tests {
         txn.commit().unwrap();
 
         let ran = store.migrate().unwrap();
-        assert_eq!(ran.iter().map(|m| m.version).collect::<Vec<_>>(), [3, 4, 5]);
+        assert_eq!(
+            ran.iter().map(|m| m.version).collect::<Vec<_>>(),
+            [3, 4, 5, 6]
+        );
         let txn = store.db().begin_read().unwrap();
         let index = txn.open_table(mstore::INDEX).unwrap();
         let v = index.get((1, "INBOX", 1_700_000_000, 7)).unwrap().unwrap();
@@ -150,6 +164,37 @@ mod tests {
         assert!(
             txn.open_table(mstore::BY_DATE).is_err(),
             "the old index is gone"
+        );
+    }
+
+    /// Schema 6 compresses the raw mail already stored; it reads back byte for byte.
+    #[test]
+    fn m0006_compresses_raw_mail() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        for m in &MIGRATIONS[..5] {
+            (m.apply)(&txn).unwrap();
+        }
+        txn.open_table(META)
+            .unwrap()
+            .insert("schema_version", 5)
+            .unwrap();
+        let raw = "Subject: שלום\r\n\r\n".to_string() + &"גוף ההודעה. ".repeat(200);
+        txn.open_table(mstore::RAW)
+            .unwrap()
+            .insert(9, raw.as_bytes())
+            .unwrap();
+        txn.commit().unwrap();
+
+        assert_eq!(store.migrate().unwrap().len(), 1);
+        let txn = store.db().begin_read().unwrap();
+        let t = txn.open_table(mstore::RAW_Z).unwrap();
+        assert!(t.get(9).unwrap().unwrap().value().len() < raw.len() / 4);
+        assert_eq!(mstore::get_raw(&t, 9).unwrap().unwrap(), raw.as_bytes());
+        assert!(
+            txn.open_table(mstore::RAW).is_err(),
+            "the old table is gone"
         );
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod folder;
 pub mod keywords;
+pub mod local;
 pub mod store;
 pub mod worker;
 
@@ -125,7 +126,11 @@ impl SyncManager {
             fetched_bytes: fetched_bytes.clone(),
         };
         let id = account.id;
-        let task = tokio::spawn(worker::run(ctx, account, wake.clone()));
+        let task = if account.is_local() {
+            tokio::spawn(local::run(ctx, wake.clone()))
+        } else {
+            tokio::spawn(worker::run(ctx, account, wake.clone()))
+        };
         running.insert(
             id,
             Running {

@@ -18,8 +18,61 @@ use crate::store::record;
 pub const FOLDERS: TableDefinition<(u64, &str), &[u8]> = TableDefinition::new("mail_folders");
 /// message id → JSON [`MessageMeta`].
 pub const MESSAGES: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_messages");
-/// message id → raw RFC 822 bytes.
+/// message id → raw RFC 822 bytes. Replaced by [`RAW_Z`] in schema 6; kept for migrations.
 pub const RAW: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_raw");
+/// message id → the raw RFC 822 bytes, zstd-compressed (a third of the size: the store of a
+/// big mailbox stays smaller than the mailbox). Read and write through [`get_raw`], [`put_raw`].
+pub const RAW_Z: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_raw_z");
+
+/// Schema 6: raw mail compressed.
+pub fn migrate_to_compressed_raw(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    let mut out = txn.open_table(RAW_Z)?;
+    for e in txn.open_table(RAW)?.iter()? {
+        let (k, v) = e?;
+        out.insert(k.value(), compress(v.value()).as_slice())?;
+    }
+    drop(out);
+    txn.delete_table(RAW)?;
+    Ok(())
+}
+
+thread_local! {
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Level 3: about 300 MB/s on one core, a third of the size on mail.
+pub fn compress(raw: &[u8]) -> Vec<u8> {
+    COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_none() {
+            *c = zstd::bulk::Compressor::new(3).ok();
+        }
+        c.as_mut()
+            .and_then(|c| c.compress(raw).ok())
+            .unwrap_or_else(|| zstd::stream::encode_all(raw, 3).unwrap_or_default())
+    })
+}
+
+pub fn put_raw(
+    table: &mut redb::Table<u64, &'static [u8]>,
+    id: u64,
+    raw: &[u8],
+) -> Result<(), redb::Error> {
+    table.insert(id, compress(raw).as_slice())?;
+    Ok(())
+}
+
+/// The raw bytes of message `id`.
+pub fn get_raw(
+    table: &impl ReadableTable<u64, &'static [u8]>,
+    id: u64,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    Ok(match table.get(id)? {
+        Some(v) => Some(zstd::stream::decode_all(v.value())?),
+        None => None,
+    })
+}
 /// (account, folder, uid) → message id.
 pub const UIDS: TableDefinition<(u64, &str, u32), u64> = TableDefinition::new("mail_uids");
 /// (account, folder, date, message id) → flag byte. The first index (schema 2); replaced by
@@ -360,11 +413,7 @@ impl MessageMeta {
 pub fn hidden_key_of(txn: &WriteTransaction, meta: &MessageMeta) -> anyhow::Result<String> {
     let raw = match meta.summary.message_id.as_deref() {
         Some(id) if !id.is_empty() => Vec::new(),
-        _ => txn
-            .open_table(RAW)?
-            .get(meta.id)?
-            .map(|v| v.value().to_vec())
-            .unwrap_or_default(),
+        _ => get_raw(&txn.open_table(RAW_Z)?, meta.id)?.unwrap_or_default(),
     };
     Ok(hidden_key(meta.summary.message_id.as_deref(), &raw))
 }
@@ -483,28 +532,72 @@ pub fn insert_messages(
     folder: &str,
     batch: &[Fetched],
 ) -> anyhow::Result<usize> {
-    let mut uids = txn.open_table(UIDS)?;
-    let mut messages = txn.open_table(MESSAGES)?;
-    let mut raw_t = txn.open_table(RAW)?;
-    let mut index = txn.open_table(INDEX)?;
-    let hidden = txn.open_table(HIDDEN_KEYS)?;
-    let mut carried = txn.open_table(CARRIED)?;
-    let mut msgids = txn.open_table(MSGIDS)?;
-    let mut subjects = txn.open_table(SUBJECTS)?;
+    let mut inserter = Inserter::new(txn)?;
     let mut new = 0;
     for f in batch {
-        if uids.get((account, folder, f.uid))?.is_some() {
+        if inserter.has_uid(account, folder, f.uid)? {
             continue;
         }
-        let id = crate::store::next_id(txn, "mail_messages")?;
         let summary = crate::mail::parse::summary(&f.raw);
+        inserter.insert(account, folder, f, summary)?;
+        new += 1;
+    }
+    Ok(new)
+}
+
+/// The tables a new message goes into, opened once for a batch (the sync's and the
+/// importer's).
+pub struct Inserter<'t> {
+    txn: &'t WriteTransaction,
+    uids: redb::Table<'t, (u64, &'static str, u32), u64>,
+    messages: redb::Table<'t, u64, &'static [u8]>,
+    raw: redb::Table<'t, u64, &'static [u8]>,
+    index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
+    hidden: redb::Table<'t, (u64, &'static str, &'static str), i64>,
+    carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
+    msgids: redb::Table<'t, (u64, &'static str), &'static str>,
+    subjects: redb::Table<'t, (u64, &'static str), &'static str>,
+}
+
+impl<'t> Inserter<'t> {
+    pub fn new(txn: &'t WriteTransaction) -> anyhow::Result<Self> {
+        Ok(Self {
+            txn,
+            uids: txn.open_table(UIDS)?,
+            messages: txn.open_table(MESSAGES)?,
+            raw: txn.open_table(RAW_Z)?,
+            index: txn.open_table(INDEX)?,
+            hidden: txn.open_table(HIDDEN_KEYS)?,
+            carried: txn.open_table(CARRIED)?,
+            msgids: txn.open_table(MSGIDS)?,
+            subjects: txn.open_table(SUBJECTS)?,
+        })
+    }
+
+    pub fn has_uid(&self, account: u64, folder: &str, uid: u32) -> anyhow::Result<bool> {
+        Ok(self.uids.get((account, folder, uid))?.is_some())
+    }
+
+    /// Stores one message whose summary the caller parsed; returns its record.
+    pub fn insert(
+        &mut self,
+        account: u64,
+        folder: &str,
+        f: &Fetched,
+        summary: Summary,
+    ) -> anyhow::Result<MessageMeta> {
+        let txn = self.txn;
+        let id = crate::store::next_id(txn, "mail_messages")?;
         let date = summary
             .date
             .or(f.internal_date)
             .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp());
-        let thread_id = thread_for(&msgids, &subjects, account, id, &summary)?;
+        let thread_id = thread_for(&self.msgids, &self.subjects, account, id, &summary)?;
         let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
-        let is_hidden = hidden.get((account, "", hidden_key.as_str()))?.is_some();
+        let is_hidden = self
+            .hidden
+            .get((account, "", hidden_key.as_str()))?
+            .is_some();
         let mut meta = MessageMeta {
             id,
             account_id: account,
@@ -526,7 +619,7 @@ pub fn insert_messages(
         };
         meta.take_triage_from_keywords();
         if let Some(mid) = meta.summary.message_id.as_deref() {
-            let carry: Option<Carried> = match carried.remove((account, mid))? {
+            let carry: Option<Carried> = match self.carried.remove((account, mid))? {
                 Some(v) => record::decode(v.value()).ok(),
                 None => None,
             };
@@ -539,24 +632,25 @@ pub fn insert_messages(
             }
         }
         if let Some(mid) = meta.summary.message_id.as_deref()
-            && msgids.get((account, mid))?.is_none()
+            && self.msgids.get((account, mid))?.is_none()
         {
-            msgids.insert((account, mid), thread_id.as_str())?;
+            self.msgids.insert((account, mid), thread_id.as_str())?;
         }
         let (norm, _) = threading::normalize_subject(&meta.summary.subject);
-        if !norm.is_empty() && subjects.get((account, norm.as_str()))?.is_none() {
-            subjects.insert((account, norm.as_str()), thread_id.as_str())?;
+        if !norm.is_empty() && self.subjects.get((account, norm.as_str()))?.is_none() {
+            self.subjects
+                .insert((account, norm.as_str()), thread_id.as_str())?;
         }
-        uids.insert((account, folder, f.uid), id)?;
-        index.insert(
+        self.uids.insert((account, folder, f.uid), id)?;
+        self.index.insert(
             (account, folder, date, id),
             meta.index_row().encode().as_slice(),
         )?;
-        raw_t.insert(id, f.raw.as_slice())?;
-        messages.insert(id, record::encode(&meta).as_slice())?;
-        new += 1;
+        put_raw(&mut self.raw, id, &f.raw)?;
+        self.messages.insert(id, record::encode(&meta).as_slice())?;
+        crate::search::queue::enqueue(txn, id)?;
+        Ok(meta)
     }
-    Ok(new)
 }
 
 /// The thread key of a new message: its root's thread when the root is known, the root
@@ -608,6 +702,7 @@ pub fn write_meta(txn: &WriteTransaction, meta: &MessageMeta) -> anyhow::Result<
         (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
         meta.index_row().encode().as_slice(),
     )?;
+    crate::search::queue::enqueue(txn, meta.id)?;
     Ok(())
 }
 
@@ -667,7 +762,8 @@ pub fn delete_message(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
         return Ok(());
     };
     txn.open_table(MESSAGES)?.remove(id)?;
-    txn.open_table(RAW)?.remove(id)?;
+    txn.open_table(RAW_Z)?.remove(id)?;
+    crate::search::queue::enqueue(txn, id)?;
     txn.open_table(UIDS)?
         .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
     txn.open_table(INDEX)?

@@ -1,0 +1,315 @@
+//! `mailclient import`: an mbox, a Maildir or a folder of .eml files into a local account of a
+//! user (an account with no mail server: the mail lives only here), through the same store
+//! and index as synced mail.
+//!
+//! Batches of messages are parsed on every core, stored in one transaction each (with the
+//! search queue entries and the content hashes that make a second run add only what is new),
+//! then indexed; the index commits every [`COMMIT_EVERY`] messages and at the end. A kill at
+//! any point loses nothing: the store has whole batches, the index catches up from the queue
+//! on the next start, and running the import again skips what is stored.
+
+pub mod progress;
+pub mod sources;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use sha2::Digest;
+
+use crate::accounts::{self, AccountRecord};
+use crate::auth::users;
+use crate::mail::parse::{self, Summary};
+use crate::search::{Search, index::document_of, queue};
+use crate::store::{META, Store, next_id, record};
+use crate::sync::store::{self as mstore, Fetched, FolderState, Inserter};
+use progress::Progress;
+use sources::{Item, Source};
+
+/// (account, folder, SHA-256 of the bytes, first 16 bytes) → message id: what was imported.
+pub const IMPORTED: TableDefinition<(u64, &str, &[u8]), u64> = TableDefinition::new("imported");
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(IMPORTED)?;
+    Ok(())
+}
+
+/// Messages per store transaction.
+const BATCH: usize = 1_000;
+/// The index commits at least this often (a commit writes segment files and fsyncs).
+const COMMIT_EVERY: usize = 20_000;
+
+pub struct Options {
+    pub path: PathBuf,
+    pub username: String,
+    /// The local account's address; default `<username>@localhost`, or the user's one local
+    /// account.
+    pub account: Option<String>,
+    /// Where mail without a folder of its own goes (default INBOX).
+    pub folder: String,
+    pub show_progress: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub account: String,
+    pub total: u64,
+    pub imported: u64,
+    pub already: u64,
+    /// (where, why) of the messages that could not be read or parsed.
+    pub failed: Vec<(String, String)>,
+    pub secs: f64,
+}
+
+/// Runs an import into an opened store and index (serve must not be running: one process
+/// owns the store).
+pub fn run(store: &Store, search: &Search, opts: &Options) -> anyhow::Result<Report> {
+    let started = Instant::now();
+    // Whatever an earlier, interrupted run left unindexed goes in first.
+    search.step()?;
+    let user = users::find_by_username(store, &opts.username)
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no user named {:?} (add one with `mailclient user add`)",
+                opts.username
+            )
+        })?;
+    let account = local_account(store, user.id, &opts.username, opts.account.as_deref())?;
+    let source = Source::detect(&opts.path, &opts.folder)?;
+    let total = source.count()?;
+    let mut report = Report {
+        account: account.email.clone(),
+        total,
+        ..Report::default()
+    };
+    let mut progress = Progress::new(total, opts.show_progress);
+    let mut batch: Vec<Item> = Vec::with_capacity(BATCH);
+    let mut since_commit = 0usize;
+    let mut failed = Vec::new();
+    source.each(
+        &opts.folder,
+        |item| {
+            batch.push(item);
+            if batch.len() == BATCH {
+                let n = store_batch(
+                    store,
+                    search,
+                    &account,
+                    std::mem::take(&mut batch),
+                    &mut report,
+                )?;
+                since_commit += n;
+                if since_commit >= COMMIT_EVERY {
+                    commit_index(store, search)?;
+                    since_commit = 0;
+                }
+                progress.set(report.imported + report.already + report.failed.len() as u64);
+            }
+            Ok(())
+        },
+        |bad| failed.push((bad.origin, bad.reason)),
+    )?;
+    store_batch(store, search, &account, batch, &mut report)?;
+    commit_index(store, search)?;
+    report.failed.extend(failed);
+    progress.finish(report.imported + report.already + report.failed.len() as u64);
+    report.secs = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The index now covers everything the store queued (this process is the only writer).
+fn commit_index(store: &Store, search: &Search) -> anyhow::Result<()> {
+    let seq = queue::last_seq(&store.db().begin_read()?.open_table(META)?)?;
+    search.add_and_commit(Vec::new(), Some(seq))
+}
+
+struct Parsed {
+    item: Item,
+    summary: Summary,
+    text: String,
+    hash: [u8; 16],
+}
+
+/// Parses a batch on every core, stores what is new, hands the documents to the index.
+/// Returns how many were stored.
+fn store_batch(
+    store: &Store,
+    search: &Search,
+    account: &AccountRecord,
+    items: Vec<Item>,
+    report: &mut Report,
+) -> anyhow::Result<usize> {
+    if items.is_empty() {
+        return Ok(0);
+    }
+    let parsed = parse_all(items);
+    let fields = *search.fields();
+    let txn = store.db().begin_write()?;
+    let mut docs = Vec::new();
+    let mut stored = 0;
+    {
+        let mut seen = txn.open_table(IMPORTED)?;
+        let mut folders: HashMap<String, FolderState> = HashMap::new();
+        let mut inserter = Inserter::new(&txn)?;
+        for p in parsed {
+            let Parsed {
+                item,
+                summary,
+                text,
+                hash,
+            } = p;
+            if !summary.parsed {
+                report.failed.push((
+                    item.origin,
+                    "not a mail message (no headers could be read)".into(),
+                ));
+                continue;
+            }
+            if seen
+                .get((account.id, item.folder.as_str(), &hash[..]))?
+                .is_some()
+            {
+                report.already += 1;
+                continue;
+            }
+            let state = match folders.get_mut(&item.folder) {
+                Some(s) => s,
+                None => {
+                    let s = folder_state(&txn, account.id, &item.folder)?;
+                    folders.entry(item.folder.clone()).or_insert(s)
+                }
+            };
+            let uid = state.top.max(1);
+            state.top = uid + 1;
+            state.exists += 1;
+            let fetched = Fetched {
+                uid,
+                flags: item.flags,
+                internal_date: item.internal_date,
+                raw: item.raw,
+            };
+            let meta = inserter.insert(account.id, &item.folder, &fetched, summary)?;
+            seen.insert((account.id, item.folder.as_str(), &hash[..]), meta.id)?;
+            docs.push(document_of(
+                &fields,
+                account.user_id,
+                &meta,
+                &state.role,
+                &text,
+            ));
+            stored += 1;
+        }
+        drop(inserter);
+        for state in folders.values() {
+            mstore::save_folder(&txn, account.id, state)?;
+        }
+    }
+    txn.commit()?;
+    report.imported += stored as u64;
+    search.add(docs)?;
+    Ok(stored)
+}
+
+fn parse_all(items: Vec<Item>) -> Vec<Parsed> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let chunk = items.len().div_ceil(threads).max(1);
+    let mut chunks: Vec<Vec<Item>> = Vec::new();
+    let mut items = items;
+    while !items.is_empty() {
+        let rest = items.split_off(chunk.min(items.len()));
+        chunks.push(items);
+        items = rest;
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|c| {
+                s.spawn(move || {
+                    c.into_iter()
+                        .map(|item| {
+                            let (summary, text) = parse::summary_and_text(&item.raw);
+                            let digest = sha2::Sha256::digest(&item.raw);
+                            let mut hash = [0u8; 16];
+                            hash.copy_from_slice(&digest[..16]);
+                            Parsed {
+                                item,
+                                summary,
+                                text,
+                                hash,
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("parse thread"))
+            .collect()
+    })
+}
+
+/// The folder's state, created (with its role by name) on first use.
+fn folder_state(txn: &WriteTransaction, account: u64, name: &str) -> anyhow::Result<FolderState> {
+    if let Some(s) = mstore::load_folder(txn, account, name)? {
+        return Ok(s);
+    }
+    Ok(FolderState {
+        name: name.to_string(),
+        display_name: name.to_string(),
+        role: crate::sync::worker::role_by_name(name).to_string(),
+        uidvalidity: 1,
+        top: 1,
+        down_to: 1,
+        keywords_ok: true,
+        ..FolderState::default()
+    })
+}
+
+/// The standard folders of a new local account (moves to Junk, Trash, Archive need them).
+const LOCAL_FOLDERS: &[&str] = &["INBOX", "Sent", "Drafts", "Junk", "Trash", "Archive"];
+
+/// The user's local account `email` (or their only local one, or `<username>@localhost`),
+/// created when missing. An account that syncs with a mail server is refused: its folders
+/// mirror the server, and imported mail would be removed by the next sync.
+fn local_account(
+    store: &Store,
+    user_id: u64,
+    username: &str,
+    email: Option<&str>,
+) -> anyhow::Result<AccountRecord> {
+    let mine = accounts::list_for_user(store, user_id).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let wanted = match email {
+        Some(e) => e.trim().to_string(),
+        None => match mine.iter().find(|a| a.is_local()) {
+            Some(a) => return Ok(a.clone()),
+            None => format!("{}@localhost", username.to_lowercase()),
+        },
+    };
+    if let Some(a) = mine.iter().find(|a| a.email.eq_ignore_ascii_case(&wanted)) {
+        if !a.is_local() {
+            anyhow::bail!(
+                "{wanted} syncs with the mail server {}; import into a local account instead (--account another@address)",
+                a.imap_server
+            );
+        }
+        return Ok(a.clone());
+    }
+    let txn = store.db().begin_write()?;
+    let id = next_id(&txn, "accounts")?;
+    let record = AccountRecord::local(id, user_id, &wanted);
+    txn.open_table(accounts::ACCOUNTS)?
+        .insert(id, record::encode(&record).as_slice())?;
+    txn.open_table(accounts::USER_ACCOUNTS)?
+        .insert((user_id, id), ())?;
+    for name in LOCAL_FOLDERS {
+        let state = folder_state(&txn, id, name)?;
+        mstore::save_folder(&txn, id, &state)?;
+    }
+    txn.commit()?;
+    Ok(record)
+}

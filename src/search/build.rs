@@ -1,0 +1,237 @@
+//! A parsed [`Node`] tree as a tantivy query, plus the words a snippet should highlight.
+
+use std::ops::Bound;
+
+use tantivy::Term;
+use tantivy::query::{
+    AllQuery, BooleanQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, RangeQuery,
+    TermQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::tokenizer::TextAnalyzer;
+
+use super::analyzer;
+use super::query::{Flag, Node, TextField};
+use super::schema::Fields;
+
+/// Known folder roles for `in:`.
+const ROLES: &[&str] = &["inbox", "sent", "drafts", "junk", "trash", "archive"];
+
+pub struct Builder {
+    pub fields: Fields,
+    pub query_analyzer: TextAnalyzer,
+    pub plain_analyzer: TextAnalyzer,
+    /// Body words of the query (not negated), for the snippet.
+    pub highlight: Vec<String>,
+}
+
+impl Builder {
+    pub fn new(fields: Fields) -> Self {
+        let mut all = analyzer::analyzers().into_iter();
+        let mut take = |name| {
+            all.by_ref()
+                .find(|(n, _)| *n == name)
+                .map(|(_, a)| a)
+                .expect("analyzer")
+        };
+        let query_analyzer = take(analyzer::QUERY);
+        let plain_analyzer = take(analyzer::PLAIN);
+        Self {
+            fields,
+            query_analyzer,
+            plain_analyzer,
+            highlight: Vec::new(),
+        }
+    }
+
+    /// The query of `node`; `None` when it asks for nothing (only punctuation).
+    pub fn build(&mut self, node: &Node) -> Option<Box<dyn Query>> {
+        self.node(node, false)
+    }
+
+    fn node(&mut self, node: &Node, negated: bool) -> Option<Box<dyn Query>> {
+        let f = self.fields;
+        match node {
+            Node::And(parts) => {
+                let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+                for p in parts {
+                    match p {
+                        Node::Not(inner) => {
+                            if let Some(q) = self.node(inner, !negated) {
+                                clauses.push((Occur::MustNot, q));
+                            }
+                        }
+                        other => {
+                            if let Some(q) = self.node(other, negated) {
+                                clauses.push((Occur::Must, q));
+                            }
+                        }
+                    }
+                }
+                if clauses.is_empty() {
+                    return None;
+                }
+                if clauses.iter().all(|(o, _)| *o == Occur::MustNot) {
+                    clauses.push((Occur::Must, Box::new(AllQuery)));
+                }
+                if clauses.len() == 1 && clauses[0].0 == Occur::Must {
+                    return clauses.pop().map(|(_, q)| q);
+                }
+                Some(Box::new(BooleanQuery::new(clauses)))
+            }
+            Node::Or(parts) => {
+                let clauses: Vec<(Occur, Box<dyn Query>)> = parts
+                    .iter()
+                    .filter_map(|p| self.node(p, negated))
+                    .map(|q| (Occur::Should, q))
+                    .collect();
+                if clauses.is_empty() {
+                    return None;
+                }
+                Some(Box::new(BooleanQuery::new(clauses)))
+            }
+            Node::Not(inner) => {
+                let q = self.node(inner, !negated)?;
+                Some(Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(AllQuery) as Box<dyn Query>),
+                    (Occur::MustNot, q),
+                ])))
+            }
+            Node::Text {
+                text,
+                phrase,
+                prefix,
+            } => {
+                let mut alts: Vec<Box<dyn Query>> = Vec::new();
+                if *prefix {
+                    let words = analyzer::words(&mut self.plain_analyzer, text);
+                    for field in [f.subject, f.body, f.from] {
+                        alts.extend(prefix_query(field, &words));
+                    }
+                    if !negated {
+                        self.highlight.extend(words);
+                    }
+                } else {
+                    let words = analyzer::words(&mut self.query_analyzer, text);
+                    let plain = analyzer::words(&mut self.plain_analyzer, text);
+                    alts.extend(words_query(f.subject, &words));
+                    alts.extend(words_query(f.body, &words));
+                    alts.extend(words_query(f.from, &plain));
+                    if !negated {
+                        self.highlight.extend(words);
+                    }
+                }
+                let _ = phrase; // a phrase is the same as a word that analyzes to several
+                any_of(alts)
+            }
+            Node::Field {
+                field,
+                text,
+                phrase,
+            } => match field {
+                TextField::Subject => {
+                    let words = analyzer::words(&mut self.query_analyzer, text);
+                    words_query(f.subject, &words)
+                }
+                TextField::From | TextField::To | TextField::Filename => {
+                    let target = match field {
+                        TextField::From => f.from,
+                        TextField::To => f.to,
+                        _ => f.attachments,
+                    };
+                    let words = analyzer::words(&mut self.plain_analyzer, text);
+                    if *phrase {
+                        words_query(target, &words)
+                    } else {
+                        prefix_query(target, &words)
+                    }
+                }
+            },
+            Node::Flag(flag) => Some(match flag {
+                Flag::Unread => term(f.flags, "unread"),
+                Flag::Read => term(f.flags, "read"),
+                Flag::Starred => term(f.flags, "starred"),
+                Flag::Unstarred => Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(AllQuery) as Box<dyn Query>),
+                    (Occur::MustNot, term(f.flags, "starred")),
+                ])),
+                Flag::Attachment => term(f.flags, "attachment"),
+                Flag::Answered => term(f.flags, "answered"),
+                Flag::Draft => term(f.flags, "draft"),
+            }),
+            Node::After(t) => Some(Box::new(RangeQuery::new(
+                Bound::Included(Term::from_field_i64(f.date, *t)),
+                Bound::Unbounded,
+            ))),
+            Node::Before(t) => Some(Box::new(RangeQuery::new(
+                Bound::Unbounded,
+                Bound::Excluded(Term::from_field_i64(f.date, *t)),
+            ))),
+            Node::In(name) => {
+                if name == "all" {
+                    Some(Box::new(AllQuery))
+                } else if ROLES.contains(&name.as_str()) {
+                    any_of(vec![term(f.role, name), term(f.folder, name)])
+                } else {
+                    Some(term(f.folder, name))
+                }
+            }
+            Node::MessageId(id) => Some(term(f.msgid, id)),
+            Node::Label(l) => Some(term(f.labels, l)),
+            Node::Status(s) => Some(term(f.status, s)),
+        }
+    }
+}
+
+fn term(field: Field, value: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::Basic,
+    ))
+}
+
+fn any_of(mut alts: Vec<Box<dyn Query>>) -> Option<Box<dyn Query>> {
+    match alts.len() {
+        0 => None,
+        1 => alts.pop(),
+        _ => Some(Box::new(BooleanQuery::new(
+            alts.into_iter().map(|q| (Occur::Should, q)).collect(),
+        ))),
+    }
+}
+
+/// One word: a term; several (a phrase, or a word the analyzer splits like e-mail): adjacent.
+fn words_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
+    match words {
+        [] => None,
+        [one] => Some(Box::new(TermQuery::new(
+            Term::from_field_text(field, one),
+            IndexRecordOption::WithFreqs,
+        ))),
+        many => Some(Box::new(PhraseQuery::new(
+            many.iter()
+                .map(|w| Term::from_field_text(field, w))
+                .collect(),
+        ))),
+    }
+}
+
+/// The words in order, the last one a word start (from:dan finds Dana).
+fn prefix_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
+    if words.is_empty() {
+        return None;
+    }
+    let mut q = PhrasePrefixQuery::new(
+        words
+            .iter()
+            .map(|w| Term::from_field_text(field, w))
+            .collect(),
+    );
+    q.set_max_expansions(200);
+    Some(Box::new(q))
+}
+
+/// A query matching nothing (a filter that can match nothing still needs a query).
+pub fn nothing() -> Box<dyn Query> {
+    Box::new(EmptyQuery)
+}

@@ -1,0 +1,429 @@
+//! The index on disk (`<data dir>/index/`), its one writer, and the indexer that keeps it in
+//! step with the store through the queue (see `queue.rs`).
+//!
+//! Opening checks the index against the store: an index that is missing, unreadable, written
+//! with another [`schema::VERSION`], left mid-rebuild, or older than the store (its commit covers
+//! less than the store says was indexed) is rebuilt from the stored mail.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Weak};
+use std::time::Duration;
+
+use anyhow::Context;
+use redb::{ReadableDatabase, ReadableTable};
+use serde::{Deserialize, Serialize};
+use tantivy::schema::Schema;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use super::schema::{self, Fields};
+use super::{analyzer, queue};
+use crate::accounts;
+use crate::store::{META, Store};
+use crate::sync::store::{self as mstore, MessageMeta};
+
+/// The index's folder inside the data dir.
+pub const INDEX_DIR: &str = "index";
+/// Messages read from the queue per pass.
+const BATCH: usize = 2_000;
+
+/// Written with every index commit.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Payload {
+    version: u32,
+    /// Queue entries up to here are in this commit.
+    seq: u64,
+    /// A rebuild started and has not finished: start it again.
+    #[serde(default)]
+    rebuilding: bool,
+}
+
+pub struct Search {
+    pub(super) reader: IndexReader,
+    pub(super) fields: Fields,
+    writer: Mutex<IndexWriter>,
+    store: Store,
+    path: PathBuf,
+    needs_rebuild: AtomicBool,
+    /// Work waits (queue entries, a rebuild): results may be incomplete.
+    busy: AtomicBool,
+    indexed_docs: AtomicU64,
+    wake: (Mutex<bool>, Condvar),
+}
+
+/// How much memory the writer may buffer before it writes a segment.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterOptions {
+    pub threads: usize,
+    pub memory_bytes: usize,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        Self {
+            threads: 1,
+            memory_bytes: 48 << 20,
+        }
+    }
+}
+
+impl Search {
+    /// Opens (or creates) the index of `data_dir`, deciding whether it must be rebuilt.
+    pub fn open(data_dir: &Path, store: Store, opts: WriterOptions) -> anyhow::Result<Self> {
+        let path = data_dir.join(INDEX_DIR);
+        let (schema, fields) = schema::build();
+        let (index, fresh) = match open_existing(&path, &schema) {
+            Ok(index) => (index, false),
+            Err(e) => {
+                if path.exists() {
+                    tracing::warn!(error = %format!("{e:#}"), "search index unusable; rebuilding it from the store");
+                    std::fs::remove_dir_all(&path)
+                        .with_context(|| format!("cannot remove {}", path.display()))?;
+                }
+                std::fs::create_dir_all(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                (Index::create_in_dir(&path, schema.clone())?, true)
+            }
+        };
+        for (name, a) in analyzer::analyzers() {
+            index.tokenizers().register(name, a);
+        }
+        let payload: Payload = index
+            .load_metas()?
+            .payload
+            .and_then(|p| serde_json::from_str(&p).ok())
+            .unwrap_or_default();
+        let indexed = {
+            let txn = store.db().begin_read()?;
+            match txn.open_table(META) {
+                Ok(meta) => queue::indexed_seq(&meta)?,
+                Err(_) => 0,
+            }
+        };
+        let stale =
+            payload.version != schema::VERSION || payload.rebuilding || payload.seq < indexed;
+        let needs_rebuild = fresh || stale;
+        if stale && !fresh {
+            tracing::info!(
+                version = payload.version,
+                seq = payload.seq,
+                store_seq = indexed,
+                "search index is behind the store; rebuilding it"
+            );
+        }
+        let writer = index
+            .writer_with_num_threads(opts.threads.max(1), opts.memory_bytes.max(16 << 20))
+            .context("cannot open the search index for writing (is another mailclient running?)")?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let docs = reader.searcher().num_docs();
+        Ok(Self {
+            reader,
+            fields,
+            writer: Mutex::new(writer),
+            store,
+            path,
+            needs_rebuild: AtomicBool::new(needs_rebuild),
+            busy: AtomicBool::new(true),
+            indexed_docs: AtomicU64::new(docs),
+            wake: (Mutex::new(false), Condvar::new()),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether mail waits to be indexed (a rebuild, a big batch).
+    pub fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::Relaxed)
+    }
+
+    pub fn num_docs(&self) -> u64 {
+        self.indexed_docs.load(Ordering::Relaxed)
+    }
+
+    pub fn rebuild_pending(&self) -> bool {
+        self.needs_rebuild.load(Ordering::Relaxed)
+    }
+
+    /// Asks for a rebuild from the store (`mailclient migrate --rebuild-index`).
+    pub fn request_rebuild(&self) {
+        self.needs_rebuild.store(true, Ordering::Relaxed);
+        self.poke();
+    }
+
+    /// Wakes the indexer thread (new queue entries).
+    pub fn poke(&self) {
+        let (lock, cv) = &self.wake;
+        *lock.lock().expect("search wake") = true;
+        cv.notify_one();
+    }
+
+    /// Starts the indexer thread: it rebuilds when needed, then follows the queue. It ends when
+    /// the last handle to the index is dropped.
+    pub fn spawn_indexer(self: &Arc<Self>, poll: Duration) {
+        let weak: Weak<Self> = Arc::downgrade(self);
+        std::thread::Builder::new()
+            .name("search-indexer".into())
+            .spawn(move || {
+                loop {
+                    let Some(me) = weak.upgrade() else { return };
+                    if let Err(e) = me.step() {
+                        tracing::error!(error = %format!("{e:#}"), "search indexer failed; retrying");
+                        std::thread::sleep(Duration::from_secs(2));
+                    }
+                    let (lock, cv) = &me.wake;
+                    let guard = lock.lock().expect("search wake");
+                    let (mut woken, _) = cv
+                        .wait_timeout_while(guard, poll, |w| !*w)
+                        .expect("search wake");
+                    *woken = false;
+                }
+            })
+            .expect("spawn the search indexer");
+    }
+
+    /// One round: a pending rebuild, then everything in the queue.
+    pub fn step(&self) -> anyhow::Result<()> {
+        if self.needs_rebuild.swap(false, Ordering::Relaxed) {
+            self.busy.store(true, Ordering::Relaxed);
+            if let Err(e) = self.rebuild() {
+                self.needs_rebuild.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        while self.catch_up_batch()? {}
+        self.busy.store(false, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Indexes one batch of queued messages. Returns whether the queue may hold more.
+    fn catch_up_batch(&self) -> anyhow::Result<bool> {
+        let (docs, deletes, last, more) = {
+            let txn = self.store.db().begin_read()?;
+            let q = txn.open_table(queue::QUEUE)?;
+            let mut ids = Vec::new();
+            let mut last = 0;
+            for e in q.iter()?.take(BATCH + 1) {
+                let (k, v) = e?;
+                if ids.len() == BATCH {
+                    break;
+                }
+                last = k.value();
+                ids.push(v.value());
+            }
+            if ids.is_empty() {
+                return Ok(false);
+            }
+            self.busy.store(true, Ordering::Relaxed);
+            let more = ids.len() == BATCH;
+            ids.sort_unstable();
+            ids.dedup();
+            let source = Source::new(&txn)?;
+            let mut docs = Vec::with_capacity(ids.len());
+            for id in &ids {
+                if let Some(d) = source.document(&self.fields, *id)? {
+                    docs.push(d);
+                }
+            }
+            (docs, ids, last, more)
+        };
+        {
+            let mut w = self.writer.lock().expect("search writer");
+            for id in deletes {
+                w.delete_term(Term::from_field_u64(self.fields.id, id));
+            }
+            for d in docs {
+                w.add_document(d)?;
+            }
+            self.commit(&mut w, last, false)?;
+        }
+        self.store_done(last)?;
+        Ok(more)
+    }
+
+    fn store_done(&self, seq: u64) -> anyhow::Result<()> {
+        let txn = self.store.db().begin_write()?;
+        queue::done_up_to(&txn, seq)?;
+        txn.commit()?;
+        Ok(())
+    }
+
+    fn commit(&self, w: &mut IndexWriter, seq: u64, rebuilding: bool) -> anyhow::Result<()> {
+        let payload = serde_json::to_string(&Payload {
+            version: schema::VERSION,
+            seq,
+            rebuilding,
+        })?;
+        let mut prepared = w.prepare_commit()?;
+        prepared.set_payload(&payload);
+        prepared.commit()?;
+        self.reader.reload()?;
+        self.indexed_docs
+            .store(self.reader.searcher().num_docs(), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Empties the index and indexes every stored message from one consistent snapshot of the
+    /// store; queue entries up to that snapshot are then done.
+    pub fn rebuild(&self) -> anyhow::Result<u64> {
+        let started = std::time::Instant::now();
+        let mut w = self.writer.lock().expect("search writer");
+        w.delete_all_documents()?;
+        self.commit(&mut w, 0, true)?;
+        let txn = self.store.db().begin_read()?;
+        let seq = queue::last_seq(&txn.open_table(META)?)?;
+        let source = Source::new(&txn)?;
+        let messages = txn.open_table(mstore::MESSAGES)?;
+        let mut n = 0u64;
+        for e in messages.iter()? {
+            let (k, _) = e?;
+            if let Some(d) = source.document(&self.fields, k.value())? {
+                w.add_document(d)?;
+                n += 1;
+                if n.is_multiple_of(20_000) {
+                    // Searches see the mail indexed so far.
+                    self.commit(&mut w, 0, true)?;
+                }
+            }
+        }
+        drop(messages);
+        drop(txn);
+        self.commit(&mut w, seq, false)?;
+        drop(w);
+        self.store_done(seq)?;
+        tracing::info!(
+            messages = n,
+            secs = started.elapsed().as_secs_f64(),
+            "search index rebuilt"
+        );
+        Ok(n)
+    }
+
+    /// Indexes documents built by the caller (the importer, which parsed the mail already) and
+    /// commits with `seq`: the store's queue entries up to it are then done.
+    pub fn add_and_commit(
+        &self,
+        docs: Vec<TantivyDocument>,
+        seq: Option<u64>,
+    ) -> anyhow::Result<()> {
+        let mut w = self.writer.lock().expect("search writer");
+        for d in docs {
+            w.add_document(d)?;
+        }
+        if let Some(seq) = seq {
+            self.commit(&mut w, seq, false)?;
+            drop(w);
+            self.store_done(seq)?;
+        }
+        Ok(())
+    }
+
+    /// Adds documents without committing (the importer commits now and then).
+    pub fn add(&self, docs: Vec<TantivyDocument>) -> anyhow::Result<()> {
+        self.add_and_commit(docs, None)
+    }
+
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+}
+
+fn open_existing(path: &Path, schema: &Schema) -> anyhow::Result<Index> {
+    if !path.join("meta.json").exists() {
+        anyhow::bail!("no index at {}", path.display());
+    }
+    let index = Index::open_in_dir(path)?;
+    if index.schema() != *schema {
+        anyhow::bail!("the index was written with another schema");
+    }
+    for (name, a) in analyzer::analyzers() {
+        index.tokenizers().register(name, a);
+    }
+    // Opening every segment reads their footers: a damaged file shows here, not mid-search.
+    let reader = index.reader()?;
+    let searcher = reader.searcher();
+    for seg in searcher.segment_readers() {
+        seg.fast_fields().u64("id")?;
+    }
+    Ok(index)
+}
+
+/// What the indexer reads besides the message: account owners and folder roles.
+pub struct Source<'t> {
+    messages: redb::ReadOnlyTable<u64, &'static [u8]>,
+    raws: redb::ReadOnlyTable<u64, &'static [u8]>,
+    owners: HashMap<u64, u64>,
+    roles: HashMap<(u64, String), String>,
+    _txn: std::marker::PhantomData<&'t ()>,
+}
+
+impl<'t> Source<'t> {
+    pub fn new(txn: &'t redb::ReadTransaction) -> anyhow::Result<Self> {
+        let mut owners = HashMap::new();
+        for e in txn.open_table(accounts::ACCOUNTS)?.iter()? {
+            let (k, v) = e?;
+            if let Ok(r) = crate::store::record::decode::<accounts::AccountRecord>(v.value()) {
+                owners.insert(k.value(), r.user_id);
+            }
+        }
+        let mut roles = HashMap::new();
+        for e in txn.open_table(mstore::FOLDERS)?.iter()? {
+            let (k, v) = e?;
+            let (account, name) = k.value();
+            if let Ok(f) = crate::store::record::decode::<mstore::FolderState>(v.value()) {
+                roles.insert((account, name.to_string()), f.role);
+            }
+        }
+        Ok(Self {
+            messages: txn.open_table(mstore::MESSAGES)?,
+            raws: txn.open_table(mstore::RAW_Z)?,
+            owners,
+            roles,
+            _txn: std::marker::PhantomData,
+        })
+    }
+
+    pub fn role(&self, account: u64, folder: &str) -> &str {
+        self.roles
+            .get(&(account, folder.to_string()))
+            .map_or("", String::as_str)
+    }
+
+    /// The document of stored message `id`; `None` when it is gone (or its account is).
+    pub fn document(&self, f: &Fields, id: u64) -> anyhow::Result<Option<TantivyDocument>> {
+        // An unreadable record is left out, never allowed to stop the indexer.
+        let Ok(Some(meta)) = mstore::read_meta(&self.messages, id) else {
+            return Ok(None);
+        };
+        let Some(&user) = self.owners.get(&meta.account_id) else {
+            return Ok(None);
+        };
+        let raw = mstore::get_raw(&self.raws, id)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let body = crate::mail::parse::body_text(&raw);
+        Ok(Some(document_of(
+            f,
+            user,
+            &meta,
+            self.role(meta.account_id, &meta.folder),
+            &body,
+        )))
+    }
+}
+
+pub fn document_of(
+    f: &Fields,
+    user: u64,
+    meta: &MessageMeta,
+    role: &str,
+    body: &str,
+) -> TantivyDocument {
+    schema::document(f, user, meta, role, body)
+}

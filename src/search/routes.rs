@@ -1,0 +1,126 @@
+//! `GET /api/search` (docs/API.md "Search").
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{HeaderValue, header::HeaderName};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::run::Request;
+use crate::app::AppState;
+use crate::error::{AppError, Result};
+use crate::http::auth::CurrentUser;
+use crate::messages;
+
+pub const DEFAULT_PER_PAGE: usize = 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/search", get(search))
+}
+
+/// Every parameter as text: a number that does not parse is a clear 400, not axum's own.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Params {
+    q: String,
+    from: String,
+    to: String,
+    subject: String,
+    after: String,
+    before: String,
+    unread: String,
+    starred: String,
+    attachment: String,
+    folder: String,
+    page: String,
+    #[serde(rename = "perPage", alias = "per_page")]
+    per_page: String,
+    sort: String,
+    tz: String,
+}
+
+fn number(name: &str, v: &str, default: i64, min: i64, max: i64) -> Result<i64> {
+    if v.trim().is_empty() {
+        return Ok(default);
+    }
+    match v.trim().parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(AppError::bad_request(messages::search_bad_number(
+            name, min, max,
+        ))),
+    }
+}
+
+fn on(v: &str) -> bool {
+    matches!(v.trim(), "1" | "true" | "on" | "yes")
+}
+
+impl Params {
+    fn request(&self) -> Result<Request> {
+        let sort = self.sort.trim();
+        if !matches!(sort, "" | "date" | "relevance") {
+            return Err(AppError::bad_request(messages::SEARCH_BAD_SORT));
+        }
+        Ok(Request {
+            q: self.q.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            subject: self.subject.clone(),
+            after: self.after.clone(),
+            before: self.before.clone(),
+            unread: on(&self.unread),
+            starred: on(&self.starred),
+            attachment: on(&self.attachment),
+            folder: self.folder.clone(),
+            page: number("page", &self.page, 1, 1, 100_000)? as usize,
+            per_page: number(
+                "perPage",
+                &self.per_page,
+                DEFAULT_PER_PAGE as i64,
+                1,
+                super::run::MAX_PER_PAGE as i64,
+            )? as usize,
+            by_relevance: sort == "relevance",
+            tz_secs: number("tz", &self.tz, 120, -14 * 60, 14 * 60)? * 60,
+        })
+    }
+}
+
+async fn search(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Query(params): Query<Params>,
+) -> Result<Response> {
+    let req = params.request()?;
+    let started = std::time::Instant::now();
+    let search = state.search.clone();
+    let store = state.store.clone();
+    let user_id = user.id;
+    let (total, rows) = tokio::task::spawn_blocking(move || -> Result<_> {
+        let accounts: Vec<u64> = crate::emails::user_accounts(&store, user_id)?
+            .into_iter()
+            .collect();
+        let outcome = search.find(user_id, &req)?;
+        let rows = search.rows(&store, &accounts, &outcome)?;
+        Ok((outcome.total, rows))
+    })
+    .await
+    .map_err(AppError::internal)??;
+    let took = started.elapsed().as_secs_f64() * 1000.0;
+    let body = json!({
+        "total": total,
+        "page": params.page.trim().parse::<usize>().unwrap_or(1),
+        "perPage": params.per_page.trim().parse::<usize>().unwrap_or(DEFAULT_PER_PAGE),
+        "tookMs": (took * 1000.0).round() / 1000.0,
+        "indexing": state.search.is_busy(),
+        "results": rows,
+    });
+    let mut resp = axum::Json(body).into_response();
+    if let Ok(v) = HeaderValue::from_str(&format!("search;dur={took:.3}")) {
+        resp.headers_mut()
+            .insert(HeaderName::from_static("server-timing"), v);
+    }
+    Ok(resp)
+}

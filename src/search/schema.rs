@@ -1,0 +1,135 @@
+//! The index's fields and how one stored message becomes a document. Nothing is stored in the
+//! index but the message id (a fast field): results are read from the store, snippets from the
+//! stored message, so the index stays small.
+
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::{TantivyDocument, doc};
+
+use super::analyzer;
+use crate::sync::store::MessageMeta;
+
+/// Bumped whenever the schema or the analysis changes: an index written with another version is
+/// rebuilt from the store.
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Copy)]
+pub struct Fields {
+    pub id: Field,
+    pub user: Field,
+    pub account: Field,
+    pub date: Field,
+    pub subject: Field,
+    pub body: Field,
+    /// Sender name and address.
+    pub from: Field,
+    /// To and Cc addresses.
+    pub to: Field,
+    pub attachments: Field,
+    /// Lower-cased folder name and the folder's role.
+    pub folder: Field,
+    pub role: Field,
+    /// `unread`/`read`, `starred`, `attachment`, `hidden`, `draft`, `answered`.
+    pub flags: Field,
+    pub status: Field,
+    pub labels: Field,
+    pub msgid: Field,
+}
+
+fn text(analyzer: &str) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(analyzer)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    )
+}
+
+pub fn build() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let fields = Fields {
+        id: b.add_u64_field("id", INDEXED | FAST),
+        user: b.add_u64_field("user", INDEXED),
+        account: b.add_u64_field("account", INDEXED),
+        date: b.add_i64_field("date", INDEXED | FAST),
+        subject: b.add_text_field("subject", text(analyzer::INDEX)),
+        body: b.add_text_field("body", text(analyzer::INDEX)),
+        from: b.add_text_field("from", text(analyzer::PLAIN)),
+        to: b.add_text_field("to", text(analyzer::PLAIN)),
+        attachments: b.add_text_field("attachments", text(analyzer::PLAIN)),
+        folder: b.add_text_field("folder", STRING),
+        role: b.add_text_field("role", STRING),
+        flags: b.add_text_field("flags", STRING),
+        status: b.add_text_field("status", STRING),
+        labels: b.add_text_field("labels", STRING),
+        msgid: b.add_text_field("msgid", STRING),
+    };
+    (b.build(), fields)
+}
+
+/// Body text beyond this many bytes is not indexed (a pasted log must not cost the import).
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// The document of one message. `role` is its folder's role, `body` its text.
+pub fn document(
+    f: &Fields,
+    user: u64,
+    meta: &MessageMeta,
+    role: &str,
+    body: &str,
+) -> TantivyDocument {
+    let s = &meta.summary;
+    let mut d = doc!(
+        f.id => meta.id,
+        f.user => user,
+        f.account => meta.account_id,
+        f.date => meta.date,
+        f.subject => s.subject.as_str(),
+        f.body => cut(body, MAX_BODY_BYTES),
+        f.from => format!("{} {}", s.from_name, s.from),
+        f.folder => meta.folder.to_lowercase(),
+        f.role => role,
+        f.flags => if meta.seen { "read" } else { "unread" },
+    );
+    for a in s.to.iter().chain(&s.cc) {
+        d.add_text(f.to, a);
+    }
+    for a in &s.attachments {
+        d.add_text(f.attachments, &a.filename);
+    }
+    for (on, flag) in [
+        (meta.flagged, "starred"),
+        (meta.has_attachments(), "attachment"),
+        (meta.hidden, "hidden"),
+        (meta.draft, "draft"),
+        (meta.answered, "answered"),
+    ] {
+        if on {
+            d.add_text(f.flags, flag);
+        }
+    }
+    if let Some(status) = &meta.status {
+        d.add_text(f.status, status);
+    }
+    if meta.priority.as_deref() == Some("urgent") {
+        d.add_text(f.status, "urgent");
+    }
+    for k in &meta.keywords {
+        d.add_text(f.labels, k.to_lowercase());
+    }
+    if let Some(id) = &s.message_id {
+        d.add_text(f.msgid, id);
+    }
+    d
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
