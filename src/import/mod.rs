@@ -128,7 +128,7 @@ fn commit_index(store: &Store, search: &Search) -> anyhow::Result<()> {
 struct Parsed {
     item: Item,
     summary: Summary,
-    text: String,
+    found: parse::Searchable,
     hash: [u8; 16],
 }
 
@@ -157,7 +157,7 @@ fn store_batch(
             let Parsed {
                 item,
                 summary,
-                text,
+                found,
                 hash,
             } = p;
             if !summary.parsed {
@@ -197,7 +197,7 @@ fn store_batch(
                 account.user_id,
                 &meta,
                 &state.role,
-                &text,
+                &found,
             ));
             stored += 1;
         }
@@ -231,14 +231,14 @@ fn parse_all(items: Vec<Item>) -> Vec<Parsed> {
                 s.spawn(move || {
                     c.into_iter()
                         .map(|item| {
-                            let (summary, text) = parse::summary_and_text(&item.raw);
+                            let (summary, found) = parse::searchable(&item.raw);
                             let digest = sha2::Sha256::digest(&item.raw);
                             let mut hash = [0u8; 16];
                             hash.copy_from_slice(&digest[..16]);
                             Parsed {
                                 item,
                                 summary,
-                                text,
+                                found,
                                 hash,
                             }
                         })

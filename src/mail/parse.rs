@@ -108,14 +108,22 @@ pub fn full(raw: &[u8]) -> Full {
     }
 }
 
-/// The text a search finds a message by: its text parts (HTML-only mail converted to text).
-/// Mail that cannot be parsed is searched by its bytes as text.
-pub fn body_text(raw: &[u8]) -> String {
-    summary_and_text(raw).1
+/// What a search finds a message by besides its summary.
+#[derive(Debug, Clone, Default)]
+pub struct Searchable {
+    /// The text parts (HTML-only mail converted to text); unparseable mail: its bytes as text.
+    pub text: String,
+    /// To and Cc, names and addresses (the summary keeps addresses only).
+    pub recipients: String,
 }
 
-/// [`summary`] and [`body_text`] from one parse (the importer's and indexer's path).
-pub fn summary_and_text(raw: &[u8]) -> (Summary, String) {
+/// The body text of a message (the search snippet's source).
+pub fn body_text(raw: &[u8]) -> String {
+    searchable(raw).1.text
+}
+
+/// [`summary`] and [`Searchable`] from one parse (the importer's and indexer's path).
+pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
     catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
         Some(msg) if looks_like_mail(&msg) => {
             let text = (0..msg.text_body_count())
@@ -123,14 +131,30 @@ pub fn summary_and_text(raw: &[u8]) -> (Summary, String) {
                 .collect::<Vec<_>>()
                 .join("\n");
             let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
-            (summarize(&msg), text)
+            let mut recipients = String::new();
+            for a in [msg.to(), msg.cc()].into_iter().flatten() {
+                for x in a.iter().take(500) {
+                    for part in [x.name(), x.address()].into_iter().flatten() {
+                        recipients.push_str(part);
+                        recipients.push(' ');
+                    }
+                }
+            }
+            (summarize(&msg), Searchable { text, recipients })
         }
-        _ => (unparsed_summary(raw), lossy_head(raw)),
+        _ => (unparsed_summary(raw), unparsed_searchable(raw)),
     }))
     .unwrap_or_else(|_| {
         tracing::warn!("reading a message for search panicked; keeping it raw");
-        (unparsed_summary(raw), lossy_head(raw))
+        (unparsed_summary(raw), unparsed_searchable(raw))
     })
+}
+
+fn unparsed_searchable(raw: &[u8]) -> Searchable {
+    Searchable {
+        text: lossy_head(raw),
+        recipients: String::new(),
+    }
 }
 
 fn lossy_head(raw: &[u8]) -> String {

@@ -11,6 +11,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
 use super::analyzer;
+use super::materialize::Materialized;
 use super::query::{Flag, Node, TextField};
 use super::schema::Fields;
 
@@ -58,7 +59,7 @@ impl Builder {
                     match p {
                         Node::Not(inner) => {
                             if let Some(q) = self.node(inner, !negated) {
-                                clauses.push((Occur::MustNot, q));
+                                clauses.push((Occur::MustNot, Box::new(Materialized(q))));
                             }
                         }
                         other => {
@@ -94,7 +95,7 @@ impl Builder {
                 let q = self.node(inner, !negated)?;
                 Some(Box::new(BooleanQuery::new(vec![
                     (Occur::Must, Box::new(AllQuery) as Box<dyn Query>),
-                    (Occur::MustNot, q),
+                    (Occur::MustNot, Box::new(Materialized(q))),
                 ])))
             }
             Node::Text {
@@ -208,11 +209,11 @@ fn words_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
             Term::from_field_text(field, one),
             IndexRecordOption::WithFreqs,
         ))),
-        many => Some(Box::new(PhraseQuery::new(
+        many => Some(Box::new(Materialized(Box::new(PhraseQuery::new(
             many.iter()
                 .map(|w| Term::from_field_text(field, w))
                 .collect(),
-        ))),
+        ))))),
     }
 }
 
@@ -228,7 +229,7 @@ fn prefix_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
             .collect(),
     );
     q.set_max_expansions(200);
-    Some(Box::new(q))
+    Some(Box::new(Materialized(Box::new(q))))
 }
 
 /// A query matching nothing (a filter that can match nothing still needs a query).

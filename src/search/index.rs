@@ -407,13 +407,13 @@ impl<'t> Source<'t> {
             .ok()
             .flatten()
             .unwrap_or_default();
-        let body = crate::mail::parse::body_text(&raw);
+        let (_, found) = crate::mail::parse::searchable(&raw);
         Ok(Some(document_of(
             f,
             user,
             &meta,
             self.role(meta.account_id, &meta.folder),
-            &body,
+            &found,
         )))
     }
 }
@@ -423,7 +423,7 @@ pub fn document_of(
     user: u64,
     meta: &MessageMeta,
     role: &str,
-    body: &str,
+    found: &crate::mail::parse::Searchable,
 ) -> TantivyDocument {
-    schema::document(f, user, meta, role, body)
+    schema::document(f, user, meta, role, found)
 }

@@ -12,6 +12,7 @@
 pub mod analyzer;
 pub mod build;
 pub mod index;
+mod materialize;
 pub mod query;
 pub mod queue;
 pub mod routes;

@@ -8,6 +8,7 @@ use tantivy::schema::{
 use tantivy::{TantivyDocument, doc};
 
 use super::analyzer;
+use crate::mail::parse::Searchable;
 use crate::sync::store::MessageMeta;
 
 /// Bumped whenever the schema or the analysis changes: an index written with another version is
@@ -24,7 +25,7 @@ pub struct Fields {
     pub body: Field,
     /// Sender name and address.
     pub from: Field,
-    /// To and Cc addresses.
+    /// To and Cc, names and addresses.
     pub to: Field,
     pub attachments: Field,
     /// Lower-cased folder name and the folder's role.
@@ -76,7 +77,7 @@ pub fn document(
     user: u64,
     meta: &MessageMeta,
     role: &str,
-    body: &str,
+    found: &Searchable,
 ) -> TantivyDocument {
     let s = &meta.summary;
     let mut d = doc!(
@@ -85,15 +86,13 @@ pub fn document(
         f.account => meta.account_id,
         f.date => meta.date,
         f.subject => s.subject.as_str(),
-        f.body => cut(body, MAX_BODY_BYTES),
+        f.body => cut(&found.text, MAX_BODY_BYTES),
+        f.to => found.recipients.as_str(),
         f.from => format!("{} {}", s.from_name, s.from),
         f.folder => meta.folder.to_lowercase(),
         f.role => role,
         f.flags => if meta.seen { "read" } else { "unread" },
     );
-    for a in s.to.iter().chain(&s.cc) {
-        d.add_text(f.to, a);
-    }
     for a in &s.attachments {
         d.add_text(f.attachments, &a.filename);
     }

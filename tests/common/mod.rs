@@ -45,6 +45,8 @@ impl TestApp {
         if tokio::runtime::Handle::try_current().is_ok() {
             mailclient::outgoing::scheduler::spawn(state.clone());
         }
+        // The search indexer, as `serve` runs it (a thread: it needs no runtime).
+        state.search.spawn_indexer(Duration::from_millis(50));
         Self { state, _dir: dir }
     }
 
