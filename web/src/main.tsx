@@ -14,6 +14,7 @@ import './styles/compose.css';
 import './styles/ai.css';
 import './styles/ai-settings.css';
 import './styles/smart.css';
+import './styles/search.css';
 
 // Apply the stored UI scale before the first paint so the app does not visibly resize.
 applyScale(readScale());

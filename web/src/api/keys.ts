@@ -1,6 +1,8 @@
 // SWR cache keys. A key is the GET path itself so the shared fetcher needs no lookup table,
 // and every screen that reads the same resource shares one cache entry.
 
+import { searchPath, type SearchRequest } from './search';
+
 export const keys = {
   health: () => '/api/health',
   me: () => '/api/app/me',
@@ -17,9 +19,14 @@ export const keys = {
   remoteSenders: () => '/api/emails/remote-senders',
   /** The Inbox Zero panel: counters, overdue reminders, auto-archive candidates. */
   inboxZero: () => '/api/emails/inbox-zero',
+  /** One page of search results (docs/API.md "Search"); only the fields that are set. */
+  search: (request: SearchRequest) => searchPath(request),
 } as const;
 
-/** Whether an SWR key (plain or a useSWRInfinite one) belongs to the mail data. */
+/** Whether an SWR key (plain or a useSWRInfinite one) belongs to the mail data (search results too). */
 export function isMailKey(key: unknown): boolean {
-  return typeof key === 'string' && (key.includes('/api/emails') || key.includes('/api/threads'));
+  return (
+    typeof key === 'string' &&
+    (key.includes('/api/emails') || key.includes('/api/threads') || key.includes('/api/search'))
+  );
 }

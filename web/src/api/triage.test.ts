@@ -27,3 +27,25 @@ describe('listing options', () => {
     expect(isMailKey(keys.me())).toBe(false);
   });
 });
+
+describe('search key', () => {
+  it('is the search path with what is set, and a mail key so live events re-read it', () => {
+    const key = keys.search({
+      q: 'פגישה',
+      from: '',
+      to: '',
+      subject: '',
+      after: '2024-03-01',
+      before: '',
+      unread: true,
+      starred: false,
+      attachment: false,
+      folder: 'all',
+      page: 2,
+      tz: 120,
+    });
+    expect(key).toBe(`/api/search?q=${encodeURIComponent('פגישה')}&after=2024-03-01&unread=1&page=2&perPage=20&tz=120`);
+    expect(isMailKey(key)).toBe(true);
+    expect(isMailKey('/api/search?q=x')).toBe(true);
+  });
+});

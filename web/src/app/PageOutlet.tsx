@@ -16,6 +16,7 @@ const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponen
   Compose: lazy(() => import('../features/compose/ComposePage')),
   SmartFeatures: lazy(() => import('../features/smart/SmartFeaturesPage')),
   AITraining: lazy(() => import('../features/aitraining/AITrainingPage')),
+  Search: lazy(() => import('../features/search/SearchPage')),
 };
 
 const Upcoming = lazy(() => import('../features/upcoming/UpcomingPage'));

@@ -1,0 +1,135 @@
+// The search call (docs/API.md "Search"): GET /api/search with the query language in `q`, the
+// advanced panel's fields beside it, and the time zone the dates are read in. The page reads it
+// through SWR with `keys.search(request)` (the path itself, so the shared fetcher serves it);
+// the key contains `/api/search`, so `isMailKey` covers it and live mail events re-read it.
+
+import { api } from './client';
+import type { Email } from './types';
+
+/** The folders the advanced panel offers (spec 001 "Advanced search page"); `all` is the default. */
+export const SEARCH_FOLDERS = ['all', 'inbox', 'sent', 'drafts', 'junk', 'trash'] as const;
+export type SearchFolder = (typeof SEARCH_FOLDERS)[number];
+
+/** Results per page (docs/API.md: `perPage` default 20). */
+export const SEARCH_PER_PAGE = 20;
+
+/** What the user asked for: the page's URL state. Empty strings and false mean "not set". */
+export interface SearchParams {
+  q: string;
+  from: string;
+  to: string;
+  subject: string;
+  /** yyyy-mm-dd: on or after that day. */
+  after: string;
+  /** yyyy-mm-dd: before that day. */
+  before: string;
+  unread: boolean;
+  starred: boolean;
+  attachment: boolean;
+  /** `all`, one of SEARCH_FOLDERS, or another value the server understands (`archive`, a folder name). */
+  folder: string;
+  /** From 1. */
+  page: number;
+}
+
+/** A request: the params plus the offset the dates are read in, in minutes east of UTC. */
+export interface SearchRequest extends SearchParams {
+  tz: number;
+  perPage?: number;
+}
+
+/** A piece of a result's body preview; `hit` pieces are the query's words as found. */
+export interface SnippetPart {
+  text: string;
+  hit: boolean;
+}
+
+/** A row of GET /api/emails/{folder} plus where it lives and the preview around the match. */
+export type SearchResult = Email & {
+  /** `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder. */
+  folderRole: string;
+  snippet: SnippetPart[];
+};
+
+export interface SearchResponse {
+  /** Every match, not only this page's. */
+  total: number;
+  page: number;
+  perPage: number;
+  tookMs: number;
+  /** Mail still waits to be indexed: results may be missing some. */
+  indexing: boolean;
+  results: SearchResult[];
+}
+
+export const EMPTY_SEARCH: SearchParams = {
+  q: '',
+  from: '',
+  to: '',
+  subject: '',
+  after: '',
+  before: '',
+  unread: false,
+  starred: false,
+  attachment: false,
+  folder: 'all',
+  page: 1,
+};
+
+/** The browser's offset from UTC in minutes east (Israel: 120 in winter, 180 in summer). */
+export function timezoneOffset(at: Date = new Date()): number {
+  // `|| 0` turns the -0 of UTC into 0.
+  return -at.getTimezoneOffset() || 0;
+}
+
+/** Whether any filter of the panel is set (a folder other than `all` counts). */
+export function hasFilters(p: SearchParams): boolean {
+  return !!(
+    p.from.trim() ||
+    p.to.trim() ||
+    p.subject.trim() ||
+    p.after ||
+    p.before ||
+    p.unread ||
+    p.starred ||
+    p.attachment ||
+    (p.folder && p.folder !== 'all')
+  );
+}
+
+/** A search runs only when the query is not blank or some filter is set (spec 001 §5). */
+export function canSearch(p: SearchParams): boolean {
+  return !!p.q.trim() || hasFilters(p);
+}
+
+/** The query string of GET /api/search: only what is set, then the page, its size and the offset. */
+export function searchQueryString(r: SearchRequest): string {
+  const qs = new URLSearchParams();
+  const text = (name: string, value: string) => {
+    const v = value.trim();
+    if (v) qs.set(name, v);
+  };
+  text('q', r.q);
+  text('from', r.from);
+  text('to', r.to);
+  text('subject', r.subject);
+  text('after', r.after);
+  text('before', r.before);
+  if (r.unread) qs.set('unread', '1');
+  if (r.starred) qs.set('starred', '1');
+  if (r.attachment) qs.set('attachment', '1');
+  if (r.folder && r.folder !== 'all') qs.set('folder', r.folder);
+  qs.set('page', String(Math.max(1, Math.floor(r.page) || 1)));
+  qs.set('perPage', String(r.perPage ?? SEARCH_PER_PAGE));
+  qs.set('tz', String(r.tz));
+  return qs.toString();
+}
+
+/** The path (and SWR key) of one search. */
+export function searchPath(r: SearchRequest): string {
+  return `/api/search?${searchQueryString(r)}`;
+}
+
+export function fetchSearch(r: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+  return api<SearchResponse>(searchPath(r), { signal });
+}
