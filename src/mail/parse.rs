@@ -119,18 +119,26 @@ pub struct Searchable {
 
 /// The body text of a message (the search snippet's source).
 pub fn body_text(raw: &[u8]) -> String {
-    searchable(raw).1.text
+    catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
+        Some(msg) if looks_like_mail(&msg) => text_of(&msg),
+        _ => lossy_head(raw),
+    }))
+    .unwrap_or_else(|_| lossy_head(raw))
+}
+
+fn text_of(msg: &Message<'_>) -> String {
+    let text = (0..msg.text_body_count())
+        .filter_map(|i| msg.body_text(i))
+        .collect::<Vec<_>>()
+        .join("\n");
+    preview::maybe_decode_base64_html(&text).unwrap_or(text)
 }
 
 /// [`summary`] and [`Searchable`] from one parse (the importer's and indexer's path).
 pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
     catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
         Some(msg) if looks_like_mail(&msg) => {
-            let text = (0..msg.text_body_count())
-                .filter_map(|i| msg.body_text(i))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
+            let text = text_of(&msg);
             let mut recipients = String::new();
             for a in [msg.to(), msg.cc()].into_iter().flatten() {
                 for x in a.iter().take(500) {

@@ -113,7 +113,10 @@ impl Search {
             );
         }
         let writer = index
-            .writer_with_num_threads(opts.threads.max(1), opts.memory_bytes.max(16 << 20))
+            .writer_with_num_threads(
+                opts.threads.max(1),
+                opts.memory_bytes.max(opts.threads.max(1) * (16 << 20)),
+            )
             .context("cannot open the search index for writing (is another mailclient running?)")?;
         let reader = index
             .reader_builder()
@@ -356,7 +359,7 @@ fn open_existing(path: &Path, schema: &Schema) -> anyhow::Result<Index> {
 /// What the indexer reads besides the message: account owners and folder roles.
 pub struct Source<'t> {
     messages: redb::ReadOnlyTable<u64, &'static [u8]>,
-    raws: redb::ReadOnlyTable<u64, &'static [u8]>,
+    raws: redb::ReadOnlyTable<(u64, u16), &'static [u8]>,
     owners: HashMap<u64, u64>,
     roles: HashMap<(u64, String), String>,
     _txn: std::marker::PhantomData<&'t ()>,

@@ -1,14 +1,14 @@
 //! Running a search: the request's query and filters as one query limited to the user, the
 //! total and one page of message ids, then the rows and their snippets from the store.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
 
 use redb::ReadableDatabase;
 use serde_json::{Value, json};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::snippet::SnippetGenerator;
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocAddress, Order, Searcher, Term};
 
 use super::build::Builder;
@@ -167,7 +167,7 @@ impl Search {
         let raws = txn.open_table(mstore::RAW_Z)?;
         let folders = txn.open_table(mstore::FOLDERS)?;
         let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
-        let mut snippets = Snippets::new(self, &outcome.highlight);
+        let mut snippets = Snippets::new(&outcome.highlight);
         let mut out = Vec::with_capacity(outcome.ids.len());
         for id in &outcome.ids {
             // The index may trail the store by a moment: what is gone or hidden is left out.
@@ -187,10 +187,14 @@ impl Search {
                 ),
             };
             let role = account_roles.get(&meta.folder).cloned().unwrap_or_default();
-            let raw = mstore::get_raw(&raws, *id)?.unwrap_or_default();
             let mut row = view::row(&meta);
             row["folderRole"] = json!(role);
-            row["snippet"] = snippets.of(&raw);
+            row["snippet"] = snippets.of(&meta.summary.preview, || {
+                mstore::get_raw(&raws, *id)
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default()
+            });
             out.push(row);
         }
         Ok(out)
@@ -218,74 +222,119 @@ fn message_ids(searcher: &Searcher, addrs: &[DocAddress]) -> Result<Vec<u64>> {
     Ok(out)
 }
 
-/// Snippets: 150 characters of the body around the query's words, as plain parts.
+/// Snippets: 150 characters of the body around the query's words, as plain parts. The stored
+/// preview (the body's first 300 characters) is tried first: most hits are there, and it needs
+/// no decompressing and parsing of the message.
 struct Snippets {
-    generator: Option<SnippetGenerator>,
+    words: HashSet<String>,
+    analyzer: TextAnalyzer,
 }
 
 impl Snippets {
-    fn new(search: &Search, words: &[String]) -> Self {
-        let terms: BTreeMap<String, f32> = words.iter().map(|w| (w.clone(), 1.0)).collect();
-        let generator = (!terms.is_empty()).then(|| {
-            let analyzer = analyzer::analyzers()
-                .into_iter()
-                .find(|(n, _)| *n == analyzer::INDEX)
-                .map(|(_, a)| a)
-                .expect("index analyzer");
-            // Offsets are bytes: room for 150 Hebrew letters, cut to 150 characters below.
-            SnippetGenerator::new(terms, analyzer, search.fields.body, SNIPPET_CHARS * 3)
-        });
-        Self { generator }
+    fn new(words: &[String]) -> Self {
+        let analyzer = analyzer::analyzers()
+            .into_iter()
+            .find(|(n, _)| *n == analyzer::INDEX)
+            .map(|(_, a)| a)
+            .expect("index analyzer");
+        Self {
+            words: words.iter().cloned().collect(),
+            analyzer,
+        }
     }
 
-    fn of(&mut self, raw: &[u8]) -> Value {
-        let body = parse::body_text(raw);
+    /// The snippet of a message; `raw` is read only when the preview has no hit.
+    fn of(&mut self, preview: &str, raw: impl FnOnce() -> Vec<u8>) -> Value {
+        if self.words.is_empty() {
+            return parts_json(clip_parts(
+                vec![(preview.to_string(), false)],
+                SNIPPET_CHARS,
+            ));
+        }
+        if let Some(parts) = self.around_hits(preview) {
+            return parts_json(parts);
+        }
+        let body = parse::body_text(&raw());
         let body = &body[..body.len().min(schema::MAX_BODY_BYTES)];
-        if let Some(g) = &self.generator {
-            let s = g.snippet(body);
-            if !s.highlighted().is_empty() {
-                let fragment = s.fragment();
-                let mut parts = Vec::new();
-                let mut at = 0;
-                for r in s.highlighted() {
-                    if r.start > at {
-                        parts.push((fragment[at..r.start].to_string(), false));
-                    }
-                    parts.push((fragment[r.clone()].to_string(), true));
-                    at = r.end;
+        match self.around_hits(body) {
+            Some(parts) => parts_json(parts),
+            None => parts_json(clip_parts(
+                vec![(preview.to_string(), false)],
+                SNIPPET_CHARS,
+            )),
+        }
+    }
+
+    /// 150 characters from a little before the first hit, every hit in them marked.
+    fn around_hits(&mut self, text: &str) -> Option<Vec<(String, bool)>> {
+        let first = self.hits(text, true).into_iter().next()?;
+        // Start at a word boundary about LEAD_CHARS before the hit.
+        let before: Vec<(usize, char)> = text[..first.start].char_indices().collect();
+        let mut start = before
+            .len()
+            .checked_sub(LEAD_CHARS)
+            .map_or(0, |i| before[i].0);
+        if start > 0 {
+            start = text[start..first.start]
+                .find(char::is_whitespace)
+                .map_or(first.start, |w| start + w);
+        }
+        let end = text[start..]
+            .char_indices()
+            .nth(SNIPPET_CHARS * 2)
+            .map_or(text.len(), |(i, _)| start + i);
+        let window = &text[start..end];
+        let mut parts = Vec::new();
+        if start > 0 {
+            parts.push(("…".to_string(), false));
+        }
+        let mut at = 0;
+        for r in self.hits(window, false) {
+            if r.start < at {
+                continue;
+            }
+            if r.start > at {
+                parts.push((window[at..r.start].to_string(), false));
+            }
+            parts.push((window[r.clone()].to_string(), true));
+            at = r.end;
+        }
+        if at < window.len() {
+            parts.push((window[at..].to_string(), false));
+        }
+        let mut parts = clip_parts(parts, SNIPPET_CHARS);
+        let shown: usize = parts.iter().map(|(t, _)| t.chars().count()).sum();
+        if end < text.len() || shown >= SNIPPET_CHARS {
+            if let Some(last) = parts.last_mut().filter(|(_, hit)| !*hit) {
+                // Cut at the last whole word, and say the text goes on.
+                if let Some(space) = last.0.rfind(' ') {
+                    last.0.truncate(space);
                 }
-                if at < fragment.len() {
-                    parts.push((fragment[at..].to_string(), false));
-                }
-                return parts_json(clip_parts(lead_in(parts), SNIPPET_CHARS));
+                last.0.push('…');
             }
         }
-        parts_json(clip_parts(vec![(body.to_string(), false)], SNIPPET_CHARS))
+        Some(parts)
+    }
+
+    /// Byte ranges of the words of `text` that match the query (only the first when `first`).
+    fn hits(&mut self, text: &str, first: bool) -> Vec<std::ops::Range<usize>> {
+        let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut stream = self.analyzer.token_stream(text);
+        while stream.advance() {
+            let t = stream.token();
+            if self.words.contains(&t.text) && out.last().is_none_or(|r| r.start != t.offset_from) {
+                out.push(t.offset_from..t.offset_to);
+                if first {
+                    break;
+                }
+            }
+        }
+        out
     }
 }
 
 /// Characters kept before the first hit, so the hit is inside the 150.
 const LEAD_CHARS: usize = 40;
-
-/// Shortens the text before the first hit to its last words (from a word start).
-fn lead_in(mut parts: Vec<(String, bool)>) -> Vec<(String, bool)> {
-    let Some(first) = parts.first_mut().filter(|(_, hit)| !*hit) else {
-        return parts;
-    };
-    let text = &first.0;
-    let n = text.chars().count();
-    if n > LEAD_CHARS {
-        let start = text
-            .char_indices()
-            .nth(n - LEAD_CHARS)
-            .map_or(0, |(i, _)| i);
-        let cut = text[start..]
-            .find(char::is_whitespace)
-            .map_or(start, |w| start + w);
-        first.0 = format!("…{}", text[cut..].trim_start());
-    }
-    parts
-}
 
 /// White space collapsed, at most `max` characters in all.
 fn clip_parts(parts: Vec<(String, bool)>, max: usize) -> Vec<(String, bool)> {
@@ -342,13 +391,14 @@ mod tests {
     fn snippets_highlight_the_query_words_in_the_body() {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
-        let search = Search::open(dir.path(), store, Default::default()).unwrap();
-        let mut s = Snippets::new(&search, &["softwar".to_string(), "פגישה".to_string()]);
+        let _ = (dir, store);
+        let mut s = Snippets::new(&["softwar".to_string(), "פגישה".to_string()]);
         let raw = format!(
-            "Subject: x\r\n\r\n{}Our Software is free. והפגישה מחר.\r\n",
-            "filler words here. ".repeat(40)
+            "Subject: x\r\n\r\n{}Our Software is free. והפגישה מחר. {}\r\n",
+            "filler words here. ".repeat(40),
+            "more words after. ".repeat(20)
         );
-        let parts = s.of(raw.as_bytes());
+        let parts = s.of("filler words here.", || raw.clone().into_bytes());
         let hits: Vec<&str> = parts
             .as_array()
             .unwrap()
@@ -357,6 +407,19 @@ mod tests {
             .map(|p| p["text"].as_str().unwrap())
             .collect();
         assert_eq!(hits, ["Software", "והפגישה"], "{parts}");
+        let text: String = parts
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["text"].as_str().unwrap())
+            .collect();
+        assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
+        assert!(text.chars().count() <= SNIPPET_CHARS + 2, "{text}");
+        // A hit in the preview needs no message at all.
+        let parts = s.of("והפגישה נדחתה", || {
+            panic!("the preview had the hit")
+        });
+        assert_eq!(parts[0], json!({"text": "והפגישה", "hit": true}));
     }
 
     #[test]

@@ -116,6 +116,18 @@ impl Store {
         .await?
     }
 
+    /// Gives the file's free pages back to the file system (after a big import the file has
+    /// room it will not need soon). Needs the only handle to the store; returns false when
+    /// another exists.
+    pub fn compact(self) -> anyhow::Result<bool> {
+        let Ok(mut db) = Arc::try_unwrap(self.db) else {
+            return Ok(false);
+        };
+        db.compact()
+            .map_err(|e| anyhow::anyhow!("cannot compact the store: {e}"))?;
+        Ok(true)
+    }
+
     pub fn db(&self) -> &Database {
         &self.db
     }

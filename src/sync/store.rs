@@ -20,16 +20,24 @@ pub const FOLDERS: TableDefinition<(u64, &str), &[u8]> = TableDefinition::new("m
 pub const MESSAGES: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_messages");
 /// message id → raw RFC 822 bytes. Replaced by [`RAW_Z`] in schema 6; kept for migrations.
 pub const RAW: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_raw");
-/// message id → the raw RFC 822 bytes, zstd-compressed (a third of the size: the store of a
-/// big mailbox stays smaller than the mailbox). Read and write through [`get_raw`], [`put_raw`].
-pub const RAW_Z: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_raw_z");
+/// (message id, part) → the raw RFC 822 bytes, zstd-compressed (a third of the size: the
+/// store of a big mailbox stays smaller than the mailbox), in parts of at most
+/// [`RAW_PART_BYTES`]. Read and write through [`get_raw`], [`put_raw`], [`remove_raw`].
+pub const RAW_Z: TableDefinition<(u64, u16), &[u8]> = TableDefinition::new("mail_raw_z");
+
+/// Two parts fill one 4 KiB page: a whole compressed message would take a page of the next
+/// power of two and leave a third of it empty on average.
+pub const RAW_PART_BYTES: usize = 1_900;
+
+/// The raw-mail table as readers and writers see it.
+pub type RawTable<'t> = redb::Table<'t, (u64, u16), &'static [u8]>;
 
 /// Schema 6: raw mail compressed.
 pub fn migrate_to_compressed_raw(txn: &WriteTransaction) -> Result<(), redb::Error> {
     let mut out = txn.open_table(RAW_Z)?;
     for e in txn.open_table(RAW)?.iter()? {
         let (k, v) = e?;
-        out.insert(k.value(), compress(v.value()).as_slice())?;
+        put_raw(&mut out, k.value(), v.value())?;
     }
     drop(out);
     txn.delete_table(RAW)?;
@@ -54,24 +62,38 @@ pub fn compress(raw: &[u8]) -> Vec<u8> {
     })
 }
 
-pub fn put_raw(
-    table: &mut redb::Table<u64, &'static [u8]>,
-    id: u64,
-    raw: &[u8],
-) -> Result<(), redb::Error> {
-    table.insert(id, compress(raw).as_slice())?;
+pub fn put_raw(table: &mut RawTable, id: u64, raw: &[u8]) -> Result<(), redb::Error> {
+    let packed = compress(raw);
+    // An empty message still has one (empty) part: "stored" and "absent" stay distinct.
+    if packed.is_empty() {
+        table.insert((id, 0), &[][..])?;
+    }
+    for (i, part) in packed.chunks(RAW_PART_BYTES).enumerate() {
+        table.insert((id, i as u16), part)?;
+    }
     Ok(())
 }
 
 /// The raw bytes of message `id`.
 pub fn get_raw(
-    table: &impl ReadableTable<u64, &'static [u8]>,
+    table: &impl ReadableTable<(u64, u16), &'static [u8]>,
     id: u64,
 ) -> anyhow::Result<Option<Vec<u8>>> {
-    Ok(match table.get(id)? {
-        Some(v) => Some(zstd::stream::decode_all(v.value())?),
-        None => None,
-    })
+    let mut packed = Vec::new();
+    let mut found = false;
+    for e in table.range((id, 0)..=(id, u16::MAX))? {
+        packed.extend_from_slice(e?.1.value());
+        found = true;
+    }
+    if !found {
+        return Ok(None);
+    }
+    Ok(Some(zstd::stream::decode_all(packed.as_slice())?))
+}
+
+pub fn remove_raw(table: &mut RawTable, id: u64) -> Result<(), redb::Error> {
+    table.retain_in((id, 0)..=(id, u16::MAX), |_, _| false)?;
+    Ok(())
 }
 /// (account, folder, uid) → message id.
 pub const UIDS: TableDefinition<(u64, &str, u32), u64> = TableDefinition::new("mail_uids");
@@ -551,7 +573,7 @@ pub struct Inserter<'t> {
     txn: &'t WriteTransaction,
     uids: redb::Table<'t, (u64, &'static str, u32), u64>,
     messages: redb::Table<'t, u64, &'static [u8]>,
-    raw: redb::Table<'t, u64, &'static [u8]>,
+    raw: RawTable<'t>,
     index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
     hidden: redb::Table<'t, (u64, &'static str, &'static str), i64>,
     carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
@@ -762,7 +784,7 @@ pub fn delete_message(txn: &WriteTransaction, id: u64) -> anyhow::Result<()> {
         return Ok(());
     };
     txn.open_table(MESSAGES)?.remove(id)?;
-    txn.open_table(RAW_Z)?.remove(id)?;
+    remove_raw(&mut txn.open_table(RAW_Z)?, id)?;
     crate::search::queue::enqueue(txn, id)?;
     txn.open_table(UIDS)?
         .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
