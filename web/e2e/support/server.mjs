@@ -1,6 +1,7 @@
-// Starts the real `mailclient serve` on a temp data dir and a free loopback port, waits for the
-// health check, and hands back its URL and first-run setup link. Stopped by PID.
-import { spawn } from 'node:child_process';
+// Starts the real `mailclient serve` on a temp data dir (or one the caller prepared with the
+// command line: `cli`) and a free loopback port, waits for the health check, and hands back its
+// URL and first-run setup link. Stopped by PID.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,13 +13,40 @@ export function binaryPath() {
   return process.env.E2E_MAILCLIENT_BIN ?? resolve(here, '../../../target/debug/mailclient');
 }
 
-export async function startServer({ args = [] } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailclient-e2e-'));
-  // Only this test's settings reach the server: no stray MAILCLIENT_* from the caller.
+/** Only this test's settings reach the binary: no stray MAILCLIENT_* from the caller. */
+function binaryEnv() {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('MAILCLIENT_')),
   );
   env.RUST_LOG = 'warn';
+  return env;
+}
+
+/** A fresh temp data dir, for `cli` before `startServer({ dataDir })`; removed by `stop()`. */
+export function newDataDir() {
+  return mkdtempSync(join(tmpdir(), 'mailclient-e2e-'));
+}
+
+/**
+ * Runs a command of the binary on `dataDir` (while no `serve` holds it: the store allows one
+ * process), e.g. `cli(dir, 'user', 'add', 'dana', …)` or `cli(dir, 'import', path, '--user', 'dana')`.
+ * Returns its stdout; throws with its stderr when it fails.
+ */
+export function cli(dataDir, ...args) {
+  return execFileSync(binaryPath(), ['--data-dir', dataDir, ...args], {
+    env: binaryEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * `dataDir`: a directory made by `newDataDir()` and filled with `cli` (users, imported mail);
+ * without it, an empty temp dir. Either way `stop()` removes it. A store that already has a
+ * user prints no setup link (`setupLink` is then undefined).
+ */
+export async function startServer({ args = [], dataDir = newDataDir() } = {}) {
+  const env = binaryEnv();
   const child = spawn(
     binaryPath(),
     ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args],

@@ -2,7 +2,7 @@
 // brand, new mail, search, folders with count badges (pending replies also shows the drafts count
 // and a dot when a send failed), tools, settings, and the account footer.
 
-import { useState, type ComponentType, type FormEvent } from 'react';
+import { useEffect, useState, type ComponentType, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { FolderCounts } from '../api/types';
 import {
@@ -174,6 +174,14 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
 function SidebarSearch() {
   const navigate = useNavigate();
   const [q, setQ] = useState('');
+  // On the search page the box shows the search on screen (a search made on the page itself
+  // included), not the one typed here last.
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const shown = pathname.toLowerCase() === '/search' ? (params.get('q') ?? '') : null;
+  useEffect(() => {
+    if (shown !== null) setQ(shown);
+  }, [shown]);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();

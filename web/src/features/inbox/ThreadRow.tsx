@@ -121,8 +121,10 @@ export const ThreadRow = memo(function ThreadRow({
         data-testid="thread-row-open"
       >
         <span className="thread-row__top">
-          <span className="thread-row__sender" dir="auto" data-testid="thread-row-sender">
-            {whoLabel(thread, showRecipients)}
+          {/* The box keeps the row's direction (the name sits at its start, the right); the name
+              inside has its own, so an English name still reads left to right. */}
+          <span className="thread-row__sender" data-testid="thread-row-sender">
+            <bdi dir="auto">{whoLabel(thread, showRecipients)}</bdi>
           </span>
           {thread.count > 1 && (
             <span

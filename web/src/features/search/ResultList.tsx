@@ -13,7 +13,12 @@ import { resultFolderTitle } from './folders';
 
 const t = he.searchPage;
 
-function sender(r: SearchResult): string {
+/** Who the row names: the sender, or in Sent and Drafts the recipients (as the folder lists do). */
+function who(r: SearchResult): string {
+  if (r.folderRole === 'sent' || r.folderRole === 'drafts') {
+    const to = (r.to ?? []).filter(Boolean);
+    if (to.length) return `${he.mail.toPrefix} ${to.join(', ')}`;
+  }
   return r.from_name?.trim() || r.from?.trim() || he.mail.unknownSender;
 }
 
@@ -68,9 +73,11 @@ const ResultRow = memo(function ResultRow({ result, onOpen }: { result: SearchRe
               <span className="visually-hidden">{t.starred}</span>
             </span>
           )}
-          <bdi className="search-result__from" dir="auto" title={result.from || undefined}>
-            {sender(result)}
-          </bdi>
+          {/* The box keeps the page's direction so the name sits at the row's start; the name
+              itself has its own direction. */}
+          <span className="search-result__from" title={result.from || undefined}>
+            <bdi dir="auto">{who(result)}</bdi>
+          </span>
           {!result.is_read && <span className="visually-hidden">{he.mail.unread}</span>}
           {result.hasAttachments && (
             <span className="search-result__clip" title={he.mail.hasAttachments} data-testid="search-result-attachment">
