@@ -190,3 +190,10 @@ pub const SEARCH_BAD_SORT: &str = "סדר התוצאות יכול להיות dat
 pub fn search_bad_number(name: &str, min: i64, max: i64) -> String {
     format!("הערך של {name} צריך להיות מספר בין {min} ל-{max}")
 }
+pub fn search_too_long(max: usize) -> String {
+    format!("החיפוש ארוך מדי (עד {max} תווים)")
+}
+pub const SEARCH_TOO_DEEP: &str = "יותר מדי סוגריים זה בתוך זה בחיפוש";
+/// A local account (imported mail, `mailclient import`) has no mail server.
+pub const LOCAL_ACCOUNT_NO_SERVER: &str = "זהו חשבון מקומי (דואר שיובא) ללא שרת דואר: לא ניתן לשלוח ממנו או לשמור בו טיוטות. חברו תיבת דואר בהגדרות.";
+pub const LOCAL_ACCOUNT_ADDRESS_TAKEN: &str = "הכתובת משמשת חשבון מקומי של דואר שיובא. כדי לחבר אותה לשרת דואר, יש להסיר קודם את החשבון המקומי או לייבא לכתובת אחרת.";

@@ -302,6 +302,25 @@ async fn hebrew_golden_set() {
         .json("GET", "/api/search?perPage=abc", Some(&dana), None)
         .await;
     assert_eq!((s, v["error"].as_str()), (400, Some("bad_request")), "{v}");
+    // A local account has no mail server: sending says so (and queues nothing).
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/send",
+            Some(&dana),
+            Some(json!({"to": ["noa@example.test"], "subject": "שלום", "body": "<p>x</p>"})),
+        )
+        .await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (400, Some(mailclient::messages::LOCAL_ACCOUNT_NO_SERVER)),
+        "{v}"
+    );
+    // A query too long or nested too deep is a 400, not a crash.
+    let (s, v) = search(&app, &dana, &"(".repeat(5_000)).await;
+    assert_eq!((s, v["error"].as_str()), (400, Some("bad_query")), "{v}");
+    let (s, v) = search(&app, &dana, &"-(a ".repeat(40)).await;
+    assert_eq!((s, v["error"].as_str()), (400, Some("bad_query")), "{v}");
     // Without a session: 401.
     let (s, _) = app.json("GET", "/api/search?q=x", None, None).await;
     assert_eq!(s, 401);

@@ -165,6 +165,11 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
             user_id,
             &s.email,
         )?;
+        if existing.as_ref().is_some_and(AccountRecord::is_local) {
+            return Err(AppError::Conflict(
+                messages::LOCAL_ACCOUNT_ADDRESS_TAKEN.into(),
+            ));
+        }
         let id = match &existing {
             Some(r) => r.id,
             None => next_id(&txn, "accounts")?,

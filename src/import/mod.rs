@@ -35,6 +35,15 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Forgets what was imported into `account` (its mail is being removed).
+pub fn forget_account(txn: &WriteTransaction, account: u64) -> Result<(), redb::Error> {
+    txn.open_table(IMPORTED)?.retain_in(
+        (account, "", &[][..])..(account + 1, "", &[][..]),
+        |_, _| false,
+    )?;
+    Ok(())
+}
+
 /// Messages per store transaction.
 const BATCH: usize = 1_000;
 /// The index commits at least this often (a commit writes segment files and fsyncs).
@@ -192,12 +201,9 @@ fn store_batch(
             };
             let meta = inserter.insert(account.id, &item.folder, &fetched, summary)?;
             seen.insert((account.id, item.folder.as_str(), &hash[..]), meta.id)?;
-            docs.push(document_of(
-                &fields,
-                account.user_id,
-                &meta,
-                &state.role,
-                &found,
+            docs.push((
+                meta.id,
+                document_of(&fields, account.user_id, &meta, &state.role, &found),
             ));
             stored += 1;
         }

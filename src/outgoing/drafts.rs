@@ -50,6 +50,11 @@ pub fn stored(store: &Store, user_id: u64, id: u64) -> Result<StoredDraft> {
         .ok_or_else(|| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
     let account = accounts::get(store, meta.account_id)?
         .ok_or_else(|| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    if account.is_local() {
+        return Err(AppError::BadRequest(
+            messages::LOCAL_ACCOUNT_NO_SERVER.into(),
+        ));
+    }
     let place = MailboxRef {
         folder: folder.name,
         uidvalidity: folder.uidvalidity,

@@ -98,6 +98,7 @@ pub fn sending_account(
     let all = accounts::list_for_user(store, user_id)?;
     if let Some((meta, _)) = original.and_then(|id| crate::emails::get(store, user_id, id).ok())
         && let Some(account) = all.iter().find(|a| a.id == meta.account_id)
+        && !account.is_local()
     {
         return Ok(account.clone());
     }
@@ -108,8 +109,15 @@ pub fn sending_account(
                 .find(|a| a.email.eq_ignore_ascii_case(&m.email))
                 .cloned()
         })
-        .or_else(|| all.into_iter().next());
-    chosen.ok_or_else(|| AppError::BadRequest(messages::MAIL_NOT_CONNECTED.into()))
+        .or_else(|| all.iter().find(|a| !a.is_local()).cloned())
+        .or_else(|| all.into_iter().next())
+        .ok_or_else(|| AppError::BadRequest(messages::MAIL_NOT_CONNECTED.into()))?;
+    if chosen.is_local() {
+        return Err(AppError::BadRequest(
+            messages::LOCAL_ACCOUNT_NO_SERVER.into(),
+        ));
+    }
+    Ok(chosen)
 }
 
 /// When a mail sent now may go: after the whole undo delay. The store keeps whole seconds, so

@@ -94,15 +94,18 @@ impl Search {
             .payload
             .and_then(|p| serde_json::from_str(&p).ok())
             .unwrap_or_default();
-        let indexed = {
+        let (indexed, last) = {
             let txn = store.db().begin_read()?;
             match txn.open_table(META) {
-                Ok(meta) => queue::indexed_seq(&meta)?,
-                Err(_) => 0,
+                Ok(meta) => (queue::indexed_seq(&meta)?, queue::last_seq(&meta)?),
+                Err(_) => (0, 0),
             }
         };
-        let stale =
-            payload.version != schema::VERSION || payload.rebuilding || payload.seq < indexed;
+        // Behind the store (an older copy of the index), or ahead of it (an older store).
+        let stale = payload.version != schema::VERSION
+            || payload.rebuilding
+            || payload.seq < indexed
+            || payload.seq > last;
         let needs_rebuild = fresh || stale;
         if stale && !fresh {
             tracing::info!(
@@ -311,11 +314,13 @@ impl Search {
     /// commits with `seq`: the store's queue entries up to it are then done.
     pub fn add_and_commit(
         &self,
-        docs: Vec<TantivyDocument>,
+        docs: Vec<(u64, TantivyDocument)>,
         seq: Option<u64>,
     ) -> anyhow::Result<()> {
         let mut w = self.writer.lock().expect("search writer");
-        for d in docs {
+        for (id, d) in docs {
+            // The indexer thread may have indexed it from the queue already.
+            w.delete_term(Term::from_field_u64(self.fields.id, id));
             w.add_document(d)?;
         }
         if let Some(seq) = seq {
@@ -327,7 +332,7 @@ impl Search {
     }
 
     /// Adds documents without committing (the importer commits now and then).
-    pub fn add(&self, docs: Vec<TantivyDocument>) -> anyhow::Result<()> {
+    pub fn add(&self, docs: Vec<(u64, TantivyDocument)>) -> anyhow::Result<()> {
         self.add_and_commit(docs, None)
     }
 

@@ -67,6 +67,9 @@ fn err<T>(m: impl Into<String>) -> Result<T> {
 /// Parses `q`; dates are read as calendar days in a zone `tz_secs` east of UTC. An empty or
 /// word-less query gives `And([])`.
 pub fn parse(q: &str, tz_secs: i64) -> Result<Node> {
+    if q.chars().count() > MAX_QUERY_CHARS {
+        return err(messages::search_too_long(MAX_QUERY_CHARS));
+    }
     let mut p = Parser {
         s: q.chars().collect(),
         at: 0,
@@ -79,6 +82,11 @@ pub fn parse(q: &str, tz_secs: i64) -> Result<Node> {
     }
     Ok(Node::And(nodes))
 }
+
+/// Longer queries are refused: every term costs work, and nobody types this much.
+pub const MAX_QUERY_CHARS: usize = 1_000;
+/// Parentheses nest at most this deep (the parser recurses per level).
+const MAX_DEPTH: usize = 16;
 
 struct Parser {
     s: Vec<char>,
@@ -175,6 +183,9 @@ impl Parser {
     fn primary(&mut self, depth: usize) -> Result<Node> {
         match self.peek() {
             Some('(') => {
+                if depth >= MAX_DEPTH {
+                    return err(messages::SEARCH_TOO_DEEP);
+                }
                 self.at += 1;
                 let inner = self.expr(depth + 1)?;
                 if self.peek() != Some(')') {
@@ -493,5 +504,13 @@ mod tests {
         assert!(e("after:31/02/2024").contains("31/02/2024"));
         assert!(e("before:yesterday").contains("yesterday"));
         assert!(e("from:").contains("from:"));
+        assert_eq!(
+            e(&"(".repeat(60_000)),
+            messages::search_too_long(MAX_QUERY_CHARS)
+        );
+        assert_eq!(e(&"(a ".repeat(20)), messages::SEARCH_TOO_DEEP);
+        assert_eq!(e(&"-(".repeat(300)), messages::SEARCH_TOO_DEEP);
+        // Ten levels are fine.
+        assert!(parse(&format!("{}a{}", "(".repeat(10), ")".repeat(10)), 0).is_ok());
     }
 }

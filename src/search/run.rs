@@ -255,7 +255,7 @@ impl Snippets {
             return parts_json(parts);
         }
         let body = parse::body_text(&raw());
-        let body = &body[..body.len().min(schema::MAX_BODY_BYTES)];
+        let body = schema::cut(&body, schema::MAX_BODY_BYTES);
         match self.around_hits(body) {
             Some(parts) => parts_json(parts),
             None => parts_json(clip_parts(
@@ -304,14 +304,14 @@ impl Snippets {
         }
         let mut parts = clip_parts(parts, SNIPPET_CHARS);
         let shown: usize = parts.iter().map(|(t, _)| t.chars().count()).sum();
-        if end < text.len() || shown >= SNIPPET_CHARS {
-            if let Some(last) = parts.last_mut().filter(|(_, hit)| !*hit) {
-                // Cut at the last whole word, and say the text goes on.
-                if let Some(space) = last.0.rfind(' ') {
-                    last.0.truncate(space);
-                }
-                last.0.push('…');
+        if (end < text.len() || shown >= SNIPPET_CHARS)
+            && let Some(last) = parts.last_mut().filter(|(_, hit)| !*hit)
+        {
+            // Cut at the last whole word, and say the text goes on.
+            if let Some(space) = last.0.rfind(' ') {
+                last.0.truncate(space);
             }
+            last.0.push('…');
         }
         Some(parts)
     }

@@ -122,7 +122,8 @@ pub fn document(
     d
 }
 
-fn cut(s: &str, max: usize) -> &str {
+/// `s` cut to at most `max` bytes, at a character boundary.
+pub fn cut(s: &str, max: usize) -> &str {
     if s.len() <= max {
         return s;
     }

@@ -68,6 +68,11 @@ pub fn put_raw(table: &mut RawTable, id: u64, raw: &[u8]) -> Result<(), redb::Er
     if packed.is_empty() {
         table.insert((id, 0), &[][..])?;
     }
+    let parts = packed.len().div_ceil(RAW_PART_BYTES);
+    if parts > usize::from(u16::MAX) {
+        // Over 120 MB compressed: refused rather than stored wrong.
+        return Err(redb::Error::ValueTooLarge(packed.len()));
+    }
     for (i, part) in packed.chunks(RAW_PART_BYTES).enumerate() {
         table.insert((id, i as u16), part)?;
     }
@@ -852,6 +857,7 @@ pub fn clear_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()>
     }
     let mut pending = txn.open_table(PENDING)?;
     pending.retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
+    crate::import::forget_account(txn, account)?;
     Ok(())
 }
 
