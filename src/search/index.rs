@@ -50,6 +50,8 @@ pub struct Search {
     busy: AtomicBool,
     indexed_docs: AtomicU64,
     wake: (Mutex<bool>, Condvar),
+    /// Body texts of recent results, for their snippets.
+    pub(super) texts: super::run::TextCache,
 }
 
 /// How much memory the writer may buffer before it writes a segment.
@@ -136,6 +138,7 @@ impl Search {
             busy: AtomicBool::new(true),
             indexed_docs: AtomicU64::new(docs),
             wake: (Mutex::new(false), Condvar::new()),
+            texts: Default::default(),
         })
     }
 

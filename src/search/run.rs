@@ -169,6 +169,7 @@ impl Search {
         let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
         let mut snippets = Snippets::new(&outcome.highlight);
         let mut out = Vec::with_capacity(outcome.ids.len());
+        let mut to_parse = Vec::new();
         for id in &outcome.ids {
             // The index may trail the store by a moment: what is gone or hidden is left out.
             let Ok(Some(meta)) = mstore::read_meta(&messages, *id) else {
@@ -189,13 +190,25 @@ impl Search {
             let role = account_roles.get(&meta.folder).cloned().unwrap_or_default();
             let mut row = view::row(&meta);
             row["folderRole"] = json!(role);
-            row["snippet"] = snippets.of(&meta.summary.preview, || {
-                mstore::get_raw(&raws, *id)
+            let preview = &meta.summary.preview;
+            if let Some(s) = snippets.in_preview(preview) {
+                row["snippet"] = s;
+            } else if let Some(body) = self.texts.get(*id) {
+                row["snippet"] = snippets.in_body(&body, preview);
+            } else {
+                let raw = mstore::get_raw(&raws, *id)
                     .ok()
                     .flatten()
-                    .unwrap_or_default()
-            });
+                    .unwrap_or_default();
+                to_parse.push((out.len(), *id, preview.clone(), raw));
+            }
             out.push(row);
+        }
+        // Parsing is most of a page's cost: the messages whose hit is past their preview are
+        // parsed on every core.
+        for (at, id, body, snippet) in parse_and_snip(to_parse, &outcome.highlight) {
+            out[at]["snippet"] = snippet;
+            self.texts.put(id, body);
         }
         Ok(out)
     }
@@ -243,19 +256,20 @@ impl Snippets {
         }
     }
 
-    /// The snippet of a message; `raw` is read only when the preview has no hit.
-    fn of(&mut self, preview: &str, raw: impl FnOnce() -> Vec<u8>) -> Value {
+    /// The snippet from the stored preview, when it has a hit (or the query has no words).
+    fn in_preview(&mut self, preview: &str) -> Option<Value> {
         if self.words.is_empty() {
-            return parts_json(clip_parts(
+            return Some(parts_json(clip_parts(
                 vec![(preview.to_string(), false)],
                 SNIPPET_CHARS,
-            ));
+            )));
         }
-        if let Some(parts) = self.around_hits(preview) {
-            return parts_json(parts);
-        }
-        let body = parse::body_text(&raw());
-        let body = schema::cut(&body, schema::MAX_BODY_BYTES);
+        self.around_hits(preview).map(parts_json)
+    }
+
+    /// The snippet from the body text; the preview's start when the body has no hit either.
+    fn in_body(&mut self, body: &str, preview: &str) -> Value {
+        let body = schema::cut(body, schema::MAX_BODY_BYTES);
         match self.around_hits(body) {
             Some(parts) => parts_json(parts),
             None => parts_json(clip_parts(
@@ -263,6 +277,15 @@ impl Snippets {
                 SNIPPET_CHARS,
             )),
         }
+    }
+
+    /// The snippet of a message; `raw` is read only when the preview has no hit.
+    #[cfg(test)]
+    fn of(&mut self, preview: &str, raw: impl FnOnce() -> Vec<u8>) -> Value {
+        if let Some(s) = self.in_preview(preview) {
+            return s;
+        }
+        self.in_body(&parse::body_text(&raw()), preview)
     }
 
     /// 150 characters from a little before the first hit, every hit in them marked.
@@ -330,6 +353,72 @@ impl Snippets {
             }
         }
         out
+    }
+}
+
+/// (row, message id, preview, raw bytes) → (row, message id, body text, snippet), on up to
+/// every core.
+fn parse_and_snip(
+    items: Vec<(usize, u64, String, Vec<u8>)>,
+    words: &[String],
+) -> Vec<(usize, u64, std::sync::Arc<String>, Value)> {
+    let run = |chunk: Vec<(usize, u64, String, Vec<u8>)>| {
+        let mut snippets = Snippets::new(words);
+        chunk
+            .into_iter()
+            .map(|(at, id, preview, raw)| {
+                let body = std::sync::Arc::new(parse::body_text(&raw));
+                let snippet = snippets.in_body(&body, &preview);
+                (at, id, body, snippet)
+            })
+            .collect::<Vec<_>>()
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(4);
+    if items.len() < 2 || threads < 2 {
+        return run(items);
+    }
+    let per = items.len().div_ceil(threads);
+    let mut chunks = Vec::new();
+    let mut items = items;
+    while !items.is_empty() {
+        let rest = items.split_off(per.min(items.len()));
+        chunks.push(items);
+        items = rest;
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks.into_iter().map(|c| s.spawn(|| run(c))).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Body texts of recently shown results (a page shown again, the next search as the user
+/// types, a live refresh after new mail): parsing is what a page of results costs. Bounded
+/// by bytes; emptied when full.
+#[derive(Default)]
+pub struct TextCache {
+    inner: std::sync::Mutex<(HashMap<u64, std::sync::Arc<String>>, usize)>,
+}
+
+const TEXT_CACHE_BYTES: usize = 32 << 20;
+
+impl TextCache {
+    fn get(&self, id: u64) -> Option<std::sync::Arc<String>> {
+        self.inner.lock().ok()?.0.get(&id).cloned()
+    }
+
+    fn put(&self, id: u64, body: std::sync::Arc<String>) {
+        let Ok(mut g) = self.inner.lock() else { return };
+        if g.1 + body.len() > TEXT_CACHE_BYTES {
+            g.0.clear();
+            g.1 = 0;
+        }
+        g.1 += body.len();
+        g.0.insert(id, body);
     }
 }
 
