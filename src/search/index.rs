@@ -52,6 +52,9 @@ pub struct Search {
     wake: (Mutex<bool>, Condvar),
     /// Body texts of recent results, for their snippets.
     pub(super) texts: super::run::TextCache,
+    /// The indexer thread runs in this process (`serve`, tests), so it may index a message
+    /// the importer is adding too.
+    indexer_running: AtomicBool,
 }
 
 /// How much memory the writer may buffer before it writes a segment.
@@ -139,6 +142,7 @@ impl Search {
             indexed_docs: AtomicU64::new(docs),
             wake: (Mutex::new(false), Condvar::new()),
             texts: Default::default(),
+            indexer_running: AtomicBool::new(false),
         })
     }
 
@@ -175,6 +179,7 @@ impl Search {
     /// Starts the indexer thread: it rebuilds when needed, then follows the queue. It ends when
     /// the last handle to the index is dropped.
     pub fn spawn_indexer(self: &Arc<Self>, poll: Duration) {
+        self.indexer_running.store(true, Ordering::Relaxed);
         let weak: Weak<Self> = Arc::downgrade(self);
         std::thread::Builder::new()
             .name("search-indexer".into())
@@ -321,9 +326,14 @@ impl Search {
         seq: Option<u64>,
     ) -> anyhow::Result<()> {
         let mut w = self.writer.lock().expect("search writer");
+        // With the indexer thread in this process it may have indexed a message from the
+        // queue already; `mailclient import` runs alone and skips the deletes (each is kept in
+        // memory until the commit: 60,000 of them cost 60 MB).
+        let replace = self.indexer_running.load(Ordering::Relaxed);
         for (id, d) in docs {
-            // The indexer thread may have indexed it from the queue already.
-            w.delete_term(Term::from_field_u64(self.fields.id, id));
+            if replace {
+                w.delete_term(Term::from_field_u64(self.fields.id, id));
+            }
             w.add_document(d)?;
         }
         if let Some(seq) = seq {

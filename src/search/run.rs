@@ -290,7 +290,24 @@ impl Snippets {
 
     /// 150 characters from a little before the first hit, every hit in them marked.
     fn around_hits(&mut self, text: &str) -> Option<Vec<(String, bool)>> {
-        let first = self.hits(text, true).into_iter().next()?;
+        // Tokenizing a long body up to a late hit is most of a snippet's cost: start near the
+        // first place a query word could be (a stem is nearly always the start of the word, a
+        // Hebrew variant the end of one), and scan from the top only when none is seen.
+        let skip = self.first_candidate(text).map_or(0, |at| {
+            let mut from = at.saturating_sub(CANDIDATE_BACK_BYTES);
+            while !text.is_char_boundary(from) {
+                from -= 1;
+            }
+            // From a word start, never mid-word.
+            text[from..at]
+                .find(char::is_whitespace)
+                .map_or(from, |w| from + w)
+        });
+        let first = match self.hits(&text[skip..], true).into_iter().next() {
+            Some(r) => (r.start + skip)..(r.end + skip),
+            None if skip > 0 => self.hits(text, true).into_iter().next()?,
+            None => return None,
+        };
         // Start at a word boundary about LEAD_CHARS before the hit.
         let before: Vec<(usize, char)> = text[..first.start].char_indices().collect();
         let mut start = before
@@ -337,6 +354,19 @@ impl Snippets {
             last.0.push('…');
         }
         Some(parts)
+    }
+
+    /// The first byte where a query word's letters appear (ASCII case ignored; a folded final
+    /// letter left off), if any.
+    fn first_candidate(&self, text: &str) -> Option<usize> {
+        let lower = text.to_ascii_lowercase();
+        self.words
+            .iter()
+            .filter_map(|w| {
+                let w = w.trim_end_matches(['כ', 'מ', 'נ', 'פ', 'צ']);
+                (w.chars().count() >= 2).then(|| lower.find(w)).flatten()
+            })
+            .min()
     }
 
     /// Byte ranges of the words of `text` that match the query (only the first when `first`).
@@ -422,6 +452,9 @@ impl TextCache {
     }
 }
 
+/// How far before a likely hit the scan for it starts.
+const CANDIDATE_BACK_BYTES: usize = 400;
+
 /// Characters kept before the first hit, so the hit is inside the 150.
 const LEAD_CHARS: usize = 40;
 
@@ -504,6 +537,18 @@ mod tests {
             .collect();
         assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
         assert!(text.chars().count() <= SNIPPET_CHARS + 2, "{text}");
+        // A hit far down a long body, and a Hebrew word whose final letter is folded.
+        let mut late = Snippets::new(&["wildlif".to_string(), "שלומ".to_string()]);
+        let long = format!("{} Wildlife is here, שלום.", "word ".repeat(20_000));
+        let parts = late.in_body(&long, "start");
+        let hits: Vec<&str> = parts
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["hit"] == true)
+            .map(|p| p["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(hits, ["Wildlife", "שלום"], "{parts}");
         // A hit in the preview needs no message at all.
         let parts = s.of("והפגישה נדחתה", || {
             panic!("the preview had the hit")
