@@ -17,24 +17,29 @@ fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/search")
 }
 
-/// Imports `files` of `dir` into folder `folder` of `user`'s local account.
-fn import(app: &TestApp, user: &str, dir: &Path, files: &[String], folder: &str) {
-    let tmp = tempfile::tempdir().unwrap();
-    for f in files {
-        std::fs::copy(dir.join(f), tmp.path().join(f)).unwrap();
-    }
-    let report = mailclient::import::run(
+/// `mailclient import` of `path` into folder `folder` of `user`'s local account, in process.
+fn import_path(app: &TestApp, user: &str, path: &Path, folder: &str) -> mailclient::import::Report {
+    mailclient::import::run(
         &app.state.store,
         &app.state.search,
         &mailclient::import::Options {
-            path: tmp.path().to_path_buf(),
+            path: path.to_path_buf(),
             username: user.into(),
             account: None,
             folder: folder.into(),
             show_progress: false,
         },
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// Imports `files` of `dir` into folder `folder` of `user`'s local account.
+fn import(app: &TestApp, user: &str, dir: &Path, files: &[String], folder: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    for f in files {
+        std::fs::copy(dir.join(f), tmp.path().join(f)).unwrap();
+    }
+    let report = import_path(app, user, tmp.path(), folder);
     assert_eq!(report.imported as usize, files.len(), "{:?}", report.failed);
 }
 
@@ -340,35 +345,13 @@ async fn corpus_queries() {
     let app = TestApp::new();
     let dana = app.admin_token("dana", "correct horse 1").await;
     let files = eml_files(&corpus);
-    let report = mailclient::import::run(
-        &app.state.store,
-        &app.state.search,
-        &mailclient::import::Options {
-            path: corpus.clone(),
-            username: "dana".into(),
-            account: None,
-            folder: "INBOX".into(),
-            show_progress: false,
-        },
-    )
-    .unwrap();
+    let report = import_path(&app, "dana", &corpus, "INBOX");
     assert_eq!(report.imported, 3_250, "{:?}", report.failed);
     assert_eq!(files.len(), 3_250);
     settled(&app, &dana, "in:inbox", 3_250).await;
 
     // Re-running adds nothing.
-    let again = mailclient::import::run(
-        &app.state.store,
-        &app.state.search,
-        &mailclient::import::Options {
-            path: corpus.clone(),
-            username: "dana".into(),
-            account: None,
-            folder: "INBOX".into(),
-            show_progress: false,
-        },
-    )
-    .unwrap();
+    let again = import_path(&app, "dana", &corpus, "INBOX");
     assert_eq!((again.imported, again.already), (0, 3_250));
 
     let golden: Value = serde_json::from_str(
