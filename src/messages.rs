@@ -185,7 +185,6 @@ pub fn search_missing_value(op: &str) -> String {
 pub fn search_bad_date(op: &str, value: &str) -> String {
     format!("התאריך אחרי {op}: אינו תקין: {value} (יש לכתוב dd/MM/yyyy או yyyy-mm-dd)")
 }
-pub const SEARCH_INDEX_UNAVAILABLE: &str = "החיפוש אינו זמין כרגע. נסה שוב בעוד רגע.";
 pub const SEARCH_BAD_SORT: &str = "סדר התוצאות יכול להיות date או relevance";
 pub fn search_bad_number(name: &str, min: i64, max: i64) -> String {
     format!("הערך של {name} צריך להיות מספר בין {min} ל-{max}")

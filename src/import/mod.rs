@@ -21,7 +21,7 @@ use sha2::Digest;
 use crate::accounts::{self, AccountRecord};
 use crate::auth::users;
 use crate::mail::parse::{self, Summary};
-use crate::search::{Search, index::document_of, queue};
+use crate::search::{Search, queue, schema};
 use crate::store::{META, Store, next_id, record};
 use crate::sync::store::{self as mstore, Fetched, FolderState, Inserter};
 use progress::Progress;
@@ -203,7 +203,7 @@ fn store_batch(
             seen.insert((account.id, item.folder.as_str(), &hash[..]), meta.id)?;
             docs.push((
                 meta.id,
-                document_of(&fields, account.user_id, &meta, &state.role, &found),
+                schema::document(&fields, account.user_id, &meta, &state.role, &found),
             ));
             stored += 1;
         }
@@ -264,16 +264,7 @@ fn folder_state(txn: &WriteTransaction, account: u64, name: &str) -> anyhow::Res
     if let Some(s) = mstore::load_folder(txn, account, name)? {
         return Ok(s);
     }
-    Ok(FolderState {
-        name: name.to_string(),
-        display_name: name.to_string(),
-        role: crate::sync::worker::role_by_name(name).to_string(),
-        uidvalidity: 1,
-        top: 1,
-        down_to: 1,
-        keywords_ok: true,
-        ..FolderState::default()
-    })
+    Ok(FolderState::local(name))
 }
 
 /// The standard folders of a new local account (moves to Junk, Trash, Archive need them).

@@ -53,6 +53,15 @@ pub fn analyzers() -> [(&'static str, TextAnalyzer); 3] {
     ]
 }
 
+/// The analyzer registered as `name` (one of [`INDEX`], [`QUERY`], [`PLAIN`]).
+pub fn get(name: &str) -> TextAnalyzer {
+    analyzers()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, a)| a)
+        .expect("a known analyzer")
+}
+
 /// The words of `text` as `analyzer` sees them (query building and tests).
 pub fn words(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -257,7 +266,7 @@ mod tests {
     use super::*;
 
     fn analyze(name: &str, text: &str) -> Vec<String> {
-        let mut a = analyzers().into_iter().find(|(n, _)| *n == name).unwrap().1;
+        let mut a = get(name);
         words(&mut a, text)
     }
 
@@ -291,11 +300,7 @@ mod tests {
 
     #[test]
     fn index_side_adds_prefix_variants_at_the_same_position() {
-        let mut a = analyzers()
-            .into_iter()
-            .find(|(n, _)| *n == INDEX)
-            .unwrap()
-            .1;
+        let mut a = get(INDEX);
         let mut s = a.token_stream("שבפגישה היום");
         let mut got = Vec::new();
         while s.advance() {

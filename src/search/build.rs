@@ -28,19 +28,10 @@ pub struct Builder {
 
 impl Builder {
     pub fn new(fields: Fields) -> Self {
-        let mut all = analyzer::analyzers().into_iter();
-        let mut take = |name| {
-            all.by_ref()
-                .find(|(n, _)| *n == name)
-                .map(|(_, a)| a)
-                .expect("analyzer")
-        };
-        let query_analyzer = take(analyzer::QUERY);
-        let plain_analyzer = take(analyzer::PLAIN);
         Self {
             fields,
-            query_analyzer,
-            plain_analyzer,
+            query_analyzer: analyzer::get(analyzer::QUERY),
+            plain_analyzer: analyzer::get(analyzer::PLAIN),
             highlight: Vec::new(),
         }
     }

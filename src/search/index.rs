@@ -21,7 +21,7 @@ use super::schema::{self, Fields};
 use super::{analyzer, queue};
 use crate::accounts;
 use crate::store::{META, Store};
-use crate::sync::store::{self as mstore, MessageMeta};
+use crate::sync::store as mstore;
 
 /// The index's folder inside the data dir.
 pub const INDEX_DIR: &str = "index";
@@ -62,15 +62,6 @@ pub struct Search {
 pub struct WriterOptions {
     pub threads: usize,
     pub memory_bytes: usize,
-}
-
-impl Default for WriterOptions {
-    fn default() -> Self {
-        Self {
-            threads: 1,
-            memory_bytes: 48 << 20,
-        }
-    }
 }
 
 impl Search {
@@ -362,9 +353,6 @@ fn open_existing(path: &Path, schema: &Schema) -> anyhow::Result<Index> {
     if index.schema() != *schema {
         anyhow::bail!("the index was written with another schema");
     }
-    for (name, a) in analyzer::analyzers() {
-        index.tokenizers().register(name, a);
-    }
     // Opening every segment reads their footers: a damaged file shows here, not mid-search.
     let reader = index.reader()?;
     let searcher = reader.searcher();
@@ -375,16 +363,15 @@ fn open_existing(path: &Path, schema: &Schema) -> anyhow::Result<Index> {
 }
 
 /// What the indexer reads besides the message: account owners and folder roles.
-pub struct Source<'t> {
+pub struct Source {
     messages: redb::ReadOnlyTable<u64, &'static [u8]>,
     raws: redb::ReadOnlyTable<(u64, u16), &'static [u8]>,
     owners: HashMap<u64, u64>,
     roles: HashMap<(u64, String), String>,
-    _txn: std::marker::PhantomData<&'t ()>,
 }
 
-impl<'t> Source<'t> {
-    pub fn new(txn: &'t redb::ReadTransaction) -> anyhow::Result<Self> {
+impl Source {
+    pub fn new(txn: &redb::ReadTransaction) -> anyhow::Result<Self> {
         let mut owners = HashMap::new();
         for e in txn.open_table(accounts::ACCOUNTS)?.iter()? {
             let (k, v) = e?;
@@ -405,7 +392,6 @@ impl<'t> Source<'t> {
             raws: txn.open_table(mstore::RAW_Z)?,
             owners,
             roles,
-            _txn: std::marker::PhantomData,
         })
     }
 
@@ -429,7 +415,7 @@ impl<'t> Source<'t> {
             .flatten()
             .unwrap_or_default();
         let (_, found) = crate::mail::parse::searchable(&raw);
-        Ok(Some(document_of(
+        Ok(Some(schema::document(
             f,
             user,
             &meta,
@@ -437,14 +423,4 @@ impl<'t> Source<'t> {
             &found,
         )))
     }
-}
-
-pub fn document_of(
-    f: &Fields,
-    user: u64,
-    meta: &MessageMeta,
-    role: &str,
-    found: &crate::mail::parse::Searchable,
-) -> TantivyDocument {
-    schema::document(f, user, meta, role, found)
 }

@@ -94,6 +94,7 @@ async fn search(
     Query(params): Query<Params>,
 ) -> Result<Response> {
     let req = params.request()?;
+    let (page, per_page) = (req.page, req.per_page);
     let started = std::time::Instant::now();
     let search = state.search.clone();
     let store = state.store.clone();
@@ -111,8 +112,8 @@ async fn search(
     let took = started.elapsed().as_secs_f64() * 1000.0;
     let body = json!({
         "total": total,
-        "page": params.page.trim().parse::<usize>().unwrap_or(1),
-        "perPage": params.per_page.trim().parse::<usize>().unwrap_or(DEFAULT_PER_PAGE),
+        "page": page,
+        "perPage": per_page,
         "tookMs": (took * 1000.0).round() / 1000.0,
         "indexing": state.search.is_busy(),
         "results": rows,

@@ -245,14 +245,9 @@ struct Snippets {
 
 impl Snippets {
     fn new(words: &[String]) -> Self {
-        let analyzer = analyzer::analyzers()
-            .into_iter()
-            .find(|(n, _)| *n == analyzer::INDEX)
-            .map(|(_, a)| a)
-            .expect("index analyzer");
         Self {
             words: words.iter().cloned().collect(),
-            analyzer,
+            analyzer: analyzer::get(analyzer::INDEX),
         }
     }
 
@@ -511,9 +506,6 @@ mod tests {
 
     #[test]
     fn snippets_highlight_the_query_words_in_the_body() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
-        let _ = (dir, store);
         let mut s = Snippets::new(&["softwar".to_string(), "פגישה".to_string()]);
         let raw = format!(
             "Subject: x\r\n\r\n{}Our Software is free. והפגישה מחר. {}\r\n",

@@ -10,7 +10,7 @@ use tokio::sync::Notify;
 
 use super::SyncEvent;
 use super::store::{self as mstore, FolderState, PendingFlags};
-use super::worker::{Ctx, role_by_name};
+use super::worker::Ctx;
 use crate::store::record;
 
 /// Folder names for roles a local account may lack.
@@ -73,16 +73,7 @@ pub fn apply_pending(txn: &redb::WriteTransaction, account: u64) -> anyhow::Resu
         let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
         let mut target = match folders.iter().find(|f| f.role == role) {
             Some(f) => f.clone(),
-            None => FolderState {
-                name: name_for(&role).into(),
-                display_name: name_for(&role).into(),
-                role: role_by_name(name_for(&role)).into(),
-                uidvalidity: 1,
-                top: 1,
-                down_to: 1,
-                keywords_ok: true,
-                ..FolderState::default()
-            },
+            None => FolderState::local(name_for(&role)),
         };
         if target.name != meta.folder {
             txn.open_table(mstore::UIDS)?

@@ -341,6 +341,23 @@ pub struct FolderState {
     pub keywords_ok: bool,
 }
 
+impl FolderState {
+    /// A folder of a local account (no server): UIDs are numbered here from 1, the role comes
+    /// from the name, keywords are always ours to set.
+    pub fn local(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            display_name: name.to_string(),
+            role: super::worker::role_by_name(name).to_string(),
+            uidvalidity: 1,
+            top: 1,
+            down_to: 1,
+            keywords_ok: true,
+            ..Self::default()
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct MessageMeta {
     pub id: u64,

@@ -102,23 +102,28 @@ export function canSearch(p: SearchParams): boolean {
   return !!p.q.trim() || hasFilters(p);
 }
 
+/** A search's query and filters as parameters: only what is set (folder `all` is left out). */
+export function searchParamsOf(p: SearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  const text = (name: keyof SearchParams, value: string) => {
+    if (value.trim()) out.set(name, value.trim());
+  };
+  text('q', p.q);
+  text('from', p.from);
+  text('to', p.to);
+  text('subject', p.subject);
+  text('after', p.after);
+  text('before', p.before);
+  if (p.unread) out.set('unread', '1');
+  if (p.starred) out.set('starred', '1');
+  if (p.attachment) out.set('attachment', '1');
+  if (p.folder && p.folder !== 'all') out.set('folder', p.folder);
+  return out;
+}
+
 /** The query string of GET /api/search: only what is set, then the page, its size and the offset. */
 export function searchQueryString(r: SearchRequest): string {
-  const qs = new URLSearchParams();
-  const text = (name: string, value: string) => {
-    const v = value.trim();
-    if (v) qs.set(name, v);
-  };
-  text('q', r.q);
-  text('from', r.from);
-  text('to', r.to);
-  text('subject', r.subject);
-  text('after', r.after);
-  text('before', r.before);
-  if (r.unread) qs.set('unread', '1');
-  if (r.starred) qs.set('starred', '1');
-  if (r.attachment) qs.set('attachment', '1');
-  if (r.folder && r.folder !== 'all') qs.set('folder', r.folder);
+  const qs = searchParamsOf(r);
   qs.set('page', String(Math.max(1, Math.floor(r.page) || 1)));
   qs.set('perPage', String(r.perPage ?? SEARCH_PER_PAGE));
   qs.set('tz', String(r.tz));

@@ -2,7 +2,7 @@
 // &folder=sent&page=2`), so the sidebar's box can land on it with `?q=`, a search can be shared or
 // bookmarked, and Back returns to the previous one. These read and write that query string.
 
-import { EMPTY_SEARCH, type SearchParams } from '../../api/search';
+import { EMPTY_SEARCH, searchParamsOf, type SearchParams } from '../../api/search';
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HEBREW_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -47,20 +47,7 @@ export function readSearchParams(params: URLSearchParams): SearchParams {
 
 /** The URL query string of a search: only what is set (page 1 and folder `all` are left out). */
 export function writeSearchParams(p: SearchParams): URLSearchParams {
-  const out = new URLSearchParams();
-  const text = (name: keyof SearchParams, value: string) => {
-    if (value.trim()) out.set(name, value.trim());
-  };
-  text('q', p.q);
-  text('from', p.from);
-  text('to', p.to);
-  text('subject', p.subject);
-  text('after', p.after);
-  text('before', p.before);
-  if (p.unread) out.set('unread', '1');
-  if (p.starred) out.set('starred', '1');
-  if (p.attachment) out.set('attachment', '1');
-  if (p.folder && p.folder !== 'all') out.set('folder', p.folder);
+  const out = searchParamsOf(p);
   if (p.page > 1) out.set('page', String(p.page));
   return out;
 }
