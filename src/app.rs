@@ -11,15 +11,100 @@ use crate::auth::setup::SetupGate;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::crypto::ServerKey;
+use crate::forget::{self, Forget, Step};
 use crate::mail::tls::TlsContext;
+use crate::mailstore::ChangeFeed;
 use crate::outgoing::Outbox;
 use crate::search::Search;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
-use crate::{accounts, ai, auth, emails, http, live, outgoing, search, smart, templates};
+use crate::{
+    accounts, ai, auth, emails, http, import, live, mailstore, outgoing, search, smart, templates,
+};
 
 /// How often the indexer looks for stored changes to index.
 const INDEX_POLL: Duration = Duration::from_millis(250);
+/// How often the live feed looks at the change log.
+const FEED_POLL: Duration = Duration::from_millis(100);
+
+/// Every feature's step in forgetting an account or a user, in order: what refers to an
+/// account goes before the account record; the user's own record is removed last, by `auth`.
+/// A feature that keeps rows keyed by a user or an account adds its step here (the forget test
+/// scans every table for what is left).
+pub static FORGET_STEPS: &[Step] = &[
+    Step {
+        name: "stored mail",
+        account: mailstore::forget_account,
+        user: forget::nothing,
+    },
+    Step {
+        name: "imported mail",
+        account: import::forget_account,
+        user: forget::nothing,
+    },
+    Step {
+        name: "outbox",
+        account: outgoing::outbox::forget_account,
+        user: outgoing::outbox::forget_user,
+    },
+    Step {
+        name: "attachments",
+        account: forget::nothing,
+        user: outgoing::uploads::forget_user,
+    },
+    Step {
+        name: "templates",
+        account: forget::nothing,
+        user: templates::forget_user,
+    },
+    Step {
+        name: "remote-content senders",
+        account: forget::nothing,
+        user: emails::remote::forget_user,
+    },
+    Step {
+        name: "AI key and provider",
+        account: forget::nothing,
+        user: ai::key::forget_user,
+    },
+    Step {
+        name: "AI training",
+        account: forget::nothing,
+        user: ai::training::forget_user,
+    },
+    Step {
+        name: "sessions",
+        account: forget::nothing,
+        user: auth::sessions::forget_user,
+    },
+    Step {
+        name: "mail accounts",
+        account: accounts::forget_account,
+        user: forget::nothing,
+    },
+];
+
+/// Forgetting without a running server (the CLI).
+pub fn offline_forget() -> Forget {
+    Forget::new(FORGET_STEPS, accounts::ids_in, Box::new(forget::Offline))
+}
+
+/// Stops the accounts' sync tasks first; wakes the outbox after, so it drops what went.
+struct RunningWork {
+    sync: Arc<SyncManager>,
+    outbox: Arc<Outbox>,
+}
+
+impl forget::Hooks for RunningWork {
+    fn stopping(&self, accounts: &[u64]) {
+        for id in accounts {
+            self.sync.stop(*id);
+        }
+    }
+    fn forgotten(&self, _: &[u64]) {
+        self.outbox.wake.notify_one();
+    }
+}
 
 #[derive(Clone)]
 pub struct AppState {
@@ -36,6 +121,10 @@ pub struct AppState {
     pub ai: Arc<ai::Ai>,
     /// The full-text index (its indexer thread starts with the background work).
     pub search: Arc<Search>,
+    /// The mail store's change log as a stream (the live channel follows it).
+    pub changes: Arc<ChangeFeed>,
+    /// Forgetting users and accounts: every feature's step.
+    pub forget: Arc<Forget>,
 }
 
 impl AppState {
@@ -66,16 +155,28 @@ impl AppState {
             store.clone(),
             config.search.serve_writer(),
         )?);
+        let sync = Arc::new(sync);
+        let outbox = Outbox::new();
+        let forget = Forget::new(
+            FORGET_STEPS,
+            accounts::ids_in,
+            Box::new(RunningWork {
+                sync: sync.clone(),
+                outbox: outbox.clone(),
+            }),
+        );
         Ok(Self {
             config: Arc::new(config),
+            changes: ChangeFeed::new(store.clone())?,
             store,
             throttle: Arc::new(throttle),
             setup: Arc::new(setup),
             key,
-            sync: Arc::new(sync),
-            outbox: Outbox::new(),
+            sync,
+            outbox,
             ai,
             search,
+            forget: Arc::new(forget),
         })
     }
 
@@ -84,6 +185,7 @@ impl AppState {
     pub fn start_background(&self) -> anyhow::Result<usize> {
         outgoing::scheduler::spawn(self.clone());
         self.search.spawn_indexer(INDEX_POLL);
+        self.changes.spawn(FEED_POLL);
         self.sync.start_all()
     }
 }

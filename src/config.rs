@@ -41,10 +41,17 @@ impl Default for SearchConfig {
     }
 }
 
+/// How much memory the writer may buffer before it writes a segment.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterOptions {
+    pub threads: usize,
+    pub memory_bytes: usize,
+}
+
 impl SearchConfig {
     /// `serve` keeps one indexing thread: it follows the sync, a few messages at a time.
-    pub fn serve_writer(&self) -> crate::search::WriterOptions {
-        crate::search::WriterOptions {
+    pub fn serve_writer(&self) -> WriterOptions {
+        WriterOptions {
             threads: 1,
             memory_bytes: (self.writer_memory_mb as usize) << 20,
         }
@@ -52,9 +59,9 @@ impl SearchConfig {
 
     /// `import` indexes on every core (up to 4): indexing is most of an import's work, and
     /// parsing runs between the indexer's bursts.
-    pub fn import_writer(&self) -> crate::search::WriterOptions {
+    pub fn import_writer(&self) -> WriterOptions {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        crate::search::WriterOptions {
+        WriterOptions {
             threads: cores.clamp(1, 4),
             memory_bytes: (self.writer_memory_mb as usize) << 20,
         }
@@ -379,7 +386,7 @@ impl Config {
             );
         }
         let url = &self.ai.base_url;
-        if !(url.is_empty() || crate::ai::key::base_url_ok(url)) {
+        if !(url.is_empty() || base_url_ok(url)) {
             return bad(
                 "ai.base_url",
                 url,
@@ -458,6 +465,19 @@ fn env_value(raw: &str) -> toml::Value {
         Some(v) if !v.is_table() => v,
         _ => toml::Value::String(raw.to_string()),
     }
+}
+
+/// http(s), a host, no user name or password, query or fragment (nothing secret to show back).
+pub fn base_url_ok(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or_default();
+    matches!(scheme, "http" | "https")
+        && !authority.is_empty()
+        && !authority.contains('@')
+        && !url.contains(['?', '#'])
+        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
 }
 
 #[cfg(test)]

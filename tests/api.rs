@@ -16,7 +16,7 @@ async fn health_answers_without_auth() {
     let (s, v) = app.json("GET", "/api/health", None, None).await;
     assert_eq!(s, 200);
     assert_eq!(v["status"], "ok");
-    assert_eq!(v["schemaVersion"], mailclient::store::SCHEMA_VERSION);
+    assert_eq!(v["schemaVersion"], mailclient::schema::SCHEMA_VERSION);
 }
 
 #[tokio::test]

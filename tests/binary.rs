@@ -156,9 +156,9 @@ fn migrate_reports_and_is_idempotent() {
 fn serve_refuses_a_newer_schema() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let (store, _) = mailclient::store::Store::open_and_migrate(dir.path()).unwrap();
+        let (store, _) = mailclient::schema::open_and_migrate(dir.path()).unwrap();
         store
-            .force_schema_version(mailclient::store::SCHEMA_VERSION + 1)
+            .force_schema_version(mailclient::schema::SCHEMA_VERSION + 1)
             .unwrap();
     }
     let d = dir_arg(&dir);

@@ -270,10 +270,53 @@ pub fn list_all(store: &Store) -> Result<Vec<AccountRecord>> {
     Ok(out)
 }
 
-/// Forgets the account record (credentials). Its cached mail is removed by the sync store.
-pub fn remove(txn: &redb::WriteTransaction, record: &AccountRecord) -> Result<()> {
-    txn.open_table(ACCOUNTS)?.remove(record.id)?;
+/// Whether account `id` is still saved, inside the caller's transaction (a sync batch in
+/// flight when its account was removed must not bring the mail back).
+pub fn exists_in(txn: &redb::WriteTransaction, id: u64) -> Result<bool> {
+    Ok(txn.open_table(ACCOUNTS)?.get(id)?.is_some())
+}
+
+/// Saves a new account record in the caller's transaction (the importer's local accounts).
+pub fn insert_in(txn: &redb::WriteTransaction, record: &AccountRecord) -> Result<()> {
+    txn.open_table(ACCOUNTS)?
+        .insert(record.id, record::encode(record).as_slice())?;
     txn.open_table(USER_ACCOUNTS)?
-        .remove((record.user_id, record.id))?;
+        .insert((record.user_id, record.id), ())?;
+    Ok(())
+}
+
+/// A user's account ids, in the caller's transaction.
+pub fn ids_in(txn: &redb::WriteTransaction, user_id: u64) -> anyhow::Result<Vec<u64>> {
+    let mut out = Vec::new();
+    for e in txn
+        .open_table(USER_ACCOUNTS)?
+        .range((user_id, 0)..=(user_id, u64::MAX))?
+    {
+        out.push(e?.0.value().1);
+    }
+    Ok(out)
+}
+
+/// Forgets an account record (its sealed password) and its link to the user: the last step of
+/// forgetting an account.
+pub fn forget_account(txn: &redb::WriteTransaction, id: u64) -> anyhow::Result<()> {
+    let Some(user) = txn
+        .open_table(ACCOUNTS)?
+        .remove(id)?
+        .and_then(|v| record::decode::<AccountRecord>(v.value()).ok())
+        .map(|r| r.user_id)
+    else {
+        // An unreadable record: its link is found by scanning.
+        txn.open_table(USER_ACCOUNTS)?.retain(|(_, a), _| a != id)?;
+        return Ok(());
+    };
+    txn.open_table(USER_ACCOUNTS)?.remove((user, id))?;
+    Ok(())
+}
+
+/// Schema 2.
+pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(ACCOUNTS)?;
+    txn.open_table(USER_ACCOUNTS)?;
     Ok(())
 }

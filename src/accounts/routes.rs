@@ -16,7 +16,7 @@ use crate::mail::net::{Endpoint, MailError};
 use crate::mail::providers::{self, PROVIDERS};
 use crate::mail::tls::normalize_fingerprint;
 use crate::mail::{imap, smtp};
-use crate::{messages, sync};
+use crate::messages;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -306,23 +306,16 @@ async fn logout(
         Some(id) => vec![super::get_owned(&state.store, user.id, id)?],
         None => super::list_for_user(&state.store, user.id)?,
     };
-    for account in &targets {
-        state.sync.stop(account.id);
-    }
-    let store = state.store.clone();
     let removed = targets.len();
-    tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-        let txn = store.db().begin_write()?;
+    let (store, forget) = (state.store.clone(), state.forget.clone());
+    tokio::task::spawn_blocking(move || -> Result<()> {
         for account in &targets {
-            sync::store::clear_account(&txn, account.id)?;
-            super::remove(&txn, account).map_err(|e| anyhow::anyhow!("{e}"))?;
+            forget.account(&store, account.id)?;
         }
-        txn.commit()?;
         Ok(())
     })
     .await
-    .map_err(AppError::internal)?
-    .map_err(AppError::internal)?;
+    .map_err(AppError::internal)??;
     Ok(Json(json!({
         "success": true,
         "removed": removed,

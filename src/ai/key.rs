@@ -76,7 +76,7 @@ pub fn delete_key(store: &Store, user_id: u64) -> Result<()> {
 }
 
 /// Forgets everything AI of a user being removed (inside the removal's transaction).
-pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> Result<(), redb::Error> {
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     txn.open_table(AI_KEYS)?.remove(user_id)?;
     txn.open_table(AI_CHOICE)?.remove(user_id)?;
     Ok(())
@@ -145,18 +145,7 @@ impl Choice {
     }
 }
 
-/// http(s), a host, no user name or password, query or fragment (nothing secret to show back).
-pub fn base_url_ok(url: &str) -> bool {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return false;
-    };
-    let authority = rest.split('/').next().unwrap_or_default();
-    matches!(scheme, "http" | "https")
-        && !authority.is_empty()
-        && !authority.contains('@')
-        && !url.contains(['?', '#'])
-        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
-}
+pub use crate::config::base_url_ok;
 
 pub fn choice(store: &Store, user_id: u64) -> Result<Choice> {
     let txn = store.db().begin_read()?;

@@ -2,15 +2,14 @@
 //! of its thread when the settings include context), or content the request carries. Bodies are
 //! clipped so a huge mail cannot make a huge (and costly) request.
 
-use redb::ReadableDatabase;
 use serde::Deserialize;
 
 use crate::emails;
 use crate::error::Result;
 use crate::mail::parse;
+use crate::mailstore::{self as mstore, MailRead};
 use crate::outgoing::mime::html_to_text;
 use crate::store::Store;
-use crate::sync::store::{self as mstore, IndexView};
 
 /// The most of one mail's body sent to the provider, in characters.
 pub const MAX_BODY_CHARS: usize = 12_000;
@@ -127,29 +126,23 @@ pub fn stored(
         return Ok((mail, Vec::new()));
     }
     let thread = mstore::thread_hash(&meta.thread_id);
-    let txn = store.db().begin_read()?;
+    let stored = MailRead::new(store)?;
     // Mail the user threw away or that is spam is not part of the conversation.
-    let skipped: Vec<String> =
-        mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, meta.account_id)?
-            .into_iter()
-            .filter(|f| matches!(f.role.as_str(), "trash" | "junk"))
-            .map(|f| f.name)
-            .collect();
-    let index = txn.open_table(mstore::INDEX)?;
-    let messages = txn.open_table(mstore::MESSAGES)?;
-    let raws = txn.open_table(mstore::RAW_Z)?;
-    let range =
-        (meta.account_id, "", i64::MIN, 0)..=(meta.account_id, "\u{10FFFF}", i64::MAX, u64::MAX);
+    let skipped: Vec<String> = stored
+        .folders(meta.account_id)?
+        .into_iter()
+        .filter(|f| matches!(f.role.as_str(), "trash" | "junk"))
+        .map(|f| f.name)
+        .collect();
     let mut earlier: Vec<(i64, u64)> = Vec::new();
-    for e in index.range(range)? {
-        let (k, v) = e?;
-        let (_, folder, date, other) = k.value();
-        if other != id
-            && date <= meta.date
-            && IndexView(v.value()).thread() == thread
-            && !skipped.iter().any(|s| s == folder)
+    for row in stored.account_rows(meta.account_id)? {
+        let row = row?;
+        if row.id != id
+            && row.date <= meta.date
+            && row.view().thread() == thread
+            && !skipped.iter().any(|s| s == row.folder())
         {
-            earlier.push((date, other));
+            earlier.push((row.date, row.id));
         }
     }
     earlier.sort_unstable();
@@ -158,7 +151,7 @@ pub fn stored(
         if context.len() == MAX_CONTEXT_MAILS {
             break;
         }
-        let Some(m) = mstore::read_meta(&messages, *other)? else {
+        let Some(m) = stored.meta(*other)? else {
             continue;
         };
         // A draft is not part of the conversation yet; the same mail in two folders (INBOX and
@@ -175,7 +168,7 @@ pub fn stored(
         {
             continue;
         }
-        let raw = mstore::get_raw(&raws, *other)?.unwrap_or_default();
+        let raw = stored.raw(*other)?.unwrap_or_default();
         context.push(mail_text(&m, &raw, MAX_CONTEXT_CHARS));
     }
     context.reverse();

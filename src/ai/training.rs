@@ -161,7 +161,8 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 }
 
 /// Forgets the settings of a user being removed (inside the removal's transaction).
-pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> Result<(), redb::Error> {
+/// Forgets a removed user's AI-training settings.
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     txn.open_table(AI_TRAINING)?.remove(user_id)?;
     Ok(())
 }

@@ -102,6 +102,6 @@ async fn remove(
     }
     let record = users::get(&state.store, id)?
         .ok_or_else(|| AppError::NotFound(messages::USER_NOT_FOUND.into()))?;
-    users::remove_record(&state.store, &record, true)?;
+    users::remove_record(&state.store, &state.forget, &record, true)?;
     Ok(Json(json!({ "success": true })))
 }

@@ -83,6 +83,12 @@ pub fn revoke(store: &Store, token: &str) -> Result<bool> {
 
 /// Ends every session of a user but the one of `keep_token`, inside the caller's transaction
 /// (password change, removal).
+/// Ends every session of a removed user.
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
+    revoke_all_for_user_in(txn, user_id, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}
+
 pub fn revoke_all_for_user_in(
     txn: &WriteTransaction,
     user_id: u64,
@@ -115,6 +121,12 @@ fn purge_expired_in(txn: &WriteTransaction, now: i64) -> Result<usize> {
     Ok(before - table.len()? as usize)
 }
 
+/// Schema 1.
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(SESSIONS)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,7 +134,7 @@ mod tests {
 
     fn setup() -> (tempfile::TempDir, Store, u64) {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
+        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
         let u = users::create(
             &store,
             NewUser {

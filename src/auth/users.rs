@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::{password, sessions};
 use crate::error::{AppError, Result};
+use crate::forget::Forget;
 use crate::messages;
 use crate::store::{Store, next_id, record};
 
@@ -206,12 +207,12 @@ pub fn set_password_of(
     Ok(())
 }
 
-/// Removes a user and their sessions. Returns false when there was no such user.
-pub fn remove(store: &Store, username: &str) -> Result<bool> {
+/// Removes a user and everything they kept. Returns false when there was no such user.
+pub fn remove(store: &Store, forget: &Forget, username: &str) -> Result<bool> {
     let Some(record) = find_by_username(store, username)? else {
         return Ok(false);
     };
-    remove_record(store, &record, false)?;
+    remove_record(store, forget, &record, false)?;
     Ok(true)
 }
 
@@ -256,7 +257,7 @@ pub fn update(store: &Store, id: u64, changes: UserChanges<'_>) -> Result<User> 
     Ok(User::from(&record))
 }
 
-fn admin_count(users: &redb::Table<u64, &[u8]>) -> Result<usize> {
+fn admin_count(users: &impl ReadableTable<u64, &'static [u8]>) -> Result<usize> {
     let mut n = 0;
     for entry in users.iter()? {
         let (_, v) = entry?;
@@ -267,21 +268,39 @@ fn admin_count(users: &redb::Table<u64, &[u8]>) -> Result<usize> {
     Ok(n)
 }
 
-/// Removes `record` and its sessions. With `keep_an_admin`, refuses to remove the last admin
-/// (the web screen); the CLI may, since `user add --admin` is its way back.
-pub fn remove_record(store: &Store, record: &UserRecord, keep_an_admin: bool) -> Result<()> {
-    let txn = store.db().begin_write()?;
-    if keep_an_admin && record.role == Role::Admin && admin_count(&txn.open_table(USERS)?)? <= 1 {
-        return Err(AppError::bad_request(messages::LAST_ADMIN));
+/// Removes `record` and, through every feature's forget step, all they kept: mailboxes and
+/// their mail, sessions, queued and scheduled mail, uploads, templates, settings. With
+/// `keep_an_admin`, refuses to remove the last admin (the web screen); the CLI may, since
+/// `user add --admin` is its way back.
+pub fn remove_record(
+    store: &Store,
+    forget: &Forget,
+    record: &UserRecord,
+    keep_an_admin: bool,
+) -> Result<()> {
+    if keep_an_admin && record.role == Role::Admin {
+        // Checked before anything stops, and again in the transaction.
+        let txn = store.db().begin_read()?;
+        if admin_count(&txn.open_table(USERS)?)? <= 1 {
+            return Err(AppError::bad_request(messages::LAST_ADMIN));
+        }
     }
-    txn.open_table(USERS)?.remove(record.id)?;
-    txn.open_table(USERS_BY_NAME)?
-        .remove(name_key(&record.username).as_str())?;
-    sessions::revoke_all_for_user_in(&txn, record.id, None)?;
-    // Their sealed AI key, provider choice and training settings go with them.
-    crate::ai::key::forget_user(&txn, record.id)?;
-    crate::ai::training::forget_user(&txn, record.id)?;
-    txn.commit()?;
+    forget.user(store, record.id, |txn| {
+        let mut users = txn.open_table(USERS)?;
+        if keep_an_admin && record.role == Role::Admin && admin_count(&users)? <= 1 {
+            return Err(AppError::bad_request(messages::LAST_ADMIN));
+        }
+        users.remove(record.id)?;
+        txn.open_table(USERS_BY_NAME)?
+            .remove(name_key(&record.username).as_str())?;
+        Ok(())
+    })
+}
+
+/// Schema 1.
+pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(USERS)?;
+    txn.open_table(USERS_BY_NAME)?;
     Ok(())
 }
 
@@ -291,7 +310,7 @@ mod tests {
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
+        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
         (dir, store)
     }
 
@@ -319,8 +338,8 @@ mod tests {
         assert!(!r.password_hash.contains("correct horse"));
         create(&s, new("yossi", Role::User), false).unwrap();
         assert_eq!(list(&s).unwrap().len(), 2);
-        assert!(remove(&s, "YOSSI").unwrap());
-        assert!(!remove(&s, "yossi").unwrap());
+        assert!(remove(&s, &crate::app::offline_forget(), "YOSSI").unwrap());
+        assert!(!remove(&s, &crate::app::offline_forget(), "yossi").unwrap());
         assert_eq!(list(&s).unwrap().len(), 1);
     }
 

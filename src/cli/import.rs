@@ -9,7 +9,6 @@ use clap::Args;
 use crate::config::Config;
 use crate::import::{self, progress::thousands};
 use crate::search::Search;
-use crate::store::Store;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -32,7 +31,8 @@ pub struct ImportArgs {
 
 pub fn run(config: &Config, args: ImportArgs) -> anyhow::Result<()> {
     let data_dir = &config.storage.data_dir;
-    let (store, _) = Store::open_and_migrate_with_cache(data_dir, config.storage.cache_size_mb)?;
+    let (store, _) =
+        crate::schema::open_and_migrate_with_cache(data_dir, config.storage.cache_size_mb)?;
     let search = Search::open(data_dir, store.clone(), config.search.import_writer())?;
     let report = import::run(
         &store,

@@ -4,8 +4,8 @@
 use clap::Args;
 
 use crate::config::Config;
+use crate::schema::{self, SCHEMA_VERSION};
 use crate::search::Search;
-use crate::store::{SCHEMA_VERSION, Store};
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -16,7 +16,7 @@ pub struct MigrateArgs {
 
 pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
     let data_dir = &config.storage.data_dir;
-    let (store, ran) = Store::open_and_migrate(data_dir)?;
+    let (store, ran) = schema::open_and_migrate(data_dir)?;
     if ran.is_empty() {
         println!(
             "store {} is up to date (schema version {SCHEMA_VERSION})",

@@ -8,7 +8,6 @@ use clap::Args;
 
 use crate::app::{AppState, app};
 use crate::config::Config;
-use crate::store::Store;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -26,8 +25,10 @@ pub fn run(config: Config) -> anyhow::Result<()> {
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
-    let (store, ran) =
-        Store::open_and_migrate_with_cache(&config.storage.data_dir, config.storage.cache_size_mb)?;
+    let (store, ran) = crate::schema::open_and_migrate_with_cache(
+        &config.storage.data_dir,
+        config.storage.cache_size_mb,
+    )?;
     for m in &ran {
         tracing::info!(version = m.version, name = m.name, "applied migration");
     }

@@ -8,7 +8,6 @@ use clap::Subcommand;
 use crate::auth::users::{self, NewUser, Role};
 use crate::config::Config;
 use crate::error::AppError;
-use crate::store::Store;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
@@ -32,12 +31,12 @@ pub enum UserCommand {
     },
     /// List users.
     List,
-    /// Remove a user and end their sessions.
+    /// Remove a user and everything they kept (mailboxes, mail, queued mail, settings).
     Remove { username: String },
 }
 
 pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
-    let (store, _) = Store::open_and_migrate(&config.storage.data_dir)?;
+    let (store, _) = crate::schema::open_and_migrate(&config.storage.data_dir)?;
     match cmd {
         UserCommand::Add {
             username,
@@ -87,7 +86,9 @@ pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
             }
         }
         UserCommand::Remove { username } => {
-            if !users::remove(&store, &username).map_err(user_error)? {
+            if !users::remove(&store, &crate::app::offline_forget(), &username)
+                .map_err(user_error)?
+            {
                 anyhow::bail!("no user named {username}");
             }
             println!("removed {username}");

@@ -5,14 +5,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use redb::{ReadTransaction, ReadableDatabase};
 use serde::Serialize;
 
 use super::account_ids;
 use crate::error::{AppError, Result};
+use crate::mailstore::{FolderState, IndexView, MailRead, MessageMeta, flags};
 use crate::messages;
 use crate::store::Store;
-use crate::sync::store::{self as mstore, FolderState, IndexView, MessageMeta, flags};
 
 /// Statuses that send mail to a virtual folder, out of the real folder's listing.
 pub const AWAY: [&str; 5] = ["processed", "spam", "suspicious", "advertisement", "info"];
@@ -220,11 +219,8 @@ pub fn is_unread_status(bits: u16) -> bool {
     }
 }
 
-pub(super) fn folders_of(txn: &ReadTransaction, account: u64) -> Result<Vec<FolderState>> {
-    Ok(mstore::account_folders(
-        &txn.open_table(mstore::FOLDERS)?,
-        account,
-    )?)
+pub(super) fn folders_of(mail: &MailRead, account: u64) -> Result<Vec<FolderState>> {
+    Ok(mail.folders(account)?)
 }
 
 /// Calls `f(account, folder, date, id, row)` for every indexed message of the user.
@@ -234,14 +230,12 @@ pub(super) fn for_each_row(
     mut f: impl FnMut(u64, &FolderState, i64, u64, IndexView),
 ) -> Result<()> {
     let accounts = account_ids(store, user_id)?;
-    let txn = store.db().begin_read()?;
-    let index = txn.open_table(mstore::INDEX)?;
+    let mail = MailRead::new(store)?;
     for account in accounts {
-        for folder in folders_of(&txn, account)? {
-            for e in index.range(mstore::folder_range(account, &folder.name))? {
-                let (k, v) = e?;
-                let k = k.value();
-                f(account, &folder, k.2, k.3, IndexView(v.value()));
+        for folder in folders_of(&mail, account)? {
+            for row in mail.rows(account, &folder.name)? {
+                let row = row?;
+                f(account, &folder, row.date, row.id, row.view());
             }
         }
     }
@@ -257,14 +251,10 @@ struct Hit {
     sort: String,
 }
 
-fn sources(
-    txn: &ReadTransaction,
-    accounts: &[u64],
-    sel: &Selector,
-) -> Result<Vec<(u64, FolderState)>> {
+fn sources(mail: &MailRead, accounts: &[u64], sel: &Selector) -> Result<Vec<(u64, FolderState)>> {
     let mut out = Vec::new();
     for account in accounts {
-        for f in folders_of(txn, *account)? {
+        for f in folders_of(mail, *account)? {
             if sel.folder_matches(&f) {
                 out.push((*account, f));
             }
@@ -275,25 +265,23 @@ fn sources(
 
 /// Every row the listing keeps, in the listing's order.
 fn hits(
-    txn: &ReadTransaction,
+    mail: &MailRead,
     sources: &[(u64, FolderState)],
     sel: &Selector,
     opts: &ListOptions,
 ) -> Result<Vec<Hit>> {
-    let index = txn.open_table(mstore::INDEX)?;
     let mut out = Vec::new();
     for (account, f) in sources {
-        for e in index.range(mstore::folder_range(*account, &f.name))? {
-            let (k, v) = e?;
-            let row = IndexView(v.value());
+        for r in mail.rows(*account, &f.name)? {
+            let r = r?;
+            let row = r.view();
             let bits = row.bits();
             if !sel.row_matches(&f.role, bits) || !opts.keeps(bits) {
                 continue;
             }
-            let k = k.value();
             out.push(Hit {
-                date: k.2,
-                id: k.3,
+                date: r.date,
+                id: r.id,
                 thread: row.thread(),
                 sort: match opts.sort {
                     SortKey::Date => String::new(),
@@ -319,20 +307,6 @@ fn hits(
     Ok(out)
 }
 
-fn read_metas(
-    txn: &ReadTransaction,
-    ids: impl IntoIterator<Item = u64>,
-) -> Result<Vec<MessageMeta>> {
-    let messages = txn.open_table(mstore::MESSAGES)?;
-    let mut out = Vec::new();
-    for id in ids {
-        if let Some(m) = mstore::read_meta(&messages, id)? {
-            out.push(m);
-        }
-    }
-    Ok(out)
-}
-
 pub struct Page {
     pub emails: Vec<MessageMeta>,
     pub total: usize,
@@ -348,35 +322,34 @@ pub fn list(
     per_page: usize,
 ) -> Result<Page> {
     let accounts = account_ids(store, user_id)?;
-    let txn = store.db().begin_read()?;
-    let sources = sources(&txn, &accounts, sel)?;
+    let mail = MailRead::new(store)?;
+    let sources = sources(&mail, &accounts, sel)?;
     let skip = page.saturating_sub(1) * per_page;
     if sources.len() == 1 && opts.sort == SortKey::Date && !opts.ascending {
         // One folder newest first (the common case): walk it, decode only the page.
         let (account, f) = &sources[0];
-        let index = txn.open_table(mstore::INDEX)?;
         let mut ids = Vec::new();
         let mut total = 0;
-        for e in index.range(mstore::folder_range(*account, &f.name))?.rev() {
-            let (k, v) = e?;
-            let bits = IndexView(v.value()).bits();
+        for row in mail.rows(*account, &f.name)?.rev() {
+            let row = row?;
+            let bits = row.view().bits();
             if sel.row_matches(&f.role, bits) && opts.keeps(bits) {
                 if total >= skip && ids.len() < per_page {
-                    ids.push(k.value().3);
+                    ids.push(row.id);
                 }
                 total += 1;
             }
         }
         return Ok(Page {
-            emails: read_metas(&txn, ids)?,
+            emails: mail.metas(ids)?,
             total,
         });
     }
-    let all = hits(&txn, &sources, sel, opts)?;
+    let all = hits(&mail, &sources, sel, opts)?;
     let total = all.len();
     let ids = all.iter().skip(skip).take(per_page).map(|h| h.id);
     Ok(Page {
-        emails: read_metas(&txn, ids)?,
+        emails: mail.metas(ids)?,
         total,
     })
 }
@@ -401,9 +374,9 @@ pub fn threads(
     per_page: usize,
 ) -> Result<ThreadPage> {
     let accounts = account_ids(store, user_id)?;
-    let txn = store.db().begin_read()?;
-    let sources = sources(&txn, &accounts, sel)?;
-    let all = hits(&txn, &sources, sel, opts)?;
+    let mail = MailRead::new(store)?;
+    let sources = sources(&mail, &accounts, sel)?;
+    let all = hits(&mail, &sources, sel, opts)?;
     let mut order: Vec<u64> = Vec::new();
     let mut seen: HashSet<u64> = HashSet::with_capacity(all.len());
     for h in &all {
@@ -420,16 +393,10 @@ pub fn threads(
             members[*i].push((h.date, h.id));
         }
     }
-    let messages = txn.open_table(mstore::MESSAGES)?;
     let mut threads = Vec::with_capacity(members.len());
     for mut m in members {
         m.sort_unstable_by(|a, b| b.cmp(a));
-        let mut emails = Vec::with_capacity(m.len());
-        for (_, id) in m {
-            if let Some(meta) = mstore::read_meta(&messages, id)? {
-                emails.push(meta);
-            }
-        }
+        let emails = mail.metas(m.into_iter().map(|(_, id)| id))?;
         if !emails.is_empty() {
             threads.push(Thread { emails });
         }
@@ -523,14 +490,13 @@ pub struct FolderInfo {
 
 pub fn folders(store: &Store, user_id: u64) -> Result<Vec<FolderInfo>> {
     let accounts = account_ids(store, user_id)?;
-    let txn = store.db().begin_read()?;
-    let index = txn.open_table(mstore::INDEX)?;
+    let mail = MailRead::new(store)?;
     let mut out = Vec::new();
     for account in accounts {
-        for f in folders_of(&txn, account)? {
+        for f in folders_of(&mail, account)? {
             let (mut total, mut unread) = (0, 0);
-            for e in index.range(mstore::folder_range(account, &f.name))? {
-                let bits = IndexView(e?.1.value()).bits();
+            for row in mail.rows(account, &f.name)? {
+                let bits = row?.view().bits();
                 if bits & flags::HIDDEN == 0 {
                     total += 1;
                     if bits & flags::SEEN == 0 {

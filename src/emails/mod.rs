@@ -13,13 +13,11 @@ pub mod zero;
 
 use std::collections::HashSet;
 
-use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
-
 use crate::accounts;
 use crate::error::{AppError, Result};
+use crate::mailstore::{MailRead, MailWrite, MessageMeta, PendingFlags, Reason};
 use crate::messages;
-use crate::store::{Store, record};
-use crate::sync::store::{self as mstore, FolderState, MessageMeta, PendingFlags};
+use crate::store::Store;
 
 pub use listing::{Counts, ListOptions, Selector};
 pub use remote::REMOTE_SENDERS;
@@ -36,11 +34,12 @@ fn account_ids(store: &Store, user_id: u64) -> Result<Vec<u64>> {
 /// One message of the user, with its raw bytes.
 pub fn get(store: &Store, user_id: u64, id: u64) -> Result<(MessageMeta, Vec<u8>)> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_read()?;
-    let meta = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
+    let mail = MailRead::new(store)?;
+    let meta = mail
+        .meta(id)?
         .filter(|m| accounts.contains(&m.account_id) && !m.hidden)
         .ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-    let raw = mstore::get_raw(&txn.open_table(mstore::RAW_Z)?, id)?.unwrap_or_default();
+    let raw = mail.raw(id)?.unwrap_or_default();
     Ok((meta, raw))
 }
 
@@ -54,14 +53,15 @@ pub fn set_flags(
 ) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
-    let meta = apply_flags(&txn, owned_meta(&txn, &accounts, id)?, seen, flagged)?;
+    let w = MailWrite::new(&txn, Reason::Flags);
+    let meta = apply_flags(w, owned_meta(w, &accounts, id)?, seen, flagged)?;
     txn.commit()?;
     Ok(meta)
 }
 
 /// Writes \Seen / \Flagged changes locally and queues them for the mailbox.
 pub(crate) fn apply_flags(
-    txn: &WriteTransaction,
+    w: MailWrite,
     mut meta: MessageMeta,
     seen: Option<bool>,
     flagged: Option<bool>,
@@ -72,8 +72,8 @@ pub(crate) fn apply_flags(
     if let Some(f) = flagged {
         meta.flagged = f;
     }
-    mstore::write_meta(txn, &meta)?;
-    queue(txn, &meta, |op| {
+    w.write_meta(&meta)?;
+    queue(w, &meta, |op| {
         if seen.is_some() {
             op.seen = seen;
         }
@@ -85,12 +85,8 @@ pub(crate) fn apply_flags(
 }
 
 /// A message of the user by id, for a change; 404 otherwise (also when hidden).
-pub(crate) fn owned_meta(
-    txn: &WriteTransaction,
-    accounts: &HashSet<u64>,
-    id: u64,
-) -> Result<MessageMeta> {
-    mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
+pub(crate) fn owned_meta(w: MailWrite, accounts: &HashSet<u64>, id: u64) -> Result<MessageMeta> {
+    w.meta(id)?
         .filter(|m| accounts.contains(&m.account_id) && !m.hidden)
         .ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))
 }
@@ -102,49 +98,25 @@ pub(crate) fn user_accounts(store: &Store, user_id: u64) -> Result<HashSet<u64>>
 /// Merges a change into the message's queued server change (creating it), so the sync task
 /// writes it to the mailbox.
 pub(crate) fn queue(
-    txn: &WriteTransaction,
+    w: MailWrite,
     meta: &MessageMeta,
     change: impl FnOnce(&mut PendingFlags),
 ) -> Result<()> {
-    let uidvalidity = {
-        let t = txn.open_table(mstore::FOLDERS)?;
-        let v = t.get((meta.account_id, meta.folder.as_str()))?;
-        match v {
-            Some(v) => record::decode::<FolderState>(v.value())?.uidvalidity,
-            None => 0,
-        }
-    };
-    let mut pending = txn.open_table(mstore::PENDING)?;
-    let mut op: PendingFlags = match pending.get((meta.account_id, meta.id))? {
-        Some(v) => record::decode(v.value())?,
-        None => PendingFlags {
-            folder: meta.folder.clone(),
-            uid: meta.uid,
-            uidvalidity,
-            ..PendingFlags::default()
-        },
-    };
-    change(&mut op);
-    pending.insert((meta.account_id, meta.id), record::encode(&op).as_slice())?;
-    Ok(())
+    Ok(w.queue_change(meta, change)?)
 }
 
 /// The folder of each role an account has (role → IMAP name).
 pub(crate) fn roles_of(
-    txn: &WriteTransaction,
+    w: MailWrite,
     account: u64,
 ) -> Result<std::collections::HashMap<String, String>> {
-    let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
-    Ok(mstore::roles(&folders))
+    Ok(w.roles(account)?)
 }
 
 /// The role of one of an account's folders ("" for the user's own).
 pub fn folder_role(store: &Store, account: u64, folder: &str) -> Result<String> {
-    let txn = store.db().begin_read()?;
-    let t = txn.open_table(mstore::FOLDERS)?;
-    let v = t.get((account, folder))?;
-    Ok(match v {
-        Some(v) => record::decode::<FolderState>(v.value())?.role,
-        None => String::new(),
-    })
+    Ok(MailRead::new(store)?
+        .folder(account, folder)?
+        .map(|f| f.role)
+        .unwrap_or_default())
 }

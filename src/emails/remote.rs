@@ -73,3 +73,16 @@ pub fn remove(store: &Store, user_id: u64, address: &str) -> Result<bool> {
     txn.commit()?;
     Ok(removed)
 }
+
+/// Forgets a removed user's senders whose remote images they show.
+pub fn forget_user(txn: &redb::WriteTransaction, user: u64) -> anyhow::Result<()> {
+    txn.open_table(REMOTE_SENDERS)?
+        .retain_in((user, "")..(user + 1, ""), |_, _| false)?;
+    Ok(())
+}
+
+/// Schema 3.
+pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(REMOTE_SENDERS)?;
+    Ok(())
+}

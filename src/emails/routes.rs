@@ -17,7 +17,6 @@ use crate::http::auth::CurrentUser;
 use crate::mail::parse;
 use crate::messages;
 use crate::store::Store;
-use crate::sync::SyncEvent;
 
 pub const DEFAULT_PER_PAGE: usize = 50;
 const MAX_PER_PAGE: usize = 500;
@@ -88,20 +87,11 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(AppError::internal)?
 }
 
-/// After a change made here: push it to the mailbox and tell the user's other sessions.
-pub(crate) fn changed(
-    state: &AppState,
-    user_id: u64,
-    accounts: impl IntoIterator<Item = u64>,
-    reason: &'static str,
-) {
+/// After a change made here: push it to the mailbox. The user's other sessions hear of it
+/// from the change log (the live channel follows it).
+pub(crate) fn changed(state: &AppState, accounts: impl IntoIterator<Item = u64>) {
     for account_id in accounts {
         state.sync.wake(account_id);
-        state.sync.notify(SyncEvent::Changed {
-            user_id,
-            account_id,
-            reason,
-        });
     }
 }
 
@@ -217,7 +207,7 @@ async fn update(
         super::set_flags(store, user.id, id, req.is_read, req.is_starred)
     })
     .await?;
-    changed(&state, user.id, [meta.account_id], "flags");
+    changed(&state, [meta.account_id]);
     Ok(Json(json!({ "success": true, "email": view::row(&meta) })))
 }
 
@@ -244,7 +234,7 @@ async fn set_status(
         triage::set_status(store, user.id, id, &req.status, req.priority.as_deref())
     })
     .await?;
-    changed(&state, user.id, [moved.meta.account_id], "status");
+    changed(&state, [moved.meta.account_id]);
     Ok(Json(json!({
         "success": true,
         "movedTo": moved.moved_to,
@@ -260,7 +250,7 @@ async fn delete(
 ) -> Result<Json<Value>> {
     let id = parse_id(&key)?;
     let meta = blocking(&state, move |store| triage::delete(store, user.id, id)).await?;
-    changed(&state, user.id, [meta.account_id], "delete");
+    changed(&state, [meta.account_id]);
     Ok(Json(json!({ "success": true, "deleted": 1 })))
 }
 
@@ -272,7 +262,7 @@ async fn trash(
 ) -> Result<Json<Value>> {
     let id = parse_id(&key)?;
     let meta = blocking(&state, move |store| triage::trash(store, user.id, id)).await?;
-    changed(&state, user.id, [meta.account_id], "delete");
+    changed(&state, [meta.account_id]);
     Ok(Json(json!({ "success": true, "movedTo": "trash" })))
 }
 
@@ -309,16 +299,11 @@ async fn bulk(
     if ids.is_empty() {
         return Err(AppError::BadRequest(messages::BULK_IDS_REQUIRED.into()));
     }
-    let reason = match action {
-        BulkAction::Status(..) => "status",
-        BulkAction::Delete | BulkAction::Trash => "delete",
-        _ => "flags",
-    };
     let out = blocking(&state, move |store| {
         triage::bulk(store, user.id, &ids, &action)
     })
     .await?;
-    changed(&state, user.id, out.accounts.iter().copied(), reason);
+    changed(&state, out.accounts.iter().copied());
     Ok(Json(json!({
         "success": true,
         "updated": out.updated,
@@ -353,7 +338,7 @@ async fn auto_archive(
         triage::auto_archive(store, user.id, &ids)
     })
     .await?;
-    changed(&state, user.id, accounts, "status");
+    changed(&state, accounts);
     Ok(Json(json!({ "success": true, "archivedCount": archived })))
 }
 

@@ -6,15 +6,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use redb::ReadableTable;
-
 use super::listing::virtual_folder;
 use super::{apply_flags, owned_meta, queue, roles_of, user_accounts};
 use crate::error::{AppError, Result};
+use crate::mailstore::{self as mstore, MailWrite, MessageMeta, Reason, flags, keywords};
 use crate::messages;
-use crate::store::{Store, record};
-use crate::sync::keywords;
-use crate::sync::store::{self as mstore, MessageMeta, PendingFlags, flags};
+use crate::store::Store;
 
 pub const DAY: i64 = 86_400;
 /// Auto-archive: no activity for this long (spec 000 §9).
@@ -26,11 +23,11 @@ type RolesCache = HashMap<u64, HashMap<String, String>>;
 
 fn roles_for<'a>(
     cache: &'a mut RolesCache,
-    txn: &redb::WriteTransaction,
+    w: MailWrite,
     account: u64,
 ) -> Result<&'a HashMap<String, String>> {
     if let std::collections::hash_map::Entry::Vacant(e) = cache.entry(account) {
-        e.insert(roles_of(txn, account)?);
+        e.insert(roles_of(w, account)?);
     }
     Ok(&cache[&account])
 }
@@ -101,13 +98,13 @@ pub struct Moved {
 
 /// Applies a resolved status to one message in `txn` (with its keywords and move queued).
 fn apply(
-    txn: &redb::WriteTransaction,
+    w: MailWrite,
     mut meta: MessageMeta,
     status: Option<String>,
     priority: Option<String>,
     roles_cache: &mut RolesCache,
 ) -> Result<Moved> {
-    let roles = roles_for(roles_cache, txn, meta.account_id)?;
+    let roles = roles_for(roles_cache, w, meta.account_id)?;
     let role = roles
         .iter()
         .find(|(_, name)| **name == meta.folder)
@@ -123,8 +120,8 @@ fn apply(
         meta.priority.as_deref(),
     );
     let wanted = keywords::for_triage(meta.status.as_deref(), meta.priority.as_deref());
-    mstore::write_meta(txn, &meta)?;
-    queue(txn, &meta, |op| {
+    w.write_meta(&meta)?;
+    queue(w, &meta, |op| {
         op.keywords = Some(wanted);
         op.move_to = target.map(str::to_string);
     })?;
@@ -137,8 +134,7 @@ fn apply(
             priority: meta.priority.clone(),
             last_activity: meta.last_activity,
         };
-        txn.open_table(mstore::CARRIED)?
-            .insert((meta.account_id, mid), record::encode(&carried).as_slice())?;
+        w.carry(meta.account_id, mid, &carried)?;
     }
     let moved_to = match virtual_folder(meta.status.as_deref()) {
         Some(v) => v.to_string(),
@@ -158,46 +154,29 @@ pub fn set_status(
 ) -> Result<Moved> {
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
-    let meta = owned_meta(&txn, &accounts, id)?;
+    let w = MailWrite::new(&txn, Reason::Status);
+    let meta = owned_meta(w, &accounts, id)?;
     let (s, p) = resolve(status, priority, meta.status.as_deref())?;
-    let moved = apply(&txn, meta, s, p, &mut HashMap::new())?;
+    let moved = apply(w, meta, s, p, &mut HashMap::new())?;
     txn.commit()?;
     Ok(moved)
 }
 
 /// Hides a message from this site only; remembered by Message-ID so a re-sync keeps it hidden.
-fn hide(txn: &redb::WriteTransaction, mut meta: MessageMeta) -> Result<MessageMeta> {
-    let key = mstore::hidden_key_of(txn, &meta)?;
-    txn.open_table(mstore::HIDDEN_KEYS)?
-        .insert((meta.account_id, "", key.as_str()), now())?;
-    meta.hidden = true;
-    mstore::write_meta(txn, &meta)?;
-    // A queued move would bring it back as a new copy elsewhere: the mailbox stays as it is.
-    let mut pending = txn.open_table(mstore::PENDING)?;
-    let queued: Option<PendingFlags> = match pending.get((meta.account_id, meta.id))? {
-        Some(v) => Some(record::decode(v.value())?),
-        None => None,
-    };
-    if let Some(mut op) = queued
-        && op.move_to.is_some()
-    {
-        op.move_to = None;
-        op.create_target = false;
-        pending.insert((meta.account_id, meta.id), record::encode(&op).as_slice())?;
-    }
-    Ok(meta)
+fn hide(w: MailWrite, meta: MessageMeta) -> Result<MessageMeta> {
+    Ok(w.hide(meta, now())?)
 }
 
 /// Hides it here at once and queues the move to the mailbox's folder of `role`.
 fn move_hidden(
-    txn: &redb::WriteTransaction,
+    w: MailWrite,
     mut meta: MessageMeta,
     role: &str,
     create: bool,
 ) -> Result<MessageMeta> {
     meta.hidden = true;
-    mstore::write_meta(txn, &meta)?;
-    queue(txn, &meta, |op| {
+    w.write_meta(&meta)?;
+    queue(w, &meta, |op| {
         op.move_to = Some(role.to_string());
         op.create_target = create;
     })?;
@@ -208,31 +187,29 @@ fn move_hidden(
 pub fn delete(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
-    let meta = hide(&txn, owned_meta(&txn, &accounts, id)?)?;
+    let w = MailWrite::new(&txn, Reason::Delete);
+    let meta = hide(w, owned_meta(w, &accounts, id)?)?;
     txn.commit()?;
     Ok(meta)
 }
 
-fn trash_one(
-    txn: &redb::WriteTransaction,
-    meta: MessageMeta,
-    roles_cache: &mut RolesCache,
-) -> Result<MessageMeta> {
-    let roles = roles_for(roles_cache, txn, meta.account_id)?;
+fn trash_one(w: MailWrite, meta: MessageMeta, roles_cache: &mut RolesCache) -> Result<MessageMeta> {
+    let roles = roles_for(roles_cache, w, meta.account_id)?;
     let Some(trash) = roles.get("trash") else {
         return Err(AppError::BadRequest(messages::NO_TRASH_FOLDER.into()));
     };
     if *trash == meta.folder {
         return Ok(meta);
     }
-    move_hidden(txn, meta, "trash", false)
+    move_hidden(w, meta, "trash", false)
 }
 
 /// `POST /api/emails/{id}/trash`.
 pub fn trash(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
-    let meta = trash_one(&txn, owned_meta(&txn, &accounts, id)?, &mut HashMap::new())?;
+    let w = MailWrite::new(&txn, Reason::Delete);
+    let meta = trash_one(w, owned_meta(w, &accounts, id)?, &mut HashMap::new())?;
     txn.commit()?;
     Ok(meta)
 }
@@ -247,6 +224,15 @@ pub enum BulkAction {
 }
 
 impl BulkAction {
+    /// Why the mail changed, for the change log and the user's other sessions.
+    pub fn reason(&self) -> Reason {
+        match self {
+            BulkAction::Status(..) => Reason::Status,
+            BulkAction::Delete | BulkAction::Trash => Reason::Delete,
+            BulkAction::Read(_) | BulkAction::Star(_) => Reason::Flags,
+        }
+    }
+
     pub fn parse(action: &str, status: Option<&str>, priority: Option<&str>) -> Result<Self> {
         Ok(match action {
             "status" => Self::Status(
@@ -287,6 +273,7 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
     }
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
+    let w = MailWrite::new(&txn, action.reason());
     let mut roles = HashMap::new();
     let mut out = BulkOutcome {
         updated: 0,
@@ -295,28 +282,28 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
     };
     let mut folders_moved_to = HashSet::new();
     for id in ids {
-        let Ok(meta) = owned_meta(&txn, &accounts, *id) else {
+        let Ok(meta) = owned_meta(w, &accounts, *id) else {
             continue;
         };
         out.accounts.insert(meta.account_id);
         match action {
             BulkAction::Status(s, p) => {
                 let (s, p) = resolve(s, p.as_deref(), meta.status.as_deref())?;
-                let moved = apply(&txn, meta, s, p, &mut roles)?;
+                let moved = apply(w, meta, s, p, &mut roles)?;
                 folders_moved_to.insert(moved.moved_to);
             }
             BulkAction::Delete => {
-                hide(&txn, meta)?;
+                hide(w, meta)?;
             }
             BulkAction::Trash => {
-                trash_one(&txn, meta, &mut roles)?;
+                trash_one(w, meta, &mut roles)?;
                 folders_moved_to.insert("trash".to_string());
             }
             BulkAction::Read(v) => {
-                apply_flags(&txn, meta, Some(*v), None)?;
+                apply_flags(w, meta, Some(*v), None)?;
             }
             BulkAction::Star(v) => {
-                apply_flags(&txn, meta, None, Some(*v))?;
+                apply_flags(w, meta, None, Some(*v))?;
             }
         }
         out.updated += 1;
@@ -345,15 +332,16 @@ pub fn auto_archive(store: &Store, user_id: u64, ids: &[u64]) -> Result<(usize, 
     }
     let accounts = user_accounts(store, user_id)?;
     let txn = store.db().begin_write()?;
+    let w = MailWrite::new(&txn, Reason::Status);
     let now = now();
     let mut archived = 0;
     let mut touched = HashSet::new();
     let mut roles_cache = RolesCache::new();
     for id in ids {
-        let Ok(meta) = owned_meta(&txn, &accounts, *id) else {
+        let Ok(meta) = owned_meta(w, &accounts, *id) else {
             continue;
         };
-        let inbox = roles_for(&mut roles_cache, &txn, meta.account_id)?
+        let inbox = roles_for(&mut roles_cache, w, meta.account_id)?
             .get("inbox")
             .cloned();
         let role = if inbox.as_deref() == Some(meta.folder.as_str()) {
@@ -365,7 +353,7 @@ pub fn auto_archive(store: &Store, user_id: u64, ids: &[u64]) -> Result<(usize, 
             continue;
         }
         touched.insert(meta.account_id);
-        move_hidden(&txn, meta, "archive", true)?;
+        move_hidden(w, meta, "archive", true)?;
         archived += 1;
     }
     txn.commit()?;

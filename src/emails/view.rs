@@ -8,7 +8,7 @@ use time::format_description::well_known::Rfc3339;
 use super::listing::Thread;
 use crate::mail::parse::{self, Full};
 use crate::mail::sanitize;
-use crate::sync::store::MessageMeta;
+use crate::mailstore::MessageMeta;
 
 /// Inline images above this total stay placeholders.
 const INLINE_IMAGE_BUDGET: usize = 5 * 1024 * 1024;

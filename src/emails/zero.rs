@@ -2,14 +2,13 @@
 //! counters, the most overdue reminders and the auto-archive candidates, computed on the
 //! server in one walk of the index.
 
-use redb::ReadableDatabase;
 use serde::Serialize;
 
 use super::listing::{Selector, for_each_row, is_unread_status, waits_for_user};
 use super::triage::{DAY, is_auto_archive_candidate};
 use crate::error::Result;
+use crate::mailstore::{MailRead, flags};
 use crate::store::Store;
-use crate::sync::store::{self as mstore, flags};
 
 /// Overdue after this many days, or after one day when urgent (spec 000 §9).
 pub const OVERDUE_DAYS: i64 = 3;
@@ -91,11 +90,10 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     // Most overdue (oldest) first; candidates idle longest first.
     overdue_ids.sort_unstable();
     candidates.sort_unstable();
-    let txn = store.db().begin_read()?;
-    let messages = txn.open_table(mstore::MESSAGES)?;
+    let mail = MailRead::new(store)?;
     let mut reminders = Vec::new();
     for (date, id) in overdue_ids.iter().take(REMINDERS) {
-        if let Some(m) = mstore::read_meta(&messages, *id)? {
+        if let Some(m) = mail.meta(*id)? {
             reminders.push(Reminder {
                 id: id.to_string(),
                 subject: m.summary.subject.clone(),
@@ -106,7 +104,7 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     }
     let mut auto_archive = Vec::new();
     for (_, id) in candidates.iter().take(CANDIDATES) {
-        if let Some(m) = mstore::read_meta(&messages, *id)? {
+        if let Some(m) = mail.meta(*id)? {
             auto_archive.push(Candidate {
                 id: id.to_string(),
                 subject: m.summary.subject.clone(),

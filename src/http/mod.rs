@@ -11,7 +11,6 @@ use axum::{Json, Router};
 use serde_json::{Value, json};
 
 use crate::app::AppState;
-use crate::store::SCHEMA_VERSION;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/health", get(health))
@@ -23,7 +22,7 @@ async fn health(State(state): State<AppState>) -> Json<Value> {
     Json(json!({
         "status": if store_ok { "ok" } else { "degraded" },
         "version": env!("CARGO_PKG_VERSION"),
-        "schemaVersion": SCHEMA_VERSION,
+        "schemaVersion": state.store.latest_version(),
         "webBuild": assets::WEB_BUILD_STAMP,
     }))
 }

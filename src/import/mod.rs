@@ -3,9 +3,9 @@
 //! and index as synced mail.
 //!
 //! Batches of messages are parsed on every core, stored in one transaction each (with the
-//! search queue entries and the content hashes that make a second run add only what is new),
+//! change-log entries and the content hashes that make a second run add only what is new),
 //! then indexed; the index commits every [`COMMIT_EVERY`] messages and at the end. A kill at
-//! any point loses nothing: the store has whole batches, the index catches up from the queue
+//! any point loses nothing: the store has whole batches, the index catches up from the change log
 //! on the next start, and running the import again skips what is stored.
 
 pub mod progress;
@@ -15,15 +15,15 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use sha2::Digest;
 
 use crate::accounts::{self, AccountRecord};
 use crate::auth::users;
 use crate::mail::parse::{self, Summary};
-use crate::search::{Search, queue, schema};
-use crate::store::{META, Store, next_id, record};
-use crate::sync::store::{self as mstore, Fetched, FolderState, Inserter};
+use crate::mailstore::{self as mstore, Fetched, FolderState, MailWrite, Reason};
+use crate::search::{Search, schema};
+use crate::store::{Store, next_id};
 use progress::Progress;
 use sources::{Item, Source};
 
@@ -36,7 +36,7 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 }
 
 /// Forgets what was imported into `account` (its mail is being removed).
-pub fn forget_account(txn: &WriteTransaction, account: u64) -> Result<(), redb::Error> {
+pub fn forget_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()> {
     txn.open_table(IMPORTED)?.retain_in(
         (account, "", &[][..])..(account + 1, "", &[][..]),
         |_, _| false,
@@ -128,10 +128,13 @@ pub fn run(store: &Store, search: &Search, opts: &Options) -> anyhow::Result<Rep
     Ok(report)
 }
 
-/// The index now covers everything the store queued (this process is the only writer).
+/// The index now covers everything the store logged (this process is the only writer).
 fn commit_index(store: &Store, search: &Search) -> anyhow::Result<()> {
-    let seq = queue::last_seq(&store.db().begin_read()?.open_table(META)?)?;
-    search.add_and_commit(Vec::new(), Some(seq))
+    let seq = mstore::changes::last_seq(store)?;
+    search.add_and_commit(Vec::new(), Some(seq))?;
+    // No other reader runs in this process: what every durable reader passed can go.
+    mstore::changes::prune(store, seq)?;
+    Ok(())
 }
 
 struct Parsed {
@@ -161,7 +164,8 @@ fn store_batch(
     {
         let mut seen = txn.open_table(IMPORTED)?;
         let mut folders: HashMap<String, FolderState> = HashMap::new();
-        let mut inserter = Inserter::new(&txn)?;
+        let w = MailWrite::new(&txn, Reason::Import);
+        let mut inserter = w.inserter()?;
         for p in parsed {
             let Parsed {
                 item,
@@ -186,7 +190,7 @@ fn store_batch(
             let state = match folders.get_mut(&item.folder) {
                 Some(s) => s,
                 None => {
-                    let s = folder_state(&txn, account.id, &item.folder)?;
+                    let s = folder_state(w, account.id, &item.folder)?;
                     folders.entry(item.folder.clone()).or_insert(s)
                 }
             };
@@ -209,7 +213,7 @@ fn store_batch(
         }
         drop(inserter);
         for state in folders.values() {
-            mstore::save_folder(&txn, account.id, state)?;
+            w.save_folder(account.id, state)?;
         }
     }
     txn.commit()?;
@@ -260,8 +264,8 @@ fn parse_all(items: Vec<Item>) -> Vec<Parsed> {
 }
 
 /// The folder's state, created (with its role by name) on first use.
-fn folder_state(txn: &WriteTransaction, account: u64, name: &str) -> anyhow::Result<FolderState> {
-    if let Some(s) = mstore::load_folder(txn, account, name)? {
+fn folder_state(w: MailWrite, account: u64, name: &str) -> anyhow::Result<FolderState> {
+    if let Some(s) = w.folder(account, name)? {
         return Ok(s);
     }
     Ok(FolderState::local(name))
@@ -299,13 +303,11 @@ fn local_account(
     let txn = store.db().begin_write()?;
     let id = next_id(&txn, "accounts")?;
     let record = AccountRecord::local(id, user_id, &wanted);
-    txn.open_table(accounts::ACCOUNTS)?
-        .insert(id, record::encode(&record).as_slice())?;
-    txn.open_table(accounts::USER_ACCOUNTS)?
-        .insert((user_id, id), ())?;
+    accounts::insert_in(&txn, &record).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let w = MailWrite::new(&txn, Reason::Import);
     for name in LOCAL_FOLDERS {
-        let state = folder_state(&txn, id, name)?;
-        mstore::save_folder(&txn, id, &state)?;
+        let state = folder_state(w, id, name)?;
+        w.save_folder(id, &state)?;
     }
     txn.commit()?;
     Ok(record)

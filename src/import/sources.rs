@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::sync::store::ServerFlags;
+use crate::mailstore::ServerFlags;
 
 /// One message to import.
 pub struct Item {

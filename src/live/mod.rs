@@ -5,6 +5,7 @@
 //! a reload. A signed-out session is closed with 4001.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -19,6 +20,7 @@ use tokio::time::Instant;
 
 use crate::app::AppState;
 use crate::auth::sessions;
+use crate::mailstore::{Change, Kind, Reason};
 use crate::sync::SyncEvent;
 use crate::{accounts, emails, messages};
 
@@ -115,31 +117,60 @@ async fn lookup<T: Send + 'static>(
     tokio::task::spawn_blocking(move || f(&store)).await.ok()
 }
 
-/// What a mail event says to this user's socket, if anything.
+/// The live reason of a logged change (the web revalidates on any; it tells changes from
+/// the mailbox apart from the user's own).
+fn reason_of(c: &Change) -> &'static str {
+    match (c.reason, c.kind) {
+        (Reason::Sync, Kind::Updated) | (Reason::Flags, _) => "flags",
+        (Reason::Status, _) => "status",
+        (Reason::Delete, _) => "delete",
+        _ => "sync",
+    }
+}
+
+/// What a batch of the change log says to this user's socket: `new_mail` per folder for mail
+/// the mailbox brought, one `mail_changed` per reason for the rest.
+async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<Message> {
+    let mine: HashSet<u64> = lookup(state, move |store| {
+        accounts::list_for_user(store, user_id)
+            .map(|all| all.into_iter().map(|a| a.id).collect())
+            .unwrap_or_default()
+    })
+    .await
+    .unwrap_or_default();
+    let mut new_mail: Vec<((u64, String), usize)> = Vec::new();
+    let mut reasons: Vec<&'static str> = Vec::new();
+    for c in batch.iter().filter(|c| mine.contains(&c.account)) {
+        if c.kind == Kind::Added && c.reason == Reason::Sync {
+            let key = (c.account, c.folder.clone());
+            match new_mail.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => new_mail.push((key, 1)),
+            }
+        } else if !reasons.contains(&reason_of(c)) {
+            reasons.push(reason_of(c));
+        }
+    }
+    let mut out = Vec::new();
+    for ((account, folder), count) in new_mail {
+        let name = folder.clone();
+        let role = lookup(state, move |store| {
+            emails::folder_role(store, account, &name).unwrap_or_default()
+        })
+        .await
+        .unwrap_or_default();
+        let key = if role.is_empty() { folder } else { role };
+        out.push(event("new_mail", json!({ "folder": key, "count": count })));
+    }
+    for reason in reasons {
+        out.push(event("mail_changed", json!({ "reason": reason })));
+    }
+    out
+}
+
+/// What a sync or outbox event says to this user's socket, if anything.
 async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static str, Message)> {
     match e {
-        SyncEvent::NewMail {
-            user_id: u,
-            account_id,
-            folder,
-            count,
-        } if *u == user_id => {
-            let (account, name) = (*account_id, folder.clone());
-            let role = lookup(state, move |store| {
-                emails::folder_role(store, account, &name).unwrap_or_default()
-            })
-            .await
-            .unwrap_or_default();
-            let key = if role.is_empty() {
-                folder.clone()
-            } else {
-                role
-            };
-            Some((
-                "mail",
-                event("new_mail", json!({ "folder": key, "count": count })),
-            ))
-        }
         SyncEvent::Changed {
             user_id: u, reason, ..
         } if *u == user_id => Some(("mail", event("mail_changed", json!({ "reason": reason })))),
@@ -190,6 +221,7 @@ async fn run(mut socket: WebSocket, state: AppState) {
     };
     // Subscribe before the first stats, so no change falls between them.
     let mut events = state.sync.subscribe();
+    let mut changes = state.changes.subscribe();
     let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
     if socket
         .send(event("auth_success", json!({ "userId": user_id })))
@@ -265,6 +297,31 @@ async fn run(mut socket: WebSocket, state: AppState) {
                         }
                     }
                     Err(RecvError::Closed) => return,
+                }
+            }
+            batch = changes.recv() => {
+                let batch = match batch {
+                    Ok(batch) => batch,
+                    // Missed batches: the counts are recomputed and lists revalidate anyway.
+                    Err(RecvError::Lagged(_)) => {
+                        Arc::new(vec![])
+                    }
+                    Err(RecvError::Closed) => return,
+                };
+                let msgs = if batch.is_empty() {
+                    vec![event("mail_changed", json!({ "reason": "sync" }))]
+                } else {
+                    mail_events(&state, user_id, &batch).await
+                };
+                if !msgs.is_empty() {
+                    stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
+                }
+                if channels.contains("mail") {
+                    for msg in msgs {
+                        if socket.send(msg).await.is_err() {
+                            return;
+                        }
+                    }
                 }
             }
             () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {

@@ -3,14 +3,13 @@
 
 use std::collections::HashMap;
 
-use redb::ReadableDatabase;
 use serde_json::{Value, json};
 
 use crate::accounts;
 use crate::error::Result;
 use crate::mail::parse;
+use crate::mailstore::MailRead;
 use crate::store::Store;
-use crate::sync::store::{self as mstore};
 
 pub const RECENT: usize = 5;
 /// Mail read per folder to build the address book: enough for the people who matter, bounded
@@ -48,24 +47,16 @@ fn recipients_named(raw: &[u8]) -> Vec<(String, String)> {
 
 /// Walks the user's folders of `roles`, newest first, at most [`SCAN`] mails each.
 fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Result<Vec<Person>> {
-    let txn = store.db().begin_read()?;
-    let index = txn.open_table(mstore::INDEX)?;
-    let messages_t = txn.open_table(mstore::MESSAGES)?;
-    let raw_t = txn.open_table(mstore::RAW_Z)?;
+    let mail = MailRead::new(store)?;
     let mut by_email: HashMap<String, Person> = HashMap::new();
     for account in accounts::list_for_user(store, user_id)? {
-        let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account.id)?;
+        let folders = mail.folders(account.id)?;
         for folder in folders.iter().filter(|f| roles.contains(&f.role.as_str())) {
             let sent = folder.role == "sent";
             let mut named = NAMED;
-            for e in index
-                .range(mstore::folder_range(account.id, &folder.name))?
-                .rev()
-                .take(SCAN)
-            {
-                let (k, _) = e?;
-                let id = k.value().3;
-                let Some(meta) = mstore::read_meta(&messages_t, id)? else {
+            for row in mail.rows(account.id, &folder.name)?.rev().take(SCAN) {
+                let id = row?.id;
+                let Some(meta) = mail.meta(id)? else {
                     continue;
                 };
                 if meta.hidden {
@@ -75,7 +66,7 @@ fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Resul
                 // mails (the recent-contacts panel); counting needs the summary alone.
                 let found: Vec<(String, String)> = if sent && named > 0 {
                     named -= 1;
-                    match mstore::get_raw(&raw_t, id)? {
+                    match mail.raw(id)? {
                         Some(raw) => recipients_named(&raw),
                         None => Vec::new(),
                     }

@@ -6,7 +6,6 @@
 use std::collections::{HashMap, HashSet};
 
 use mail_parser::MimeHeaders;
-use redb::ReadableDatabase;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -20,9 +19,9 @@ use crate::app::AppState;
 use crate::emails::routes::blocking;
 use crate::error::{AppError, Result};
 use crate::mail::parse;
+use crate::mailstore::{self as mstore, FolderState, MailRead, MessageMeta};
 use crate::messages;
 use crate::store::Store;
-use crate::sync::store::{self as mstore, FolderState, IndexView, MessageMeta};
 
 /// Local-only drafts (waiting in the outbox) have ids like this.
 const OUTBOX_PREFIX: &str = "outbox-";
@@ -35,17 +34,18 @@ pub struct StoredDraft {
     pub place: MailboxRef,
 }
 
-fn drafts_folder(txn: &redb::ReadTransaction, account: u64) -> Result<Option<FolderState>> {
-    let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
-    Ok(folders.into_iter().find(|f| f.role == "drafts"))
+fn drafts_folder(mail: &MailRead, account: u64) -> Result<Option<FolderState>> {
+    Ok(mail
+        .folders(account)?
+        .into_iter()
+        .find(|f| f.role == "drafts"))
 }
 
 /// One draft of the user's, which must be in a Drafts folder.
 pub fn stored(store: &Store, user_id: u64, id: u64) -> Result<StoredDraft> {
     let (meta, raw) = crate::emails::get(store, user_id, id)
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
-    let txn = store.db().begin_read()?;
-    let folder = drafts_folder(&txn, meta.account_id)?
+    let folder = drafts_folder(&MailRead::new(store)?, meta.account_id)?
         .filter(|f| f.name == meta.folder)
         .ok_or_else(|| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
     let account = accounts::get(store, meta.account_id)?
@@ -144,33 +144,27 @@ pub fn composed_from_raw(
 pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
     let items = outbox::list(store, user_id)?;
     let (going, scheduled) = queued_copies(&items);
-    let txn = store.db().begin_read()?;
-    let index = txn.open_table(mstore::INDEX)?;
-    let messages_t = txn.open_table(mstore::MESSAGES)?;
-    let raw_t = txn.open_table(mstore::RAW_Z)?;
+    let mail = MailRead::new(store)?;
     let mut drafts = Vec::new();
     let mut wanted: HashMap<u64, HashSet<u64>> = HashMap::new();
     for account in accounts::list_for_user(store, user_id)? {
-        let Some(folder) = drafts_folder(&txn, account.id)? else {
+        let Some(folder) = drafts_folder(&mail, account.id)? else {
             continue;
         };
-        for e in index
-            .range(mstore::folder_range(account.id, &folder.name))?
-            .rev()
-        {
-            let (k, v) = e?;
-            if IndexView(v.value()).bits() & mstore::flags::HIDDEN != 0 {
+        for row in mail.rows(account.id, &folder.name)?.rev() {
+            let row = row?;
+            if row.view().bits() & mstore::flags::HIDDEN != 0 {
                 continue;
             }
-            let id = k.value().3;
-            let Some(meta) = mstore::read_meta(&messages_t, id)? else {
+            let id = row.id;
+            let Some(meta) = mail.meta(id)? else {
                 continue;
             };
             let key = (account.id, folder.name.clone(), meta.uid);
             if going.contains(&key) {
                 continue;
             }
-            let raw = mstore::get_raw(&raw_t, id)?.unwrap_or_default();
+            let raw = mail.raw(id)?.unwrap_or_default();
             if meta.summary.in_reply_to.is_some() {
                 wanted
                     .entry(account.id)
@@ -181,7 +175,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
             drafts.push((meta, raw, item));
         }
     }
-    let originals = originals(&txn, &wanted)?;
+    let originals = originals(&mail, &wanted)?;
     let mut out: Vec<Value> = drafts
         .iter()
         .map(|(meta, raw, item)| {
@@ -193,10 +187,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Value>> {
             // The original's body as the reading pane shows it: sanitized, remote content
             // blocked (the page renders it in the sandboxed mail frame).
             let body = original.map(|o| {
-                let raw = mstore::get_raw(&raw_t, o.id)
-                    .ok()
-                    .flatten()
-                    .unwrap_or_default();
+                let raw = mail.raw(o.id).ok().flatten().unwrap_or_default();
                 crate::emails::view::whole(o, &raw, false)["body"].clone()
             });
             draft_json(meta, raw, original.zip(body), *item)
@@ -231,20 +222,17 @@ fn queued_copies(items: &[Item]) -> (HashSet<Place>, HashMap<Place, &Item>) {
 /// The originals drafts answer: one pass over each account's index, decoding only the mail of
 /// the drafts' threads.
 fn originals(
-    txn: &redb::ReadTransaction,
+    mail: &MailRead,
     wanted: &HashMap<u64, HashSet<u64>>,
 ) -> Result<HashMap<(u64, String), MessageMeta>> {
-    let index = txn.open_table(mstore::INDEX)?;
-    let messages_t = txn.open_table(mstore::MESSAGES)?;
     let mut out = HashMap::new();
     for (&account, threads) in wanted {
-        let range = (account, "", i64::MIN, 0)..=(account, "\u{10FFFF}", i64::MAX, u64::MAX);
-        for e in index.range(range)? {
-            let (k, v) = e?;
-            if !threads.contains(&IndexView(v.value()).thread()) {
+        for row in mail.account_rows(account)? {
+            let row = row?;
+            if !threads.contains(&row.view().thread()) {
                 continue;
             }
-            let Some(meta) = mstore::read_meta(&messages_t, k.value().3)? else {
+            let Some(meta) = mail.meta(row.id)? else {
                 continue;
             };
             if meta.draft || meta.hidden {
@@ -388,10 +376,7 @@ pub async fn local_id(
 ) -> Result<Option<u64>> {
     let place = place.clone();
     blocking(state, move |store| {
-        let txn = store.db().begin_read()?;
-        let t = txn.open_table(mstore::UIDS)?;
-        Ok(t.get((account_id, place.folder.as_str(), place.uid))?
-            .map(|v| v.value()))
+        Ok(MailRead::new(store)?.id_of_uid(account_id, &place.folder, place.uid)?)
     })
     .await
 }
@@ -710,18 +695,15 @@ pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
         // Exactly what the drafts list shows: never the copy of a mail on its way out.
         let items = outbox::list(store, user_id)?;
         let (going, _) = queued_copies(&items);
-        let txn = store.db().begin_read()?;
-        let index = txn.open_table(mstore::INDEX)?;
+        let mail = MailRead::new(store)?;
         let mut per_account = Vec::new();
         for account in accounts::list_for_user(store, user_id)? {
-            let Some(folder) = drafts_folder(&txn, account.id)? else {
+            let Some(folder) = drafts_folder(&mail, account.id)? else {
                 continue;
             };
             let mut places = Vec::new();
-            let messages_t = txn.open_table(mstore::MESSAGES)?;
-            for e in index.range(mstore::folder_range(account.id, &folder.name))? {
-                let (k, _) = e?;
-                if let Some(meta) = mstore::read_meta(&messages_t, k.value().3)?
+            for row in mail.rows(account.id, &folder.name)? {
+                if let Some(meta) = mail.meta(row?.id)?
                     && !meta.hidden
                     && !going.contains(&(account.id, folder.name.clone(), meta.uid))
                 {
@@ -830,13 +812,13 @@ fn check_sendable(mail: &Composed) -> Result<()> {
 /// The stored mail a draft answers (same thread, Message-ID = its In-Reply-To).
 fn original_of(store: &Store, _user_id: u64, draft: &MessageMeta) -> Option<u64> {
     let irt = draft.summary.in_reply_to.clone()?;
-    let txn = store.db().begin_read().ok()?;
+    let mail = MailRead::new(store).ok()?;
     let mut wanted = HashMap::new();
     wanted.insert(
         draft.account_id,
         HashSet::from([mstore::thread_hash(&draft.thread_id)]),
     );
-    originals(&txn, &wanted)
+    originals(&mail, &wanted)
         .ok()?
         .remove(&(draft.account_id, irt))
         .map(|m| m.id)

@@ -5,14 +5,13 @@
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
-use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
 use crate::mail::imap::{self, ImapSession};
+use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
 use crate::store::Store;
 use crate::sync::SyncShared;
-use crate::sync::store::{self as mstore, Fetched, ServerFlags};
 use crate::sync::worker::{deadline, expunge_uids, store_flags};
 
 pub struct Mailbox<'a> {
@@ -54,9 +53,10 @@ impl<'a> Mailbox<'a> {
         let role_owned = role.to_string();
         let store = self.store.clone();
         let known = tokio::task::spawn_blocking(move || -> anyhow::Result<Option<String>> {
-            let txn = store.db().begin_read()?;
-            let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
-            Ok(mstore::roles(&folders).get(&role_owned).cloned())
+            Ok(MailRead::new(&store)?
+                .roles(account)?
+                .get(&role_owned)
+                .cloned())
         })
         .await??;
         if let Some(name) = known {
@@ -117,10 +117,10 @@ impl<'a> Mailbox<'a> {
         let uid = self.find(message_id).await?.into_iter().max().unwrap_or(0);
         if uid > 0 {
             let (account, folder_owned, raw) = (self.account.id, folder.to_string(), raw.to_vec());
-            self.write(move |txn| {
+            self.write(move |w| {
                 // Only into a folder the sync knows at this UIDVALIDITY: otherwise the next
                 // sync fetches it like any other mail.
-                if uidvalidity_of(txn, account, &folder_owned)? == Some(uidvalidity) {
+                if uidvalidity_of(w, account, &folder_owned)? == Some(uidvalidity) {
                     let fetched = Fetched {
                         uid,
                         flags: ServerFlags {
@@ -131,7 +131,7 @@ impl<'a> Mailbox<'a> {
                         internal_date: None,
                         raw,
                     };
-                    mstore::insert_messages(txn, account, &folder_owned, &[fetched])?;
+                    w.insert_messages(account, &folder_owned, &[fetched])?;
                 }
                 Ok(())
             })
@@ -208,23 +208,14 @@ impl<'a> Mailbox<'a> {
         }
         let (account, folder) = (self.account.id, r.folder.clone());
         let uidvalidity = mailbox.uid_validity;
-        self.write(move |txn| {
-            if uidvalidity_of(txn, account, &folder)? != uidvalidity {
+        self.write(move |w| {
+            if uidvalidity_of(w, account, &folder)? != uidvalidity {
                 return Ok(());
             }
-            let ids: Vec<u64> = {
-                let t = txn.open_table(mstore::UIDS)?;
-                uids.iter()
-                    .filter_map(|u| {
-                        t.get((account, folder.as_str(), *u))
-                            .ok()
-                            .flatten()
-                            .map(|v| v.value())
-                    })
-                    .collect()
-            };
-            for id in ids {
-                mstore::delete_message(txn, id)?;
+            for uid in uids {
+                if let Some(id) = w.id_of_uid(account, &folder, uid)? {
+                    w.delete_message(id)?;
+                }
             }
             Ok(())
         })
@@ -235,17 +226,16 @@ impl<'a> Mailbox<'a> {
     pub async fn mark_answered(&mut self, id: u64) -> anyhow::Result<()> {
         let account = self.account.id;
         let found = self
-            .write(move |txn| {
-                let Some(mut meta) = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)?
-                else {
+            .write(move |w| {
+                let Some(mut meta) = w.meta(id)? else {
                     return Ok(None);
                 };
                 if meta.account_id != account {
                     return Ok(None);
                 }
-                let uidvalidity = uidvalidity_of(txn, account, &meta.folder)?.unwrap_or(0);
+                let uidvalidity = uidvalidity_of(w, account, &meta.folder)?.unwrap_or(0);
                 meta.answered = true;
-                mstore::write_meta(txn, &meta)?;
+                w.write_meta(&meta)?;
                 Ok(Some((meta.folder, meta.uid, uidvalidity)))
             })
             .await?;
@@ -267,22 +257,19 @@ impl<'a> Mailbox<'a> {
 }
 
 impl Mailbox<'_> {
-    /// One write transaction on the blocking pool (redb commits fsync).
+    /// One write transaction over the mail tables on the blocking pool (redb commits
+    /// fsync), logged as mail this client wrote.
     async fn write<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+        f: impl FnOnce(MailWrite) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        self.store.write(f).await
+        mstore::write(self.store, Reason::Outgoing, f).await
     }
 }
 
 /// The UIDVALIDITY the sync recorded for a folder (none: the sync does not know it yet).
-fn uidvalidity_of(
-    txn: &WriteTransaction,
-    account: u64,
-    folder: &str,
-) -> anyhow::Result<Option<u32>> {
-    Ok(mstore::load_folder(txn, account, folder)?.map(|f| f.uidvalidity))
+fn uidvalidity_of(w: MailWrite, account: u64, folder: &str) -> anyhow::Result<Option<u32>> {
+    Ok(w.folder(account, folder)?.map(|f| f.uidvalidity))
 }
 
 /// Whether the account's provider files sent mail into Sent by itself (Gmail does, for mail

@@ -21,6 +21,23 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Forgets the mail waiting to go from one account (queued, scheduled, failed, drafts).
+pub fn forget_account(txn: &WriteTransaction, account: u64) -> anyhow::Result<()> {
+    forget_where(txn, |item| item.account_id == account)
+}
+
+/// Forgets everything a removed user had waiting: nothing of theirs is sent after.
+pub fn forget_user(txn: &WriteTransaction, user: u64) -> anyhow::Result<()> {
+    forget_where(txn, |item| item.user_id == user)
+}
+
+fn forget_where(txn: &WriteTransaction, gone: impl Fn(&Item) -> bool) -> anyhow::Result<()> {
+    // An item this binary cannot read is kept: it is no one's to decide about.
+    txn.open_table(OUTBOX)?
+        .retain(|_, v| record::decode::<Item>(v).map_or(true, |item| !gone(&item)))?;
+    Ok(())
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {

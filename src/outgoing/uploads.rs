@@ -43,6 +43,24 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Forgets a removed user's attachments (the records and their bytes).
+pub fn forget_user(txn: &WriteTransaction, user: u64) -> anyhow::Result<()> {
+    let mut gone = Vec::new();
+    for e in txn.open_table(UPLOADS)?.iter()? {
+        let (k, v) = e?;
+        if record::decode::<Upload>(v.value()).is_ok_and(|u| u.user_id == user) {
+            gone.push(k.value());
+        }
+    }
+    let mut uploads = txn.open_table(UPLOADS)?;
+    let mut data = txn.open_table(UPLOAD_DATA)?;
+    for id in gone {
+        uploads.remove(id)?;
+        data.remove(id)?;
+    }
+    Ok(())
+}
+
 pub fn save(
     store: &Store,
     user_id: u64,

@@ -1,5 +1,5 @@
 //! The index on disk (`<data dir>/index/`), its one writer, and the indexer that keeps it in
-//! step with the store through the queue (see `queue.rs`).
+//! step with the store by following the mail store's change log (cursor `search`).
 //!
 //! Opening checks the index against the store: an index that is missing, unreadable, written
 //! with another [`schema::VERSION`], left mid-rebuild, or older than the store (its commit covers
@@ -12,27 +12,26 @@ use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Duration;
 
 use anyhow::Context;
-use redb::{ReadableDatabase, ReadableTable};
 use serde::{Deserialize, Serialize};
 use tantivy::schema::Schema;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
+use super::analyzer;
 use super::schema::{self, Fields};
-use super::{analyzer, queue};
 use crate::accounts;
-use crate::store::{META, Store};
-use crate::sync::store as mstore;
+use crate::mailstore::{MailRead, changes};
+use crate::store::Store;
 
 /// The index's folder inside the data dir.
 pub const INDEX_DIR: &str = "index";
-/// Messages read from the queue per pass.
+/// Change-log entries read per pass.
 const BATCH: usize = 2_000;
 
 /// Written with every index commit.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Payload {
     version: u32,
-    /// Queue entries up to here are in this commit.
+    /// Change-log entries up to here are in this commit.
     seq: u64,
     /// A rebuild started and has not finished: start it again.
     #[serde(default)]
@@ -46,7 +45,7 @@ pub struct Search {
     store: Store,
     path: PathBuf,
     needs_rebuild: AtomicBool,
-    /// Work waits (queue entries, a rebuild): results may be incomplete.
+    /// Work waits (logged changes, a rebuild): results may be incomplete.
     busy: AtomicBool,
     indexed_docs: AtomicU64,
     wake: (Mutex<bool>, Condvar),
@@ -57,12 +56,7 @@ pub struct Search {
     indexer_running: AtomicBool,
 }
 
-/// How much memory the writer may buffer before it writes a segment.
-#[derive(Debug, Clone, Copy)]
-pub struct WriterOptions {
-    pub threads: usize,
-    pub memory_bytes: usize,
-}
+pub use crate::config::WriterOptions;
 
 impl Search {
     /// Opens (or creates) the index of `data_dir`, deciding whether it must be rebuilt.
@@ -90,13 +84,8 @@ impl Search {
             .payload
             .and_then(|p| serde_json::from_str(&p).ok())
             .unwrap_or_default();
-        let (indexed, last) = {
-            let txn = store.db().begin_read()?;
-            match txn.open_table(META) {
-                Ok(meta) => (queue::indexed_seq(&meta)?, queue::last_seq(&meta)?),
-                Err(_) => (0, 0),
-            }
-        };
+        let indexed = changes::cursor(&store, changes::SEARCH)?;
+        let last = changes::last_seq(&store)?;
         // Behind the store (an older copy of the index), or ahead of it (an older store).
         let stale = payload.version != schema::VERSION
             || payload.rebuilding
@@ -160,14 +149,14 @@ impl Search {
         self.poke();
     }
 
-    /// Wakes the indexer thread (new queue entries).
+    /// Wakes the indexer thread (new logged changes).
     pub fn poke(&self) {
         let (lock, cv) = &self.wake;
         *lock.lock().expect("search wake") = true;
         cv.notify_one();
     }
 
-    /// Starts the indexer thread: it rebuilds when needed, then follows the queue. It ends when
+    /// Starts the indexer thread: it rebuilds when needed, then follows the change log. It ends when
     /// the last handle to the index is dropped.
     pub fn spawn_indexer(self: &Arc<Self>, poll: Duration) {
         self.indexer_running.store(true, Ordering::Relaxed);
@@ -192,7 +181,7 @@ impl Search {
             .expect("spawn the search indexer");
     }
 
-    /// One round: a pending rebuild, then everything in the queue.
+    /// One round: a pending rebuild, then everything logged since the last pass.
     pub fn step(&self) -> anyhow::Result<()> {
         if self.needs_rebuild.swap(false, Ordering::Relaxed) {
             self.busy.store(true, Ordering::Relaxed);
@@ -206,40 +195,29 @@ impl Search {
         Ok(())
     }
 
-    /// Indexes one batch of queued messages. Returns whether the queue may hold more.
+    /// Indexes the messages of one batch of logged changes. Returns whether the log may hold
+    /// more.
     fn catch_up_batch(&self) -> anyhow::Result<bool> {
-        let (docs, deletes, last, more) = {
-            let txn = self.store.db().begin_read()?;
-            let q = txn.open_table(queue::QUEUE)?;
-            let mut ids = Vec::new();
-            let mut last = 0;
-            for e in q.iter()?.take(BATCH + 1) {
-                let (k, v) = e?;
-                if ids.len() == BATCH {
-                    break;
-                }
-                last = k.value();
-                ids.push(v.value());
-            }
-            if ids.is_empty() {
-                return Ok(false);
-            }
-            self.busy.store(true, Ordering::Relaxed);
-            let more = ids.len() == BATCH;
-            ids.sort_unstable();
-            ids.dedup();
-            let source = Source::new(&txn)?;
-            let mut docs = Vec::with_capacity(ids.len());
-            for id in &ids {
-                if let Some(d) = source.document(&self.fields, *id)? {
-                    docs.push(d);
-                }
-            }
-            (docs, ids, last, more)
+        let from = changes::cursor(&self.store, changes::SEARCH)?;
+        let batch = changes::after(&self.store, from, BATCH)?;
+        let Some(last) = batch.last().map(|c| c.seq) else {
+            return Ok(false);
         };
+        self.busy.store(true, Ordering::Relaxed);
+        let more = batch.len() == BATCH;
+        let mut ids: Vec<u64> = batch.iter().map(|c| c.message).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let source = Source::new(&self.store)?;
+        let mut docs = Vec::with_capacity(ids.len());
+        for id in &ids {
+            if let Some(d) = source.document(&self.fields, *id)? {
+                docs.push(d);
+            }
+        }
         {
             let mut w = self.writer.lock().expect("search writer");
-            for id in deletes {
+            for id in ids {
                 w.delete_term(Term::from_field_u64(self.fields.id, id));
             }
             for d in docs {
@@ -252,10 +230,7 @@ impl Search {
     }
 
     fn store_done(&self, seq: u64) -> anyhow::Result<()> {
-        let txn = self.store.db().begin_write()?;
-        queue::done_up_to(&txn, seq)?;
-        txn.commit()?;
-        Ok(())
+        changes::ack(&self.store, changes::SEARCH, seq)
     }
 
     fn commit(&self, w: &mut IndexWriter, seq: u64, rebuilding: bool) -> anyhow::Result<()> {
@@ -274,20 +249,17 @@ impl Search {
     }
 
     /// Empties the index and indexes every stored message from one consistent snapshot of the
-    /// store; queue entries up to that snapshot are then done.
+    /// store; log entries up to that snapshot are then done.
     pub fn rebuild(&self) -> anyhow::Result<u64> {
         let started = std::time::Instant::now();
         let mut w = self.writer.lock().expect("search writer");
         w.delete_all_documents()?;
         self.commit(&mut w, 0, true)?;
-        let txn = self.store.db().begin_read()?;
-        let seq = queue::last_seq(&txn.open_table(META)?)?;
-        let source = Source::new(&txn)?;
-        let messages = txn.open_table(mstore::MESSAGES)?;
+        let seq = changes::last_seq(&self.store)?;
+        let source = Source::new(&self.store)?;
         let mut n = 0u64;
-        for e in messages.iter()? {
-            let (k, _) = e?;
-            if let Some(d) = source.document(&self.fields, k.value())? {
+        for id in source.mail.message_ids()? {
+            if let Some(d) = source.document(&self.fields, id?)? {
                 w.add_document(d)?;
                 n += 1;
                 if n.is_multiple_of(20_000) {
@@ -296,8 +268,7 @@ impl Search {
                 }
             }
         }
-        drop(messages);
-        drop(txn);
+        drop(source);
         self.commit(&mut w, seq, false)?;
         drop(w);
         self.store_done(seq)?;
@@ -310,7 +281,7 @@ impl Search {
     }
 
     /// Indexes documents built by the caller (the importer, which parsed the mail already) and
-    /// commits with `seq`: the store's queue entries up to it are then done.
+    /// commits with `seq`: the log entries up to it are then done.
     pub fn add_and_commit(
         &self,
         docs: Vec<(u64, TantivyDocument)>,
@@ -318,7 +289,7 @@ impl Search {
     ) -> anyhow::Result<()> {
         let mut w = self.writer.lock().expect("search writer");
         // With the indexer thread in this process it may have indexed a message from the
-        // queue already; `mailclient import` runs alone and skips the deletes (each is kept in
+        // change log already; `mailclient import` runs alone and skips the deletes (each is kept in
         // memory until the commit: 60,000 of them cost 60 MB).
         let replace = self.indexer_running.load(Ordering::Relaxed);
         for (id, d) in docs {
@@ -362,34 +333,29 @@ fn open_existing(path: &Path, schema: &Schema) -> anyhow::Result<Index> {
     Ok(index)
 }
 
-/// What the indexer reads besides the message: account owners and folder roles.
+/// What the indexer reads: the stored mail, account owners and folder roles.
 pub struct Source {
-    messages: redb::ReadOnlyTable<u64, &'static [u8]>,
-    raws: redb::ReadOnlyTable<(u64, u16), &'static [u8]>,
+    mail: MailRead,
     owners: HashMap<u64, u64>,
     roles: HashMap<(u64, String), String>,
 }
 
 impl Source {
-    pub fn new(txn: &redb::ReadTransaction) -> anyhow::Result<Self> {
-        let mut owners = HashMap::new();
-        for e in txn.open_table(accounts::ACCOUNTS)?.iter()? {
-            let (k, v) = e?;
-            if let Ok(r) = crate::store::record::decode::<accounts::AccountRecord>(v.value()) {
-                owners.insert(k.value(), r.user_id);
-            }
-        }
+    pub fn new(store: &Store) -> anyhow::Result<Self> {
+        // Mail first: an account is saved before its mail, so every message of this snapshot
+        // finds its owner in the later read of the accounts (unless removed meanwhile).
+        let mail = MailRead::new(store)?;
         let mut roles = HashMap::new();
-        for e in txn.open_table(mstore::FOLDERS)?.iter()? {
-            let (k, v) = e?;
-            let (account, name) = k.value();
-            if let Ok(f) = crate::store::record::decode::<mstore::FolderState>(v.value()) {
-                roles.insert((account, name.to_string()), f.role);
-            }
+        for (account, f) in mail.all_folders()? {
+            roles.insert((account, f.name), f.role);
         }
+        let owners = accounts::list_all(store)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .into_iter()
+            .map(|a| (a.id, a.user_id))
+            .collect();
         Ok(Self {
-            messages: txn.open_table(mstore::MESSAGES)?,
-            raws: txn.open_table(mstore::RAW_Z)?,
+            mail,
             owners,
             roles,
         })
@@ -404,16 +370,13 @@ impl Source {
     /// The document of stored message `id`; `None` when it is gone (or its account is).
     pub fn document(&self, f: &Fields, id: u64) -> anyhow::Result<Option<TantivyDocument>> {
         // An unreadable record is left out, never allowed to stop the indexer.
-        let Ok(Some(meta)) = mstore::read_meta(&self.messages, id) else {
+        let Ok(Some(meta)) = self.mail.meta(id) else {
             return Ok(None);
         };
         let Some(&user) = self.owners.get(&meta.account_id) else {
             return Ok(None);
         };
-        let raw = mstore::get_raw(&self.raws, id)
-            .ok()
-            .flatten()
-            .unwrap_or_default();
+        let raw = self.mail.raw(id).ok().flatten().unwrap_or_default();
         let (_, found) = crate::mail::parse::searchable(&raw);
         Ok(Some(schema::document(
             f,

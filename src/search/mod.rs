@@ -1,10 +1,9 @@
 //! Full-text search over the stored mail (spec 001 "Advanced search page", §5 Search): one
-//! tantivy index for every user's mail, kept in step with the store through a queue in the
-//! store, a Hebrew-aware analysis, the query language, and `GET /api/search`.
+//! tantivy index for every user's mail, kept in step with the store by following its change
+//! log, a Hebrew-aware analysis, the query language, and `GET /api/search`.
 //!
 //! - `analyzer.rs`: the tokenizer (niqqud, final letters, acronyms, prefix letters, stemming)
 //! - `schema.rs`: fields and the document of one message
-//! - `queue.rs`: the store's list of messages to (re)index
 //! - `index.rs`: the index on disk, its writer, rebuilds and the indexer thread
 //! - `query.rs`: parsing the query language; `build.rs`: the parsed query as a tantivy query
 //! - `run.rs`: running a search; `routes.rs`: the HTTP side
@@ -14,7 +13,6 @@ pub mod build;
 pub mod index;
 mod materialize;
 pub mod query;
-pub mod queue;
 pub mod routes;
 pub mod run;
 pub mod schema;

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use redb::ReadableDatabase;
 use serde_json::{Value, json};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
@@ -18,8 +17,8 @@ use super::{analyzer, schema};
 use crate::emails::view;
 use crate::error::{AppError, Result};
 use crate::mail::parse;
+use crate::mailstore::MailRead;
 use crate::store::Store;
-use crate::sync::store as mstore;
 
 /// Spec 001: a search result's body preview is 150 characters.
 pub const SNIPPET_CHARS: usize = 150;
@@ -162,17 +161,14 @@ impl Search {
         user_accounts: &[u64],
         outcome: &Outcome,
     ) -> Result<Vec<Value>> {
-        let txn = store.db().begin_read()?;
-        let messages = txn.open_table(mstore::MESSAGES)?;
-        let raws = txn.open_table(mstore::RAW_Z)?;
-        let folders = txn.open_table(mstore::FOLDERS)?;
+        let mail = MailRead::new(store)?;
         let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
         let mut snippets = Snippets::new(&outcome.highlight);
         let mut out = Vec::with_capacity(outcome.ids.len());
         let mut to_parse = Vec::new();
         for id in &outcome.ids {
             // The index may trail the store by a moment: what is gone or hidden is left out.
-            let Ok(Some(meta)) = mstore::read_meta(&messages, *id) else {
+            let Ok(Some(meta)) = mail.meta(*id) else {
                 continue;
             };
             if meta.hidden || !user_accounts.contains(&meta.account_id) {
@@ -181,7 +177,7 @@ impl Search {
             let account_roles = match roles.entry(meta.account_id) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(v) => v.insert(
-                    mstore::account_folders(&folders, meta.account_id)?
+                    mail.folders(meta.account_id)?
                         .into_iter()
                         .map(|f| (f.name, f.role))
                         .collect(),
@@ -196,10 +192,7 @@ impl Search {
             } else if let Some(body) = self.texts.get(*id) {
                 row["snippet"] = snippets.in_body(&body, preview);
             } else {
-                let raw = mstore::get_raw(&raws, *id)
-                    .ok()
-                    .flatten()
-                    .unwrap_or_default();
+                let raw = mail.raw(*id).ok().flatten().unwrap_or_default();
                 to_parse.push((out.len(), *id, preview.clone(), raw));
             }
             out.push(row);

@@ -9,7 +9,7 @@ use tantivy::{TantivyDocument, doc};
 
 use super::analyzer;
 use crate::mail::parse::Searchable;
-use crate::sync::store::MessageMeta;
+use crate::mailstore::MessageMeta;
 
 /// Bumped whenever the schema or the analysis changes: an index written with another version is
 /// rebuilt from the store.

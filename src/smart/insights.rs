@@ -6,13 +6,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use redb::ReadableDatabase;
 use serde::Serialize;
 
 use crate::emails;
 use crate::error::Result;
+use crate::mailstore::{MailRead, flags};
 use crate::store::Store;
-use crate::sync::store::{self as mstore, IndexView, flags};
 
 pub const PERIOD_DAYS: i64 = 30;
 const DAY: i64 = 86_400;
@@ -74,10 +73,7 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
     let since = now - PERIOD_DAYS * DAY;
     // Replies sent this month may answer mail from the month before.
     let originals_since = since - PERIOD_DAYS * DAY;
-    let txn = store.db().begin_read()?;
-    let folders_t = txn.open_table(mstore::FOLDERS)?;
-    let index = txn.open_table(mstore::INDEX)?;
-    let messages = txn.open_table(mstore::MESSAGES)?;
+    let mail = MailRead::new(store)?;
 
     let mut out = Insights {
         period_days: PERIOD_DAYS,
@@ -93,16 +89,16 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
     let mut counted: HashSet<String> = HashSet::new();
 
     for account in &accounts {
-        for folder in mstore::account_folders(&folders_t, account.id)? {
+        for folder in mail.folders(account.id)? {
             let role = folder.role.as_str();
             // The backlog: every mail waiting for a reply, however old, in the folders the
             // needs-reply count covers (the index alone).
             if emails::listing::waits_for_user(role) {
-                for e in index.range(mstore::folder_range(account.id, &folder.name))? {
-                    let (k, v) = e?;
-                    let bits = IndexView(v.value()).bits();
+                for row in mail.rows(account.id, &folder.name)? {
+                    let row = row?;
+                    let bits = row.view().bits();
                     if flags::status_of(bits) == Some("needs_reply") && bits & flags::HIDDEN == 0 {
-                        let date = k.value().2;
+                        let date = row.date;
                         oldest_waiting = Some(oldest_waiting.map_or(date, |d: i64| d.min(date)));
                     }
                 }
@@ -112,18 +108,16 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
                 continue;
             }
             let from = if incoming { originals_since } else { since };
-            let range = (account.id, folder.name.as_str(), from, 0)
-                ..=(account.id, folder.name.as_str(), i64::MAX, u64::MAX);
             // Newest first: when a huge mailbox hits the cap, the older mail is what goes.
-            for e in index.range(range)?.rev() {
+            for row in mail.rows_from(account.id, &folder.name, from)?.rev() {
                 if read >= MAX_RECORDS {
                     break;
                 }
-                let (k, v) = e?;
-                if IndexView(v.value()).bits() & (flags::HIDDEN | flags::DRAFT) != 0 {
+                let row = row?;
+                if row.view().bits() & (flags::HIDDEN | flags::DRAFT) != 0 {
                     continue;
                 }
-                let Some(meta) = mstore::read_meta(&messages, k.value().3)? else {
+                let Some(meta) = mail.meta(row.id)? else {
                     continue;
                 };
                 read += 1;

@@ -1,9 +1,9 @@
 //! The embedded store: one redb file in the data dir. Features keep their own tables and their
 //! own functions over them (see `auth::users`, `auth::sessions`); this module owns the handle, the
-//! schema version and the append-only migrations. A networked engine could replace redb behind
-//! this module later.
+//! schema version and the running of migrations. The list of migrations is the application's
+//! (`crate::schema`): this module sits below every feature and knows none of them. A networked
+//! engine could replace redb behind this module later.
 
-mod migrations;
 pub mod record;
 
 use std::path::{Path, PathBuf};
@@ -12,7 +12,13 @@ use std::sync::Arc;
 use anyhow::Context;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 
-pub use migrations::{MIGRATIONS, Migration, SCHEMA_VERSION};
+/// One step of the schema, applied in one write transaction together with its version bump.
+/// The list is append-only: never edit or reorder a published migration.
+pub struct Migration {
+    pub version: u64,
+    pub name: &'static str,
+    pub apply: fn(&redb::WriteTransaction) -> Result<(), redb::Error>,
+}
 
 /// Store-wide values: `schema_version`, and id counters named after their table.
 pub(crate) const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
@@ -27,6 +33,7 @@ pub const DB_FILE: &str = "mailclient.redb";
 pub struct Store {
     db: Arc<Database>,
     path: PathBuf,
+    migrations: &'static [Migration],
 }
 
 /// What opening found about the schema.
@@ -40,14 +47,14 @@ pub enum SchemaState {
 }
 
 impl Store {
-    /// Opens (creating if missing) the store in `data_dir`. Refuses a schema newer than this
-    /// binary knows; does not migrate.
-    pub fn open(data_dir: &Path) -> anyhow::Result<(Self, SchemaState)> {
-        Self::open_with_cache(data_dir, DEFAULT_CACHE_MB)
-    }
-
-    /// [`open`](Self::open) with a page cache of `cache_mb` MiB (`[storage] cache_size_mb`).
-    pub fn open_with_cache(data_dir: &Path, cache_mb: u64) -> anyhow::Result<(Self, SchemaState)> {
+    /// Opens (creating if missing) the store in `data_dir`, whose schema is `migrations`, with a
+    /// page cache of `cache_mb` MiB (`[storage] cache_size_mb`). Refuses a schema newer than
+    /// this binary knows; does not migrate.
+    pub fn open_with(
+        data_dir: &Path,
+        cache_mb: u64,
+        migrations: &'static [Migration],
+    ) -> anyhow::Result<(Self, SchemaState)> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data dir {}", data_dir.display()))?;
         restrict_dir(data_dir);
@@ -65,15 +72,17 @@ impl Store {
         let store = Self {
             db: Arc::new(db),
             path,
+            migrations,
         };
         let found = store.schema_version()?;
-        if found > SCHEMA_VERSION {
+        let latest = store.latest_version();
+        if found > latest {
             anyhow::bail!(
-                "the store {} has schema version {found}, newer than this mailclient knows ({SCHEMA_VERSION}); run a newer mailclient",
+                "the store {} has schema version {found}, newer than this mailclient knows ({latest}); run a newer mailclient",
                 store.path.display()
             );
         }
-        let state = if found == SCHEMA_VERSION {
+        let state = if found == latest {
             SchemaState::Current
         } else {
             SchemaState::Older { found }
@@ -81,19 +90,9 @@ impl Store {
         Ok((store, state))
     }
 
-    /// Opens the store and applies pending migrations: what `serve` and `migrate` do.
-    /// Returns the migrations that ran.
-    pub fn open_and_migrate(data_dir: &Path) -> anyhow::Result<(Self, Vec<&'static Migration>)> {
-        Self::open_and_migrate_with_cache(data_dir, DEFAULT_CACHE_MB)
-    }
-
-    pub fn open_and_migrate_with_cache(
-        data_dir: &Path,
-        cache_mb: u64,
-    ) -> anyhow::Result<(Self, Vec<&'static Migration>)> {
-        let (store, _) = Self::open_with_cache(data_dir, cache_mb)?;
-        let ran = store.migrate()?;
-        Ok((store, ran))
+    /// The schema version this binary writes.
+    pub fn latest_version(&self) -> u64 {
+        self.migrations.len() as u64
     }
 
     pub fn path(&self) -> &Path {
@@ -148,7 +147,7 @@ impl Store {
     pub fn migrate(&self) -> anyhow::Result<Vec<&'static Migration>> {
         let mut ran = Vec::new();
         let current = self.schema_version()?;
-        for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+        for m in self.migrations.iter().filter(|m| m.version > current) {
             let txn = self.db.begin_write()?;
             (m.apply)(&txn).with_context(|| format!("migration {} ({})", m.version, m.name))?;
             txn.open_table(META)?.insert("schema_version", m.version)?;
@@ -168,6 +167,44 @@ impl Store {
         txn.commit()?;
         Ok(())
     }
+}
+
+/// Schema 1: the table of store-wide values.
+pub fn create_meta(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(META)?;
+    Ok(())
+}
+
+/// The value of a counter kept in META (0 when never set).
+pub fn counter(store: &Store, name: &str) -> anyhow::Result<u64> {
+    let txn = store.db.begin_read()?;
+    Ok(txn
+        .open_table(META)?
+        .get(name)?
+        .map(|v| v.value())
+        .unwrap_or(0))
+}
+
+/// Renames a counter inside the caller's transaction (a migration): returns its value, now
+/// kept under `to`.
+pub fn rename_counter(
+    txn: &redb::WriteTransaction,
+    from: &str,
+    to: &str,
+) -> Result<u64, redb::Error> {
+    let mut meta = txn.open_table(META)?;
+    let value = meta.remove(from)?.map(|v| v.value()).unwrap_or(0);
+    meta.insert(to, value)?;
+    Ok(value)
+}
+
+/// Removes a value from META inside the caller's transaction; returns it.
+pub fn take_value(txn: &redb::WriteTransaction, name: &str) -> Result<u64, redb::Error> {
+    Ok(txn
+        .open_table(META)?
+        .remove(name)?
+        .map(|v| v.value())
+        .unwrap_or(0))
 }
 
 /// Allocates the next id of a counter kept in META, inside the caller's transaction.
@@ -194,14 +231,42 @@ fn restrict_dir(_dir: &Path) {}
 mod tests {
     use super::*;
 
+    fn m1(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+        txn.open_table(META)?;
+        Ok(())
+    }
+
+    fn m2(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+        const T: TableDefinition<u64, u64> = TableDefinition::new("test_table");
+        txn.open_table(T)?;
+        Ok(())
+    }
+
+    static TWO: &[Migration] = &[
+        Migration {
+            version: 1,
+            name: "meta",
+            apply: m1,
+        },
+        Migration {
+            version: 2,
+            name: "a table",
+            apply: m2,
+        },
+    ];
+
+    fn open(dir: &Path) -> anyhow::Result<(Store, SchemaState)> {
+        Store::open_with(dir, DEFAULT_CACHE_MB, TWO)
+    }
+
     #[test]
     fn new_store_migrates_to_current() {
         let dir = tempfile::tempdir().unwrap();
-        let (store, state) = Store::open(dir.path()).unwrap();
+        let (store, state) = open(dir.path()).unwrap();
         assert_eq!(state, SchemaState::Older { found: 0 });
         let ran = store.migrate().unwrap();
-        assert_eq!(ran.len(), MIGRATIONS.len());
-        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(ran.len(), TWO.len());
+        assert_eq!(store.schema_version().unwrap(), 2);
         // Running again is a no-op.
         assert!(store.migrate().unwrap().is_empty());
     }
@@ -210,9 +275,9 @@ mod tests {
     fn reopen_keeps_version() {
         let dir = tempfile::tempdir().unwrap();
         {
-            Store::open_and_migrate(dir.path()).unwrap();
+            open(dir.path()).unwrap().0.migrate().unwrap();
         }
-        let (_, state) = Store::open(dir.path()).unwrap();
+        let (_, state) = open(dir.path()).unwrap();
         assert_eq!(state, SchemaState::Current);
     }
 
@@ -220,18 +285,19 @@ mod tests {
     fn newer_schema_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         {
-            let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
-            store.force_schema_version(SCHEMA_VERSION + 1).unwrap();
+            let (store, _) = open(dir.path()).unwrap();
+            store.migrate().unwrap();
+            store.force_schema_version(3).unwrap();
         }
-        let err = Store::open(dir.path()).err().unwrap().to_string();
+        let err = open(dir.path()).err().unwrap().to_string();
         assert!(err.contains("newer than this mailclient knows"), "{err}");
     }
 
     #[test]
     fn second_open_in_use_is_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
-        let (_store, _) = Store::open(dir.path()).unwrap();
-        let err = Store::open(dir.path()).err().unwrap().to_string();
+        let (_store, _) = open(dir.path()).unwrap();
+        let err = open(dir.path()).err().unwrap().to_string();
         assert!(
             err.contains("in use by another mailclient process"),
             "{err}"
@@ -239,21 +305,10 @@ mod tests {
     }
 
     #[test]
-    fn migrations_are_append_only_and_numbered() {
-        for (i, m) in MIGRATIONS.iter().enumerate() {
-            assert_eq!(
-                m.version,
-                i as u64 + 1,
-                "migration {} is out of order",
-                m.name
-            );
-        }
-    }
-
-    #[test]
     fn ids_count_up() {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
+        let (store, _) = open(dir.path()).unwrap();
+        store.migrate().unwrap();
         let txn = store.db().begin_write().unwrap();
         assert_eq!(next_id(&txn, "test").unwrap(), 1);
         assert_eq!(next_id(&txn, "test").unwrap(), 2);

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
-use super::store::{self as mstore, Fetched, FolderState, ServerFlags};
 use super::worker::{Ctx, deadline};
 use crate::mail::imap::ImapSession;
+use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// UIDs per FETCH during the initial sync. Large enough that Dovecot streams, small enough
 /// that the inbox fills within a second or two and memory stays flat.
@@ -47,9 +47,7 @@ pub async fn sync_folder(
         tracing::info!(account = ctx.account_id, folder = %state.name, "UIDVALIDITY changed; re-syncing the folder");
         let name = state.name.clone();
         let account = ctx.account_id;
-        let removed = ctx
-            .write(move |txn| mstore::clear_folder(txn, account, &name))
-            .await?;
+        let removed = ctx.write(move |w| w.clear_folder(account, &name)).await?;
         outcome.expunged += removed;
         state = FolderState {
             name: state.name,
@@ -124,7 +122,7 @@ pub async fn sync_folder(
         let account = ctx.account_id;
         let keywords_decide = state.keywords_ok;
         outcome.flag_changes += ctx
-            .write(move |txn| mstore::update_flags(txn, account, &name, &updates, keywords_decide))
+            .write(move |w| w.update_flags(account, &name, &updates, keywords_decide))
             .await?;
     }
     if condstore {
@@ -134,9 +132,7 @@ pub async fn sync_folder(
     // Expunges: cheap count check first, the UID list only on a mismatch.
     let account = ctx.account_id;
     let name = state.name.clone();
-    let stored = ctx
-        .read(move |txn| Ok(mstore::stored_uids(txn, account, &name)?.len()))
-        .await?;
+    let stored = ctx.read(move |r| r.stored_count(account, &name)).await?;
     if stored as u32 != mailbox.exists {
         let keep: HashSet<u32> = if mailbox.exists == 0 {
             HashSet::new()
@@ -145,7 +141,7 @@ pub async fn sync_folder(
         };
         let name = state.name.clone();
         outcome.expunged += ctx
-            .write(move |txn| mstore::remove_missing(txn, account, &name, &keep))
+            .write(move |w| w.remove_missing(account, &name, &keep))
             .await?;
     }
 

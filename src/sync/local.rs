@@ -5,13 +5,10 @@
 
 use std::sync::Arc;
 
-use redb::ReadableTable;
 use tokio::sync::Notify;
 
-use super::SyncEvent;
-use super::store::{self as mstore, FolderState, PendingFlags};
 use super::worker::Ctx;
-use crate::store::record;
+use crate::mailstore::{FolderState, MailWrite};
 
 /// Folder names for roles a local account may lack.
 fn name_for(role: &str) -> &'static str {
@@ -35,71 +32,32 @@ pub async fn run(ctx: Ctx, wake: Arc<Notify>) {
     }
     loop {
         let account = ctx.account_id;
-        match ctx.write(move |txn| apply_pending(txn, account)).await {
-            Ok(0) => {}
-            Ok(_) => {
-                let _ = ctx.shared.events.send(SyncEvent::Changed {
-                    user_id: ctx.user_id,
-                    account_id: account,
-                    reason: "sync",
-                });
-            }
-            Err(e) => {
-                tracing::error!(account, error = %format!("{e:#}"), "local account: cannot apply changes")
-            }
+        // The moves are logged as the mailbox's changes: the live channel tells the user.
+        if let Err(e) = ctx.write(move |w| apply_pending(w, account)).await {
+            tracing::error!(account, error = %format!("{e:#}"), "local account: cannot apply changes")
         }
         wake.notified().await;
     }
 }
 
 /// Applies and forgets the account's queued changes. Returns how many messages moved.
-pub fn apply_pending(txn: &redb::WriteTransaction, account: u64) -> anyhow::Result<usize> {
-    let ops: Vec<(u64, PendingFlags)> = {
-        let t = txn.open_table(mstore::PENDING)?;
-        let mut ops = Vec::new();
-        for e in t.range((account, 0)..=(account, u64::MAX))? {
-            let (k, v) = e?;
-            ops.push((k.value().1, record::decode::<PendingFlags>(v.value())?));
-        }
-        ops
-    };
+pub fn apply_pending(w: MailWrite, account: u64) -> anyhow::Result<usize> {
     let mut moved = 0;
-    for (id, op) in ops {
-        txn.open_table(mstore::PENDING)?.remove((account, id))?;
+    for (id, op) in w.pending(account)? {
+        w.forget_pending(account, id)?;
         let Some(role) = op.move_to else { continue };
-        let Some(mut meta) = mstore::read_meta(&txn.open_table(mstore::MESSAGES)?, id)? else {
+        let Some(meta) = w.meta(id)? else {
             continue;
         };
-        let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
-        let mut target = match folders.iter().find(|f| f.role == role) {
-            Some(f) => f.clone(),
+        let mut target = match w.folders(account)?.into_iter().find(|f| f.role == role) {
+            Some(f) => f,
             None => FolderState::local(name_for(&role)),
         };
         if target.name != meta.folder {
-            txn.open_table(mstore::UIDS)?
-                .remove((account, meta.folder.as_str(), meta.uid))?;
-            txn.open_table(mstore::INDEX)?.remove((
-                account,
-                meta.folder.as_str(),
-                meta.date,
-                id,
-            ))?;
-            let uid = target.top.max(1);
-            target.top = uid + 1;
-            target.exists += 1;
-            meta.folder = target.name.clone();
-            meta.uid = uid;
-            txn.open_table(mstore::UIDS)?
-                .insert((account, meta.folder.as_str(), uid), id)?;
-            mstore::save_folder(txn, account, &target)?;
             moved += 1;
         }
-        // The copy a server would have made is this message: nothing to carry over.
-        if let Some(mid) = meta.summary.message_id.as_deref() {
-            txn.open_table(mstore::CARRIED)?.remove((account, mid))?;
-        }
-        mstore::write_meta(txn, &meta)?;
-        mstore::unhide(txn, id)?;
+        w.move_local(meta, &mut target)?;
+        w.unhide(id)?;
     }
     Ok(moved)
 }

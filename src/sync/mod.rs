@@ -4,9 +4,7 @@
 //! Events go out on a broadcast channel for the live-update channel to forward.
 
 pub mod folder;
-pub mod keywords;
 pub mod local;
-pub mod store;
 pub mod worker;
 
 use std::collections::HashMap;
@@ -25,14 +23,8 @@ use worker::{Ctx, SyncStatus};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SyncEvent {
-    NewMail {
-        user_id: u64,
-        account_id: u64,
-        folder: String,
-        count: usize,
-    },
-    /// Stored mail changed: `reason` is flags or sync (the mailbox), status or delete (a
-    /// session of the user; others revalidate).
+    /// Mail being written changed: `reason` is outbox or drafts (changes to stored mail reach
+    /// the live channel through the mail store's change log instead).
     Changed {
         user_id: u64,
         account_id: u64,

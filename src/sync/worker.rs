@@ -13,14 +13,14 @@ use futures_util::TryStreamExt;
 use serde::Serialize;
 use tokio::sync::Notify;
 
-use redb::ReadableTable;
-
 use super::folder::{self, FolderOutcome};
-use super::keywords;
-use super::store::{self as mstore, Fetched, FolderState};
 use super::{SyncEvent, SyncShared};
 use crate::accounts::AccountRecord;
 use crate::mail::{imap, mutf7};
+use crate::mailstore::keywords;
+use crate::mailstore::{
+    self as mstore, Fetched, FolderState, MailRead, MailWrite, Reason, role_by_name,
+};
 use crate::store::Store;
 
 /// What the UI shows about an account's sync.
@@ -76,33 +76,27 @@ impl Ctx {
     }
 
     /// Runs `f` in a write transaction on the blocking pool and commits.
+    /// Changes stored mail in one transaction (logged as the mailbox's).
     pub async fn write<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+        f: impl FnOnce(MailWrite) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        self.store.write(f).await
+        mstore::write(&self.store, Reason::Sync, f).await
     }
 
-    /// Like [`write`](Self::write) but rolls back: for reads that use the write-side helpers.
+    /// Reads stored mail on the blocking pool.
     pub async fn read<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&redb::WriteTransaction) -> anyhow::Result<T> + Send + 'static,
+        f: impl FnOnce(MailRead) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
         let store = self.store.clone();
-        tokio::task::spawn_blocking(move || {
-            let txn = store.db().begin_write()?;
-            let out = f(&txn)?;
-            txn.abort()?;
-            Ok(out)
-        })
-        .await?
+        tokio::task::spawn_blocking(move || f(MailRead::new(&store)?)).await?
     }
 
     pub async fn save_folder(&self, state: &FolderState) -> anyhow::Result<()> {
         let account = self.account_id;
         let state = state.clone();
-        self.write(move |txn| mstore::save_folder(txn, account, &state))
-            .await
+        self.write(move |w| w.save_folder(account, &state)).await
     }
 
     /// Stores a batch and the folder state that covers it in one transaction, so a crash
@@ -114,30 +108,17 @@ impl Ctx {
     ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
         let store = self.store.clone();
         let account = self.account_id;
-        let user = self.user_id;
-        let shared = self.shared.clone();
         tokio::task::spawn_blocking(move || {
             let txn = store.db().begin_write()?;
             // The account may have been logged out while this batch was in flight: its mail
             // must not come back.
-            if txn
-                .open_table(crate::accounts::ACCOUNTS)?
-                .get(account)?
-                .is_none()
-            {
+            if !crate::accounts::exists_in(&txn, account)? {
                 return Ok(0);
             }
-            let new = mstore::insert_messages(&txn, account, &state.name, &batch)?;
-            mstore::save_folder(&txn, account, &state)?;
+            let w = MailWrite::new(&txn, Reason::Sync);
+            let new = w.insert_messages(account, &state.name, &batch)?;
+            w.save_folder(account, &state)?;
             txn.commit()?;
-            if new > 0 {
-                let _ = shared.events.send(SyncEvent::NewMail {
-                    user_id: user,
-                    account_id: account,
-                    folder: state.name.clone(),
-                    count: new,
-                });
-            }
             Ok(new)
         })
     }
@@ -302,24 +283,13 @@ async fn sync_one(
     let account = ctx.account_id;
     let n = name.to_string();
     let state = ctx
-        .read(move |txn| mstore::load_folder(txn, account, &n))
+        .read(move |r| r.folder(account, &n))
         .await?
         .unwrap_or_else(|| FolderState {
             name: name.to_string(),
             ..FolderState::default()
         });
     let outcome = folder::sync_folder(ctx, session, state, condstore).await?;
-    if outcome.flag_changes + outcome.expunged > 0 {
-        let _ = ctx.shared.events.send(SyncEvent::Changed {
-            user_id: ctx.user_id,
-            account_id: ctx.account_id,
-            reason: if outcome.flag_changes > 0 {
-                "flags"
-            } else {
-                "sync"
-            },
-        });
-    }
     Ok(outcome)
 }
 
@@ -357,16 +327,15 @@ async fn list_folders(ctx: &Ctx, session: &mut imap::ImapSession) -> anyhow::Res
     let folders = assign_roles(found);
     let account = ctx.account_id;
     let list = folders.clone();
-    ctx.write(move |txn| {
+    ctx.write(move |w| {
         for (name, role) in &list {
-            let mut state =
-                mstore::load_folder(txn, account, name)?.unwrap_or_else(|| FolderState {
-                    name: name.clone(),
-                    ..FolderState::default()
-                });
+            let mut state = w.folder(account, name)?.unwrap_or_else(|| FolderState {
+                name: name.clone(),
+                ..FolderState::default()
+            });
             state.display_name = mutf7::decode(name);
             state.role = role.clone();
-            mstore::save_folder(txn, account, &state)?;
+            w.save_folder(account, &state)?;
         }
         Ok(())
     })
@@ -406,37 +375,6 @@ pub fn assign_roles(
     out
 }
 
-/// Common folder names when the server does not mark roles (Hebrew ones included).
-pub fn role_by_name(name: &str) -> &'static str {
-    let decoded = mutf7::decode(name);
-    let last = decoded
-        .rsplit(['/', '.'])
-        .next()
-        .unwrap_or(&decoded)
-        .to_lowercase();
-    if name.eq_ignore_ascii_case("INBOX") {
-        return "inbox";
-    }
-    match last.as_str() {
-        "sent"
-        | "sent items"
-        | "sent mail"
-        | "sent messages"
-        | "נשלח"
-        | "דואר יוצא"
-        | "פריטים שנשלחו" => "sent",
-        "drafts" | "draft" | "טיוטות" => "drafts",
-        "junk" | "spam" | "junk e-mail" | "junk email" | "bulk mail" | "דואר זבל" | "ספאם" => {
-            "junk"
-        }
-        "trash" | "deleted items" | "deleted messages" | "bin" | "אשפה" | "פריטים שנמחקו" => {
-            "trash"
-        }
-        "archive" | "archives" | "all mail" | "ארכיון" => "archive",
-        _ => "",
-    }
-}
-
 /// What the server offers for moving mail.
 pub struct MoveCaps {
     pub move_command: bool,
@@ -453,17 +391,7 @@ async fn push_pending(
 ) -> anyhow::Result<bool> {
     let account = ctx.account_id;
     let (ops, roles) = ctx
-        .read(move |txn| {
-            let t = txn.open_table(mstore::PENDING)?;
-            let mut ops = Vec::new();
-            for e in t.range((account, 0)..=(account, u64::MAX))? {
-                let (k, v) = e?;
-                let op: mstore::PendingFlags = crate::store::record::decode(v.value())?;
-                ops.push((k.value().1, op));
-            }
-            let folders = mstore::account_folders(&txn.open_table(mstore::FOLDERS)?, account)?;
-            Ok((ops, mstore::roles(&folders)))
-        })
+        .read(move |r| Ok((r.pending(account)?, r.roles(account)?)))
         .await?;
     let limit = ctx.limit();
     let mut created = false;
@@ -516,9 +444,9 @@ async fn push_pending(
             // happen (refused, no such folder, renumbered folder): never lost from view.
             if op.move_to.is_some() && !moved {
                 let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
-                ctx.write(move |txn| {
+                ctx.write(move |w| {
                     for id in ids {
-                        mstore::unhide(txn, id)?;
+                        w.unhide(id)?;
                     }
                     Ok(())
                 })
@@ -527,20 +455,7 @@ async fn push_pending(
             // Forget a change only if it is still the one pushed: a newer one made meanwhile
             // must go out on the next pass.
             let done: Vec<(u64, mstore::PendingFlags)> = chunk.to_vec();
-            ctx.write(move |txn| {
-                let mut t = txn.open_table(mstore::PENDING)?;
-                for (id, op) in done {
-                    let current: Option<mstore::PendingFlags> = match t.get((account, id))? {
-                        Some(v) => Some(crate::store::record::decode(v.value())?),
-                        None => None,
-                    };
-                    if current.as_ref() == Some(&op) {
-                        t.remove((account, id))?;
-                    }
-                }
-                Ok(())
-            })
-            .await?;
+            ctx.write(move |w| w.forget_pushed(account, &done)).await?;
         }
     }
     Ok(created)

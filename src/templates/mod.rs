@@ -46,6 +46,14 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Forgets a removed user's templates (and that the defaults were given to them).
+pub fn forget_user(txn: &WriteTransaction, user: u64) -> anyhow::Result<()> {
+    txn.open_table(TEMPLATES)?
+        .retain_in((user, 0)..=(user, u64::MAX), |_, _| false)?;
+    txn.open_table(SEEDED)?.remove(user)?;
+    Ok(())
+}
+
 const DEFAULTS: [(&str, &str, &str); 3] = [
     (
         "עסקי רשמי",

@@ -18,7 +18,6 @@ use axum::http::{Request, Response};
 use http_body_util::BodyExt;
 use mailclient::app::{AppState, app};
 use mailclient::config::{Config, Overrides};
-use mailclient::store::Store;
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -39,7 +38,7 @@ impl TestApp {
             listen: None,
         };
         let config = Config::from_sources(Some(toml), None, &[], &overrides).unwrap();
-        let (store, _) = Store::open_and_migrate(dir.path()).unwrap();
+        let (store, _) = mailclient::schema::open_and_migrate(dir.path()).unwrap();
         let state = AppState::new(config, store).unwrap();
         // The outbox scheduler, as `serve` runs it (only inside a runtime: some tests are sync).
         if tokio::runtime::Handle::try_current().is_ok() {

@@ -1,0 +1,117 @@
+//! Forgetting a user or a mail account. Every feature that keeps rows keyed by a user or an
+//! account registers a [`Step`] (the list is the application's, `app::FORGET_STEPS`), so a
+//! removed user leaves nothing behind and a feature added later cannot be missed: the forget
+//! test scans every table of the store for the removed user's ids and addresses.
+//!
+//! All steps run in one write transaction; `Hooks` stop the work in memory first (sync tasks)
+//! and wake it after (the outbox scheduler, which then finds the removed mail gone).
+
+use redb::WriteTransaction;
+
+use crate::error::Result;
+use crate::store::Store;
+
+/// A feature's part in forgetting.
+pub struct Step {
+    pub name: &'static str,
+    /// Rows of one mail account (run for each account of a removed user too).
+    pub account: fn(&WriteTransaction, u64) -> anyhow::Result<()>,
+    /// Rows of the user themselves, after their accounts.
+    pub user: fn(&WriteTransaction, u64) -> anyhow::Result<()>,
+}
+
+/// For a step with nothing kept per account or per user.
+pub fn nothing(_: &WriteTransaction, _: u64) -> anyhow::Result<()> {
+    Ok(())
+}
+
+/// In-memory work around the transaction: given the account ids going.
+pub trait Hooks: Send + Sync {
+    /// Before: stop what uses them (a sync batch in flight finds its account gone).
+    fn stopping(&self, accounts: &[u64]);
+    /// After the commit.
+    fn forgotten(&self, accounts: &[u64]);
+}
+
+/// No work in memory (the CLI: `serve` is not running while it holds the store).
+pub struct Offline;
+
+impl Hooks for Offline {
+    fn stopping(&self, _: &[u64]) {}
+    fn forgotten(&self, _: &[u64]) {}
+}
+
+pub struct Forget {
+    steps: &'static [Step],
+    /// A user's account ids, read in the transaction.
+    accounts_of: fn(&WriteTransaction, u64) -> anyhow::Result<Vec<u64>>,
+    hooks: Box<dyn Hooks>,
+}
+
+impl Forget {
+    pub fn new(
+        steps: &'static [Step],
+        accounts_of: fn(&WriteTransaction, u64) -> anyhow::Result<Vec<u64>>,
+        hooks: Box<dyn Hooks>,
+    ) -> Self {
+        Self {
+            steps,
+            accounts_of,
+            hooks,
+        }
+    }
+
+    /// The steps, in the order they run.
+    pub fn steps(&self) -> &'static [Step] {
+        self.steps
+    }
+
+    fn accounts_in(&self, txn: &WriteTransaction, account: u64) -> anyhow::Result<()> {
+        for step in self.steps {
+            (step.account)(txn, account)
+                .map_err(|e| e.context(format!("forgetting account {account}: {}", step.name)))?;
+        }
+        Ok(())
+    }
+
+    /// Forgets one mail account: its sync task, its stored mail and every row keyed by it.
+    pub fn account(&self, store: &Store, account: u64) -> Result<()> {
+        self.hooks.stopping(&[account]);
+        let txn = store.db().begin_write()?;
+        self.accounts_in(&txn, account)?;
+        txn.commit()?;
+        self.hooks.forgotten(&[account]);
+        Ok(())
+    }
+
+    /// Forgets a user: their accounts as above, then every row keyed by the user; `last` runs
+    /// in the same transaction (the user's own record, with its checks) and may refuse.
+    pub fn user(
+        &self,
+        store: &Store,
+        user: u64,
+        last: impl FnOnce(&WriteTransaction) -> Result<()>,
+    ) -> Result<()> {
+        let accounts = {
+            let txn = store.db().begin_write()?;
+            let ids = (self.accounts_of)(&txn, user)?;
+            txn.abort()?;
+            ids
+        };
+        self.hooks.stopping(&accounts);
+        let txn = store.db().begin_write()?;
+        // Read again inside the transaction: an account added meanwhile goes too.
+        let accounts = (self.accounts_of)(&txn, user)?;
+        for account in &accounts {
+            self.accounts_in(&txn, *account)?;
+        }
+        for step in self.steps {
+            (step.user)(&txn, user)
+                .map_err(|e| e.context(format!("forgetting user {user}: {}", step.name)))?;
+        }
+        last(&txn)?;
+        txn.commit()?;
+        self.hooks.forgotten(&accounts);
+        Ok(())
+    }
+}

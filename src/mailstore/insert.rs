@@ -1,0 +1,161 @@
+//! Storing new messages: the record, the raw bytes, the UID and index rows, the thread, and
+//! the triage a queued move carried over; one `Added` entry in the change log each.
+
+use redb::ReadableTable;
+
+use super::changes::{self, Kind};
+use super::keywords;
+use super::model::{Carried, Fetched, MessageMeta, hidden_key};
+use super::raw::{RawTable, put_raw};
+use super::tables::{CARRIED, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS};
+use super::write::MailWrite;
+use crate::mail::parse::Summary;
+use crate::mail::threading;
+use crate::store::record;
+
+impl<'t> MailWrite<'t> {
+    /// The tables a new message goes into, opened once for a batch.
+    pub fn inserter(self) -> anyhow::Result<Inserter<'t>> {
+        Inserter::new(self)
+    }
+}
+
+/// The tables a new message goes into, opened once for a batch (the sync's and the
+/// importer's).
+pub struct Inserter<'t> {
+    w: MailWrite<'t>,
+    uids: redb::Table<'t, (u64, &'static str, u32), u64>,
+    messages: redb::Table<'t, u64, &'static [u8]>,
+    raw: RawTable<'t>,
+    index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
+    hidden: redb::Table<'t, (u64, &'static str, &'static str), i64>,
+    carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
+    msgids: redb::Table<'t, (u64, &'static str), &'static str>,
+    subjects: redb::Table<'t, (u64, &'static str), &'static str>,
+}
+
+impl<'t> Inserter<'t> {
+    pub(super) fn new(w: MailWrite<'t>) -> anyhow::Result<Self> {
+        let txn = w.txn;
+        Ok(Self {
+            w,
+            uids: txn.open_table(UIDS)?,
+            messages: txn.open_table(MESSAGES)?,
+            raw: txn.open_table(RAW_Z)?,
+            index: txn.open_table(INDEX)?,
+            hidden: txn.open_table(HIDDEN_KEYS)?,
+            carried: txn.open_table(CARRIED)?,
+            msgids: txn.open_table(MSGIDS)?,
+            subjects: txn.open_table(SUBJECTS)?,
+        })
+    }
+
+    pub fn has_uid(&self, account: u64, folder: &str, uid: u32) -> anyhow::Result<bool> {
+        Ok(self.uids.get((account, folder, uid))?.is_some())
+    }
+
+    /// Stores one message whose summary the caller parsed; returns its record.
+    pub fn insert(
+        &mut self,
+        account: u64,
+        folder: &str,
+        f: &Fetched,
+        summary: Summary,
+    ) -> anyhow::Result<MessageMeta> {
+        let txn = self.w.txn;
+        let id = crate::store::next_id(txn, "mail_messages")?;
+        let date = summary
+            .date
+            .or(f.internal_date)
+            .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp());
+        let thread_id = thread_for(&self.msgids, &self.subjects, account, id, &summary)?;
+        let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
+        let is_hidden = self
+            .hidden
+            .get((account, "", hidden_key.as_str()))?
+            .is_some();
+        let mut meta = MessageMeta {
+            id,
+            account_id: account,
+            folder: folder.to_string(),
+            uid: f.uid,
+            thread_id: thread_id.clone(),
+            date,
+            size: f.raw.len() as u32,
+            seen: f.flags.seen,
+            flagged: f.flags.flagged,
+            answered: f.flags.answered,
+            draft: f.flags.draft,
+            keywords: f.flags.keywords.clone(),
+            status: None,
+            priority: None,
+            hidden: is_hidden,
+            last_activity: None,
+            summary,
+        };
+        meta.take_triage_from_keywords();
+        if let Some(mid) = meta.summary.message_id.as_deref() {
+            let carry: Option<Carried> = match self.carried.remove((account, mid))? {
+                Some(v) => record::decode(v.value()).ok(),
+                None => None,
+            };
+            if let Some(c) = carry {
+                if !keywords::has_triage(&meta.keywords) {
+                    meta.status = c.status;
+                    meta.priority = c.priority;
+                }
+                meta.last_activity = c.last_activity;
+            }
+        }
+        if let Some(mid) = meta.summary.message_id.as_deref()
+            && self.msgids.get((account, mid))?.is_none()
+        {
+            self.msgids.insert((account, mid), thread_id.as_str())?;
+        }
+        let (norm, _) = threading::normalize_subject(&meta.summary.subject);
+        if !norm.is_empty() && self.subjects.get((account, norm.as_str()))?.is_none() {
+            self.subjects
+                .insert((account, norm.as_str()), thread_id.as_str())?;
+        }
+        self.uids.insert((account, folder, f.uid), id)?;
+        self.index.insert(
+            (account, folder, date, id),
+            meta.index_row().encode().as_slice(),
+        )?;
+        put_raw(&mut self.raw, id, &f.raw)?;
+        self.messages.insert(id, record::encode(&meta).as_slice())?;
+        changes::append(txn, account, id, folder, Kind::Added, self.w.reason)?;
+        Ok(meta)
+    }
+}
+
+/// The thread key of a new message: its root's thread when the root is known, the root
+/// Message-ID otherwise; without reference headers, a reply joins the thread of its
+/// normalized subject.
+fn thread_for(
+    msgids: &impl ReadableTable<(u64, &'static str), &'static str>,
+    subjects: &impl ReadableTable<(u64, &'static str), &'static str>,
+    account: u64,
+    id: u64,
+    s: &Summary,
+) -> anyhow::Result<String> {
+    let root = s.references.first().or(s.in_reply_to.as_ref());
+    if let Some(root) = root {
+        for candidate in [Some(root), s.in_reply_to.as_ref()].into_iter().flatten() {
+            if let Some(t) = msgids.get((account, candidate.as_str()))? {
+                return Ok(t.value().to_string());
+            }
+        }
+        return Ok(root.clone());
+    }
+    let (norm, is_reply) = threading::normalize_subject(&s.subject);
+    if is_reply
+        && !norm.is_empty()
+        && let Some(t) = subjects.get((account, norm.as_str()))?
+    {
+        return Ok(t.value().to_string());
+    }
+    Ok(s.message_id
+        .clone()
+        .unwrap_or_else(|| format!("local-{id}")))
+}

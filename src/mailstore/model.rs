@@ -1,0 +1,247 @@
+//! The records of the mail store: a folder's sync state, a message's record, the flags a
+//! server reports, a fetched message, a queued change for the server.
+
+use serde::{Deserialize, Serialize};
+
+use super::index::{IndexRow, flags, thread_hash};
+use super::keywords;
+use crate::mail::mutf7;
+use crate::mail::parse::Summary;
+use crate::mail::threading;
+
+/// The triage of a mail whose move is queued, put back on the copy the target folder yields
+/// (its last activity always; its status when the server keeps no keywords there).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Carried {
+    pub status: Option<String>,
+    pub priority: Option<String>,
+    pub last_activity: Option<i64>,
+}
+
+/// Sync state of one folder.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FolderState {
+    pub name: String,
+    /// Decoded (modified UTF-7) name for display.
+    pub display_name: String,
+    /// inbox, sent, drafts, junk, trash, archive, or "" for the user's own folders.
+    pub role: String,
+    pub uidvalidity: u32,
+    /// UIDNEXT seen when the newest messages were last fetched: everything at or above it is
+    /// new.
+    pub top: u32,
+    /// The lowest UID of the range [down_to, top) already fetched; the initial sync walks it
+    /// down to 1, newest first, and resumes from here after a restart.
+    pub down_to: u32,
+    pub highest_modseq: u64,
+    pub exists: u32,
+    #[serde(default)]
+    pub last_sync: i64,
+    /// The server lets us set our own keywords here (PERMANENTFLAGS has `\*`): its keywords
+    /// then decide the status; without, the status stays local.
+    #[serde(default)]
+    pub keywords_ok: bool,
+}
+
+impl FolderState {
+    /// A folder of a local account (no server): UIDs are numbered here from 1, the role comes
+    /// from the name, keywords are always ours to set.
+    pub fn local(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            display_name: name.to_string(),
+            role: role_by_name(name).to_string(),
+            uidvalidity: 1,
+            top: 1,
+            down_to: 1,
+            keywords_ok: true,
+            ..Self::default()
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MessageMeta {
+    pub id: u64,
+    pub account_id: u64,
+    pub folder: String,
+    pub uid: u32,
+    pub thread_id: String,
+    /// Date header, else INTERNALDATE (unix seconds): the list's order.
+    pub date: i64,
+    pub size: u32,
+    pub seen: bool,
+    pub flagged: bool,
+    #[serde(default)]
+    pub answered: bool,
+    #[serde(default)]
+    pub draft: bool,
+    /// Other IMAP keywords ($Junk, the statuses later, ...).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub priority: Option<String>,
+    #[serde(default)]
+    pub hidden: bool,
+    /// When its status last changed (spec 000 §3 lastActivity); the date until then.
+    #[serde(default)]
+    pub last_activity: Option<i64>,
+    pub summary: Summary,
+}
+
+impl MessageMeta {
+    pub fn bits(&self) -> u16 {
+        let mut b = 0;
+        for (on, bit) in [
+            (self.seen, flags::SEEN),
+            (self.flagged, flags::FLAGGED),
+            (self.hidden, flags::HIDDEN),
+            (self.draft, flags::DRAFT),
+            (self.answered, flags::ANSWERED),
+            (self.has_attachments(), flags::ATTACHMENT),
+            (
+                self.priority.as_deref() == Some("high"),
+                flags::PRIORITY_HIGH,
+            ),
+            (
+                self.priority.as_deref() == Some("urgent"),
+                flags::PRIORITY_URGENT,
+            ),
+        ] {
+            if on {
+                b |= bit;
+            }
+        }
+        b | (flags::status_code(self.status.as_deref()) << flags::STATUS_SHIFT)
+    }
+
+    pub fn has_attachments(&self) -> bool {
+        self.summary.attachments.iter().any(|a| !a.inline)
+    }
+
+    /// Last status change, else the date.
+    pub fn activity(&self) -> i64 {
+        self.last_activity.unwrap_or(self.date).max(self.date)
+    }
+
+    /// The sender as people read it: the display name, else the address.
+    pub fn sender_name(&self) -> &str {
+        let s = &self.summary;
+        if s.from_name.trim().is_empty() {
+            s.from.trim()
+        } else {
+            s.from_name.trim()
+        }
+    }
+
+    pub fn index_row(&self) -> IndexRow {
+        IndexRow {
+            bits: self.bits(),
+            thread: thread_hash(&self.thread_id),
+            activity: self.activity(),
+            sender: self.sender_name().to_lowercase(),
+            subject: threading::normalize_subject(&self.summary.subject)
+                .0
+                .to_lowercase(),
+        }
+    }
+
+    /// Applies the triage state its keywords carry (the mailbox is the source of truth).
+    pub fn take_triage_from_keywords(&mut self) {
+        self.status = keywords::status_of(&self.keywords).map(str::to_string);
+        self.priority = keywords::priority_of(&self.keywords).map(str::to_string);
+    }
+}
+
+/// The key a hidden message is remembered by: its Message-ID, else a hash of its bytes.
+pub fn hidden_key(message_id: Option<&str>, raw: &[u8]) -> String {
+    match message_id {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => {
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest(raw);
+            let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+            format!("sha256:{hex}")
+        }
+    }
+}
+
+/// IMAP flags of a message as the server reported them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerFlags {
+    pub seen: bool,
+    pub flagged: bool,
+    pub answered: bool,
+    pub draft: bool,
+    pub keywords: Vec<String>,
+}
+
+/// A message fetched from the server, not yet stored.
+pub struct Fetched {
+    pub uid: u32,
+    pub flags: ServerFlags,
+    pub internal_date: Option<i64>,
+    pub raw: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PendingFlags {
+    pub folder: String,
+    pub uid: u32,
+    pub uidvalidity: u32,
+    #[serde(default)]
+    pub seen: Option<bool>,
+    #[serde(default)]
+    pub flagged: Option<bool>,
+    /// The managed keywords (status, priority) the message must carry.
+    #[serde(default)]
+    pub keywords: Option<Vec<String>>,
+    /// Move the message to the folder of this role (junk, archive, trash, inbox).
+    #[serde(default)]
+    pub move_to: Option<String>,
+    /// Create the target folder when the mailbox has none (auto-archive).
+    #[serde(default)]
+    pub create_target: bool,
+}
+
+/// Role → folder name: where moves to Junk, Archive, Trash and INBOX go.
+pub fn roles(folders: &[FolderState]) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    for f in folders.iter().filter(|f| !f.role.is_empty()) {
+        out.entry(f.role.clone()).or_insert_with(|| f.name.clone());
+    }
+    out
+}
+
+/// Common folder names when the server does not mark roles (Hebrew ones included).
+pub fn role_by_name(name: &str) -> &'static str {
+    let decoded = mutf7::decode(name);
+    let last = decoded
+        .rsplit(['/', '.'])
+        .next()
+        .unwrap_or(&decoded)
+        .to_lowercase();
+    if name.eq_ignore_ascii_case("INBOX") {
+        return "inbox";
+    }
+    match last.as_str() {
+        "sent"
+        | "sent items"
+        | "sent mail"
+        | "sent messages"
+        | "נשלח"
+        | "דואר יוצא"
+        | "פריטים שנשלחו" => "sent",
+        "drafts" | "draft" | "טיוטות" => "drafts",
+        "junk" | "spam" | "junk e-mail" | "junk email" | "bulk mail" | "דואר זבל" | "ספאם" => {
+            "junk"
+        }
+        "trash" | "deleted items" | "deleted messages" | "bin" | "אשפה" | "פריטים שנמחקו" => {
+            "trash"
+        }
+        "archive" | "archives" | "all mail" | "ארכיון" => "archive",
+        _ => "",
+    }
+}

@@ -1,0 +1,227 @@
+//! Reading stored mail: one consistent snapshot of the mail tables.
+
+use std::collections::HashMap;
+
+use redb::{AccessGuard, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable};
+
+use super::index::{IndexView, folder_range};
+use super::model::{FolderState, MessageMeta, PendingFlags, roles};
+use super::raw::get_raw;
+use super::tables::{FOLDERS, INDEX, MESSAGES, PENDING, RAW_Z, UIDS};
+use crate::store::{Store, record};
+
+type IndexKey = (u64, &'static str, i64, u64);
+
+/// A read snapshot of the mail tables. Cheap to make; make one per request.
+pub struct MailRead {
+    folders: ReadOnlyTable<(u64, &'static str), &'static [u8]>,
+    messages: ReadOnlyTable<u64, &'static [u8]>,
+    index: ReadOnlyTable<IndexKey, &'static [u8]>,
+    raw: ReadOnlyTable<(u64, u16), &'static [u8]>,
+    uids: ReadOnlyTable<(u64, &'static str, u32), u64>,
+    pending: ReadOnlyTable<(u64, u64), &'static [u8]>,
+}
+
+impl MailRead {
+    pub fn new(store: &Store) -> anyhow::Result<Self> {
+        Self::of(&store.db().begin_read()?)
+    }
+
+    /// The mail tables of `txn` (a caller that reads other tables in the same snapshot).
+    pub fn of(txn: &ReadTransaction) -> anyhow::Result<Self> {
+        Ok(Self {
+            folders: txn.open_table(FOLDERS)?,
+            messages: txn.open_table(MESSAGES)?,
+            index: txn.open_table(INDEX)?,
+            raw: txn.open_table(RAW_Z)?,
+            uids: txn.open_table(UIDS)?,
+            pending: txn.open_table(PENDING)?,
+        })
+    }
+
+    /// An account's folders, in name order.
+    pub fn folders(&self, account: u64) -> anyhow::Result<Vec<FolderState>> {
+        account_folders(&self.folders, account)
+    }
+
+    pub fn folder(&self, account: u64, name: &str) -> anyhow::Result<Option<FolderState>> {
+        Ok(match self.folders.get((account, name))? {
+            Some(v) => Some(record::decode(v.value())?),
+            None => None,
+        })
+    }
+
+    /// Role → folder name of an account.
+    pub fn roles(&self, account: u64) -> anyhow::Result<HashMap<String, String>> {
+        Ok(roles(&self.folders(account)?))
+    }
+
+    /// Every account that has folders (the search index maps folders to roles with it).
+    pub fn all_folders(&self) -> anyhow::Result<Vec<(u64, FolderState)>> {
+        let mut out = Vec::new();
+        for e in self.folders.iter()? {
+            let (k, v) = e?;
+            if let Ok(f) = record::decode::<FolderState>(v.value()) {
+                out.push((k.value().0, f));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn meta(&self, id: u64) -> anyhow::Result<Option<MessageMeta>> {
+        read_meta(&self.messages, id)
+    }
+
+    /// The records of `ids` that exist, in the order given.
+    pub fn metas(&self, ids: impl IntoIterator<Item = u64>) -> anyhow::Result<Vec<MessageMeta>> {
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(m) = self.meta(id)? {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every stored message id, in id order.
+    pub fn message_ids(&self) -> anyhow::Result<impl Iterator<Item = anyhow::Result<u64>>> {
+        Ok(self.messages.range::<u64>(..)?.map(|e| Ok(e?.0.value())))
+    }
+
+    /// The raw bytes of message `id`.
+    pub fn raw(&self, id: u64) -> anyhow::Result<Option<Vec<u8>>> {
+        get_raw(&self.raw, id)
+    }
+
+    /// The index rows of one folder, oldest first (`.rev()` for newest first).
+    pub fn rows(&self, account: u64, folder: &str) -> anyhow::Result<Rows> {
+        Ok(Rows(self.index.range(folder_range(account, folder))?))
+    }
+
+    /// The index rows of one folder dated `from` or later, oldest first.
+    pub fn rows_from(&self, account: u64, folder: &str, from: i64) -> anyhow::Result<Rows> {
+        let range = (account, folder, from, 0)..=(account, folder, i64::MAX, u64::MAX);
+        Ok(Rows(self.index.range(range)?))
+    }
+
+    /// The index rows of every folder of an account (folder by folder, each oldest first).
+    pub fn account_rows(&self, account: u64) -> anyhow::Result<Rows> {
+        let range = (account, "", i64::MIN, 0)..=(account, "\u{10FFFF}", i64::MAX, u64::MAX);
+        Ok(Rows(self.index.range(range)?))
+    }
+
+    /// The message stored at `uid` of a folder.
+    pub fn id_of_uid(&self, account: u64, folder: &str, uid: u32) -> anyhow::Result<Option<u64>> {
+        Ok(self.uids.get((account, folder, uid))?.map(|v| v.value()))
+    }
+
+    /// How many messages a folder has stored (hidden ones too).
+    pub fn stored_count(&self, account: u64, folder: &str) -> anyhow::Result<usize> {
+        let mut n = 0;
+        for e in self
+            .uids
+            .range((account, folder, 0)..=(account, folder, u32::MAX))?
+        {
+            e?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The account's changes waiting to be written to the mailbox, by message id.
+    pub fn pending(&self, account: u64) -> anyhow::Result<Vec<(u64, PendingFlags)>> {
+        pending_of(&self.pending, account)
+    }
+}
+
+/// One index row: the message's date and id, and its [`IndexView`].
+pub struct Row {
+    pub date: i64,
+    pub id: u64,
+    key: AccessGuard<'static, IndexKey>,
+    value: AccessGuard<'static, &'static [u8]>,
+}
+
+impl Row {
+    pub fn view(&self) -> IndexView<'_> {
+        IndexView(self.value.value())
+    }
+
+    /// The folder the message is in.
+    pub fn folder(&self) -> &str {
+        self.key.value().1
+    }
+}
+
+/// The rows of one folder in date order.
+pub struct Rows(redb::Range<'static, IndexKey, &'static [u8]>);
+
+fn row(
+    e: Result<
+        (
+            AccessGuard<'static, IndexKey>,
+            AccessGuard<'static, &'static [u8]>,
+        ),
+        redb::StorageError,
+    >,
+) -> anyhow::Result<Row> {
+    let (key, value) = e?;
+    let (_, _, date, id) = key.value();
+    Ok(Row {
+        date,
+        id,
+        key,
+        value,
+    })
+}
+
+impl Iterator for Rows {
+    type Item = anyhow::Result<Row>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(row)
+    }
+}
+
+impl DoubleEndedIterator for Rows {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(row)
+    }
+}
+
+pub(super) fn read_meta(
+    table: &impl ReadableTable<u64, &'static [u8]>,
+    id: u64,
+) -> anyhow::Result<Option<MessageMeta>> {
+    Ok(match table.get(id)? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    })
+}
+
+/// An account's folders, in name order ([`FOLDERS`] is keyed by account first).
+pub(super) fn account_folders(
+    table: &impl ReadableTable<(u64, &'static str), &'static [u8]>,
+    account: u64,
+) -> anyhow::Result<Vec<FolderState>> {
+    let mut out = Vec::new();
+    for e in table.range((account, "")..)? {
+        let (k, v) = e?;
+        if k.value().0 != account {
+            break;
+        }
+        out.push(record::decode(v.value())?);
+    }
+    Ok(out)
+}
+
+pub(super) fn pending_of(
+    table: &impl ReadableTable<(u64, u64), &'static [u8]>,
+    account: u64,
+) -> anyhow::Result<Vec<(u64, PendingFlags)>> {
+    let mut ops = Vec::new();
+    for e in table.range((account, 0)..=(account, u64::MAX))? {
+        let (k, v) = e?;
+        ops.push((k.value().1, record::decode(v.value())?));
+    }
+    Ok(ops)
+}

@@ -1,0 +1,411 @@
+//! Changing stored mail inside the caller's write transaction. Every change to a message
+//! appends to the change log in that same transaction (see `changes.rs`).
+
+use std::collections::{HashMap, HashSet};
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::changes::{self, Kind, Reason};
+use super::model::{Carried, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags};
+use super::model::{hidden_key, roles};
+use super::raw::{get_raw, remove_raw};
+use super::read::{account_folders, pending_of, read_meta};
+use super::tables::{
+    CARRIED, FOLDERS, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, PENDING, RAW_Z, SUBJECTS, UIDS,
+};
+use crate::store::record;
+
+/// The mail tables in a write transaction, for changes made for `reason`.
+#[derive(Clone, Copy)]
+pub struct MailWrite<'t> {
+    pub(super) txn: &'t WriteTransaction,
+    pub(super) reason: Reason,
+}
+
+impl<'t> MailWrite<'t> {
+    pub fn new(txn: &'t WriteTransaction, reason: Reason) -> Self {
+        Self { txn, reason }
+    }
+
+    fn log(&self, meta: &MessageMeta, kind: Kind) -> Result<(), redb::Error> {
+        changes::append(
+            self.txn,
+            meta.account_id,
+            meta.id,
+            &meta.folder,
+            kind,
+            self.reason,
+        )
+    }
+
+    // ---- folders
+
+    pub fn folders(&self, account: u64) -> anyhow::Result<Vec<FolderState>> {
+        account_folders(&self.txn.open_table(FOLDERS)?, account)
+    }
+
+    pub fn roles(&self, account: u64) -> anyhow::Result<HashMap<String, String>> {
+        Ok(roles(&self.folders(account)?))
+    }
+
+    pub fn folder(&self, account: u64, name: &str) -> anyhow::Result<Option<FolderState>> {
+        let t = self.txn.open_table(FOLDERS)?;
+        let v = t.get((account, name))?;
+        Ok(match v {
+            Some(v) => Some(record::decode(v.value())?),
+            None => None,
+        })
+    }
+
+    pub fn save_folder(&self, account: u64, state: &FolderState) -> anyhow::Result<()> {
+        self.txn.open_table(FOLDERS)?.insert(
+            (account, state.name.as_str()),
+            record::encode(state).as_slice(),
+        )?;
+        Ok(())
+    }
+
+    // ---- messages
+
+    pub fn meta(&self, id: u64) -> anyhow::Result<Option<MessageMeta>> {
+        read_meta(&self.txn.open_table(MESSAGES)?, id)
+    }
+
+    pub fn raw(&self, id: u64) -> anyhow::Result<Option<Vec<u8>>> {
+        get_raw(&self.txn.open_table(RAW_Z)?, id)
+    }
+
+    pub fn id_of_uid(&self, account: u64, folder: &str, uid: u32) -> anyhow::Result<Option<u64>> {
+        Ok(self
+            .txn
+            .open_table(UIDS)?
+            .get((account, folder, uid))?
+            .map(|v| v.value()))
+    }
+
+    /// Rewrites a message's record and its index row after a change.
+    pub fn write_meta(&self, meta: &MessageMeta) -> anyhow::Result<()> {
+        self.txn
+            .open_table(MESSAGES)?
+            .insert(meta.id, record::encode(meta).as_slice())?;
+        self.txn.open_table(INDEX)?.insert(
+            (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
+            meta.index_row().encode().as_slice(),
+        )?;
+        self.log(meta, Kind::Updated)?;
+        Ok(())
+    }
+
+    /// Stores fetched messages (skipping UIDs already stored). Returns how many were new.
+    pub fn insert_messages(
+        &self,
+        account: u64,
+        folder: &str,
+        batch: &[Fetched],
+    ) -> anyhow::Result<usize> {
+        let mut inserter = self.inserter()?;
+        let mut new = 0;
+        for f in batch {
+            if inserter.has_uid(account, folder, f.uid)? {
+                continue;
+            }
+            let summary = crate::mail::parse::summary(&f.raw);
+            inserter.insert(account, folder, f, summary)?;
+            new += 1;
+        }
+        Ok(new)
+    }
+
+    /// Applies server flags to stored messages by UID; skips messages with local changes still
+    /// pending (they win until written to the server). With `keywords_decide`, the keywords
+    /// also set the triage status. Returns how many changed.
+    pub fn update_flags(
+        &self,
+        account: u64,
+        folder: &str,
+        updates: &[(u32, ServerFlags)],
+        keywords_decide: bool,
+    ) -> anyhow::Result<usize> {
+        let uids = self.txn.open_table(UIDS)?;
+        let pending = self.txn.open_table(PENDING)?;
+        let mut changed = 0;
+        for (uid, f) in updates {
+            let Some(id) = uids.get((account, folder, *uid))?.map(|v| v.value()) else {
+                continue;
+            };
+            if pending.get((account, id))?.is_some() {
+                continue;
+            }
+            // An unreadable record must not stop the folder's sync.
+            let Ok(Some(mut meta)) = self.meta(id) else {
+                continue;
+            };
+            if meta.seen == f.seen
+                && meta.flagged == f.flagged
+                && meta.answered == f.answered
+                && meta.draft == f.draft
+                && meta.keywords == f.keywords
+            {
+                continue;
+            }
+            meta.seen = f.seen;
+            meta.flagged = f.flagged;
+            meta.answered = f.answered;
+            meta.draft = f.draft;
+            meta.keywords = f.keywords.clone();
+            if keywords_decide {
+                let before = (meta.status.clone(), meta.priority.clone());
+                meta.take_triage_from_keywords();
+                if before != (meta.status.clone(), meta.priority.clone()) {
+                    meta.last_activity = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+                }
+            }
+            self.write_meta(&meta)?;
+            changed += 1;
+        }
+        Ok(changed)
+    }
+
+    /// Deletes one stored message everywhere.
+    pub fn delete_message(&self, id: u64) -> anyhow::Result<()> {
+        let Some(meta) = self.meta(id)? else {
+            return Ok(());
+        };
+        self.txn.open_table(MESSAGES)?.remove(id)?;
+        remove_raw(&mut self.txn.open_table(RAW_Z)?, id)?;
+        self.txn
+            .open_table(UIDS)?
+            .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
+        self.txn.open_table(INDEX)?.remove((
+            meta.account_id,
+            meta.folder.as_str(),
+            meta.date,
+            id,
+        ))?;
+        self.txn
+            .open_table(PENDING)?
+            .remove((meta.account_id, id))?;
+        self.log(&meta, Kind::Removed)?;
+        Ok(())
+    }
+
+    /// The UIDs stored for a folder, with their message ids.
+    pub fn stored_uids(&self, account: u64, folder: &str) -> anyhow::Result<Vec<(u32, u64)>> {
+        let uids = self.txn.open_table(UIDS)?;
+        let mut out = Vec::new();
+        for e in uids.range((account, folder, 0)..=(account, folder, u32::MAX))? {
+            let (k, v) = e?;
+            out.push((k.value().2, v.value()));
+        }
+        Ok(out)
+    }
+
+    /// Removes the stored messages of `folder` whose UIDs are not in `keep` (expunged on the
+    /// server). Returns how many went.
+    pub fn remove_missing(
+        &self,
+        account: u64,
+        folder: &str,
+        keep: &HashSet<u32>,
+    ) -> anyhow::Result<usize> {
+        let gone: Vec<u64> = self
+            .stored_uids(account, folder)?
+            .into_iter()
+            .filter(|(uid, _)| !keep.contains(uid))
+            .map(|(_, id)| id)
+            .collect();
+        for id in &gone {
+            self.delete_message(*id)?;
+        }
+        Ok(gone.len())
+    }
+
+    /// Forgets a folder's messages (UIDVALIDITY changed, or the folder is gone).
+    pub fn clear_folder(&self, account: u64, folder: &str) -> anyhow::Result<usize> {
+        self.remove_missing(account, folder, &Default::default())
+    }
+
+    /// Forgets everything stored for an account: its folders, messages, hidden keys, threads
+    /// and queued changes.
+    pub fn clear_account(&self, account: u64) -> anyhow::Result<()> {
+        for f in &self.folders(account)? {
+            self.clear_folder(account, &f.name)?;
+            self.txn
+                .open_table(FOLDERS)?
+                .remove((account, f.name.as_str()))?;
+        }
+        self.txn
+            .open_table(HIDDEN_KEYS)?
+            .retain_in((account, "", "")..(account + 1, "", ""), |_, _| false)?;
+        let whole = (account, "")..(account + 1, "");
+        self.txn
+            .open_table(CARRIED)?
+            .retain_in(whole.clone(), |_, _| false)?;
+        for table in [MSGIDS, SUBJECTS] {
+            self.txn
+                .open_table(table)?
+                .retain_in(whole.clone(), |_, _| false)?;
+        }
+        self.txn
+            .open_table(PENDING)?
+            .retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
+        Ok(())
+    }
+
+    // ---- hidden mail
+
+    /// The key a stored message is hidden by (its bytes are read only when it has no
+    /// Message-ID).
+    fn hidden_key_of(&self, meta: &MessageMeta) -> anyhow::Result<String> {
+        let raw = match meta.summary.message_id.as_deref() {
+            Some(id) if !id.is_empty() => Vec::new(),
+            _ => self.raw(meta.id)?.unwrap_or_default(),
+        };
+        Ok(hidden_key(meta.summary.message_id.as_deref(), &raw))
+    }
+
+    /// Hides a message from this site only; remembered by Message-ID so a re-sync keeps it
+    /// hidden. A queued move is dropped: it would bring it back as a new copy elsewhere.
+    pub fn hide(&self, mut meta: MessageMeta, now: i64) -> anyhow::Result<MessageMeta> {
+        let key = self.hidden_key_of(&meta)?;
+        self.txn
+            .open_table(HIDDEN_KEYS)?
+            .insert((meta.account_id, "", key.as_str()), now)?;
+        meta.hidden = true;
+        self.write_meta(&meta)?;
+        let mut pending = self.txn.open_table(PENDING)?;
+        let queued: Option<PendingFlags> = match pending.get((meta.account_id, meta.id))? {
+            Some(v) => Some(record::decode(v.value())?),
+            None => None,
+        };
+        if let Some(mut op) = queued
+            && op.move_to.is_some()
+        {
+            op.move_to = None;
+            op.create_target = false;
+            pending.insert((meta.account_id, meta.id), record::encode(&op).as_slice())?;
+        }
+        Ok(meta)
+    }
+
+    /// Shows again a message hidden while its move was pending, when the server refused the
+    /// move (unless the user deleted it from this site).
+    pub fn unhide(&self, id: u64) -> anyhow::Result<()> {
+        let Some(mut meta) = self.meta(id)? else {
+            return Ok(());
+        };
+        if !meta.hidden {
+            return Ok(());
+        }
+        let key = self.hidden_key_of(&meta)?;
+        if self
+            .txn
+            .open_table(HIDDEN_KEYS)?
+            .get((meta.account_id, "", key.as_str()))?
+            .is_some()
+        {
+            return Ok(());
+        }
+        meta.hidden = false;
+        self.write_meta(&meta)
+    }
+
+    /// Remembers the triage of a mail whose move is queued, for the copy the move yields.
+    pub fn carry(&self, account: u64, message_id: &str, carried: &Carried) -> anyhow::Result<()> {
+        self.txn
+            .open_table(CARRIED)?
+            .insert((account, message_id), record::encode(carried).as_slice())?;
+        Ok(())
+    }
+
+    // ---- changes for the mailbox
+
+    /// Merges a change into the message's queued server change (creating it), so the sync
+    /// task writes it to the mailbox.
+    pub fn queue_change(
+        &self,
+        meta: &MessageMeta,
+        change: impl FnOnce(&mut PendingFlags),
+    ) -> anyhow::Result<()> {
+        let uidvalidity = self
+            .folder(meta.account_id, &meta.folder)?
+            .map_or(0, |f| f.uidvalidity);
+        let mut pending = self.txn.open_table(PENDING)?;
+        let mut op: PendingFlags = match pending.get((meta.account_id, meta.id))? {
+            Some(v) => record::decode(v.value())?,
+            None => PendingFlags {
+                folder: meta.folder.clone(),
+                uid: meta.uid,
+                uidvalidity,
+                ..PendingFlags::default()
+            },
+        };
+        change(&mut op);
+        pending.insert((meta.account_id, meta.id), record::encode(&op).as_slice())?;
+        Ok(())
+    }
+
+    /// The account's queued changes, by message id.
+    pub fn pending(&self, account: u64) -> anyhow::Result<Vec<(u64, PendingFlags)>> {
+        pending_of(&self.txn.open_table(PENDING)?, account)
+    }
+
+    /// Forgets queued changes that were written to the mailbox, each only if it is still the
+    /// one written (a newer one made meanwhile goes out next time).
+    pub fn forget_pushed(&self, account: u64, done: &[(u64, PendingFlags)]) -> anyhow::Result<()> {
+        let mut t = self.txn.open_table(PENDING)?;
+        for (id, op) in done {
+            let current: Option<PendingFlags> = match t.get((account, *id))? {
+                Some(v) => Some(record::decode(v.value())?),
+                None => None,
+            };
+            if current.as_ref() == Some(op) {
+                t.remove((account, *id))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets one queued change whatever it is.
+    pub fn forget_pending(&self, account: u64, id: u64) -> anyhow::Result<()> {
+        self.txn.open_table(PENDING)?.remove((account, id))?;
+        Ok(())
+    }
+
+    /// Moves a message of a local account (no server) to `target` here: it takes the next UID
+    /// of the target folder, whose state is saved.
+    pub fn move_local(
+        &self,
+        mut meta: MessageMeta,
+        target: &mut FolderState,
+    ) -> anyhow::Result<MessageMeta> {
+        let account = meta.account_id;
+        if target.name != meta.folder {
+            self.log(&meta, Kind::Removed)?;
+            self.txn
+                .open_table(UIDS)?
+                .remove((account, meta.folder.as_str(), meta.uid))?;
+            self.txn.open_table(INDEX)?.remove((
+                account,
+                meta.folder.as_str(),
+                meta.date,
+                meta.id,
+            ))?;
+            let uid = target.top.max(1);
+            target.top = uid + 1;
+            target.exists += 1;
+            meta.folder = target.name.clone();
+            meta.uid = uid;
+            self.txn
+                .open_table(UIDS)?
+                .insert((account, meta.folder.as_str(), uid), meta.id)?;
+            self.save_folder(account, target)?;
+        }
+        // The copy a server would have made is this message: nothing to carry over.
+        if let Some(mid) = meta.summary.message_id.as_deref() {
+            self.txn.open_table(CARRIED)?.remove((account, mid))?;
+        }
+        self.write_meta(&meta)?;
+        Ok(meta)
+    }
+}

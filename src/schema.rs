@@ -1,0 +1,140 @@
+//! The schema of the store: every feature's tables, as one append-only list of migrations.
+//! Never edit or reorder a published migration: add a new one at the end. Each runs in one
+//! write transaction together with its version bump. This module sits at the top (it names
+//! every feature); the store below runs the list it is given.
+
+use std::path::Path;
+
+use redb::WriteTransaction;
+
+use crate::auth::{sessions, users};
+use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
+use crate::{accounts, ai, emails, import, mailstore, outgoing, templates};
+
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "users and sessions",
+        apply: m0001_users_and_sessions,
+    },
+    Migration {
+        version: 2,
+        name: "mail accounts and the mail cache",
+        apply: m0002_mail_accounts_and_cache,
+    },
+    Migration {
+        version: 3,
+        name: "mail index with threads and triage; hidden mail; remote-content senders",
+        apply: m0003_mail_index,
+    },
+    Migration {
+        version: 4,
+        name: "outbox, compose uploads and mail templates",
+        apply: m0004_outbox_and_templates,
+    },
+    Migration {
+        version: 5,
+        name: "AI: sealed provider keys, provider choice, training settings",
+        apply: m0005_ai,
+    },
+    Migration {
+        version: 6,
+        name: "search: raw mail compressed, the index's queue, imported mail",
+        apply: m0006_search_and_import,
+    },
+    Migration {
+        version: 7,
+        name: "mail store: the change log replaces the index's queue",
+        apply: m0007_change_log,
+    },
+];
+
+/// The schema version this binary writes.
+pub const SCHEMA_VERSION: u64 = MIGRATIONS.len() as u64;
+
+fn m0001_users_and_sessions(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    crate::store::create_meta(txn)?;
+    users::create_tables(txn)?;
+    sessions::create_tables(txn)
+}
+
+fn m0002_mail_accounts_and_cache(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    accounts::create_tables(txn)?;
+    mailstore::create_tables(txn)
+}
+
+fn m0003_mail_index(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::migrate_to_index(txn)?;
+    emails::remote::create_tables(txn)
+}
+
+fn m0004_outbox_and_templates(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    outgoing::outbox::create_tables(txn)?;
+    outgoing::uploads::create_tables(txn)?;
+    templates::create_tables(txn)
+}
+
+fn m0005_ai(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    ai::key::create_tables(txn)?;
+    ai::training::create_tables(txn)
+}
+
+fn m0006_search_and_import(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::migrate_to_compressed_raw(txn)?;
+    mailstore::create_legacy_search_queue(txn)?;
+    import::create_tables(txn)
+}
+
+fn m0007_change_log(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::migrate_to_change_log(txn)
+}
+
+/// Opens the store in `data_dir` (see [`Store::open_with`]).
+pub fn open(data_dir: &Path) -> anyhow::Result<(Store, SchemaState)> {
+    open_with_cache(data_dir, DEFAULT_CACHE_MB)
+}
+
+pub fn open_with_cache(data_dir: &Path, cache_mb: u64) -> anyhow::Result<(Store, SchemaState)> {
+    Store::open_with(data_dir, cache_mb, MIGRATIONS)
+}
+
+/// Opens the store and applies pending migrations: what `serve` and `migrate` do. Returns the
+/// migrations that ran.
+pub fn open_and_migrate(data_dir: &Path) -> anyhow::Result<(Store, Vec<&'static Migration>)> {
+    open_and_migrate_with_cache(data_dir, DEFAULT_CACHE_MB)
+}
+
+pub fn open_and_migrate_with_cache(
+    data_dir: &Path,
+    cache_mb: u64,
+) -> anyhow::Result<(Store, Vec<&'static Migration>)> {
+    let (store, _) = open_with_cache(data_dir, cache_mb)?;
+    let ran = store.migrate()?;
+    Ok((store, ran))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_store_migrates_to_current() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, state) = open(dir.path()).unwrap();
+        assert_eq!(state, SchemaState::Older { found: 0 });
+        assert_eq!(store.migrate().unwrap().len(), MIGRATIONS.len());
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn migrations_are_append_only_and_numbered() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(
+                m.version,
+                i as u64 + 1,
+                "migration {} is out of order",
+                m.name
+            );
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The shape of the code (issue 14; docs/ARCHITECTURE.md "Layers"): which top-level folders of
+//! `src/` use which (`crate::x` paths), and which tables are opened where. Two rules:
+//! - no import cycle between top-level folders, except the upward uses listed in
+//!   [`KNOWN_UPWARD`] (debt, each to be removed; the test fails when one is gone, so the list
+//!   only shrinks);
+//! - a table is opened only in the folder that declares it (`const X: TableDefinition`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Upward uses that still close a cycle, as (from, to). Removing one: delete its line.
+/// What is left: every feature's routes name `app::AppState` (which names the features'
+/// services), and the request extractors live in `http` (which uses `auth` and `app`).
+const KNOWN_UPWARD: &[(&str, &str)] = &[
+    ("accounts", "app"),
+    ("accounts", "http"),
+    ("ai", "app"),
+    ("ai", "http"),
+    ("auth", "app"),
+    ("auth", "http"),
+    ("emails", "app"),
+    ("emails", "http"),
+    ("http", "app"),
+    ("live", "app"),
+    ("outgoing", "app"),
+    ("outgoing", "http"),
+    ("search", "app"),
+    ("search", "http"),
+    ("smart", "app"),
+    ("smart", "http"),
+    ("templates", "app"),
+    ("templates", "http"),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The top-level module a file belongs to: `src/emails/triage.rs` → `emails`, `src/app.rs` →
+/// `app`.
+fn module_of(file: &Path) -> String {
+    let rel = file.strip_prefix(src()).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// Code without comments and without its unit tests (a test module may use anything, the
+/// schema to build a store for instance), so prose and tests never count as a use.
+fn code_of(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = match line.find("//") {
+            Some(i) if !line[..i].contains('"') => &line[..i],
+            _ => line,
+        };
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Every `crate::<name>` the code mentions, with the names inside `use crate::{a, b::c}`.
+fn uses(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != "self" {
+                    out.insert(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let from = module_of(f);
+        if from == "main" || from == "lib" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        for to in uses(&code) {
+            if to != from && modules.contains(&to) {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    edges
+}
+
+/// A cycle in `edges`, if any (depth-first search).
+fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, edges, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for node in edges.keys() {
+        if let Some(c) = visit(node, edges, &mut Vec::new(), &mut done) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[test]
+fn top_level_folders_depend_downwards_only() {
+    let mut edges = graph();
+    for (from, to) in KNOWN_UPWARD {
+        assert!(
+            edges.get(*from).is_some_and(|t| t.contains(*to)),
+            "{from} no longer uses {to}: remove the line from KNOWN_UPWARD"
+        );
+        edges.get_mut(*from).unwrap().remove(*to);
+    }
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!(
+            "import cycle between top-level folders of src/: {}\n(a feature may use only what \
+             sits below it; see docs/ARCHITECTURE.md \"Layers\")",
+            cycle.join(" → ")
+        );
+    }
+}
+
+#[test]
+fn tables_are_opened_only_by_their_owner() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    // const NAME: TableDefinition → the folders declaring it.
+    let mut owners: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let texts: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|f| (f.clone(), code_of(&std::fs::read_to_string(f).unwrap())))
+        .collect();
+    for (f, code) in &texts {
+        for line in code.lines() {
+            if let Some(i) = line.find("const ")
+                && line[i..].contains("TableDefinition")
+            {
+                let name: String = line[i + 6..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                owners.entry(name).or_default().insert(module_of(f));
+            }
+        }
+    }
+    assert!(owners.len() > 20, "found {} tables", owners.len());
+    let mut wrong = Vec::new();
+    for (f, code) in &texts {
+        let here = module_of(f);
+        let mut rest = code.as_str();
+        while let Some(i) = rest.find("open_table(") {
+            rest = &rest[i + "open_table(".len()..];
+            let arg: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let name = arg.rsplit("::").next().unwrap_or("").to_string();
+            if let Some(owner) = owners.get(&name)
+                && !owner.contains(&here)
+            {
+                wrong.push(format!("{} opens {name} (owned by {owner:?})", f.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "tables opened outside their owner:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_checks_see_a_cycle_and_a_use() {
+    let code = code_of(
+        "use crate::{a, b::c};\n// crate::ignored\nlet x = crate::d::e();\n#[cfg(test)]\nmod tests {\n use crate::t;\n}",
+    );
+    assert_eq!(
+        uses(&code),
+        ["a", "b", "d"].iter().map(|s| s.to_string()).collect()
+    );
+    let mut edges = BTreeMap::new();
+    edges.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    edges.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
+    assert!(find_cycle(&edges).is_some());
+    edges.get_mut("b").unwrap().clear();
+    assert!(find_cycle(&edges).is_none());
+}

@@ -1,0 +1,298 @@
+//! Removing a user forgets everything they kept (issue 14): a user with a synced mailbox, a
+//! draft, a scheduled mail, an upload, a template, an AI key and a remote-content sender is
+//! removed by an admin; then every table of the store is read whole (whatever its types) and
+//! searched for the user's name, address and ids, the search index is checked to hold only
+//! the mail that is left, and the scheduled mail never reaches the mail server.
+
+mod common;
+
+use std::time::Duration;
+
+use common::mailflow::{eventually, fixtures, second_user, synced_app};
+use common::mailserver::MailServer;
+use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
+use serde_json::json;
+
+/// Text of a stored key or value, for searching.
+trait Show {
+    fn show(&self) -> String;
+}
+
+macro_rules! show_display {
+    ($($t:ty),*) => {$(
+        impl Show for $t {
+            fn show(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+show_display!(u8, u16, u32, u64, i64, &str);
+
+impl Show for () {
+    fn show(&self) -> String {
+        String::new()
+    }
+}
+
+impl Show for &[u8] {
+    fn show(&self) -> String {
+        String::from_utf8_lossy(self).into_owned()
+    }
+}
+
+impl<A: Show, B: Show> Show for (A, B) {
+    fn show(&self) -> String {
+        format!("({}, {})", self.0.show(), self.1.show())
+    }
+}
+
+impl<A: Show, B: Show, C: Show> Show for (A, B, C) {
+    fn show(&self) -> String {
+        format!("({}, {}, {})", self.0.show(), self.1.show(), self.2.show())
+    }
+}
+
+impl<A: Show, B: Show, C: Show, D: Show> Show for (A, B, C, D) {
+    fn show(&self) -> String {
+        format!(
+            "({}, {}, {}, {})",
+            self.0.show(),
+            self.1.show(),
+            self.2.show(),
+            self.3.show()
+        )
+    }
+}
+
+/// Opens table `name` with key type `$k` and the first value type that fits; its rows as text.
+macro_rules! rows_with_key {
+    ($txn:expr, $name:expr, $k:ty, [$($v:ty),*]) => {{
+        let mut found: Option<Vec<(String, String)>> = None;
+        $(
+            if found.is_none() {
+                let def: TableDefinition<$k, $v> = TableDefinition::new($name);
+                if let Ok(t) = $txn.open_table(def) {
+                    let mut rows = Vec::new();
+                    for e in t.iter().unwrap() {
+                        let (k, v) = e.unwrap();
+                        rows.push((k.value().show(), v.value().show()));
+                    }
+                    found = Some(rows);
+                }
+            }
+        )*
+        found
+    }};
+}
+
+/// Every row of table `name`, whatever its key and value types (from the ones the store
+/// uses; a table of other types fails the test, so a new one cannot be skipped).
+fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
+    macro_rules! any_value {
+        ($($k:ty),*) => {
+            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8])))*
+        };
+    }
+    any_value!(
+        u64,
+        &str,
+        &[u8],
+        (u64, u64),
+        (u64, u16),
+        (u64, &str),
+        (u64, &str, u32),
+        (u64, &str, &str),
+        (u64, &str, &[u8]),
+        (u64, &str, i64, u64)
+    )
+    .unwrap_or_else(|| panic!("table {name} has key/value types this test cannot read: add them"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn removing_a_user_forgets_everything_they_kept() {
+    let ms = MailServer::start();
+    ms.seed("user1", &fixtures("hebrew"), "INBOX");
+    ms.seed("user2", &fixtures("hebrew"), "INBOX");
+    let (app, admin) = synced_app(&ms, "user1").await;
+    let yossi = second_user(&app, &admin, &ms, "user2").await;
+    let (_, me) = app.json("GET", "/api/app/me", Some(&yossi), None).await;
+    let user_id = me["user"]["id"].as_u64().unwrap();
+    let (_, accounts) = app
+        .json("GET", "/api/auth/accounts", Some(&yossi), None)
+        .await;
+    let account_id: u64 = accounts["accounts"][0]["id"]
+        .as_u64()
+        .or_else(|| accounts["accounts"][0]["id"].as_str()?.parse().ok())
+        .expect("yossi's account id");
+
+    // What a user keeps: a draft, a scheduled mail, an upload, a template, an AI key, a sender
+    // whose remote images they show.
+    let mail = |extra: serde_json::Value| {
+        let mut m = json!({"to": ["user3@example.test"], "subject": "לא יישלח לעולם",
+            "body": "<p>גוף</p>"});
+        m.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        m
+    };
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/send",
+            Some(&yossi),
+            Some(mail(json!({"folder": "drafts"}))),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let at = time::OffsetDateTime::now_utc() + Duration::from_secs(8);
+    let at = at
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/send",
+            Some(&yossi),
+            Some(mail(json!({"snoozed_until": at}))),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["scheduled"], true, "{v}");
+    let upload = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/attachments?name=yossi-notes.txt")
+        .header("authorization", &yossi)
+        .header("content-type", "text/plain")
+        .body(axum::body::Body::from("yossi's private notes"))
+        .unwrap();
+    assert_eq!(app.send(upload).await.status(), 200);
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/templates",
+            Some(&yossi),
+            Some(json!({"name": "תבנית של יוסי", "subject": "s", "body": "b"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/claude-api-key",
+            Some(&yossi),
+            Some(json!({"apiKey": "sk-ant-yossi-secret"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/remote-senders",
+            Some(&yossi),
+            Some(json!({"address": "news@yossi-shop.test"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    // The index has caught up with yossi's mail before he goes.
+    eventually(Duration::from_secs(30), "yossi's mail indexed", || async {
+        let (_, v) = app
+            .json(
+                "GET",
+                "/api/search?q=in:inbox&perPage=5",
+                Some(&yossi),
+                None,
+            )
+            .await;
+        (v["total"].as_u64().unwrap_or(0) > 0 && v["indexing"] == false).then_some(())
+    })
+    .await;
+
+    let (s, v) = app
+        .json(
+            "DELETE",
+            &format!("/api/admin/users/{user_id}"),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, _) = app.json("GET", "/api/app/me", Some(&yossi), None).await;
+    assert_eq!(s, 401, "his sessions end with him");
+
+    // Every table, read whole: nothing names him, his address, or his ids.
+    let needles = [
+        "yossi".to_string(),
+        "יוסי".to_string(),
+        "user2@example.test".to_string(),
+        format!("\"user_id\":{user_id},"),
+        format!("\"userId\":{user_id},"),
+        format!("\"account_id\":{account_id},"),
+    ];
+    let store = app.state.store.clone();
+    let txn = store.db().begin_read().unwrap();
+    let mut tables = 0;
+    for handle in txn.list_tables().unwrap() {
+        let name = handle.name().to_string();
+        tables += 1;
+        for (k, v) in rows_of(&txn, &name) {
+            for needle in &needles {
+                assert!(
+                    !k.contains(needle.as_str()) && !v.contains(needle.as_str()),
+                    "table {name} still holds {needle}: {k} => {}",
+                    v.chars().take(300).collect::<String>()
+                );
+            }
+        }
+    }
+    assert!(tables >= 20, "read {tables} tables");
+    // Rows keyed by his account id in the tables keyed by account first.
+    for name in [
+        "mail_folders",
+        "mail_uids",
+        "mail_index",
+        "mail_hidden",
+        "mail_msgids",
+        "mail_subjects",
+        "mail_pending_flags",
+        "mail_carried_triage",
+        "imported",
+    ] {
+        let prefix = format!("({account_id}, ");
+        for (k, _) in rows_of(&txn, name) {
+            assert!(!k.starts_with(&prefix), "{name} still holds {k}");
+        }
+    }
+    // No raw bytes without their message.
+    let messages: std::collections::HashSet<String> = rows_of(&txn, "mail_messages")
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    for (k, _) in rows_of(&txn, "mail_raw_z") {
+        let id = k.trim_start_matches('(').split(',').next().unwrap();
+        assert!(messages.contains(id), "raw part {k} has no message");
+    }
+    drop(txn);
+
+    // The index holds exactly the mail that is left (the admin's).
+    let left = messages.len() as u64;
+    eventually(Duration::from_secs(30), "the index forgot him", || async {
+        (app.state.search.num_docs() == left).then_some(())
+    })
+    .await;
+    let (_, v) = app
+        .json(
+            "GET",
+            "/api/search?q=in:inbox&perPage=5",
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(v["total"].as_u64(), Some(left), "{v}");
+
+    assert!(left > 0, "the admin's mail stays");
+
+    // His scheduled mail never goes out (it was due 8 s after it was queued).
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    assert_eq!(ms.message_count("user3", "INBOX"), 0);
+}
