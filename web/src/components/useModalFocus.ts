@@ -1,7 +1,7 @@
 import { useEffect, type KeyboardEvent, type RefObject } from 'react';
 
 /**
- * The keyboard behaviour every modal dialog shares (settings' ConfirmDialog, compose's modals):
+ * The keyboard behaviour every modal dialog shares (through components/Modal's DialogFrame):
  * focus moves to `initial()` on open and back where it was on close, Tab and Shift+Tab stay
  * inside the dialog, Escape closes unless an action is running. Returns the dialog's keydown
  * handler.

@@ -12,6 +12,8 @@ export const he = {
     loading: 'טוען...',
     pageLoadFailed: 'טעינת הדף נכשלה. נסה לרענן את הדף.',
     reload: 'רענון',
+    /** The button under anything that failed to load (components/LoadError). */
+    retry: 'נסה שוב',
   },
 
   errors: {
@@ -203,7 +205,6 @@ export const he = {
       accountsLoading: 'טוען חשבונות...',
       accountsFailed: 'לא ניתן לטעון את החשבונות המחוברים.',
       accountsEmpty: 'עדיין לא חוברה תיבת דואר.',
-      retry: 'נסה שוב',
       syncStates: {
         connecting: 'מתחבר',
         syncing: 'מסנכרן',
@@ -232,7 +233,6 @@ export const he = {
       listLabel: 'משתמשי המערכת',
       loading: 'טוען משתמשים...',
       loadFailed: 'לא ניתן לטעון את רשימת המשתמשים.',
-      retry: 'נסה שוב',
       empty: 'אין משתמשים.',
       you: 'את/ה',
       createdAt: (date: string) => `נוצר ב-${date}`,
@@ -285,7 +285,6 @@ export const he = {
     shown: (n: number, total: number) => `${n.toLocaleString('he-IL')} מתוך ${total.toLocaleString('he-IL')}`,
     loading: 'טוען הודעות...',
     loadFailed: 'שגיאה בטעינת המיילים',
-    retry: 'נסה שוב',
     refresh: 'רענון',
     refreshing: 'מרענן...',
     syncingHint: 'הסנכרון עדיין רץ; הודעות נוספות יופיעו כאן בהדרגה.',
@@ -542,7 +541,6 @@ export const he = {
     outboxLoadFailed: 'לא ניתן לטעון את תיבת הדואר היוצא',
     outboxMissing: 'ההודעה כבר אינה בתיבת הדואר היוצא (ייתכן שכבר נשלחה).',
     outboxSending: 'ההודעה נשלחת ברגע זה ולכן אי אפשר לערוך אותה.',
-    retry: 'נסה שוב',
     scheduler: {
       title: 'תזמון שליחה',
       quick: 'בחירה מהירה',
@@ -643,7 +641,6 @@ export const he = {
       count: (n: number) => (n === 1 ? 'טיוטה אחת' : `${count(n)} טיוטות`),
       loading: 'טוען טיוטות...',
       loadFailed: 'שגיאה בטעינת טיוטות',
-      retry: 'נסה שוב',
       empty: 'אין טיוטות תשובה הממתינות לשליחה.',
       emptyHint: 'בחלונית התשובה בדואר הנכנס, "שמור טיוטה" שומר תשובה כאן ובתיקיית הטיוטות של תיבת הדואר.',
       to: 'אל:',
@@ -818,7 +815,6 @@ export const he = {
     effective: 'בשימוש כעת:',
     loading: 'טוען את הגדרות ה-AI...',
     loadFailed: 'לא ניתן לטעון את הגדרות ה-AI.',
-    retry: 'נסה שוב',
   },
 
   /** The AI training page (general settings). */
@@ -890,7 +886,6 @@ export const he = {
       title: 'המיילים האחרונים',
       loading: 'טוען מיילים...',
       loadFailed: 'טעינת המיילים נכשלה',
-      retry: 'נסה שוב',
       empty: 'אין עדיין מיילים בדואר הנכנס.',
       emptyHint: 'עשרת המיילים האחרונים יופיעו כאן לאחר הסנכרון.',
     },
@@ -928,7 +923,6 @@ export const he = {
       period: (days: number) => `ב-${count(days)} הימים האחרונים`,
       loading: 'מחשב תובנות...',
       loadFailed: 'טעינת התובנות נכשלה',
-      retry: 'נסה שוב',
       none: '—',
       received: 'התקבלו',
       sent: 'נשלחו',
@@ -994,7 +988,6 @@ export const he = {
     emptyHint: 'אפשר לנסות מילים אחרות, פחות מסננים או תיקייה אחרת.',
     indexing: 'אינדקס החיפוש עדיין מתעדכן, ולכן ייתכן שחלק מההודעות עדיין אינן מופיעות בתוצאות.',
     failed: 'החיפוש נכשל',
-    retry: 'נסה שוב',
     resultsLabel: 'תוצאות החיפוש',
     starred: 'מסומן בכוכב',
     inFolder: (folder: string) => `בתיקייה ${folder}`,

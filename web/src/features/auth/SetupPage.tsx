@@ -11,8 +11,9 @@ import type { SetupAdminResponse, SetupStatusResponse } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
+import { passwordProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
 
 export function validateSetup(f: {
@@ -166,35 +167,26 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
           value={username}
           onValueChange={setUsername}
         />
-        <TextField
-          id="setup-password"
-          label={he.setup.password}
-          hint={he.setup.passwordHint}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={MIN_PASSWORD_LENGTH}
+        <NewPasswordFields
+          password={{
+            id: 'setup-password',
+            label: he.setup.password,
+            hint: he.setup.passwordHint,
+            name: 'password',
+            value: password,
+            onValueChange: setPassword,
+          }}
+          confirm={{
+            id: 'setup-confirm',
+            label: he.setup.confirmPassword,
+            name: 'confirm',
+            value: confirm,
+            onValueChange: setConfirm,
+          }}
           disabled={submitting}
-          value={password}
-          onValueChange={setPassword}
+          error={error}
+          errorTestId="setup-error"
         />
-        <TextField
-          id="setup-confirm"
-          label={he.setup.confirmPassword}
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={submitting}
-          value={confirm}
-          onValueChange={setConfirm}
-        />
-        {error && (
-          <p className="notice notice--error" role="alert" data-testid="setup-error">
-            {error}
-          </p>
-        )}
         <button
           type="submit"
           className="button button--primary button--block"

@@ -7,8 +7,8 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { outgoingKeys, type ComposeContact } from '../../api/outgoing';
 import { CheckIcon } from '../../components/icons';
+import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
-import { Modal } from './Modal';
 
 /** Typing pauses this long before the list is asked for again. */
 const SEARCH_DEBOUNCE_MS = 250;

@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { outgoingKeys, type OutboxItem } from '../../api/outgoing';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { ComposeForm } from './ComposeForm';
 import { fromMail, type ComposeInitial } from './prefill';
@@ -24,16 +25,7 @@ export function OutboxEdit({ outboxId }: { outboxId: string }) {
 
   let message;
   if (error && !data) {
-    message = (
-      <div className="notice notice--error" role="alert">
-        <p>
-          {t.outboxLoadFailed}: {errorMessage(error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void mutate()}>
-          {t.retry}
-        </button>
-      </div>
-    );
+    message = <LoadError message={`${t.outboxLoadFailed}: ${errorMessage(error)}`} onRetry={() => void mutate()} />;
   } else if (!data) {
     message = (
       <p className="card__status" role="status">

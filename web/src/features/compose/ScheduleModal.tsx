@@ -3,9 +3,9 @@
 // date and a time are chosen, and the message says which of those is missing.
 
 import { useState } from 'react';
+import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
-import { Modal } from './Modal';
 import { QUICK_OPTIONS, dateInputValue, quickSlot, slotDate, type Slot } from './schedule';
 
 export interface ScheduleModalProps {

@@ -8,9 +8,9 @@ import { errorMessage } from '../../api/client';
 import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
+import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { subjectDirection } from './direction';
-import { Modal } from './Modal';
 import { TemplateEditForm } from './TemplateEditForm';
 
 export interface TemplatesModalProps {

@@ -9,13 +9,13 @@ import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
 import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, withReason, type Draft } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
+import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { decodeBase64Html, htmlToText, previewText, textToHtml } from '../../lib/mailText';
-import { MailBody } from '../inbox/MailBody';
 import { useUndoSend } from '../outbox/undoSend';
-import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { OriginalMail } from './OriginalMail';
 import { useRefreshDrafts } from './useDrafts';
 

@@ -4,10 +4,10 @@
 
 import { useMemo, useState } from 'react';
 import type { DraftOriginal } from '../../api/outgoing';
+import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { decodeBase64Html, previewText } from '../../lib/mailText';
-import { MailBody } from '../inbox/MailBody';
 
 const t = he.outgoing.drafts;
 

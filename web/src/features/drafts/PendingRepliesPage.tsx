@@ -8,11 +8,12 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { deleteAllDrafts, withReason } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ClockIcon, TrashIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { OutboxSection } from '../outbox/OutboxSection';
-import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { DraftCard } from './DraftCard';
 import { useDrafts, useRefreshDrafts } from './useDrafts';
 
@@ -49,14 +50,7 @@ export default function PendingRepliesPage() {
   let content;
   if (!data && failed) {
     content = (
-      <div className="notice notice--error" role="alert" data-testid="drafts-error">
-        <p>
-          {t.loadFailed}: {errorMessage(error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void mutate()}>
-          {t.retry}
-        </button>
-      </div>
+      <LoadError message={`${t.loadFailed}: ${errorMessage(error)}`} onRetry={() => void mutate()} testId="drafts-error" />
     );
   } else if (!data) {
     content = (

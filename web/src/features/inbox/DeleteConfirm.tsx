@@ -2,8 +2,8 @@
 // real mailbox. One mail, a whole conversation, or the ticked threads.
 
 import type { Thread } from '../../api/types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
-import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { threadSubject } from './ThreadRow';
 import { mailIds } from './threads';
 

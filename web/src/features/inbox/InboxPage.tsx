@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
@@ -26,14 +27,12 @@ export default function InboxPage() {
   let content;
   if (failed) {
     content = (
-      <div className="notice notice--error mail-view__notice" role="alert" data-testid="accounts-error">
-        <p>
-          {he.mail.loadFailed}: {errorMessage(error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void mutate()}>
-          {he.mail.retry}
-        </button>
-      </div>
+      <LoadError
+        message={`${he.mail.loadFailed}: ${errorMessage(error)}`}
+        onRetry={() => void mutate()}
+        className="mail-view__notice"
+        testId="accounts-error"
+      />
     );
   } else if (!accounts) {
     content = (

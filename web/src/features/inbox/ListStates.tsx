@@ -5,6 +5,7 @@
 import { errorMessage } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he, type FolderKey } from '../../i18n/he';
 import { SIDEBAR_FOLDERS, folderTitle } from './folders';
 
@@ -12,14 +13,12 @@ const t = he.mail;
 
 export function ListError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
-    <div className="notice notice--error mail-view__notice" role="alert" data-testid="mail-list-error">
-      <p>
-        {t.loadFailed}: {errorMessage(error)}
-      </p>
-      <button type="button" className="link-button" onClick={onRetry}>
-        {t.retry}
-      </button>
-    </div>
+    <LoadError
+      message={`${t.loadFailed}: ${errorMessage(error)}`}
+      onRetry={onRetry}
+      className="mail-view__notice"
+      testId="mail-list-error"
+    />
   );
 }
 

@@ -10,6 +10,7 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { Email, EmailDetail, Thread } from '../../api/types';
 import { BackIcon, TrashIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { StatusButtons, StatusChips } from './StatusButtons';
@@ -65,14 +66,11 @@ export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, on
       <article className="reading-pane" data-testid="reading-pane" data-id={id}>
         {back}
         {error ? (
-          <div className="notice notice--error" role="alert" data-testid="reading-error">
-            <p>
-              {t.mailLoadFailed} {errorMessage(error)}
-            </p>
-            <button type="button" className="link-button" onClick={() => void mutate()}>
-              {t.retry}
-            </button>
-          </div>
+          <LoadError
+            message={`${t.mailLoadFailed} ${errorMessage(error)}`}
+            onRetry={() => void mutate()}
+            testId="reading-error"
+          />
         ) : (
           <p className="card__status reading-pane__status" role="status">
             {he.app.loading}

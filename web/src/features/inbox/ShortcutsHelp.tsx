@@ -1,8 +1,9 @@
 // The keyboard-shortcuts list, opened with '?' (or the toolbar's '?' button). Modal: focus moves
 // to its close button and returns on close; Escape, '?', the button or a click outside close it.
 
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
 import { CloseIcon } from '../../components/icons';
+import { DialogFrame } from '../../components/Modal';
 import { he } from '../../i18n/he';
 
 const t = he.inbox.shortcuts;
@@ -11,59 +12,41 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeRef.current?.focus();
-    return () => previous?.focus();
-  }, []);
-
   return (
-    <div
-      className="dialog-backdrop"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <DialogFrame
+      className="dialog shortcuts-help"
+      labelledBy={titleId}
+      testId="shortcuts-help"
+      initial={() => closeRef.current}
+      // Focus stays on the one button inside.
+      focusable="button"
+      onClose={onClose}
     >
-      <div
-        className="dialog shortcuts-help"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        onKeyDown={(e) => {
-          // Focus stays on the one button inside.
-          if (e.key === 'Tab') {
-            e.preventDefault();
-            closeRef.current?.focus();
-          }
-        }}
-        data-testid="shortcuts-help"
-      >
-        <div className="shortcuts-help__head">
-          <h2 id={titleId} className="dialog__title">
-            {t.title}
-          </h2>
-          <button
-            ref={closeRef}
-            type="button"
-            className="icon-button"
-            aria-label={t.close}
-            onClick={onClose}
-            data-testid="shortcuts-close"
-          >
-            <CloseIcon />
-          </button>
-        </div>
-        <dl className="shortcuts-help__list">
-          {t.list.map(([key, what]) => (
-            <div key={key} className="shortcuts-help__item">
-              <dt>
-                <kbd dir="ltr">{key}</kbd>
-              </dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
+      <div className="shortcuts-help__head">
+        <h2 id={titleId} className="dialog__title">
+          {t.title}
+        </h2>
+        <button
+          ref={closeRef}
+          type="button"
+          className="icon-button"
+          aria-label={t.close}
+          onClick={onClose}
+          data-testid="shortcuts-close"
+        >
+          <CloseIcon />
+        </button>
       </div>
-    </div>
+      <dl className="shortcuts-help__list">
+        {t.list.map(([key, what]) => (
+          <div key={key} className="shortcuts-help__item">
+            <dt>
+              <kbd dir="ltr">{key}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </DialogFrame>
   );
 }

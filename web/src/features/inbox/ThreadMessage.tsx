@@ -14,10 +14,11 @@ import { allowRemoteSender, revokeRemoteSender } from '../../api/triage';
 import type { Email, EmailDetail } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { DownloadIcon, PaperclipIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
+import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { formatSize } from '../../lib/size';
-import { MailBody } from './MailBody';
 import { senderLabel } from './ThreadRow';
 
 const t = he.mail;
@@ -126,14 +127,11 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
     return (
       <article className="thread-message" data-testid="thread-message" data-id={id} data-expanded="true">
         {error ? (
-          <div className="notice notice--error" role="alert" data-testid="reading-error">
-            <p>
-              {t.mailLoadFailed} {errorMessage(error)}
-            </p>
-            <button type="button" className="link-button" onClick={() => void mutate()}>
-              {t.retry}
-            </button>
-          </div>
+          <LoadError
+            message={`${t.mailLoadFailed} ${errorMessage(error)}`}
+            onRetry={() => void mutate()}
+            testId="reading-error"
+          />
         ) : (
           <p className="card__status reading-pane__status" role="status">
             {he.app.loading}

@@ -10,10 +10,10 @@ import { useSWRConfig } from 'swr';
 import { keys } from '../../api/keys';
 import { cancelOutboxItem, failureMessage, outgoingKeys, retryOutboxItem, type OutboxItem } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RefreshIcon, SendIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
-import { ConfirmDialog } from '../settings/ConfirmDialog';
 import { useOutbox } from './useOutbox';
 
 const t = he.outgoing.outbox;

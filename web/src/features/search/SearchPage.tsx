@@ -10,6 +10,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { SEARCH_PER_PAGE, type SearchParams, type SearchResult } from '../../api/search';
 import { EmptyState } from '../../components/EmptyState';
 import { SearchIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { FilterPanel } from './FilterPanel';
 import { openResultHref } from './folders';
@@ -27,14 +28,14 @@ const t = he.searchPage;
 function SearchError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const rejected = error instanceof ApiError && error.status === 400;
   return (
-    <div className="notice notice--error search-error" role="alert" data-testid="search-error">
-      <p dir="auto">{rejected ? error.message : `${t.failed}: ${errorMessage(error)}`}</p>
-      {!rejected && (
-        <button type="button" className="link-button" onClick={onRetry} data-testid="search-retry">
-          {t.retry}
-        </button>
-      )}
-    </div>
+    <LoadError
+      message={rejected ? error.message : `${t.failed}: ${errorMessage(error)}`}
+      messageDir="auto"
+      onRetry={rejected ? undefined : onRetry}
+      className="search-error"
+      testId="search-error"
+      retryTestId="search-retry"
+    />
   );
 }
 

@@ -7,8 +7,9 @@ import type { ChangePasswordRequest, SuccessResponse } from '../../api/types';
 import { useAuth } from '../../app/AuthProvider';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
+import { passwordProblem } from '../../lib/passwords';
 
 const t = he.settings.account;
 
@@ -103,35 +104,26 @@ export function AccountCard() {
           value={current}
           onValueChange={setCurrent}
         />
-        <TextField
-          id="password-new"
-          label={t.newPassword}
-          hint={t.passwordHint}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={MIN_PASSWORD_LENGTH}
+        <NewPasswordFields
+          password={{
+            id: 'password-new',
+            label: t.newPassword,
+            hint: t.passwordHint,
+            name: 'newPassword',
+            value: next,
+            onValueChange: setNext,
+          }}
+          confirm={{
+            id: 'password-confirm',
+            label: t.confirmPassword,
+            name: 'confirmPassword',
+            value: confirm,
+            onValueChange: setConfirm,
+          }}
           disabled={submitting}
-          value={next}
-          onValueChange={setNext}
+          error={error}
+          errorTestId="password-error"
         />
-        <TextField
-          id="password-confirm"
-          label={t.confirmPassword}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={submitting}
-          value={confirm}
-          onValueChange={setConfirm}
-        />
-        {error && (
-          <p className="notice notice--error" role="alert" data-testid="password-error">
-            {error}
-          </p>
-        )}
         <div>
           <button
             type="submit"

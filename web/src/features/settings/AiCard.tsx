@@ -7,6 +7,7 @@ import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings } from '../../api/ai';
 import { errorMessage } from '../../api/client';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { AiKeySection } from './AiKeySection';
 import { AiProviderForm } from './AiProviderForm';
@@ -29,14 +30,11 @@ export function AiCard() {
     provider = <AiProviderForm settings={settings.data} mutate={settings.mutate} onSaved={onSaved} />;
   } else if (settings.error) {
     provider = (
-      <div className="notice notice--error" role="alert" data-testid="ai-settings-load-error">
-        <p>
-          {t.loadFailed} {errorMessage(settings.error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void settings.mutate()}>
-          {t.retry}
-        </button>
-      </div>
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(settings.error)}`}
+        onRetry={() => void settings.mutate()}
+        testId="ai-settings-load-error"
+      />
     );
   } else {
     provider = (

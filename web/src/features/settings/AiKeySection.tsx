@@ -9,9 +9,9 @@ import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, deleteApiKey, storeApiKey, type KeyExists } from '../../api/ai';
 import { errorMessage } from '../../api/client';
 import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { ConfirmDialog } from './ConfirmDialog';
 
 const t = he.aiSettings;
 

@@ -17,11 +17,13 @@ import type {
 } from '../../api/types';
 import { useAuth } from '../../app/AuthProvider';
 import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SelectField, TextField } from '../../components/Field';
+import { LoadError } from '../../components/LoadError';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
-import { ConfirmDialog } from './ConfirmDialog';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from '../../lib/passwords';
+import { passwordProblem } from '../../lib/passwords';
 
 const t = he.settings.users;
 
@@ -92,14 +94,11 @@ function UsersCardBody({ me }: { me: User }) {
   let body;
   if (failed) {
     body = (
-      <div className="notice notice--error" role="alert" data-testid="users-error">
-        <p>
-          {t.loadFailed} {errorMessage(list.error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void revalidate()}>
-          {t.retry}
-        </button>
-      </div>
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(list.error)}`}
+        onRetry={() => void revalidate()}
+        testId="users-error"
+      />
     );
   } else if (!users) {
     body = (
@@ -278,25 +277,19 @@ function ResetPasswordForm({
       <p className="notice notice--warning" role="note">
         {t.resetWarning}
       </p>
-      <TextField
-        id={id}
-        label={t.resetTitle(u.name)}
-        hint={t.passwordHint}
-        testId={`user-reset-password-${u.username}`}
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        autoFocus
+      <NewPasswordFields
+        password={{
+          id,
+          label: t.resetTitle(u.name),
+          hint: t.passwordHint,
+          testId: `user-reset-password-${u.username}`,
+          autoFocus: true,
+          value: password,
+          onValueChange: setPassword,
+        }}
         disabled={busy}
-        value={password}
-        onValueChange={setPassword}
+        error={error}
       />
-      {error && (
-        <p className="notice notice--error" role="alert">
-          {error}
-        </p>
-      )}
       <div className="form__actions">
         <button
           type="submit"
@@ -387,17 +380,9 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
           value={name}
           onValueChange={setName}
         />
-        <TextField
-          id="add-user-password"
-          label={t.password}
-          hint={t.passwordHint}
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={MIN_PASSWORD_LENGTH}
+        <NewPasswordFields
+          password={{ id: 'add-user-password', label: t.password, hint: t.passwordHint, value: password, onValueChange: setPassword }}
           disabled={submitting}
-          value={password}
-          onValueChange={setPassword}
         />
         <SelectField
           id="add-user-role"

@@ -112,7 +112,6 @@ export function InsightsCard() {
         fallback={t.loadFailed}
         message={`${t.loadFailed}: ${errorMessage(error)}`}
         onRetry={() => void mutate()}
-        retryLabel={t.retry}
       />
     );
   } else if (!usable) {

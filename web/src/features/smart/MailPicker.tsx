@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client';
 import type { Email } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { useMailAccounts } from '../accounts/useMailAccounts';
@@ -53,14 +54,7 @@ export function MailPicker({ chosenId, onChoose }: { chosenId: string | null; on
 
   if (failed) {
     return (
-      <div className="notice notice--error" role="alert" data-testid="smart-list-error">
-        <p>
-          {t.loadFailed}: {errorMessage(error)}
-        </p>
-        <button type="button" className="link-button" onClick={() => void mutate()}>
-          {t.retry}
-        </button>
-      </div>
+      <LoadError message={`${t.loadFailed}: ${errorMessage(error)}`} onRetry={() => void mutate()} testId="smart-list-error" />
     );
   }
   if (!mails) {

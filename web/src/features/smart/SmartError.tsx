@@ -5,30 +5,24 @@
 import { Link } from 'react-router-dom';
 import { isKeyMissing } from '../../api/ai';
 import { failureMessage } from '../../api/outgoing';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 
-export function SmartError({ error, fallback, message, onRetry, retryLabel }: {
+export function SmartError({ error, fallback, message, onRetry }: {
   error: unknown;
   /** The call's own failure text, for an answer that carries no message. */
   fallback: string;
   /** Shown instead of the server's message. */
   message?: string;
   onRetry?: () => void;
-  retryLabel?: string;
 }) {
   return (
-    <div className="notice notice--error smart-error" role="alert" data-testid="smart-error">
-      <p>{message ?? failureMessage(error, fallback)}</p>
+    <LoadError message={message ?? failureMessage(error, fallback)} onRetry={onRetry} className="smart-error" testId="smart-error">
       {isKeyMissing(error) && (
         <Link className="smart-error__link" to="/Settings" data-testid="smart-error-settings">
           {he.smart.goToSettings}
         </Link>
       )}
-      {onRetry && (
-        <button type="button" className="link-button" onClick={onRetry}>
-          {retryLabel}
-        </button>
-      )}
-    </div>
+    </LoadError>
   );
 }

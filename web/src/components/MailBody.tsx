@@ -1,4 +1,5 @@
-// The body of a mail in a sandboxed frame (DESIGN.md: "rendered in a sandboxed frame"). The HTML
+// The body of a mail in a sandboxed frame (DESIGN.md: "rendered in a sandboxed frame"), wherever a
+// mail is shown (the inbox's reading pane, the pending replies' draft and original). The HTML
 // is already sanitized on the server; the frame is the second wall: no scripts, and an opaque
 // origin (no allow-same-origin), so nothing in a mail can reach the app, its storage or its token.
 // Links open in a new tab (the server sets target=_blank), which allow-popups permits.

@@ -1,0 +1,173 @@
+// The connected mailboxes in the mail account card (spec 001 §2): each with its sync state, last
+// sync and any sync error, and its actions: edit (fills the form above) and disconnect (after an
+// in-app confirmation that says what is deleted); "sync now" for all of them.
+
+import { useState } from 'react';
+import { errorMessage } from '../../api/client';
+import { disconnectMailbox, syncNow } from '../../api/mail';
+import type { MailAccount } from '../../api/types';
+import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LoadError } from '../../components/LoadError';
+import { he } from '../../i18n/he';
+import { formatDateTime } from '../../lib/dates';
+import { isBusy } from '../accounts/useMailAccounts';
+
+const t = he.settings.mail;
+
+export function ConnectedAccounts({
+  accounts,
+  failed,
+  error,
+  onRetry,
+  onEdit,
+  onChanged,
+}: {
+  accounts: MailAccount[] | undefined;
+  failed: boolean;
+  error: unknown;
+  onRetry: () => void;
+  onEdit: (a: MailAccount) => void;
+  onChanged: () => Promise<void>;
+}) {
+  const toast = useToast();
+  const [syncing, setSyncing] = useState(false);
+  const [removing, setRemoving] = useState<MailAccount | null>(null);
+  const [removeBusy, setRemoveBusy] = useState(false);
+
+  async function sync() {
+    setSyncing(true);
+    try {
+      await syncNow();
+      toast.info(t.syncRequested);
+      await onChanged();
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setSyncing(false);
+    }
+  }
+
+  async function confirmRemove() {
+    const a = removing;
+    if (!a) return;
+    setRemoveBusy(true);
+    try {
+      const res = await disconnectMailbox(a.sessionId);
+      toast.success(res?.message || t.loggedOut);
+      setRemoving(null);
+      await onChanged();
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setRemoveBusy(false);
+    }
+  }
+
+  let body;
+  if (failed) {
+    body = (
+      <LoadError message={`${t.accountsFailed} ${errorMessage(error)}`} onRetry={onRetry} testId="mail-accounts-error" />
+    );
+  } else if (!accounts) {
+    body = (
+      <p className="card__status" role="status">
+        {t.accountsLoading}
+      </p>
+    );
+  } else if (accounts.length === 0) {
+    body = (
+      <p className="card__status" data-testid="mail-accounts-empty">
+        {t.accountsEmpty}
+      </p>
+    );
+  } else {
+    body = (
+      <ul className="user-list" aria-label={t.accountsLabel} data-testid="mail-accounts">
+        {accounts.map((a) => (
+          <AccountRow key={a.id} account={a} onEdit={() => onEdit(a)} onRemove={() => setRemoving(a)} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="mail-accounts">
+      <div className="mail-accounts__header">
+        <h3 className="card__subtitle">{t.accountsTitle}</h3>
+        {accounts && accounts.length > 0 && (
+          <button type="button" className="button" disabled={syncing} onClick={() => void sync()} data-testid="mail-sync-now">
+            {t.syncNow}
+          </button>
+        )}
+      </div>
+      {body}
+      {removing && (
+        <ConfirmDialog
+          title={t.logoutTitle}
+          confirmLabel={t.logoutYes}
+          cancelLabel={t.logoutNo}
+          danger
+          busy={removeBusy}
+          onConfirm={() => void confirmRemove()}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>
+            {t.logoutQuestion} <bdi dir="ltr">{removing.email_address}</bdi>?
+          </p>
+          <p>{t.logoutExplain}</p>
+          <p>{t.logoutMailboxSafe}</p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccount; onEdit: () => void; onRemove: () => void }) {
+  const sync = a.sync ?? null;
+  const state = sync?.state;
+  return (
+    <li className="user-row" data-testid="mail-account-row" data-email={a.email_address}>
+      <div className="user-row__main">
+        <div className="user-row__who">
+          <bdi dir="ltr" className="user-row__name" data-testid="mail-account-email">
+            {a.email_address}
+          </bdi>
+          <span
+            className={`badge badge--sync badge--sync-${state ?? 'stopped'}`}
+            data-testid="mail-sync-state"
+            data-state={state ?? 'stopped'}
+          >
+            {state ? (t.syncStates[state] ?? state) : t.syncStopped}
+          </span>
+        </div>
+        <div className="user-row__meta">
+          <bdi dir="ltr" className="user-row__username">
+            {t.serverLine(`${a.imap_server}:${a.imap_port}`, `${a.smtp_server}:${a.smtp_port}`)}
+          </bdi>
+        </div>
+        <div className="user-row__meta">
+          <span className="user-row__date" data-testid="mail-last-sync">
+            {t.lastSync} {sync?.lastSync ? formatDateTime(sync.lastSync * 1000) : t.neverSynced}
+          </span>
+          {isBusy(a) && sync && sync.fetchedMessages > 0 && (
+            <span className="user-row__date">{t.fetched(sync.fetchedMessages)}</span>
+          )}
+        </div>
+        {sync?.error && (
+          <p className="mail-account__error" dir="auto" data-testid="mail-sync-error">
+            {sync.error}
+          </p>
+        )}
+      </div>
+      <div className="user-row__actions" role="group" aria-label={t.actionsFor(a.email_address)}>
+        <button type="button" className="link-button" onClick={onEdit} data-testid="mail-account-edit">
+          {t.edit}
+        </button>
+        <button type="button" className="link-button link-button--danger" onClick={onRemove} data-testid="mail-logout">
+          {t.logout}
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,108 @@
+// The form that connects a mailbox (spec 001 §4): address and password, the provider and server
+// fields, the outcome of a test or save, the certificate trust part, and the test and save
+// buttons. Its state lives in useMailAccountForm, which the card owns (the account list's "edit"
+// fills it).
+
+import type { FormEvent } from 'react';
+import { TextField } from '../../components/Field';
+import { he } from '../../i18n/he';
+import { CertificateWarning, OutcomeView, PinnedCertificates } from './MailConnectionResult';
+import { ProviderHint, ServerFields } from './MailServerFields';
+import type { MailAccountForm } from './useMailAccountForm';
+
+const t = he.settings.mail;
+
+export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
+  const { form, connected, provider, pins, untrusted, busy, outcome } = mail;
+  const disabled = busy !== null;
+  const refused = Boolean(untrusted.imap || untrusted.smtp);
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    void mail.run('save');
+  }
+
+  return (
+    <form className="form mail-form" onSubmit={onSubmit} noValidate aria-labelledby="mail-form-title">
+      <h3 id="mail-form-title" className="card__subtitle">
+        {t.formTitle}
+      </h3>
+      <div className="form-grid">
+        <TextField
+          id="mail-email"
+          label={t.email}
+          type="email"
+          dir="ltr"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder={t.emailPlaceholder}
+          required
+          disabled={disabled}
+          value={form.email}
+          onValueChange={mail.setEmail}
+          onBlur={() => void mail.detect(form.email)}
+        />
+        <TextField
+          id="mail-password"
+          label={t.password}
+          hint={connected ? t.passwordKeepHint : t.passwordHint}
+          type="password"
+          dir="ltr"
+          autoComplete="current-password"
+          disabled={disabled}
+          value={form.password}
+          onValueChange={mail.setPassword}
+        />
+      </div>
+
+      <ProviderHint provider={provider} detecting={mail.detecting} />
+
+      <div className="mail-servers">
+        {(['imap', 'smtp'] as const).map((server) => (
+          <ServerFields
+            key={server}
+            server={server}
+            form={form}
+            guess={provider && !provider.known ? provider[`${server}Server`] : undefined}
+            disabled={disabled}
+            onChange={mail.setByHand}
+          />
+        ))}
+      </div>
+      <p className="field__hint">{t.sslHint}</p>
+
+      {mail.localError && (
+        <p className="notice notice--error" role="alert" data-testid="mail-error">
+          {mail.localError}
+        </p>
+      )}
+
+      {outcome && <OutcomeView outcome={outcome} />}
+
+      {outcome && refused && <CertificateWarning untrusted={untrusted} busy={disabled} onAccept={mail.acceptCertificates} />}
+
+      {(pins.imap || pins.smtp) && !refused && <PinnedCertificates pins={pins} />}
+
+      <div className="form__actions">
+        <button
+          type="button"
+          className="button"
+          disabled={disabled || !form.email.trim()}
+          onClick={() => void mail.run('test')}
+          data-testid="mail-test"
+        >
+          {busy === 'test' ? t.testing : t.test}
+        </button>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={disabled || !form.email.trim()}
+          data-testid="mail-save"
+        >
+          {busy === 'save' ? t.saving : t.save}
+        </button>
+      </div>
+    </form>
+  );
+}

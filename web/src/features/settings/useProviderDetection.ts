@@ -1,0 +1,59 @@
+// Provider detection for the mail account form (spec 001 "Provider detection"): once the user
+// pauses typing an address (or leaves the field), GET the provider for it; only the newest
+// answer counts, and an address asked about once is not asked about again.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { detectProvider } from '../../api/mail';
+import type { DetectedProvider } from '../../api/types';
+import { looksLikeAddress } from './mailAccountForm';
+
+/** Detection runs this long after the last keystroke in the address (and at once on blur). */
+const DETECT_DELAY_MS = 500;
+
+export function useProviderDetection(email: string, onFound: (provider: DetectedProvider) => void) {
+  const [provider, setProvider] = useState<DetectedProvider | null>(null);
+  const [detecting, setDetecting] = useState(false);
+  const lastDetected = useRef('');
+  const detectSeq = useRef(0);
+
+  const detect = useCallback(
+    async (value: string) => {
+      const address = value.trim();
+      if (!looksLikeAddress(address) || address.toLowerCase() === lastDetected.current) return;
+      lastDetected.current = address.toLowerCase();
+      const seq = ++detectSeq.current;
+      setDetecting(true);
+      try {
+        const res = await detectProvider(address);
+        if (seq !== detectSeq.current) return;
+        const found = res?.provider;
+        if (!found) return;
+        setProvider(found);
+        onFound(found);
+      } catch {
+        // An address the server cannot read: nothing to fill in; saving will say what is wrong.
+        if (seq === detectSeq.current) setProvider(null);
+      } finally {
+        if (seq === detectSeq.current) setDetecting(false);
+      }
+    },
+    [onFound],
+  );
+
+  // Typing an address triggers detection once the user pauses.
+  useEffect(() => {
+    if (!looksLikeAddress(email)) return;
+    const timer = window.setTimeout(() => void detect(email), DETECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [email, detect]);
+
+  /** Drops the provider and any answer still on its way; `known` counts as asked about already. */
+  const reset = useCallback((known = '') => {
+    detectSeq.current++;
+    lastDetected.current = known.toLowerCase();
+    setProvider(null);
+    setDetecting(false);
+  }, []);
+
+  return { provider, detecting, detect, reset };
+}
