@@ -1,4 +1,5 @@
-//! The application: shared state and the router. `app()` merges each feature's router and
+//! The application: the state with every feature's service (`state`), the background work,
+//! the lists of forget steps, and the router. `app()` merges each feature's router and
 //! adds the cross-cutting layers; tests drive it with `oneshot`, `serve` binds it to a socket.
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
 use crate::outgoing::Outbox;
 use crate::search::Search;
+use crate::state::{Parts, Services};
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
@@ -106,88 +108,70 @@ impl forget::Hooks for RunningWork {
     }
 }
 
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub store: Store,
-    pub throttle: Arc<LoginThrottle>,
-    pub setup: Arc<SetupGate>,
-    /// Seals mailbox passwords at rest.
-    pub key: ServerKey,
-    pub sync: Arc<SyncManager>,
-    /// Wakes the outbox scheduler when a mail is queued, edited or retried.
-    pub outbox: Arc<Outbox>,
-    /// The AI providers' HTTP client and the `[ai]` settings.
-    pub ai: Arc<ai::Ai>,
-    /// The full-text index (its indexer thread starts with the background work).
-    pub search: Arc<Search>,
-    /// The mail store's change log as a stream (the live channel follows it).
-    pub changes: Arc<ChangeFeed>,
-    /// Forgetting users and accounts: every feature's step.
-    pub forget: Arc<Forget>,
+pub use crate::state::AppState;
+
+/// The state over an opened, migrated store: every feature's service registered. Opens the
+/// first-run gate when the store has no user.
+pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
+    let throttle = LoginThrottle::new(
+        config.auth.max_failed_logins,
+        Duration::from_secs(config.auth.lockout_minutes * 60),
+    );
+    let setup = SetupGate::for_store(&store)?;
+    let key = ServerKey::load_or_create(&config.storage.data_dir)?;
+    let tls = TlsContext::new(&config.mail.extra_ca_files)?;
+    let (events, _) = tokio::sync::broadcast::channel(1024);
+    let sync = Arc::new(SyncManager::new(
+        store.clone(),
+        SyncShared {
+            key: key.clone(),
+            tls: tls.clone(),
+            timeout: Duration::from_secs(config.mail.timeout_secs),
+            poll_interval: Duration::from_secs(config.mail.poll_interval_secs),
+            max_backoff: Duration::from_secs(300),
+            events,
+        },
+    ));
+    let search = Arc::new(Search::open(
+        &config.storage.data_dir,
+        store.clone(),
+        config.search.serve_writer(),
+    )?);
+    let outbox = Outbox::new();
+    let forget = Forget::new(
+        FORGET_STEPS,
+        accounts::ids_in,
+        Box::new(RunningWork {
+            sync: sync.clone(),
+            outbox: outbox.clone(),
+        }),
+    );
+    let mut services = Services::default();
+    services.insert(Arc::new(throttle));
+    services.insert(Arc::new(setup));
+    services.insert(sync.clone());
+    services.insert(outbox);
+    services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
+    services.insert(search);
+    Ok(AppState::new(Parts {
+        config,
+        changes: ChangeFeed::new(store.clone())?,
+        store,
+        key,
+        tls,
+        forget: Arc::new(forget),
+        mailboxes: sync,
+        services,
+    }))
 }
 
-impl AppState {
-    /// State over an opened, migrated store. Opens the first-run gate when the store has no user.
-    pub fn new(config: Config, store: Store) -> anyhow::Result<Self> {
-        let throttle = LoginThrottle::new(
-            config.auth.max_failed_logins,
-            Duration::from_secs(config.auth.lockout_minutes * 60),
-        );
-        let setup = SetupGate::for_store(&store)?;
-        let key = ServerKey::load_or_create(&config.storage.data_dir)?;
-        let tls = TlsContext::new(&config.mail.extra_ca_files)?;
-        let (events, _) = tokio::sync::broadcast::channel(1024);
-        let sync = SyncManager::new(
-            store.clone(),
-            SyncShared {
-                key: key.clone(),
-                tls,
-                timeout: Duration::from_secs(config.mail.timeout_secs),
-                poll_interval: Duration::from_secs(config.mail.poll_interval_secs),
-                max_backoff: Duration::from_secs(300),
-                events,
-            },
-        );
-        let ai = Arc::new(ai::Ai::new(config.ai.clone())?);
-        let search = Arc::new(Search::open(
-            &config.storage.data_dir,
-            store.clone(),
-            config.search.serve_writer(),
-        )?);
-        let sync = Arc::new(sync);
-        let outbox = Outbox::new();
-        let forget = Forget::new(
-            FORGET_STEPS,
-            accounts::ids_in,
-            Box::new(RunningWork {
-                sync: sync.clone(),
-                outbox: outbox.clone(),
-            }),
-        );
-        Ok(Self {
-            config: Arc::new(config),
-            changes: ChangeFeed::new(store.clone())?,
-            store,
-            throttle: Arc::new(throttle),
-            setup: Arc::new(setup),
-            key,
-            sync,
-            outbox,
-            ai,
-            search,
-            forget: Arc::new(forget),
-        })
-    }
-
-    /// Starts the background work: a sync task per saved account and the outbox scheduler.
-    /// Returns how many accounts sync.
-    pub fn start_background(&self) -> anyhow::Result<usize> {
-        outgoing::scheduler::spawn(self.clone());
-        self.search.spawn_indexer(INDEX_POLL);
-        self.changes.spawn(FEED_POLL);
-        self.sync.start_all()
-    }
+/// Starts the background work: the outbox scheduler, the indexer, the change feed and a sync
+/// task per saved account. Returns how many accounts sync.
+pub fn start_background(state: &AppState) -> anyhow::Result<usize> {
+    outgoing::scheduler::spawn(state.clone());
+    state.service::<Search>().spawn_indexer(INDEX_POLL);
+    state.changes.spawn(FEED_POLL);
+    state.service::<SyncManager>().start_all()
 }
 
 pub fn app(state: AppState) -> Router {

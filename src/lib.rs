@@ -21,6 +21,7 @@ pub mod outgoing;
 pub mod schema;
 pub mod search;
 pub mod smart;
+pub mod state;
 pub mod store;
 pub mod sync;
 pub mod templates;

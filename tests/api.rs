@@ -83,7 +83,11 @@ async fn first_run_setup_needs_the_token_and_works_once() {
     let app = TestApp::new();
     let (_, v) = app.json("GET", "/api/setup/status", None, None).await;
     assert_eq!(v["needsSetup"], true);
-    let token = app.state.setup.token().unwrap();
+    let token = app
+        .state
+        .service::<mailclient::auth::setup::SetupGate>()
+        .token()
+        .unwrap();
     assert!(token.len() >= 32);
 
     let body =
@@ -117,7 +121,12 @@ async fn first_run_setup_needs_the_token_and_works_once() {
 
     let (_, v) = app.json("GET", "/api/setup/status", None, None).await;
     assert_eq!(v["needsSetup"], false);
-    assert!(app.state.setup.token().is_none());
+    assert!(
+        app.state
+            .service::<mailclient::auth::setup::SetupGate>()
+            .token()
+            .is_none()
+    );
     let (s, _) = app
         .json("POST", "/api/setup/admin", None, Some(body(&token)))
         .await;

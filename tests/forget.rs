@@ -277,7 +277,8 @@ async fn removing_a_user_forgets_everything_they_kept() {
     // The index holds exactly the mail that is left (the admin's).
     let left = messages.len() as u64;
     eventually(Duration::from_secs(30), "the index forgot him", || async {
-        (app.state.search.num_docs() == left).then_some(())
+        let search = app.state.service::<mailclient::search::Search>();
+        (search.num_docs() == left).then_some(())
     })
     .await;
     let (_, v) = app

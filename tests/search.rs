@@ -21,7 +21,7 @@ fn fixtures() -> PathBuf {
 fn import_path(app: &TestApp, user: &str, path: &Path, folder: &str) -> mailclient::import::Report {
     mailclient::import::run(
         &app.state.store,
-        &app.state.search,
+        &app.state.service::<mailclient::search::Search>(),
         &mailclient::import::Options {
             path: path.to_path_buf(),
             username: user.into(),

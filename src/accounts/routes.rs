@@ -9,14 +9,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Account, AccountRecord, Settings, address};
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::mail::net::{Endpoint, MailError};
 use crate::mail::providers::{self, PROVIDERS};
 use crate::mail::tls::normalize_fingerprint;
 use crate::mail::{imap, smtp};
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -162,8 +162,8 @@ async fn check(
     std::result::Result<(), MailError>,
     std::result::Result<(), MailError>,
 ) {
-    let timeout = state.sync.shared().timeout;
-    let tls = &state.sync.shared().tls;
+    let timeout = state.mail_timeout;
+    let tls = &state.tls;
     let imap_ep = Endpoint {
         host: s.imap_server.clone(),
         port: s.imap_port,
@@ -241,7 +241,7 @@ async fn login(
     }
     let record = super::save(&state.store, &state.key, user.id, &s)?;
     tracing::info!(user = %user.username, account = record.id, "mailbox connected");
-    state.sync.start(record.clone());
+    state.mailboxes.start(record.id);
     Ok(Json(json!({
         "success": true,
         "sessionId": record.id.to_string(),
@@ -332,7 +332,7 @@ async fn list_accounts(
         .iter()
         .map(|r| {
             let mut v = serde_json::to_value(Account::from(r)).unwrap_or_default();
-            v["sync"] = serde_json::to_value(state.sync.status(r.id)).unwrap_or_default();
+            v["sync"] = serde_json::to_value(state.mailboxes.status(r.id)).unwrap_or_default();
             v
         })
         .collect();
@@ -364,7 +364,7 @@ async fn refresh(
 ) -> Result<Json<Value>> {
     let accounts = super::list_for_user(&state.store, user.id)?;
     for a in &accounts {
-        state.sync.wake(a.id);
+        state.mailboxes.wake(a.id);
     }
     Ok(Json(json!({ "success": true, "accounts": accounts.len() })))
 }

@@ -23,9 +23,9 @@ pub use provider::{Ai, Ask, Endpoint, Failure};
 pub use routes::router;
 use training::Training;
 
-use crate::app::AppState;
 use crate::emails::routes::blocking;
 use crate::error::{AppError, Result};
+use crate::state::AppState;
 
 /// What every call may carry besides its own fields (spec 000 §7): settings and a system prompt
 /// for this call only, and a key for this call only (also as header `X-Api-Key`).
@@ -108,7 +108,10 @@ pub async fn run<T>(
     failed: &str,
     read: impl FnOnce(&str) -> Result<T, Failure>,
 ) -> Result<T> {
-    let answer = state.ai.complete(&prepared.endpoint, ask).await;
+    let answer = state
+        .service::<Ai>()
+        .complete(&prepared.endpoint, ask)
+        .await;
     answer
         .and_then(|text| read(&text))
         .map_err(|f| AppError::AiFailed(format!("{failed}: {}", f.reason())))

@@ -11,12 +11,12 @@ use serde_json::{Value, json};
 use super::key::{self, Choice};
 use super::source::{self, GivenContent};
 use super::{Extras, answer, prepare, prompts, required, run, training};
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::auth::users::{Role, UserRecord};
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

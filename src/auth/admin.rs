@@ -8,10 +8,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::users::{self, NewUser, Role, User, UserChanges};
-use crate::app::AppState;
+use crate::auth::AdminUser;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::AdminUser;
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -1,8 +1,9 @@
 //! Sign-in to mailclient itself: users, password hashes, sessions, login throttling and the
 //! first-run setup. The HTTP side is in `routes.rs`; the request extractor that checks the
-//! session token is `crate::http::auth::CurrentUser`.
+//! session token is `crate::auth::CurrentUser`.
 
 pub mod admin;
+pub mod extract;
 pub mod password;
 pub mod routes;
 pub mod sessions;
@@ -11,4 +12,5 @@ pub mod throttle;
 pub mod tokens;
 pub mod users;
 
+pub use extract::{AdminUser, ClientAddr, CurrentUser, Session};
 pub use routes::router;

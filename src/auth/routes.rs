@@ -6,11 +6,13 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::setup::SetupGate;
+use super::throttle::LoginThrottle;
 use super::{password, sessions, users};
-use crate::app::AppState;
+use crate::auth::{ClientAddr, CurrentUser, Session};
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::{ClientAddr, CurrentUser, Session};
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -40,7 +42,7 @@ async fn login(
         return Err(AppError::bad_request(messages::CREDENTIALS_REQUIRED));
     }
     state
-        .throttle
+        .service::<LoginThrottle>()
         .check(&username, &client)
         .map_err(|retry_after_secs| AppError::TooManyAttempts { retry_after_secs })?;
 
@@ -58,11 +60,13 @@ async fn login(
     .map_err(AppError::internal)?;
 
     let Some(record) = record.filter(|_| matches) else {
-        state.throttle.record_failure(&username, &client);
+        state
+            .service::<LoginThrottle>()
+            .record_failure(&username, &client);
         tracing::info!(client = %client, "failed login");
         return Err(AppError::InvalidCredentials);
     };
-    state.throttle.record_success(&username);
+    state.service::<LoginThrottle>().record_success(&username);
     let token = sessions::create(&state.store, record.id, state.config.auth.session_ttl_hours)?;
     tracing::info!(user = record.id, "signed in");
     Ok(Json(json!({
@@ -125,7 +129,7 @@ async fn setup_admin(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<SetupRequest>,
 ) -> Result<Json<Value>> {
-    let gate = state.setup.clone();
+    let gate = state.service::<SetupGate>();
     let store = state.store.clone();
     let user = tokio::task::spawn_blocking(move || {
         gate.create_admin(&store, &req.token, &req.username, &req.name, &req.password)

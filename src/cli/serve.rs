@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use clap::Args;
 
-use crate::app::{AppState, app};
+use crate::app::app;
 use crate::config::Config;
 
 #[derive(Debug, Args)]
@@ -33,19 +33,19 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!(version = m.version, name = m.name, "applied migration");
     }
     let addr = config.listen_addr();
-    let state = AppState::new(config, store)?;
-    let accounts = state.start_background()?;
+    let state = crate::app::state(config, store)?;
+    let accounts = crate::app::start_background(&state)?;
     if accounts > 0 {
         tracing::info!(accounts, "syncing mail accounts");
     }
-    let sync = state.sync.clone();
+    let sync = state.service::<crate::sync::SyncManager>();
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
     let public_url = state.config.public_url(bound);
     println!("mailclient listening on http://{bound}");
-    if let Some(token) = state.setup.token() {
+    if let Some(token) = state.service::<crate::auth::setup::SetupGate>().token() {
         // The console is the trusted channel: whoever can read it may create the first admin.
         println!("No user exists yet. Open this link once to create the first admin:");
         println!("  {public_url}/#/setup?token={token}");

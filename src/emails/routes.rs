@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 
 use super::triage::{self, BulkAction};
 use super::{ListOptions, Selector, remote, view, zero};
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::mail::parse;
 use crate::messages;
+use crate::state::AppState;
 use crate::store::Store;
 
 pub const DEFAULT_PER_PAGE: usize = 50;
@@ -91,7 +91,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// from the change log (the live channel follows it).
 pub(crate) fn changed(state: &AppState, accounts: impl IntoIterator<Item = u64>) {
     for account_id in accounts {
-        state.sync.wake(account_id);
+        state.mailboxes.wake(account_id);
     }
 }
 

@@ -2,7 +2,7 @@
 //! security headers, health.
 
 pub mod assets;
-pub mod auth;
+
 pub mod headers;
 
 use axum::extract::State;
@@ -10,7 +10,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/health", get(health))

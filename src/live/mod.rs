@@ -18,10 +18,10 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
-use crate::app::AppState;
 use crate::auth::sessions;
 use crate::mailstore::{Change, Kind, Reason};
-use crate::sync::SyncEvent;
+use crate::state::AppState;
+use crate::sync::{SyncEvent, SyncManager};
 use crate::{accounts, emails, messages};
 
 /// The first message must arrive within this.
@@ -220,7 +220,7 @@ async fn run(mut socket: WebSocket, state: AppState) {
         return;
     };
     // Subscribe before the first stats, so no change falls between them.
-    let mut events = state.sync.subscribe();
+    let mut events = state.service::<SyncManager>().subscribe();
     let mut changes = state.changes.subscribe();
     let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
     if socket

@@ -4,13 +4,13 @@
 //! Hebrew error and a backoff; a permanent refusal waits for the user.
 
 use crate::accounts::{self, AccountRecord};
-use crate::app::AppState;
 use crate::error::AppError;
 use crate::mail::net::MailError;
 use crate::mail::smtp::{SendError, SmtpConn};
 use crate::messages;
+use crate::state::AppState;
 use crate::store::Store;
-use crate::sync::SyncEvent;
+use crate::sync::{SyncEvent, SyncManager};
 
 use super::mailbox::{self, Mailbox};
 use super::mime::{self, Copy};
@@ -143,7 +143,7 @@ pub async fn run(state: &AppState, mut item: Item) {
 }
 
 pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: &'static str) {
-    state.sync.notify(SyncEvent::Changed {
+    state.service::<SyncManager>().notify(SyncEvent::Changed {
         user_id,
         account_id,
         reason,
@@ -160,7 +160,8 @@ fn account_of(store: &Store, item: &Item) -> Result<AccountRecord, Failure> {
 
 async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let store = &state.store;
-    let shared = state.sync.shared();
+    let sync = state.service::<SyncManager>();
+    let shared = sync.shared();
     let account = account_of(store, item)?;
     if item.stage == Stage::Deliver {
         let sent_at = super::now();
@@ -221,7 +222,8 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
 async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let store = &state.store;
     let account = account_of(store, item)?;
-    let mut mb = Mailbox::open(state.sync.shared(), store, &account).await?;
+    let sync = state.service::<SyncManager>();
+    let mut mb = Mailbox::open(sync.shared(), store, &account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
         let raw = build(store, item.user_id, &item.mail, Copy::Kept, super::now())?;

@@ -9,19 +9,21 @@ use mail_parser::MimeHeaders;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::Outbox;
 use super::mailbox::Mailbox as ImapMailbox;
 use super::mime::{self, Mailbox};
 use super::outbox::{self, Item, Kind, MailboxRef, Stage};
 use super::request::{self, clean_html};
 use super::{Composed, deliver, iso, now, uploads};
 use crate::accounts::{self, AccountRecord};
-use crate::app::AppState;
 use crate::emails::routes::blocking;
 use crate::error::{AppError, Result};
 use crate::mail::parse;
 use crate::mailstore::{self as mstore, FolderState, MailRead, MessageMeta};
 use crate::messages;
+use crate::state::AppState;
 use crate::store::Store;
+use crate::sync::SyncManager;
 
 /// Local-only drafts (waiting in the outbox) have ids like this.
 const OUTBOX_PREFIX: &str = "outbox-";
@@ -350,7 +352,12 @@ pub async fn append_draft(
     mail: &Composed,
     replaces: Option<&MailboxRef>,
 ) -> anyhow::Result<MailboxRef> {
-    let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account).await?;
+    let mut mb = ImapMailbox::open(
+        state.service::<SyncManager>().shared(),
+        &state.store,
+        account,
+    )
+    .await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
         let raw = deliver::build(&state.store, user_id, mail, mime::Copy::Kept, now())?;
@@ -518,7 +525,7 @@ pub async fn update(
             })
         })
         .await?;
-        state.outbox.wake.notify_one();
+        state.service::<Outbox>().wake.notify_one();
         return Ok(Saved {
             in_mailbox: false,
             id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
@@ -563,7 +570,7 @@ pub async fn update(
         })
     })
     .await?;
-    state.outbox.wake.notify_one();
+    state.service::<Outbox>().wake.notify_one();
     Ok(Saved {
         in_mailbox: true,
         id: local_id(state, draft.account.id, &place)
@@ -647,9 +654,13 @@ async fn expunge_all(
         tracing::warn!(error = %format!("{e:#}"), "drafts: mailbox unavailable");
         AppError::MailboxUnavailable(messages::MAILBOX_UNAVAILABLE.into())
     };
-    let mut mb = ImapMailbox::open(state.sync.shared(), &state.store, account)
-        .await
-        .map_err(unavailable)?;
+    let mut mb = ImapMailbox::open(
+        state.service::<SyncManager>().shared(),
+        &state.store,
+        account,
+    )
+    .await
+    .map_err(unavailable)?;
     let mut result = Ok(());
     for p in places {
         if let Err(e) = mb.expunge(p).await {
@@ -762,7 +773,7 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
             })
         })
         .await?;
-        state.outbox.wake.notify_one();
+        state.service::<Outbox>().wake.notify_one();
         return Ok(item);
     }
     let id: u64 = key
@@ -793,7 +804,7 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
         outbox::add(store, item)
     })
     .await?;
-    state.outbox.wake.notify_one();
+    state.service::<Outbox>().wake.notify_one();
     deliver::notify(state, user_id, item.account_id, "outbox");
     deliver::notify(state, user_id, item.account_id, "drafts");
     Ok(item)

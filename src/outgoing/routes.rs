@@ -9,15 +9,16 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::Outbox;
 use super::drafts::{self, SaveRequest, UpdateRequest};
 use super::outbox::{self, Item, Kind};
 use super::request::{self, MailRequest};
 use super::{contacts, deliver, iso, now, uploads};
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::messages;
+use crate::state::AppState;
 
 /// A mail with a pasted image can be far above axum's 2 MB default.
 const JSON_LIMIT: usize = 16 << 20;
@@ -108,7 +109,7 @@ async fn send(
         saved_in_mailbox = Some(item.draft_copy.is_some());
     }
     let item = blocking(&state, move |store| outbox::add(store, item)).await?;
-    state.outbox.wake.notify_one();
+    state.service::<Outbox>().wake.notify_one();
     deliver::notify(&state, user_id, account.id, "outbox");
     let message = if item.scheduled {
         messages::MAIL_SCHEDULED
@@ -224,7 +225,7 @@ async fn edit_outbox(
         Ok(item.json(store))
     })
     .await?;
-    state.outbox.wake.notify_one();
+    state.service::<Outbox>().wake.notify_one();
     deliver::notify(&state, user_id, account.id, "outbox");
     Ok(Json(json!({ "success": true, "item": item })))
 }
@@ -278,7 +279,7 @@ async fn retry(
         Ok(item.json(store))
     })
     .await?;
-    state.outbox.wake.notify_one();
+    state.service::<Outbox>().wake.notify_one();
     Ok(Json(json!({ "success": true, "item": item })))
 }
 

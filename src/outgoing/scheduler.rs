@@ -7,13 +7,14 @@ use std::time::Duration;
 use tokio::task::JoinHandle;
 
 use super::{deliver, outbox, uploads};
-use crate::app::AppState;
+use crate::state::AppState;
 
 const MAX_SLEEP: Duration = Duration::from_secs(30);
 const SWEEP_EVERY_SECS: i64 = 3600;
 
 pub fn spawn(state: AppState) -> JoinHandle<()> {
     tokio::spawn(async move {
+        let outbox = state.service::<super::Outbox>();
         let store = state.store.clone();
         match tokio::task::spawn_blocking(move || outbox::release_stale_claims(&store)).await {
             Ok(Ok(n)) if n > 0 => {
@@ -37,7 +38,7 @@ pub fn spawn(state: AppState) -> JoinHandle<()> {
                 .unwrap_or(MAX_SLEEP)
                 .min(MAX_SLEEP);
             tokio::select! {
-                _ = state.outbox.wake.notified() => {}
+                _ = outbox.wake.notified() => {}
                 _ = tokio::time::sleep(wait) => {}
             }
         }

@@ -8,11 +8,12 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::Search;
 use super::run::Request;
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::error::{AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::messages;
+use crate::state::AppState;
 
 pub const DEFAULT_PER_PAGE: usize = 20;
 
@@ -96,7 +97,7 @@ async fn search(
     let req = params.request()?;
     let (page, per_page) = (req.page, req.per_page);
     let started = std::time::Instant::now();
-    let search = state.search.clone();
+    let search = state.service::<Search>();
     let store = state.store.clone();
     let user_id = user.id;
     let (total, rows) = tokio::task::spawn_blocking(move || -> Result<_> {
@@ -115,7 +116,7 @@ async fn search(
         "page": page,
         "perPage": per_page,
         "tookMs": (took * 1000.0).round() / 1000.0,
-        "indexing": state.search.is_busy(),
+        "indexing": state.service::<Search>().is_busy(),
         "results": rows,
     });
     let mut resp = axum::Json(body).into_response();

@@ -9,11 +9,11 @@ use serde_json::{Value, json};
 
 use crate::ai::training::Training;
 use crate::ai::{self, Ask, Extras, answer, prompts, source};
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -169,3 +169,23 @@ impl SyncManager {
         }
     }
 }
+
+/// The rest of the application drives the sync engine by account id.
+impl crate::state::Mailboxes for SyncManager {
+    fn start(&self, account: u64) {
+        match accounts::get(&self.store, account) {
+            Ok(Some(record)) => SyncManager::start(self, record),
+            Ok(None) => {}
+            Err(e) => tracing::error!(account, error = %e, "cannot start the account's sync"),
+        }
+    }
+    fn stop(&self, account: u64) {
+        SyncManager::stop(self, account)
+    }
+    fn wake(&self, account: u64) {
+        SyncManager::wake(self, account)
+    }
+    fn status(&self, account: u64) -> Option<SyncStatus> {
+        SyncManager::status(self, account)
+    }
+}

@@ -10,7 +10,6 @@ use std::time::Duration;
 use async_imap::extensions::idle::IdleResponse;
 use async_imap::types::NameAttribute;
 use futures_util::TryStreamExt;
-use serde::Serialize;
 use tokio::sync::Notify;
 
 use super::folder::{self, FolderOutcome};
@@ -23,20 +22,7 @@ use crate::mailstore::{
 };
 use crate::store::Store;
 
-/// What the UI shows about an account's sync.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SyncStatus {
-    /// connecting, syncing, idle, error
-    pub state: String,
-    pub last_sync: Option<i64>,
-    pub error: Option<String>,
-    pub error_kind: Option<String>,
-    /// Since this process started: messages and bytes downloaded.
-    pub fetched_messages: u64,
-    pub fetched_bytes: u64,
-    pub initial_sync_done: bool,
-}
+pub use crate::state::SyncStatus;
 
 pub struct Ctx {
     pub account_id: u64,

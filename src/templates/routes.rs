@@ -6,11 +6,11 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
+use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
-use crate::http::auth::CurrentUser;
 use crate::messages;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -17,6 +17,7 @@ use axum::body::Body;
 use axum::http::{Request, Response};
 use http_body_util::BodyExt;
 use mailclient::app::{AppState, app};
+use mailclient::auth::setup::SetupGate;
 use mailclient::config::{Config, Overrides};
 use serde_json::Value;
 use tower::ServiceExt;
@@ -39,13 +40,15 @@ impl TestApp {
         };
         let config = Config::from_sources(Some(toml), None, &[], &overrides).unwrap();
         let (store, _) = mailclient::schema::open_and_migrate(dir.path()).unwrap();
-        let state = AppState::new(config, store).unwrap();
+        let state = mailclient::app::state(config, store).unwrap();
         // The outbox scheduler, as `serve` runs it (only inside a runtime: some tests are sync).
         if tokio::runtime::Handle::try_current().is_ok() {
             mailclient::outgoing::scheduler::spawn(state.clone());
         }
         // The search indexer, as `serve` runs it (a thread: it needs no runtime).
-        state.search.spawn_indexer(Duration::from_millis(50));
+        state
+            .service::<mailclient::search::Search>()
+            .spawn_indexer(Duration::from_millis(50));
         Self { state, _dir: dir }
     }
 
@@ -81,7 +84,11 @@ impl TestApp {
 
     /// Creates the first admin through the setup gate and returns a session token.
     pub async fn admin_token(&self, username: &str, password: &str) -> String {
-        let token = self.state.setup.token().expect("setup is open");
+        let token = self
+            .state
+            .service::<SetupGate>()
+            .token()
+            .expect("setup is open");
         let (s, _) = self
             .json(
                 "POST",

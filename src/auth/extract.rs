@@ -8,10 +8,10 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
-use crate::app::AppState;
-use crate::auth::sessions;
-use crate::auth::users::{Role, UserRecord};
+use super::sessions;
+use super::users::{Role, UserRecord};
 use crate::error::AppError;
+use crate::state::AppState;
 
 /// The live session: its token (from `Authorization: <token>` or `Bearer <token>`) and its
 /// user, for handlers that act on the session itself (logout, password change).

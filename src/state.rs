@@ -1,0 +1,111 @@
+//! The application state every handler gets: configuration, the store, the server key, the
+//! mail TLS context, the mail store's change feed, forgetting, and each feature's own service.
+//! It sits below every feature and names none: a feature registers its service (`Services`)
+//! when the application is built (`app::state`) and finds it again with [`AppState::service`];
+//! the sync engine, which features above and below it drive by account id, is behind the
+//! [`Mailboxes`] trait.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::crypto::ServerKey;
+use crate::forget::Forget;
+use crate::mail::tls::TlsContext;
+use crate::mailstore::ChangeFeed;
+use crate::store::Store;
+
+/// What the UI shows about an account's sync.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncStatus {
+    /// connecting, syncing, idle, error
+    pub state: String,
+    pub last_sync: Option<i64>,
+    pub error: Option<String>,
+    pub error_kind: Option<String>,
+    /// Since this process started: messages and bytes downloaded.
+    pub fetched_messages: u64,
+    pub fetched_bytes: u64,
+    pub initial_sync_done: bool,
+}
+
+/// The sync engine as the rest of the application drives it: by account id.
+pub trait Mailboxes: Send + Sync {
+    /// Starts (or restarts, with its new settings) the account's task.
+    fn start(&self, account: u64);
+    fn stop(&self, account: u64);
+    /// Asks the account's task for a pass now (local changes to push, a refresh).
+    fn wake(&self, account: u64);
+    fn status(&self, account: u64) -> Option<SyncStatus>;
+}
+
+/// Each feature's service, by type.
+#[derive(Default)]
+pub struct Services(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+
+impl Services {
+    pub fn insert<T: Any + Send + Sync>(&mut self, service: Arc<T>) {
+        self.0.insert(TypeId::of::<T>(), service);
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: Store,
+    /// Seals mailbox passwords and keys at rest.
+    pub key: ServerKey,
+    /// Trusted roots, extra CAs and pinned certificates for IMAP and SMTP.
+    pub tls: TlsContext,
+    /// `[mail] timeout_secs`.
+    pub mail_timeout: Duration,
+    /// The mail store's change log as a stream (the live channel follows it).
+    pub changes: Arc<ChangeFeed>,
+    /// Forgetting users and accounts: every feature's step.
+    pub forget: Arc<Forget>,
+    pub mailboxes: Arc<dyn Mailboxes>,
+    services: Arc<Services>,
+}
+
+/// What the state is made of (`app::state` builds it).
+pub struct Parts {
+    pub config: Config,
+    pub store: Store,
+    pub key: ServerKey,
+    pub tls: TlsContext,
+    pub changes: Arc<ChangeFeed>,
+    pub forget: Arc<Forget>,
+    pub mailboxes: Arc<dyn Mailboxes>,
+    pub services: Services,
+}
+
+impl AppState {
+    pub fn new(p: Parts) -> Self {
+        Self {
+            mail_timeout: Duration::from_secs(p.config.mail.timeout_secs),
+            config: Arc::new(p.config),
+            store: p.store,
+            key: p.key,
+            tls: p.tls,
+            changes: p.changes,
+            forget: p.forget,
+            mailboxes: p.mailboxes,
+            services: Arc::new(p.services),
+        }
+    }
+
+    /// The service of type `T`. Every service is registered when the state is built, so a
+    /// missing one is a programming error caught by any test that starts the app.
+    pub fn service<T: Any + Send + Sync>(&self) -> Arc<T> {
+        self.services
+            .0
+            .get(&TypeId::of::<T>())
+            .and_then(|s| s.clone().downcast::<T>().ok())
+            .unwrap_or_else(|| panic!("service {} is not registered", type_name::<T>()))
+    }
+}
