@@ -174,6 +174,26 @@ pub fn start_background(state: &AppState) -> anyhow::Result<usize> {
     state.service::<SyncManager>().start_all()
 }
 
+/// The wire contract as TypeScript: every feature's types (`web/src/api/generated.ts`).
+pub fn typescript() -> String {
+    let cfg = crate::wire::config();
+    let mut parts: Vec<String> = Vec::new();
+    for list in [
+        crate::http::wire_types(&cfg),
+        crate::auth::wire_types(&cfg),
+        crate::accounts::wire_types(&cfg),
+        crate::emails::wire_types(&cfg),
+        crate::outgoing::wire_types(&cfg),
+        crate::templates::wire_types(&cfg),
+        crate::ai::wire_types(&cfg),
+        crate::smart::wire_types(&cfg),
+        crate::search::wire_types(&cfg),
+    ] {
+        parts.extend(list);
+    }
+    format!("{}{}", crate::wire::HEADER, parts.join("\n"))
+}
+
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(http::router())

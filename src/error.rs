@@ -188,6 +188,17 @@ internal_from!(
     redb::CommitError
 );
 
+/// The body of a call that only says it worked: `{ "success": true }`.
+#[derive(Debug, Clone, Copy, serde::Serialize, ts_rs::TS)]
+#[ts(rename = "SuccessResponse")]
+pub struct Success {
+    pub success: bool,
+}
+
+impl Success {
+    pub const YES: Success = Success { success: true };
+}
+
 /// `Json` that rejects bad input with [`AppError`]'s shape instead of axum's plain text.
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(AppError))]

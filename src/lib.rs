@@ -25,3 +25,4 @@ pub mod state;
 pub mod store;
 pub mod sync;
 pub mod templates;
+pub mod wire;

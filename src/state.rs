@@ -20,11 +20,12 @@ use crate::mailstore::ChangeFeed;
 use crate::store::Store;
 
 /// What the UI shows about an account's sync.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncStatus {
     /// connecting, syncing, idle, error
     pub state: String,
+    /// Unix seconds.
     pub last_sync: Option<i64>,
     pub error: Option<String>,
     pub error_kind: Option<String>,

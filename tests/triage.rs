@@ -154,6 +154,10 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
     assert_eq!(v["movedTo"], "inbox");
     assert_eq!(v["email"]["status"], "needs_reply");
     assert_eq!(v["email"]["priority"], "high");
+    // The answer carries the mail's thread as the list shows it after the change.
+    assert_eq!(v["thread"]["emails"][0]["id"], json!(reply));
+    assert_eq!(v["thread"]["status"], "needs_reply");
+    assert_eq!(v["thread"]["labels"][0], "needs_reply");
     wait_server(&ms, "INBOX", "reply-me", Some("$NeedsReply")).await;
     assert!(
         server_flags(&ms, "user1", "INBOX", "reply-me")
@@ -170,6 +174,8 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
         (Some("needs_reply"), Some("urgent"))
     );
     assert_eq!(v["movedTo"], "inbox");
+    assert_eq!(v["thread"]["priority"], "urgent");
+    assert_eq!(v["thread"]["labels"], json!(["urgent", "needs_reply"]));
     wait_server(&ms, "INBOX", "reply-me", Some("$Urgent")).await;
     assert!(
         !server_flags(&ms, "user1", "INBOX", "reply-me")
@@ -211,8 +217,29 @@ async fn every_status_moves_and_is_mirrored_on_the_mailbox() {
 
     // info → Updates, advertisement → Promotions: listed there, still in INBOX on the server.
     let news = id("news").await;
-    let (_, v) = status(&app, &token, &news, json!({"status": "info"})).await;
+    let (_, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{news}/status?folder=Updates"),
+            Some(&token),
+            Some(json!({"status": "info"})),
+        )
+        .await;
     assert_eq!(v["movedTo"], "Updates");
+    // The thread is the one the listing asked about shows: Updates keeps it now.
+    assert_eq!(v["thread"]["emails"][0]["id"], json!(news));
+    assert_eq!(v["thread"]["labels"], json!(["info"]));
+    // Seen from the inbox it left, the answer still describes the mail itself.
+    let (_, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{news}/status?folder=inbox"),
+            Some(&token),
+            Some(json!({"status": "info"})),
+        )
+        .await;
+    assert_eq!(v["thread"]["count"], 1);
+    assert_eq!(v["thread"]["emails"][0]["id"], json!(news));
     let sale = id("sale").await;
     let (_, v) = status(&app, &token, &sale, json!({"status": "advertisement"})).await;
     assert_eq!(v["movedTo"], "Promotions");
@@ -426,6 +453,14 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
         (v["updated"].as_u64(), v["movedTo"].as_str()),
         (Some(2), Some("Spam"))
     );
+    // The changed mail as it is now, so the web shows the server's state.
+    let changed: Vec<(&str, &str)> = v["emails"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["id"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(changed, [(a.as_str(), "spam"), (b.as_str(), "spam")]);
     wait_server(&ms, "Junk", "bulk-a", Some("$Junk")).await;
     wait_server(&ms, "Junk", "bulk-b", Some("$Junk")).await;
     let keep = id("read-me").await;

@@ -3,6 +3,7 @@
 //! server. The HTTP side (`/api/auth/...`, `/api/providers`) is in `routes.rs`.
 
 pub mod address;
+pub mod providers;
 pub mod routes;
 
 use std::time::Duration;
@@ -45,9 +46,11 @@ pub struct AccountRecord {
 }
 
 /// What the API shows of an account: everything but the password.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+#[ts(rename = "MailAccount")]
 pub struct Account {
     pub id: u64,
+    /// The id as a string (the spec's name for it).
     #[serde(rename = "sessionId")]
     pub session_id: String,
     pub email_address: String,
@@ -319,4 +322,26 @@ pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(ACCOUNTS)?;
     txn.open_table(USER_ACCOUNTS)?;
     Ok(())
+}
+
+/// This feature's part of the wire contract (see `crate::wire`).
+pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+    use crate::wire::export;
+    vec![
+        export::<Account>(cfg),
+        export::<crate::state::SyncStatus>(cfg),
+        export::<routes::AccountWithSync>(cfg),
+        export::<routes::ConnectRequest>(cfg),
+        export::<crate::mail::net::FailureKind>(cfg),
+        export::<routes::ServerCheck>(cfg),
+        export::<routes::ConnectionResult>(cfg),
+        export::<routes::MailLoginResponse>(cfg),
+        export::<routes::MailLogoutResponse>(cfg),
+        export::<routes::MailAccountsResponse>(cfg),
+        export::<routes::SyncRefreshResponse>(cfg),
+        export::<crate::mail::providers::Provider>(cfg),
+        export::<providers::ProvidersResponse>(cfg),
+        export::<crate::mail::providers::Detected>(cfg),
+        export::<providers::DetectProviderResponse>(cfg),
+    ]
 }

@@ -5,18 +5,20 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
 
+use super::providers::{DetectProviderResponse, ProvidersResponse};
 use super::{Account, AccountRecord, Settings, address};
 use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
-use crate::mail::net::{Endpoint, MailError};
+use crate::mail::net::{Endpoint, FailureKind, MailError};
 use crate::mail::providers::{self, PROVIDERS};
 use crate::mail::tls::normalize_fingerprint;
 use crate::mail::{imap, smtp};
 use crate::messages;
-use crate::state::AppState;
+use crate::state::{AppState, SyncStatus};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -30,29 +32,39 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The mail account fields (spec 000 §3), in the spec's snake_case or the settings page's
-/// camelCase; ports as numbers or strings; SSL as booleans or strings.
-#[derive(Debug, Default, Deserialize)]
+/// camelCase; ports as numbers or strings; SSL as booleans or strings. The TypeScript type is
+/// the web's form (snake_case); the other spellings stay accepted.
+#[derive(Debug, Default, Deserialize, TS)]
 #[serde(default)]
+#[ts(rename = "MailAccountRequest")]
 pub struct ConnectRequest {
     #[serde(alias = "email_address", alias = "emailAddress")]
+    #[ts(rename = "email_address")]
     email: String,
+    /// Empty: the password already saved for this address.
     password: String,
     #[serde(alias = "imapServer")]
     imap_server: String,
     #[serde(alias = "imapPort")]
+    #[ts(type = "number | string")]
     imap_port: Value,
     #[serde(alias = "imapSsl")]
+    #[ts(type = "boolean | string")]
     imap_ssl: Value,
     #[serde(alias = "smtpServer")]
     smtp_server: String,
     #[serde(alias = "smtpPort")]
+    #[ts(type = "number | string")]
     smtp_port: Value,
     #[serde(alias = "smtpSsl")]
+    #[ts(type = "boolean | string")]
     smtp_ssl: Value,
     /// A certificate fingerprint the user accepted after seeing it.
     #[serde(alias = "imapFingerprint")]
+    #[ts(optional)]
     imap_fingerprint: Option<String>,
     #[serde(alias = "smtpFingerprint")]
+    #[ts(optional)]
     smtp_fingerprint: Option<String>,
 }
 
@@ -191,17 +203,61 @@ async fn check(
     tokio::join!(imap_check, smtp_check)
 }
 
-fn result_json(r: &std::result::Result<(), MailError>) -> Value {
-    match r {
-        Ok(()) => json!({ "ok": true }),
-        Err(e) => json!({
-            "ok": false,
-            "kind": e.kind,
-            "message": e.message,
-            "detail": e.detail,
-            "fingerprint": e.fingerprint,
-        }),
+/// The result of connecting to one server (IMAP or SMTP): only `ok` when it worked.
+#[derive(Debug, Serialize, TS)]
+pub struct ServerCheck {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub kind: Option<FailureKind>,
+    /// Hebrew, ready to show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<String>,
+    /// Technical detail (English, from the server or the library).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub detail: Option<String>,
+    /// The untrusted certificate's fingerprint ("AB:CD:…"): absent when the check passed,
+    /// null on a failure that was not about the certificate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fingerprint: Option<Option<String>>,
+}
+
+impl From<&std::result::Result<(), MailError>> for ServerCheck {
+    fn from(r: &std::result::Result<(), MailError>) -> Self {
+        match r {
+            Ok(()) => Self {
+                ok: true,
+                kind: None,
+                message: None,
+                detail: None,
+                fingerprint: None,
+            },
+            Err(e) => Self {
+                ok: false,
+                kind: Some(e.kind),
+                message: Some(e.message.clone()),
+                detail: Some(e.detail.clone()),
+                fingerprint: Some(e.fingerprint.clone()),
+            },
+        }
     }
+}
+
+/// The 200 of test-connection, and the body of its (and login's) 422
+/// `mail_connection_failed`.
+#[derive(Debug, Serialize, TS)]
+pub struct ConnectionResult {
+    pub success: bool,
+    /// `mail_connection_failed` on the 422.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<&'static str>,
+    pub message: String,
+    pub imap: ServerCheck,
+    pub smtp: ServerCheck,
 }
 
 fn failure_response(
@@ -217,15 +273,25 @@ fn failure_response(
     );
     (
         StatusCode::UNPROCESSABLE_ENTITY,
-        Json(json!({
-            "success": false,
-            "error": "mail_connection_failed",
-            "message": message,
-            "imap": result_json(imap),
-            "smtp": result_json(smtp),
-        })),
+        Json(ConnectionResult {
+            success: false,
+            error: Some("mail_connection_failed"),
+            message,
+            imap: imap.into(),
+            smtp: smtp.into(),
+        }),
     )
         .into_response()
+}
+
+/// `POST /api/auth/login`: the account connected.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MailLoginResponse {
+    pub success: bool,
+    pub session_id: String,
+    pub message: &'static str,
+    pub account: Account,
 }
 
 /// `POST /api/auth/login`: connects the signed-in user's mailbox and starts syncing it.
@@ -242,12 +308,12 @@ async fn login(
     let record = super::save(&state.store, &state.key, user.id, &s)?;
     tracing::info!(user = %user.username, account = record.id, "mailbox connected");
     state.mailboxes.start(record.id);
-    Ok(Json(json!({
-        "success": true,
-        "sessionId": record.id.to_string(),
-        "message": messages::MAIL_CONNECTED,
-        "account": Account::from(&record),
-    }))
+    Ok(Json(MailLoginResponse {
+        success: true,
+        session_id: record.id.to_string(),
+        message: messages::MAIL_CONNECTED,
+        account: Account::from(&record),
+    })
     .into_response())
 }
 
@@ -262,12 +328,13 @@ async fn test_connection(
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }
-    Ok(Json(json!({
-        "success": true,
-        "message": messages::MAIL_CONNECTED,
-        "imap": result_json(&imap_r),
-        "smtp": result_json(&smtp_r),
-    }))
+    Ok(Json(ConnectionResult {
+        success: true,
+        error: None,
+        message: messages::MAIL_CONNECTED.to_string(),
+        imap: (&imap_r).into(),
+        smtp: (&smtp_r).into(),
+    })
     .into_response())
 }
 
@@ -279,13 +346,21 @@ struct LogoutRequest {
     session_id: Option<Value>,
 }
 
+/// `POST /api/auth/logout`: how many accounts were forgotten.
+#[derive(Debug, Serialize, TS)]
+pub struct MailLogoutResponse {
+    pub success: bool,
+    pub removed: usize,
+    pub message: &'static str,
+}
+
 /// `POST /api/auth/logout`: stops syncing and forgets the account: its sealed password and
 /// its cached mail. Without a session id, every account of the user.
 async fn logout(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     body: axum::body::Bytes,
-) -> Result<Json<Value>> {
+) -> Result<Json<MailLogoutResponse>> {
     // The body is optional: no body (or `{}`) logs out of every mailbox.
     let request: LogoutRequest = if body.iter().all(u8::is_ascii_whitespace) {
         LogoutRequest::default()
@@ -316,31 +391,52 @@ async fn logout(
     })
     .await
     .map_err(AppError::internal)??;
-    Ok(Json(json!({
-        "success": true,
-        "removed": removed,
-        "message": messages::MAIL_LOGGED_OUT,
-    })))
+    Ok(Json(MailLogoutResponse {
+        success: true,
+        removed,
+        message: messages::MAIL_LOGGED_OUT,
+    }))
+}
+
+/// An account with its sync status (null when no sync task runs for it).
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "MailAccountWithSync")]
+pub struct AccountWithSync {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub account: Account,
+    pub sync: Option<SyncStatus>,
+}
+
+/// `GET /api/auth/accounts`.
+#[derive(Debug, Serialize, TS)]
+pub struct MailAccountsResponse {
+    pub success: bool,
+    pub accounts: Vec<AccountWithSync>,
 }
 
 /// `GET /api/auth/accounts`: the user's mailboxes with their sync status.
 async fn list_accounts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
-    let accounts: Vec<Value> = super::list_for_user(&state.store, user.id)?
+) -> Result<Json<MailAccountsResponse>> {
+    let accounts = super::list_for_user(&state.store, user.id)?
         .iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(Account::from(r)).unwrap_or_default();
-            v["sync"] = serde_json::to_value(state.mailboxes.status(r.id)).unwrap_or_default();
-            v
+        .map(|r| AccountWithSync {
+            account: Account::from(r),
+            sync: state.mailboxes.status(r.id),
         })
         .collect();
-    Ok(Json(json!({ "success": true, "accounts": accounts })))
+    Ok(Json(MailAccountsResponse {
+        success: true,
+        accounts,
+    }))
 }
 
-async fn list_providers(_user: CurrentUser) -> Json<Value> {
-    Json(json!({ "providers": PROVIDERS }))
+async fn list_providers(_user: CurrentUser) -> Json<ProvidersResponse> {
+    Json(ProvidersResponse {
+        providers: PROVIDERS.to_vec(),
+    })
 }
 
 #[derive(Deserialize)]
@@ -349,22 +445,38 @@ struct DetectQuery {
     email: String,
 }
 
-async fn detect_provider(_user: CurrentUser, Query(q): Query<DetectQuery>) -> Result<Json<Value>> {
+async fn detect_provider(
+    _user: CurrentUser,
+    Query(q): Query<DetectQuery>,
+) -> Result<Json<DetectProviderResponse>> {
     let email = address::normalize(&q.email)
         .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
     let detected = providers::detect(&email)
         .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
-    Ok(Json(json!({ "email": email, "provider": detected })))
+    Ok(Json(DetectProviderResponse {
+        email,
+        provider: detected,
+    }))
+}
+
+/// `POST /api/sync/refresh`: how many accounts were asked to sync.
+#[derive(Debug, Serialize, TS)]
+pub struct SyncRefreshResponse {
+    pub success: bool,
+    pub accounts: usize,
 }
 
 /// `POST /api/sync/refresh`: sync the user's mailboxes now.
 async fn refresh(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<SyncRefreshResponse>> {
     let accounts = super::list_for_user(&state.store, user.id)?;
     for a in &accounts {
         state.mailboxes.wake(a.id);
     }
-    Ok(Json(json!({ "success": true, "accounts": accounts.len() })))
+    Ok(Json(SyncRefreshResponse {
+        success: true,
+        accounts: accounts.len(),
+    }))
 }

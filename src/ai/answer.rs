@@ -2,8 +2,9 @@
 //! subject line, and the structured (JSON) answers of the smart features, validated field by
 //! field. Anything else is [`Failure::Malformed`]: a clear message, never a crash.
 
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::provider::Failure;
 
@@ -61,11 +62,38 @@ pub fn json<T: DeserializeOwned>(text: &str) -> Result<T, Failure> {
     serde_json::from_str(&t[start..=end]).map_err(|_| Failure::Malformed)
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub const SENTIMENTS: [&str; 3] = ["positive", "negative", "neutral"];
+pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
+
+/// A mail's summary (`/api/smart/summary`, web `SmartSummary`).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, TS)]
+#[ts(rename = "SmartSummary")]
 pub struct Summary {
     pub summary: String,
+    #[ts(as = "Sentiment")]
     pub sentiment: String,
+    #[ts(as = "SummaryPriority")]
     pub priority: String,
+}
+
+/// [`SENTIMENTS`] for the TypeScript only: the answer is read as text and checked in
+/// [`Summary::parse`] (after lower-casing), so a model's odd casing is not a parse error.
+#[derive(TS)]
+#[ts(rename_all = "lowercase")]
+pub enum Sentiment {
+    Positive,
+    Negative,
+    Neutral,
+}
+
+/// [`PRIORITIES`] for the TypeScript only (as [`Sentiment`]).
+#[derive(TS)]
+#[ts(rename_all = "lowercase")]
+pub enum SummaryPriority {
+    Low,
+    Medium,
+    High,
+    Urgent,
 }
 
 impl Summary {
@@ -75,13 +103,15 @@ impl Summary {
         s.sentiment = s.sentiment.trim().to_ascii_lowercase();
         s.priority = s.priority.trim().to_ascii_lowercase();
         let ok = !s.summary.is_empty()
-            && ["positive", "negative", "neutral"].contains(&s.sentiment.as_str())
-            && ["low", "medium", "high", "urgent"].contains(&s.priority.as_str());
+            && SENTIMENTS.contains(&s.sentiment.as_str())
+            && PRIORITIES.contains(&s.priority.as_str());
         if ok { Ok(s) } else { Err(Failure::Malformed) }
     }
 }
 
-#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
+/// One suggested reply (`/api/smart/replies`).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, TS)]
+#[ts(rename = "SuggestedReply")]
 pub struct Suggestion {
     pub label: String,
     pub text: String,
@@ -125,6 +155,17 @@ mod tests {
             "פגישת צוות ביום ראשון"
         );
         assert_eq!(subject("**Budget review**").unwrap(), "Budget review");
+    }
+
+    #[test]
+    fn the_typescript_unions_are_the_checked_lists() {
+        let union = |names: &[&str]| {
+            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+            quoted.join(" | ")
+        };
+        let cfg = crate::wire::config();
+        assert_eq!(Sentiment::inline(&cfg), union(&SENTIMENTS));
+        assert_eq!(SummaryPriority::inline(&cfg), union(&PRIORITIES));
     }
 
     #[test]

@@ -20,8 +20,9 @@ pub struct Ask {
     pub temperature: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "AiProvider")]
 pub enum ProviderKind {
     Anthropic,
     /// Any OpenAI-compatible chat-completions server.

@@ -5,12 +5,15 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
 
 use super::key::{self, Choice};
+use super::provider::ProviderKind;
 use super::source::{self, GivenContent};
-use super::{Extras, answer, prepare, prompts, required, run, training};
+use super::training::{self, Training};
+use super::{Extras, answer, prepare, prompts, required, run};
 use crate::auth::CurrentUser;
 use crate::auth::users::{Role, UserRecord};
 use crate::emails::routes::blocking;
@@ -44,38 +47,58 @@ struct KeyRequest {
     api_key: String,
 }
 
+/// `POST` and `DELETE /api/settings/claude-api-key`: whether a key is stored now.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "AiKeyResponse")]
+pub struct KeyResponse {
+    pub success: bool,
+    pub exists: bool,
+}
+
+/// `GET /api/settings/claude-api-key/exists`.
+#[derive(Debug, Serialize, TS)]
+pub struct KeyExists {
+    pub exists: bool,
+}
+
 async fn store_key(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<KeyRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<KeyResponse>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
     blocking(&state, move |store| {
         key::store_key(store, &server_key, &config, user.id, &req.api_key)
     })
     .await?;
     tracing::info!(user_id = user.id, "AI key stored");
-    Ok(Json(json!({ "success": true, "exists": true })))
+    Ok(Json(KeyResponse {
+        success: true,
+        exists: true,
+    }))
 }
 
 async fn delete_key(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<KeyResponse>> {
     blocking(&state, move |store| key::delete_key(store, user.id)).await?;
-    Ok(Json(json!({ "success": true, "exists": false })))
+    Ok(Json(KeyResponse {
+        success: true,
+        exists: false,
+    }))
 }
 
 async fn key_exists(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<KeyExists>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
     let exists = blocking(&state, move |store| {
         key::key_exists(store, &server_key, &config, user.id)
     })
     .await?;
-    Ok(Json(json!({ "exists": exists })))
+    Ok(Json(KeyExists { exists }))
 }
 
 /// Whether this user may point their AI calls at an address of their own: the server would
@@ -84,27 +107,71 @@ fn may_set_base_url(state: &AppState, user: &UserRecord) -> bool {
     user.role == Role::Admin || state.config.ai.allow_user_base_url
 }
 
-fn choice_json(state: &AppState, choice: &Choice, key_stored: bool, user: &UserRecord) -> Value {
+/// A provider with its model and base URL.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "AiProviderChoice")]
+pub struct ProviderChoice {
+    pub provider: ProviderKind,
+    pub model: String,
+    pub base_url: String,
+}
+
+impl ProviderChoice {
+    fn new((provider, model, base_url): (ProviderKind, String, String)) -> Self {
+        Self {
+            provider,
+            model,
+            base_url,
+        }
+    }
+}
+
+/// `GET/PUT /api/settings/ai`: the user's overrides ('' = the server's) and what is in effect.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AiSettings {
+    /// The provider in effect (always a name, the user's else the server's) with the user's own
+    /// model and base URL.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub choice: ProviderChoice,
+    pub effective: ProviderChoice,
+    pub defaults: ProviderChoice,
+    pub key_stored: bool,
+    /// False for an OpenAI-compatible server (a local model needs no key).
+    pub key_required: bool,
+    /// Whether this user may set the base URL (admins, or all when the server allows it); when
+    /// false, a PUT that changes `baseUrl` answers 403.
+    pub base_url_editable: bool,
+}
+
+fn ai_settings(
+    state: &AppState,
+    choice: &Choice,
+    key_stored: bool,
+    user: &UserRecord,
+) -> AiSettings {
     let config = &state.config.ai;
-    let (kind, model, base_url) = key::effective(config, choice);
-    let (dkind, dmodel, dbase) = key::effective(config, &Choice::default());
-    json!({
-        // Always a provider name: the user's, else the server's.
-        "provider": kind.name(),
-        "model": choice.model,
-        "baseUrl": choice.base_url,
-        "effective": { "provider": kind.name(), "model": model, "baseUrl": base_url },
-        "defaults": { "provider": dkind.name(), "model": dmodel, "baseUrl": dbase },
-        "keyStored": key_stored,
-        "keyRequired": kind.key_required(),
-        "baseUrlEditable": may_set_base_url(state, user),
-    })
+    let effective = ProviderChoice::new(key::effective(config, choice));
+    AiSettings {
+        choice: ProviderChoice {
+            provider: effective.provider,
+            model: choice.model.clone(),
+            base_url: choice.base_url.clone(),
+        },
+        key_required: effective.provider.key_required(),
+        effective,
+        defaults: ProviderChoice::new(key::effective(config, &Choice::default())),
+        key_stored,
+        base_url_editable: may_set_base_url(state, user),
+    }
 }
 
 async fn get_choice(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<AiSettings>> {
     let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
     let (choice, stored) = blocking(&state, move |store| {
         Ok((
@@ -113,14 +180,14 @@ async fn get_choice(
         ))
     })
     .await?;
-    Ok(Json(choice_json(&state, &choice, stored, &user)))
+    Ok(Json(ai_settings(&state, &choice, stored, &user)))
 }
 
 async fn put_choice(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<Choice>,
-) -> Result<Json<Value>> {
+) -> Result<Json<AiSettings>> {
     let may_set_url = may_set_base_url(&state, &user);
     let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
     let (choice, stored) = blocking(&state, move |store| {
@@ -134,24 +201,32 @@ async fn put_choice(
         ))
     })
     .await?;
-    Ok(Json(choice_json(&state, &choice, stored, &user)))
+    Ok(Json(ai_settings(&state, &choice, stored, &user)))
 }
 
 // ---- AI training settings ----
 
+/// `POST /api/settings/ai-training`: the settings as stored.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "SaveTrainingResponse")]
+pub struct TrainingSaved {
+    pub success: bool,
+    pub settings: Training,
+}
+
 async fn get_training(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<Training>> {
     let t = blocking(&state, move |store| training::load(store, user.id)).await?;
-    Ok(Json(json!(t)))
+    Ok(Json(t))
 }
 
 async fn post_training(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(body): ApiJson<Value>,
-) -> Result<Json<Value>> {
+) -> Result<Json<TrainingSaved>> {
     if !body.is_object() {
         return Err(AppError::bad_request(messages::MALFORMED_JSON));
     }
@@ -160,7 +235,10 @@ async fn post_training(
         training::save(store, user.id, &body, &now)
     })
     .await?;
-    Ok(Json(json!({ "success": true, "settings": t })))
+    Ok(Json(TrainingSaved {
+        success: true,
+        settings: t,
+    }))
 }
 
 // ---- the calls ----
@@ -177,12 +255,19 @@ struct SmartReplyRequest {
     extras: Extras,
 }
 
+/// `POST /api/claude/smart-reply`.
+#[derive(Debug, Serialize, TS)]
+pub struct SmartReplyResponse {
+    pub success: bool,
+    pub reply: String,
+}
+
 async fn smart_reply(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<SmartReplyRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SmartReplyResponse>> {
     let prepared = prepare(&state, user.id, &req.extras, &headers).await?;
     let with_context = prepared.training.include_context;
     let (mail, context) = match (req.email_id, req.email_content) {
@@ -224,7 +309,10 @@ async fn smart_reply(
         answer::plain,
     )
     .await?;
-    Ok(Json(json!({ "success": true, "reply": reply })))
+    Ok(Json(SmartReplyResponse {
+        success: true,
+        reply,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -235,12 +323,20 @@ struct SubjectRequest {
     extras: Extras,
 }
 
+/// `POST /api/claude/generate-subject`.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "GenerateSubjectResponse")]
+pub struct SubjectResponse {
+    pub success: bool,
+    pub subject: String,
+}
+
 async fn generate_subject(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<SubjectRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SubjectResponse>> {
     let body = source::body_text(&req.email_body);
     required(&body, messages::AI_BODY_REQUIRED)?;
     let prepared = prepare(&state, user.id, &req.extras, &headers).await?;
@@ -257,7 +353,10 @@ async fn generate_subject(
         answer::subject,
     )
     .await?;
-    Ok(Json(json!({ "success": true, "subject": subject })))
+    Ok(Json(SubjectResponse {
+        success: true,
+        subject,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -269,12 +368,23 @@ struct ImproveRequest {
     extras: Extras,
 }
 
+/// `POST /api/claude/improve-email`.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "ImproveEmailResponse")]
+pub struct ImproveResponse {
+    pub success: bool,
+    /// The text as the editor's escaped HTML paragraphs.
+    pub improved: String,
+    pub improved_text: String,
+}
+
 async fn improve_email(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<ImproveRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<ImproveResponse>> {
     let style = match req.style.trim() {
         "" => "professional",
         s @ ("professional" | "friendly" | "concise") => s,
@@ -297,11 +407,11 @@ async fn improve_email(
         answer::plain,
     )
     .await?;
-    Ok(Json(json!({
-        "success": true,
-        "improved": editor_html(&text),
-        "improvedText": text,
-    })))
+    Ok(Json(ImproveResponse {
+        success: true,
+        improved: editor_html(&text),
+        improved_text: text,
+    }))
 }
 
 /// Plain text as the editor's paragraphs (escaped; the editor and the sent mail set `dir`).

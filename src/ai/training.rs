@@ -5,6 +5,7 @@
 use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::messages;
@@ -23,12 +24,16 @@ const MAX_STORED_BYTES: usize = 512 * 1024;
 pub const DEFAULT_SYSTEM_PROMPT: &str = "אתה עוזר אישי לכתיבת מיילים של המשתמש. כתוב בשמו תשובות ברורות, \
 מנומסות ומדויקות, התייחס לכל שאלה ובקשה שבמייל, ואל תמציא עובדות, תאריכים או התחייבויות שאינם מופיעים בו.";
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// `GET /api/settings/ai-training` (and the `settings` of a save).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase", default)]
+#[ts(rename = "AiTrainingSettings")]
 pub struct Training {
     pub system_prompt: String,
     pub templates: Vec<AiTemplate>,
+    #[ts(as = "Tone")]
     pub tone: String,
+    #[ts(as = "Language")]
     pub language: String,
     pub creativity: f64,
     /// Words.
@@ -41,10 +46,34 @@ pub struct Training {
     pub spam_keywords: String,
     pub spam_domains: String,
     pub spam_patterns: String,
+    /// RFC 3339; null until first saved.
     pub updated_at: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+/// [`TONES`] as the web's `AiTone`, for the TypeScript only: the field stays a string so that an
+/// unknown tone gets the spec's message from [`Training::checked`], not a parse error.
+#[derive(TS)]
+#[ts(rename = "AiTone", rename_all = "lowercase")]
+pub enum Tone {
+    Professional,
+    Friendly,
+    Formal,
+    Casual,
+    Creative,
+}
+
+/// [`LANGUAGES`] as the web's `AiLanguage` (TypeScript only, as [`Tone`]).
+#[derive(TS)]
+#[ts(rename = "AiLanguage", rename_all = "lowercase")]
+pub enum Language {
+    Auto,
+    Hebrew,
+    English,
+    Arabic,
+    Russian,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, TS)]
 #[serde(default)]
 pub struct AiTemplate {
     pub id: String,
@@ -52,8 +81,9 @@ pub struct AiTemplate {
     pub prompt: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, TS)]
 #[serde(default)]
+#[ts(rename = "TrainingExample")]
 pub struct Example {
     pub id: String,
     pub text: String,
@@ -203,6 +233,17 @@ mod tests {
         assert_eq!((t.creativity, t.max_length), (0.7, 500));
         assert!(t.include_context && t.auto_correct);
         assert_eq!(t.templates.len(), 3);
+    }
+
+    #[test]
+    fn the_typescript_unions_are_the_checked_lists() {
+        let union = |names: &[&str]| {
+            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+            quoted.join(" | ")
+        };
+        let cfg = crate::wire::config();
+        assert_eq!(Tone::inline(&cfg), union(&TONES));
+        assert_eq!(Language::inline(&cfg), union(&LANGUAGES));
     }
 
     #[test]

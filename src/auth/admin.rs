@@ -4,12 +4,12 @@
 use axum::extract::{Path, State};
 use axum::routing::{get, put};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::users::{self, NewUser, Role, User, UserChanges};
 use crate::auth::AdminUser;
-use crate::error::{ApiJson, AppError, Result};
+use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
 
@@ -19,17 +19,49 @@ pub fn router() -> Router<AppState> {
         .route("/api/admin/users/{id}", put(update).delete(remove))
 }
 
-async fn list(State(state): State<AppState>, _admin: AdminUser) -> Result<Json<Value>> {
-    let users: Vec<User> = users::list(&state.store)?.iter().map(User::from).collect();
-    Ok(Json(json!({ "success": true, "users": users })))
+/// `GET /api/admin/users` (ordered by id).
+#[derive(Serialize, TS)]
+pub struct AdminUsersResponse {
+    pub success: bool,
+    pub users: Vec<User>,
 }
 
-#[derive(Deserialize, Default)]
+/// `POST /api/admin/users`, `PUT /api/admin/users/{id}`: the user as saved.
+#[derive(Serialize, TS)]
+pub struct AdminUserResponse {
+    pub success: bool,
+    pub user: User,
+}
+
+impl AdminUserResponse {
+    fn of(user: User) -> Json<Self> {
+        Json(Self {
+            success: true,
+            user,
+        })
+    }
+}
+
+async fn list(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<AdminUsersResponse>> {
+    let users: Vec<User> = users::list(&state.store)?.iter().map(User::from).collect();
+    Ok(Json(AdminUsersResponse {
+        success: true,
+        users,
+    }))
+}
+
+#[derive(Deserialize, Default, TS)]
 #[serde(default)]
-struct CreateRequest {
+#[ts(rename = "CreateUserRequest")]
+pub struct CreateRequest {
     username: String,
     name: String,
     password: String,
+    /// Absent: a plain user.
+    #[ts(optional)]
     role: Option<Role>,
 }
 
@@ -37,7 +69,7 @@ async fn create(
     State(state): State<AppState>,
     _admin: AdminUser,
     ApiJson(req): ApiJson<CreateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<AdminUserResponse>> {
     let store = state.store.clone();
     let user = tokio::task::spawn_blocking(move || {
         users::create(
@@ -53,12 +85,14 @@ async fn create(
     })
     .await
     .map_err(AppError::internal)??;
-    Ok(Json(json!({ "success": true, "user": user })))
+    Ok(AdminUserResponse::of(user))
 }
 
-#[derive(Deserialize, Default)]
+/// Only the fields present change.
+#[derive(Deserialize, Default, TS)]
 #[serde(default, rename_all = "camelCase")]
-struct UpdateRequest {
+#[ts(rename = "UpdateUserRequest", optional_fields)]
+pub struct UpdateRequest {
     name: Option<String>,
     role: Option<Role>,
     /// A new password set by the admin; ends the user's sessions.
@@ -70,7 +104,7 @@ async fn update(
     _admin: AdminUser,
     Path(id): Path<u64>,
     ApiJson(req): ApiJson<UpdateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<AdminUserResponse>> {
     if let Some(password) = req.password.filter(|p| !p.is_empty()) {
         let record = users::get(&state.store, id)?
             .ok_or_else(|| AppError::NotFound(messages::USER_NOT_FOUND.into()))?;
@@ -89,19 +123,19 @@ async fn update(
             role: req.role,
         },
     )?;
-    Ok(Json(json!({ "success": true, "user": user })))
+    Ok(AdminUserResponse::of(user))
 }
 
 async fn remove(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
     Path(id): Path<u64>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     if id == admin.id {
         return Err(AppError::bad_request(messages::CANNOT_REMOVE_SELF));
     }
     let record = users::get(&state.store, id)?
         .ok_or_else(|| AppError::NotFound(messages::USER_NOT_FOUND.into()))?;
     users::remove_record(&state.store, &state.forget, &record, true)?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
 }

@@ -14,3 +14,23 @@ pub mod users;
 
 pub use extract::{AdminUser, ClientAddr, CurrentUser, Session};
 pub use routes::router;
+
+/// This feature's part of the wire contract (see `crate::wire`).
+pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+    use crate::wire::export;
+    vec![
+        export::<users::Role>(cfg),
+        export::<users::User>(cfg),
+        export::<routes::LoginRequest>(cfg),
+        export::<routes::LoginResponse>(cfg),
+        export::<routes::MeResponse>(cfg),
+        export::<routes::PasswordRequest>(cfg),
+        export::<routes::SetupStatusResponse>(cfg),
+        export::<routes::SetupRequest>(cfg),
+        export::<routes::SetupAdminResponse>(cfg),
+        export::<admin::AdminUsersResponse>(cfg),
+        export::<admin::CreateRequest>(cfg),
+        export::<admin::UpdateRequest>(cfg),
+        export::<admin::AdminUserResponse>(cfg),
+    ]
+}

@@ -3,14 +3,14 @@
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::setup::SetupGate;
 use super::throttle::LoginThrottle;
 use super::{password, sessions, users};
 use crate::auth::{ClientAddr, CurrentUser, Session};
-use crate::error::{ApiJson, AppError, Result};
+use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
 
@@ -25,18 +25,33 @@ pub fn router() -> Router<AppState> {
         .merge(super::admin::router())
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, TS)]
 #[serde(default)]
-struct LoginRequest {
+pub struct LoginRequest {
     username: String,
     password: String,
+}
+
+/// `POST /api/app/login`: the session token to send as `Authorization: Bearer`.
+#[derive(Serialize, TS)]
+pub struct LoginResponse {
+    pub success: bool,
+    pub token: String,
+    pub user: users::User,
+}
+
+/// `GET /api/app/me`.
+#[derive(Serialize, TS)]
+pub struct MeResponse {
+    pub success: bool,
+    pub user: users::User,
 }
 
 async fn login(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     ApiJson(req): ApiJson<LoginRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<LoginResponse>> {
     let username = req.username.trim().to_string();
     if username.is_empty() || req.password.is_empty() {
         return Err(AppError::bad_request(messages::CREDENTIALS_REQUIRED));
@@ -69,25 +84,29 @@ async fn login(
     state.service::<LoginThrottle>().record_success(&username);
     let token = sessions::create(&state.store, record.id, state.config.auth.session_ttl_hours)?;
     tracing::info!(user = record.id, "signed in");
-    Ok(Json(json!({
-        "success": true,
-        "token": token,
-        "user": users::User::from(&record),
-    })))
+    Ok(Json(LoginResponse {
+        success: true,
+        token,
+        user: users::User::from(&record),
+    }))
 }
 
-async fn logout(State(state): State<AppState>, session: Session) -> Result<Json<Value>> {
+async fn logout(State(state): State<AppState>, session: Session) -> Result<Json<Success>> {
     sessions::revoke(&state.store, &session.token)?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
 }
 
-async fn me(CurrentUser(user): CurrentUser) -> Json<Value> {
-    Json(json!({ "success": true, "user": users::User::from(&user) }))
+async fn me(CurrentUser(user): CurrentUser) -> Json<MeResponse> {
+    Json(MeResponse {
+        success: true,
+        user: users::User::from(&user),
+    })
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, TS)]
 #[serde(default, rename_all = "camelCase")]
-struct PasswordRequest {
+#[ts(rename = "ChangePasswordRequest")]
+pub struct PasswordRequest {
     current_password: String,
     new_password: String,
 }
@@ -97,7 +116,7 @@ async fn change_password(
     State(state): State<AppState>,
     Session { token, user }: Session,
     ApiJson(req): ApiJson<PasswordRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     let store = state.store.clone();
     tokio::task::spawn_blocking(move || {
         if !password::verify(&req.current_password, &user.password_hash) {
@@ -107,28 +126,43 @@ async fn change_password(
     })
     .await
     .map_err(AppError::internal)??;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
 }
 
-async fn setup_status(State(state): State<AppState>) -> Result<Json<Value>> {
-    Ok(Json(
-        json!({ "needsSetup": !users::any_exist(&state.store)? }),
-    ))
+/// `GET /api/setup/status`: whether the first admin is still to be created.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetupStatusResponse {
+    pub needs_setup: bool,
 }
 
-#[derive(Deserialize, Default)]
+async fn setup_status(State(state): State<AppState>) -> Result<Json<SetupStatusResponse>> {
+    Ok(Json(SetupStatusResponse {
+        needs_setup: !users::any_exist(&state.store)?,
+    }))
+}
+
+#[derive(Deserialize, Default, TS)]
 #[serde(default)]
-struct SetupRequest {
+#[ts(rename = "SetupAdminRequest")]
+pub struct SetupRequest {
     token: String,
     username: String,
     name: String,
     password: String,
 }
 
+/// `POST /api/setup/admin`: the first admin, created.
+#[derive(Serialize, TS)]
+pub struct SetupAdminResponse {
+    pub success: bool,
+    pub user: users::User,
+}
+
 async fn setup_admin(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<SetupRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SetupAdminResponse>> {
     let gate = state.service::<SetupGate>();
     let store = state.store.clone();
     let user = tokio::task::spawn_blocking(move || {
@@ -137,5 +171,8 @@ async fn setup_admin(
     .await
     .map_err(AppError::internal)??;
     tracing::info!(user = user.id, "first admin created through the setup link");
-    Ok(Json(json!({ "success": true, "user": user })))
+    Ok(Json(SetupAdminResponse {
+        success: true,
+        user,
+    }))
 }

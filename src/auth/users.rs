@@ -16,7 +16,7 @@ pub const USERS: TableDefinition<u64, &[u8]> = TableDefinition::new("users");
 /// lower-cased username → id.
 pub const USERS_BY_NAME: TableDefinition<&str, u64> = TableDefinition::new("users_by_name");
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Admin,
@@ -47,13 +47,14 @@ pub struct UserRecord {
 }
 
 /// The user as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     pub id: u64,
     pub username: String,
     pub name: String,
     pub role: Role,
+    /// RFC 3339, UTC.
     pub created_at: String,
 }
 

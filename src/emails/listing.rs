@@ -411,8 +411,9 @@ pub fn threads(
 /// listings show: `processed`, `spam`, `advertisements` and `info` are the sizes of the
 /// virtual folders; `unread` counts inbox mail that is unread and untriaged, so the inbox
 /// badge `needsReply + unread` counts no mail twice.
-#[derive(Debug, Default, Serialize, PartialEq, Clone)]
+#[derive(Debug, Default, Serialize, PartialEq, Clone, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "EmailCountsResponse")]
 pub struct Counts {
     pub inbox: usize,
     pub unread: usize,
@@ -476,8 +477,34 @@ pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
     Ok(c)
 }
 
+/// `meta`'s thread as the listing `sel` (with `opts`) shows it after a change: its mail that
+/// the listing keeps, newest first. When the listing no longer keeps any of it (the mail moved
+/// away), the mail itself, so the answer still describes it.
+pub fn thread_in(
+    store: &Store,
+    user_id: u64,
+    sel: &Selector,
+    opts: &ListOptions,
+    meta: &MessageMeta,
+) -> Result<Thread> {
+    let accounts = account_ids(store, user_id)?;
+    let mail = MailRead::new(store)?;
+    let hash = crate::mailstore::thread_hash(&meta.thread_id);
+    let mut members: Vec<(i64, u64)> = hits(&mail, &sources(&mail, &accounts, sel)?, sel, opts)?
+        .into_iter()
+        .filter(|h| h.thread == hash)
+        .map(|h| (h.date, h.id))
+        .collect();
+    members.sort_unstable_by(|a, b| b.cmp(a));
+    let mut emails = mail.metas(members.into_iter().map(|(_, id)| id))?;
+    if emails.is_empty() {
+        emails.push(meta.clone());
+    }
+    Ok(Thread { emails })
+}
+
 /// The user's folders with their roles and counts, for the sidebar's own-folders list.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FolderInfo {
     pub account_id: u64,

@@ -9,6 +9,7 @@ pub mod remote;
 pub mod routes;
 pub mod triage;
 pub mod view;
+pub mod wire;
 pub mod zero;
 
 use std::collections::HashSet;
@@ -119,4 +120,30 @@ pub fn folder_role(store: &Store, account: u64, folder: &str) -> Result<String> 
         .folder(account, folder)?
         .map(|f| f.role)
         .unwrap_or_default())
+}
+
+/// This feature's part of the wire contract (see `crate::wire`).
+pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+    use crate::wire::export;
+    vec![
+        export::<crate::mail::parse::AttachmentInfo>(cfg),
+        export::<view::EmailRow>(cfg),
+        export::<view::EmailDetail>(cfg),
+        export::<view::ThreadView>(cfg),
+        export::<wire::EmailResponse>(cfg),
+        export::<wire::SetStatusResponse>(cfg),
+        export::<wire::DeleteEmailResponse>(cfg),
+        export::<wire::TrashEmailResponse>(cfg),
+        export::<wire::BulkResponse>(cfg),
+        export::<wire::AutoArchiveResponse>(cfg),
+        export::<wire::RemoteSendersResponse>(cfg),
+        export::<wire::SenderAdded>(cfg),
+        export::<wire::SenderRemoved>(cfg),
+        export::<wire::FoldersResponse>(cfg),
+        export::<listing::FolderInfo>(cfg),
+        export::<listing::Counts>(cfg),
+        export::<zero::InboxZero>(cfg),
+        export::<zero::Reminder>(cfg),
+        export::<zero::Candidate>(cfg),
+    ]
 }

@@ -6,10 +6,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::triage::{self, BulkAction};
+use super::view::{EmailRow, ThreadView};
+use super::wire::*;
 use super::{ListOptions, Selector, remote, view, zero};
 use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
@@ -95,7 +97,7 @@ pub(crate) fn changed(state: &AppState, accounts: impl IntoIterator<Item = u64>)
     }
 }
 
-fn with_total(rows: Vec<Value>, total: usize, page: usize, per_page: usize) -> Response {
+fn with_total<T: Serialize>(rows: Vec<T>, total: usize, page: usize, per_page: usize) -> Response {
     let mut response = Json(rows).into_response();
     let h = response.headers_mut();
     h.insert("x-total-count", HeaderValue::from(total));
@@ -126,7 +128,7 @@ async fn list_response(
         super::listing::list(store, user_id, &sel, &opts, page, per_page)
     })
     .await?;
-    let rows: Vec<Value> = p.emails.iter().map(view::row).collect();
+    let rows: Vec<EmailRow> = p.emails.iter().map(view::row).collect();
     Ok(with_total(rows, p.total, page, per_page))
 }
 
@@ -144,7 +146,7 @@ async fn list_threads(
         super::listing::threads(store, user.id, &sel, &opts, page, per_page)
     })
     .await?;
-    let rows: Vec<Value> = p.threads.iter().map(view::thread).collect();
+    let rows: Vec<ThreadView> = p.threads.iter().map(view::thread).collect();
     Ok(with_total(rows, p.total, page, per_page))
 }
 
@@ -165,7 +167,7 @@ async fn list_or_get(
             let (meta, raw) = super::get(store, user.id, id)?;
             let for_sender = remote::allowed(store, user.id, &meta.summary.from)?;
             let mut v = view::whole(&meta, &raw, for_sender || asked);
-            v["remoteAllowedForSender"] = json!(for_sender);
+            v.remote_allowed_for_sender = Some(for_sender);
             Ok(v)
         })
         .await?;
@@ -200,7 +202,7 @@ async fn update(
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<UpdateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<EmailResponse>> {
     let id =
         message_id(&key).ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
     let meta = blocking(&state, move |store| {
@@ -208,7 +210,10 @@ async fn update(
     })
     .await?;
     changed(&state, [meta.account_id]);
-    Ok(Json(json!({ "success": true, "email": view::row(&meta) })))
+    Ok(Json(EmailResponse {
+        success: true,
+        email: view::row(&meta),
+    }))
 }
 
 fn parse_id(key: &str) -> Result<u64> {
@@ -222,24 +227,51 @@ struct StatusRequest {
     priority: Option<String>,
 }
 
-/// `PUT /api/emails/{id}/status` → `{movedTo}` (spec 000 §4).
+/// `?folder=` (and the listing options) of a status change: the listing whose thread the answer
+/// carries.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct StatusQuery {
+    folder: Option<String>,
+    filter: Option<String>,
+    status: Option<String>,
+    sort: Option<String>,
+    order: Option<String>,
+}
+
+/// `PUT /api/emails/{id}/status` → `{movedTo, email, thread}` (spec 000 §4).
 async fn set_status(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
+    Query(q): Query<StatusQuery>,
     ApiJson(req): ApiJson<StatusRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SetStatusResponse>> {
     let id = parse_id(&key)?;
-    let moved = blocking(&state, move |store| {
-        triage::set_status(store, user.id, id, &req.status, req.priority.as_deref())
+    let opts = ListQuery {
+        filter: q.filter,
+        status: q.status,
+        sort: q.sort,
+        order: q.order,
+        ..ListQuery::default()
+    }
+    .options()?;
+    let (moved, thread) = blocking(&state, move |store| {
+        let moved = triage::set_status(store, user.id, id, &req.status, req.priority.as_deref())?;
+        // The listing the user is looking at, else the mail's own folder.
+        let folder = q.folder.unwrap_or_else(|| moved.meta.folder.clone());
+        let sel = Selector::for_any(&folder);
+        let thread = super::listing::thread_in(store, user.id, &sel, &opts, &moved.meta)?;
+        Ok((moved, thread))
     })
     .await?;
     changed(&state, [moved.meta.account_id]);
-    Ok(Json(json!({
-        "success": true,
-        "movedTo": moved.moved_to,
-        "email": view::row(&moved.meta),
-    })))
+    Ok(Json(SetStatusResponse {
+        success: true,
+        moved_to: moved.moved_to,
+        email: view::row(&moved.meta),
+        thread: view::thread(&thread),
+    }))
 }
 
 /// `DELETE /api/emails/{id}`: hidden from this site only (spec 000 §5).
@@ -247,11 +279,14 @@ async fn delete(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<DeleteEmailResponse>> {
     let id = parse_id(&key)?;
     let meta = blocking(&state, move |store| triage::delete(store, user.id, id)).await?;
     changed(&state, [meta.account_id]);
-    Ok(Json(json!({ "success": true, "deleted": 1 })))
+    Ok(Json(DeleteEmailResponse {
+        success: true,
+        deleted: 1,
+    }))
 }
 
 /// `POST /api/emails/{id}/trash`: moved to the mailbox's Trash.
@@ -259,11 +294,14 @@ async fn trash(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<TrashEmailResponse>> {
     let id = parse_id(&key)?;
     let meta = blocking(&state, move |store| triage::trash(store, user.id, id)).await?;
     changed(&state, [meta.account_id]);
-    Ok(Json(json!({ "success": true, "movedTo": "trash" })))
+    Ok(Json(TrashEmailResponse {
+        success: true,
+        moved_to: "trash".into(),
+    }))
 }
 
 /// Ids arrive as strings (the Email JSON's `id`) or numbers.
@@ -293,7 +331,7 @@ async fn bulk(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<BulkRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<BulkResponse>> {
     let action = BulkAction::parse(&req.action, req.status.as_deref(), req.priority.as_deref())?;
     let ids = ids_of(&req.ids);
     if ids.is_empty() {
@@ -304,11 +342,12 @@ async fn bulk(
     })
     .await?;
     changed(&state, out.accounts.iter().copied());
-    Ok(Json(json!({
-        "success": true,
-        "updated": out.updated,
-        "movedTo": out.moved_to,
-    })))
+    Ok(Json(BulkResponse {
+        success: true,
+        updated: out.updated,
+        moved_to: out.moved_to,
+        emails: out.emails.iter().map(view::row).collect(),
+    }))
 }
 
 async fn inbox_zero(
@@ -332,22 +371,25 @@ async fn auto_archive(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<AutoArchiveRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<AutoArchiveResponse>> {
     let ids = ids_of(&req.email_ids);
     let (archived, accounts) = blocking(&state, move |store| {
         triage::auto_archive(store, user.id, &ids)
     })
     .await?;
     changed(&state, accounts);
-    Ok(Json(json!({ "success": true, "archivedCount": archived })))
+    Ok(Json(AutoArchiveResponse {
+        success: true,
+        archived_count: archived,
+    }))
 }
 
 async fn remote_senders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<RemoteSendersResponse>> {
     let senders = blocking(&state, move |store| remote::list(store, user.id)).await?;
-    Ok(Json(json!({ "senders": senders })))
+    Ok(Json(RemoteSendersResponse { senders }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -359,24 +401,30 @@ async fn allow_sender(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<SenderRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SenderAdded>> {
     let address = blocking(&state, move |store| {
         remote::add(store, user.id, &req.address)
     })
     .await?;
-    Ok(Json(json!({ "success": true, "address": address })))
+    Ok(Json(SenderAdded {
+        success: true,
+        address,
+    }))
 }
 
 async fn forbid_sender(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(address): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SenderRemoved>> {
     let removed = blocking(&state, move |store| {
         remote::remove(store, user.id, &address)
     })
     .await?;
-    Ok(Json(json!({ "success": true, "removed": removed })))
+    Ok(Json(SenderRemoved {
+        success: true,
+        removed,
+    }))
 }
 
 async fn counts(
@@ -391,9 +439,9 @@ async fn counts(
 async fn folders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<FoldersResponse>> {
     let folders = blocking(&state, move |store| super::listing::folders(store, user.id)).await?;
-    Ok(Json(json!({ "folders": folders })))
+    Ok(Json(FoldersResponse { folders }))
 }
 
 /// `GET /api/emails/{id}/attachments/{index}`: the file, with its decoded name.

@@ -257,6 +257,8 @@ pub struct BulkOutcome {
     /// The status's folder, when every message went to the same one.
     pub moved_to: Option<String>,
     pub accounts: HashSet<u64>,
+    /// The changed mail as it is now.
+    pub emails: Vec<MessageMeta>,
 }
 
 /// `POST /api/emails/bulk`: one transaction; ids that are not the user's are skipped.
@@ -279,6 +281,7 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
         updated: 0,
         moved_to: None,
         accounts: HashSet::new(),
+        emails: Vec::new(),
     };
     let mut folders_moved_to = HashSet::new();
     for id in ids {
@@ -286,26 +289,22 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
             continue;
         };
         out.accounts.insert(meta.account_id);
-        match action {
+        let changed = match action {
             BulkAction::Status(s, p) => {
                 let (s, p) = resolve(s, p.as_deref(), meta.status.as_deref())?;
                 let moved = apply(w, meta, s, p, &mut roles)?;
                 folders_moved_to.insert(moved.moved_to);
+                moved.meta
             }
-            BulkAction::Delete => {
-                hide(w, meta)?;
-            }
+            BulkAction::Delete => hide(w, meta)?,
             BulkAction::Trash => {
-                trash_one(w, meta, &mut roles)?;
                 folders_moved_to.insert("trash".to_string());
+                trash_one(w, meta, &mut roles)?
             }
-            BulkAction::Read(v) => {
-                apply_flags(w, meta, Some(*v), None)?;
-            }
-            BulkAction::Star(v) => {
-                apply_flags(w, meta, None, Some(*v))?;
-            }
-        }
+            BulkAction::Read(v) => apply_flags(w, meta, Some(*v), None)?,
+            BulkAction::Star(v) => apply_flags(w, meta, None, Some(*v))?,
+        };
+        out.emails.push(changed);
         out.updated += 1;
     }
     txn.commit()?;

@@ -1,12 +1,13 @@
 //! The spec's Email shape (000 §3) built from a stored message: the list row, and the whole
 //! message for the reading pane with its sanitized body.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
+use ts_rs::TS;
 
 use super::listing::Thread;
-use crate::mail::parse::{self, Full};
+use crate::mail::parse::{self, AttachmentInfo, Full};
 use crate::mail::sanitize;
 use crate::mailstore::MessageMeta;
 
@@ -20,60 +21,134 @@ pub fn iso(ts: i64) -> String {
         .unwrap_or_default()
 }
 
+/// A list row (spec 000 §3 Email, without the bodies).
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(rename = "Email")]
+pub struct EmailRow {
+    pub id: String,
+    #[serde(rename = "accountId")]
+    pub account_id: u64,
+    #[serde(rename = "threadId")]
+    pub thread_id: String,
+    #[serde(rename = "messageId")]
+    pub message_id: Option<String>,
+    pub from: String,
+    pub from_name: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub subject: String,
+    pub preview: String,
+    /// RFC 3339.
+    pub date: String,
+    pub is_read: bool,
+    pub is_starred: bool,
+    pub is_answered: bool,
+    pub is_draft: bool,
+    /// The mailbox's own labels (IMAP keywords without `$`).
+    pub labels: Vec<String>,
+    pub status: Option<String>,
+    pub priority: Option<String>,
+    /// RFC 3339: the mail's date or its last status change, whichever is later.
+    #[serde(rename = "lastActivity")]
+    pub last_activity: String,
+    pub folder: String,
+    #[serde(rename = "isSpam")]
+    pub is_spam: bool,
+    #[serde(rename = "isAdvertisement")]
+    pub is_advertisement: bool,
+    /// The spec's field; no score is computed yet.
+    #[serde(rename = "spamScore")]
+    pub spam_score: Option<f64>,
+    pub references: Vec<String>,
+    #[serde(rename = "inReplyTo")]
+    pub in_reply_to: Option<String>,
+    #[serde(rename = "originalMessageId")]
+    pub original_message_id: Option<String>,
+    #[serde(rename = "hasAttachments")]
+    pub has_attachments: bool,
+    pub attachments: Vec<AttachmentInfo>,
+    pub size: u32,
+    /// False when the message could not be decoded; its body is then shown as it arrived.
+    pub parsed: bool,
+}
+
+/// `GET /api/emails/{id}`: the row plus the bodies.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct EmailDetail {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub row: EmailRow,
+    /// Sanitized on the server: safe to show in the sandboxed frame.
+    pub body: String,
+    #[serde(rename = "bodyPlain")]
+    pub body_plain: String,
+    /// Remote images were held back; `?remote=1` returns the body with them.
+    #[serde(rename = "remoteContentBlocked")]
+    pub remote_content_blocked: bool,
+    /// The sender is on the user's "always show remote content" list.
+    #[serde(
+        rename = "remoteAllowedForSender",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub remote_allowed_for_sender: Option<bool>,
+}
+
 /// A list row: everything but the bodies.
-pub fn row(m: &MessageMeta) -> Value {
+pub fn row(m: &MessageMeta) -> EmailRow {
     let s = &m.summary;
-    let status = m.status.clone().unwrap_or_else(|| {
-        // Until triage sets a status, unread mail shows as unread (spec 000 §4 lists it).
-        if m.seen {
-            String::new()
-        } else {
-            "unread".into()
-        }
-    });
-    json!({
-        "id": m.id.to_string(),
-        "accountId": m.account_id,
-        "threadId": m.thread_id,
-        "messageId": s.message_id,
-        "from": s.from,
-        "from_name": s.from_name,
-        "to": s.to,
-        "cc": s.cc,
-        "subject": s.subject,
-        "preview": s.preview,
-        "date": iso(m.date),
-        "is_read": m.seen,
-        "is_starred": m.flagged,
-        "is_answered": m.answered,
-        "is_draft": m.draft,
-        "labels": m.keywords.iter().filter(|k| !k.starts_with('$')).collect::<Vec<_>>(),
-        "status": if status.is_empty() { Value::Null } else { Value::String(status) },
-        "priority": m.priority,
-        "lastActivity": iso(m.activity()),
-        "folder": m.folder,
-        "isSpam": matches!(m.status.as_deref(), Some("spam" | "suspicious")),
-        "isAdvertisement": m.status.as_deref() == Some("advertisement"),
-        "spamScore": Value::Null,
-        "references": s.references,
-        "inReplyTo": s.in_reply_to,
-        "originalMessageId": s.in_reply_to,
-        "hasAttachments": m.has_attachments(),
-        "attachments": s.attachments,
-        "size": m.size,
-        "parsed": s.parsed,
-    })
+    // Until triage sets a status, unread mail shows as unread (spec 000 §4 lists it).
+    let status = m
+        .status
+        .clone()
+        .or_else(|| (!m.seen).then(|| "unread".to_string()));
+    EmailRow {
+        id: m.id.to_string(),
+        account_id: m.account_id,
+        thread_id: m.thread_id.clone(),
+        message_id: s.message_id.clone(),
+        from: s.from.clone(),
+        from_name: s.from_name.clone(),
+        to: s.to.clone(),
+        cc: s.cc.clone(),
+        subject: s.subject.clone(),
+        preview: s.preview.clone(),
+        date: iso(m.date),
+        is_read: m.seen,
+        is_starred: m.flagged,
+        is_answered: m.answered,
+        is_draft: m.draft,
+        labels: m
+            .keywords
+            .iter()
+            .filter(|k| !k.starts_with('$'))
+            .cloned()
+            .collect(),
+        status,
+        priority: m.priority.clone(),
+        last_activity: iso(m.activity()),
+        folder: m.folder.clone(),
+        is_spam: matches!(m.status.as_deref(), Some("spam" | "suspicious")),
+        is_advertisement: m.status.as_deref() == Some("advertisement"),
+        spam_score: None,
+        references: s.references.clone(),
+        in_reply_to: s.in_reply_to.clone(),
+        original_message_id: s.in_reply_to.clone(),
+        has_attachments: m.has_attachments(),
+        attachments: s.attachments.clone(),
+        size: m.size,
+        parsed: s.parsed,
+    }
 }
 
 /// The whole message: `body` is sanitized HTML (or the plain text as HTML), `bodyPlain` the
 /// text, `remoteContentBlocked` whether remote images were held back.
-pub fn whole(m: &MessageMeta, raw: &[u8], allow_remote: bool) -> Value {
+pub fn whole(m: &MessageMeta, raw: &[u8], allow_remote: bool) -> EmailDetail {
     let Full {
         summary,
         html,
         text,
     } = parse::full(raw);
-    let mut v = row(m);
     let (body, blocked) = if !summary.parsed {
         // Shown as it came, escaped: the user can still read what arrived.
         (
@@ -95,10 +170,13 @@ pub fn whole(m: &MessageMeta, raw: &[u8], allow_remote: bool) -> Value {
             s.remote_blocked,
         )
     };
-    v["body"] = json!(body);
-    v["bodyPlain"] = json!(text);
-    v["remoteContentBlocked"] = json!(blocked);
-    v
+    EmailDetail {
+        row: row(m),
+        body,
+        body_plain: text,
+        remote_content_blocked: blocked,
+        remote_allowed_for_sender: None,
+    }
 }
 
 fn inline_images(raw: &[u8]) -> std::collections::HashMap<String, String> {
@@ -132,8 +210,34 @@ const LABEL_ORDER: [&str; 8] = [
     "unread",
 ];
 
-/// A thread of a listing (spec 000 §3 Thread).
-pub fn thread(t: &Thread) -> Value {
+/// A conversation of a listing (spec 000 §3 Thread).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "Thread")]
+pub struct ThreadView {
+    pub id: String,
+    /// The newest mail's subject.
+    pub subject: String,
+    pub has_no_subject: bool,
+    pub count: usize,
+    /// RFC 3339: the newest mail's date.
+    pub last_date: String,
+    /// True only when every mail is read.
+    pub is_read: bool,
+    pub is_starred: bool,
+    /// Statuses and IMAP labels, the most urgent first (the UI shows at most 2).
+    pub labels: Vec<String>,
+    pub status: Option<String>,
+    pub priority: Option<String>,
+    pub has_attachments: bool,
+    /// Display names (or addresses) of the people in the thread.
+    pub participants: Vec<String>,
+    /// Newest first.
+    pub emails: Vec<EmailRow>,
+}
+
+/// A thread of a listing, its labels and priority as the list shows them.
+pub fn thread(t: &Thread) -> ThreadView {
     let newest = &t.emails[0];
     let mut present: Vec<String> = Vec::new();
     let mut user_labels: Vec<String> = Vec::new();
@@ -173,19 +277,19 @@ pub fn thread(t: &Thread) -> Value {
     } else {
         newest.priority.clone()
     };
-    json!({
-        "id": newest.thread_id,
-        "subject": subject,
-        "hasNoSubject": subject.is_empty(),
-        "count": t.emails.len(),
-        "lastDate": iso(t.emails.iter().map(|m| m.date).max().unwrap_or(newest.date)),
-        "isRead": t.emails.iter().all(|m| m.seen),
-        "isStarred": t.emails.iter().any(|m| m.flagged),
-        "labels": labels,
-        "status": newest.status,
-        "priority": priority,
-        "hasAttachments": t.emails.iter().any(|m| m.has_attachments()),
-        "participants": participants,
-        "emails": t.emails.iter().map(row).collect::<Vec<_>>(),
-    })
+    ThreadView {
+        id: newest.thread_id.clone(),
+        subject: subject.to_string(),
+        has_no_subject: subject.is_empty(),
+        count: t.emails.len(),
+        last_date: iso(t.emails.iter().map(|m| m.date).max().unwrap_or(newest.date)),
+        is_read: t.emails.iter().all(|m| m.seen),
+        is_starred: t.emails.iter().any(|m| m.flagged),
+        labels,
+        status: newest.status.clone(),
+        priority,
+        has_attachments: t.emails.iter().any(|m| m.has_attachments()),
+        participants,
+        emails: t.emails.iter().map(row).collect(),
+    }
 }

@@ -30,8 +30,9 @@ pub fn overdue(role: &str, bits: u16, date: i64, now: i64) -> Option<i64> {
         .then_some(age / DAY)
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "InboxZeroReminder")]
 pub struct Reminder {
     pub id: String,
     pub subject: String,
@@ -39,16 +40,18 @@ pub struct Reminder {
     pub days_overdue: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "AutoArchiveCandidate")]
 pub struct Candidate {
     pub id: String,
     pub subject: String,
     pub status: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "InboxZeroResponse")]
 pub struct InboxZero {
     pub needs_reply: usize,
     pub urgent: usize,

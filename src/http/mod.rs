@@ -8,7 +8,8 @@ pub mod headers;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::state::AppState;
 
@@ -16,13 +17,48 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/health", get(health))
 }
 
-async fn health(State(state): State<AppState>) -> Json<Value> {
+/// Whether the store answered the health check's read.
+#[derive(Debug, Clone, Copy, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum HealthStatus {
+    Ok,
+    Degraded,
+}
+
+/// `GET /api/health`.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthResponse {
+    pub status: HealthStatus,
+    /// The server's version (Cargo.toml).
+    pub version: &'static str,
+    /// The store's latest migration.
+    pub schema_version: u64,
+    /// Changes whenever the embedded web bundle does.
+    pub web_build: &'static str,
+}
+
+async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
     // A cheap read proves the store answers, not only that the process is up.
     let store_ok = state.store.schema_version().is_ok();
-    Json(json!({
-        "status": if store_ok { "ok" } else { "degraded" },
-        "version": env!("CARGO_PKG_VERSION"),
-        "schemaVersion": state.store.latest_version(),
-        "webBuild": assets::WEB_BUILD_STAMP,
-    }))
+    Json(HealthResponse {
+        status: if store_ok {
+            HealthStatus::Ok
+        } else {
+            HealthStatus::Degraded
+        },
+        version: env!("CARGO_PKG_VERSION"),
+        schema_version: state.store.latest_version(),
+        web_build: assets::WEB_BUILD_STAMP,
+    })
+}
+
+/// This feature's part of the wire contract (see `crate::wire`): health, and the shared
+/// `{ success: true }` body.
+pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+    vec![
+        crate::wire::export::<crate::error::Success>(cfg),
+        crate::wire::export::<HealthStatus>(cfg),
+        crate::wire::export::<HealthResponse>(cfg),
+    ]
 }

@@ -67,8 +67,9 @@ impl AsyncWrite for MailStream {
 
 /// Which way a connection failed. The UI shows each differently (the TLS case offers to
 /// accept the certificate's fingerprint).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "MailFailureKind")]
 pub enum FailureKind {
     Auth,
     Unreachable,

@@ -30,8 +30,9 @@ pub struct Summary {
     pub attachments: Vec<AttachmentInfo>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "EmailAttachment")]
 pub struct AttachmentInfo {
     /// Position in the message's attachment list; the download endpoint's index.
     pub index: usize,
@@ -39,6 +40,7 @@ pub struct AttachmentInfo {
     pub content_type: String,
     pub size: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub content_id: Option<String>,
     #[serde(default)]
     pub inline: bool,

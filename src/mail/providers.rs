@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "MailProvider")]
 pub struct Provider {
     pub id: &'static str,
     /// Shown in the UI (brand names stay in their own script).
@@ -237,8 +238,9 @@ pub fn detect(email: &str) -> Option<Detected> {
     })
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DetectedProvider")]
 pub struct Detected {
     pub known: bool,
     pub id: String,

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::accounts;
 use crate::error::Result;
@@ -114,24 +115,39 @@ fn own_addresses(store: &Store, user_id: u64) -> Result<Vec<String>> {
         .collect())
 }
 
-fn json_of(p: &Person) -> Value {
-    json!({ "id": p.email, "name": p.name, "email": p.email, "count": p.count })
+/// A person compose offers (recent contacts, address book); the address is the id.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ComposeContact {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    /// Mails to or from them among those read.
+    pub count: usize,
+}
+
+fn contact(p: &Person) -> ComposeContact {
+    ComposeContact {
+        id: p.email.clone(),
+        name: p.name.clone(),
+        email: p.email.clone(),
+        count: p.count,
+    }
 }
 
 /// The 5 people most recently written to.
-pub fn recent(store: &Store, user_id: u64) -> Result<Vec<Value>> {
+pub fn recent(store: &Store, user_id: u64) -> Result<Vec<ComposeContact>> {
     let own = own_addresses(store, user_id)?;
     let mut people = collect(store, user_id, &["sent"], &own)?;
     people.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.email.cmp(&b.email)));
-    Ok(people.iter().take(RECENT).map(json_of).collect())
+    Ok(people.iter().take(RECENT).map(contact).collect())
 }
 
 /// Everyone written to or heard from, most used first, filtered by `q` on name or address.
-pub fn address_book(store: &Store, user_id: u64, q: &str) -> Result<Vec<Value>> {
+pub fn address_book(store: &Store, user_id: u64, q: &str) -> Result<Vec<ComposeContact>> {
     let own = own_addresses(store, user_id)?;
     let q = q.trim().to_lowercase();
     let mut people = collect(store, user_id, &["sent", "inbox", "archive"], &own)?;
     people.retain(|p| q.is_empty() || p.email.contains(&q) || p.name.to_lowercase().contains(&q));
     people.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| b.last.cmp(&a.last)));
-    Ok(people.iter().take(BOOK_MAX).map(json_of).collect())
+    Ok(people.iter().take(BOOK_MAX).map(contact).collect())
 }

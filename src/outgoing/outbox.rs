@@ -6,9 +6,10 @@ use std::collections::HashSet;
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use ts_rs::TS;
 
-use super::{Composed, iso, uploads};
+use super::uploads::{self, UploadedAttachment};
+use super::{Composed, iso};
 use crate::error::{AppError, Result};
 use crate::messages;
 use crate::store::{Store, record};
@@ -38,8 +39,9 @@ fn forget_where(txn: &WriteTransaction, gone: impl Fn(&Item) -> bool) -> anyhow:
     Ok(())
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "OutboxKind")]
 pub enum Kind {
     /// Goes out through SMTP, then into Sent.
     Send,
@@ -119,37 +121,98 @@ impl Item {
         (!self.sending && self.retry).then(|| self.send_at.max(self.next_try.unwrap_or(0)))
     }
 
-    pub fn state(&self) -> &'static str {
+    pub fn state(&self) -> State {
         if self.sending {
-            "sending"
+            State::Sending
         } else if self.last_error.is_some() {
-            "failed"
+            State::Failed
         } else if self.scheduled {
-            "scheduled"
+            State::Scheduled
         } else {
-            "waiting"
+            State::Waiting
         }
     }
 
     /// The API shape (docs/API.md `OutboxItem`).
-    pub fn json(&self, store: &Store) -> Value {
-        json!({
-            "id": self.id.to_string(),
-            "kind": self.kind,
-            "state": self.state(),
-            "sendAt": iso(self.send_at),
-            "attempts": self.attempts,
-            "nextTry": self.next_try.map(iso),
-            "lastError": self.last_error,
-            "retry": self.retry,
-            "createdAt": iso(self.created_at),
-            "mail": mail_json(store, self.user_id, &self.mail, self.scheduled.then_some(self.send_at)),
-        })
+    pub fn view(&self, store: &Store) -> OutboxItem {
+        OutboxItem {
+            id: self.id.to_string(),
+            kind: self.kind,
+            state: self.state(),
+            send_at: iso(self.send_at),
+            attempts: self.attempts,
+            next_try: self.next_try.map(iso),
+            last_error: self.last_error.clone(),
+            retry: self.retry,
+            created_at: iso(self.created_at),
+            mail: mail_view(
+                store,
+                self.user_id,
+                &self.mail,
+                self.scheduled.then_some(self.send_at),
+            ),
+        }
     }
 }
 
+/// Where an item is, as the outbox list shows it (derived from its fields by [`Item::state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(rename = "OutboxState")]
+pub enum State {
+    Waiting,
+    Scheduled,
+    Sending,
+    Failed,
+}
+
+/// An outbox item as the outbox list shows it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxItem {
+    pub id: String,
+    pub kind: Kind,
+    pub state: State,
+    /// RFC 3339: when it goes out (end of the undo delay, or the scheduled time).
+    pub send_at: String,
+    pub attempts: u32,
+    /// RFC 3339, after a failure.
+    pub next_try: Option<String>,
+    pub last_error: Option<String>,
+    /// False after a permanent refusal: waits for the user.
+    pub retry: bool,
+    pub created_at: String,
+    pub mail: OutboxMail,
+}
+
+/// A composed mail as the compose page reads it back (undo, edit): the fields compose sends
+/// (`OutgoingMail`), its attachments described.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxMail {
+    /// Addresses, `"Name" <address>` when there is a name.
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub bcc: Vec<String>,
+    pub subject: String,
+    /// HTML.
+    pub body: String,
+    pub priority: String,
+    #[serde(rename = "from_name")]
+    pub from_name: String,
+    pub in_reply_to: Option<String>,
+    /// The same as `inReplyTo`: compose sends it back under this name.
+    pub original_message_id: Option<String>,
+    pub references: Vec<String>,
+    pub original_id: Option<String>,
+    pub attachments: Vec<UploadedAttachment>,
+    /// RFC 3339: the scheduled time of a scheduled mail.
+    #[serde(rename = "snoozed_until")]
+    pub snoozed_until: Option<String>,
+}
+
 /// A composed mail as the compose page reads it back (undo, edit).
-pub fn mail_json(store: &Store, user_id: u64, m: &Composed, scheduled: Option<i64>) -> Value {
+pub fn mail_view(store: &Store, user_id: u64, m: &Composed, scheduled: Option<i64>) -> OutboxMail {
     let list = |l: &[super::Mailbox]| -> Vec<String> {
         l.iter()
             .map(|m| {
@@ -161,21 +224,21 @@ pub fn mail_json(store: &Store, user_id: u64, m: &Composed, scheduled: Option<i6
             })
             .collect()
     };
-    json!({
-        "to": list(&m.to),
-        "cc": list(&m.cc),
-        "bcc": list(&m.bcc),
-        "subject": m.subject,
-        "body": m.html,
-        "priority": m.priority,
-        "from_name": m.from.name,
-        "inReplyTo": m.in_reply_to,
-        "originalMessageId": m.in_reply_to,
-        "references": m.references,
-        "originalId": m.original_id.map(|i| i.to_string()),
-        "attachments": uploads::describe(store, user_id, &m.attachments),
-        "snoozed_until": scheduled.map(iso),
-    })
+    OutboxMail {
+        to: list(&m.to),
+        cc: list(&m.cc),
+        bcc: list(&m.bcc),
+        subject: m.subject.clone(),
+        body: m.html.clone(),
+        priority: m.priority.clone(),
+        from_name: m.from.name.clone(),
+        in_reply_to: m.in_reply_to.clone(),
+        original_message_id: m.in_reply_to.clone(),
+        references: m.references.clone(),
+        original_id: m.original_id.map(|i| i.to_string()),
+        attachments: uploads::describe(store, user_id, &m.attachments),
+        snoozed_until: scheduled.map(iso),
+    }
 }
 
 fn read(t: &impl ReadableTable<u64, &'static [u8]>, id: u64) -> Result<Option<Item>> {
@@ -373,16 +436,16 @@ mod tests {
     #[test]
     fn states_follow_the_fields() {
         let mut item = Item::new(1, 1, Kind::Send, Composed::default(), 100);
-        assert_eq!(item.state(), "waiting");
+        assert_eq!(item.state(), State::Waiting);
         assert_eq!(item.due_at(), Some(100));
         item.scheduled = true;
-        assert_eq!(item.state(), "scheduled");
+        assert_eq!(item.state(), State::Scheduled);
         item.last_error = Some("x".into());
         item.next_try = Some(200);
-        assert_eq!((item.state(), item.due_at()), ("failed", Some(200)));
+        assert_eq!((item.state(), item.due_at()), (State::Failed, Some(200)));
         item.retry = false;
         assert_eq!(item.due_at(), None);
         item.sending = true;
-        assert_eq!(item.state(), "sending");
+        assert_eq!(item.state(), State::Sending);
     }
 }

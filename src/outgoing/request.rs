@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use ts_rs::TS;
 
 use super::mime::{self, Mailbox};
 use super::{Composed, uploads};
@@ -13,15 +14,29 @@ use crate::store::Store;
 /// Most addresses one mail may go to (a typo'd paste must not become a mass mailing).
 const MAX_RECIPIENTS: usize = 100;
 
-#[derive(Debug, Default, Deserialize)]
+/// The mail as written. Recipients and ids stay free-form JSON here: [`addresses`] and [`id_of`]
+/// read them, so a wrong shape gets the Hebrew message, not a parse error.
+#[derive(Debug, Default, Deserialize, TS)]
 #[serde(default, rename_all = "camelCase")]
+#[ts(rename = "OutgoingMail", optional_fields)]
 pub struct MailRequest {
     /// A list, or one string of comma-separated addresses (the reply payload's `to`).
+    #[ts(type = "string | Array<string | { name?: string, email: string }>")]
     pub to: Value,
+    #[ts(
+        optional = nullable,
+        type = "string | Array<string | { name?: string, email: string }>"
+    )]
     pub cc: Value,
+    #[ts(
+        optional = nullable,
+        type = "string | Array<string | { name?: string, email: string }>"
+    )]
     pub bcc: Value,
     pub subject: String,
+    /// HTML from the editor.
     pub body: String,
+    /// low, medium (default), normal, high, urgent.
     pub priority: Option<String>,
     #[serde(rename = "from_name")]
     pub from_name: Option<String>,
@@ -29,11 +44,17 @@ pub struct MailRequest {
     pub from: Option<String>,
     pub original_message_id: Option<String>,
     pub in_reply_to: Option<String>,
+    #[ts(as = "Option<Vec<String>>")]
     pub references: Vec<String>,
+    /// The local id of the mail replied to.
+    #[ts(optional = nullable, type = "string | number")]
     pub original_id: Value,
+    /// Upload ids (`POST /api/attachments`).
+    #[ts(optional = nullable, type = "Array<string | number>")]
     pub attachments: Vec<Value>,
     /// `sent` (default) or `drafts`.
     pub folder: Option<String>,
+    /// RFC 3339: schedules the mail.
     #[serde(rename = "snoozed_until")]
     pub snoozed_until: Option<String>,
 }

@@ -6,17 +6,19 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::Outbox;
-use super::drafts::{self, SaveRequest, UpdateRequest};
-use super::outbox::{self, Item, Kind};
+use super::contacts::{self, ComposeContact};
+use super::drafts::{self, Draft, DraftSaved, SaveRequest, UpdateRequest};
+use super::outbox::{self, Item, Kind, OutboxItem, OutboxMail};
 use super::request::{self, MailRequest};
-use super::{contacts, deliver, iso, now, uploads};
+use super::uploads::{self, UploadedAttachment};
+use super::{deliver, iso, now};
 use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
-use crate::error::{ApiJson, AppError, Result};
+use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
 
@@ -47,16 +49,64 @@ fn id_of(key: &str) -> Result<u64> {
         .map_err(|_| AppError::NotFound(messages::OUTBOX_NOT_FOUND.into()))
 }
 
+/// What a send answers: queued (enough for the undo toast), or, for `folder: "drafts"`, the
+/// saved draft. Each key is absent when that outcome does not have it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SendResponse {
+    pub success: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub outbox_id: Option<String>,
+    /// RFC 3339: when it goes out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub send_at: Option<String>,
+    /// 0 for a scheduled mail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub undo_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub scheduled: Option<bool>,
+    /// A scheduled mail: whether its copy is in Drafts; a draft: whether the mailbox has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub saved_in_gmail: Option<bool>,
+    /// A draft: its id, null when the sync does not know it yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub draft_id: Option<Option<String>>,
+    pub message: String,
+}
+
+impl From<DraftSaved> for SendResponse {
+    fn from(d: DraftSaved) -> Self {
+        Self {
+            success: d.success,
+            outbox_id: None,
+            send_at: None,
+            undo_seconds: None,
+            scheduled: None,
+            saved_in_gmail: Some(d.saved_in_gmail),
+            draft_id: Some(d.draft_id),
+            message: d.message,
+        }
+    }
+}
+
 /// What a queued send answers: enough for the undo toast.
-fn queued(item: &Item, undo_secs: u64, message: &str) -> Json<Value> {
-    Json(json!({
-        "success": true,
-        "outboxId": item.id.to_string(),
-        "sendAt": iso(item.send_at),
-        "undoSeconds": if item.scheduled { 0 } else { undo_secs },
-        "scheduled": item.scheduled,
-        "message": message,
-    }))
+fn queued(item: &Item, undo_secs: u64, message: &str) -> SendResponse {
+    SendResponse {
+        success: true,
+        outbox_id: Some(item.id.to_string()),
+        send_at: Some(iso(item.send_at)),
+        undo_seconds: Some(if item.scheduled { 0 } else { undo_secs }),
+        scheduled: Some(item.scheduled),
+        saved_in_gmail: None,
+        draft_id: None,
+        message: message.to_string(),
+    }
 }
 
 /// `POST /api/emails/send`: now (after the undo delay), at a scheduled time, or as a draft.
@@ -64,7 +114,7 @@ async fn send(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<MailRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SendResponse>> {
     let user_id = user.id;
     let schedule = req.schedule(now())?;
     let draft = req.wants_draft() && schedule.is_none();
@@ -84,7 +134,7 @@ async fn send(
     .await?;
     if draft {
         let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
-        return Ok(Json(saved.json(messages::DRAFT_SAVED)));
+        return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
     }
     let undo = state.config.compose.undo_send_secs;
     let mut item = Item::new(
@@ -116,23 +166,59 @@ async fn send(
     } else {
         messages::MAIL_QUEUED
     };
-    let Json(mut body) = queued(&item, undo, message);
-    if let Some(saved) = saved_in_mailbox {
-        body["savedInGmail"] = json!(saved);
-    }
-    Ok(Json(body))
+    Ok(Json(SendResponse {
+        saved_in_gmail: saved_in_mailbox,
+        ..queued(&item, undo, message)
+    }))
+}
+
+/// `GET /api/outbox`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct OutboxResponse {
+    /// Newest first.
+    pub items: Vec<OutboxItem>,
 }
 
 async fn list_outbox(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<OutboxResponse>> {
     let items = blocking(&state, move |store| {
         let items = outbox::list(store, user.id)?;
-        Ok(items.iter().map(|i| i.json(store)).collect::<Vec<_>>())
+        Ok(items.iter().map(|i| i.view(store)).collect())
     })
     .await?;
-    Ok(Json(json!({ "items": items })))
+    Ok(Json(OutboxResponse { items }))
+}
+
+/// `PUT /api/outbox/{id}`: the item as it now is, or, when the mail became a draft (it left
+/// the outbox), `item: null` and the saved draft's keys.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateOutboxResponse {
+    pub success: bool,
+    pub item: Option<OutboxItem>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub saved_in_gmail: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub draft_id: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<String>,
+}
+
+impl From<DraftSaved> for UpdateOutboxResponse {
+    fn from(d: DraftSaved) -> Self {
+        Self {
+            success: d.success,
+            item: None,
+            saved_in_gmail: Some(d.saved_in_gmail),
+            draft_id: Some(d.draft_id),
+            message: Some(d.message),
+        }
+    }
 }
 
 /// `PUT /api/outbox/{id}`: the compose page with `outboxId` changes a mail that has not gone.
@@ -144,7 +230,7 @@ async fn edit_outbox(
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<MailRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<UpdateOutboxResponse>> {
     let (id, user_id) = (id_of(&key)?, user.id);
     let schedule = req.schedule(now())?;
     let wants_draft = req.wants_draft() && schedule.is_none();
@@ -180,9 +266,7 @@ async fn edit_outbox(
         })
         .await?;
         deliver::notify(&state, user_id, account.id, "outbox");
-        let mut body = saved.json(messages::DRAFT_SAVED);
-        body["item"] = Value::Null;
-        return Ok(Json(body));
+        return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
     }
 
     mail.message_id = current.mail.message_id.clone();
@@ -222,23 +306,36 @@ async fn edit_outbox(
             item.attempts = 0;
             Ok(())
         })?;
-        Ok(item.json(store))
+        Ok(item.view(store))
     })
     .await?;
     state.service::<Outbox>().wake.notify_one();
     deliver::notify(&state, user_id, account.id, "outbox");
-    Ok(Json(json!({ "success": true, "item": item })))
+    Ok(Json(UpdateOutboxResponse {
+        success: true,
+        item: Some(item),
+        saved_in_gmail: None,
+        draft_id: None,
+        message: None,
+    }))
 }
 
 async fn cancel_outbox(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     let id = id_of(&key)?;
     let item = blocking(&state, move |store| outbox::remove(store, user.id, id)).await?;
     deliver::notify(&state, user.id, item.account_id, "outbox");
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
+}
+
+/// `POST /api/outbox/{id}/undo`: the mail, to reopen it in compose.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct UndoSendResponse {
+    pub success: bool,
+    pub mail: OutboxMail,
 }
 
 /// `POST /api/outbox/{id}/undo`: the mail back for compose, if it has not started going.
@@ -246,11 +343,11 @@ async fn undo(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<UndoSendResponse>> {
     let id = id_of(&key)?;
     let (item, mail) = blocking(&state, move |store| {
         let item = outbox::undo(store, user.id, id)?;
-        let mail = outbox::mail_json(store, user.id, &item.mail, None);
+        let mail = outbox::mail_view(store, user.id, &item.mail, None);
         Ok((item, mail))
     })
     .await?;
@@ -258,14 +355,24 @@ async fn undo(
     if item.draft_copy.is_some() {
         deliver::notify(&state, user.id, item.account_id, "drafts");
     }
-    Ok(Json(json!({ "success": true, "mail": mail })))
+    Ok(Json(UndoSendResponse {
+        success: true,
+        mail,
+    }))
+}
+
+/// `POST /api/outbox/{id}/retry`: the item as it now is.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RetryOutboxResponse {
+    pub success: bool,
+    pub item: OutboxItem,
 }
 
 async fn retry(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<RetryOutboxResponse>> {
     let id = id_of(&key)?;
     let item = blocking(&state, move |store| {
         let item = outbox::update(store, user.id, id, |item| {
@@ -276,11 +383,14 @@ async fn retry(
             }
             Ok(())
         })?;
-        Ok(item.json(store))
+        Ok(item.view(store))
     })
     .await?;
     state.service::<Outbox>().wake.notify_one();
-    Ok(Json(json!({ "success": true, "item": item })))
+    Ok(Json(RetryOutboxResponse {
+        success: true,
+        item,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -296,7 +406,7 @@ async fn upload(
     Query(q): Query<UploadQuery>,
     headers: HeaderMap,
     body: Body,
-) -> Result<Json<Value>> {
+) -> Result<Json<UploadedAttachment>> {
     let max_mb = state.config.compose.max_attachment_mb;
     let max = (max_mb as usize) << 20;
     let too_large = || AppError::TooLarge(messages::attachment_too_large(max_mb));
@@ -319,38 +429,69 @@ async fn upload(
         uploads::save(store, user.id, &q.name, &content_type, &bytes)
     })
     .await?;
-    Ok(Json(saved.json()))
+    Ok(Json(saved.view()))
 }
 
 async fn remove_upload(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::bad_request(messages::UPLOAD_NOT_FOUND))?;
     blocking(&state, move |store| uploads::remove(store, user.id, id)).await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
+}
+
+/// `GET /api/drafts`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct DraftsResponse {
+    pub total: usize,
+    /// Newest first, then the drafts waiting in the outbox.
+    pub drafts: Vec<Draft>,
 }
 
 async fn list_drafts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<DraftsResponse>> {
     let drafts = blocking(&state, move |store| drafts::list(store, user.id)).await?;
-    Ok(Json(json!({ "total": drafts.len(), "drafts": drafts })))
+    Ok(Json(DraftsResponse {
+        total: drafts.len(),
+        drafts,
+    }))
+}
+
+/// `POST /api/drafts/save`: the saved draft, and that the reply panel moves on.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveDraftResponse {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub saved: DraftSaved,
+    pub should_navigate: bool,
 }
 
 async fn save_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<SaveRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SaveDraftResponse>> {
     let saved = drafts::save(&state, user.id, req).await?;
-    let mut body = saved.json(messages::DRAFT_SAVED);
-    body["shouldNavigate"] = json!(true);
-    Ok(Json(body))
+    Ok(Json(SaveDraftResponse {
+        saved: saved.reply(messages::DRAFT_SAVED),
+        should_navigate: true,
+    }))
+}
+
+/// `PUT /api/drafts/{id}`: the saved draft, with its new id also as `id`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct UpdateDraftResponse {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub saved: DraftSaved,
+    pub id: Option<String>,
 }
 
 async fn update_draft(
@@ -358,51 +499,77 @@ async fn update_draft(
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<UpdateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<UpdateDraftResponse>> {
     let saved = drafts::update(&state, user.id, &key, req).await?;
-    let mut body = saved.json(messages::DRAFT_UPDATED);
-    body["id"] = json!(saved.id);
-    Ok(Json(body))
+    Ok(Json(UpdateDraftResponse {
+        saved: saved.reply(messages::DRAFT_UPDATED),
+        id: saved.id,
+    }))
+}
+
+/// `DELETE /api/drafts/{id}`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct DeleteDraftResponse {
+    pub success: bool,
+    pub message: String,
 }
 
 async fn delete_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<DeleteDraftResponse>> {
     drafts::delete(&state, user.id, &key).await?;
-    Ok(Json(
-        json!({ "success": true, "message": messages::DRAFT_DELETED }),
-    ))
+    Ok(Json(DeleteDraftResponse {
+        success: true,
+        message: messages::DRAFT_DELETED.into(),
+    }))
+}
+
+/// `DELETE /api/drafts/delete-all`.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteAllDraftsResponse {
+    pub success: bool,
+    pub deleted_count: usize,
 }
 
 async fn delete_all_drafts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<DeleteAllDraftsResponse>> {
     let n = drafts::delete_all(&state, user.id).await?;
-    Ok(Json(json!({ "success": true, "deletedCount": n })))
+    Ok(Json(DeleteAllDraftsResponse {
+        success: true,
+        deleted_count: n,
+    }))
 }
 
 async fn send_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SendResponse>> {
     let item = drafts::send(&state, user.id, &key).await?;
-    Ok(queued(
+    Ok(Json(queued(
         &item,
         state.config.compose.undo_send_secs,
         messages::DRAFT_SENT,
-    ))
+    )))
+}
+
+/// `GET /api/compose/recent-contacts` and `GET /api/compose/address-book`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ContactsResponse {
+    pub contacts: Vec<ComposeContact>,
 }
 
 async fn recent_contacts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<ContactsResponse>> {
     let contacts = blocking(&state, move |store| contacts::recent(store, user.id)).await?;
-    Ok(Json(json!({ "contacts": contacts })))
+    Ok(Json(ContactsResponse { contacts }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -415,10 +582,56 @@ async fn address_book(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Query(q): Query<BookQuery>,
-) -> Result<Json<Value>> {
+) -> Result<Json<ContactsResponse>> {
     let contacts = blocking(&state, move |store| {
         contacts::address_book(store, user.id, &q.q)
     })
     .await?;
-    Ok(Json(json!({ "contacts": contacts })))
+    Ok(Json(ContactsResponse { contacts }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outgoing::Composed;
+
+    fn keys(v: &impl Serialize) -> Vec<String> {
+        let v = serde_json::to_value(v).unwrap();
+        v.as_object().unwrap().keys().cloned().collect()
+    }
+
+    #[test]
+    fn send_answers_keep_their_keys() {
+        let item = Item::new(1, 1, Kind::Send, Composed::default(), 0);
+        let sent = queued(&item, 10, "m");
+        assert_eq!(
+            keys(&sent),
+            [
+                "message",
+                "outboxId",
+                "scheduled",
+                "sendAt",
+                "success",
+                "undoSeconds"
+            ]
+        );
+        let draft = DraftSaved {
+            success: true,
+            saved_in_gmail: true,
+            draft_id: None,
+            message: "m".into(),
+        };
+        let as_send = serde_json::to_value(SendResponse::from(draft.clone())).unwrap();
+        assert_eq!(
+            keys(&as_send),
+            ["draftId", "message", "savedInGmail", "success"]
+        );
+        assert!(as_send["draftId"].is_null());
+        let edited = serde_json::to_value(UpdateOutboxResponse::from(draft)).unwrap();
+        assert_eq!(
+            keys(&edited),
+            ["draftId", "item", "message", "savedInGmail", "success"]
+        );
+        assert!(edited["item"].is_null());
+    }
 }

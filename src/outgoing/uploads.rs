@@ -3,6 +3,7 @@
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::messages;
@@ -26,14 +27,26 @@ pub struct Upload {
     pub created_at: i64,
 }
 
+/// An upload as compose shows it: `POST /api/attachments`, and an outbox mail's attachments.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedAttachment {
+    /// The id a mail's `attachments` names.
+    pub id: String,
+    pub name: String,
+    /// Bytes.
+    pub size: u64,
+    pub content_type: String,
+}
+
 impl Upload {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "id": self.id.to_string(),
-            "name": self.name,
-            "size": self.size,
-            "contentType": self.content_type,
-        })
+    pub fn view(&self) -> UploadedAttachment {
+        UploadedAttachment {
+            id: self.id.to_string(),
+            name: self.name.clone(),
+            size: self.size,
+            content_type: self.content_type.clone(),
+        }
     }
 }
 
@@ -141,10 +154,11 @@ pub fn load(store: &Store, user_id: u64, ids: &[u64]) -> Result<Vec<(Upload, Vec
     Ok(out)
 }
 
-pub fn describe(store: &Store, user_id: u64, ids: &[u64]) -> Vec<serde_json::Value> {
+/// The user's uploads among `ids`, as compose shows them (one gone since is left out).
+pub fn describe(store: &Store, user_id: u64, ids: &[u64]) -> Vec<UploadedAttachment> {
     ids.iter()
         .filter_map(|&id| info(store, user_id, id).ok())
-        .map(|u| u.json())
+        .map(|u| u.view())
         .collect()
 }
 

@@ -5,11 +5,11 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderValue, header::HeaderName};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::Search;
-use super::run::Request;
+use super::run::{Request, SearchResult};
 use crate::auth::CurrentUser;
 use crate::error::{AppError, Result};
 use crate::messages;
@@ -89,6 +89,20 @@ impl Params {
     }
 }
 
+/// `GET /api/search`: one page of results.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    /// Every match, not only this page's.
+    pub total: usize,
+    pub page: usize,
+    pub per_page: usize,
+    pub took_ms: f64,
+    /// Mail still waits to be indexed: results may be missing some.
+    pub indexing: bool,
+    pub results: Vec<SearchResult>,
+}
+
 async fn search(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -111,14 +125,14 @@ async fn search(
     .await
     .map_err(AppError::internal)??;
     let took = started.elapsed().as_secs_f64() * 1000.0;
-    let body = json!({
-        "total": total,
-        "page": page,
-        "perPage": per_page,
-        "tookMs": (took * 1000.0).round() / 1000.0,
-        "indexing": state.service::<Search>().is_busy(),
-        "results": rows,
-    });
+    let body = SearchResponse {
+        total,
+        page,
+        per_page,
+        took_ms: (took * 1000.0).round() / 1000.0,
+        indexing: state.service::<Search>().is_busy(),
+        results: rows,
+    };
     let mut resp = axum::Json(body).into_response();
     if let Ok(v) = HeaderValue::from_str(&format!("search;dur={took:.3}")) {
         resp.headers_mut()

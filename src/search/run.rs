@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value, json};
+use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
@@ -14,7 +14,7 @@ use super::build::Builder;
 use super::index::Search;
 use super::query::{self, Flag, Node, TextField};
 use super::{analyzer, schema};
-use crate::emails::view;
+use crate::emails::view::{self, EmailRow};
 use crate::error::{AppError, Result};
 use crate::mail::parse;
 use crate::mailstore::MailRead;
@@ -95,6 +95,25 @@ impl Request {
     }
 }
 
+/// A piece of a result's body preview; `hit` pieces are the query's words as found.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct SnippetPart {
+    pub text: String,
+    pub hit: bool,
+}
+
+/// A mail list row plus where it lives and the preview around the match.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub email: EmailRow,
+    /// `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
+    pub folder_role: String,
+    pub snippet: Vec<SnippetPart>,
+}
+
 pub struct Outcome {
     pub total: usize,
     pub ids: Vec<u64>,
@@ -160,7 +179,7 @@ impl Search {
         store: &Store,
         user_accounts: &[u64],
         outcome: &Outcome,
-    ) -> Result<Vec<Value>> {
+    ) -> Result<Vec<SearchResult>> {
         let mail = MailRead::new(store)?;
         let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
         let mut snippets = Snippets::new(&outcome.highlight);
@@ -184,23 +203,27 @@ impl Search {
                 ),
             };
             let role = account_roles.get(&meta.folder).cloned().unwrap_or_default();
-            let mut row = view::row(&meta);
-            row["folderRole"] = json!(role);
             let preview = &meta.summary.preview;
+            // Empty until the parsing below, for a hit past the preview.
+            let mut snippet = Vec::new();
             if let Some(s) = snippets.in_preview(preview) {
-                row["snippet"] = s;
+                snippet = s;
             } else if let Some(body) = self.texts.get(*id) {
-                row["snippet"] = snippets.in_body(&body, preview);
+                snippet = snippets.in_body(&body, preview);
             } else {
                 let raw = mail.raw(*id).ok().flatten().unwrap_or_default();
                 to_parse.push((out.len(), *id, preview.clone(), raw));
             }
-            out.push(row);
+            out.push(SearchResult {
+                email: view::row(&meta),
+                folder_role: role,
+                snippet,
+            });
         }
         // Parsing is most of a page's cost: the messages whose hit is past their preview are
         // parsed on every core.
         for (at, id, body, snippet) in parse_and_snip(to_parse, &outcome.highlight) {
-            out[at]["snippet"] = snippet;
+            out[at].snippet = snippet;
             self.texts.put(id, body);
         }
         Ok(out)
@@ -245,22 +268,22 @@ impl Snippets {
     }
 
     /// The snippet from the stored preview, when it has a hit (or the query has no words).
-    fn in_preview(&mut self, preview: &str) -> Option<Value> {
+    fn in_preview(&mut self, preview: &str) -> Option<Vec<SnippetPart>> {
         if self.words.is_empty() {
-            return Some(parts_json(clip_parts(
+            return Some(snippet_parts(clip_parts(
                 vec![(preview.to_string(), false)],
                 SNIPPET_CHARS,
             )));
         }
-        self.around_hits(preview).map(parts_json)
+        self.around_hits(preview).map(snippet_parts)
     }
 
     /// The snippet from the body text; the preview's start when the body has no hit either.
-    fn in_body(&mut self, body: &str, preview: &str) -> Value {
+    fn in_body(&mut self, body: &str, preview: &str) -> Vec<SnippetPart> {
         let body = schema::cut(body, schema::MAX_BODY_BYTES);
         match self.around_hits(body) {
-            Some(parts) => parts_json(parts),
-            None => parts_json(clip_parts(
+            Some(parts) => snippet_parts(parts),
+            None => snippet_parts(clip_parts(
                 vec![(preview.to_string(), false)],
                 SNIPPET_CHARS,
             )),
@@ -269,7 +292,7 @@ impl Snippets {
 
     /// The snippet of a message; `raw` is read only when the preview has no hit.
     #[cfg(test)]
-    fn of(&mut self, preview: &str, raw: impl FnOnce() -> Vec<u8>) -> Value {
+    fn of(&mut self, preview: &str, raw: impl FnOnce() -> Vec<u8>) -> Vec<SnippetPart> {
         if let Some(s) = self.in_preview(preview) {
             return s;
         }
@@ -379,7 +402,7 @@ impl Snippets {
 fn parse_and_snip(
     items: Vec<(usize, u64, String, Vec<u8>)>,
     words: &[String],
-) -> Vec<(usize, u64, std::sync::Arc<String>, Value)> {
+) -> Vec<(usize, u64, std::sync::Arc<String>, Vec<SnippetPart>)> {
     let run = |chunk: Vec<(usize, u64, String, Vec<u8>)>| {
         let mut snippets = Snippets::new(words);
         chunk
@@ -484,13 +507,11 @@ fn clip_parts(parts: Vec<(String, bool)>, max: usize) -> Vec<(String, bool)> {
     out
 }
 
-fn parts_json(parts: Vec<(String, bool)>) -> Value {
-    Value::Array(
-        parts
-            .into_iter()
-            .map(|(text, hit)| json!({ "text": text, "hit": hit }))
-            .collect(),
-    )
+fn snippet_parts(parts: Vec<(String, bool)>) -> Vec<SnippetPart> {
+    parts
+        .into_iter()
+        .map(|(text, hit)| SnippetPart { text, hit })
+        .collect()
 }
 
 #[cfg(test)]
@@ -505,7 +526,8 @@ mod tests {
             "filler words here. ".repeat(40),
             "more words after. ".repeat(20)
         );
-        let parts = s.of("filler words here.", || raw.clone().into_bytes());
+        let parts =
+            serde_json::to_value(s.of("filler words here.", || raw.clone().into_bytes())).unwrap();
         let hits: Vec<&str> = parts
             .as_array()
             .unwrap()
@@ -525,7 +547,7 @@ mod tests {
         // A hit far down a long body, and a Hebrew word whose final letter is folded.
         let mut late = Snippets::new(&["wildlif".to_string(), "שלומ".to_string()]);
         let long = format!("{} Wildlife is here, שלום.", "word ".repeat(20_000));
-        let parts = late.in_body(&long, "start");
+        let parts = serde_json::to_value(late.in_body(&long, "start")).unwrap();
         let hits: Vec<&str> = parts
             .as_array()
             .unwrap()
@@ -538,7 +560,13 @@ mod tests {
         let parts = s.of("והפגישה נדחתה", || {
             panic!("the preview had the hit")
         });
-        assert_eq!(parts[0], json!({"text": "והפגישה", "hit": true}));
+        assert_eq!(
+            parts[0],
+            SnippetPart {
+                text: "והפגישה".into(),
+                hit: true
+            }
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::emails;
 use crate::error::Result;
@@ -19,43 +20,50 @@ const DAY: i64 = 86_400;
 const MAX_RECORDS: usize = 50_000;
 const TOP_SENDERS: usize = 5;
 
-#[derive(Debug, Default, Serialize, PartialEq)]
+/// `GET /api/smart/insights`.
+#[derive(Debug, Default, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Insights {
     pub period_days: i64,
     pub received: usize,
     pub sent: usize,
     pub reply_time: ReplyTime,
+    /// answered ÷ (answered + still waiting for a reply); null when there is neither.
     pub reply_rate: Option<f64>,
     pub needs_reply: Backlog,
     pub busiest_senders: Vec<Sender>,
     pub busiest_day: Option<BusiestDay>,
 }
 
-#[derive(Debug, Default, Serialize, PartialEq)]
+// The parts get an `Insights` prefix in TypeScript: the generated file holds every feature's types.
+#[derive(Debug, Default, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "InsightsReplyTime")]
 pub struct ReplyTime {
     pub median_hours: Option<f64>,
     pub average_hours: Option<f64>,
     pub samples: usize,
 }
 
-#[derive(Debug, Default, Serialize, PartialEq)]
+#[derive(Debug, Default, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "InsightsBacklog")]
 pub struct Backlog {
     pub count: usize,
     pub urgent: usize,
     pub oldest_days: Option<i64>,
 }
 
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, PartialEq, TS)]
+#[ts(rename = "InsightsSender")]
 pub struct Sender {
     pub address: String,
     pub name: String,
     pub count: usize,
 }
 
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, PartialEq, TS)]
+#[ts(rename = "InsightsBusiestDay")]
 pub struct BusiestDay {
     /// 0 = Sunday.
     pub weekday: u8,

@@ -4,9 +4,10 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
+use super::insights::Insights;
 use crate::ai::training::Training;
 use crate::ai::{self, Ask, Extras, answer, prompts, source};
 use crate::auth::CurrentUser;
@@ -63,13 +64,23 @@ async fn about_mail<T>(
     ai::run(state, &prepared, &ask, failed, read).await
 }
 
+/// `POST /api/smart/summary`.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "SmartSummaryResponse")]
+pub struct SummaryResponse {
+    pub success: bool,
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub summary: answer::Summary,
+}
+
 async fn summary(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MailRequest>,
-) -> Result<Json<Value>> {
-    let s = about_mail(
+) -> Result<Json<SummaryResponse>> {
+    let summary = about_mail(
         &state,
         user.id,
         &headers,
@@ -79,12 +90,18 @@ async fn summary(
         answer::Summary::parse,
     )
     .await?;
-    Ok(Json(json!({
-        "success": true,
-        "summary": s.summary,
-        "sentiment": s.sentiment,
-        "priority": s.priority,
-    })))
+    Ok(Json(SummaryResponse {
+        success: true,
+        summary,
+    }))
+}
+
+/// `POST /api/smart/replies`: three of them.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "SuggestedRepliesResponse")]
+pub struct RepliesResponse {
+    pub success: bool,
+    pub replies: Vec<answer::Suggestion>,
 }
 
 async fn replies(
@@ -92,7 +109,7 @@ async fn replies(
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MailRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<RepliesResponse>> {
     let replies = about_mail(
         &state,
         user.id,
@@ -103,7 +120,10 @@ async fn replies(
         answer::replies,
     )
     .await?;
-    Ok(Json(json!({ "success": true, "replies": replies })))
+    Ok(Json(RepliesResponse {
+        success: true,
+        replies,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -118,12 +138,20 @@ struct ComposeRequest {
 /// The longest description smart compose takes.
 const MAX_PROMPT_CHARS: usize = 4_000;
 
+/// `POST /api/smart/compose`.
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "SmartComposeResponse")]
+pub struct ComposeResponse {
+    pub success: bool,
+    pub content: String,
+}
+
 async fn compose(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
     ApiJson(req): ApiJson<ComposeRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<ComposeResponse>> {
     ai::required(&req.prompt, messages::AI_PROMPT_REQUIRED)?;
     let prompt = source::clip_chars(req.prompt.trim(), MAX_PROMPT_CHARS);
     let about = match req.email_id.as_deref().filter(|k| !k.trim().is_empty()) {
@@ -140,7 +168,10 @@ async fn compose(
         answer::plain,
     )
     .await?;
-    Ok(Json(json!({ "success": true, "content": content })))
+    Ok(Json(ComposeResponse {
+        success: true,
+        content,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -155,12 +186,12 @@ async fn insights(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Query(q): Query<InsightsQuery>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Insights>> {
     let offset = q.tz.unwrap_or(120).clamp(-14 * 60, 14 * 60) * 60;
     let now = crate::outgoing::now();
     let i = blocking(&state, move |store| {
         super::insights::compute(store, user.id, now, offset)
     })
     .await?;
-    Ok(Json(json!(i)))
+    Ok(Json(i))
 }

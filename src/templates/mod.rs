@@ -29,14 +29,26 @@ pub struct Template {
     pub body: String,
 }
 
+/// A template as the API shows it: the id is a string, like the other ids the web keeps.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "Template")]
+pub struct TemplateView {
+    pub id: String,
+    pub name: String,
+    /// May hold `{{original_subject}}`.
+    pub subject: String,
+    /// HTML.
+    pub body: String,
+}
+
 impl Template {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "id": self.id.to_string(),
-            "name": self.name,
-            "subject": self.subject,
-            "body": self.body,
-        })
+    pub fn view(&self) -> TemplateView {
+        TemplateView {
+            id: self.id.to_string(),
+            name: self.name.clone(),
+            subject: self.subject.clone(),
+            body: self.body.clone(),
+        }
     }
 }
 
@@ -191,4 +203,15 @@ pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
     } else {
         Err(AppError::NotFound(messages::TEMPLATE_NOT_FOUND.into()))
     }
+}
+
+/// This feature's part of the wire contract (see `crate::wire`).
+pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+    use crate::wire::export;
+    vec![
+        export::<TemplateView>(cfg),
+        export::<routes::TemplateRequest>(cfg),
+        export::<routes::TemplatesResponse>(cfg),
+        export::<routes::TemplateResponse>(cfg),
+    ]
 }

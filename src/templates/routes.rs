@@ -3,12 +3,14 @@
 use axum::extract::{Path, State};
 use axum::routing::{get, put};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::TemplateView;
 
 use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
-use crate::error::{ApiJson, AppError, Result};
+use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
 
@@ -18,12 +20,35 @@ pub fn router() -> Router<AppState> {
         .route("/api/templates/{id}", put(update).delete(remove))
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `POST /api/templates`, `PUT /api/templates/{id}`.
+#[derive(Debug, Default, Deserialize, TS)]
 #[serde(default)]
-struct TemplateRequest {
+pub struct TemplateRequest {
     name: String,
     subject: String,
     body: String,
+}
+
+/// `GET /api/templates`.
+#[derive(Debug, Serialize, TS)]
+pub struct TemplatesResponse {
+    pub templates: Vec<TemplateView>,
+}
+
+/// The template as saved.
+#[derive(Debug, Serialize, TS)]
+pub struct TemplateResponse {
+    pub success: bool,
+    pub template: TemplateView,
+}
+
+impl TemplateResponse {
+    fn of(t: &super::Template) -> Json<Self> {
+        Json(Self {
+            success: true,
+            template: t.view(),
+        })
+    }
 }
 
 fn id_of(key: &str) -> Result<u64> {
@@ -34,23 +59,23 @@ fn id_of(key: &str) -> Result<u64> {
 async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<TemplatesResponse>> {
     let all = blocking(&state, move |store| super::list(store, user.id)).await?;
-    Ok(Json(
-        json!({ "templates": all.iter().map(super::Template::json).collect::<Vec<_>>() }),
-    ))
+    Ok(Json(TemplatesResponse {
+        templates: all.iter().map(super::Template::view).collect(),
+    }))
 }
 
 async fn create(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<TemplateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<TemplateResponse>> {
     let t = blocking(&state, move |store| {
         super::create(store, user.id, &req.name, &req.subject, &req.body)
     })
     .await?;
-    Ok(Json(json!({ "success": true, "template": t.json() })))
+    Ok(TemplateResponse::of(&t))
 }
 
 async fn update(
@@ -58,21 +83,21 @@ async fn update(
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<TemplateRequest>,
-) -> Result<Json<Value>> {
+) -> Result<Json<TemplateResponse>> {
     let id = id_of(&key)?;
     let t = blocking(&state, move |store| {
         super::update(store, user.id, id, &req.name, &req.subject, &req.body)
     })
     .await?;
-    Ok(Json(json!({ "success": true, "template": t.json() })))
+    Ok(TemplateResponse::of(&t))
 }
 
 async fn remove(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(key): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     let id = id_of(&key)?;
     blocking(&state, move |store| super::remove(store, user.id, id)).await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(Success::YES))
 }

@@ -9,9 +9,10 @@ import type {
   DeleteEmailResponse,
   ListOptions,
   MailPriority,
+  RemoteSenderAdded,
+  RemoteSenderRemoved,
   SetStatusResponse,
   StatusChange,
-  SuccessResponse,
   Thread,
   ThreadPage,
   TrashEmailResponse,
@@ -45,9 +46,21 @@ export async function fetchThreadPage(path: string): Promise<ThreadPage> {
   return { threads, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : threads.length };
 }
 
-
-export function setEmailStatus(id: string, status: StatusChange, priority?: MailPriority): Promise<SetStatusResponse> {
-  return api<SetStatusResponse>(`${keys.email(id)}/status`, {
+/** The answer names where the mail is listed now, and gives the mail and its thread after the change. */
+/**
+ * Sets a mail's status. `listing` names the list on screen (its folder key and listing query), so
+ * the answer's `thread` is that thread as this list shows it after the change.
+ */
+export function setEmailStatus(
+  id: string,
+  status: StatusChange,
+  priority?: MailPriority,
+  listing?: { folder: string; query?: string },
+): Promise<SetStatusResponse> {
+  const params = listing
+    ? `?folder=${encodeURIComponent(listing.folder)}${listing.query ? `&${listing.query}` : ''}`
+    : '';
+  return api<SetStatusResponse>(`${keys.email(id)}/status${params}`, {
     method: 'PUT',
     body: priority ? { status, priority } : { status },
   });
@@ -63,15 +76,16 @@ export function trashEmail(id: string): Promise<TrashEmailResponse> {
   return api<TrashEmailResponse>(`${keys.email(id)}/trash`, { method: 'POST' });
 }
 
+/** The answer gives every changed mail as it is now. */
 export function bulkEmails(body: BulkRequest): Promise<BulkResponse> {
   return api<BulkResponse>('/api/emails/bulk', { method: 'POST', body });
 }
 
 /** "Always show remote content from this sender". */
-export function allowRemoteSender(address: string): Promise<SuccessResponse> {
-  return api<SuccessResponse>(keys.remoteSenders(), { method: 'POST', body: { address } });
+export function allowRemoteSender(address: string): Promise<RemoteSenderAdded> {
+  return api<RemoteSenderAdded>(keys.remoteSenders(), { method: 'POST', body: { address } });
 }
 
-export function revokeRemoteSender(address: string): Promise<SuccessResponse> {
-  return api<SuccessResponse>(`${keys.remoteSenders()}/${encodeURIComponent(address)}`, { method: 'DELETE' });
+export function revokeRemoteSender(address: string): Promise<RemoteSenderRemoved> {
+  return api<RemoteSenderRemoved>(`${keys.remoteSenders()}/${encodeURIComponent(address)}`, { method: 'DELETE' });
 }

@@ -1,4 +1,8 @@
-// Shapes of the HTTP contract in docs/API.md. Keep in step with the server's serde types.
+// Shapes of the HTTP contract in docs/API.md. The mail answers are generated from the server's
+// Rust types (./generated.ts, see src/wire.rs) and only re-exported here under the names the app
+// imports; the rest is hand-written: keep it in step with the server's serde types.
+
+import type { Thread } from './generated';
 
 export type Role = 'admin' | 'user';
 
@@ -233,85 +237,34 @@ export interface SyncRefreshResponse {
   accounts: number;
 }
 
-// ---- Mail (GET/PUT /api/emails/*, /api/folders) ----
+// ---- Mail (GET/PUT /api/emails/*, /api/folders): the answers are the server's own types ----
 
-/** GET /api/emails/counts: the spec's folder counts plus `unread` (unread mail in the inbox). */
-export interface EmailCountsResponse {
-  inbox: number;
-  unread: number;
-  starred: number;
-  needsReply: number;
-  /** Mail with priority urgent. */
-  urgent: number;
-  processed: number;
-  spam: number;
-  advertisements: number;
-  info: number;
-  sent: number;
-  drafts: number;
-  trash: number;
-}
-
-export interface EmailAttachment {
-  /** The download endpoint's index. */
-  index: number;
-  filename: string;
-  contentType: string;
-  size: number;
-  contentId?: string;
-  /** Shown inside the body (an image referenced by cid:), not in the attachment list. */
-  inline: boolean;
-}
-
-/** A list row (spec 000 §3 Email, without the bodies). */
-export interface Email {
-  id: string;
-  accountId: number;
-  threadId: string | null;
-  messageId: string | null;
-  from: string;
-  from_name: string;
-  to: string[];
-  cc: string[];
-  subject: string;
-  preview: string;
-  /** RFC 3339. */
-  date: string;
-  is_read: boolean;
-  is_starred: boolean;
-  labels: string[];
-  status: string | null;
-  priority: string | null;
-  /** RFC 3339: the mail's date or its last status change, whichever is later. */
-  lastActivity?: string | null;
-  folder: string;
-  hasAttachments: boolean;
-  attachments: EmailAttachment[];
-  size: number;
-  /** False when the message could not be decoded; its body is then shown as it arrived. */
-  parsed: boolean;
-}
-
-/** GET /api/emails/{id}: the row plus the bodies. */
-export interface EmailDetail extends Email {
-  /** Sanitized on the server: safe to show in the sandboxed frame. */
-  body: string;
-  bodyPlain: string;
-  /** Remote images were held back; `?remote=1` returns the body with them. */
-  remoteContentBlocked: boolean;
-  /** The sender is on the user's "always show remote content" list (images are shown). */
-  remoteAllowedForSender?: boolean;
-}
+export type {
+  AutoArchiveCandidate,
+  AutoArchiveResponse,
+  BulkResponse,
+  DeleteEmailResponse,
+  Email,
+  EmailAttachment,
+  EmailCountsResponse,
+  EmailDetail,
+  FolderInfo,
+  FoldersResponse,
+  InboxZeroReminder,
+  InboxZeroResponse,
+  RemoteSenderAdded,
+  RemoteSenderRemoved,
+  RemoteSendersResponse,
+  SetStatusResponse,
+  Thread,
+  TrashEmailResponse,
+  UpdateEmailResponse,
+} from './generated';
 
 /** PUT /api/emails/{id} */
 export interface UpdateEmailRequest {
   is_read?: boolean;
   is_starred?: boolean;
-}
-
-export interface UpdateEmailResponse {
-  success: boolean;
-  email: Email;
 }
 
 // ---- Threads and triage (docs/API.md "Listing options", "Threads", "Triage") ----
@@ -342,29 +295,6 @@ export interface ListOptions {
   order?: SortOrder;
 }
 
-/** GET /api/threads/{folder}: the listing's mail grouped by threadId (spec 000 §3 Thread). */
-export interface Thread {
-  id: string;
-  /** The newest mail's subject. */
-  subject: string;
-  hasNoSubject: boolean;
-  count: number;
-  /** RFC 3339: the newest mail's date. */
-  lastDate: string;
-  /** True only when every mail is read. */
-  isRead: boolean;
-  isStarred: boolean;
-  /** Statuses and IMAP labels, the most urgent first (the UI shows at most 2). */
-  labels: string[];
-  status: string | null;
-  priority: string | null;
-  hasAttachments: boolean;
-  /** Display names (or addresses) of the people in the thread. */
-  participants: string[];
-  /** Newest first. */
-  emails: Email[];
-}
-
 /** One page of a thread listing; `total` (threads) comes from the X-Total-Count header. */
 export interface ThreadPage {
   threads: Thread[];
@@ -377,25 +307,6 @@ export interface SetStatusRequest {
   priority?: MailPriority;
 }
 
-export interface SetStatusResponse {
-  success: boolean;
-  /** The folder key the mail is listed under now: Archive, Spam, Promotions, Updates, inbox, … */
-  movedTo: string;
-  email: Email;
-}
-
-/** DELETE /api/emails/{id}: hidden from this site only. */
-export interface DeleteEmailResponse {
-  success: boolean;
-  deleted: number;
-}
-
-/** POST /api/emails/{id}/trash */
-export interface TrashEmailResponse {
-  success: boolean;
-  movedTo: string;
-}
-
 export type BulkAction = 'status' | 'delete' | 'trash' | 'read' | 'unread' | 'star' | 'unstar';
 
 /** POST /api/emails/bulk (at most 1000 ids). */
@@ -406,51 +317,9 @@ export interface BulkRequest {
   priority?: MailPriority;
 }
 
-export interface BulkResponse {
-  success: boolean;
-  updated: number;
-  movedTo?: string;
-}
-
-/** GET /api/emails/remote-senders */
-export interface RemoteSendersResponse {
-  senders: string[];
-}
-
 // ---- Inbox Zero (GET /api/emails/inbox-zero, POST /api/emails/auto-archive) ----
-
-/** An overdue mail (spec 000 §4 "Overdue"), the most overdue first. */
-export interface InboxZeroReminder {
-  id: string;
-  subject: string;
-  from: string;
-  /** Whole days since the mail's date. */
-  daysOverdue: number;
-}
-
-/** A processed or info mail still in INBOX with no activity for 7 days or more. */
-export interface AutoArchiveCandidate {
-  id: string;
-  subject: string;
-  status: string;
-}
-
-export interface InboxZeroResponse {
-  needsReply: number;
-  urgent: number;
-  overdue: number;
-  processed: number;
-  reminders: InboxZeroReminder[];
-  /** At most 100 listed; `autoArchiveCount` counts them all. */
-  autoArchive: AutoArchiveCandidate[];
-  autoArchiveCount: number;
-}
 
 export interface AutoArchiveRequest {
   emailIds: string[];
 }
 
-export interface AutoArchiveResponse {
-  success: boolean;
-  archivedCount: number;
-}

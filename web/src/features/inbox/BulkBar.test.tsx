@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { bodyOf, calls, list, mail, renderInbox, server, solo, thread, toasts } from './testFixtures';
+import { bodyOf, bulkAnswer, calls, detail, list, mail, renderInbox, server, solo, thread, toasts } from './testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -20,7 +20,8 @@ describe('bulk actions', () => {
   it('appears once threads are ticked and sets a status on every mail of them', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list(THREADS()),
-      'POST /api/emails/bulk': () => json(200, { success: true, updated: 3, movedTo: 'Archive' }),
+      'POST /api/emails/bulk': () =>
+        json(200, bulkAnswer([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' }), mail(3)].map((e) => ({ ...e, status: 'processed' })), 'Archive')),
     });
     renderInbox();
     await screen.findAllByTestId('thread-row');
@@ -45,25 +46,49 @@ describe('bulk actions', () => {
     expect(screen.queryByTestId('bulk-bar')).not.toBeInTheDocument();
   });
 
-  it('keeps threads whose status leaves them here, with the new label', async () => {
-    server({
-      'GET /api/threads/inbox': () => list(THREADS()),
-      'POST /api/emails/bulk': () => json(200, { success: true, updated: 1, movedTo: 'inbox' }),
+  it('keeps threads the status leaves here: the server\'s rows at once, the labels from a re-read', async () => {
+    const four = mail(4);
+    const now = { ...four, status: 'needs_reply', priority: 'high' };
+    let changed = false;
+    let release: () => void = () => {};
+    const reread = new Promise<void>((res) => (release = res));
+    const fetch = server({
+      'GET /api/threads/inbox': async () => {
+        if (!changed) return list(THREADS());
+        // The re-read after the change waits until the test has looked at the list before it.
+        await reread;
+        return list([pair, solo(3), thread([now])]);
+      },
+      'GET /api/emails/4': () => json(200, detail(four)),
+      'POST /api/emails/bulk': () => {
+        changed = true;
+        return json(200, bulkAnswer([now], 'inbox'));
+      },
     });
-    renderInbox();
+    renderInbox('/Inbox?folder=inbox&mail=4');
     await screen.findAllByTestId('thread-row');
+    await screen.findByTestId('mail-body-frame');
+    const reads = calls(fetch, 'GET', '/api/threads/inbox').length;
     const user = userEvent.setup();
     await user.click(within(rowOf('t4')).getByTestId('thread-row-select'));
     await user.click(screen.getByTestId('bulk-status-needs_reply'));
+
+    // The open mail shows the server's row before the list is re-read...
+    await waitFor(() => expect(screen.getByTestId('reading-status')).toHaveTextContent('דורש תשובה'));
+    expect(screen.getByTestId('reading-priority')).toHaveTextContent('עדיפות גבוהה');
+    expect(toasts()).toEqual([{ kind: 'success', text: 'מייל אחד עודכן' }]);
+    // ...while the thread's labels are not worked out here: they come with the re-read.
+    expect(within(rowOf('t4')).queryByTestId('thread-row-label')).not.toBeInTheDocument();
+    await waitFor(() => expect(calls(fetch, 'GET', '/api/threads/inbox').length).toBeGreaterThan(reads));
+    release();
     await waitFor(() => expect(within(rowOf('t4')).getByTestId('thread-row-label')).toHaveTextContent('דורש תשובה'));
     expect(screen.getAllByTestId('thread-row')).toHaveLength(3);
-    expect(toasts()).toEqual([{ kind: 'success', text: 'מייל אחד עודכן' }]);
   });
 
   it('selects all on the page, and deletes them after the confirmation', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list(THREADS()),
-      'POST /api/emails/bulk': () => json(200, { success: true, updated: 4 }),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' }), mail(3), mail(4)])),
     });
     renderInbox();
     await screen.findAllByTestId('thread-row');
@@ -88,7 +113,7 @@ describe('bulk actions', () => {
   it('moves the ticked threads to Trash, and untick all clears the bar', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list(THREADS()),
-      'POST /api/emails/bulk': () => json(200, { success: true, updated: 1, movedTo: 'trash' }),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([mail(3, { folder: 'Trash' })], 'trash')),
     });
     renderInbox();
     await screen.findAllByTestId('thread-row');

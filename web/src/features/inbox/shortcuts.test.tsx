@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
 import { replyDrafts } from './reply/replyDrafts';
-import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread } from './testFixtures';
+import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, statusAnswer, thread } from './testFixtures';
 
 afterEach(() => {
   replyDrafts.reset();
@@ -60,7 +60,7 @@ describe('keyboard shortcuts', () => {
   it('e marks processed, s stars, # asks before deleting', async () => {
     const fetch = server({
       ...routes(),
-      'PUT /api/emails/1/status': () => json(200, { success: true, movedTo: 'Archive', email: { ...first, status: 'processed' } }),
+      'PUT /api/emails/1/status': () => json(200, statusAnswer({ ...first, status: 'processed' }, 'Archive')),
       'PUT /api/emails/2': () => json(200, { success: true, email: { ...mail(2), is_starred: true } }),
       'DELETE /api/emails/3': () => json(200, { success: true, deleted: 1 }),
     });

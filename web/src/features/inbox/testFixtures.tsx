@@ -2,7 +2,7 @@
 // with X-Total-Count, a fake server with the routes every inbox render touches, and helpers to
 // find the calls a test made.
 
-import type { Email, EmailDetail, MailAccount, Thread } from '../../api/types';
+import type { BulkResponse, Email, EmailDetail, MailAccount, SetStatusResponse, Thread } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import InboxPage from './InboxPage';
 
@@ -33,10 +33,11 @@ export const ACCOUNT: MailAccount = {
 };
 
 export function mail(id: number, over: Partial<Email> = {}): Email {
+  const date = over.date ?? '2025-03-04T09:15:00Z';
   return {
     id: String(id),
     accountId: 1,
-    threadId: null,
+    threadId: `t${id}`,
     messageId: `<m${id}@example.test>`,
     from: `sender${id}@example.test`,
     from_name: `שולח ${id}`,
@@ -44,13 +45,22 @@ export function mail(id: number, over: Partial<Email> = {}): Email {
     cc: [],
     subject: `נושא ${id}`,
     preview: `תצוגה מקדימה ${id}`,
-    date: '2025-03-04T09:15:00Z',
+    date,
     is_read: true,
     is_starred: false,
+    is_answered: false,
+    is_draft: false,
     labels: [],
     status: null,
     priority: null,
+    lastActivity: date,
     folder: 'INBOX',
+    isSpam: false,
+    isAdvertisement: false,
+    spamScore: null,
+    references: [],
+    inReplyTo: null,
+    originalMessageId: null,
     hasAttachments: false,
     attachments: [],
     size: 1000,
@@ -74,7 +84,7 @@ export function thread(emails: Email[], over: Partial<Thread> = {}): Thread {
   const newest = emails[0];
   const statuses = [...new Set(emails.map((e) => e.status).filter((s): s is string => !!s))];
   return {
-    id: newest.threadId ?? `t${newest.id}`,
+    id: newest.threadId,
     subject: newest.subject,
     hasNoSubject: !newest.subject.trim(),
     count: emails.length,
@@ -93,6 +103,19 @@ export function thread(emails: Email[], over: Partial<Thread> = {}): Thread {
 
 /** A single-mail thread. */
 export const solo = (id: number, over: Partial<Email> = {}) => thread([mail(id, over)]);
+
+/**
+ * The answer of PUT /api/emails/{id}/status: where the mail is listed now, the mail as it is now,
+ * and its thread as the server computes it after the change (by default the mail on its own).
+ */
+export function statusAnswer(e: Email, movedTo: string, th: Thread = thread([e])): SetStatusResponse {
+  return { success: true, movedTo, email: e, thread: th };
+}
+
+/** The answer of POST /api/emails/bulk: every changed mail as it is now. */
+export function bulkAnswer(emails: Email[], movedTo: string | null = null, updated = emails.length): BulkResponse {
+  return { success: true, updated, movedTo, emails };
+}
 
 /** A list response: a JSON array with the total in X-Total-Count, like the server. */
 export function list(threads: Thread[], total = threads.length): Response {

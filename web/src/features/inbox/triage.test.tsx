@@ -5,16 +5,36 @@ import type { Email } from '../../api/types';
 import { AppRoutes } from '../../app/App';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
 import type { Handler } from './testFixtures';
-import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread, toasts } from './testFixtures';
+import {
+  bodyOf,
+  bulkAnswer,
+  calls,
+  detail,
+  list,
+  mail,
+  renderInbox,
+  server,
+  solo,
+  statusAnswer,
+  thread,
+  toasts,
+} from './testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-/** A status answer: the server's row with the new status, and where it is listed now. */
+/** A status answer: where the mail is listed now, its row with the new status, and its thread. */
 function moved(e: Email, movedTo: string, over: Partial<Email> = {}): Handler {
-  return () => json(200, { success: true, movedTo, email: { ...e, ...over } });
+  return () => json(200, statusAnswer({ ...e, ...over }, movedTo));
+}
+
+/** The index of a call among every fetch the test made, to tell which came first. */
+function callIndex(fetch: ReturnType<typeof server>, method: string, path: string): number {
+  return fetch.mock.calls.findIndex(
+    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
+  );
 }
 
 describe('setting a status', () => {
@@ -107,21 +127,78 @@ describe('setting a status', () => {
     expect(screen.getByTestId('reading-pane')).toBeInTheDocument();
   });
 
-  it('sets the status of the whole thread: the open mail, then the rest in one bulk call', async () => {
+  it('sets the status of the whole thread: the rest in one bulk call, then the open mail', async () => {
     const newer = mail(2, { threadId: 'x' });
     const older = mail(1, { threadId: 'x' });
     const fetch = server({
       'GET /api/threads/inbox': () => list([thread([newer, older])]),
       'GET /api/emails/2': () => json(200, detail(newer)),
       'PUT /api/emails/2/status': moved(newer, 'Archive', { status: 'processed' }),
-      'POST /api/emails/bulk': () => json(200, { success: true, updated: 1, movedTo: 'Archive' }),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([{ ...older, status: 'processed' }], 'Archive')),
     });
     renderInbox('/Inbox?folder=inbox&mail=2');
     await screen.findByTestId('mail-body-frame');
     await userEvent.setup().click(screen.getByTestId('status-processed'));
     await waitFor(() => expect(screen.queryByTestId('thread-row')).not.toBeInTheDocument());
     expect(bodyOf(calls(fetch, 'POST', '/api/emails/bulk')[0])).toEqual({ ids: ['1'], action: 'status', status: 'processed' });
+    // The open mail's call comes last, so the thread in its answer has every change in it.
+    expect(callIndex(fetch, 'POST', '/api/emails/bulk')).toBeLessThan(callIndex(fetch, 'PUT', '/api/emails/2/status'));
+    // The status call names the list on screen, so the thread it answers is this list's.
+    const put = fetch.mock.calls[callIndex(fetch, 'PUT', '/api/emails/2/status')];
+    expect(String(put[0])).toContain('?folder=inbox');
     expect(screen.getByTestId('mail-empty')).toBeInTheDocument();
+    expect(toasts()).toEqual([{ kind: 'success', text: 'המייל הועבר לתיקייה ארכיון' }]);
+  });
+
+  it('shows the thread the server answers with when it stays, not one worked out here', async () => {
+    const newer = mail(2, { threadId: 'x' });
+    const older = mail(1, { threadId: 'x' });
+    const changed = (e: typeof newer) => ({ ...e, status: 'needs_reply', priority: 'high' });
+    // Mail 3 reached the thread since the list was read: unread, with the mailbox label "work".
+    const arrived = mail(3, { threadId: 'x', is_read: false, labels: ['work'], date: '2025-03-05T09:15:00Z' });
+    const answer = thread([arrived, changed(newer), changed(older)], { labels: ['needs_reply', 'work'] });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([newer, older]), solo(9)]),
+      'GET /api/emails/2': () => json(200, detail(newer)),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([changed(older)], 'inbox')),
+      'PUT /api/emails/2/status': () => json(200, statusAnswer(changed(newer), 'inbox', answer)),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=2');
+    await screen.findAllByTestId('thread-row');
+    await screen.findByTestId('mail-body-frame');
+    const row = () => screen.getAllByTestId('thread-row').find((r) => r.dataset.id === 'x')!;
+    expect(row()).toHaveAttribute('data-count', '2');
+    expect(row()).toHaveAttribute('data-read', 'true');
+
+    await userEvent.setup().click(screen.getByTestId('status-needs_reply'));
+
+    await waitFor(() => expect(row()).toHaveAttribute('data-count', '3'));
+    expect(within(row()).getAllByTestId('thread-row-label').map((l) => l.dataset.label)).toEqual(['needs_reply', 'work']);
+    expect(row()).toHaveAttribute('data-read', 'false');
+    expect(screen.getAllByTestId('thread-row').map((r) => r.dataset.id)).toEqual(['x', 't9']);
+    // The pane shows the server's thread too: the open mail with its new status, and mail 3.
+    expect(screen.getByTestId('status-needs_reply')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('reading-priority')).toHaveTextContent('עדיפות גבוהה');
+    expect(screen.getAllByTestId('thread-message').map((m) => m.dataset.id)).toEqual(['1', '2', '3']);
+    expect(callIndex(fetch, 'POST', '/api/emails/bulk')).toBeLessThan(callIndex(fetch, 'PUT', '/api/emails/2/status'));
+    expect(toasts()).toEqual([]);
+  });
+
+  it('a mail opened outside the list takes the server\'s row', async () => {
+    const far = mail(77, { subject: 'הודעה ישנה' });
+    server({
+      'GET /api/threads/inbox': () => list([solo(1)]),
+      'GET /api/emails/77': () => json(200, detail(far)),
+      'PUT /api/emails/77/status': moved(far, 'inbox', { status: 'needs_reply', priority: 'high' }),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=77');
+    await screen.findByTestId('mail-body-frame');
+    expect(screen.queryByTestId('reading-status')).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByTestId('status-needs_reply'));
+    await waitFor(() => expect(screen.getByTestId('reading-status')).toHaveTextContent('דורש תשובה'));
+    expect(screen.getByTestId('reading-priority')).toHaveTextContent('עדיפות גבוהה');
+    // The list is not touched by a thread it does not hold.
+    expect(screen.getAllByTestId('thread-row').map((r) => r.dataset.id)).toEqual(['t1']);
   });
 
   it('reloads Promotions 1 s after a move to Spam', async () => {

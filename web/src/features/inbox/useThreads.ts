@@ -1,14 +1,16 @@
 // One folder's threads, page by page (spec 000 §3 Thread, emailsPerPage 50): useSWRInfinite over
 // `/api/threads/{folder}?page=N&perPage=50&<listing options>`, the total from X-Total-Count.
-// Mail inside the cached threads can be patched in place (star, read, status) and put back if the
-// server refuses, and mail can be dropped from the list when it moved away or was deleted.
+// Mail inside the cached threads can be patched in place (star, read, the server's answer to a
+// status change) and put back if the server refuses, a thread can be swapped for the server's
+// own, and mail can be dropped from the list when it moved away or was deleted. A thread's
+// aggregates (labels, status, priority, …) are the server's: they are never recomputed here, and
+// where a local change could alter them the list is re-read.
 
 import { useCallback, useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { keys } from '../../api/keys';
 import { fetchThreadPage, listQuery } from '../../api/triage';
 import type { Email, ListOptions, Thread, ThreadPage } from '../../api/types';
-import { refreshThread } from './triageRules';
 
 export const PER_PAGE = 50;
 /** The list is re-read as often as the folder counts (spec 000 §9). */
@@ -16,8 +18,12 @@ export const LIST_POLL_MS = 30_000;
 
 type Pages = ThreadPage[] | undefined;
 
-/** Applies `change` to each mail of the cached pages; threads whose mail changed are recomputed. */
-function mapEmails(pages: Pages, change: (e: Email) => Email): Pages {
+/**
+ * Applies `change` to each mail of the cached pages. Of a changed thread's own fields only the
+ * read and star flags follow at once (read when all its mail is, starred when any is), so a star
+ * or a read mail shows before the server answers; the rest stays as the server gave it.
+ */
+export function mapEmails(pages: Pages, change: (e: Email) => Email): Pages {
   return pages?.map((page) => ({
     ...page,
     threads: page.threads.map((t) => {
@@ -27,15 +33,34 @@ function mapEmails(pages: Pages, change: (e: Email) => Email): Pages {
         if (next !== e) changed = true;
         return next;
       });
-      return changed ? refreshThread(t, emails) : t;
+      if (!changed) return t;
+      return { ...t, emails, isRead: emails.every((e) => e.is_read), isStarred: emails.some((e) => e.is_starred) };
     }),
   }));
 }
 
-/** Drops the given mail; a thread left without mail leaves the list and the total. */
-function dropEmails(pages: Pages, ids: ReadonlySet<string>): Pages {
-  if (!pages) return pages;
+/**
+ * Puts the server's `thread` in place of the cached one: the thread with its id, or the one
+ * holding `mailId` (the mail the server answered about).
+ */
+export function replaceThread(pages: Pages, thread: Thread, mailId: string): Pages {
+  return pages?.map((page) => {
+    if (!page.threads.some((t) => t.id === thread.id || t.emails.some((e) => e.id === mailId))) return page;
+    return {
+      ...page,
+      threads: page.threads.map((t) => (t.id === thread.id || t.emails.some((e) => e.id === mailId) ? thread : t)),
+    };
+  });
+}
+
+/**
+ * Drops the given mail; a thread left without mail leaves the list and the total. `partial` says
+ * whether a thread kept some of its mail: its aggregates are then stale until the list is re-read.
+ */
+export function dropEmails(pages: Pages, ids: ReadonlySet<string>): { pages: Pages; partial: boolean } {
+  if (!pages) return { pages, partial: false };
   let gone = 0;
+  let partial = false;
   const next = pages.map((page) => ({
     ...page,
     threads: page.threads.flatMap((t) => {
@@ -45,10 +70,11 @@ function dropEmails(pages: Pages, ids: ReadonlySet<string>): Pages {
         gone++;
         return [];
       }
-      return [refreshThread(t, emails)];
+      partial = true;
+      return [{ ...t, emails, count: emails.length }];
     }),
   }));
-  return next.map((page) => ({ ...page, total: Math.max(0, page.total - gone) }));
+  return { pages: next.map((page) => ({ ...page, total: Math.max(0, page.total - gone) })), partial };
 }
 
 export function useThreads(source: string | null, options: ListOptions = {}) {
@@ -105,9 +131,30 @@ export function useThreads(source: string | null, options: ListOptions = {}) {
     [patchEmails],
   );
 
-  /** Takes mail out of the list (moved elsewhere, deleted) without asking the server. */
+  /** Swaps the thread holding `mailId` for the server's answer (PUT /api/emails/{id}/status). */
+  const applyThread = useCallback(
+    (thread: Thread, mailId: string) =>
+      mutate((current) => replaceThread(current, thread, mailId), { revalidate: false }),
+    [mutate],
+  );
+
+  /**
+   * Takes mail out of the list (moved elsewhere, deleted) at once; when a thread keeps some of
+   * its mail, the list is re-read for its aggregates.
+   */
   const removeEmails = useCallback(
-    (ids: readonly string[]) => mutate((current) => dropEmails(current, new Set(ids)), { revalidate: false }),
+    async (ids: readonly string[]) => {
+      let partial = false;
+      await mutate(
+        (current) => {
+          const out = dropEmails(current, new Set(ids));
+          partial ||= out.partial;
+          return out.pages;
+        },
+        { revalidate: false },
+      );
+      if (partial) void mutate();
+    },
     [mutate],
   );
 
@@ -116,11 +163,14 @@ export function useThreads(source: string | null, options: ListOptions = {}) {
   return {
     threads,
     total,
+    /** The listing options as the API's query string (a status change asks for its thread). */
+    query,
     hasMore,
     loadingMore,
     loadMore,
     patch,
     patchEmails,
+    applyThread,
     removeEmails,
     /** Re-reads every loaded page. */
     revalidate,

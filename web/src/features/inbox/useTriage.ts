@@ -1,9 +1,11 @@
 // What the user does to threads (spec 000 §4, §5, §8): set a status, star, mark read, delete from
 // the site, move to Trash, and the same for several threads at once. The list follows at once:
 // mail the server now lists elsewhere leaves it with the toast naming the folder (red for Spam,
-// orange for Promotions, green otherwise), mail that stays is updated in place. The counts are
-// re-read 100 ms after a status change, and a page on Spam or Promotions reloads 1 s after a move
-// to either. Failures are Hebrew toasts.
+// orange for Promotions, green otherwise), mail that stays shows what the server answered (the
+// thread as the server computes it after the change; after a bulk change the mail as it is now,
+// then the list is re-read for the threads' aggregates). The counts are re-read 100 ms after a
+// status change, and a page on Spam or Promotions reloads 1 s after a move to either. Failures
+// are Hebrew toasts.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
@@ -22,7 +24,6 @@ import {
   moveToastKind,
   movedToTitle,
   reloadsAfterMove,
-  withStatus,
 } from './triageRules';
 import type { ThreadList } from './useThreads';
 
@@ -30,15 +31,18 @@ const t = he.inbox;
 /** POST /api/emails/bulk takes at most this many ids. */
 const BULK_LIMIT = 1000;
 
+/** The bulk call in chunks of BULK_LIMIT; `movedTo` only when every chunk named the same folder. */
 async function bulkInChunks(ids: string[], action: BulkAction, status?: StatusChange): Promise<BulkResponse> {
   let updated = 0;
-  let movedTo: string | undefined;
+  let movedTo: string | null | undefined;
+  const emails: Email[] = [];
   for (let i = 0; i < ids.length; i += BULK_LIMIT) {
     const res = await bulkEmails({ ids: ids.slice(i, i + BULK_LIMIT), action, ...(status ? { status } : {}) });
-    updated += res.updated ?? 0;
-    movedTo = res.movedTo ?? movedTo;
+    updated += res.updated;
+    emails.push(...res.emails);
+    movedTo = movedTo === undefined || movedTo === res.movedTo ? res.movedTo : null;
   }
-  return { success: true, updated, movedTo };
+  return { success: true, updated, movedTo: movedTo ?? null, emails };
 }
 
 export interface TriageOptions {
@@ -53,7 +57,7 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
   const { mutate } = useSWRConfig();
   const [busy, setBusy] = useState(false);
   const timers = useRef<number[]>([]);
-  const { patch, patchEmails, removeEmails, revalidate } = list;
+  const { patch, patchEmails, applyThread, removeEmails, revalidate } = list;
 
   useEffect(() => {
     const pending = timers.current;
@@ -80,53 +84,29 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
     [mutate],
   );
 
-  /** The open mail's cached bodies get the new status too (the pane reads them outside the list). */
+  /** Cached bodies take the server's rows (the pane reads an open mail's outside the list). */
   const patchDetails = useCallback(
-    (emails: Email[]) => {
-      for (const e of emails) {
-        patchDetail(e.id, (d) => ({ ...d, status: e.status, priority: e.priority, lastActivity: e.lastActivity }));
-      }
+    (emails: readonly Email[]) => {
+      for (const e of emails) patchDetail(e.id, (d) => ({ ...d, ...e }));
     },
     [patchDetail],
   );
 
-  /** The common end of every status change: the list, the toast, the recount, the reload. */
-  const afterStatus = useCallback(
-    async (
-      emails: Email[],
-      change: StatusChange,
-      movedTo: string | undefined,
-      server: Email | undefined,
-      bulkCount: number | null,
-    ) => {
-      const ids = emails.map((e) => e.id);
-      const bulk = bulkCount !== null;
-      const n = bulkCount ?? ids.length;
-      later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
-      if (leavesFolder(folder, movedTo) && movedTo) {
-        onRemoved(ids);
-        await removeEmails(ids);
-        const title = movedToTitle(movedTo);
-        const message = bulk ? t.bulk.moved(n, title) : t.movedTo(title);
-        toast.show(moveToastKind(movedTo), message);
-      } else {
-        const now = new Date();
-        const next = emails.map((e) => (server && e.id === server.id ? { ...e, ...server } : withStatus(e, change, now)));
-        const byId = new Map(next.map((e) => [e.id, e]));
-        await patchEmails(ids, (e) => byId.get(e.id) ?? e);
-        patchDetails(next);
-        if (bulk) toast.success(t.bulk.updated(n));
-        // A bulk change over several folders names none: the server knows where each went.
-        if (bulk && !movedTo) void revalidate();
-      }
-      if (reloadsAfterMove(folder, movedTo)) later(RELOAD_AFTER_MOVE_MS, () => void revalidate());
+  /** Mail the server now lists elsewhere leaves this list: close it, drop it, say where it went. */
+  const moveAway = useCallback(
+    async (ids: string[], movedTo: string, bulkCount: number | null) => {
+      onRemoved(ids);
+      await removeEmails(ids);
+      const title = movedToTitle(movedTo);
+      toast.show(moveToastKind(movedTo), bulkCount === null ? t.movedTo(title) : t.bulk.moved(bulkCount, title));
     },
-    [folder, later, revalidateCounts, removeEmails, onRemoved, toast, patchEmails, patchDetails, revalidate],
+    [onRemoved, removeEmails, toast],
   );
 
   /**
-   * Sets a status on a thread: on its open mail (whose answer says where it went) and on the
-   * thread's other mail in the list, so the conversation moves as one.
+   * Sets a status on a thread: first on the thread's other mail in the list (one bulk call), then
+   * on its open mail, so the server's answer (where the mail went, and its thread as computed
+   * after the change) covers them all and the conversation moves as one.
    */
   const setStatus = useCallback(
     async (thread: Thread, change: StatusChange, openId?: string | null) => {
@@ -134,19 +114,32 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
       if (!primary) return;
       const others = thread.emails.filter((e) => e.id !== primary.id).map((e) => e.id);
       setBusy(true);
+      let othersChanged = false;
       try {
-        const [res] = await Promise.all([
-          setEmailStatus(primary.id, change),
-          others.length ? bulkInChunks(others, 'status', change) : null,
-        ]);
-        await afterStatus(thread.emails, change, res.movedTo, res.email, null);
+        const bulk = others.length ? await bulkInChunks(others, 'status', change) : null;
+        othersChanged = bulk !== null;
+        const res = await setEmailStatus(primary.id, change, undefined, { folder, query: list.query });
+        later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
+        if (leavesFolder(folder, res.movedTo)) {
+          await moveAway(
+            thread.emails.map((e) => e.id),
+            res.movedTo,
+            null,
+          );
+        } else {
+          await applyThread(res.thread, primary.id);
+          patchDetails([...(bulk?.emails ?? []), res.email]);
+        }
+        if (reloadsAfterMove(folder, res.movedTo)) later(RELOAD_AFTER_MOVE_MS, () => void revalidate());
       } catch (err) {
         toast.error(`${t.statusFailed}: ${errorMessage(err)}`);
+        // The rest of the thread changed before the open mail's call failed: show what is true.
+        if (othersChanged) void revalidate();
       } finally {
         setBusy(false);
       }
     },
-    [afterStatus, toast],
+    [folder, list.query, later, revalidateCounts, moveAway, applyThread, patchDetails, revalidate, toast],
   );
 
   /** Stars the newest mail, or unstars every starred mail of the thread; put back on failure. */
@@ -212,26 +205,36 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
     [removeEmails, onRemoved, revalidateCounts, toast],
   );
 
-  /** One status for every mail of the ticked threads (POST /api/emails/bulk). */
+  /**
+   * One status for every mail of the ticked threads (POST /api/emails/bulk). Mail that stays takes
+   * the server's rows, and the list is re-read for the threads' aggregates.
+   */
   const bulkStatus = useCallback(
     async (threads: Thread[], change: StatusChange) => {
-      const emails = threads.flatMap((th) => th.emails);
-      if (emails.length === 0) return;
+      const ids = mailIds(threads);
+      if (ids.length === 0) return;
       setBusy(true);
       try {
-        const res = await bulkInChunks(
-          emails.map((e) => e.id),
-          'status',
-          change,
-        );
-        await afterStatus(emails, change, res.movedTo, undefined, res.updated || emails.length);
+        const res = await bulkInChunks(ids, 'status', change);
+        const count = res.updated || ids.length;
+        later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
+        if (res.movedTo && leavesFolder(folder, res.movedTo)) {
+          await moveAway(ids, res.movedTo, count);
+        } else {
+          const byId = new Map(res.emails.map((e) => [e.id, e]));
+          await patchEmails(ids, (e) => byId.get(e.id) ?? e);
+          patchDetails(res.emails);
+          toast.success(t.bulk.updated(count));
+          void revalidate();
+        }
+        if (reloadsAfterMove(folder, res.movedTo)) later(RELOAD_AFTER_MOVE_MS, () => void revalidate());
       } catch (err) {
         toast.error(`${t.bulk.failed}: ${errorMessage(err)}`);
       } finally {
         setBusy(false);
       }
     },
-    [afterStatus, toast],
+    [folder, later, revalidateCounts, moveAway, patchEmails, patchDetails, revalidate, toast],
   );
 
   return { busy, setStatus, toggleStar, markRead, remove, bulkStatus, revalidateCounts };

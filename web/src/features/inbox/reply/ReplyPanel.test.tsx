@@ -11,10 +11,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ONE = {
-  ...mail(1, { subject: 'הזמנה', from: 'dana@example.test', from_name: 'דנה', messageId: '<m1@example.test>' }),
+const ONE = mail(1, {
+  subject: 'הזמנה',
+  from: 'dana@example.test',
+  from_name: 'דנה',
+  messageId: '<m1@example.test>',
   references: ['<root@example.test>'],
-};
+});
 const TWO = mail(2, { subject: 'RE: פגישה', messageId: '<m2@example.test>' });
 
 function routes(extra = {}) {

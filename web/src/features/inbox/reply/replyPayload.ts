@@ -5,13 +5,13 @@ import type { OutgoingMail, SaveDraftRequest } from '../../../api/outgoing';
 import type { Email } from '../../../api/types';
 import { replySubject, textToHtml } from '../../../lib/mailText';
 
-/** A list row or an open mail; the server's rows also carry the thread headers (docs/API.md "Mail"). */
-export type ReplySource = Email & { references?: string[] | null; body?: string };
+/** A list row or an open mail (with its body). */
+export type ReplySource = Email & { body?: string };
 
 /** The original's References plus its own Message-ID: the new mail's place in the thread. */
 function threadIds(mail: ReplySource): { messageId?: string; references?: string[] } {
   const messageId = mail.messageId?.trim() || undefined;
-  const refs = [...(mail.references ?? []), ...(messageId ? [messageId] : [])].filter(Boolean);
+  const refs = [...mail.references, ...(messageId ? [messageId] : [])].filter(Boolean);
   // Without any, the server fills them from `originalId` (docs/API.md "OutgoingMail").
   return { messageId, references: refs.length ? [...new Set(refs)] : undefined };
 }

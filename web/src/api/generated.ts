@@ -1,0 +1,610 @@
+// Generated from the server's types by `UPDATE_WIRE=1 cargo test --test wire`.
+// Do not edit: change the Rust type (see src/wire.rs) and regenerate.
+
+export type SuccessResponse = { success: boolean, };
+
+export type HealthStatus = "ok" | "degraded";
+
+export type HealthResponse = { status: HealthStatus, 
+/**
+ * The server's version (Cargo.toml).
+ */
+version: string, 
+/**
+ * The store's latest migration.
+ */
+schemaVersion: number, 
+/**
+ * Changes whenever the embedded web bundle does.
+ */
+webBuild: string, };
+
+export type Role = "admin" | "user";
+
+export type User = { id: number, username: string, name: string, role: Role, 
+/**
+ * RFC 3339, UTC.
+ */
+createdAt: string, };
+
+export type LoginRequest = { username: string, password: string, };
+
+export type LoginResponse = { success: boolean, token: string, user: User, };
+
+export type MeResponse = { success: boolean, user: User, };
+
+export type ChangePasswordRequest = { currentPassword: string, newPassword: string, };
+
+export type SetupStatusResponse = { needsSetup: boolean, };
+
+export type SetupAdminRequest = { token: string, username: string, name: string, password: string, };
+
+export type SetupAdminResponse = { success: boolean, user: User, };
+
+export type AdminUsersResponse = { success: boolean, users: Array<User>, };
+
+export type CreateUserRequest = { username: string, name: string, password: string, 
+/**
+ * Absent: a plain user.
+ */
+role?: Role, };
+
+export type UpdateUserRequest = { name?: string, role?: Role, 
+/**
+ * A new password set by the admin; ends the user's sessions.
+ */
+password?: string, };
+
+export type AdminUserResponse = { success: boolean, user: User, };
+
+export type MailAccount = { id: number, 
+/**
+ * The id as a string (the spec's name for it).
+ */
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, };
+
+export type SyncStatus = { 
+/**
+ * connecting, syncing, idle, error
+ */
+state: string, 
+/**
+ * Unix seconds.
+ */
+lastSync: number | null, error: string | null, errorKind: string | null, 
+/**
+ * Since this process started: messages and bytes downloaded.
+ */
+fetchedMessages: number, fetchedBytes: number, initialSyncDone: boolean, };
+
+export type MailAccountWithSync = { sync: SyncStatus | null, id: number, 
+/**
+ * The id as a string (the spec's name for it).
+ */
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, };
+
+export type MailAccountRequest = { email_address: string, 
+/**
+ * Empty: the password already saved for this address.
+ */
+password: string, imap_server: string, imap_port: number | string, imap_ssl: boolean | string, smtp_server: string, smtp_port: number | string, smtp_ssl: boolean | string, 
+/**
+ * A certificate fingerprint the user accepted after seeing it.
+ */
+imap_fingerprint?: string, smtp_fingerprint?: string, };
+
+export type MailFailureKind = "auth" | "unreachable" | "tls" | "timeout" | "protocol";
+
+export type ServerCheck = { ok: boolean, kind?: MailFailureKind, 
+/**
+ * Hebrew, ready to show.
+ */
+message?: string, 
+/**
+ * Technical detail (English, from the server or the library).
+ */
+detail?: string, 
+/**
+ * The untrusted certificate's fingerprint ("AB:CD:…"): absent when the check passed,
+ * null on a failure that was not about the certificate.
+ */
+fingerprint?: string | null, };
+
+export type ConnectionResult = { success: boolean, 
+/**
+ * `mail_connection_failed` on the 422.
+ */
+error?: string, message: string, imap: ServerCheck, smtp: ServerCheck, };
+
+export type MailLoginResponse = { success: boolean, sessionId: string, message: string, account: MailAccount, };
+
+export type MailLogoutResponse = { success: boolean, removed: number, message: string, };
+
+export type MailAccountsResponse = { success: boolean, accounts: Array<MailAccountWithSync>, };
+
+export type SyncRefreshResponse = { success: boolean, accounts: number, };
+
+export type MailProvider = { id: string, 
+/**
+ * Shown in the UI (brand names stay in their own script).
+ */
+name: string, domains: Array<string>, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, 
+/**
+ * A short Hebrew hint, e.g. that an app password is needed.
+ */
+note: string, };
+
+export type ProvidersResponse = { providers: Array<MailProvider>, };
+
+export type DetectedProvider = { known: boolean, id: string, name: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, note: string, };
+
+export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+
+export type EmailAttachment = { 
+/**
+ * Position in the message's attachment list; the download endpoint's index.
+ */
+index: number, filename: string, contentType: string, size: number, contentId?: string, inline: boolean, };
+
+export type Email = { id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+/**
+ * RFC 3339.
+ */
+date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
+/**
+ * The mailbox's own labels (IMAP keywords without `$`).
+ */
+labels: Array<string>, status: string | null, priority: string | null, 
+/**
+ * RFC 3339: the mail's date or its last status change, whichever is later.
+ */
+lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
+/**
+ * The spec's field; no score is computed yet.
+ */
+spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
+/**
+ * False when the message could not be decoded; its body is then shown as it arrived.
+ */
+parsed: boolean, };
+
+export type EmailDetail = { 
+/**
+ * Sanitized on the server: safe to show in the sandboxed frame.
+ */
+body: string, bodyPlain: string, 
+/**
+ * Remote images were held back; `?remote=1` returns the body with them.
+ */
+remoteContentBlocked: boolean, 
+/**
+ * The sender is on the user's "always show remote content" list.
+ */
+remoteAllowedForSender?: boolean, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+/**
+ * RFC 3339.
+ */
+date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
+/**
+ * The mailbox's own labels (IMAP keywords without `$`).
+ */
+labels: Array<string>, status: string | null, priority: string | null, 
+/**
+ * RFC 3339: the mail's date or its last status change, whichever is later.
+ */
+lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
+/**
+ * The spec's field; no score is computed yet.
+ */
+spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
+/**
+ * False when the message could not be decoded; its body is then shown as it arrived.
+ */
+parsed: boolean, };
+
+export type Thread = { id: string, 
+/**
+ * The newest mail's subject.
+ */
+subject: string, hasNoSubject: boolean, count: number, 
+/**
+ * RFC 3339: the newest mail's date.
+ */
+lastDate: string, 
+/**
+ * True only when every mail is read.
+ */
+isRead: boolean, isStarred: boolean, 
+/**
+ * Statuses and IMAP labels, the most urgent first (the UI shows at most 2).
+ */
+labels: Array<string>, status: string | null, priority: string | null, hasAttachments: boolean, 
+/**
+ * Display names (or addresses) of the people in the thread.
+ */
+participants: Array<string>, 
+/**
+ * Newest first.
+ */
+emails: Array<Email>, };
+
+export type UpdateEmailResponse = { success: boolean, email: Email, };
+
+export type SetStatusResponse = { success: boolean, 
+/**
+ * The folder key the mail is listed under now: Archive, Spam, Promotions, Updates, inbox, …
+ */
+movedTo: string, email: Email, 
+/**
+ * The mail's thread in its folder.
+ */
+thread: Thread, };
+
+export type DeleteEmailResponse = { success: boolean, deleted: number, };
+
+export type TrashEmailResponse = { success: boolean, movedTo: string, };
+
+export type BulkResponse = { success: boolean, updated: number, movedTo: string | null, emails: Array<Email>, };
+
+export type AutoArchiveResponse = { success: boolean, archivedCount: number, };
+
+export type RemoteSendersResponse = { senders: Array<string>, };
+
+export type RemoteSenderAdded = { success: boolean, address: string, };
+
+export type RemoteSenderRemoved = { success: boolean, removed: boolean, };
+
+export type FoldersResponse = { folders: Array<FolderInfo>, };
+
+export type FolderInfo = { accountId: number, name: string, displayName: string, role: string, total: number, unread: number, };
+
+export type EmailCountsResponse = { inbox: number, unread: number, starred: number, needsReply: number, urgent: number, processed: number, spam: number, advertisements: number, info: number, sent: number, drafts: number, trash: number, };
+
+export type InboxZeroResponse = { needsReply: number, urgent: number, overdue: number, processed: number, reminders: Array<InboxZeroReminder>, autoArchive: Array<AutoArchiveCandidate>, autoArchiveCount: number, };
+
+export type InboxZeroReminder = { id: string, subject: string, from: string, daysOverdue: number, };
+
+export type AutoArchiveCandidate = { id: string, subject: string, status: string | null, };
+
+export type OutgoingMail = { 
+/**
+ * A list, or one string of comma-separated addresses (the reply payload's `to`).
+ */
+to: string | Array<string | { name?: string, email: string }>, cc?: string | Array<string | { name?: string, email: string }>, bcc?: string | Array<string | { name?: string, email: string }>, subject: string, 
+/**
+ * HTML from the editor.
+ */
+body: string, 
+/**
+ * low, medium (default), normal, high, urgent.
+ */
+priority?: string, from_name?: string, 
+/**
+ * Which of the user's mailboxes (by address); the first one otherwise.
+ */
+from?: string, originalMessageId?: string, inReplyTo?: string, references?: Array<string>, 
+/**
+ * The local id of the mail replied to.
+ */
+originalId?: string | number, 
+/**
+ * Upload ids (`POST /api/attachments`).
+ */
+attachments?: Array<string | number>, 
+/**
+ * `sent` (default) or `drafts`.
+ */
+folder?: string, 
+/**
+ * RFC 3339: schedules the mail.
+ */
+snoozed_until?: string, };
+
+export type SaveDraftRequest = { originalEmail: SaveDraftOriginal, draftContent: string, subject?: string, to?: string, };
+
+export type SaveDraftOriginal = { 
+/**
+ * Its local id.
+ */
+id: string | number, messageId?: string, from: string, from_name: string, subject: string, };
+
+export type UpdateDraftRequest = { 
+/**
+ * HTML.
+ */
+draftContent?: string, subject?: string, 
+/**
+ * Recipients as compose sends them (a list, or one comma-separated string).
+ */
+to?: string | Array<string | { name?: string, email: string }>, cc?: string | Array<string | { name?: string, email: string }>, };
+
+export type SendResponse = { success: boolean, outboxId?: string, 
+/**
+ * RFC 3339: when it goes out.
+ */
+sendAt?: string, 
+/**
+ * 0 for a scheduled mail.
+ */
+undoSeconds?: number, scheduled?: boolean, 
+/**
+ * A scheduled mail: whether its copy is in Drafts; a draft: whether the mailbox has it.
+ */
+savedInGmail?: boolean, 
+/**
+ * A draft: its id, null when the sync does not know it yet.
+ */
+draftId?: string | null, message: string, };
+
+export type OutboxResponse = { 
+/**
+ * Newest first.
+ */
+items: Array<OutboxItem>, };
+
+export type OutboxItem = { id: string, kind: OutboxKind, state: OutboxState, 
+/**
+ * RFC 3339: when it goes out (end of the undo delay, or the scheduled time).
+ */
+sendAt: string, attempts: number, 
+/**
+ * RFC 3339, after a failure.
+ */
+nextTry: string | null, lastError: string | null, 
+/**
+ * False after a permanent refusal: waits for the user.
+ */
+retry: boolean, createdAt: string, mail: OutboxMail, };
+
+export type OutboxKind = "send" | "draft";
+
+export type OutboxState = "waiting" | "scheduled" | "sending" | "failed";
+
+export type OutboxMail = { 
+/**
+ * Addresses, `"Name" <address>` when there is a name.
+ */
+to: Array<string>, cc: Array<string>, bcc: Array<string>, subject: string, 
+/**
+ * HTML.
+ */
+body: string, priority: string, from_name: string, inReplyTo: string | null, 
+/**
+ * The same as `inReplyTo`: compose sends it back under this name.
+ */
+originalMessageId: string | null, references: Array<string>, originalId: string | null, attachments: Array<UploadedAttachment>, 
+/**
+ * RFC 3339: the scheduled time of a scheduled mail.
+ */
+snoozed_until: string | null, };
+
+export type UpdateOutboxResponse = { success: boolean, item: OutboxItem | null, savedInGmail?: boolean, draftId?: string | null, message?: string, };
+
+export type UndoSendResponse = { success: boolean, mail: OutboxMail, };
+
+export type RetryOutboxResponse = { success: boolean, item: OutboxItem, };
+
+export type UploadedAttachment = { 
+/**
+ * The id a mail's `attachments` names.
+ */
+id: string, name: string, 
+/**
+ * Bytes.
+ */
+size: number, contentType: string, };
+
+export type DraftsResponse = { total: number, 
+/**
+ * Newest first, then the drafts waiting in the outbox.
+ */
+drafts: Array<Draft>, };
+
+export type Draft = { 
+/**
+ * The stored mail's id, or `outbox-<item id>` for a draft waiting in the outbox.
+ */
+id: string, 
+/**
+ * HTML.
+ */
+draftContent: string, to: string, toName: string, cc: Array<string>, subject: string, createdAt: string, isAutoReply: boolean, 
+/**
+ * False while the draft waits in the outbox for the mailbox.
+ */
+savedInGmail: boolean, 
+/**
+ * A draft in the mailbox: RFC 3339 when it is the copy of a scheduled mail, else null.
+ */
+scheduledAt?: string | null, outboxId: string | null, messageId: string | null, 
+/**
+ * A draft in the mailbox: the mail it answers, null when not found.
+ */
+originalEmail?: DraftOriginal | null, 
+/**
+ * A draft waiting in the outbox: why the mailbox did not take it.
+ */
+lastError?: string | null, };
+
+export type DraftOriginal = { id: string, messageId: string | null, from: string, from_name: string, subject: string, 
+/**
+ * Sanitized HTML, remote content blocked.
+ */
+body: string, preview: string, date: string, status: string | null, };
+
+export type DraftSaved = { success: boolean, 
+/**
+ * False: kept in the outbox until the mailbox answers.
+ */
+savedInGmail: boolean, 
+/**
+ * The draft's id (`outbox-…` while in the outbox); null when the sync does not know it yet.
+ */
+draftId: string | null, message: string, };
+
+export type SaveDraftResponse = { shouldNavigate: boolean, success: boolean, 
+/**
+ * False: kept in the outbox until the mailbox answers.
+ */
+savedInGmail: boolean, 
+/**
+ * The draft's id (`outbox-…` while in the outbox); null when the sync does not know it yet.
+ */
+draftId: string | null, message: string, };
+
+export type UpdateDraftResponse = { id: string | null, success: boolean, 
+/**
+ * False: kept in the outbox until the mailbox answers.
+ */
+savedInGmail: boolean, 
+/**
+ * The draft's id (`outbox-…` while in the outbox); null when the sync does not know it yet.
+ */
+draftId: string | null, message: string, };
+
+export type DeleteDraftResponse = { success: boolean, message: string, };
+
+export type DeleteAllDraftsResponse = { success: boolean, deletedCount: number, };
+
+export type ContactsResponse = { contacts: Array<ComposeContact>, };
+
+export type ComposeContact = { id: string, name: string, email: string, 
+/**
+ * Mails to or from them among those read.
+ */
+count: number, };
+
+export type Template = { id: string, name: string, 
+/**
+ * May hold `{{original_subject}}`.
+ */
+subject: string, 
+/**
+ * HTML.
+ */
+body: string, };
+
+export type TemplateRequest = { name: string, subject: string, body: string, };
+
+export type TemplatesResponse = { templates: Array<Template>, };
+
+export type TemplateResponse = { success: boolean, template: Template, };
+
+export type AiKeyResponse = { success: boolean, exists: boolean, };
+
+export type KeyExists = { exists: boolean, };
+
+export type AiProvider = "anthropic" | "openai";
+
+export type AiProviderChoice = { provider: AiProvider, model: string, baseUrl: string, };
+
+export type AiSettings = { effective: AiProviderChoice, defaults: AiProviderChoice, keyStored: boolean, 
+/**
+ * False for an OpenAI-compatible server (a local model needs no key).
+ */
+keyRequired: boolean, 
+/**
+ * Whether this user may set the base URL (admins, or all when the server allows it); when
+ * false, a PUT that changes `baseUrl` answers 403.
+ */
+baseUrlEditable: boolean, provider: AiProvider, model: string, baseUrl: string, };
+
+export type AiTone = "professional" | "friendly" | "formal" | "casual" | "creative";
+
+export type AiLanguage = "auto" | "hebrew" | "english" | "arabic" | "russian";
+
+export type AiTemplate = { id: string, name: string, prompt: string, };
+
+export type TrainingExample = { id: string, text: string, date: string, };
+
+export type AiTrainingSettings = { systemPrompt: string, templates: Array<AiTemplate>, tone: AiTone, language: AiLanguage, creativity: number, 
+/**
+ * Words.
+ */
+maxLength: number, includeContext: boolean, autoCorrect: boolean, spamTrainingEnabled: boolean, spamExamples: Array<TrainingExample>, hamExamples: Array<TrainingExample>, spamKeywords: string, spamDomains: string, spamPatterns: string, 
+/**
+ * RFC 3339; null until first saved.
+ */
+updatedAt: string | null, };
+
+export type SaveTrainingResponse = { success: boolean, settings: AiTrainingSettings, };
+
+export type SmartReplyResponse = { success: boolean, reply: string, };
+
+export type GenerateSubjectResponse = { success: boolean, subject: string, };
+
+export type ImproveEmailResponse = { success: boolean, 
+/**
+ * The text as the editor's escaped HTML paragraphs.
+ */
+improved: string, improvedText: string, };
+
+export type Sentiment = "positive" | "negative" | "neutral";
+
+export type SummaryPriority = "low" | "medium" | "high" | "urgent";
+
+export type SmartSummary = { summary: string, sentiment: Sentiment, priority: SummaryPriority, };
+
+export type SmartSummaryResponse = { success: boolean, summary: string, sentiment: Sentiment, priority: SummaryPriority, };
+
+export type SuggestedReply = { label: string, text: string, };
+
+export type SuggestedRepliesResponse = { success: boolean, replies: Array<SuggestedReply>, };
+
+export type SmartComposeResponse = { success: boolean, content: string, };
+
+export type InsightsReplyTime = { medianHours: number | null, averageHours: number | null, samples: number, };
+
+export type InsightsBacklog = { count: number, urgent: number, oldestDays: number | null, };
+
+export type InsightsSender = { address: string, name: string, count: number, };
+
+export type InsightsBusiestDay = { 
+/**
+ * 0 = Sunday.
+ */
+weekday: number, count: number, };
+
+export type Insights = { periodDays: number, received: number, sent: number, replyTime: InsightsReplyTime, 
+/**
+ * answered ÷ (answered + still waiting for a reply); null when there is neither.
+ */
+replyRate: number | null, needsReply: InsightsBacklog, busiestSenders: Array<InsightsSender>, busiestDay: InsightsBusiestDay | null, };
+
+export type SnippetPart = { text: string, hit: boolean, };
+
+export type SearchResult = { 
+/**
+ * `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
+ */
+folderRole: string, snippet: Array<SnippetPart>, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+/**
+ * RFC 3339.
+ */
+date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
+/**
+ * The mailbox's own labels (IMAP keywords without `$`).
+ */
+labels: Array<string>, status: string | null, priority: string | null, 
+/**
+ * RFC 3339: the mail's date or its last status change, whichever is later.
+ */
+lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
+/**
+ * The spec's field; no score is computed yet.
+ */
+spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
+/**
+ * False when the message could not be decoded; its body is then shown as it arrived.
+ */
+parsed: boolean, };
+
+export type SearchResponse = { 
+/**
+ * Every match, not only this page's.
+ */
+total: number, page: number, perPage: number, tookMs: number, 
+/**
+ * Mail still waits to be indexed: results may be missing some.
+ */
+indexing: boolean, results: Array<SearchResult>, };
