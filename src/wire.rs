@@ -18,3 +18,21 @@ pub fn config() -> Config {
 pub fn export<T: TS + ?Sized>(cfg: &Config) -> String {
     format!("export {}\n", T::decl(cfg))
 }
+
+/// A feature's `wire_types(cfg)`: the `export type …` of every type listed.
+#[macro_export]
+macro_rules! wire_types {
+    ($($t:ty),* $(,)?) => {
+        /// This feature's part of the wire contract (see `crate::wire`).
+        pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
+            vec![$($crate::wire::export::<$t>(cfg)),*]
+        }
+    };
+}
+
+/// A TypeScript union of string literals, as ts-rs writes one (tests compare a generated union
+/// with the list the server checks against).
+pub fn union(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    quoted.join(" | ")
+}

@@ -324,24 +324,21 @@ pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
-/// This feature's part of the wire contract (see `crate::wire`).
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<Account>(cfg),
-        export::<crate::state::SyncStatus>(cfg),
-        export::<routes::AccountWithSync>(cfg),
-        export::<routes::ConnectRequest>(cfg),
-        export::<crate::mail::net::FailureKind>(cfg),
-        export::<routes::ServerCheck>(cfg),
-        export::<routes::ConnectionResult>(cfg),
-        export::<routes::MailLoginResponse>(cfg),
-        export::<routes::MailLogoutResponse>(cfg),
-        export::<routes::MailAccountsResponse>(cfg),
-        export::<routes::SyncRefreshResponse>(cfg),
-        export::<crate::mail::providers::Provider>(cfg),
-        export::<providers::ProvidersResponse>(cfg),
-        export::<crate::mail::providers::Detected>(cfg),
-        export::<providers::DetectProviderResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    Account,
+    crate::state::SyncStatus,
+    routes::AccountWithSync,
+    routes::ConnectRequest,
+    crate::mail::net::FailureKind,
+    routes::ServerCheck,
+    routes::ConnectionResult,
+    routes::MailLoginResponse,
+    routes::MailLogoutResponse,
+    routes::MailAccountsResponse,
+    routes::SyncRefreshResponse,
+    crate::mail::providers::Provider,
+    providers::ProvidersResponse,
+    crate::mail::providers::Detected,
+    providers::DetectProviderResponse,
+);

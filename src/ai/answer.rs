@@ -159,10 +159,7 @@ mod tests {
 
     #[test]
     fn the_typescript_unions_are_the_checked_lists() {
-        let union = |names: &[&str]| {
-            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-            quoted.join(" | ")
-        };
+        let union = crate::wire::union;
         let cfg = crate::wire::config();
         assert_eq!(Sentiment::inline(&cfg), union(&SENTIMENTS));
         assert_eq!(SummaryPriority::inline(&cfg), union(&PRIORITIES));

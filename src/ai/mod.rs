@@ -126,24 +126,20 @@ pub fn required(text: &str, message: &str) -> Result<()> {
     }
 }
 
-/// This feature's part of the wire contract (see `crate::wire`). The smart page's answers
-/// (`answer::Summary`, `answer::Suggestion`) are listed by `crate::smart`, which returns them.
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<routes::KeyResponse>(cfg),
-        export::<routes::KeyExists>(cfg),
-        export::<provider::ProviderKind>(cfg),
-        export::<routes::ProviderChoice>(cfg),
-        export::<routes::AiSettings>(cfg),
-        export::<training::Tone>(cfg),
-        export::<training::Language>(cfg),
-        export::<training::AiTemplate>(cfg),
-        export::<training::Example>(cfg),
-        export::<Training>(cfg),
-        export::<routes::TrainingSaved>(cfg),
-        export::<routes::SmartReplyResponse>(cfg),
-        export::<routes::SubjectResponse>(cfg),
-        export::<routes::ImproveResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    routes::KeyResponse,
+    routes::KeyExists,
+    provider::ProviderKind,
+    routes::ProviderChoice,
+    routes::AiSettings,
+    training::Tone,
+    training::Language,
+    training::AiTemplate,
+    training::Example,
+    Training,
+    routes::TrainingSaved,
+    routes::SmartReplyResponse,
+    routes::SubjectResponse,
+    routes::ImproveResponse,
+);

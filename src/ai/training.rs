@@ -237,10 +237,7 @@ mod tests {
 
     #[test]
     fn the_typescript_unions_are_the_checked_lists() {
-        let union = |names: &[&str]| {
-            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-            quoted.join(" | ")
-        };
+        let union = crate::wire::union;
         let cfg = crate::wire::config();
         assert_eq!(Tone::inline(&cfg), union(&TONES));
         assert_eq!(Language::inline(&cfg), union(&LANGUAGES));

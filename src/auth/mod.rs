@@ -15,22 +15,19 @@ pub mod users;
 pub use extract::{AdminUser, ClientAddr, CurrentUser, Session};
 pub use routes::router;
 
-/// This feature's part of the wire contract (see `crate::wire`).
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<users::Role>(cfg),
-        export::<users::User>(cfg),
-        export::<routes::LoginRequest>(cfg),
-        export::<routes::LoginResponse>(cfg),
-        export::<routes::MeResponse>(cfg),
-        export::<routes::PasswordRequest>(cfg),
-        export::<routes::SetupStatusResponse>(cfg),
-        export::<routes::SetupRequest>(cfg),
-        export::<routes::SetupAdminResponse>(cfg),
-        export::<admin::AdminUsersResponse>(cfg),
-        export::<admin::CreateRequest>(cfg),
-        export::<admin::UpdateRequest>(cfg),
-        export::<admin::AdminUserResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    users::Role,
+    users::User,
+    routes::LoginRequest,
+    routes::LoginResponse,
+    routes::MeResponse,
+    routes::PasswordRequest,
+    routes::SetupStatusResponse,
+    routes::SetupRequest,
+    routes::SetupAdminResponse,
+    admin::AdminUsersResponse,
+    admin::CreateRequest,
+    admin::UpdateRequest,
+    admin::AdminUserResponse,
+);

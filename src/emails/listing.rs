@@ -263,6 +263,18 @@ fn sources(mail: &MailRead, accounts: &[u64], sel: &Selector) -> Result<Vec<(u64
     Ok(out)
 }
 
+/// A snapshot of the user's mail and the folders a listing reads.
+fn open(
+    store: &Store,
+    user_id: u64,
+    sel: &Selector,
+) -> Result<(MailRead, Vec<(u64, FolderState)>)> {
+    let accounts = account_ids(store, user_id)?;
+    let mail = MailRead::new(store)?;
+    let sources = sources(&mail, &accounts, sel)?;
+    Ok((mail, sources))
+}
+
 /// Every row the listing keeps, in the listing's order.
 fn hits(
     mail: &MailRead,
@@ -321,9 +333,7 @@ pub fn list(
     page: usize,
     per_page: usize,
 ) -> Result<Page> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
-    let sources = sources(&mail, &accounts, sel)?;
+    let (mail, sources) = open(store, user_id, sel)?;
     let skip = page.saturating_sub(1) * per_page;
     if sources.len() == 1 && opts.sort == SortKey::Date && !opts.ascending {
         // One folder newest first (the common case): walk it, decode only the page.
@@ -373,9 +383,7 @@ pub fn threads(
     page: usize,
     per_page: usize,
 ) -> Result<ThreadPage> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
-    let sources = sources(&mail, &accounts, sel)?;
+    let (mail, sources) = open(store, user_id, sel)?;
     let all = hits(&mail, &sources, sel, opts)?;
     let mut order: Vec<u64> = Vec::new();
     let mut seen: HashSet<u64> = HashSet::with_capacity(all.len());
@@ -487,10 +495,9 @@ pub fn thread_in(
     opts: &ListOptions,
     meta: &MessageMeta,
 ) -> Result<Thread> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
+    let (mail, sources) = open(store, user_id, sel)?;
     let hash = crate::mailstore::thread_hash(&meta.thread_id);
-    let mut members: Vec<(i64, u64)> = hits(&mail, &sources(&mail, &accounts, sel)?, sel, opts)?
+    let mut members: Vec<(i64, u64)> = hits(&mail, &sources, sel, opts)?
         .into_iter()
         .filter(|h| h.thread == hash)
         .map(|h| (h.date, h.id))

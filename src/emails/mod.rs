@@ -122,28 +122,25 @@ pub fn folder_role(store: &Store, account: u64, folder: &str) -> Result<String> 
         .unwrap_or_default())
 }
 
-/// This feature's part of the wire contract (see `crate::wire`).
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<crate::mail::parse::AttachmentInfo>(cfg),
-        export::<view::EmailRow>(cfg),
-        export::<view::EmailDetail>(cfg),
-        export::<view::ThreadView>(cfg),
-        export::<wire::EmailResponse>(cfg),
-        export::<wire::SetStatusResponse>(cfg),
-        export::<wire::DeleteEmailResponse>(cfg),
-        export::<wire::TrashEmailResponse>(cfg),
-        export::<wire::BulkResponse>(cfg),
-        export::<wire::AutoArchiveResponse>(cfg),
-        export::<wire::RemoteSendersResponse>(cfg),
-        export::<wire::SenderAdded>(cfg),
-        export::<wire::SenderRemoved>(cfg),
-        export::<wire::FoldersResponse>(cfg),
-        export::<listing::FolderInfo>(cfg),
-        export::<listing::Counts>(cfg),
-        export::<zero::InboxZero>(cfg),
-        export::<zero::Reminder>(cfg),
-        export::<zero::Candidate>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    crate::mail::parse::AttachmentInfo,
+    view::EmailRow,
+    view::EmailDetail,
+    view::ThreadView,
+    wire::EmailResponse,
+    wire::SetStatusResponse,
+    wire::DeleteEmailResponse,
+    wire::TrashEmailResponse,
+    wire::BulkResponse,
+    wire::AutoArchiveResponse,
+    wire::RemoteSendersResponse,
+    wire::SenderAdded,
+    wire::SenderRemoved,
+    wire::FoldersResponse,
+    listing::FolderInfo,
+    listing::Counts,
+    zero::InboxZero,
+    zero::Reminder,
+    zero::Candidate,
+);

@@ -53,12 +53,5 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
     })
 }
 
-/// This feature's part of the wire contract (see `crate::wire`): health, and the shared
-/// `{ success: true }` body.
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    vec![
-        crate::wire::export::<crate::error::Success>(cfg),
-        crate::wire::export::<HealthStatus>(cfg),
-        crate::wire::export::<HealthResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(crate::error::Success, HealthStatus, HealthResponse,);

@@ -2,6 +2,8 @@
 //! counting read without decoding a record. Stored in the `mail_index` table keyed by
 //! (account, folder, date, message id).
 
+use crate::mail::preview::cut;
+
 /// The bits of an [`IndexRow`]: the IMAP flags the list needs, priority, and the status code.
 pub mod flags {
     pub const SEEN: u16 = 1;
@@ -107,17 +109,6 @@ impl<'a> IndexView<'a> {
         let start = (19 + self.sender_len()).min(self.0.len());
         std::str::from_utf8(&self.0[start..]).unwrap_or("")
     }
-}
-
-fn cut(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 /// FNV-1a: a stable 64-bit hash of a thread key (stored, so it must not change between builds

@@ -150,37 +150,30 @@ pub fn iso(ts: i64) -> String {
     crate::emails::view::iso(ts)
 }
 
-/// This feature's part of the wire contract (see `crate::wire`).
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        // What the web sends.
-        export::<request::MailRequest>(cfg),
-        export::<drafts::SaveRequest>(cfg),
-        export::<drafts::Original>(cfg),
-        export::<drafts::UpdateRequest>(cfg),
-        // Sending and the outbox.
-        export::<routes::SendResponse>(cfg),
-        export::<routes::OutboxResponse>(cfg),
-        export::<outbox::OutboxItem>(cfg),
-        export::<outbox::Kind>(cfg),
-        export::<outbox::State>(cfg),
-        export::<outbox::OutboxMail>(cfg),
-        export::<routes::UpdateOutboxResponse>(cfg),
-        export::<routes::UndoSendResponse>(cfg),
-        export::<routes::RetryOutboxResponse>(cfg),
-        export::<uploads::UploadedAttachment>(cfg),
-        // Drafts.
-        export::<routes::DraftsResponse>(cfg),
-        export::<drafts::Draft>(cfg),
-        export::<drafts::DraftOriginal>(cfg),
-        export::<drafts::DraftSaved>(cfg),
-        export::<routes::SaveDraftResponse>(cfg),
-        export::<routes::UpdateDraftResponse>(cfg),
-        export::<routes::DeleteDraftResponse>(cfg),
-        export::<routes::DeleteAllDraftsResponse>(cfg),
-        // Compose's people.
-        export::<routes::ContactsResponse>(cfg),
-        export::<contacts::ComposeContact>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    request::MailRequest,
+    drafts::SaveRequest,
+    drafts::Original,
+    drafts::UpdateRequest,
+    routes::SendResponse,
+    routes::OutboxResponse,
+    outbox::OutboxItem,
+    outbox::Kind,
+    outbox::State,
+    outbox::OutboxMail,
+    routes::UpdateOutboxResponse,
+    routes::UndoSendResponse,
+    routes::RetryOutboxResponse,
+    uploads::UploadedAttachment,
+    routes::DraftsResponse,
+    drafts::Draft,
+    drafts::DraftOriginal,
+    drafts::DraftSaved,
+    routes::SaveDraftResponse,
+    routes::UpdateDraftResponse,
+    routes::DeleteDraftResponse,
+    routes::DeleteAllDraftsResponse,
+    routes::ContactsResponse,
+    contacts::ComposeContact,
+);

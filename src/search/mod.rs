@@ -20,13 +20,5 @@ pub mod schema;
 pub use index::{Search, WriterOptions};
 pub use routes::router;
 
-/// This feature's part of the wire contract (see `crate::wire`). `SearchResult` inlines the
-/// `Email` row, which the emails feature exports.
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<run::SnippetPart>(cfg),
-        export::<run::SearchResult>(cfg),
-        export::<routes::SearchResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(run::SnippetPart, run::SearchResult, routes::SearchResponse,);

@@ -2,6 +2,7 @@
 //! index but the message id (a fast field): results are read from the store, snippets from the
 //! stored message, so the index stays small.
 
+pub use crate::mail::preview::cut;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
@@ -120,16 +121,4 @@ pub fn document(
         d.add_text(f.msgid, id);
     }
     d
-}
-
-/// `s` cut to at most `max` bytes, at a character boundary.
-pub fn cut(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }

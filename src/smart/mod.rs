@@ -8,23 +8,18 @@ pub mod routes;
 
 pub use routes::router;
 
-/// This feature's part of the wire contract (see `crate::wire`), with the answers of
-/// `crate::ai::answer` that only these routes return.
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::ai::answer;
-    use crate::wire::export;
-    vec![
-        export::<answer::Sentiment>(cfg),
-        export::<answer::SummaryPriority>(cfg),
-        export::<answer::Summary>(cfg),
-        export::<routes::SummaryResponse>(cfg),
-        export::<answer::Suggestion>(cfg),
-        export::<routes::RepliesResponse>(cfg),
-        export::<routes::ComposeResponse>(cfg),
-        export::<insights::ReplyTime>(cfg),
-        export::<insights::Backlog>(cfg),
-        export::<insights::Sender>(cfg),
-        export::<insights::BusiestDay>(cfg),
-        export::<insights::Insights>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    crate::ai::answer::Sentiment,
+    crate::ai::answer::SummaryPriority,
+    crate::ai::answer::Summary,
+    routes::SummaryResponse,
+    crate::ai::answer::Suggestion,
+    routes::RepliesResponse,
+    routes::ComposeResponse,
+    insights::ReplyTime,
+    insights::Backlog,
+    insights::Sender,
+    insights::BusiestDay,
+    insights::Insights,
+);

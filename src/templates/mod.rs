@@ -205,13 +205,10 @@ pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
     }
 }
 
-/// This feature's part of the wire contract (see `crate::wire`).
-pub fn wire_types(cfg: &ts_rs::Config) -> Vec<String> {
-    use crate::wire::export;
-    vec![
-        export::<TemplateView>(cfg),
-        export::<routes::TemplateRequest>(cfg),
-        export::<routes::TemplatesResponse>(cfg),
-        export::<routes::TemplateResponse>(cfg),
-    ]
-}
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    TemplateView,
+    routes::TemplateRequest,
+    routes::TemplatesResponse,
+    routes::TemplateResponse,
+);
