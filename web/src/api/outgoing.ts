@@ -3,137 +3,68 @@
 
 import { ApiError, api } from './client';
 import { getToken } from './session';
+import type {
+  DeleteAllDraftsResponse,
+  DeleteDraftResponse,
+  OutgoingMail,
+  RetryOutboxResponse,
+  SaveDraftOriginal,
+  SaveDraftRequest,
+  SaveDraftResponse,
+  SendResponse,
+  SuccessResponse,
+  Template,
+  TemplateRequest,
+  TemplateResponse,
+  UndoSendResponse,
+  UpdateDraftRequest,
+  UpdateDraftResponse,
+  UpdateOutboxResponse,
+  UploadedAttachment,
+} from './generated';
 
+// The server's shapes (sending, drafts, the outbox, templates, attachments, compose contacts).
+export type {
+  ComposeContact,
+  ContactsResponse,
+  DeleteAllDraftsResponse,
+  DeleteDraftResponse,
+  Draft,
+  DraftOriginal,
+  DraftsResponse,
+  OutboxItem,
+  OutboxKind,
+  OutboxMail,
+  OutboxResponse,
+  OutboxState,
+  OutgoingMail,
+  RetryOutboxResponse,
+  SaveDraftOriginal,
+  SaveDraftRequest,
+  SaveDraftResponse,
+  SendResponse,
+  Template,
+  TemplateRequest,
+  TemplateResponse,
+  TemplatesResponse,
+  UndoSendResponse,
+  UpdateDraftRequest,
+  UpdateDraftResponse,
+  UpdateOutboxResponse,
+  UploadedAttachment,
+} from './generated';
+
+/** What POST /api/emails/send and POST /api/drafts/{id}/send answer (the name the app uses). */
+export type SendResult = SendResponse;
+
+/** The priorities compose offers (`OutgoingMail.priority` is any string to the server). */
 export type Priority = 'low' | 'medium' | 'high' | 'urgent';
 
-/** The mail as written: what compose, the reply panel and the outbox exchange with the server. */
-export interface OutgoingMail {
-  to: string[];
-  cc?: string[];
-  bcc?: string[];
-  subject: string;
-  /** HTML from the editor. */
-  body: string;
-  priority?: Priority;
-  from_name?: string;
-  originalMessageId?: string;
-  inReplyTo?: string;
-  references?: string[];
-  /** Local id of the mail replied to. */
-  originalId?: string;
-  /** Upload ids (POST /api/attachments). */
-  attachments?: string[];
-  folder?: 'sent' | 'drafts';
-  /** RFC 3339; schedules the mail. */
-  snoozed_until?: string;
-}
-
-export interface UploadedAttachment {
-  id: string;
-  name: string;
-  size: number;
-  contentType: string;
-}
-
-/** An outbox item's mail: attachments are described, not just referenced. */
-export type OutboxMail = Omit<OutgoingMail, 'attachments'> & { attachments: UploadedAttachment[] };
-
-export type OutboxState = 'waiting' | 'scheduled' | 'sending' | 'failed';
-
-export interface OutboxItem {
-  id: string;
-  kind: 'send' | 'draft';
-  state: OutboxState;
-  /** RFC 3339: when it goes out (end of the undo delay, or the scheduled time). */
-  sendAt: string;
-  attempts: number;
-  nextTry: string | null;
-  lastError: string | null;
-  /** False after a permanent refusal: waits for the user. */
-  retry: boolean;
-  createdAt: string;
-  mail: OutboxMail;
-}
-
-export interface SendResult {
-  success: boolean;
-  outboxId?: string;
-  sendAt?: string;
-  undoSeconds?: number;
-  scheduled?: boolean;
-  savedInGmail?: boolean;
-  draftId?: string;
-  message: string;
-}
-
-export interface DraftOriginal {
-  id: string;
-  messageId: string;
-  from: string;
-  from_name: string;
-  subject: string;
-  body: string;
-  date: string;
-  status: string | null;
-}
-
-export interface Draft {
-  id: string;
-  draftContent: string;
-  to: string;
-  toName: string;
-  cc: string[];
-  subject: string;
-  createdAt: string;
-  isAutoReply: boolean;
-  savedInGmail: boolean;
-  scheduledAt?: string;
-  outboxId?: string;
-  messageId: string;
-  originalEmail?: DraftOriginal;
-}
-
-export interface DraftsResponse {
-  drafts: Draft[];
-  total: number;
-}
-
-export interface SaveDraftRequest {
-  originalEmail: {
-    id: string;
-    messageId: string;
-    from: string;
-    from_name: string;
-    subject: string;
-    body: string;
-    date: string;
-  };
-  draftContent: string;
-  subject?: string;
-  to?: string;
-}
-
-export interface SaveDraftResponse {
-  success: boolean;
-  savedInGmail: boolean;
-  shouldNavigate: boolean;
-  message: string;
-  draftId?: string;
-}
-
-export interface Template {
-  id: string;
-  name: string;
-  subject: string;
-  body: string;
-}
-
-export interface ComposeContact {
-  id: string;
-  name: string;
-  email: string;
-  count?: number;
-}
+/**
+ * What the reply panel saves as a draft: the server's request, its original also carrying the
+ * body and date docs/API.md lists (the server ignores them).
+ */
+export type ReplyDraftRequest = SaveDraftRequest & { originalEmail: SaveDraftOriginal & { body: string; date: string } };
 
 /** The placeholder a template subject may hold (replaced with the replied mail's subject). */
 export const ORIGINAL_SUBJECT = '{{original_subject}}';
@@ -174,44 +105,44 @@ export const sendMail = (mail: OutgoingMail) =>
   api<SendResult>('/api/emails/send', { method: 'POST', body: mail });
 
 export const undoSend = (outboxId: string) =>
-  api<{ success: boolean; mail: OutboxMail }>(`/api/outbox/${id(outboxId)}/undo`, { method: 'POST' });
+  api<UndoSendResponse>(`/api/outbox/${id(outboxId)}/undo`, { method: 'POST' });
 
 /** `item` is null when the mail became a draft (`folder: 'drafts'`): it left the outbox. */
 export const updateOutboxItem = (outboxId: string, mail: OutgoingMail) =>
-  api<{ success: boolean; item: OutboxItem | null; message?: string; savedInGmail?: boolean }>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
+  api<UpdateOutboxResponse>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
 
 export const retryOutboxItem = (outboxId: string) =>
-  api<{ success: boolean; item: OutboxItem }>(`/api/outbox/${id(outboxId)}/retry`, { method: 'POST' });
+  api<RetryOutboxResponse>(`/api/outbox/${id(outboxId)}/retry`, { method: 'POST' });
 
 export const cancelOutboxItem = (outboxId: string) =>
-  api<{ success: boolean }>(`/api/outbox/${id(outboxId)}`, { method: 'DELETE' });
+  api<SuccessResponse>(`/api/outbox/${id(outboxId)}`, { method: 'DELETE' });
 
 export const saveDraft = (request: SaveDraftRequest) =>
   api<SaveDraftResponse>('/api/drafts/save', { method: 'POST', body: request });
 
-export const updateDraft = (draftId: string, change: { draftContent: string; subject?: string; to?: string; cc?: string[] }) =>
-  api<{ success: boolean; message: string; id: string }>(`/api/drafts/${id(draftId)}`, { method: 'PUT', body: change });
+export const updateDraft = (draftId: string, change: UpdateDraftRequest) =>
+  api<UpdateDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'PUT', body: change });
 
 export const deleteDraft = (draftId: string) =>
-  api<{ success: boolean; message: string }>(`/api/drafts/${id(draftId)}`, { method: 'DELETE' });
+  api<DeleteDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'DELETE' });
 
 export const sendDraft = (draftId: string) =>
   api<SendResult>(`/api/drafts/${id(draftId)}/send`, { method: 'POST' });
 
 export const deleteAllDrafts = () =>
-  api<{ success: boolean; deletedCount: number }>('/api/drafts/delete-all', { method: 'DELETE' });
+  api<DeleteAllDraftsResponse>('/api/drafts/delete-all', { method: 'DELETE' });
 
-export const createTemplate = (t: Omit<Template, 'id'>) =>
-  api<{ success: boolean; template: Template }>('/api/templates', { method: 'POST', body: t });
+export const createTemplate = (t: TemplateRequest) =>
+  api<TemplateResponse>('/api/templates', { method: 'POST', body: t });
 
 export const updateTemplate = (t: Template) =>
-  api<{ success: boolean; template: Template }>(`/api/templates/${id(t.id)}`, { method: 'PUT', body: t });
+  api<TemplateResponse>(`/api/templates/${id(t.id)}`, { method: 'PUT', body: t });
 
 export const deleteTemplate = (templateId: string) =>
-  api<{ success: boolean }>(`/api/templates/${id(templateId)}`, { method: 'DELETE' });
+  api<SuccessResponse>(`/api/templates/${id(templateId)}`, { method: 'DELETE' });
 
 export const removeUpload = (uploadId: string) =>
-  api<{ success: boolean }>(`/api/attachments/${id(uploadId)}`, { method: 'DELETE' });
+  api<SuccessResponse>(`/api/attachments/${id(uploadId)}`, { method: 'DELETE' });
 
 /**
  * Uploads one file as the raw request body (XMLHttpRequest, for progress). Rejects with the

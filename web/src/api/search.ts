@@ -4,7 +4,7 @@
 // the key contains `/api/search`, so `isMailKey` covers it and live mail events re-read it.
 
 import { api } from './client';
-import type { Email } from './types';
+import type { SearchResponse } from './generated';
 
 /** The folders the advanced panel offers (spec 001 "Advanced search page"); `all` is the default. */
 export const SEARCH_FOLDERS = ['all', 'inbox', 'sent', 'drafts', 'junk', 'trash'] as const;
@@ -38,29 +38,8 @@ export interface SearchRequest extends SearchParams {
   perPage?: number;
 }
 
-/** A piece of a result's body preview; `hit` pieces are the query's words as found. */
-export interface SnippetPart {
-  text: string;
-  hit: boolean;
-}
-
-/** A row of GET /api/emails/{folder} plus where it lives and the preview around the match. */
-export type SearchResult = Email & {
-  /** `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder. */
-  folderRole: string;
-  snippet: SnippetPart[];
-};
-
-export interface SearchResponse {
-  /** Every match, not only this page's. */
-  total: number;
-  page: number;
-  perPage: number;
-  tookMs: number;
-  /** Mail still waits to be indexed: results may be missing some. */
-  indexing: boolean;
-  results: SearchResult[];
-}
+// The answer's shapes are the server's.
+export type { SearchResponse, SearchResult, SnippetPart } from './generated';
 
 export const EMPTY_SEARCH: SearchParams = {
   q: '',

@@ -4,17 +4,17 @@
 
 import useSWR from 'swr';
 import { keys } from '../../api/keys';
-import type { MailAccount, MailAccountsResponse } from '../../api/types';
+import type { MailAccountWithSync, MailAccountsResponse } from '../../api/types';
 import { useAuth } from '../../app/AuthProvider';
 
 export const BUSY_POLL_MS = 5000;
 
-export function isBusy(account: MailAccount): boolean {
+export function isBusy(account: MailAccountWithSync): boolean {
   const state = account.sync?.state;
   return state === 'connecting' || state === 'syncing';
 }
 
-export function accountsOf(data: MailAccountsResponse | undefined): MailAccount[] | undefined {
+export function accountsOf(data: MailAccountsResponse | undefined): MailAccountWithSync[] | undefined {
   return Array.isArray(data?.accounts) ? data.accounts : undefined;
 }
 

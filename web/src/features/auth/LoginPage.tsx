@@ -4,7 +4,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api } from '../../api/client';
-import type { LoginResponse } from '../../api/types';
+import type { LoginRequest, LoginResponse } from '../../api/types';
 import { useAuth } from '../../app/AuthProvider';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
@@ -45,9 +45,10 @@ export default function LoginPage() {
     setError(null);
     setSubmitting(true);
     try {
+      const body: LoginRequest = { username: username.trim(), password };
       const res = await api<LoginResponse>('/api/app/login', {
         method: 'POST',
-        body: { username: username.trim(), password },
+        body,
         auth: false,
       });
       if (res?.success === true && res.token && res.user) {

@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import useSWR from 'swr';
 import { ApiError, api, errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import type { SetupAdminResponse, SetupStatusResponse } from '../../api/types';
+import type { SetupAdminRequest, SetupAdminResponse, SetupStatusResponse } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
@@ -108,10 +108,11 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
     setError(null);
     setSubmitting(true);
     try {
+      const body: SetupAdminRequest = { token, name: name.trim(), username: username.trim(), password };
       const res = await api<SetupAdminResponse>('/api/setup/admin', {
         method: 'POST',
         auth: false,
-        body: { token, name: name.trim(), username: username.trim(), password },
+        body,
       });
       if (!res?.success) throw new ApiError(500, he.errors.server);
       toast.success(he.setup.created);

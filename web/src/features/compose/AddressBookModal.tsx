@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
-import { outgoingKeys, type ComposeContact } from '../../api/outgoing';
+import { outgoingKeys, type ContactsResponse } from '../../api/outgoing';
 import { CheckIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -29,7 +29,7 @@ export function AddressBookModal({ chosen, onPick, onClose }: AddressBookModalPr
     return () => window.clearTimeout(timer);
   }, [query]);
 
-  const { data, error, isLoading } = useSWR<{ contacts: ComposeContact[] }>(outgoingKeys.addressBook(q), {
+  const { data, error, isLoading } = useSWR<ContactsResponse>(outgoingKeys.addressBook(q), {
     keepPreviousData: true,
   });
   const contacts = data?.contacts ?? [];

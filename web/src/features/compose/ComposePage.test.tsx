@@ -83,8 +83,13 @@ describe('compose prefill', () => {
       subject: 'דוח חודשי',
       body: '<p>מצורף הדוח</p>',
       priority: 'high',
+      from_name: '',
+      inReplyTo: null,
       originalMessageId: '<orig@example.test>',
+      references: [],
+      originalId: null,
       attachments: [{ id: 'up7', name: 'דוח.pdf', size: 2048, contentType: 'application/pdf' }],
+      snoozed_until: null,
     };
     renderCompose('/Compose', { mail });
     await screen.findByTestId('compose-page');
@@ -128,10 +133,18 @@ describe('editing an outbox item', () => {
     createdAt: '2026-11-23T08:59:50Z',
     mail: {
       to: ['wrong@example.test'],
+      cc: [],
+      bcc: [],
       subject: 'הזמנה',
       body: '<p>שלום</p>',
       priority: 'medium',
+      from_name: '',
+      inReplyTo: null,
+      originalMessageId: null,
+      references: [],
+      originalId: null,
       attachments: [{ id: 'up3', name: 'a.txt', size: 10, contentType: 'text/plain' }],
+      snoozed_until: null,
     },
   };
 

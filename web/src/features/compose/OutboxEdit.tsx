@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
-import { outgoingKeys, type OutboxItem } from '../../api/outgoing';
+import { outgoingKeys, type OutboxResponse } from '../../api/outgoing';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { ComposeForm } from './ComposeForm';
@@ -14,7 +14,7 @@ import { fromMail, type ComposeInitial } from './prefill';
 
 export function OutboxEdit({ outboxId }: { outboxId: string }) {
   const t = he.compose;
-  const { data, error, mutate } = useSWR<{ items: OutboxItem[] }>(outgoingKeys.outbox());
+  const { data, error, mutate } = useSWR<OutboxResponse>(outgoingKeys.outbox());
   const [initial, setInitial] = useState<ComposeInitial | null>(null);
   const item = data?.items.find((i) => i.id === outboxId);
 

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
-import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template } from '../../api/outgoing';
+import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template, type TemplatesResponse } from '../../api/outgoing';
 import { useToast } from '../../app/Toasts';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -23,7 +23,7 @@ export interface TemplatesModalProps {
 export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProps) {
   const t = he.compose.templatePicker;
   const toast = useToast();
-  const { data, error, isLoading, mutate } = useSWR<{ templates: Template[] }>(outgoingKeys.templates());
+  const { data, error, isLoading, mutate } = useSWR<TemplatesResponse>(outgoingKeys.templates());
   const templates = data?.templates ?? [];
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);

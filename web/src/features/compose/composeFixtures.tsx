@@ -22,8 +22,8 @@ export const TEMPLATES: Template[] = [
 ];
 
 export const RECENT: ComposeContact[] = [
-  { id: 'c1', name: 'יוסי לוי', email: 'yossi@example.test' },
-  { id: 'c2', name: '', email: 'office@example.test' },
+  { id: 'c1', name: 'יוסי לוי', email: 'yossi@example.test', count: 4 },
+  { id: 'c2', name: '', email: 'office@example.test', count: 1 },
 ];
 
 export const BOOK: ComposeContact[] = [

@@ -77,8 +77,13 @@ describe('prefill from a mail given back by undo send', () => {
     subject: 'שלום',
     body: '<p dir="rtl">גוף</p>',
     priority: 'urgent',
+    from_name: '',
+    inReplyTo: null,
     originalMessageId: '<o@example.test>',
+    references: [],
+    originalId: null,
     attachments: [{ id: 'up1', name: 'דוח.pdf', size: 2048, contentType: 'application/pdf' }],
+    snoozed_until: null,
   };
 
   it('keeps everything, attachments by their upload ids', () => {

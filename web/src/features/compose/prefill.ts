@@ -31,6 +31,11 @@ export interface ComposeInitial {
 
 export const PRIORITIES: readonly Priority[] = ['low', 'medium', 'high', 'urgent'];
 
+/** One of the priorities compose offers (the server gives any string back). */
+export function isPriority(value: string | null | undefined): value is Priority {
+  return PRIORITIES.some((p) => p === value);
+}
+
 export function emptyInitial(): ComposeInitial {
   return { to: [], cc: [], bcc: [], subject: '', bodyHtml: '', priority: 'medium', attachments: [], reply: {}, replySubject: '' };
 }
@@ -116,7 +121,7 @@ export function fromMail(mail: OutboxMail): ComposeInitial {
     bcc: [...(mail.bcc ?? [])],
     subject: mail.subject ?? '',
     bodyHtml: mail.body ?? '',
-    priority: mail.priority && PRIORITIES.includes(mail.priority) ? mail.priority : 'medium',
+    priority: isPriority(mail.priority) ? mail.priority : 'medium',
     attachments: ((mail.attachments ?? []) as (UploadedAttachment | string)[]).map(described),
     reply,
     replySubject: '',

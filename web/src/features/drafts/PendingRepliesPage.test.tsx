@@ -24,6 +24,7 @@ function draft(id: string, over: Partial<Draft> = {}): Draft {
     createdAt: '2026-03-04T09:15:00Z',
     isAutoReply: false,
     savedInGmail: true,
+    outboxId: null,
     messageId: `<d${id}@example.test>`,
     ...over,
   };
@@ -36,6 +37,7 @@ const ORIGINAL = {
   from_name: 'רון',
   subject: 'שאלה',
   body: `<p dir="auto">${'מקור '.repeat(60)}</p>`,
+  preview: 'מקור '.repeat(40).trim(),
   date: '2026-03-03T08:00:00Z',
   status: 'processed',
 };

@@ -9,7 +9,7 @@ import { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { syncNow } from '../../api/mail';
-import type { Email, EmailDetail, ListOptions, MailAccount, Thread } from '../../api/types';
+import type { Email, EmailDetail, ListOptions, MailAccountWithSync, Thread } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { EmptyState } from '../../components/EmptyState';
 import { MailIcon } from '../../components/icons';
@@ -34,7 +34,7 @@ import { useTriage } from './useTriage';
 const t = he.mail;
 
 /** Changes whenever a mailbox's sync moves on: new mail may be waiting. */
-function syncSignature(accounts: MailAccount[]): string {
+function syncSignature(accounts: MailAccountWithSync[]): string {
   return accounts
     .map((a) => `${a.id}:${a.sync?.state}:${a.sync?.lastSync}:${a.sync?.fetchedMessages}`)
     .join('|');
@@ -44,7 +44,7 @@ function hasFilter(o: ListOptions): boolean {
   return !!(o.filter?.length || o.status);
 }
 
-export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccount[] }) {
+export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccountWithSync[] }) {
   const [options, setOptions] = useState<ListOptions>({});
   const list = useThreads(folderSource(folder), options);
   const { threads, revalidate } = list;

@@ -2,14 +2,14 @@
 // with X-Total-Count, a fake server with the routes every inbox render touches, and helpers to
 // find the calls a test made.
 
-import type { BulkResponse, Email, EmailDetail, MailAccount, SetStatusResponse, Thread } from '../../api/types';
+import type { BulkResponse, Email, EmailDetail, MailAccountWithSync, SetStatusResponse, Thread } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import InboxPage from './InboxPage';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
 
-export const ACCOUNT: MailAccount = {
+export const ACCOUNT: MailAccountWithSync = {
   id: 1,
   sessionId: '1',
   email_address: 'dana@example.test',
@@ -145,7 +145,7 @@ export const INBOX_ZERO = {
   autoArchiveCount: 0,
 };
 
-export function server(routes: Record<string, Handler>, accounts: MailAccount[] = [ACCOUNT]) {
+export function server(routes: Record<string, Handler>, accounts: MailAccountWithSync[] = [ACCOUNT]) {
   return mockFetch({
     'GET /api/app/me': () => json(200, { success: true, user: DANA }),
     'GET /api/auth/accounts': () => json(200, { success: true, accounts }),

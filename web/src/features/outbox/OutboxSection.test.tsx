@@ -23,7 +23,21 @@ function item(id: string, state: OutboxItem['state'], over: Partial<OutboxItem> 
     lastError: null,
     retry: true,
     createdAt: '2026-03-04T09:00:00Z',
-    mail: { to: [`to${id}@example.test`], cc: ['cc@example.test'], subject: `נושא ${id}`, body: '<p>x</p>', attachments: [] },
+    mail: {
+      to: [`to${id}@example.test`],
+      cc: ['cc@example.test'],
+      bcc: [],
+      subject: `נושא ${id}`,
+      body: '<p>x</p>',
+      priority: 'medium',
+      from_name: '',
+      inReplyTo: null,
+      originalMessageId: null,
+      references: [],
+      originalId: null,
+      attachments: [],
+      snoozed_until: state === 'scheduled' ? '2026-03-05T07:00:00Z' : null,
+    },
     ...over,
   };
 }

@@ -13,9 +13,18 @@ afterEach(() => {
 
 const MAIL: OutboxMail = {
   to: ['ron@example.test'],
+  cc: [],
+  bcc: [],
   subject: 'שלום',
   body: '<p dir="auto">גוף</p>',
+  priority: 'medium',
+  from_name: '',
+  inReplyTo: null,
+  originalMessageId: null,
+  references: [],
+  originalId: null,
   attachments: [{ id: 'u1', name: 'a.pdf', size: 10, contentType: 'application/pdf' }],
+  snoozed_until: null,
 };
 
 /** Stands in for the compose page: announces, then leaves for the Sent folder as it does. */

@@ -4,7 +4,7 @@
 // `outbox` (app/live/revalidate.ts).
 
 import useSWR from 'swr';
-import { outgoingKeys, type OutboxItem } from '../../api/outgoing';
+import { outgoingKeys, type OutboxItem, type OutboxResponse } from '../../api/outgoing';
 import { useAuth } from '../../app/AuthProvider';
 
 export const OUTBOX_POLL_MS = 30_000;
@@ -13,7 +13,7 @@ const NONE: OutboxItem[] = [];
 
 export function useOutbox() {
   const { isAuthenticated } = useAuth();
-  const { data, error, mutate } = useSWR<{ items: OutboxItem[] }>(isAuthenticated ? outgoingKeys.outbox() : null, {
+  const { data, error, mutate } = useSWR<OutboxResponse>(isAuthenticated ? outgoingKeys.outbox() : null, {
     refreshInterval: OUTBOX_POLL_MS,
   });
   return { items: data?.items ?? NONE, error: error as unknown, mutate };

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { disconnectMailbox, syncNow } from '../../api/mail';
-import type { MailAccount } from '../../api/types';
+import type { MailAccountWithSync } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadError } from '../../components/LoadError';
@@ -23,16 +23,16 @@ export function ConnectedAccounts({
   onEdit,
   onChanged,
 }: {
-  accounts: MailAccount[] | undefined;
+  accounts: MailAccountWithSync[] | undefined;
   failed: boolean;
   error: unknown;
   onRetry: () => void;
-  onEdit: (a: MailAccount) => void;
+  onEdit: (a: MailAccountWithSync) => void;
   onChanged: () => Promise<void>;
 }) {
   const toast = useToast();
   const [syncing, setSyncing] = useState(false);
-  const [removing, setRemoving] = useState<MailAccount | null>(null);
+  const [removing, setRemoving] = useState<MailAccountWithSync | null>(null);
   const [removeBusy, setRemoveBusy] = useState(false);
 
   async function sync() {
@@ -123,7 +123,7 @@ export function ConnectedAccounts({
   );
 }
 
-function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccount; onEdit: () => void; onRemove: () => void }) {
+function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccountWithSync; onEdit: () => void; onRemove: () => void }) {
   const sync = a.sync ?? null;
   const state = sync?.state;
   return (

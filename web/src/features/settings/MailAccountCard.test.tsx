@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DetectedProvider, MailAccount } from '../../api/types';
+import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { MailAccountCard } from './MailAccountCard';
 import SettingsPage from './SettingsPage';
@@ -24,7 +24,7 @@ const GMAIL: DetectedProvider = {
 
 const FP = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
-const ACCOUNT: MailAccount = {
+const ACCOUNT: MailAccountWithSync = {
   id: 7,
   sessionId: '7',
   email_address: 'dana@home.example',
@@ -69,7 +69,7 @@ function bodyOf(call: unknown[]): Record<string, unknown> {
   return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
 }
 
-function server(routes: Record<string, Handler> = {}, accounts: MailAccount[] = []) {
+function server(routes: Record<string, Handler> = {}, accounts: MailAccountWithSync[] = []) {
   return mockFetch({
     'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
     'GET /api/auth/accounts': () => json(200, { success: true, accounts }),

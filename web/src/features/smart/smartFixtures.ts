@@ -2,14 +2,14 @@
 // insights, and a fake server with the routes the page reads (each overridable per test).
 
 import type { Insights } from '../../api/ai';
-import type { MailAccount } from '../../api/types';
+import type { MailAccountWithSync } from '../../api/types';
 import { ACCOUNT as INBOX_ACCOUNT, mail } from '../inbox/testFixtures';
 import { DANA, json, mockFetch } from '../../test/helpers';
 
 export type Handler = Parameters<typeof mockFetch>[0][string];
 
 /** A connected mailbox that has not reported its sync yet. */
-export const ACCOUNT: MailAccount = { ...INBOX_ACCOUNT, sync: null };
+export const ACCOUNT: MailAccountWithSync = { ...INBOX_ACCOUNT, sync: null };
 
 /** An inbox row, as the inbox tests build them. */
 export const row = mail;

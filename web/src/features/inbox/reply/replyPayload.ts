@@ -1,7 +1,7 @@
 // What the reply panel sends (spec 000 §3 "Reply send payload", §5 the Re: rule) and what it saves
 // as a draft (docs/API.md POST /api/drafts/save). Pure, so the rules are tested without a screen.
 
-import type { OutgoingMail, SaveDraftRequest } from '../../../api/outgoing';
+import type { OutgoingMail, ReplyDraftRequest } from '../../../api/outgoing';
 import type { Email } from '../../../api/types';
 import { replySubject, textToHtml } from '../../../lib/mailText';
 
@@ -31,7 +31,7 @@ export function replyMail(mail: ReplySource, text: string): OutgoingMail {
 }
 
 /** `originalBody`: the open mail's (sanitized) body when loaded, else its preview. */
-export function replyDraftRequest(mail: ReplySource, text: string, originalBody: string): SaveDraftRequest {
+export function replyDraftRequest(mail: ReplySource, text: string, originalBody: string): ReplyDraftRequest {
   return {
     originalEmail: {
       id: mail.id,

@@ -9,11 +9,7 @@ import useSWR, { useSWRConfig } from 'swr';
 import { autoArchive } from '../../../api/inboxZero';
 import { ApiError, errorMessage } from '../../../api/client';
 import { keys } from '../../../api/keys';
-import type {
-  AutoArchiveCandidate,
-  InboxZeroReminder,
-  InboxZeroResponse,
-} from '../../../api/types';
+import type { InboxZeroResponse } from '../../../api/types';
 import { useAuth } from '../../../app/AuthProvider';
 import { revalidateMailData } from '../../../app/live/revalidate';
 import { resolvePage } from '../../../app/routes';
@@ -40,15 +36,8 @@ const COUNTERS: readonly { key: CounterKey; testId: string }[] = [
   { key: 'processed', testId: 'iz-processed' },
 ];
 
-interface PanelData {
-  needsReply: number;
-  urgent: number;
-  overdue: number;
-  processed: number;
-  reminders: InboxZeroReminder[];
-  autoArchive: AutoArchiveCandidate[];
-  autoArchiveCount: number;
-}
+/** The server's answer with every field checked (see `normalize`). */
+type PanelData = InboxZeroResponse;
 
 function count(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
