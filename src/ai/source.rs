@@ -137,12 +137,12 @@ pub fn stored(
     let mut earlier: Vec<(i64, u64)> = Vec::new();
     for row in stored.account_rows(meta.account_id)? {
         let row = row?;
-        if row.id != id
-            && row.date <= meta.date
+        if row.id() != id
+            && row.date() <= meta.date
             && row.view().thread() == thread
             && !skipped.iter().any(|s| s == row.folder())
         {
-            earlier.push((row.date, row.id));
+            earlier.push((row.date(), row.id()));
         }
     }
     earlier.sort_unstable();

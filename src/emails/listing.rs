@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::account_ids;
 use crate::error::{AppError, Result};
-use crate::mailstore::{FolderState, IndexView, MailRead, MessageMeta, flags};
+use crate::mailstore::{FolderState, MailRead, MessageMeta, Row, flags};
 use crate::messages;
 use crate::store::Store;
 
@@ -223,11 +223,11 @@ pub(super) fn folders_of(mail: &MailRead, account: u64) -> Result<Vec<FolderStat
     Ok(mail.folders(account)?)
 }
 
-/// Calls `f(account, folder, date, id, row)` for every indexed message of the user.
+/// Calls `f(account, folder, row)` for every indexed message of the user.
 pub(super) fn for_each_row(
     store: &Store,
     user_id: u64,
-    mut f: impl FnMut(u64, &FolderState, i64, u64, IndexView),
+    mut f: impl FnMut(u64, &FolderState, &Row),
 ) -> Result<()> {
     let accounts = account_ids(store, user_id)?;
     let mail = MailRead::new(store)?;
@@ -235,7 +235,7 @@ pub(super) fn for_each_row(
         for folder in folders_of(&mail, account)? {
             for row in mail.rows(account, &folder.name)? {
                 let row = row?;
-                f(account, &folder, row.date, row.id, row.view());
+                f(account, &folder, &row);
             }
         }
     }
@@ -292,8 +292,8 @@ fn hits(
                 continue;
             }
             out.push(Hit {
-                date: r.date,
-                id: r.id,
+                date: r.date(),
+                id: r.id(),
                 thread: row.thread(),
                 sort: match opts.sort {
                     SortKey::Date => String::new(),
@@ -345,7 +345,7 @@ pub fn list(
             let bits = row.view().bits();
             if sel.row_matches(&f.role, bits) && opts.keeps(bits) {
                 if total >= skip && ids.len() < per_page {
-                    ids.push(row.id);
+                    ids.push(row.id());
                 }
                 total += 1;
             }
@@ -444,8 +444,8 @@ pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
     let (sent, drafts, trash) = (real("sent"), real("drafts"), real("trash"));
     let spam = Selector::for_virtual("spam").expect("virtual");
     let archive = Selector::for_virtual("archive").expect("virtual");
-    for_each_row(store, user_id, |_, f, _, _, row| {
-        let bits = row.bits();
+    for_each_row(store, user_id, |_, f, r| {
+        let bits = r.view().bits();
         if bits & flags::HIDDEN != 0 {
             return;
         }

@@ -67,7 +67,8 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     let (mut needs_reply, mut urgent, mut processed) = (0, 0, 0);
     let mut overdue_ids: Vec<(i64, u64)> = Vec::new();
     let mut candidates: Vec<(i64, u64)> = Vec::new();
-    for_each_row(store, user_id, |_, f, date, id, row| {
+    for_each_row(store, user_id, |_, f, r| {
+        let row = r.view();
         let bits = row.bits();
         if bits & flags::HIDDEN != 0 {
             return;
@@ -83,11 +84,11 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
         if archive.row_matches(role, bits) {
             processed += 1;
         }
-        if overdue(role, bits, date, now).is_some() {
-            overdue_ids.push((date, id));
+        if overdue(role, bits, r.date(), now).is_some() {
+            overdue_ids.push((r.date(), r.id()));
         }
         if is_auto_archive_candidate(role, bits, row.activity(), now) {
-            candidates.push((row.activity(), id));
+            candidates.push((row.activity(), r.id()));
         }
     })?;
     // Most overdue (oldest) first; candidates idle longest first.

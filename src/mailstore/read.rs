@@ -134,10 +134,9 @@ impl MailRead {
     }
 }
 
-/// One index row: the message's date and id, and its [`IndexView`].
+/// One index row: the message's date, id and folder (decoded from the key only when asked:
+/// a listing that counts or filters 60,000 rows reads the value alone), and its [`IndexView`].
 pub struct Row {
-    pub date: i64,
-    pub id: u64,
     key: AccessGuard<'static, IndexKey>,
     value: AccessGuard<'static, &'static [u8]>,
 }
@@ -145,6 +144,14 @@ pub struct Row {
 impl Row {
     pub fn view(&self) -> IndexView<'_> {
         IndexView(self.value.value())
+    }
+
+    pub fn date(&self) -> i64 {
+        self.key.value().2
+    }
+
+    pub fn id(&self) -> u64 {
+        self.key.value().3
     }
 
     /// The folder the message is in.
@@ -166,13 +173,7 @@ fn row(
     >,
 ) -> anyhow::Result<Row> {
     let (key, value) = e?;
-    let (_, _, date, id) = key.value();
-    Ok(Row {
-        date,
-        id,
-        key,
-        value,
-    })
+    Ok(Row { key, value })
 }
 
 impl Iterator for Rows {

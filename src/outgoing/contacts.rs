@@ -56,7 +56,7 @@ fn collect(store: &Store, user_id: u64, roles: &[&str], own: &[String]) -> Resul
             let sent = folder.role == "sent";
             let mut named = NAMED;
             for row in mail.rows(account.id, &folder.name)?.rev().take(SCAN) {
-                let id = row?.id;
+                let id = row?.id();
                 let Some(meta) = mail.meta(id)? else {
                     continue;
                 };

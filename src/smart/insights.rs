@@ -106,7 +106,7 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
                     let row = row?;
                     let bits = row.view().bits();
                     if flags::status_of(bits) == Some("needs_reply") && bits & flags::HIDDEN == 0 {
-                        let date = row.date;
+                        let date = row.date();
                         oldest_waiting = Some(oldest_waiting.map_or(date, |d: i64| d.min(date)));
                     }
                 }
@@ -125,7 +125,7 @@ pub fn compute(store: &Store, user_id: u64, now: i64, tz_offset_secs: i64) -> Re
                 if row.view().bits() & (flags::HIDDEN | flags::DRAFT) != 0 {
                     continue;
                 }
-                let Some(meta) = mail.meta(row.id)? else {
+                let Some(meta) = mail.meta(row.id())? else {
                     continue;
                 };
                 read += 1;

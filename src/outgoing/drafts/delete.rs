@@ -111,7 +111,7 @@ pub async fn delete_all(state: &AppState, user_id: u64) -> Result<usize> {
             };
             let mut places = Vec::new();
             for row in mail.rows(account.id, &folder.name)? {
-                if let Some(meta) = mail.meta(row?.id)?
+                if let Some(meta) = mail.meta(row?.id())?
                     && !meta.hidden
                     && !going.contains(&(account.id, folder.name.clone(), meta.uid))
                 {

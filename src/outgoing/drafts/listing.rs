@@ -76,7 +76,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Draft>> {
             if row.view().bits() & mstore::flags::HIDDEN != 0 {
                 continue;
             }
-            let id = row.id;
+            let id = row.id();
             let Some(meta) = mail.meta(id)? else {
                 continue;
             };
@@ -152,7 +152,7 @@ pub(super) fn originals(
             if !threads.contains(&row.view().thread()) {
                 continue;
             }
-            let Some(meta) = mail.meta(row.id)? else {
+            let Some(meta) = mail.meta(row.id())? else {
                 continue;
             };
             if meta.draft || meta.hidden {
