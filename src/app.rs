@@ -17,7 +17,7 @@ use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
 use crate::outgoing::Outbox;
 use crate::search::Search;
-use crate::state::{Parts, Services};
+use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
@@ -153,16 +153,17 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(outbox);
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
     services.insert(search);
-    Ok(AppState::new(Parts {
-        config,
+    Ok(AppState {
+        mail_timeout: Duration::from_secs(config.mail.timeout_secs),
+        config: Arc::new(config),
         changes: ChangeFeed::new(store.clone())?,
         store,
         key,
         tls,
         forget: Arc::new(forget),
         mailboxes: sync,
-        services,
-    }))
+        services: Arc::new(services),
+    })
 }
 
 /// Starts the background work: the outbox scheduler, the indexer, the change feed and a sync

@@ -70,36 +70,11 @@ pub struct AppState {
     /// Forgetting users and accounts: every feature's step.
     pub forget: Arc<Forget>,
     pub mailboxes: Arc<dyn Mailboxes>,
-    services: Arc<Services>,
-}
-
-/// What the state is made of (`app::state` builds it).
-pub struct Parts {
-    pub config: Config,
-    pub store: Store,
-    pub key: ServerKey,
-    pub tls: TlsContext,
-    pub changes: Arc<ChangeFeed>,
-    pub forget: Arc<Forget>,
-    pub mailboxes: Arc<dyn Mailboxes>,
-    pub services: Services,
+    /// Built by `app::state`; read with [`AppState::service`].
+    pub(crate) services: Arc<Services>,
 }
 
 impl AppState {
-    pub fn new(p: Parts) -> Self {
-        Self {
-            mail_timeout: Duration::from_secs(p.config.mail.timeout_secs),
-            config: Arc::new(p.config),
-            store: p.store,
-            key: p.key,
-            tls: p.tls,
-            changes: p.changes,
-            forget: p.forget,
-            mailboxes: p.mailboxes,
-            services: Arc::new(p.services),
-        }
-    }
-
     /// The service of type `T`. Every service is registered when the state is built, so a
     /// missing one is a programming error caught by any test that starts the app.
     pub fn service<T: Any + Send + Sync>(&self) -> Arc<T> {

@@ -3,25 +3,7 @@
 
 import { ApiError, api } from './client';
 import { getToken } from './session';
-import type {
-  DeleteAllDraftsResponse,
-  DeleteDraftResponse,
-  OutgoingMail,
-  RetryOutboxResponse,
-  SaveDraftOriginal,
-  SaveDraftRequest,
-  SaveDraftResponse,
-  SendResponse,
-  SuccessResponse,
-  Template,
-  TemplateRequest,
-  TemplateResponse,
-  UndoSendResponse,
-  UpdateDraftRequest,
-  UpdateDraftResponse,
-  UpdateOutboxResponse,
-  UploadedAttachment,
-} from './generated';
+import type * as G from './generated';
 
 // The server's shapes (sending, drafts, the outbox, templates, attachments, compose contacts).
 export type {
@@ -55,7 +37,7 @@ export type {
 } from './generated';
 
 /** What POST /api/emails/send and POST /api/drafts/{id}/send answer (the name the app uses). */
-export type SendResult = SendResponse;
+export type SendResult = G.SendResponse;
 
 /** The priorities compose offers (`OutgoingMail.priority` is any string to the server). */
 export type Priority = 'low' | 'medium' | 'high' | 'urgent';
@@ -64,7 +46,7 @@ export type Priority = 'low' | 'medium' | 'high' | 'urgent';
  * What the reply panel saves as a draft: the server's request, its original also carrying the
  * body and date docs/API.md lists (the server ignores them).
  */
-export type ReplyDraftRequest = SaveDraftRequest & { originalEmail: SaveDraftOriginal & { body: string; date: string } };
+export type ReplyDraftRequest = G.SaveDraftRequest & { originalEmail: G.SaveDraftOriginal & { body: string; date: string } };
 
 /** The placeholder a template subject may hold (replaced with the replied mail's subject). */
 export const ORIGINAL_SUBJECT = '{{original_subject}}';
@@ -101,48 +83,48 @@ export function withReason(fixed: string, e: unknown): string {
   return reason.startsWith(fixed) ? reason : `${fixed}: ${reason}`;
 }
 
-export const sendMail = (mail: OutgoingMail) =>
+export const sendMail = (mail: G.OutgoingMail) =>
   api<SendResult>('/api/emails/send', { method: 'POST', body: mail });
 
 export const undoSend = (outboxId: string) =>
-  api<UndoSendResponse>(`/api/outbox/${id(outboxId)}/undo`, { method: 'POST' });
+  api<G.UndoSendResponse>(`/api/outbox/${id(outboxId)}/undo`, { method: 'POST' });
 
 /** `item` is null when the mail became a draft (`folder: 'drafts'`): it left the outbox. */
-export const updateOutboxItem = (outboxId: string, mail: OutgoingMail) =>
-  api<UpdateOutboxResponse>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
+export const updateOutboxItem = (outboxId: string, mail: G.OutgoingMail) =>
+  api<G.UpdateOutboxResponse>(`/api/outbox/${id(outboxId)}`, { method: 'PUT', body: mail });
 
 export const retryOutboxItem = (outboxId: string) =>
-  api<RetryOutboxResponse>(`/api/outbox/${id(outboxId)}/retry`, { method: 'POST' });
+  api<G.RetryOutboxResponse>(`/api/outbox/${id(outboxId)}/retry`, { method: 'POST' });
 
 export const cancelOutboxItem = (outboxId: string) =>
-  api<SuccessResponse>(`/api/outbox/${id(outboxId)}`, { method: 'DELETE' });
+  api<G.SuccessResponse>(`/api/outbox/${id(outboxId)}`, { method: 'DELETE' });
 
-export const saveDraft = (request: SaveDraftRequest) =>
-  api<SaveDraftResponse>('/api/drafts/save', { method: 'POST', body: request });
+export const saveDraft = (request: G.SaveDraftRequest) =>
+  api<G.SaveDraftResponse>('/api/drafts/save', { method: 'POST', body: request });
 
-export const updateDraft = (draftId: string, change: UpdateDraftRequest) =>
-  api<UpdateDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'PUT', body: change });
+export const updateDraft = (draftId: string, change: G.UpdateDraftRequest) =>
+  api<G.UpdateDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'PUT', body: change });
 
 export const deleteDraft = (draftId: string) =>
-  api<DeleteDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'DELETE' });
+  api<G.DeleteDraftResponse>(`/api/drafts/${id(draftId)}`, { method: 'DELETE' });
 
 export const sendDraft = (draftId: string) =>
   api<SendResult>(`/api/drafts/${id(draftId)}/send`, { method: 'POST' });
 
 export const deleteAllDrafts = () =>
-  api<DeleteAllDraftsResponse>('/api/drafts/delete-all', { method: 'DELETE' });
+  api<G.DeleteAllDraftsResponse>('/api/drafts/delete-all', { method: 'DELETE' });
 
-export const createTemplate = (t: TemplateRequest) =>
-  api<TemplateResponse>('/api/templates', { method: 'POST', body: t });
+export const createTemplate = (t: G.TemplateRequest) =>
+  api<G.TemplateResponse>('/api/templates', { method: 'POST', body: t });
 
-export const updateTemplate = (t: Template) =>
-  api<TemplateResponse>(`/api/templates/${id(t.id)}`, { method: 'PUT', body: t });
+export const updateTemplate = (t: G.Template) =>
+  api<G.TemplateResponse>(`/api/templates/${id(t.id)}`, { method: 'PUT', body: t });
 
 export const deleteTemplate = (templateId: string) =>
-  api<SuccessResponse>(`/api/templates/${id(templateId)}`, { method: 'DELETE' });
+  api<G.SuccessResponse>(`/api/templates/${id(templateId)}`, { method: 'DELETE' });
 
 export const removeUpload = (uploadId: string) =>
-  api<SuccessResponse>(`/api/attachments/${id(uploadId)}`, { method: 'DELETE' });
+  api<G.SuccessResponse>(`/api/attachments/${id(uploadId)}`, { method: 'DELETE' });
 
 /**
  * Uploads one file as the raw request body (XMLHttpRequest, for progress). Rejects with the
@@ -151,7 +133,7 @@ export const removeUpload = (uploadId: string) =>
 export function uploadAttachment(
   file: File,
   onProgress?: (fraction: number) => void,
-): Promise<UploadedAttachment> {
+): Promise<G.UploadedAttachment> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/attachments?name=${encodeURIComponent(file.name)}`);
@@ -169,7 +151,7 @@ export function uploadAttachment(
         body = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as UploadedAttachment);
+        resolve(body as G.UploadedAttachment);
       } else {
         const message = (body as { message?: string } | undefined)?.message;
         reject(new Error(message || 'שגיאה בהעלאת הקובץ'));

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxItem, OutboxMail } from '../../api/outgoing';
 import { json } from '../../test/helpers';
 import { bodyOf, calls, chips, composeServer, editor, renderCompose } from './composeFixtures';
+import { outboxMail } from '../outbox/outboxFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -76,21 +77,16 @@ describe('compose prefill', () => {
     const fetch = composeServer({
       'POST /api/emails/send': () => json(200, { success: true, outboxId: 'o2', undoSeconds: 10, sendAt: 'x', message: 'המייל נשלח' }),
     });
-    const mail: OutboxMail = {
+    const mail: OutboxMail = outboxMail({
       to: ['a@example.test'],
       cc: ['c@example.test'],
       bcc: ['b@example.test'],
       subject: 'דוח חודשי',
       body: '<p>מצורף הדוח</p>',
       priority: 'high',
-      from_name: '',
-      inReplyTo: null,
       originalMessageId: '<orig@example.test>',
-      references: [],
-      originalId: null,
       attachments: [{ id: 'up7', name: 'דוח.pdf', size: 2048, contentType: 'application/pdf' }],
-      snoozed_until: null,
-    };
+    });
     renderCompose('/Compose', { mail });
     await screen.findByTestId('compose-page');
     expect(chips(screen.getByTestId('compose-to').closest('.recipient-row')!)).toEqual(['a@example.test']);
@@ -131,21 +127,12 @@ describe('editing an outbox item', () => {
     lastError: '550 mailbox unavailable',
     retry: false,
     createdAt: '2026-11-23T08:59:50Z',
-    mail: {
+    mail: outboxMail({
       to: ['wrong@example.test'],
-      cc: [],
-      bcc: [],
       subject: 'הזמנה',
       body: '<p>שלום</p>',
-      priority: 'medium',
-      from_name: '',
-      inReplyTo: null,
-      originalMessageId: null,
-      references: [],
-      originalId: null,
       attachments: [{ id: 'up3', name: 'a.txt', size: 10, contentType: 'text/plain' }],
-      snoozed_until: null,
-    },
+    }),
   };
 
   it('loads the item, and saving changes it with PUT instead of creating a new mail', async () => {

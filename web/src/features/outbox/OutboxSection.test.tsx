@@ -7,6 +7,7 @@ import { formatDateTime } from '../../lib/dates';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { calls, toasts, type Handler } from '../inbox/testFixtures';
 import { OutboxSection } from './OutboxSection';
+import { outboxMail } from './outboxFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -23,21 +24,13 @@ function item(id: string, state: OutboxItem['state'], over: Partial<OutboxItem> 
     lastError: null,
     retry: true,
     createdAt: '2026-03-04T09:00:00Z',
-    mail: {
+    mail: outboxMail({
       to: [`to${id}@example.test`],
       cc: ['cc@example.test'],
-      bcc: [],
       subject: `נושא ${id}`,
       body: '<p>x</p>',
-      priority: 'medium',
-      from_name: '',
-      inReplyTo: null,
-      originalMessageId: null,
-      references: [],
-      originalId: null,
-      attachments: [],
       snoozed_until: state === 'scheduled' ? '2026-03-05T07:00:00Z' : null,
-    },
+    }),
     ...over,
   };
 }

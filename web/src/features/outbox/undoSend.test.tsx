@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxMail, SendResult } from '../../api/outgoing';
+import { outboxMail } from './outboxFixtures';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { calls, toasts } from '../inbox/testFixtures';
 import { useUndoSend } from './undoSend';
@@ -11,21 +12,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const MAIL: OutboxMail = {
-  to: ['ron@example.test'],
-  cc: [],
-  bcc: [],
-  subject: 'שלום',
-  body: '<p dir="auto">גוף</p>',
-  priority: 'medium',
-  from_name: '',
-  inReplyTo: null,
-  originalMessageId: null,
-  references: [],
-  originalId: null,
+const MAIL: OutboxMail = outboxMail({
   attachments: [{ id: 'u1', name: 'a.pdf', size: 10, contentType: 'application/pdf' }],
-  snoozed_until: null,
-};
+});
 
 /** Stands in for the compose page: announces, then leaves for the Sent folder as it does. */
 function Sender({ result }: { result: SendResult }) {
