@@ -26,7 +26,7 @@ describe('AuthProvider', () => {
     mockFetch({
       'GET /api/app/me': () => json(401, { success: false, error: 'unauthorized', message: 'עליך להתחבר תחילה' }),
     });
-    const r = renderWithProviders(<AppRoutes />, { route: '/Contacts' });
+    const r = renderWithProviders(<AppRoutes />, { route: '/Settings' });
     await waitFor(() => expect(r.location().pathname).toBe('/login'));
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
     expect(await screen.findByRole('button', { name: 'כניסה' })).toBeInTheDocument();

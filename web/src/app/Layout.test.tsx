@@ -24,11 +24,21 @@ describe('Layout', () => {
     expect(screen.getByRole('main')).toBeInTheDocument();
   });
 
-  it('resolves later pages by their last path segment', async () => {
-    renderApp('/anything/builder');
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('עורך חזותי');
-    expect(await screen.findByTestId('page-BuilderPage')).toBeInTheDocument();
+  it('resolves pages by their last path segment', async () => {
+    renderApp('/anything/settings');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('הגדרות');
+    expect(await screen.findByTestId('page-SettingsPage')).toBeInTheDocument();
   });
+
+  it.each(['/Contacts', '/Tasks', '/Rules', '/BuilderPage', '/anything/builder'])(
+    'shows the inbox for %s, a removed placeholder, like any unknown page',
+    async (route) => {
+      renderApp(route);
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('דואר נכנס');
+      expect(await screen.findByTestId('inbox-page')).toBeInTheDocument();
+      expect(screen.queryByTestId(/^page-(Contacts|Tasks|Rules|Builder)Page$/)).not.toBeInTheDocument();
+    },
+  );
 
   it('opens the drawer from the menu button and closes it on Escape, backdrop and navigation', async () => {
     const r = renderApp('/Inbox');

@@ -1,15 +1,13 @@
 // Picks the page for the current path with resolvePage (last segment, case-insensitive) and loads
-// its module lazily, so the first load carries only the shell. Pages without a screen of their own
-// yet share one placeholder module.
+// its module lazily, so the first load carries only the shell.
 
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '../components/ErrorBoundary';
-import type { UpcomingPageName } from '../features/upcoming/UpcomingPage';
 import { he } from '../i18n/he';
 import { resolvePage, type PageName } from './routes';
 
-const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponent<ComponentType>> = {
+const PAGES: Record<PageName, LazyExoticComponent<ComponentType>> = {
   Inbox: lazy(() => import('../features/inbox/InboxPage')),
   Settings: lazy(() => import('../features/settings/SettingsPage')),
   PendingReplies: lazy(() => import('../features/drafts/PendingRepliesPage')),
@@ -19,22 +17,10 @@ const REAL_PAGES: Record<Exclude<PageName, UpcomingPageName>, LazyExoticComponen
   Search: lazy(() => import('../features/search/SearchPage')),
 };
 
-const Upcoming = lazy(() => import('../features/upcoming/UpcomingPage'));
-
-function isReal(page: PageName): page is keyof typeof REAL_PAGES {
-  return page in REAL_PAGES;
-}
-
 export function PageOutlet() {
   const { pathname } = useLocation();
   const page = resolvePage(pathname);
-  let content;
-  if (isReal(page)) {
-    const Page = REAL_PAGES[page];
-    content = <Page />;
-  } else {
-    content = <Upcoming page={page} />;
-  }
+  const Page = PAGES[page];
   return (
     <ErrorBoundary resetKey={page}>
       <Suspense
@@ -44,7 +30,7 @@ export function PageOutlet() {
           </p>
         }
       >
-        {content}
+        <Page />
       </Suspense>
     </ErrorBoundary>
   );

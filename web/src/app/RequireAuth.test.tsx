@@ -17,7 +17,7 @@ function auth(over: Partial<AuthContextValue>): AuthContextValue {
   };
 }
 
-function renderAt(value: AuthContextValue, route = '/Contacts') {
+function renderAt(value: AuthContextValue, route = '/Settings') {
   return render(
     <AuthContext.Provider value={value}>
       <MemoryRouter initialEntries={[route]}>

@@ -72,11 +72,27 @@ describe('Sidebar', () => {
     expect(r.location().pathname).toBe('/Inbox');
   });
 
+  it('lists only the tools with a working page, then settings', () => {
+    renderSidebar();
+    const links = within(screen.getByTestId('tools-list')).getAllByRole('link');
+    expect(links.map((a) => [a.getAttribute('href'), a.textContent])).toEqual([
+      ['/Search', 'חיפוש מתקדם'],
+      ['/SmartFeatures', 'תכונות חכמות'],
+      ['/AITraining', 'אימון AI'],
+      ['/Settings', 'הגדרות'],
+    ]);
+    for (const name of ['אנשי קשר', 'משימות', 'כללים וסינון', 'עורך חזותי']) {
+      expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
+    }
+    for (const page of ['Contacts', 'Tasks', 'Rules', 'BuilderPage']) {
+      expect(screen.queryByTestId(`tool-${page}`)).not.toBeInTheDocument();
+    }
+  });
+
   it('has a labelled nav, compose, tools, settings and the user footer', () => {
     renderSidebar();
     expect(screen.getByRole('navigation', { name: 'ניווט ראשי' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /כתיבת הודעה/ })).toHaveAttribute('href', '/Compose');
-    expect(screen.getByRole('link', { name: 'עורך חזותי' })).toHaveAttribute('href', '/BuilderPage');
     expect(screen.getByRole('link', { name: 'הגדרות' })).toHaveAttribute('href', '/Settings');
     expect(screen.getByTestId('user-name')).toHaveTextContent(DANA.name);
     expect(screen.getByTestId('user-username')).toHaveTextContent('dana');

@@ -10,12 +10,9 @@ import {
   BrainIcon,
   ClockIcon,
   CloseIcon,
-  ContactsIcon,
   DraftIcon,
-  FilterIcon,
   InboxIcon,
   InfoIcon,
-  LayoutIcon,
   LogoutIcon,
   MailIcon,
   PenIcon,
@@ -26,7 +23,6 @@ import {
   SpamIcon,
   StarIcon,
   TagIcon,
-  TasksIcon,
   TrashIcon,
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
@@ -49,15 +45,11 @@ const FOLDER_ICONS: Partial<Record<FolderKey, ComponentType>> = {
   trash: TrashIcon,
 };
 
-// The spec's tools list, plus Tasks, which has a page (spec 001 §2) but would otherwise be unreachable.
+// The tools list: only tools with a working page behind them.
 const TOOLS: readonly { page: PageName; label: string; Icon: ComponentType }[] = [
   { page: 'Search', label: he.tools.search, Icon: SearchIcon },
-  { page: 'Contacts', label: he.tools.contacts, Icon: ContactsIcon },
-  { page: 'Tasks', label: he.pages.Tasks, Icon: TasksIcon },
   { page: 'SmartFeatures', label: he.tools.smartFeatures, Icon: SparkIcon },
   { page: 'AITraining', label: he.tools.aiTraining, Icon: BrainIcon },
-  { page: 'Rules', label: he.tools.rules, Icon: FilterIcon },
-  { page: 'BuilderPage', label: he.tools.builder, Icon: LayoutIcon },
 ];
 
 export interface SidebarProps {

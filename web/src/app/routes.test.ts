@@ -16,21 +16,31 @@ describe('resolvePage', () => {
   });
 
   it('uses the last path segment', () => {
-    expect(resolvePage('/foo/bar/Contacts')).toBe('Contacts');
-    expect(resolvePage('/Settings/Tasks')).toBe('Tasks');
+    expect(resolvePage('/foo/bar/Settings')).toBe('Settings');
+    expect(resolvePage('/Settings/Search')).toBe('Search');
     expect(resolvePage('/Compose/')).toBe('Compose');
   });
 
   it('falls back to the inbox for unknown names', () => {
     expect(resolvePage('/nope')).toBe('Inbox');
-    expect(resolvePage('/Contacts/nope')).toBe('Inbox');
+    expect(resolvePage('/Settings/nope')).toBe('Inbox');
     expect(resolvePage('/%E0%A4%A')).toBe('Inbox');
   });
 
-  it('maps /builder and /BuilderPage to the same page', () => {
-    expect(resolvePage('/builder')).toBe('BuilderPage');
-    expect(resolvePage('/BuilderPage')).toBe('BuilderPage');
-    expect(resolvePage('/BUILDER')).toBe('BuilderPage');
+  it('has no placeholder pages: their old paths fall back to the inbox like any unknown name', () => {
+    for (const old of ['Contacts', 'Tasks', 'Rules', 'BuilderPage', 'builder', 'BUILDER', 'contacts']) {
+      expect(resolvePage(`/${old}`)).toBe('Inbox');
+      expect(resolvePage(`/Settings/${old}`)).toBe('Inbox');
+    }
+    expect(PAGES).toEqual([
+      'Inbox',
+      'PendingReplies',
+      'Compose',
+      'Search',
+      'SmartFeatures',
+      'AITraining',
+      'Settings',
+    ]);
   });
 
   it('resolves every page by its own name', () => {

@@ -9,26 +9,16 @@ export const PAGES = [
   'PendingReplies',
   'Compose',
   'Search',
-  'Contacts',
-  'Tasks',
-  'Rules',
   'SmartFeatures',
   'AITraining',
   'Settings',
-  'BuilderPage',
 ] as const;
 
 export type PageName = (typeof PAGES)[number];
 
-/** Other names that show the same page (spec 001: /BuilderPage and /builder are one page). */
-const ALIASES: Record<string, PageName> = {
-  builder: 'BuilderPage',
-};
-
-const BY_LOWER: Record<string, PageName> = Object.fromEntries([
-  ...PAGES.map((p) => [p.toLowerCase(), p] as const),
-  ...Object.entries(ALIASES),
-]);
+// Only pages with a working screen are listed (no placeholders): a name that once had one, such as
+// /Contacts or /builder, is unknown now and lands on the default page like any other.
+const BY_LOWER: Record<string, PageName> = Object.fromEntries(PAGES.map((p) => [p.toLowerCase(), p] as const));
 
 /** The first page of the list; where unknown names and `/` go. */
 export const DEFAULT_PAGE: PageName = 'Inbox';

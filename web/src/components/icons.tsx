@@ -128,17 +128,6 @@ export const BrainIcon = (p: P) => (
     <path d="M15 4.5a3 3 0 013 3 3 3 0 011.5 5.4 3 3 0 01-3 5.1A2.5 2.5 0 0112 19.5" />
   </Svg>
 );
-export const LayoutIcon = (p: P) => (
-  <Svg {...p}>
-    <rect x="3.5" y="4" width="17" height="16" rx="2" />
-    <path d="M3.5 9h17M10 9v11" />
-  </Svg>
-);
-export const TasksIcon = (p: P) => (
-  <Svg {...p}>
-    <path d="M4 6.5l1.5 1.5L8 5.5M4 12.5l1.5 1.5L8 11.5M4 18.5l1.5 1.5L8 17.5M11 7h9M11 13h9M11 19h9" />
-  </Svg>
-);
 export const SettingsIcon = (p: P) => (
   <Svg {...p}>
     <circle cx="12" cy="12" r="3" />

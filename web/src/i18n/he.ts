@@ -98,11 +98,8 @@ export const he = {
 
   tools: {
     search: 'חיפוש מתקדם',
-    contacts: 'אנשי קשר',
     smartFeatures: 'תכונות חכמות',
     aiTraining: 'אימון AI',
-    rules: 'כללים וסינון',
-    builder: 'עורך חזותי',
   },
 
   pages: {
@@ -110,13 +107,9 @@ export const he = {
     PendingReplies: 'ממתינים לתשובה',
     Compose: 'כתיבת הודעה',
     Search: 'חיפוש מתקדם',
-    Contacts: 'אנשי קשר',
-    Tasks: 'משימות',
-    Rules: 'כללים וסינון',
     SmartFeatures: 'תכונות חכמות',
     AITraining: 'אימון AI',
     Settings: 'הגדרות',
-    BuilderPage: 'עורך חזותי',
   },
 
   // Honest empty states for screens whose server side arrives in later work.
@@ -125,10 +118,6 @@ export const he = {
     connectHint: 'את חשבון הדואר מחברים בדף ההגדרות.',
     goToSettings: 'מעבר להגדרות',
     folderEmpty: (folder: string) => `אין הודעות להצגה בתיקייה "${folder}".`,
-    contacts: 'אין עדיין אנשי קשר.',
-    tasks: 'אין עדיין משימות.',
-    rules: 'אין עדיין כללים. כללים מאפשרים למיין דואר נכנס באופן אוטומטי.',
-    builder: 'אין עדיין תוכן לעמוד זה בעורך החזותי.',
   },
 
   settings: {
