@@ -294,6 +294,27 @@ async fn anthropic_requests_follow_the_training_settings() {
         )
         .await;
     assert_message((s, &v), 400, messages::AI_MAX_LENGTH_RANGE);
+    // Settings are an object of the fields to change; anything else is refused, nothing saved.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/ai-training",
+            Some(&token),
+            Some(json!(["maxLength", 600])),
+        )
+        .await;
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(messages::MALFORMED_JSON),
+        "{v}"
+    );
+    let (_, v) = app
+        .json("GET", "/api/settings/ai-training", Some(&token), None)
+        .await;
+    assert_ne!(v["maxLength"], 600);
 }
 
 #[tokio::test]

@@ -225,11 +225,11 @@ async fn get_training(
 async fn post_training(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    ApiJson(body): ApiJson<Value>,
+    // A partial object: the fields given change, the rest stay (a non-object is refused with
+    // the JSON error's Hebrew message).
+    ApiJson(fields): ApiJson<serde_json::Map<String, Value>>,
 ) -> Result<Json<TrainingSaved>> {
-    if !body.is_object() {
-        return Err(AppError::bad_request(messages::MALFORMED_JSON));
-    }
+    let body = Value::Object(fields);
     let now = crate::emails::view::iso(crate::outgoing::now());
     let t = blocking(&state, move |store| {
         training::save(store, user.id, &body, &now)
