@@ -16,7 +16,7 @@ use std::collections::HashSet;
 
 use crate::accounts;
 use crate::error::{AppError, Result};
-use crate::mailstore::{MailRead, MailWrite, MessageMeta, PendingFlags, Reason};
+use crate::mailstore::{MailRead, MailWrite, MessageMeta, Reason};
 use crate::messages;
 use crate::store::Store;
 
@@ -74,7 +74,7 @@ pub(crate) fn apply_flags(
         meta.flagged = f;
     }
     w.write_meta(&meta)?;
-    queue(w, &meta, |op| {
+    w.queue_change(&meta, |op| {
         if seen.is_some() {
             op.seen = seen;
         }
@@ -94,24 +94,6 @@ pub(crate) fn owned_meta(w: MailWrite, accounts: &HashSet<u64>, id: u64) -> Resu
 
 pub(crate) fn user_accounts(store: &Store, user_id: u64) -> Result<HashSet<u64>> {
     Ok(account_ids(store, user_id)?.into_iter().collect())
-}
-
-/// Merges a change into the message's queued server change (creating it), so the sync task
-/// writes it to the mailbox.
-pub(crate) fn queue(
-    w: MailWrite,
-    meta: &MessageMeta,
-    change: impl FnOnce(&mut PendingFlags),
-) -> Result<()> {
-    Ok(w.queue_change(meta, change)?)
-}
-
-/// The folder of each role an account has (role → IMAP name).
-pub(crate) fn roles_of(
-    w: MailWrite,
-    account: u64,
-) -> Result<std::collections::HashMap<String, String>> {
-    Ok(w.roles(account)?)
 }
 
 /// The role of one of an account's folders ("" for the user's own).

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::listing::virtual_folder;
-use super::{apply_flags, owned_meta, queue, roles_of, user_accounts};
+use super::{apply_flags, owned_meta, user_accounts};
 use crate::error::{AppError, Result};
 use crate::mailstore::{self as mstore, MailWrite, MessageMeta, Reason, flags, keywords};
 use crate::messages;
@@ -27,7 +27,7 @@ fn roles_for<'a>(
     account: u64,
 ) -> Result<&'a HashMap<String, String>> {
     if let std::collections::hash_map::Entry::Vacant(e) = cache.entry(account) {
-        e.insert(roles_of(w, account)?);
+        e.insert(w.roles(account)?);
     }
     Ok(&cache[&account])
 }
@@ -121,7 +121,7 @@ fn apply(
     );
     let wanted = keywords::for_triage(meta.status.as_deref(), meta.priority.as_deref());
     w.write_meta(&meta)?;
-    queue(w, &meta, |op| {
+    w.queue_change(&meta, |op| {
         op.keywords = Some(wanted);
         op.move_to = target.map(str::to_string);
     })?;
@@ -176,7 +176,7 @@ fn move_hidden(
 ) -> Result<MessageMeta> {
     meta.hidden = true;
     w.write_meta(&meta)?;
-    queue(w, &meta, |op| {
+    w.queue_change(&meta, |op| {
         op.move_to = Some(role.to_string());
         op.create_target = create;
     })?;

@@ -5,7 +5,6 @@
 //! a reload. A signed-out session is closed with 4001.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -300,18 +299,13 @@ async fn run(mut socket: WebSocket, state: AppState) {
                 }
             }
             batch = changes.recv() => {
-                let batch = match batch {
-                    Ok(batch) => batch,
+                let msgs = match batch {
+                    Ok(batch) => mail_events(&state, user_id, &batch).await,
                     // Missed batches: the counts are recomputed and lists revalidate anyway.
                     Err(RecvError::Lagged(_)) => {
-                        Arc::new(vec![])
+                        vec![event("mail_changed", json!({ "reason": "sync" }))]
                     }
                     Err(RecvError::Closed) => return,
-                };
-                let msgs = if batch.is_empty() {
-                    vec![event("mail_changed", json!({ "reason": "sync" }))]
-                } else {
-                    mail_events(&state, user_id, &batch).await
                 };
                 if !msgs.is_empty() {
                     stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);

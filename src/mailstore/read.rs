@@ -27,8 +27,7 @@ impl MailRead {
         Self::of(&store.db().begin_read()?)
     }
 
-    /// The mail tables of `txn` (a caller that reads other tables in the same snapshot).
-    pub fn of(txn: &ReadTransaction) -> anyhow::Result<Self> {
+    fn of(txn: &ReadTransaction) -> anyhow::Result<Self> {
         Ok(Self {
             folders: txn.open_table(FOLDERS)?,
             messages: txn.open_table(MESSAGES)?,

@@ -190,7 +190,7 @@ impl<'t> MailWrite<'t> {
     }
 
     /// The UIDs stored for a folder, with their message ids.
-    pub fn stored_uids(&self, account: u64, folder: &str) -> anyhow::Result<Vec<(u32, u64)>> {
+    fn stored_uids(&self, account: u64, folder: &str) -> anyhow::Result<Vec<(u32, u64)>> {
         let uids = self.txn.open_table(UIDS)?;
         let mut out = Vec::new();
         for e in uids.range((account, folder, 0)..=(account, folder, u32::MAX))? {
