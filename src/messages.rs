@@ -63,6 +63,8 @@ pub const MAIL_NOT_CONNECTED: &str = "לא מחובר לתיבת דואר. יש 
 pub const MAIL_CONNECTED: &str = "החיבור לתיבת הדואר הצליח";
 pub const MAIL_LOGGED_OUT: &str = "החשבון נותק והפרטים נמחקו מהשרת";
 pub const EMAIL_NOT_FOUND: &str = "המייל לא נמצא";
+/// A thread of a listing that no longer holds any of its mail.
+pub const THREAD_NOT_FOUND: &str = "השיחה לא נמצאה בתיקייה הזו";
 pub const ATTACHMENT_NOT_FOUND: &str = "הקובץ המצורף לא נמצא";
 pub const FOLDER_UNKNOWN: &str = "תיקייה לא מוכרת";
 pub const UNPARSED_MAIL_SUBJECT: &str = "(הודעה שלא ניתן לפענח – מוצגת כמו שהיא)";

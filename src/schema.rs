@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "mail store: the change log replaces the index's queue",
         apply: m0007_change_log,
     },
+    Migration {
+        version: 8,
+        name: "mail store: folder counters, tags, thread members and summaries (built in steps)",
+        apply: m0008_derived,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -89,6 +94,10 @@ fn m0007_change_log(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mailstore::migrate_to_change_log(txn)
 }
 
+fn m0008_derived(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::create_derived_tables(txn)
+}
+
 /// Opens the store in `data_dir` (see [`Store::open_with`]).
 pub fn open(data_dir: &Path) -> anyhow::Result<(Store, SchemaState)> {
     open_with_cache(data_dir, DEFAULT_CACHE_MB)
@@ -110,6 +119,7 @@ pub fn open_and_migrate_with_cache(
 ) -> anyhow::Result<(Store, Vec<&'static Migration>)> {
     let (store, _) = open_with_cache(data_dir, cache_mb)?;
     let ran = store.migrate()?;
+    mailstore::finish_build(&store)?;
     Ok((store, ran))
 }
 

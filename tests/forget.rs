@@ -104,7 +104,11 @@ fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
         (u64, &str, u32),
         (u64, &str, &str),
         (u64, &str, &[u8]),
-        (u64, &str, i64, u64)
+        (u64, &str, i64, u64),
+        (u64, &str, u16),
+        (u64, &str, u64),
+        (u64, u8, i64, u64),
+        (u64, u64, i64, u64)
     )
     .unwrap_or_else(|| panic!("table {name} has key/value types this test cannot read: add them"))
 }

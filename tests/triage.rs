@@ -28,6 +28,18 @@ fn mail(subject: &str, id: &str, age: i64) -> String {
     )
 }
 
+/// Percent-encodes a path segment (thread ids are Message-IDs: `<`, `>`, `@`).
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 fn seed(ms: &MailServer, user: &str, mails: &[(&str, String)]) {
     let dir = tempfile::tempdir().unwrap();
     for (name, raw) in mails {
@@ -633,8 +645,27 @@ async fn threads_filters_sort_and_isolation() {
         .find(|t| t["count"] == 2)
         .expect("the Plan thread");
     assert_eq!(plan["subject"], "Re: Plan");
-    assert_eq!(plan["emails"].as_array().unwrap().len(), 2);
     assert_eq!(plan["isRead"], false);
+    assert_eq!(plan["participants"], json!(["Sender"]));
+    // A page of threads carries each thread's newest mail; the thread whole is on demand.
+    let carried = plan["emails"].as_array().unwrap();
+    assert_eq!(carried.len(), 1);
+    assert_eq!(carried[0]["subject"], "Re: Plan");
+    let path = format!(
+        "/api/threads/inbox/{}",
+        encode(plan["id"].as_str().unwrap())
+    );
+    let whole = get(&app, &token, &path).await;
+    let subjects_of = |t: &Value| -> Vec<String> {
+        t["emails"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["subject"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(subjects_of(&whole), ["Re: Plan", "Plan"]);
+    assert_eq!(whole["count"], 2);
 
     let subjects = |v: Value| -> Vec<String> {
         v.as_array()
@@ -703,6 +734,9 @@ async fn threads_filters_sort_and_isolation() {
         )
         .await;
     assert_eq!(v["updated"], 0);
+    let (s, v) = app.json("GET", &path, Some(&yossi), None).await;
+    assert_eq!(s, 404, "another user's thread: {v}");
+    assert_eq!(v["message"], "השיחה לא נמצאה בתיקייה הזו");
     let t2 = get(&app, &yossi, "/api/threads/inbox").await;
     assert_eq!(subjects(t2), ["for two only"]);
     let z2 = get(&app, &yossi, "/api/emails/inbox-zero").await;

@@ -12,10 +12,20 @@ pub struct MigrateArgs {
     /// Rebuild the search index from the stored mail even if it looks current.
     #[arg(long)]
     pub rebuild_index: bool,
+    /// Rebuild the mail store's counters and thread records from the stored mail (in steps,
+    /// in bounded memory; a kill during it is finished by the next start).
+    #[arg(long)]
+    pub rebuild_counters: bool,
 }
 
 pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
     let data_dir = &config.storage.data_dir;
+    if args.rebuild_counters {
+        let (store, _) = schema::open_and_migrate(data_dir)?;
+        let txn = store.db().begin_write()?;
+        crate::mailstore::forget_derived(&txn)?;
+        txn.commit()?;
+    }
     let (store, ran) = schema::open_and_migrate(data_dir)?;
     if ran.is_empty() {
         println!(

@@ -1,17 +1,20 @@
 //! Listing the cache: which folders a listing reads ([`Selector`]), which rows it keeps
 //! (triage rules plus the toolbar's filter), in what order, paged; the same rows grouped into
-//! threads; and the folder counts. Everything here walks the index (one small row per
-//! message) and decodes records only for the page it returns.
+//! threads; one thread whole. A page walks only as far as it needs (`walk.rs`), the totals
+//! come from the store's counters (`counting.rs`), and records are decoded only for the page.
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
-
 use super::account_ids;
+use super::counting::{mail_total, thread_total};
+use super::walk::{Item, Source, walk};
 use crate::error::{AppError, Result};
-use crate::mailstore::{FolderState, MailRead, MessageMeta, Row, flags};
+use crate::mailstore::{FolderState, MailRead, MessageMeta, flags, thread_hash};
 use crate::messages;
 use crate::store::Store;
+
+pub use super::counting::{Counts, FolderInfo, counts, folders};
+pub use crate::mailstore::is_unread_status;
 
 /// Statuses that send mail to a virtual folder, out of the real folder's listing.
 pub const AWAY: [&str; 5] = ["processed", "spam", "suspicious", "advertisement", "info"];
@@ -210,113 +213,73 @@ pub fn waits_for_user(role: &str) -> bool {
     !matches!(role, "trash" | "junk" | "sent" | "drafts")
 }
 
-/// The spec's "unread" status: set explicitly, or unseen mail nobody has triaged.
-pub fn is_unread_status(bits: u16) -> bool {
-    match flags::status_of(bits) {
-        Some("unread") => true,
-        None => bits & flags::SEEN == 0,
-        _ => false,
-    }
-}
-
-pub(super) fn folders_of(mail: &MailRead, account: u64) -> Result<Vec<FolderState>> {
-    Ok(mail.folders(account)?)
-}
-
-/// Calls `f(account, folder, row)` for every indexed message of the user.
-pub(super) fn for_each_row(
-    store: &Store,
-    user_id: u64,
-    mut f: impl FnMut(u64, &FolderState, &Row),
-) -> Result<()> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
-    for account in accounts {
-        for folder in folders_of(&mail, account)? {
-            for row in mail.rows(account, &folder.name)? {
-                let row = row?;
-                f(account, &folder, &row);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One listed message, enough to order, group and page without its record.
-#[derive(Debug, Clone)]
-struct Hit {
-    date: i64,
-    id: u64,
-    thread: u64,
-    sort: String,
-}
-
-fn sources(mail: &MailRead, accounts: &[u64], sel: &Selector) -> Result<Vec<(u64, FolderState)>> {
-    let mut out = Vec::new();
-    for account in accounts {
-        for f in folders_of(mail, *account)? {
-            if sel.folder_matches(&f) {
-                out.push((*account, f));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// A snapshot of the user's mail and the folders a listing reads.
-fn open(
-    store: &Store,
-    user_id: u64,
-    sel: &Selector,
-) -> Result<(MailRead, Vec<(u64, FolderState)>)> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
-    let sources = sources(&mail, &accounts, sel)?;
-    Ok((mail, sources))
-}
-
-/// Every row the listing keeps, in the listing's order.
-fn hits(
+/// Every message of the sources the listing keeps, sorted by sender or subject (ties newest
+/// first): these orders need every row, so they cost the folder.
+fn sorted_by_key(
     mail: &MailRead,
-    sources: &[(u64, FolderState)],
+    sources: &[Source],
     sel: &Selector,
     opts: &ListOptions,
-) -> Result<Vec<Hit>> {
-    let mut out = Vec::new();
-    for (account, f) in sources {
-        for r in mail.rows(*account, &f.name)? {
+) -> Result<Vec<Item>> {
+    let mut out: Vec<(String, Item)> = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        for r in mail.rows(s.account, &s.folder.name)? {
             let r = r?;
             let row = r.view();
             let bits = row.bits();
-            if !sel.row_matches(&f.role, bits) || !opts.keeps(bits) {
+            if !sel.row_matches(&s.folder.role, bits) || !opts.keeps(bits) {
                 continue;
             }
-            out.push(Hit {
-                date: r.date(),
-                id: r.id(),
-                thread: row.thread(),
-                sort: match opts.sort {
-                    SortKey::Date => String::new(),
-                    SortKey::Sender => row.sender().to_string(),
-                    SortKey::Subject => row.subject().to_string(),
+            let key = match opts.sort {
+                SortKey::Sender => row.sender(),
+                _ => row.subject(),
+            };
+            out.push((
+                key.to_string(),
+                Item {
+                    date: r.date(),
+                    id: r.id(),
+                    source: i,
+                    bits,
+                    thread: row.thread(),
                 },
-            });
+            ));
         }
     }
-    // Ties (same sender or subject) newest first either way.
-    match (opts.sort, opts.ascending) {
-        (SortKey::Date, false) => out.sort_unstable_by_key(|h| std::cmp::Reverse((h.date, h.id))),
-        (SortKey::Date, true) => out.sort_unstable_by_key(|h| (h.date, h.id)),
-        (_, asc) => out.sort_by(|a, b| {
-            let by_key = if asc {
-                a.sort.cmp(&b.sort)
-            } else {
-                b.sort.cmp(&a.sort)
-            };
-            by_key.then((b.date, b.id).cmp(&(a.date, a.id)))
-        }),
+    let asc = opts.ascending;
+    out.sort_by(|(ka, a), (kb, b)| {
+        let by_key = if asc { ka.cmp(kb) } else { kb.cmp(ka) };
+        by_key.then((b.date, b.id).cmp(&(a.date, a.id)))
+    });
+    Ok(out.into_iter().map(|(_, it)| it).collect())
+}
+
+/// The listing's messages in its order, read lazily when the order is by date.
+fn ordered<'a>(
+    mail: &'a MailRead,
+    sources: &'a [Source],
+    sel: &'a Selector,
+    opts: &'a ListOptions,
+) -> Result<Box<dyn Iterator<Item = Result<Item>> + 'a>> {
+    Ok(match opts.sort {
+        SortKey::Date => Box::new(walk(mail, sources, sel, opts, opts.ascending)?),
+        _ => Box::new(sorted_by_key(mail, sources, sel, opts)?.into_iter().map(Ok)),
+    })
+}
+
+/// A snapshot of the user's mail and the folders a listing reads.
+fn open(store: &Store, user_id: u64, sel: &Selector) -> Result<(MailRead, Vec<Source>)> {
+    let accounts = account_ids(store, user_id)?;
+    let mail = MailRead::new(store)?;
+    let mut sources = Vec::new();
+    for account in accounts {
+        for folder in mail.folders(account)? {
+            if sel.folder_matches(&folder) {
+                sources.push(Source { account, folder });
+            }
+        }
     }
-    Ok(out)
+    Ok((mail, sources))
 }
 
 pub struct Page {
@@ -335,38 +298,83 @@ pub fn list(
 ) -> Result<Page> {
     let (mail, sources) = open(store, user_id, sel)?;
     let skip = page.saturating_sub(1) * per_page;
-    if sources.len() == 1 && opts.sort == SortKey::Date && !opts.ascending {
-        // One folder newest first (the common case): walk it, decode only the page.
-        let (account, f) = &sources[0];
-        let mut ids = Vec::new();
-        let mut total = 0;
-        for row in mail.rows(*account, &f.name)?.rev() {
-            let row = row?;
-            let bits = row.view().bits();
-            if sel.row_matches(&f.role, bits) && opts.keeps(bits) {
-                if total >= skip && ids.len() < per_page {
-                    ids.push(row.id());
-                }
-                total += 1;
-            }
-        }
-        return Ok(Page {
-            emails: mail.metas(ids)?,
-            total,
-        });
+    let mut ids = Vec::with_capacity(per_page);
+    for item in ordered(&mail, &sources, sel, opts)?
+        .skip(skip)
+        .take(per_page)
+    {
+        ids.push(item?.id);
     }
-    let all = hits(&mail, &sources, sel, opts)?;
-    let total = all.len();
-    let ids = all.iter().skip(skip).take(per_page).map(|h| h.id);
     Ok(Page {
         emails: mail.metas(ids)?,
-        total,
+        total: mail_total(&mail, &sources, sel, opts)?,
     })
 }
 
-/// A conversation in a listing (spec 000 §3 Thread): its mail newest first.
+/// What a thread's row shows about all of its mail the listing keeps.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ThreadTotals {
+    pub count: usize,
+    /// Every kept mail is read.
+    pub is_read: bool,
+    pub is_starred: bool,
+    pub has_attachments: bool,
+    pub urgent: bool,
+    /// The statuses its mail carries.
+    pub statuses: Vec<&'static str>,
+    /// Display names (or addresses) of the senders, the newest mail's first.
+    pub participants: Vec<String>,
+}
+
+impl ThreadTotals {
+    fn add_bits(&mut self, bits: u16, n: usize) {
+        if self.count == 0 {
+            self.is_read = true;
+        }
+        self.count += n;
+        self.is_read &= bits & flags::SEEN != 0;
+        self.is_starred |= bits & flags::FLAGGED != 0;
+        self.has_attachments |= bits & flags::ATTACHMENT != 0;
+        self.urgent |= bits & flags::PRIORITY_URGENT != 0;
+        if let Some(s) = flags::status_of(bits)
+            && !self.statuses.contains(&s)
+        {
+            self.statuses.push(s);
+        }
+    }
+
+    fn add_participant(&mut self, name: &str) {
+        let name = name.trim();
+        if !name.is_empty() && !self.participants.iter().any(|p| p == name) {
+            self.participants.push(name.to_string());
+        }
+    }
+
+    /// The totals of mail at hand (a thread read whole).
+    pub fn of(emails: &[MessageMeta]) -> Self {
+        let mut t = Self::default();
+        for m in emails {
+            t.add_bits(m.bits(), 1);
+            t.add_participant(m.sender_name());
+        }
+        t
+    }
+}
+
+/// A conversation in a listing (spec 000 §3 Thread): its mail newest first, all of it or (in a
+/// page of threads) only the newest, and the totals over all of it.
 pub struct Thread {
     pub emails: Vec<MessageMeta>,
+    pub totals: ThreadTotals,
+}
+
+impl Thread {
+    fn whole(emails: Vec<MessageMeta>) -> Self {
+        Self {
+            totals: ThreadTotals::of(&emails),
+            emails,
+        }
+    }
 }
 
 pub struct ThreadPage {
@@ -374,7 +382,9 @@ pub struct ThreadPage {
     pub total: usize,
 }
 
-/// The listing's mail grouped by thread, threads in the order of their first mail.
+/// The listing's mail grouped by thread, threads in the order of their first mail; each
+/// thread carries its newest kept mail and the totals of the rest (members on demand:
+/// [`thread_by_id`]).
 pub fn threads(
     store: &Store,
     user_id: u64,
@@ -384,105 +394,96 @@ pub fn threads(
     per_page: usize,
 ) -> Result<ThreadPage> {
     let (mail, sources) = open(store, user_id, sel)?;
-    let all = hits(&mail, &sources, sel, opts)?;
-    let mut order: Vec<u64> = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::with_capacity(all.len());
-    for h in &all {
-        if seen.insert(h.thread) {
-            order.push(h.thread);
-        }
-    }
     let skip = page.saturating_sub(1) * per_page;
-    let wanted: Vec<u64> = order.iter().skip(skip).take(per_page).copied().collect();
-    let slot: HashMap<u64, usize> = wanted.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-    let mut members: Vec<Vec<(i64, u64)>> = vec![Vec::new(); wanted.len()];
-    for h in &all {
-        if let Some(i) = slot.get(&h.thread) {
-            members[*i].push((h.date, h.id));
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut firsts: Vec<Item> = Vec::new();
+    for item in ordered(&mail, &sources, sel, opts)? {
+        let item = item?;
+        if seen.insert(item.thread) {
+            firsts.push(item);
+            if firsts.len() == skip + per_page {
+                break;
+            }
         }
     }
-    let mut threads = Vec::with_capacity(members.len());
-    for mut m in members {
-        m.sort_unstable_by(|a, b| b.cmp(a));
-        let emails = mail.metas(m.into_iter().map(|(_, id)| id))?;
-        if !emails.is_empty() {
-            threads.push(Thread { emails });
-        }
+    let mut threads = Vec::new();
+    for first in firsts.into_iter().skip(skip) {
+        let Some(newest) = mail.meta(first.id)? else {
+            continue;
+        };
+        let totals = totals_from_records(&mail, &sources, sel, opts, &newest, first.thread)?;
+        threads.push(Thread {
+            emails: vec![newest],
+            totals,
+        });
     }
     Ok(ThreadPage {
         threads,
-        total: order.len(),
+        total: thread_total(&mail, &sources, sel, opts)?,
     })
 }
 
-/// The spec's folder counts (000 §3), plus `unread` and `urgent`. The badges count what the
-/// listings show: `processed`, `spam`, `advertisements` and `info` are the sizes of the
-/// virtual folders; `unread` counts inbox mail that is unread and untriaged, so the inbox
-/// badge `needsReply + unread` counts no mail twice.
-#[derive(Debug, Default, Serialize, PartialEq, Clone, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(rename = "EmailCountsResponse")]
-pub struct Counts {
-    pub inbox: usize,
-    pub unread: usize,
-    pub starred: usize,
-    pub needs_reply: usize,
-    pub urgent: usize,
-    pub processed: usize,
-    pub spam: usize,
-    pub advertisements: usize,
-    pub info: usize,
-    pub sent: usize,
-    pub drafts: usize,
-    pub trash: usize,
+/// A thread's totals from its records in the listing's folders.
+fn totals_from_records(
+    mail: &MailRead,
+    sources: &[Source],
+    sel: &Selector,
+    opts: &ListOptions,
+    newest: &MessageMeta,
+    thread: u64,
+) -> Result<ThreadTotals> {
+    let mut t = ThreadTotals::default();
+    t.add_participant(newest.sender_name());
+    for s in sources.iter().filter(|s| s.account == newest.account_id) {
+        let rec = mail.thread(s.account, &s.folder.name, thread)?;
+        let mut kept = false;
+        for (bits, n) in &rec.bits {
+            if sel.row_matches(&s.folder.role, *bits) && opts.keeps(*bits) {
+                t.add_bits(*bits, *n as usize);
+                kept = true;
+            }
+        }
+        if kept {
+            for (name, _) in &rec.names {
+                t.add_participant(name);
+            }
+        }
+    }
+    if t.count == 0 {
+        // Records not built yet (never after a start): count the mail at hand.
+        t = ThreadTotals::of(std::slice::from_ref(newest));
+    }
+    Ok(t)
 }
 
-pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
-    let mut c = Counts::default();
-    let inbox = Selector::Role("inbox");
-    let real = |role: &'static str| Selector::Role(role);
-    let (sent, drafts, trash) = (real("sent"), real("drafts"), real("trash"));
-    let spam = Selector::for_virtual("spam").expect("virtual");
-    let archive = Selector::for_virtual("archive").expect("virtual");
-    for_each_row(store, user_id, |_, f, r| {
-        let bits = r.view().bits();
-        if bits & flags::HIDDEN != 0 {
-            return;
+/// The mail of thread `hash` (of `account`) that the listing keeps, newest first.
+fn members(
+    mail: &MailRead,
+    sources: &[Source],
+    sel: &Selector,
+    opts: &ListOptions,
+    account: u64,
+    hash: u64,
+) -> Result<Vec<MessageMeta>> {
+    let roles: HashMap<&str, &str> = sources
+        .iter()
+        .filter(|s| s.account == account)
+        .map(|s| (s.folder.name.as_str(), s.folder.role.as_str()))
+        .collect();
+    let mut kept: Vec<(i64, u64)> = Vec::new();
+    for (date, id, folder) in mail.members(account, hash)? {
+        let Some(role) = roles.get(folder.as_str()) else {
+            continue;
+        };
+        if let Some(e) = mail.index_entry(account, &folder, date, id)?
+            && sel.row_matches(role, e.bits)
+            && opts.keeps(e.bits)
+        {
+            kept.push((date, id));
         }
-        let role = f.role.as_str();
-        match role {
-            "inbox" if inbox.row_matches(role, bits) => {
-                c.inbox += 1;
-                if is_unread_status(bits) {
-                    c.unread += 1;
-                }
-            }
-            "sent" if sent.row_matches(role, bits) => c.sent += 1,
-            "drafts" if drafts.row_matches(role, bits) => c.drafts += 1,
-            "trash" if trash.row_matches(role, bits) => c.trash += 1,
-            _ => {}
-        }
-        if bits & flags::FLAGGED != 0 {
-            c.starred += 1;
-        }
-        let waits = waits_for_user(role);
-        if waits && bits & flags::PRIORITY_URGENT != 0 {
-            c.urgent += 1;
-        }
-        match flags::status_of(bits) {
-            Some("needs_reply") if waits => c.needs_reply += 1,
-            Some("advertisement") => c.advertisements += 1,
-            Some("info") => c.info += 1,
-            _ => {}
-        }
-        if spam.row_matches(role, bits) {
-            c.spam += 1;
-        }
-        if archive.row_matches(role, bits) {
-            c.processed += 1;
-        }
-    })?;
-    Ok(c)
+    }
+    kept.sort_unstable_by(|a, b| b.cmp(a));
+    Ok(mail.metas(kept.into_iter().map(|(_, id)| id))?)
 }
 
 /// `meta`'s thread as the listing `sel` (with `opts`) shows it after a change: its mail that
@@ -496,57 +497,29 @@ pub fn thread_in(
     meta: &MessageMeta,
 ) -> Result<Thread> {
     let (mail, sources) = open(store, user_id, sel)?;
-    let hash = crate::mailstore::thread_hash(&meta.thread_id);
-    let mut members: Vec<(i64, u64)> = hits(&mail, &sources, sel, opts)?
-        .into_iter()
-        .filter(|h| h.thread == hash)
-        .map(|h| (h.date, h.id))
-        .collect();
-    members.sort_unstable_by(|a, b| b.cmp(a));
-    let mut emails = mail.metas(members.into_iter().map(|(_, id)| id))?;
+    let hash = thread_hash(&meta.thread_id);
+    let mut emails = members(&mail, &sources, sel, opts, meta.account_id, hash)?;
     if emails.is_empty() {
         emails.push(meta.clone());
     }
-    Ok(Thread { emails })
+    Ok(Thread::whole(emails))
 }
 
-/// The user's folders with their roles and counts, for the sidebar's own-folders list.
-#[derive(Debug, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct FolderInfo {
-    pub account_id: u64,
-    pub name: String,
-    pub display_name: String,
-    pub role: String,
-    pub total: usize,
-    pub unread: usize,
-}
-
-pub fn folders(store: &Store, user_id: u64) -> Result<Vec<FolderInfo>> {
-    let accounts = account_ids(store, user_id)?;
-    let mail = MailRead::new(store)?;
-    let mut out = Vec::new();
-    for account in accounts {
-        for f in folders_of(&mail, account)? {
-            let (mut total, mut unread) = (0, 0);
-            for row in mail.rows(account, &f.name)? {
-                let bits = row?.view().bits();
-                if bits & flags::HIDDEN == 0 {
-                    total += 1;
-                    if bits & flags::SEEN == 0 {
-                        unread += 1;
-                    }
-                }
-            }
-            out.push(FolderInfo {
-                account_id: account,
-                display_name: f.display_name,
-                name: f.name,
-                role: f.role,
-                total,
-                unread,
-            });
-        }
+/// `GET /api/threads/{folder}/{threadId}`: every mail of the thread the listing keeps, newest
+/// first; `None` when it keeps none.
+pub fn thread_by_id(
+    store: &Store,
+    user_id: u64,
+    sel: &Selector,
+    opts: &ListOptions,
+    thread_id: &str,
+) -> Result<Option<Thread>> {
+    let (mail, sources) = open(store, user_id, sel)?;
+    let hash = thread_hash(thread_id);
+    let mut emails = Vec::new();
+    for account in account_ids(store, user_id)? {
+        emails.extend(members(&mail, &sources, sel, opts, account, hash)?);
     }
-    Ok(out)
+    emails.sort_by_key(|m| std::cmp::Reverse((m.date, m.id)));
+    Ok((!emails.is_empty()).then(|| Thread::whole(emails)))
 }

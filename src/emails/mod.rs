@@ -4,11 +4,13 @@
 //! the user always shows. Every function takes the user id and only touches that user's
 //! accounts.
 
+mod counting;
 pub mod listing;
 pub mod remote;
 pub mod routes;
 pub mod triage;
 pub mod view;
+mod walk;
 pub mod wire;
 pub mod zero;
 

@@ -39,6 +39,7 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/emails/session/{folder}", get(list_virtual))
         .route("/api/threads/{folder}", get(list_threads))
+        .route("/api/threads/{folder}/{thread}", get(get_thread))
         .route(
             "/api/emails/{key}",
             get(list_or_get).put(update).delete(delete),
@@ -148,6 +149,24 @@ async fn list_threads(
     .await?;
     let rows: Vec<ThreadView> = p.threads.iter().map(view::thread).collect();
     Ok(with_total(rows, p.total, page, per_page))
+}
+
+/// `GET /api/threads/{folder}/{thread}`: one thread of a listing with all of its mail that the
+/// listing keeps (a page of threads carries only the newest of each).
+async fn get_thread(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path((folder, thread)): Path<(String, String)>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<ThreadView>> {
+    let opts = q.options()?;
+    let sel = Selector::for_any(&folder);
+    let t = blocking(&state, move |store| {
+        super::listing::thread_by_id(store, user.id, &sel, &opts, &thread)
+    })
+    .await?
+    .ok_or_else(|| AppError::NotFound(messages::THREAD_NOT_FOUND.into()))?;
+    Ok(Json(view::thread(&t)))
 }
 
 fn message_id(key: &str) -> Option<u64> {

@@ -236,43 +236,25 @@ pub struct ThreadView {
     pub emails: Vec<EmailRow>,
 }
 
-/// A thread of a listing, its labels and priority as the list shows them.
+/// A thread of a listing, its labels and priority as the list shows them: the totals cover all
+/// of its kept mail, `emails` what the answer carries (the newest only, in a page of threads).
 pub fn thread(t: &Thread) -> ThreadView {
     let newest = &t.emails[0];
-    let mut present: Vec<String> = Vec::new();
-    let mut user_labels: Vec<String> = Vec::new();
+    let totals = &t.totals;
+    let mut labels: Vec<String> = LABEL_ORDER
+        .iter()
+        .filter(|l| (**l == "urgent" && totals.urgent) || totals.statuses.contains(l))
+        .map(|l| l.to_string())
+        .collect();
     for m in &t.emails {
-        if m.priority.as_deref() == Some("urgent") {
-            present.push("urgent".into());
-        }
-        if let Some(s) = &m.status {
-            present.push(s.clone());
-        }
         for k in m.keywords.iter().filter(|k| !k.starts_with('$')) {
-            if !user_labels.contains(k) {
-                user_labels.push(k.clone());
+            if !labels.contains(k) {
+                labels.push(k.clone());
             }
         }
     }
-    let mut labels: Vec<String> = LABEL_ORDER
-        .iter()
-        .filter(|l| present.iter().any(|p| p == *l))
-        .map(|l| l.to_string())
-        .collect();
-    labels.extend(user_labels);
-    let mut participants: Vec<String> = Vec::new();
-    for m in &t.emails {
-        let name = m.sender_name();
-        if !name.is_empty() && !participants.iter().any(|p| p == name) {
-            participants.push(name.to_string());
-        }
-    }
     let subject = newest.summary.subject.trim();
-    let priority = if t
-        .emails
-        .iter()
-        .any(|m| m.priority.as_deref() == Some("urgent"))
-    {
+    let priority = if totals.urgent {
         Some("urgent".to_string())
     } else {
         newest.priority.clone()
@@ -281,15 +263,15 @@ pub fn thread(t: &Thread) -> ThreadView {
         id: newest.thread_id.clone(),
         subject: subject.to_string(),
         has_no_subject: subject.is_empty(),
-        count: t.emails.len(),
+        count: totals.count,
         last_date: iso(t.emails.iter().map(|m| m.date).max().unwrap_or(newest.date)),
-        is_read: t.emails.iter().all(|m| m.seen),
-        is_starred: t.emails.iter().any(|m| m.flagged),
+        is_read: totals.is_read,
+        is_starred: totals.is_starred,
         labels,
         status: newest.status.clone(),
         priority,
-        has_attachments: t.emails.iter().any(|m| m.has_attachments()),
-        participants,
+        has_attachments: totals.has_attachments,
+        participants: totals.participants.clone(),
         emails: t.emails.iter().map(row).collect(),
     }
 }

@@ -1,13 +1,19 @@
 //! The Inbox Zero panel (spec 000 §2, §4, §9): needs-reply, urgent, overdue and processed
-//! counters, the most overdue reminders and the auto-archive candidates, computed on the
-//! server in one walk of the index.
+//! counters, the most overdue reminders and the auto-archive candidates. The counters come from
+//! the store's counters; overdue is what waits minus what has not waited long enough (the last
+//! three days, read from the tags); reminders walk the waiting mail's tags from the oldest and
+//! stop at ten; candidates read the processed and info tags.
+
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::listing::{Selector, for_each_row, is_unread_status, waits_for_user};
+use super::account_ids;
+use super::counting::for_each_count;
+use super::listing::{Selector, is_unread_status, waits_for_user};
 use super::triage::{DAY, is_auto_archive_candidate};
 use crate::error::Result;
-use crate::mailstore::{MailRead, flags};
+use crate::mailstore::{MailRead, flags, tag_of_status, tags};
 use crate::store::Store;
 
 /// Overdue after this many days, or after one day when urgent (spec 000 §9).
@@ -62,39 +68,127 @@ pub struct InboxZero {
     pub auto_archive_count: usize,
 }
 
+/// Mail that waits for the user (needs reply, or unread and untriaged) or is urgent: the
+/// only mail that can be overdue.
+fn may_be_overdue(bits: u16) -> bool {
+    matches!(flags::status_of(bits), Some("needs_reply"))
+        || is_unread_status(bits)
+        || bits & flags::PRIORITY_URGENT != 0
+}
+
+/// The tags that hold every message [`may_be_overdue`] keeps.
+fn waiting_tags() -> [u8; 3] {
+    [
+        tag_of_status("needs_reply").expect("a status"),
+        tags::UNREAD,
+        tags::URGENT,
+    ]
+}
+
 pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     let archive = Selector::for_virtual("archive").expect("virtual");
-    let (mut needs_reply, mut urgent, mut processed) = (0, 0, 0);
-    let mut overdue_ids: Vec<(i64, u64)> = Vec::new();
-    let mut candidates: Vec<(i64, u64)> = Vec::new();
-    for_each_row(store, user_id, |_, f, r| {
-        let row = r.view();
-        let bits = row.bits();
+    let (mut needs_reply, mut urgent, mut processed, mut waiting) = (0, 0, 0, 0);
+    for_each_count(store, user_id, |role, bits, n| {
         if bits & flags::HIDDEN != 0 {
             return;
         }
-        let role = f.role.as_str();
         let waits = waits_for_user(role);
         if waits && flags::status_of(bits) == Some("needs_reply") {
-            needs_reply += 1;
+            needs_reply += n;
         }
         if waits && bits & flags::PRIORITY_URGENT != 0 {
-            urgent += 1;
+            urgent += n;
         }
         if archive.row_matches(role, bits) {
-            processed += 1;
+            processed += n;
         }
-        if overdue(role, bits, r.date(), now).is_some() {
-            overdue_ids.push((r.date(), r.id()));
-        }
-        if is_auto_archive_candidate(role, bits, row.activity(), now) {
-            candidates.push((row.activity(), r.id()));
+        if waits && may_be_overdue(bits) {
+            waiting += n;
         }
     })?;
-    // Most overdue (oldest) first; candidates idle longest first.
-    overdue_ids.sort_unstable();
-    candidates.sort_unstable();
     let mail = MailRead::new(store)?;
+    let accounts = account_ids(store, user_id)?;
+    let mut roles: HashMap<(u64, String), String> = HashMap::new();
+    for account in &accounts {
+        for f in mail.folders(*account)? {
+            roles.insert((*account, f.name), f.role);
+        }
+    }
+    let role_of = |account: u64, folder: &str| {
+        roles
+            .get(&(account, folder.to_string()))
+            .map_or("", String::as_str)
+    };
+
+    // Overdue: all that waits, less what has not waited long enough yet (the last days only).
+    let mut recent: HashSet<u64> = HashSet::new();
+    let mut not_yet = 0;
+    for account in &accounts {
+        for tag in waiting_tags() {
+            for r in mail.tagged_from(*account, tag, now - OVERDUE_DAYS * DAY + 1)? {
+                let r = r?;
+                let role = role_of(*account, &r.folder);
+                if !waits_for_user(role) || !recent.insert(r.id) {
+                    continue;
+                }
+                if let Some(e) = mail.index_entry(*account, &r.folder, r.date, r.id)?
+                    && overdue(role, e.bits, r.date, now).is_none()
+                {
+                    not_yet += 1;
+                }
+            }
+        }
+    }
+
+    // Reminders: the oldest overdue first, walking the waiting tags from the oldest.
+    let mut overdue_ids: Vec<(i64, u64)> = Vec::new();
+    for account in &accounts {
+        let mut found: Vec<(i64, u64)> = Vec::new();
+        for tag in waiting_tags() {
+            let mut n = 0;
+            for r in mail.tagged(*account, tag)? {
+                let r = r?;
+                let role = role_of(*account, &r.folder);
+                if let Some(e) = mail.index_entry(*account, &r.folder, r.date, r.id)?
+                    && overdue(role, e.bits, r.date, now).is_some()
+                {
+                    found.push((r.date, r.id));
+                    n += 1;
+                    if n == REMINDERS {
+                        break;
+                    }
+                }
+                if r.date > now {
+                    break;
+                }
+            }
+        }
+        overdue_ids.extend(found);
+    }
+    overdue_ids.sort_unstable();
+    overdue_ids.dedup();
+
+    // Candidates: processed and info mail still in the inbox, idle longest first.
+    let mut candidates: Vec<(i64, u64)> = Vec::new();
+    for account in &accounts {
+        for status in ["processed", "info"] {
+            let tag = tag_of_status(status).expect("a status");
+            for r in mail.tagged(*account, tag)? {
+                let r = r?;
+                let role = role_of(*account, &r.folder);
+                if role != "inbox" {
+                    continue;
+                }
+                if let Some(e) = mail.index_entry(*account, &r.folder, r.date, r.id)?
+                    && is_auto_archive_candidate(role, e.bits, e.activity, now)
+                {
+                    candidates.push((e.activity, r.id));
+                }
+            }
+        }
+    }
+    candidates.sort_unstable();
+
     let mut reminders = Vec::new();
     for (date, id) in overdue_ids.iter().take(REMINDERS) {
         if let Some(m) = mail.meta(*id)? {
@@ -119,7 +213,7 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     Ok(InboxZero {
         needs_reply,
         urgent,
-        overdue: overdue_ids.len(),
+        overdue: waiting - not_yet,
         processed,
         reminders,
         auto_archive,

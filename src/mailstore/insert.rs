@@ -4,9 +4,12 @@
 use redb::ReadableTable;
 
 use super::changes::{self, Kind};
+use super::derived::Derived;
+use super::index::thread_hash;
 use super::keywords;
 use super::model::{Carried, Fetched, MessageMeta, hidden_key};
 use super::raw::{RawTable, put_raw};
+use super::read::read_meta;
 use super::tables::{CARRIED, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS};
 use super::write::MailWrite;
 use crate::mail::parse::Summary;
@@ -32,7 +35,11 @@ pub struct Inserter<'t> {
     carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
     msgids: redb::Table<'t, (u64, &'static str), &'static str>,
     subjects: redb::Table<'t, (u64, &'static str), &'static str>,
+    derived: Derived<'t>,
 }
+
+/// How many of a new message's ids (its own, its references) are checked for threads to merge.
+const MERGE_KEYS: usize = 24;
 
 impl<'t> Inserter<'t> {
     pub(super) fn new(w: MailWrite<'t>) -> anyhow::Result<Self> {
@@ -47,6 +54,7 @@ impl<'t> Inserter<'t> {
             carried: txn.open_table(CARRIED)?,
             msgids: txn.open_table(MSGIDS)?,
             subjects: txn.open_table(SUBJECTS)?,
+            derived: Derived::open(txn)?,
         })
     }
 
@@ -107,6 +115,7 @@ impl<'t> Inserter<'t> {
                 meta.last_activity = c.last_activity;
             }
         }
+        self.merge_threads(account, &meta)?;
         if let Some(mid) = meta.summary.message_id.as_deref()
             && self.msgids.get((account, mid))?.is_none()
         {
@@ -122,10 +131,87 @@ impl<'t> Inserter<'t> {
             (account, folder, date, id),
             meta.index_row().encode().as_slice(),
         )?;
+        self.derived.apply(None, Some(&meta.entry()))?;
         put_raw(&mut self.raw, id, &f.raw)?;
         self.messages.insert(id, record::encode(&meta).as_slice())?;
         changes::append(txn, account, id, folder, Kind::Added, self.w.reason)?;
         Ok(meta)
+    }
+}
+
+impl Inserter<'_> {
+    /// Joins into the new message's thread the threads it links: mail that arrived before it
+    /// and named it (or one of its references) as its root, and the threads its references
+    /// are in. Without this, replies that arrive before their root stay a thread of their own.
+    fn merge_threads(&mut self, account: u64, meta: &MessageMeta) -> anyhow::Result<()> {
+        let s = &meta.summary;
+        let into = meta.thread_id.as_str();
+        let keys = s
+            .message_id
+            .iter()
+            .chain(&s.references)
+            .chain(&s.in_reply_to)
+            .take(MERGE_KEYS);
+        let mut others: Vec<String> = Vec::new();
+        for key in keys {
+            others.push(key.clone());
+            if let Some(t) = self.msgids.get((account, key.as_str()))? {
+                others.push(t.value().to_string());
+            }
+        }
+        others.sort();
+        others.dedup();
+        for other in others.iter().filter(|o| o.as_str() != into) {
+            for (_, id, _) in self.derived.members_of(account, thread_hash(other))? {
+                self.relabel(id, other, into)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves message `id` from thread `from` to thread `into`.
+    fn relabel(&mut self, id: u64, from: &str, into: &str) -> anyhow::Result<()> {
+        let Some(mut m) = read_meta(&self.messages, id)? else {
+            return Ok(());
+        };
+        if m.thread_id != from {
+            return Ok(());
+        }
+        let old = m.clone();
+        m.thread_id = into.to_string();
+        self.messages.insert(id, record::encode(&m).as_slice())?;
+        self.index.insert(
+            (m.account_id, m.folder.as_str(), m.date, id),
+            m.index_row().encode().as_slice(),
+        )?;
+        self.derived.apply(Some(&old.entry()), Some(&m.entry()))?;
+        let account = m.account_id;
+        if let Some(mid) = m.summary.message_id.as_deref()
+            && self
+                .msgids
+                .get((account, mid))?
+                .is_some_and(|t| t.value() == from)
+        {
+            self.msgids.insert((account, mid), into)?;
+        }
+        let (norm, _) = threading::normalize_subject(&m.summary.subject);
+        if !norm.is_empty()
+            && self
+                .subjects
+                .get((account, norm.as_str()))?
+                .is_some_and(|t| t.value() == from)
+        {
+            self.subjects.insert((account, norm.as_str()), into)?;
+        }
+        changes::append(
+            self.w.txn,
+            account,
+            id,
+            &m.folder,
+            Kind::Updated,
+            self.w.reason,
+        )
+        .map_err(Into::into)
     }
 }
 

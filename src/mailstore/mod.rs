@@ -11,6 +11,9 @@
 //! to the signed-in user first: the store itself knows accounts, not users.
 
 pub mod changes;
+mod derived;
+#[cfg(test)]
+mod derived_tests;
 mod index;
 mod insert;
 pub mod keywords;
@@ -21,13 +24,17 @@ mod tables;
 mod write;
 
 pub use changes::{Change, ChangeFeed, Kind, Reason};
+pub use derived::{
+    ThreadRec, build_step, create_derived_tables, forget_derived, is_unread_status, signature_bits,
+    tag_of_status, tags, tags_of,
+};
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
 pub use model::{
     Carried, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, hidden_key,
     role_by_name, roles,
 };
-pub use read::{MailRead, Row, Rows};
+pub use read::{IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
 pub use tables::{
     create_legacy_search_queue, create_tables, migrate_to_change_log, migrate_to_compressed_raw,
     migrate_to_index,
@@ -46,4 +53,44 @@ pub async fn write<T: Send + 'static>(
 /// Forgets everything stored for a mail account (its step in forgetting an account).
 pub fn forget_account(txn: &redb::WriteTransaction, account: u64) -> anyhow::Result<()> {
     MailWrite::new(txn, Reason::Forget).clear_account(account)
+}
+
+/// Messages added to the derived tables per transaction while an older store is brought up to
+/// date: small enough that a transaction's dirty pages stay a few MB at any mailbox size.
+const BUILD_STEP: usize = 2_000;
+
+/// Finishes building the derived tables (counters, tags, thread members and summaries) of a
+/// store migrated from before them, one committed step at a time: memory stays bounded, and a
+/// kill at any point leaves a cursor the next start continues from.
+pub fn finish_build(store: &crate::store::Store) -> anyhow::Result<()> {
+    // For the kill -9 test: stop (and wait to be killed) after this many committed steps.
+    let pause_after: Option<usize> = std::env::var("MAILSTORE_TEST_BUILD_PAUSE_AFTER")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let (mut steps, mut added) = (0usize, 0usize);
+    loop {
+        let txn = store.db().begin_write()?;
+        let Some(n) = build_step(&txn, BUILD_STEP)? else {
+            break;
+        };
+        txn.commit()?;
+        steps += 1;
+        added += n;
+        if steps % 50 == 0 {
+            tracing::info!(
+                messages = added,
+                "building the mail counters and thread records"
+            );
+        }
+        if pause_after == Some(steps) {
+            eprintln!("build paused after {steps} steps");
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            }
+        }
+    }
+    if added > 0 {
+        tracing::info!(messages = added, "mail counters and thread records built");
+    }
+    Ok(())
 }

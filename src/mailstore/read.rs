@@ -4,10 +4,13 @@ use std::collections::HashMap;
 
 use redb::{AccessGuard, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable};
 
+use super::derived::{ThreadRec, members_in};
 use super::index::{IndexView, folder_range};
 use super::model::{FolderState, MessageMeta, PendingFlags, roles};
 use super::raw::get_raw;
-use super::tables::{FOLDERS, INDEX, MESSAGES, PENDING, RAW_Z, UIDS};
+use super::tables::{
+    COUNTS, FOLDERS, INDEX, MEMBERS, MESSAGES, PENDING, RAW_Z, TAGS, THREAD_SIGS, THREADS, UIDS,
+};
 use crate::store::{Store, record};
 
 type IndexKey = (u64, &'static str, i64, u64);
@@ -20,7 +23,14 @@ pub struct MailRead {
     raw: ReadOnlyTable<(u64, u16), &'static [u8]>,
     uids: ReadOnlyTable<(u64, &'static str, u32), u64>,
     pending: ReadOnlyTable<(u64, u64), &'static [u8]>,
+    counts: ReadOnlyTable<(u64, &'static str, u16), u64>,
+    tags: ReadOnlyTable<TagKey, &'static str>,
+    members: ReadOnlyTable<(u64, u64, i64, u64), &'static str>,
+    threads: ReadOnlyTable<(u64, &'static str, u64), &'static [u8]>,
+    sigs: ReadOnlyTable<(u64, &'static str, &'static [u8]), u64>,
 }
+
+type TagKey = (u64, u8, i64, u64);
 
 impl MailRead {
     pub fn new(store: &Store) -> anyhow::Result<Self> {
@@ -35,6 +45,11 @@ impl MailRead {
             raw: txn.open_table(RAW_Z)?,
             uids: txn.open_table(UIDS)?,
             pending: txn.open_table(PENDING)?,
+            counts: txn.open_table(COUNTS)?,
+            tags: txn.open_table(TAGS)?,
+            members: txn.open_table(MEMBERS)?,
+            threads: txn.open_table(THREADS)?,
+            sigs: txn.open_table(THREAD_SIGS)?,
         })
     }
 
@@ -127,6 +142,81 @@ impl MailRead {
         Ok(n)
     }
 
+    /// How many messages of a folder carry each combination of index bits.
+    pub fn counts(&self, account: u64, folder: &str) -> anyhow::Result<Vec<(u16, u64)>> {
+        let mut out = Vec::new();
+        for e in self
+            .counts
+            .range((account, folder, 0)..=(account, folder, u16::MAX))?
+        {
+            let (k, v) = e?;
+            out.push((k.value().2, v.value()));
+        }
+        Ok(out)
+    }
+
+    /// How many threads of a folder have each set of member bits (see `signature_bits`).
+    pub fn thread_signatures(
+        &self,
+        account: u64,
+        folder: &str,
+    ) -> anyhow::Result<Vec<(Vec<u8>, u64)>> {
+        let mut out = Vec::new();
+        let mut range = self.sigs.range((account, folder, [].as_slice())..)?;
+        for e in &mut range {
+            let (k, v) = e?;
+            let (a, f, sig) = k.value();
+            if a != account || f != folder {
+                break;
+            }
+            out.push((sig.to_vec(), v.value()));
+        }
+        Ok(out)
+    }
+
+    /// A thread's part in a folder.
+    pub fn thread(&self, account: u64, folder: &str, thread: u64) -> anyhow::Result<ThreadRec> {
+        Ok(self
+            .threads
+            .get((account, folder, thread))?
+            .map(|v| ThreadRec::decode(v.value()))
+            .unwrap_or_default())
+    }
+
+    /// A thread's members in every folder: (date, id, folder), oldest first.
+    pub fn members(&self, account: u64, thread: u64) -> anyhow::Result<Vec<(i64, u64, String)>> {
+        Ok(members_in(&self.members, account, thread)?)
+    }
+
+    /// The messages of an account carrying `tag` (see `tags`), oldest first.
+    pub fn tagged(&self, account: u64, tag: u8) -> anyhow::Result<Tagged> {
+        self.tagged_from(account, tag, i64::MIN)
+    }
+
+    /// The messages of an account carrying `tag` dated `from` or later, oldest first.
+    pub fn tagged_from(&self, account: u64, tag: u8, from: i64) -> anyhow::Result<Tagged> {
+        let range = (account, tag, from, 0)..=(account, tag, i64::MAX, u64::MAX);
+        Ok(Tagged(self.tags.range(range)?))
+    }
+
+    /// The index bits, thread hash and last activity of one message, by its index key.
+    pub fn index_entry(
+        &self,
+        account: u64,
+        folder: &str,
+        date: i64,
+        id: u64,
+    ) -> anyhow::Result<Option<IndexEntry>> {
+        Ok(self.index.get((account, folder, date, id))?.map(|v| {
+            let row = IndexView(v.value());
+            IndexEntry {
+                bits: row.bits(),
+                thread: row.thread(),
+                activity: row.activity(),
+            }
+        }))
+    }
+
     /// The account's changes waiting to be written to the mailbox, by message id.
     pub fn pending(&self, account: u64) -> anyhow::Result<Vec<(u64, PendingFlags)>> {
         pending_of(&self.pending, account)
@@ -185,6 +275,55 @@ impl Iterator for Rows {
 impl DoubleEndedIterator for Rows {
     fn next_back(&mut self) -> Option<Self::Item> {
         self.0.next_back().map(row)
+    }
+}
+
+/// What the index says of one message.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexEntry {
+    pub bits: u16,
+    pub thread: u64,
+    pub activity: i64,
+}
+
+/// A message carrying a tag: its date, id and folder.
+pub struct TaggedRow {
+    pub date: i64,
+    pub id: u64,
+    pub folder: String,
+}
+
+/// The messages carrying one tag, in date order.
+pub struct Tagged(redb::Range<'static, TagKey, &'static str>);
+
+fn tagged_row(
+    e: Result<
+        (
+            AccessGuard<'static, TagKey>,
+            AccessGuard<'static, &'static str>,
+        ),
+        redb::StorageError,
+    >,
+) -> anyhow::Result<TaggedRow> {
+    let (k, v) = e?;
+    let (_, _, date, id) = k.value();
+    Ok(TaggedRow {
+        date,
+        id,
+        folder: v.value().to_string(),
+    })
+}
+
+impl Iterator for Tagged {
+    type Item = anyhow::Result<TaggedRow>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(tagged_row)
+    }
+}
+
+impl DoubleEndedIterator for Tagged {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(tagged_row)
     }
 }
 

@@ -50,6 +50,23 @@ pub(super) const CHANGES: TableDefinition<u64, &[u8]> = TableDefinition::new("ma
 /// consumer name → the last sequence number it has handled.
 pub(super) const CURSORS: TableDefinition<&str, u64> = TableDefinition::new("mail_change_cursors");
 
+/// (account, folder, index bits) → how many messages of the folder carry those bits
+/// (schema 8; see `derived.rs` for these five).
+pub(super) const COUNTS: TableDefinition<(u64, &str, u16), u64> =
+    TableDefinition::new("mail_folder_counts");
+/// (account, tag, date, message id) → folder: messages by status, starred, urgent, unread.
+pub(super) const TAGS: TableDefinition<(u64, u8, i64, u64), &str> =
+    TableDefinition::new("mail_tags");
+/// (account, thread hash, date, message id) → folder: a thread's members in every folder.
+pub(super) const MEMBERS: TableDefinition<(u64, u64, i64, u64), &str> =
+    TableDefinition::new("mail_thread_members");
+/// (account, folder, thread hash) → an encoded `ThreadRec`: the thread's part in the folder.
+pub(super) const THREADS: TableDefinition<(u64, &str, u64), &[u8]> =
+    TableDefinition::new("mail_threads");
+/// (account, folder, signature: the distinct member bits) → how many threads have it.
+pub(super) const THREAD_SIGS: TableDefinition<(u64, &str, &[u8]), u64> =
+    TableDefinition::new("mail_thread_sigs");
+
 /// Schema 2: the first mail cache.
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(FOLDERS)?;

@@ -6,6 +6,8 @@ use std::collections::{HashMap, HashSet};
 use redb::{ReadableTable, WriteTransaction};
 
 use super::changes::{self, Kind, Reason};
+use super::derived::{Derived, Entry};
+use super::index::IndexView;
 use super::model::{Carried, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags};
 use super::model::{hidden_key, roles};
 use super::raw::{get_raw, remove_raw};
@@ -88,11 +90,45 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(MESSAGES)?
             .insert(meta.id, record::encode(meta).as_slice())?;
-        self.txn.open_table(INDEX)?.insert(
-            (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
-            meta.index_row().encode().as_slice(),
-        )?;
+        let new = meta.entry();
+        let old = {
+            let mut index = self.txn.open_table(INDEX)?;
+            let old = index.insert(
+                (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
+                meta.index_row().encode().as_slice(),
+            )?;
+            // The row as it was: its sender never changes after the insert.
+            old.map(|v| {
+                let row = IndexView(v.value());
+                (row.bits(), row.thread())
+            })
+        };
+        let old = old.map(|(bits, thread)| Entry {
+            bits,
+            thread,
+            ..new.clone()
+        });
+        Derived::open(self.txn)?.apply(old.as_ref(), Some(&new))?;
         self.log(meta, Kind::Updated)?;
+        Ok(())
+    }
+
+    /// Removes a message's index row and what the derived tables hold for it (as the stored
+    /// row says: the caller's record may already carry its next state).
+    fn unindex(&self, meta: &MessageMeta) -> anyhow::Result<()> {
+        let key = (meta.account_id, meta.folder.as_str(), meta.date, meta.id);
+        let old = self.txn.open_table(INDEX)?.remove(key)?.map(|v| {
+            let row = IndexView(v.value());
+            (row.bits(), row.thread())
+        });
+        if let Some((bits, thread)) = old {
+            let old = Entry {
+                bits,
+                thread,
+                ..meta.entry()
+            };
+            Derived::open(self.txn)?.apply(Some(&old), None)?;
+        }
         Ok(())
     }
 
@@ -176,12 +212,7 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(UIDS)?
             .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
-        self.txn.open_table(INDEX)?.remove((
-            meta.account_id,
-            meta.folder.as_str(),
-            meta.date,
-            id,
-        ))?;
+        self.unindex(&meta)?;
         self.txn
             .open_table(PENDING)?
             .remove((meta.account_id, id))?;
@@ -385,12 +416,7 @@ impl<'t> MailWrite<'t> {
             self.txn
                 .open_table(UIDS)?
                 .remove((account, meta.folder.as_str(), meta.uid))?;
-            self.txn.open_table(INDEX)?.remove((
-                account,
-                meta.folder.as_str(),
-                meta.date,
-                meta.id,
-            ))?;
+            self.unindex(&meta)?;
             let uid = target.top.max(1);
             target.top = uid + 1;
             target.exists += 1;

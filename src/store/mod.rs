@@ -207,6 +207,17 @@ pub fn take_value(txn: &redb::WriteTransaction, name: &str) -> Result<u64, redb:
         .unwrap_or(0))
 }
 
+/// A value kept in META, read inside the caller's write transaction.
+pub fn get_value(txn: &redb::WriteTransaction, name: &str) -> Result<Option<u64>, redb::Error> {
+    Ok(txn.open_table(META)?.get(name)?.map(|v| v.value()))
+}
+
+/// Sets a value kept in META inside the caller's transaction.
+pub fn put_value(txn: &redb::WriteTransaction, name: &str, value: u64) -> Result<(), redb::Error> {
+    txn.open_table(META)?.insert(name, value)?;
+    Ok(())
+}
+
 /// Allocates the next id of a counter kept in META, inside the caller's transaction.
 pub(crate) fn next_id(txn: &redb::WriteTransaction, counter: &str) -> Result<u64, redb::Error> {
     let mut meta = txn.open_table(META)?;

@@ -1,0 +1,236 @@
+//! The derived tables stay equal to a rebuild from the records through every kind of change,
+//! and threads that arrived in pieces are joined.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use redb::{ReadableDatabase, ReadableTable};
+
+use super::derived::build_step;
+use super::model::{Fetched, FolderState, ServerFlags};
+use super::tables::{COUNTS, MEMBERS, TAGS, THREAD_SIGS, THREADS};
+use super::{MailRead, MailWrite, Reason, ThreadRec, thread_hash};
+use crate::store::{Migration, Store};
+
+/// The mail tables as the schema's migrations leave them (the list itself sits above the
+/// store, in `crate::schema`).
+fn mail_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+    crate::store::create_meta(txn)?;
+    super::create_tables(txn)?;
+    super::migrate_to_index(txn)?;
+    super::migrate_to_compressed_raw(txn)?;
+    super::create_legacy_search_queue(txn)?;
+    super::migrate_to_change_log(txn)?;
+    super::create_derived_tables(txn)
+}
+
+static MAIL: &[Migration] = &[Migration {
+    version: 1,
+    name: "mail tables",
+    apply: mail_tables,
+}];
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = Store::open_with(dir.path(), crate::store::DEFAULT_CACHE_MB, MAIL).unwrap();
+    store.migrate().unwrap();
+    (dir, store)
+}
+
+fn fetched(uid: u32, headers: &str, seen: bool) -> Fetched {
+    Fetched {
+        uid,
+        flags: ServerFlags {
+            seen,
+            ..ServerFlags::default()
+        },
+        internal_date: Some(1_700_000_000 + i64::from(uid) * 60),
+        raw: format!("{headers}\r\nFrom: Dana <dana@example.test>\r\n\r\nbody {uid}\r\n")
+            .into_bytes(),
+    }
+}
+
+fn insert(store: &Store, folder: &str, mails: &[Fetched]) {
+    let txn = store.db().begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    if w.folder(1, folder).unwrap().is_none() {
+        w.save_folder(1, &FolderState::local(folder)).unwrap();
+    }
+    w.insert_messages(1, folder, mails).unwrap();
+    txn.commit().unwrap();
+}
+
+/// Everything the derived tables hold, names as sets (their order is join order).
+type Snapshot = (
+    BTreeMap<(u64, String, u16), u64>,
+    BTreeSet<(u64, u8, i64, u64, String)>,
+    BTreeSet<(u64, u64, i64, u64, String)>,
+    BTreeMap<(u64, String, u64), (Vec<(u16, u32)>, BTreeSet<(String, u32)>)>,
+    BTreeMap<(u64, String, Vec<u8>), u64>,
+);
+
+fn snapshot(store: &Store) -> Snapshot {
+    let txn = store.db().begin_read().unwrap();
+    let mut s = Snapshot::default();
+    for e in txn.open_table(COUNTS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, f, b) = k.value();
+        s.0.insert((a, f.to_string(), b), v.value());
+    }
+    for e in txn.open_table(TAGS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, t, d, id) = k.value();
+        s.1.insert((a, t, d, id, v.value().to_string()));
+    }
+    for e in txn.open_table(MEMBERS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, t, d, id) = k.value();
+        s.2.insert((a, t, d, id, v.value().to_string()));
+    }
+    for e in txn.open_table(THREADS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, f, t) = k.value();
+        let rec = ThreadRec::decode(v.value());
+        s.3.insert(
+            (a, f.to_string(), t),
+            (rec.bits, rec.names.into_iter().collect()),
+        );
+    }
+    for e in txn.open_table(THREAD_SIGS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, f, sig) = k.value();
+        s.4.insert((a, f.to_string(), sig.to_vec()), v.value());
+    }
+    s
+}
+
+/// Empties the derived tables and builds them again from the records, in small steps.
+fn rebuild(store: &Store) {
+    let txn = store.db().begin_write().unwrap();
+    super::derived::forget_derived(&txn).unwrap();
+    txn.commit().unwrap();
+    loop {
+        let txn = store.db().begin_write().unwrap();
+        let step = build_step(&txn, 3).unwrap();
+        txn.commit().unwrap();
+        if step.is_none() {
+            break;
+        }
+    }
+}
+
+#[test]
+fn derived_tables_equal_a_rebuild_after_every_kind_of_change() {
+    let (_dir, store) = store();
+    let mails: Vec<Fetched> = (1..=12)
+        .map(|uid| {
+            let headers = match uid % 4 {
+                0 => format!("Subject: Plan\r\nMessage-ID: <m{uid}@x>"),
+                1 => format!("Subject: Re: Plan\r\nMessage-ID: <m{uid}@x>\r\nReferences: <m4@x>"),
+                2 => format!("Subject: Lunch {uid}\r\nMessage-ID: <m{uid}@x>"),
+                _ => format!("Subject: Re: Lunch\r\nMessage-ID: <m{uid}@x>\r\nIn-Reply-To: <m2@x>"),
+            };
+            fetched(uid, &headers, uid % 3 == 0)
+        })
+        .collect();
+    insert(&store, "INBOX", &mails[..8]);
+    insert(&store, "Archive", &mails[8..]);
+    let before = snapshot(&store);
+    assert_eq!(
+        before.0.values().sum::<u64>(),
+        12,
+        "every message counted once"
+    );
+
+    // Flags and triage from the server, a hide, a delete, a local move, a folder reset.
+    let txn = store.db().begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    let updates = vec![
+        (
+            1,
+            ServerFlags {
+                seen: true,
+                flagged: true,
+                keywords: vec!["$NeedsReply".into(), "$Urgent".into()],
+                ..ServerFlags::default()
+            },
+        ),
+        (
+            2,
+            ServerFlags {
+                keywords: vec!["$Info".into()],
+                ..ServerFlags::default()
+            },
+        ),
+    ];
+    w.update_flags(1, "INBOX", &updates, true).unwrap();
+    let id3 = w.id_of_uid(1, "INBOX", 3).unwrap().unwrap();
+    w.hide(w.meta(id3).unwrap().unwrap(), 1).unwrap();
+    let id4 = w.id_of_uid(1, "INBOX", 4).unwrap().unwrap();
+    w.delete_message(id4).unwrap();
+    let id5 = w.id_of_uid(1, "INBOX", 5).unwrap().unwrap();
+    let mut meta5 = w.meta(id5).unwrap().unwrap();
+    meta5.status = Some("processed".into());
+    let mut archive = w.folder(1, "Archive").unwrap().unwrap();
+    w.move_local(meta5, &mut archive).unwrap();
+    txn.commit().unwrap();
+    let after_changes = snapshot(&store);
+    rebuild(&store);
+    assert_eq!(snapshot(&store), after_changes);
+    assert_ne!(after_changes, before);
+
+    let txn = store.db().begin_write().unwrap();
+    MailWrite::new(&txn, Reason::Sync)
+        .clear_folder(1, "Archive")
+        .unwrap();
+    txn.commit().unwrap();
+    let after_clear = snapshot(&store);
+    assert!(after_clear.0.keys().all(|(_, f, _)| f == "INBOX"));
+    rebuild(&store);
+    assert_eq!(snapshot(&store), after_clear);
+}
+
+/// A reply that names only its parent arrives first, then the parent (which names the root),
+/// then the root: one thread in the end, whatever the order.
+#[test]
+fn threads_join_when_replies_arrive_before_their_root() {
+    let (_dir, store) = store();
+    insert(
+        &store,
+        "INBOX",
+        &[fetched(
+            1,
+            "Subject: Re: Re: Trip\r\nMessage-ID: <c@x>\r\nIn-Reply-To: <b@x>",
+            false,
+        )],
+    );
+    insert(
+        &store,
+        "INBOX",
+        &[fetched(
+            2,
+            "Subject: Re: Trip\r\nMessage-ID: <b@x>\r\nReferences: <a@x>",
+            false,
+        )],
+    );
+    insert(
+        &store,
+        "INBOX",
+        &[fetched(3, "Subject: Trip\r\nMessage-ID: <a@x>", true)],
+    );
+    let mail = MailRead::new(&store).unwrap();
+    let threads: HashSet<String> = (1..=3)
+        .map(|uid| {
+            let id = mail.id_of_uid(1, "INBOX", uid).unwrap().unwrap();
+            mail.meta(id).unwrap().unwrap().thread_id
+        })
+        .collect();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    let hash = thread_hash(threads.iter().next().unwrap());
+    assert_eq!(mail.members(1, hash).unwrap().len(), 3);
+    let rec = mail.thread(1, "INBOX", hash).unwrap();
+    assert_eq!(rec.bits.iter().map(|(_, n)| n).sum::<u32>(), 3);
+    assert_eq!(mail.thread_signatures(1, "INBOX").unwrap().len(), 1);
+    let joined = snapshot(&store);
+    rebuild(&store);
+    assert_eq!(snapshot(&store), joined);
+}
