@@ -86,3 +86,215 @@ pub fn io_or_protocol(endpoint: &Endpoint, e: async_imap::error::Error) -> MailE
         other => MailError::protocol(endpoint, other.to_string()),
     }
 }
+
+/// The longest reply line `uid_search_compact` accepts: a sequence set lists ranges, so even
+/// a folder of a million scattered UIDs stays well below this.
+const MAX_REPLY_LINE: usize = 64 << 20;
+
+/// `UID SEARCH RETURN (ALL) <criteria>` (ESEARCH, RFC 4731; only when the server advertises
+/// it): the matching UIDs as the server's compact sequence set (`1:5,9,100:200`, empty when
+/// none match). One short line for a folder of any size, where a plain SEARCH lists every UID.
+///
+/// async-imap cannot parse an ESEARCH reply (it would fail the connection), so the reply is
+/// read here off the raw stream, up to and including the tagged status: between commands the
+/// library holds no unread bytes, and the server sends nothing after the tagged status until
+/// the next command. Untagged replies in between (EXISTS, FETCH of flags) are skipped; the sync
+/// reads the real state anyway. NO and BAD come back as async-imap's `No` and `Bad`.
+pub async fn uid_search_compact(
+    session: &mut ImapSession,
+    criteria: &str,
+) -> Result<String, async_imap::error::Error> {
+    use async_imap::error::Error;
+    let tag = session
+        .run_command(format!("UID SEARCH RETURN (ALL) {criteria}"))
+        .await?
+        .0;
+    let mut reader = RawLines::default();
+    let mut found: Vec<String> = Vec::new();
+    loop {
+        let line = reader.next_line(session.get_mut()).await?;
+        let text = String::from_utf8_lossy(&line);
+        if let Some(rest) = text.strip_prefix('*') {
+            if let Some(set) = esearch_all(rest, &tag) {
+                found.push(set.to_string());
+            }
+            continue;
+        }
+        let Some((line_tag, rest)) = text.split_once(' ') else {
+            continue;
+        };
+        if line_tag != tag {
+            continue;
+        }
+        if reader.has_unread() {
+            return Err(Error::Io(std::io::Error::other(
+                "unexpected data after the SEARCH reply",
+            )));
+        }
+        let (status, detail) = rest.split_once(' ').unwrap_or((rest, ""));
+        return match status.to_ascii_uppercase().as_str() {
+            "OK" => Ok(found.join(",")),
+            "NO" => Err(Error::No(detail.to_string())),
+            "BAD" => Err(Error::Bad(detail.to_string())),
+            _ => Err(Error::Io(std::io::Error::other(format!(
+                "unexpected SEARCH status: {text}"
+            )))),
+        };
+    }
+}
+
+/// The `ALL` sequence set of an untagged ESEARCH reply (`rest` follows the `*`) to the command
+/// tagged `tag`; `Some("")` for an ESEARCH with no match, `None` for any other reply.
+pub fn esearch_all<'a>(rest: &'a str, tag: &str) -> Option<&'a str> {
+    let mut words = rest.split_ascii_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("ESEARCH") {
+        return None;
+    }
+    let mut words = words.peekable();
+    // The correlator, `(TAG "A5")`, names the command the reply belongs to.
+    if words.peek().is_some_and(|w| w.starts_with('(')) {
+        let mut correlator = Vec::new();
+        for w in words.by_ref() {
+            correlator.push(w);
+            if w.ends_with(')') {
+                break;
+            }
+        }
+        let named = correlator.join(" ");
+        let named = named.trim_start_matches('(').trim_end_matches(')');
+        let value = named
+            .split_once(' ')
+            .filter(|(k, _)| k.eq_ignore_ascii_case("TAG"))
+            .map(|(_, v)| v.trim().trim_matches('"'));
+        if value.is_some_and(|v| v != tag) {
+            return None;
+        }
+    }
+    let mut all = "";
+    while let Some(w) = words.next() {
+        if w.eq_ignore_ascii_case("ALL") {
+            all = words.next().unwrap_or("");
+        }
+    }
+    Some(all)
+}
+
+/// Whole reply lines read off a raw stream, literals (`{n}` then n bytes) kept inside their
+/// line.
+#[derive(Default)]
+struct RawLines {
+    buf: Vec<u8>,
+    /// Where to look for the current line's end: past any literal already taken in.
+    scan: usize,
+    /// Where the search for a line end continues: no CRLF starts before it.
+    checked: usize,
+}
+
+impl RawLines {
+    async fn next_line<R: tokio::io::AsyncRead + Unpin>(
+        &mut self,
+        stream: &mut R,
+    ) -> Result<Vec<u8>, async_imap::error::Error> {
+        use tokio::io::AsyncReadExt;
+        loop {
+            let from = self.scan.max(self.checked);
+            match self.buf[from..]
+                .windows(2)
+                .position(|w| w == b"\r\n")
+                .map(|p| from + p)
+            {
+                Some(at) => match literal_length(&self.buf[..at]) {
+                    // The literal's bytes belong to the line; its end is after them.
+                    Some(n) if self.buf.len() >= at + 2 + n => {
+                        self.scan = at + 2 + n;
+                        continue;
+                    }
+                    Some(_) => self.checked = at,
+                    None => {
+                        let line = self.buf[..at].to_vec();
+                        self.buf.drain(..at + 2);
+                        self.scan = 0;
+                        self.checked = 0;
+                        return Ok(line);
+                    }
+                },
+                // Next time, look only at what arrives (and the byte before it).
+                None => self.checked = self.buf.len().saturating_sub(1).max(from),
+            }
+            if self.buf.len() > MAX_REPLY_LINE {
+                return Err(async_imap::error::Error::Io(std::io::Error::other(
+                    "the server's SEARCH reply is too long",
+                )));
+            }
+            let mut block = [0u8; 16 * 1024];
+            let n = stream.read(&mut block).await?;
+            if n == 0 {
+                return Err(async_imap::error::Error::ConnectionLost);
+            }
+            self.buf.extend_from_slice(&block[..n]);
+        }
+    }
+
+    fn has_unread(&self) -> bool {
+        !self.buf.is_empty()
+    }
+}
+
+/// `n` when a reply line so far ends with a literal announcement, `{n}` or `{n+}`.
+fn literal_length(line: &[u8]) -> Option<usize> {
+    let inner = line.strip_suffix(b"}")?;
+    let open = inner.iter().rposition(|&b| b == b'{')?;
+    let digits = &inner[open + 1..];
+    let digits = digits.strip_suffix(b"+").unwrap_or(digits);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn esearch_replies_give_their_all_set() {
+        assert_eq!(
+            esearch_all(" ESEARCH (TAG \"A7\") UID ALL 1:3,1000000:1000001", "A7"),
+            Some("1:3,1000000:1000001")
+        );
+        assert_eq!(esearch_all(" ESEARCH (TAG \"A7\") UID", "A7"), Some(""));
+        assert_eq!(
+            esearch_all(" esearch UID COUNT 2 ALL 4,9 MAX 9", "A7"),
+            Some("4,9")
+        );
+        // Another command's reply, or not an ESEARCH at all.
+        assert_eq!(esearch_all(" ESEARCH (TAG \"A6\") UID ALL 5", "A7"), None);
+        assert_eq!(esearch_all(" 3 EXISTS", "A7"), None);
+        assert_eq!(esearch_all(" SEARCH 1 2 3", "A7"), None);
+    }
+
+    #[tokio::test]
+    async fn raw_lines_keep_literals_inside_their_line() {
+        let data: &[u8] =
+            b"* 1 FETCH (BODY[] {5}\r\nab\r\nc)\r\n* ESEARCH UID ALL 1:2\r\nA1 OK done\r\n";
+        let mut stream = data;
+        let mut lines = RawLines::default();
+        assert_eq!(
+            lines.next_line(&mut stream).await.unwrap(),
+            b"* 1 FETCH (BODY[] {5}\r\nab\r\nc)"
+        );
+        assert_eq!(
+            lines.next_line(&mut stream).await.unwrap(),
+            b"* ESEARCH UID ALL 1:2"
+        );
+        assert_eq!(lines.next_line(&mut stream).await.unwrap(), b"A1 OK done");
+        assert!(!lines.has_unread());
+        assert!(matches!(
+            lines.next_line(&mut stream).await,
+            Err(async_imap::error::Error::ConnectionLost)
+        ));
+        assert_eq!(literal_length(b"x {12+}"), Some(12));
+        assert_eq!(literal_length(b"x {}"), None);
+        assert_eq!(literal_length(b"x }"), None);
+    }
+}

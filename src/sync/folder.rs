@@ -6,13 +6,25 @@ use std::collections::HashSet;
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
+use super::plan::{self, Order, UidSet};
 use super::worker::{Ctx, deadline};
-use crate::mail::imap::ImapSession;
+use crate::mail::imap::{self, ImapSession};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
-/// UIDs per FETCH during the initial sync. Large enough that Dovecot streams, small enough
-/// that the inbox fills within a second or two and memory stays flat.
-pub const BACKFILL_CHUNK: u32 = 500;
+/// Messages per body FETCH at most. Large enough that Dovecot streams, small enough that the
+/// inbox fills within a second or two.
+pub const CHUNK_MESSAGES: u32 = 500;
+
+/// Bytes per body FETCH at most, by RFC822.SIZE. A chunk's mail is all in memory at once (the
+/// FETCH reply, then the batch stored in one transaction), and one chunk is parsed and stored
+/// while the next streams in: 16 MiB keeps the two to a few tens of MiB whatever the mail
+/// (500 messages of 30 MB would be 15 GB), while a chunk of ordinary mail (tens of KB each)
+/// still reaches the count bound. A message bigger than this gets a chunk of its own.
+pub const CHUNK_BYTES: u64 = 16 << 20;
+
+/// UIDs whose sizes one `UID FETCH (UID RFC822.SIZE)` asks for: a few chunks' worth, so the
+/// first page is not held up by sizing the whole folder.
+const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
 
 const BODY_QUERY: &str = "(UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[])";
 
@@ -22,12 +34,22 @@ pub struct FolderOutcome {
     pub expunged: usize,
 }
 
+/// What the server offers that changes how a folder is synced.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FolderCaps {
+    /// CONDSTORE: flag changes since a MODSEQ.
+    pub condstore: bool,
+    /// ESEARCH: `UID SEARCH RETURN (ALL)` lists UIDs as a compact sequence set.
+    pub esearch: bool,
+}
+
 pub async fn sync_folder(
     ctx: &Ctx,
     session: &mut ImapSession,
     mut state: FolderState,
-    condstore: bool,
+    caps: FolderCaps,
 ) -> anyhow::Result<FolderOutcome> {
+    let FolderCaps { condstore, esearch } = caps;
     let limit = ctx.limit();
     let mailbox = if condstore {
         deadline(limit, "SELECT", session.select_condstore(&state.name)).await?
@@ -75,36 +97,31 @@ pub async fn sync_folder(
         state.highest_modseq = server_modseq;
         ctx.save_folder(&state).await?;
     } else if uid_next > state.top && mailbox.exists > 0 {
-        // New mail since the last sync, oldest first, in chunks so a big move into the folder
-        // never sits in memory at once; each chunk commits with the new `top`.
-        while state.top < uid_next {
-            let hi = state
-                .top
-                .saturating_add(BACKFILL_CHUNK - 1)
-                .min(uid_next - 1);
-            let batch = fetch_bodies(ctx, session, state.top, hi).await?;
-            state.top = hi + 1;
-            outcome.new_messages += ctx.store_batch(&state, batch).await?;
-        }
+        // New mail since the last sync, oldest first, in chunks bounded by count and bytes so
+        // a big move into the folder never sits in memory at once; each chunk commits with
+        // the new `top`.
+        let listed = list_uids(ctx, session, state.top, uid_next - 1, esearch).await?;
+        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::OldestFirst).await?;
+        state.top = uid_next;
     } else if uid_next > state.top {
         state.top = uid_next;
     }
 
-    // The initial sync, newest first, resumable: each chunk commits with the new `down_to`.
-    let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
-    while state.down_to > 1 {
-        let lo = state.down_to.saturating_sub(BACKFILL_CHUNK).max(1);
-        let hi = state.down_to - 1;
-        let batch = fetch_bodies(ctx, session, lo, hi).await?;
-        state.down_to = lo;
-        // Parse and store this chunk while the next one streams in.
-        if let Some(prev) = pending.take() {
-            outcome.new_messages += prev.await??;
+    // The initial sync, newest first, resumable: the UIDs below `down_to` are listed once
+    // (however sparse: UIDNEXT may be millions above the message count), then fetched in
+    // chunks, each committing with the new `down_to`.
+    if state.down_to > 1 {
+        let listed = if mailbox.exists == 0 {
+            UidSet::default()
+        } else {
+            list_uids(ctx, session, 1, state.down_to - 1, esearch).await?
+        };
+        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::NewestFirst).await?;
+        // Nothing is left below the last chunk (or there was nothing at all).
+        if state.down_to > 1 {
+            state.down_to = 1;
+            ctx.save_folder(&state).await?;
         }
-        pending = Some(ctx.spawn_store_batch(state.clone(), batch));
-    }
-    if let Some(prev) = pending.take() {
-        outcome.new_messages += prev.await??;
     }
 
     // Flag changes.
@@ -117,7 +134,7 @@ pub async fn sync_folder(
     if let Some(query) = flag_query
         && mailbox.exists > 0
     {
-        let updates = fetch_flags(session, &query, limit).await?;
+        let updates = fetch_flags(ctx, session, &query).await?;
         let name = state.name.clone();
         let account = ctx.account_id;
         let keywords_decide = state.keywords_ok;
@@ -155,6 +172,105 @@ async fn max_uid(session: &mut ImapSession) -> anyhow::Result<u32> {
     Ok(uids.into_iter().max().unwrap_or(0))
 }
 
+/// The UIDs of `lo..=hi` that exist. A range no wider than a size window needs no listing:
+/// its size FETCH returns only what exists. Otherwise one ESEARCH (a short line) or SEARCH
+/// (every UID), never a walk through empty ranges.
+async fn list_uids(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    lo: u32,
+    hi: u32,
+    esearch: bool,
+) -> anyhow::Result<UidSet> {
+    if hi < lo || hi - lo < SIZE_WINDOW {
+        return Ok(UidSet::range(lo, hi));
+    }
+    let limit = ctx.limit();
+    let criteria = format!("UID {lo}:{hi}");
+    if esearch {
+        let set = deadline(
+            limit,
+            "SEARCH",
+            imap::uid_search_compact(session, &criteria),
+        )
+        .await?;
+        return UidSet::parse(&set).ok_or_else(|| {
+            anyhow::anyhow!("the mail server's SEARCH reply is not a UID set: {set:.100}")
+        });
+    }
+    let uids = deadline(limit, "SEARCH", session.uid_search(&criteria)).await?;
+    Ok(UidSet::from_uids(
+        uids.into_iter().filter(|u| (lo..=hi).contains(u)),
+    ))
+}
+
+/// Fetches the `listed` messages in the walk's order, in chunks bounded by count and bytes:
+/// the sizes of a window of UIDs first, then the window's chunks. Each chunk is stored with
+/// the folder state that covers it (`down_to` going down, `top` going up) while the next one
+/// streams in. Returns how many messages were new.
+async fn walk(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    state: &mut FolderState,
+    listed: &UidSet,
+    order: Order,
+) -> anyhow::Result<usize> {
+    let mut new = 0;
+    let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
+    for (lo, hi) in listed.windows(SIZE_WINDOW, order) {
+        // One UID is one chunk whatever its size: no need to ask.
+        let sizes = if lo == hi {
+            vec![(lo, 0)]
+        } else {
+            fetch_sizes(ctx, session, lo, hi).await?
+        };
+        for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
+            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
+            match order {
+                Order::NewestFirst => state.down_to = chunk.lo,
+                Order::OldestFirst => state.top = chunk.hi + 1,
+            }
+            // Parse and store this chunk while the next one streams in.
+            if let Some(prev) = pending.take() {
+                new += prev.await??;
+            }
+            pending = Some(ctx.spawn_store_batch(state.clone(), batch));
+        }
+    }
+    if let Some(prev) = pending.take() {
+        new += prev.await??;
+    }
+    Ok(new)
+}
+
+/// (UID, RFC822.SIZE) of the messages with UIDs in `lo..=hi`.
+async fn fetch_sizes(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    lo: u32,
+    hi: u32,
+) -> anyhow::Result<Vec<(u32, u32)>> {
+    let limit = ctx.limit();
+    let mut out = Vec::new();
+    ctx.count_fetch_command(false);
+    let range = format!("{lo}:{hi}");
+    let mut stream = deadline(
+        limit,
+        "FETCH",
+        session.uid_fetch(&range, "(UID RFC822.SIZE)"),
+    )
+    .await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
+        // An unsolicited FETCH (another client changing flags) has no size.
+        if let (Some(uid), Some(size)) = (fetch.uid, fetch.size)
+            && (lo..=hi).contains(&uid)
+        {
+            out.push((uid, size));
+        }
+    }
+    Ok(out)
+}
+
 /// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
 /// timeout.
 async fn fetch_bodies(
@@ -165,6 +281,7 @@ async fn fetch_bodies(
 ) -> anyhow::Result<Vec<Fetched>> {
     let limit = ctx.limit();
     let mut out = Vec::new();
+    ctx.count_fetch_command(true);
     let range = format!("{lo}:{hi}");
     let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, BODY_QUERY)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
@@ -188,11 +305,13 @@ async fn fetch_bodies(
 }
 
 async fn fetch_flags(
+    ctx: &Ctx,
     session: &mut ImapSession,
     query: &str,
-    limit: std::time::Duration,
 ) -> anyhow::Result<Vec<(u32, ServerFlags)>> {
+    let limit = ctx.limit();
     let mut out = Vec::new();
+    ctx.count_fetch_command(false);
     let mut stream = deadline(limit, "FETCH", session.uid_fetch("1:*", query)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         if let Some(uid) = fetch.uid {

@@ -5,6 +5,7 @@
 
 pub mod folder;
 pub mod local;
+pub mod plan;
 pub mod worker;
 
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use crate::accounts::{self, AccountRecord};
 use crate::crypto::ServerKey;
 use crate::mail::tls::TlsContext;
 use crate::store::Store;
-use worker::{Ctx, SyncStatus};
+use worker::{Ctx, FetchCounters, FetchCounts, SyncStatus};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SyncEvent {
@@ -57,6 +58,7 @@ struct Running {
     status: Arc<Mutex<SyncStatus>>,
     fetched_messages: Arc<AtomicU64>,
     fetched_bytes: Arc<AtomicU64>,
+    fetch_counts: Arc<FetchCounters>,
 }
 
 pub struct SyncManager {
@@ -108,6 +110,7 @@ impl SyncManager {
         let wake = Arc::new(Notify::new());
         let fetched_messages = Arc::new(AtomicU64::new(0));
         let fetched_bytes = Arc::new(AtomicU64::new(0));
+        let fetch_counts = Arc::new(FetchCounters::default());
         let ctx = Ctx {
             account_id: account.id,
             user_id: account.user_id,
@@ -116,6 +119,7 @@ impl SyncManager {
             status: status.clone(),
             fetched_messages: fetched_messages.clone(),
             fetched_bytes: fetched_bytes.clone(),
+            fetch_counts: fetch_counts.clone(),
         };
         let id = account.id;
         let task = if account.is_local() {
@@ -131,6 +135,7 @@ impl SyncManager {
                 status,
                 fetched_messages,
                 fetched_bytes,
+                fetch_counts,
             },
         );
     }
@@ -161,6 +166,12 @@ impl SyncManager {
         s.fetched_messages = r.fetched_messages.load(Ordering::Relaxed);
         s.fetched_bytes = r.fetched_bytes.load(Ordering::Relaxed);
         Some(s)
+    }
+
+    /// The FETCH commands the account's task sent since it (re)started.
+    pub fn fetch_counts(&self, account_id: u64) -> Option<FetchCounts> {
+        let running = self.running.lock().expect("sync registry");
+        Some(running.get(&account_id)?.fetch_counts.snapshot())
     }
 
     pub fn stop_all(&self) {

@@ -12,7 +12,7 @@ use async_imap::types::NameAttribute;
 use futures_util::TryStreamExt;
 use tokio::sync::Notify;
 
-use super::folder::{self, FolderOutcome};
+use super::folder::{self, FolderCaps, FolderOutcome};
 use super::{SyncEvent, SyncShared};
 use crate::accounts::AccountRecord;
 use crate::mail::{imap, mutf7};
@@ -32,6 +32,33 @@ pub struct Ctx {
     pub status: Arc<std::sync::Mutex<SyncStatus>>,
     pub fetched_messages: Arc<AtomicU64>,
     pub fetched_bytes: Arc<AtomicU64>,
+    pub fetch_counts: Arc<FetchCounters>,
+}
+
+/// The FETCH commands an account's task sent since it started: what a sync costs in round
+/// trips, whatever the number of messages (tests check that sparse UIDs are not walked).
+#[derive(Debug, Default)]
+pub struct FetchCounters {
+    /// Every UID FETCH: bodies, sizes, flags.
+    pub commands: AtomicU64,
+    /// Body FETCHes only (each one chunk of mail).
+    pub bodies: AtomicU64,
+}
+
+/// A snapshot of `FetchCounters`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FetchCounts {
+    pub commands: u64,
+    pub bodies: u64,
+}
+
+impl FetchCounters {
+    pub fn snapshot(&self) -> FetchCounts {
+        FetchCounts {
+            commands: self.commands.load(Ordering::Relaxed),
+            bodies: self.bodies.load(Ordering::Relaxed),
+        }
+    }
 }
 
 /// Runs one IMAP exchange under the configured timeout: a connection that silently died (NAT
@@ -53,6 +80,14 @@ where
 impl Ctx {
     pub fn limit(&self) -> Duration {
         self.shared.timeout
+    }
+
+    /// One UID FETCH sent; `body` when it fetches whole messages.
+    pub fn count_fetch_command(&self, body: bool) {
+        self.fetch_counts.commands.fetch_add(1, Ordering::Relaxed);
+        if body {
+            self.fetch_counts.bodies.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     pub fn count_fetched(&self, bytes: usize) {
@@ -182,7 +217,10 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     let mut session = imap::open(&ctx.shared.tls, &endpoint, &account.email, &password).await?;
     let limit = ctx.limit();
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
-    let condstore = caps.has_str("CONDSTORE");
+    let folder_caps = FolderCaps {
+        condstore: caps.has_str("CONDSTORE"),
+        esearch: caps.has_str("ESEARCH"),
+    };
     let can_idle = caps.has_str("IDLE");
     let moves = MoveCaps {
         move_command: caps.has_str("MOVE"),
@@ -198,7 +236,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             folders = list_folders(ctx, &mut session).await?;
         }
         for name in &folders {
-            match sync_one(ctx, &mut session, name, condstore).await {
+            match sync_one(ctx, &mut session, name, folder_caps).await {
                 Ok(_) => {}
                 // One folder the server refuses (no rights, gone since LIST) must not stop
                 // the others.
@@ -211,7 +249,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         // Mail that reached INBOX while the other folders synced is not reported by IDLE
         // (it is older than the IDLE command): look once more before waiting.
         if folders.len() > 1 {
-            sync_one(ctx, &mut session, &folders[0], condstore).await?;
+            sync_one(ctx, &mut session, &folders[0], folder_caps).await?;
         }
         {
             let mut s = ctx.status.lock().expect("status");
@@ -247,7 +285,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             session = deadline(limit, "DONE", idle.done()).await?;
             if let IdleResponse::NewData(_) = response {
                 ctx.set_state("syncing");
-                sync_one(ctx, &mut session, &inbox, condstore).await?;
+                sync_one(ctx, &mut session, &inbox, folder_caps).await?;
             }
         } else {
             tokio::select! {
@@ -264,7 +302,7 @@ async fn sync_one(
     ctx: &Ctx,
     session: &mut imap::ImapSession,
     name: &str,
-    condstore: bool,
+    caps: FolderCaps,
 ) -> anyhow::Result<FolderOutcome> {
     let account = ctx.account_id;
     let n = name.to_string();
@@ -275,7 +313,7 @@ async fn sync_one(
             name: name.to_string(),
             ..FolderState::default()
         });
-    let outcome = folder::sync_folder(ctx, session, state, condstore).await?;
+    let outcome = folder::sync_folder(ctx, session, state, caps).await?;
     Ok(outcome)
 }
 
