@@ -16,6 +16,12 @@ export const keys = {
   /** One page of a thread listing (`source` from `folderSource`, `query` from `listQuery`). */
   threadPage: (source: string, page: number, perPage: number, query = '') =>
     `${source}?page=${page}&perPage=${perPage}${query ? `&${query}` : ''}`,
+  /**
+   * One thread with every mail its listing keeps, newest first (the list carries only the newest):
+   * `source` and `query` as for `threadPage`, the thread's id (a root Message-ID) encoded.
+   */
+  thread: (source: string, threadId: string, query = '') =>
+    `${source}/${encodeURIComponent(threadId)}${query ? `?${query}` : ''}`,
   remoteSenders: () => '/api/emails/remote-senders',
   /** The Inbox Zero panel: counters, overdue reminders, auto-archive candidates. */
   inboxZero: () => '/api/emails/inbox-zero',

@@ -26,6 +26,13 @@ describe('listing options', () => {
     expect(isMailKey(`$inf$${keys.threadPage('/api/threads/Spam', 1, 50)}`)).toBe(true);
     expect(isMailKey(keys.me())).toBe(false);
   });
+
+  it('a whole thread is its listing path with the id encoded and the listing query, and a mail key', () => {
+    const key = keys.thread('/api/threads/inbox', '<root.1@example.test>', 'filter=unread&sort=sender');
+    expect(key).toBe('/api/threads/inbox/%3Croot.1%40example.test%3E?filter=unread&sort=sender');
+    expect(keys.thread('/api/threads/Spam', 'a/b')).toBe('/api/threads/Spam/a%2Fb');
+    expect(isMailKey(key)).toBe(true);
+  });
 });
 
 describe('search key', () => {

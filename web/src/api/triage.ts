@@ -46,6 +46,15 @@ export async function fetchThreadPage(path: string): Promise<ThreadPage> {
   return { threads, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : threads.length };
 }
 
+/**
+ * One thread with every mail the listing (`source` with its `query`) keeps, newest first: the list
+ * carries only each thread's newest mail. A 404 (the listing holds none of its mail any more)
+ * rejects with an ApiError whose message is the server's.
+ */
+export function fetchThread(source: string, threadId: string, query = ''): Promise<Thread> {
+  return api<Thread>(keys.thread(source, threadId, query));
+}
+
 /** The answer names where the mail is listed now, and gives the mail and its thread after the change. */
 /**
  * Sets a mail's status. `listing` names the list on screen (its folder key and listing query), so

@@ -311,6 +311,8 @@ export const he = {
   inbox: {
     threadListLabel: 'רשימת השיחות',
     messagesInThread: (n: number) => `${n.toLocaleString('he-IL')} הודעות בשיחה`,
+    threadLoading: 'טוען את שאר השיחה...',
+    threadLoadFailed: 'לא ניתן לטעון את שאר השיחה.',
     selectThread: (subject: string) => `בחירת השיחה: ${subject}`,
     selectAll: 'בחירת כל השיחות בעמוד',
     /** The Hebrew names of the statuses and priorities shown as labels. */

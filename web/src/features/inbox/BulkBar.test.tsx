@@ -2,15 +2,32 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { bodyOf, bulkAnswer, calls, detail, list, mail, renderInbox, server, solo, thread, toasts } from './testFixtures';
+import {
+  bodyOf,
+  bulkAnswer,
+  calls,
+  detail,
+  list,
+  mail,
+  partial,
+  renderInbox,
+  server,
+  solo,
+  thread,
+  threadPath,
+  toasts,
+} from './testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const pair = thread([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' })]);
+// A conversation of two the list holds in part (its newest mail), and the whole of it.
+const whole = thread([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' })]);
+const pair = partial(whole.emails);
 const THREADS = () => [pair, solo(3), solo(4)];
+const WHOLE = { [`GET ${threadPath('inbox', 'p')}`]: () => json(200, whole) };
 
 function rowOf(id: string) {
   return screen.getAllByTestId('thread-row').find((r) => r.dataset.id === id)!;
@@ -20,6 +37,7 @@ describe('bulk actions', () => {
   it('appears once threads are ticked and sets a status on every mail of them', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list(THREADS()),
+      ...WHOLE,
       'POST /api/emails/bulk': () =>
         json(200, bulkAnswer([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' }), mail(3)].map((e) => ({ ...e, status: 'processed' })), 'Archive')),
     });
@@ -88,6 +106,7 @@ describe('bulk actions', () => {
   it('selects all on the page, and deletes them after the confirmation', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list(THREADS()),
+      ...WHOLE,
       'POST /api/emails/bulk': () => json(200, bulkAnswer([mail(2, { threadId: 'p' }), mail(1, { threadId: 'p' }), mail(3), mail(4)])),
     });
     renderInbox();

@@ -5,7 +5,7 @@ import type { Thread } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { threadSubject } from './ThreadRow';
-import { mailIds } from './threads';
+import { mailCount } from './threads';
 
 const t = he.inbox;
 
@@ -24,7 +24,7 @@ export interface DeleteConfirmProps {
 }
 
 function question({ threads, bulk }: PendingDelete): string {
-  const n = mailIds(threads).length;
+  const n = mailCount(threads);
   if (bulk) return t.bulk.deleteQuestion(n);
   const subject = threadSubject(threads[0]);
   return n > 1 ? t.deleteThreadQuestion(subject, n) : t.deleteQuestion(subject);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/App';
 import { formatDate } from '../../lib/dates';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
-import { bodyOf, calls, detail, list, mail, renderInbox, server, solo, thread } from './testFixtures';
+import { bodyOf, calls, detail, list, mail, partial, renderInbox, server, solo, thread, threadPath } from './testFixtures';
 
 describe('InboxPage', () => {
   afterEach(() => {
@@ -116,6 +116,24 @@ describe('InboxPage', () => {
     expect(bodyOf(calls(fetch, 'PUT', '/api/emails/1')[0])).toEqual({ is_starred: true });
     // The star did not open the mail.
     expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument();
+  });
+
+  it('unstars a thread the list holds in part at the mail that is starred, not the newest', async () => {
+    const newest = mail(2, { threadId: 'x' });
+    const starred = mail(1, { threadId: 'x', is_starred: true });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([partial([newest, starred])]),
+      [`GET ${threadPath('inbox', 'x')}`]: () => json(200, thread([newest, starred])),
+      'PUT /api/emails/1': () => json(200, { success: true, email: { ...starred, is_starred: false } }),
+    });
+    renderInbox();
+    const star = await screen.findByTestId('thread-row-star');
+    expect(star).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.setup().click(star);
+    await waitFor(() => expect(calls(fetch, 'PUT', '/api/emails/1')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'PUT', '/api/emails/1')[0])).toEqual({ is_starred: false });
+    expect(calls(fetch, 'PUT', '/api/emails/2')).toHaveLength(0);
+    await waitFor(() => expect(screen.getByTestId('thread-row-star')).toHaveAttribute('aria-pressed', 'false'));
   });
 
   it('puts the star back and shows an error when the server refuses', async () => {

@@ -1,11 +1,13 @@
 // A folder of a connected mailbox: the toolbar (select all, refresh, filter, sort, how many), the
 // bulk bar while threads are ticked, the thread list and the reading pane. Side by side on wide
 // screens; below 900px the pane replaces the list while a mail is open. The open mail is in the
-// URL (`&mail=<email id>`, see useOpenMail). Keyboard: see useInboxShortcuts.
+// URL (`&mail=<email id>`, see useOpenMail). Keyboard: see useInboxShortcuts. The list carries
+// each thread's newest mail: the open thread is loaded whole for the pane (useFullThread), and a
+// mail of it other than the newest (opened by URL) is found through its own row's thread id.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useSWRConfig } from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { syncNow } from '../../api/mail';
@@ -22,9 +24,10 @@ import { ReadingPane } from './ReadingPane';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { ThreadList } from './ThreadList';
 import { replyDrafts } from './reply/replyDrafts';
-import { singleMailThread, threadOfMail } from './threads';
+import { isPartial, singleMailThread, threadOfMail } from './threads';
 import { Toolbar, type SelectAllState } from './Toolbar';
 import type { StatusAction } from './triageRules';
+import { useFullThread } from './useFullThread';
 import { useInboxShortcuts } from './useInboxShortcuts';
 import { useOpenMail } from './useOpenMail';
 import { useThreadCursor } from './useThreadCursor';
@@ -44,6 +47,14 @@ function hasFilter(o: ListOptions): boolean {
   return !!(o.filter?.length || o.status);
 }
 
+/** Adds ids to a set held in state (the same set when none is new). */
+function addTo(set: (update: (s: ReadonlySet<string>) => ReadonlySet<string>) => void, ids: string[]): void {
+  set((s) => {
+    const fresh = ids.filter((id) => !s.has(id));
+    return fresh.length ? new Set([...s, ...fresh]) : s;
+  });
+}
+
 export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccountWithSync[] }) {
   const [options, setOptions] = useState<ListOptions>({});
   const list = useThreads(folderSource(folder), options);
@@ -57,8 +68,32 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
 
-  const openThread = useMemo(() => threadOfMail(threads, selectedId), [threads, selectedId]);
+  // Mail the list has shown, in its rows or in the open thread loaded whole: when the open one
+  // drops out of the list (moved or deleted here or in another session), it is gone, not merely
+  // outside the loaded pages, and the pane must not fetch it alone (a deleted mail answers 404)
+  // while the close goes through the history.
+  const [shownInRows, setShownInRows] = useState<ReadonlySet<string>>(() => new Set());
+  const [shownInThread, setShownInThread] = useState<ReadonlySet<string>>(() => new Set());
+  useEffect(() => addTo(setShownInRows, threads.flatMap((th) => th.emails.map((e) => e.id))), [threads]);
+
+  // The open mail's thread: the list's thread holding it, else (a mail other than the newest of a
+  // thread the list holds in part, opened by URL) the thread its own row names, once the whole
+  // thread is seen to hold it.
+  const listOpen = useMemo(() => threadOfMail(threads, selectedId), [threads, selectedId]);
+  const lookUp = !!selectedId && !listOpen && !shownInRows.has(selectedId);
+  const { data: openRow } = useSWR<EmailDetail>(lookUp ? keys.email(selectedId) : null, { revalidateOnFocus: false });
+  const member =
+    lookUp && openRow?.id === selectedId
+      ? (threads.find((th) => th.id === openRow.threadId && isPartial(th)) ?? null)
+      : null;
+  const whole = useFullThread(list, listOpen ?? member);
+  const openThread = listOpen ?? (member && whole.thread?.emails.some((e) => e.id === selectedId) ? member : null);
   const openThreadId = openThread?.id ?? null;
+  const wholeIds = (openThread && whole.thread?.emails.map((e) => e.id).join(' ')) || '';
+  useEffect(() => {
+    if (wholeIds) addTo(setShownInThread, wholeIds.split(' '));
+  }, [wholeIds]);
+  const listed = (id: string) => shownInRows.has(id) || shownInThread.has(id);
 
   // Sync progress (polled by the page) means new or changed mail: re-read the list and counts.
   const signature = syncSignature(accounts);
@@ -72,17 +107,17 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
 
   // The list and open mail as of the last render, for callbacks that run later (after an await,
   // or from a list row that should not re-render whenever another mail opens).
-  const latest = useRef({ threads, selectedId });
+  const latest = useRef({ threads, selectedId, openThreadId });
   useEffect(() => {
-    latest.current = { threads, selectedId };
+    latest.current = { threads, selectedId, openThreadId };
   });
 
   /** Opens a thread at its newest mail (nothing to do when one of its mails is open). */
   const open = useCallback(
     (thread: Thread) => {
       const newest = thread.emails[0];
-      const openId = latest.current.selectedId;
-      if (newest && !thread.emails.some((e) => e.id === openId)) openMail(newest.id);
+      const { selectedId: openId, openThreadId: openIn } = latest.current;
+      if (newest && openIn !== thread.id && !thread.emails.some((e) => e.id === openId)) openMail(newest.id);
     },
     [openMail],
   );
@@ -90,17 +125,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
   const cursor = useThreadCursor({ threads, openThreadId, reading: selectedId !== null, open });
   const { leave, hideRing } = cursor;
 
-  // Mail the list has shown: when the open one drops out of the list (moved or deleted here or
-  // in another session), it is gone, not merely outside the loaded pages, and the pane must not
-  // fetch it alone (a deleted mail answers 404) while the close goes through the history.
-  const [listed, setListed] = useState<ReadonlySet<string>>(() => new Set());
-  useEffect(() => {
-    setListed((s) => {
-      const ids = threads.flatMap((th) => th.emails.map((e) => e.id)).filter((id) => !s.has(id));
-      return ids.length ? new Set([...s, ...ids]) : s;
-    });
-  }, [threads]);
-  const paneGone = !!selectedId && !openThread && listed.has(selectedId);
+  const paneGone = !!selectedId && !openThread && listed(selectedId);
 
   /** Mail left the list: close it if open, untick its threads, move the cursor on. */
   const onRemoved = useCallback(
@@ -196,10 +221,13 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     // `r` opens the quick reply below the thread (opening the mail first when the cursor is on
     // another thread); the full Compose page is the pane's 'כתיבת תשובה מלאה'.
     reply: (th) => {
-      const target = th.emails.find((e) => e.id === selectedId) ?? th.emails[0];
+      const target =
+        selectedId && (th.id === openThreadId || th.emails.some((e) => e.id === selectedId))
+          ? selectedId
+          : th.emails[0]?.id;
       if (!target) return;
-      replyDrafts.open(target.id, { focus: true });
-      openMail(target.id);
+      replyDrafts.open(target, { focus: true });
+      openMail(target);
     },
     processed: (th) => {
       if (!triage.busy) void triage.setStatus(th, 'processed', selectedId);
@@ -277,7 +305,10 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
           <ReadingPane
             key={selectedId}
             id={selectedId}
-            thread={openThread}
+            thread={openThread && whole.thread}
+            loadingRest={whole.loading}
+            restError={whole.error}
+            onRetryRest={whole.retry}
             busy={triage.busy}
             canTrash={folder !== 'trash'}
             onBack={close}

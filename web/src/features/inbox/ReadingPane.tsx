@@ -1,7 +1,8 @@
 // The reading pane (spec 000 §2 "Inbox page"): the subject, the open mail's status and the
 // actions (reply, status buttons, delete, move to Trash), then the thread's messages oldest first,
 // the open one (the newest when a thread is opened from the list) expanded and the rest collapsed,
-// then the reply panel when it is open (reply/).
+// then the reply panel when it is open (reply/). The list carries a thread's newest mail: the
+// rest of a thread shows once it is loaded (useFullThread), with a note until then.
 // A mail opened by URL that is not in the loaded list is shown on its own.
 
 import { useCallback, useState } from 'react';
@@ -16,7 +17,7 @@ import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { StatusButtons, StatusChips } from './StatusButtons';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
-import { singleMailThread } from './threads';
+import { isPartial, singleMailThread } from './threads';
 import type { StatusAction } from './triageRules';
 
 const t = he.mail;
@@ -24,8 +25,13 @@ const t = he.mail;
 export interface ReadingPaneProps {
   /** The open mail (the URL's `mail`). */
   id: string;
-  /** The list's thread holding it, when it is in the loaded list. */
+  /** The list's thread holding it, when it is in the loaded list (whole once loaded). */
   thread: Thread | null;
+  /** The rest of a thread the list holds in part is on its way. */
+  loadingRest?: boolean;
+  /** Why the rest of the thread could not be loaded. */
+  restError?: unknown;
+  onRetryRest?: () => void;
   busy: boolean;
   canTrash: boolean;
   onBack: () => void;
@@ -36,7 +42,20 @@ export interface ReadingPaneProps {
   onTrash: (thread: Thread) => void;
 }
 
-export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, onMarkRead, onStatus, onDelete, onTrash }: ReadingPaneProps) {
+export function ReadingPane({
+  id,
+  thread: listThread,
+  loadingRest = false,
+  restError,
+  onRetryRest,
+  busy,
+  canTrash,
+  onBack,
+  onMarkRead,
+  onStatus,
+  onDelete,
+  onTrash,
+}: ReadingPaneProps) {
   // Outside the list (opened by URL), the mail itself stands for its thread.
   const { data: detail, error, mutate } = useSWR<EmailDetail>(listThread ? null : keys.email(id), {
     revalidateOnFocus: false,
@@ -83,7 +102,8 @@ export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, on
   const open = thread.emails.find((e) => e.id === id) ?? thread.emails[0];
   // Oldest first, like a conversation; the list gives them newest first.
   const messages = [...thread.emails].reverse();
-  const single = messages.length === 1;
+  const single = messages.length === 1 && thread.count <= 1;
+  const partial = isPartial(thread);
 
   return (
     <article className="reading-pane" data-testid="reading-pane" data-id={id} aria-labelledby="reading-subject">
@@ -130,6 +150,19 @@ export function ReadingPane({ id, thread: listThread, busy, canTrash, onBack, on
       </header>
 
       <div className="reading-pane__messages">
+        {/* The older mail of the thread, above the newest while it loads. */}
+        {partial && restError !== undefined && (
+          <LoadError
+            message={`${he.inbox.threadLoadFailed} ${errorMessage(restError)}`}
+            onRetry={onRetryRest}
+            testId="reading-thread-error"
+          />
+        )}
+        {partial && restError === undefined && loadingRest && (
+          <p className="card__status reading-pane__status" role="status" data-testid="reading-thread-loading">
+            {he.inbox.threadLoading}
+          </p>
+        )}
         {messages.map((e) => (
           <ThreadMessage
             key={e.id}

@@ -35,6 +35,11 @@ export function threadSubject(thread: Pick<Thread, 'subject' | 'hasNoSubject'>):
   return (!thread.hasNoSubject && thread.subject?.trim()) || t.noSubject;
 }
 
+/**
+ * The people of the row. Recipients come from the mail the row has: the list carries a thread's
+ * newest mail only (the thread's `participants` are its senders), so a longer conversation names
+ * its newest mail's recipients; the reading pane shows each mail's.
+ */
 function whoLabel(thread: Thread, showRecipients: boolean): string {
   const newest = thread.emails[0];
   if (showRecipients) {

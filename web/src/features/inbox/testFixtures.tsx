@@ -101,6 +101,18 @@ export function thread(emails: Email[], over: Partial<Thread> = {}): Thread {
   };
 }
 
+/**
+ * A thread as the list carries it: the aggregates of every mail (`count` among them) and only the
+ * newest mail; `thread(emails)` is the whole of it, as `GET /api/threads/{folder}/{id}` answers.
+ */
+export function partial(emails: Email[], over: Partial<Thread> = {}): Thread {
+  const whole = thread(emails, over);
+  return { ...whole, emails: whole.emails.slice(0, 1) };
+}
+
+/** The path of one whole thread of a folder's listing: its id encoded. */
+export const threadPath = (folder: string, id: string) => `/api/threads/${folder}/${encodeURIComponent(id)}`;
+
 /** A single-mail thread. */
 export const solo = (id: number, over: Partial<Email> = {}) => thread([mail(id, over)]);
 

@@ -1,7 +1,24 @@
-// Small helpers around threads: a lone mail as a thread of one, finding the thread of a mail,
-// every mail id of some threads, and the Compose link that replies to a mail.
+// Small helpers around threads: whether the list holds a thread only in part, a lone mail as a
+// thread of one, finding the thread of a mail, every mail id of some threads, how many mails they
+// hold, and the Compose link that replies to a mail.
 
 import type { Email, Thread } from '../../api/types';
+
+/**
+ * The list carries only a thread's newest mail (`count` says how many it has): the whole thread
+ * (keys.thread) is loaded when it is opened or acted on as a whole.
+ */
+export function isPartial(t: Thread): boolean {
+  return t.emails.length < t.count;
+}
+
+/**
+ * Whether a thread loaded whole still matches the list's part of it: as many mails, the list's
+ * among them (one read before new mail came, or some left, is out of date).
+ */
+export function wholeAgrees(t: Thread, whole: Thread): boolean {
+  return whole.emails.length === t.count && t.emails.every((e) => whole.emails.some((w) => w.id === e.id));
+}
 
 /** A mail shown on its own (opened by URL outside the loaded list) as a thread of one. */
 export function singleMailThread(e: Email): Thread {
@@ -27,8 +44,14 @@ export function threadOfMail(threads: readonly Thread[], mailId: string | null):
   return threads.find((t) => t.emails.some((e) => e.id === mailId)) ?? null;
 }
 
+/** Every mail id of the threads as they are given: pass whole threads (useThreads' `full`). */
 export function mailIds(threads: readonly Thread[]): string[] {
   return threads.flatMap((t) => t.emails.map((e) => e.id));
+}
+
+/** How many mails the threads hold, also those the list carries only in part. */
+export function mailCount(threads: readonly Thread[]): number {
+  return threads.reduce((n, t) => n + Math.max(t.count, t.emails.length), 0);
 }
 
 /**

@@ -12,11 +12,13 @@ import {
   detail,
   list,
   mail,
+  partial,
   renderInbox,
   server,
   solo,
   statusAnswer,
   thread,
+  threadPath,
   toasts,
 } from './testFixtures';
 
@@ -131,7 +133,9 @@ describe('setting a status', () => {
     const newer = mail(2, { threadId: 'x' });
     const older = mail(1, { threadId: 'x' });
     const fetch = server({
-      'GET /api/threads/inbox': () => list([thread([newer, older])]),
+      // The list carries the newest mail; the rest is the whole thread's.
+      'GET /api/threads/inbox': () => list([partial([newer, older])]),
+      [`GET ${threadPath('inbox', 'x')}`]: () => json(200, thread([newer, older])),
       'GET /api/emails/2': () => json(200, detail(newer)),
       'PUT /api/emails/2/status': moved(newer, 'Archive', { status: 'processed' }),
       'POST /api/emails/bulk': () => json(200, bulkAnswer([{ ...older, status: 'processed' }], 'Archive')),
@@ -141,6 +145,8 @@ describe('setting a status', () => {
     await userEvent.setup().click(screen.getByTestId('status-processed'));
     await waitFor(() => expect(screen.queryByTestId('thread-row')).not.toBeInTheDocument());
     expect(bodyOf(calls(fetch, 'POST', '/api/emails/bulk')[0])).toEqual({ ids: ['1'], action: 'status', status: 'processed' });
+    // The whole thread was read before acting on it.
+    expect(callIndex(fetch, 'GET', threadPath('inbox', 'x'))).toBeLessThan(callIndex(fetch, 'POST', '/api/emails/bulk'));
     // The open mail's call comes last, so the thread in its answer has every change in it.
     expect(callIndex(fetch, 'POST', '/api/emails/bulk')).toBeLessThan(callIndex(fetch, 'PUT', '/api/emails/2/status'));
     // The status call names the list on screen, so the thread it answers is this list's.
@@ -158,7 +164,8 @@ describe('setting a status', () => {
     const arrived = mail(3, { threadId: 'x', is_read: false, labels: ['work'], date: '2025-03-05T09:15:00Z' });
     const answer = thread([arrived, changed(newer), changed(older)], { labels: ['needs_reply', 'work'] });
     const fetch = server({
-      'GET /api/threads/inbox': () => list([thread([newer, older]), solo(9)]),
+      'GET /api/threads/inbox': () => list([partial([newer, older]), solo(9)]),
+      [`GET ${threadPath('inbox', 'x')}`]: () => json(200, thread([newer, older])),
       'GET /api/emails/2': () => json(200, detail(newer)),
       'POST /api/emails/bulk': () => json(200, bulkAnswer([changed(older)], 'inbox')),
       'PUT /api/emails/2/status': () => json(200, statusAnswer(changed(newer), 'inbox', answer)),
@@ -166,6 +173,7 @@ describe('setting a status', () => {
     renderInbox('/Inbox?folder=inbox&mail=2');
     await screen.findAllByTestId('thread-row');
     await screen.findByTestId('mail-body-frame');
+    await waitFor(() => expect(screen.getAllByTestId('thread-message').map((m) => m.dataset.id)).toEqual(['1', '2']));
     const row = () => screen.getAllByTestId('thread-row').find((r) => r.dataset.id === 'x')!;
     expect(row()).toHaveAttribute('data-count', '2');
     expect(row()).toHaveAttribute('data-read', 'true');
@@ -181,6 +189,37 @@ describe('setting a status', () => {
     expect(screen.getByTestId('reading-priority')).toHaveTextContent('עדיפות גבוהה');
     expect(screen.getAllByTestId('thread-message').map((m) => m.dataset.id)).toEqual(['1', '2', '3']);
     expect(callIndex(fetch, 'POST', '/api/emails/bulk')).toBeLessThan(callIndex(fetch, 'PUT', '/api/emails/2/status'));
+    expect(toasts()).toEqual([]);
+  });
+
+  it('on a thread the list holds in part, the status reaches every mail and the pane shows the answer', async () => {
+    const root = '<plan@example.test>';
+    const m3 = mail(3, { threadId: root });
+    const m2 = mail(2, { threadId: root });
+    const m1 = mail(1, { threadId: root });
+    const now = (e: Email) => ({ ...e, status: 'needs_reply', priority: 'high' });
+    // The server answers with the list's shape: aggregates of all three, the newest only.
+    const answer = partial([now(m3), now(m2), now(m1)], { labels: ['needs_reply'] });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([partial([m3, m2, m1]), solo(9)]),
+      [`GET ${threadPath('inbox', root)}`]: () => json(200, thread([m3, m2, m1])),
+      'GET /api/emails/3': () => json(200, detail(m3)),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([now(m2), now(m1)], 'inbox')),
+      'PUT /api/emails/3/status': () => json(200, statusAnswer(now(m3), 'inbox', answer)),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=3');
+    await screen.findByTestId('mail-body-frame');
+    await waitFor(() => expect(screen.getAllByTestId('thread-message')).toHaveLength(3));
+    await userEvent.setup().click(screen.getByTestId('status-needs_reply'));
+
+    await waitFor(() => expect(calls(fetch, 'PUT', '/api/emails/3/status')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'POST', '/api/emails/bulk')[0])).toEqual({ ids: ['2', '1'], action: 'status', status: 'needs_reply' });
+    await waitFor(() => expect(screen.getByTestId('status-needs_reply')).toHaveAttribute('aria-pressed', 'true'));
+    const row = screen.getAllByTestId('thread-row').find((r) => r.dataset.id === root)!;
+    expect(within(row).getByTestId('thread-row-label')).toHaveTextContent('דורש תשובה');
+    expect(row).toHaveAttribute('data-count', '3');
+    // The pane keeps the whole conversation.
+    expect(screen.getAllByTestId('thread-message').map((m) => m.dataset.id)).toEqual(['1', '2', '3']);
     expect(toasts()).toEqual([]);
   });
 
@@ -262,6 +301,30 @@ describe('deleting and moving to Trash', () => {
     expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument());
     expect(toasts()).toEqual([{ kind: 'success', text: 'המייל נמחק מהאתר' }]);
+  });
+
+  it('deletes every mail of a thread the list holds in part, after saying how many', async () => {
+    const m3 = mail(3, { threadId: 'x', subject: 'סיכום' });
+    const m2 = mail(2, { threadId: 'x' });
+    const m1 = mail(1, { threadId: 'x' });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([partial([m3, m2, m1]), solo(9)]),
+      [`GET ${threadPath('inbox', 'x')}`]: () => json(200, thread([m3, m2, m1])),
+      'GET /api/emails/3': () => json(200, detail(m3)),
+      'POST /api/emails/bulk': () => json(200, bulkAnswer([m3, m2, m1])),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=3');
+    await screen.findByTestId('mail-body-frame');
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('mail-delete'));
+    expect(screen.getByTestId('confirm-dialog')).toHaveTextContent('למחוק את השיחה "סיכום" (3 מיילים)?');
+    await user.click(screen.getByTestId('confirm-yes'));
+
+    await waitFor(() => expect(screen.getAllByTestId('thread-row').map((x) => x.dataset.id)).toEqual(['t9']));
+    expect(bodyOf(calls(fetch, 'POST', '/api/emails/bulk')[0])).toEqual({ ids: ['3', '2', '1'], action: 'delete' });
+    expect(calls(fetch, 'DELETE', '/api/emails/3')).toHaveLength(0);
+    await waitFor(() => expect(screen.queryByTestId('reading-pane')).not.toBeInTheDocument());
+    expect(toasts()).toEqual([{ kind: 'success', text: '3 מיילים נמחקו מהאתר' }]);
   });
 
   it('shows the spec error when deleting fails, and keeps the mail', async () => {

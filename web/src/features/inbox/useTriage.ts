@@ -5,7 +5,8 @@
 // thread as the server computes it after the change; after a bulk change the mail as it is now,
 // then the list is re-read for the threads' aggregates). The counts are re-read 100 ms after a
 // status change, and a page on Spam or Promotions reloads 1 s after a move to either. Failures
-// are Hebrew toasts.
+// are Hebrew toasts. The list carries only each thread's newest mail: an action on a whole thread
+// first reads the whole of it (useThreads' `full`), so it reaches every mail of the conversation.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
@@ -16,7 +17,7 @@ import { bulkEmails, deleteEmail, setEmailStatus, trashEmail } from '../../api/t
 import type { BulkAction, BulkResponse, Email, EmailDetail, StatusChange, Thread } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { he, type FolderKey } from '../../i18n/he';
-import { mailIds } from './threads';
+import { isPartial, mailIds } from './threads';
 import {
   RECOUNT_AFTER_STATUS_MS,
   RELOAD_AFTER_MOVE_MS,
@@ -57,7 +58,7 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
   const { mutate } = useSWRConfig();
   const [busy, setBusy] = useState(false);
   const timers = useRef<number[]>([]);
-  const { patch, patchEmails, applyThread, removeEmails, revalidate } = list;
+  const { patch, patchEmails, applyThread, removeEmails, revalidate, full } = list;
 
   useEffect(() => {
     const pending = timers.current;
@@ -110,25 +111,32 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
    */
   const setStatus = useCallback(
     async (thread: Thread, change: StatusChange, openId?: string | null) => {
-      const primary = thread.emails.find((e) => e.id === openId) ?? thread.emails[0];
-      if (!primary) return;
-      const others = thread.emails.filter((e) => e.id !== primary.id).map((e) => e.id);
       setBusy(true);
       let othersChanged = false;
       try {
+        const whole = await full(thread);
+        const primary = whole.emails.find((e) => e.id === openId) ?? whole.emails[0];
+        if (!primary) return;
+        const others = whole.emails.filter((e) => e.id !== primary.id).map((e) => e.id);
         const bulk = others.length ? await bulkInChunks(others, 'status', change) : null;
         othersChanged = bulk !== null;
         const res = await setEmailStatus(primary.id, change, undefined, { folder, query: list.query });
         later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
         if (leavesFolder(folder, res.movedTo)) {
           await moveAway(
-            thread.emails.map((e) => e.id),
+            whole.emails.map((e) => e.id),
             res.movedTo,
             null,
           );
         } else {
           await applyThread(res.thread, primary.id);
-          patchDetails([...(bulk?.emails ?? []), res.email]);
+          // The rest of the thread as the bulk call left it, where the answer's thread lacks it.
+          const rows = bulk?.emails ?? [];
+          if (rows.length && isPartial(res.thread)) {
+            const byId = new Map(rows.map((e) => [e.id, e]));
+            await patchEmails([...byId.keys()], (e) => byId.get(e.id) ?? e);
+          }
+          patchDetails([...rows, res.email]);
         }
         if (reloadsAfterMove(folder, res.movedTo)) later(RELOAD_AFTER_MOVE_MS, () => void revalidate());
       } catch (err) {
@@ -139,26 +147,49 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
         setBusy(false);
       }
     },
-    [folder, list.query, later, revalidateCounts, moveAway, applyThread, patchDetails, revalidate, toast],
+    [
+      folder,
+      list.query,
+      full,
+      later,
+      revalidateCounts,
+      moveAway,
+      applyThread,
+      patchEmails,
+      patchDetails,
+      revalidate,
+      toast,
+    ],
   );
 
-  /** Stars the newest mail, or unstars every starred mail of the thread; put back on failure. */
+  /**
+   * Stars the newest mail, or unstars every starred mail of the thread (read whole first when the
+   * list holds it in part); put back on failure.
+   */
   const toggleStar = useCallback(
     async (thread: Thread) => {
       const next = !thread.isStarred;
-      const targets = next ? thread.emails.slice(0, 1) : thread.emails.filter((e) => e.is_starred);
+      let targets: Email[];
+      try {
+        targets = next ? thread.emails.slice(0, 1) : (await full(thread)).emails.filter((e) => e.is_starred);
+      } catch (err) {
+        toast.error(`${he.mail.starFailed}: ${errorMessage(err)}`);
+        return;
+      }
       const ids = targets.map((e) => e.id);
       if (ids.length === 0) return;
       await patchEmails(ids, (e) => ({ ...e, is_starred: next }));
       try {
         await Promise.all(ids.map((id) => updateEmail(id, { is_starred: next })));
+        // Again, now that it holds: a whole thread read meanwhile may predate it.
+        await patchEmails(ids, (e) => ({ ...e, is_starred: next }));
         revalidateCounts();
       } catch (err) {
         await patchEmails(ids, (e) => ({ ...e, is_starred: !next }));
         toast.error(`${he.mail.starFailed}: ${errorMessage(err)}`);
       }
     },
-    [patchEmails, revalidateCounts, toast],
+    [full, patchEmails, revalidateCounts, toast],
   );
 
   const markRead = useCallback(
@@ -166,6 +197,8 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
       await patch(e.id, { is_read: true });
       try {
         await updateEmail(e.id, { is_read: true });
+        // Again, now that it holds: a whole thread read meanwhile may predate it.
+        await patch(e.id, { is_read: true });
         patchDetail(e.id, (d) => ({ ...d, is_read: true }));
         revalidateCounts();
       } catch (err) {
@@ -177,13 +210,16 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
     [patch, patchDetail, revalidateCounts],
   );
 
-  /** Deletes from the site only (spec 000 §5) or moves to the mailbox's Trash; the mail leaves the list. */
+  /**
+   * Deletes from the site only (spec 000 §5) or moves to the mailbox's Trash every mail of the
+   * threads; the mail leaves the list.
+   */
   const remove = useCallback(
     async (threads: Thread[], how: 'delete' | 'trash', bulk = false) => {
-      const ids = mailIds(threads);
-      if (ids.length === 0) return;
       setBusy(true);
       try {
+        const ids = mailIds(await Promise.all(threads.map(full)));
+        if (ids.length === 0) return;
         let count = ids.length;
         if (!bulk && ids.length === 1) {
           if (how === 'delete') await deleteEmail(ids[0]);
@@ -202,7 +238,7 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
         setBusy(false);
       }
     },
-    [removeEmails, onRemoved, revalidateCounts, toast],
+    [full, removeEmails, onRemoved, revalidateCounts, toast],
   );
 
   /**
@@ -211,10 +247,10 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
    */
   const bulkStatus = useCallback(
     async (threads: Thread[], change: StatusChange) => {
-      const ids = mailIds(threads);
-      if (ids.length === 0) return;
       setBusy(true);
       try {
+        const ids = mailIds(await Promise.all(threads.map(full)));
+        if (ids.length === 0) return;
         const res = await bulkInChunks(ids, 'status', change);
         const count = res.updated || ids.length;
         later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
@@ -234,7 +270,7 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
         setBusy(false);
       }
     },
-    [folder, later, revalidateCounts, moveAway, patchEmails, patchDetails, revalidate, toast],
+    [folder, full, later, revalidateCounts, moveAway, patchEmails, patchDetails, revalidate, toast],
   );
 
   return { busy, setStatus, toggleStar, markRead, remove, bulkStatus, revalidateCounts };
