@@ -18,7 +18,8 @@ Usage: bench/inbox_bench.py [--size 60000] [--binary target/release/mailclient] 
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sync_bench import ROOT, SCRIPT, Api, env_lines, free_ports  # noqa: E402
+from sync_bench import (ROOT, SCRIPT, start_mailclient, start_mailserver,  # noqa: E402
+                        seed_mailserver, stop_mailclient, stop_mailserver)
 
 
 def percentile(samples, p):
@@ -48,34 +49,58 @@ def wait_idle(api, timeout=600):
     raise SystemExit("the mailbox never became idle")
 
 
+def triage(api, n):
+    """Triages a tenth of the inbox (n messages), 1,000 mails per bulk call, spread over four
+    statuses, stars 50, and waits until the mailbox is idle again. Returns how many were triaged."""
+    rows = []
+    page = 1
+    while len(rows) < n // 10:
+        _, batch, _ = api.call("GET", f"/api/emails/inbox?perPage=500&page={page}")
+        if not batch:
+            break
+        rows += [r["id"] for r in batch]
+        page += 2  # every other page: triaged mail spread through the folder
+    statuses = ["info", "advertisement", "needs_reply", "urgent"]
+    for i in range(0, len(rows), 1000):
+        status = statuses[(i // 1000) % len(statuses)]
+        s, v, _ = api.call("POST", "/api/emails/bulk",
+                           {"ids": rows[i:i + 1000], "action": "status", "status": status})
+        assert s == 200, v
+    api.call("POST", "/api/emails/bulk", {"ids": rows[:50], "action": "star"})
+    api.call("POST", "/api/sync/refresh")
+    time.sleep(1)
+    wait_idle(api)
+    return len(rows)
+
+
+def measure(api, rounds=200):
+    """The inbox's requests, `rounds` kept-alive requests each: {"threads": total, "results":
+    {name: (p50, p95)}}."""
+    _, _, r = api.call("GET", "/api/threads/inbox?perPage=1")
+    threads_total = int(r.getheader("x-total-count"))
+    _, first, _ = api.call("GET", "/api/emails/inbox?perPage=200")
+    mail_paths = [f"/api/emails/{m['id']}" for m in first]
+    results = {
+        "open inbox (50 threads)": timed(api, ["/api/threads/inbox"], rounds),
+        "switch folder": timed(api, [f"/api/threads/{f}" for f in ["Updates", "Promotions", "starred", "sent"]], rounds),
+        "open a mail": timed(api, mail_paths, rounds),
+        "folder counts": timed(api, ["/api/emails/counts"], rounds),
+        "inbox zero": timed(api, ["/api/emails/inbox-zero"], rounds),
+    }
+    return {"threads": threads_total, "results": results}
+
+
 def run(binary, n):
     work = tempfile.mkdtemp(prefix=f"inboxbench-{n}-")
     os.chmod(work, 0o755)
-    msdir, corpus = os.path.join(work, "mailserver"), os.path.join(work, "corpus")
+    corpus = os.path.join(work, "corpus")
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "corpus.sh"), "repeat", str(n), corpus],
                    check=True, stdout=subprocess.DEVNULL)
-    ports = free_ports(5)
-    env = {**os.environ, **{f"MAILTEST_{k}_PORT": str(p) for k, p in
-                            zip(["IMAP", "IMAPS", "SMTP", "SUBMISSION", "SUBMISSIONS"], ports)}}
-    ms = env_lines(subprocess.run(["bash", SCRIPT, "start", msdir], env=env, check=True,
-                                  capture_output=True, text=True).stdout)
+    msdir, ms = start_mailserver(work)
     proc = None
     try:
-        subprocess.run(["bash", SCRIPT, "seed", msdir, "user1@example.test", corpus], check=True,
-                       capture_output=True)
-        data, cfg = os.path.join(work, "mc-data"), os.path.join(work, "mc.toml")
-        with open(cfg, "w") as f:
-            f.write(f'[mail]\nextra_ca_files = ["{ms["MAILTEST_CA"]}"]\n')
-        subprocess.run([binary, "--config", cfg, "--data-dir", data, "user", "add", "bench", "--admin"],
-                       input=b"bench password 1\n", check=True, capture_output=True)
-        port = free_ports(1)[0]
-        proc = subprocess.Popen([binary, "--config", cfg, "--data-dir", data, "serve", "--listen",
-                                 f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
-        time.sleep(0.5)
-        api = Api(port)
-        _, v, _ = api.call("POST", "/api/app/login", {"username": "bench", "password": "bench password 1"})
-        api.token = v["token"]
+        seed_mailserver(msdir, corpus)
+        proc, api = start_mailclient(binary, ms, work)
         account = {"email_address": "user1@example.test", "password": "pass1", "imap_server": "127.0.0.1",
                    "imap_port": int(ms["MAILTEST_IMAPS_PORT"]), "imap_ssl": True,
                    "smtp_server": "127.0.0.1", "smtp_port": int(ms["MAILTEST_SUBMISSIONS_PORT"]),
@@ -83,43 +108,14 @@ def run(binary, n):
         status, v, _ = api.call("POST", "/api/auth/login", account)
         assert status == 200, v
         wait_idle(api)
-
-        # Triage a tenth of the inbox, 1,000 mails per bulk call, spread over four statuses.
-        rows = []
-        page = 1
-        while len(rows) < n // 10:
-            _, batch, _ = api.call("GET", f"/api/emails/inbox?perPage=500&page={page}")
-            if not batch:
-                break
-            rows += [r["id"] for r in batch]
-            page += 2  # every other page: triaged mail spread through the folder
-        statuses = ["info", "advertisement", "needs_reply", "urgent"]
-        for i in range(0, len(rows), 1000):
-            status = statuses[(i // 1000) % len(statuses)]
-            s, v, _ = api.call("POST", "/api/emails/bulk",
-                               {"ids": rows[i:i + 1000], "action": "status", "status": status})
-            assert s == 200, v
-        api.call("POST", "/api/emails/bulk", {"ids": rows[:50], "action": "star"})
-        api.call("POST", "/api/sync/refresh")
-        time.sleep(1)
-        wait_idle(api)
-        _, _, r = api.call("GET", "/api/threads/inbox?perPage=1")
-        threads_total = int(r.getheader("x-total-count"))
-        _, first, _ = api.call("GET", "/api/emails/inbox?perPage=200")
-        mail_paths = [f"/api/emails/{m['id']}" for m in first]
-        results = {
-            "open inbox (50 threads)": timed(api, ["/api/threads/inbox"]),
-            "switch folder": timed(api, [f"/api/threads/{f}" for f in ["Updates", "Promotions", "starred", "sent"]]),
-            "open a mail": timed(api, mail_paths),
-            "folder counts": timed(api, ["/api/emails/counts"]),
-            "inbox zero": timed(api, ["/api/emails/inbox-zero"]),
-        }
-        return {"threads": threads_total, "triaged": len(rows), "results": results}
+        triaged = triage(api, n)
+        out = measure(api)
+        out["triaged"] = triaged
+        return out
     finally:
         if proc:
-            proc.terminate()
-            proc.wait(timeout=30)
-        subprocess.run(["bash", SCRIPT, "stop", msdir], capture_output=True)
+            stop_mailclient(proc)
+        stop_mailserver(msdir)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -486,6 +486,21 @@ def verdict(ok):
     return "n/a " if ok is None else ("PASS" if ok else "FAIL")
 
 
+def overall_figures(fig):
+    """The figures over all queries: mailclient's HTTP median and p99, the server's p50 and p99,
+    notmuch's and mu's medians, and notmuch median / HTTP median (None where a tool did not run)."""
+    qmc, qnm, qmu = fig.get("mailclient_queries") or {}, fig.get("notmuch_queries") or {}, fig.get("mu_queries") or {}
+    all_http = [x for d in qmc.values() for x in d.get("http_ms") or []]
+    all_srv = [x for d in qmc.values() for x in d.get("server_ms") or []]
+    all_nm = [x for d in qnm.values() for x in d.get("ms") or []]
+    http_med, nm_med = median(all_http), median(all_nm)
+    return {"http_median_ms": http_med, "http_p99_ms": percentile(all_http, 0.99),
+            "server_p50_ms": median(all_srv), "server_p99_ms": percentile(all_srv, 0.99),
+            "notmuch_median_ms": nm_med,
+            "mu_median_ms": median([x for d in qmu.values() for x in d.get("ms", [])]),
+            "notmuch_over_http": nm_med / http_med if http_med and nm_med else None}
+
+
 def report(n, raw, fig, mc_bin):
     imp, nm, mu = fig.get("mailclient_import"), fig.get("notmuch_index"), fig.get("mu_index")
     qmc, qnm, qmu = fig.get("mailclient_queries") or {}, fig.get("notmuch_queries") or {}, fig.get("mu_queries") or {}
@@ -506,13 +521,9 @@ def report(n, raw, fig, mc_bin):
     hdr = (f"  {'query':18} {'mc':>6} {'nm':>6} {'mu':>6} | {'http p50':>8} {'http p99':>8} {'srv p50':>7} "
            f"{'srv p99':>7} | {'notmuch':>7} {'mu':>7} | {'nm/http':>7}")
     print(hdr)
-    all_http, all_srv, all_nm = [], [], []
     for name, q_mc, q_nm, q_mu in QUERIES:
         a, b, c = qmc.get(name) or {}, qnm.get(name) or {}, qmu.get(name) or {}
         http_ms, srv_ms = a.get("http_ms") or [], a.get("server_ms") or []
-        all_http += http_ms
-        all_srv += srv_ms
-        all_nm += b.get("ms") or []
         hm, nmm, mum = median(http_ms), median(b.get("ms") or []), median(c.get("ms") or [])
         ratio = f"{nmm / hm:.1f}x" if hm and nmm else "-"
         cnt = lambda d: "err" if "error" in d else (str(d["count"]) if "count" in d else "-")
@@ -522,12 +533,10 @@ def report(n, raw, fig, mc_bin):
     for name, q_mc, q_nm, q_mu in QUERIES:
         print(f"    {name:18} {q_mc}  |  {q_nm}  |  {q_mu}")
 
-    http_med, nm_med = median(all_http), median(all_nm)
-    srv_p50, srv_p99 = median(all_srv), percentile(all_srv, 0.99)
-    overall = {"http_median_ms": http_med, "http_p99_ms": percentile(all_http, 0.99),
-               "server_p50_ms": srv_p50, "server_p99_ms": srv_p99, "notmuch_median_ms": nm_med,
-               "mu_median_ms": median([x for d in qmu.values() for x in d.get("ms", [])]),
-               "notmuch_over_http": nm_med / http_med if http_med and nm_med else None}
+    overall = overall_figures(fig)
+    all_http = [x for d in qmc.values() for x in d.get("http_ms") or []]
+    http_med, nm_med = overall["http_median_ms"], overall["notmuch_median_ms"]
+    srv_p50, srv_p99 = overall["server_p50_ms"], overall["server_p99_ms"]
     print("\noverall")
     failed = [name for name, d in qmc.items() if "error" in d]
     if failed:

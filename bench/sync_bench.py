@@ -54,10 +54,13 @@ class Api:
         self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
         r = self.conn.getresponse()
         data = r.read()
+        self.last_bytes = len(data)  # the answer's body as sent (bench/big_bench.py: page size)
         return r.status, (json.loads(data) if data else None), r
 
 
-def run_mailclient(binary, ms, work):
+def start_mailclient(binary, ms, work):
+    """A fresh data dir (work/mc-data) with one user, `serve` on a free port, signed in to the
+    app (no mail account yet): (process, Api)."""
     data = os.path.join(work, "mc-data")
     cfg = os.path.join(work, "mc.toml")
     with open(cfg, "w") as f:
@@ -76,39 +79,64 @@ def run_mailclient(binary, ms, work):
         api = Api(port)
         _, v, _ = api.call("POST", "/api/app/login", {"username": "bench", "password": "bench password 1"})
         api.token = v["token"]
-        account = {"email_address": "user1@example.test", "password": "pass1", "imap_server": "127.0.0.1",
-                   "imap_port": int(ms["MAILTEST_IMAPS_PORT"]), "imap_ssl": True, "smtp_server": "127.0.0.1",
-                   "smtp_port": int(ms["MAILTEST_SUBMISSIONS_PORT"]), "smtp_ssl": True}
-        t0 = time.monotonic()
-        status, v, _ = api.call("POST", "/api/auth/login", account)
-        assert status == 200, v
-        first_page_at = None
-        while True:
-            _, v, _ = api.call("GET", "/api/auth/accounts")
-            sync = v["accounts"][0]["sync"] or {}
-            if first_page_at is None:
-                _, page, _ = api.call("GET", "/api/emails/inbox?perPage=50")
-                if page and len(page) >= 50:
-                    first_page_at = time.monotonic() - t0
-            if sync.get("initialSyncDone") and sync.get("state") == "idle":
-                break
-            time.sleep(0.05)
-        elapsed = time.monotonic() - t0
-        rss = peak_rss_kb(proc.pid)
-        _, _, r = api.call("GET", "/api/emails/inbox?perPage=1")
-        total = int(r.getheader("x-total-count"))
-        samples = []
-        for _ in range(200):
-            s = time.perf_counter()
-            status, page, _ = api.call("GET", "/api/emails/inbox")
-            samples.append((time.perf_counter() - s) * 1000)
-            assert status == 200 and len(page) == 50
-        samples.sort()
-        return {"seconds": elapsed, "rss_mb": rss / 1024 if rss else None, "total": total,
-                "first_page_s": first_page_at, "p50_ms": statistics.median(samples),
-                "p95_ms": samples[int(len(samples) * 0.95)]}
+    except BaseException:
+        stop_mailclient(proc)
+        raise
+    return proc, api
+
+
+def stop_mailclient(proc):
+    proc.terminate(); proc.wait(timeout=30)
+
+
+def initial_sync(api, proc, ms):
+    """Connects the test user's mailbox and waits for the initial sync: seconds, peak RSS (MB),
+    messages in the inbox, and when the inbox's first page of 50 was first there."""
+    account = {"email_address": "user1@example.test", "password": "pass1", "imap_server": "127.0.0.1",
+               "imap_port": int(ms["MAILTEST_IMAPS_PORT"]), "imap_ssl": True, "smtp_server": "127.0.0.1",
+               "smtp_port": int(ms["MAILTEST_SUBMISSIONS_PORT"]), "smtp_ssl": True}
+    t0 = time.monotonic()
+    status, v, _ = api.call("POST", "/api/auth/login", account)
+    assert status == 200, v
+    first_page_at = None
+    while True:
+        _, v, _ = api.call("GET", "/api/auth/accounts")
+        sync = v["accounts"][0]["sync"] or {}
+        if first_page_at is None:
+            _, page, _ = api.call("GET", "/api/emails/inbox?perPage=50")
+            if page and len(page) >= 50:
+                first_page_at = time.monotonic() - t0
+        if sync.get("initialSyncDone") and sync.get("state") == "idle":
+            break
+        time.sleep(0.05)
+    elapsed = time.monotonic() - t0
+    rss = peak_rss_kb(proc.pid)
+    _, _, r = api.call("GET", "/api/emails/inbox?perPage=1")
+    total = int(r.getheader("x-total-count"))
+    return {"seconds": elapsed, "rss_mb": rss / 1024 if rss else None, "total": total,
+            "first_page_s": first_page_at}
+
+
+def inbox_page_latency(api, rounds=200):
+    """GET /api/emails/inbox (50 rows, total counted), `rounds` kept-alive requests: p50, p95 ms."""
+    samples = []
+    for _ in range(rounds):
+        s = time.perf_counter()
+        status, page, _ = api.call("GET", "/api/emails/inbox")
+        samples.append((time.perf_counter() - s) * 1000)
+        assert status == 200 and len(page) == 50
+    samples.sort()
+    return {"p50_ms": statistics.median(samples), "p95_ms": samples[int(len(samples) * 0.95)]}
+
+
+def run_mailclient(binary, ms, work):
+    proc, api = start_mailclient(binary, ms, work)
+    try:
+        out = initial_sync(api, proc, ms)
+        out.update(inbox_page_latency(api))
+        return out
     finally:
-        proc.terminate(); proc.wait(timeout=30)
+        stop_mailclient(proc)
 
 
 def run_mbsync(ms, work):
@@ -149,6 +177,26 @@ SyncState *
     return {"seconds": elapsed, "rss_mb": usage.ru_maxrss / 1024, "total": count}
 
 
+def start_mailserver(work):
+    """A fresh test Dovecot + Postfix in work/mailserver on free ports: (its dir, its MAILTEST_* values)."""
+    msdir = os.path.join(work, "mailserver")
+    ports = free_ports(5)
+    env = {**os.environ, **{f"MAILTEST_{k}_PORT": str(p) for k, p in zip(["IMAP", "IMAPS", "SMTP", "SUBMISSION", "SUBMISSIONS"], ports)}}
+    ms = env_lines(subprocess.run(["bash", SCRIPT, "start", msdir], env=env, check=True, capture_output=True, text=True).stdout)
+    return msdir, ms
+
+
+def seed_mailserver(msdir, corpus):
+    """Loads every message file of corpus into user1's INBOX, then warms Dovecot's index once so
+    neither client pays for the first scan."""
+    subprocess.run(["bash", SCRIPT, "seed", msdir, "user1@example.test", corpus], check=True, capture_output=True)
+    subprocess.run(["doveadm", "-c", os.path.join(msdir, "dovecot", "dovecot.conf"), "mailbox", "status", "-u", "user1@example.test", "messages", "INBOX"], check=True, capture_output=True)
+
+
+def stop_mailserver(msdir):
+    subprocess.run(["bash", SCRIPT, "stop", msdir], capture_output=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="6000,60000")
@@ -162,20 +210,15 @@ def main():
     for n in [int(x) for x in args.sizes.split(",")]:
         work = tempfile.mkdtemp(prefix=f"syncbench-{n}-")
         os.chmod(work, 0o755)
-        msdir = os.path.join(work, "mailserver")
         corpus = os.path.join(work, "corpus")
         subprocess.run(["bash", os.path.join(ROOT, "scripts", "corpus.sh"), "repeat", str(n), corpus], check=True, stdout=subprocess.DEVNULL)
-        ports = free_ports(5)
-        env = {**os.environ, **{f"MAILTEST_{k}_PORT": str(p) for k, p in zip(["IMAP", "IMAPS", "SMTP", "SUBMISSION", "SUBMISSIONS"], ports)}}
-        ms = env_lines(subprocess.run(["bash", SCRIPT, "start", msdir], env=env, check=True, capture_output=True, text=True).stdout)
+        msdir, ms = start_mailserver(work)
         try:
-            subprocess.run(["bash", SCRIPT, "seed", msdir, "user1@example.test", corpus], check=True, capture_output=True)
-            # Warm Dovecot's index once so neither client pays for the first scan.
-            subprocess.run(["doveadm", "-c", os.path.join(msdir, "dovecot", "dovecot.conf"), "mailbox", "status", "-u", "user1@example.test", "messages", "INBOX"], check=True, capture_output=True)
+            seed_mailserver(msdir, corpus)
             mb = run_mbsync(ms, work)
             mc = run_mailclient(args.binary, ms, work)
         finally:
-            subprocess.run(["bash", SCRIPT, "stop", msdir], capture_output=True)
+            stop_mailserver(msdir)
             shutil.rmtree(work, ignore_errors=True)
         rows.append((n, mc, mb))
         print(f"N={n}: mailclient {mc['total']} msgs in {mc['seconds']:.1f}s = {mc['total']/mc['seconds']:.0f} msg/s, "
