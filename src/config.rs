@@ -41,6 +41,9 @@ impl Default for SearchConfig {
     }
 }
 
+/// The most `serve`'s index writer buffers, in MiB.
+pub const SERVE_WRITER_MB: u64 = 24;
+
 /// How much memory the writer may buffer before it writes a segment.
 #[derive(Debug, Clone, Copy)]
 pub struct WriterOptions {
@@ -49,11 +52,12 @@ pub struct WriterOptions {
 }
 
 impl SearchConfig {
-    /// `serve` keeps one indexing thread: it follows the sync, a few messages at a time.
+    /// `serve` keeps one indexing thread: it follows the sync, a few thousand messages per
+    /// commit, so a bigger buffer would only hold memory (at most [`SERVE_WRITER_MB`]).
     pub fn serve_writer(&self) -> WriterOptions {
         WriterOptions {
             threads: 1,
-            memory_bytes: (self.writer_memory_mb as usize) << 20,
+            memory_bytes: (self.writer_memory_mb.min(SERVE_WRITER_MB) as usize) << 20,
         }
     }
 
@@ -193,7 +197,7 @@ impl Default for StorageConfig {
     fn default() -> Self {
         Self {
             data_dir: PathBuf::from("./data"),
-            cache_size_mb: 64,
+            cache_size_mb: crate::store::DEFAULT_CACHE_MB,
         }
     }
 }

@@ -139,13 +139,28 @@ impl<'t> MailWrite<'t> {
         folder: &str,
         batch: &[Fetched],
     ) -> anyhow::Result<usize> {
+        let summaries = batch
+            .iter()
+            .map(|f| crate::mail::parse::summary(&f.raw))
+            .collect();
+        self.insert_parsed(account, folder, batch, summaries)
+    }
+
+    /// Stores fetched messages whose summaries the caller parsed (`summaries[i]` of
+    /// `batch[i]`), skipping UIDs already stored. Returns how many were new.
+    pub fn insert_parsed(
+        &self,
+        account: u64,
+        folder: &str,
+        batch: &[Fetched],
+        summaries: Vec<crate::mail::parse::Summary>,
+    ) -> anyhow::Result<usize> {
         let mut inserter = self.inserter()?;
         let mut new = 0;
-        for f in batch {
+        for (f, summary) in batch.iter().zip(summaries) {
             if inserter.has_uid(account, folder, f.uid)? {
                 continue;
             }
-            let summary = crate::mail::parse::summary(&f.raw);
             inserter.insert(account, folder, f, summary)?;
             new += 1;
         }

@@ -24,7 +24,7 @@ pub struct Migration {
 pub(crate) const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// Page cache when the caller does not say (`[storage] cache_size_mb` defaults to the same).
-pub const DEFAULT_CACHE_MB: u64 = 64;
+pub const DEFAULT_CACHE_MB: u64 = 32;
 
 /// The database file's name inside the data dir.
 pub const DB_FILE: &str = "mailclient.redb";

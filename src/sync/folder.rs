@@ -2,6 +2,7 @@
 //! of the initial sync (resumable), flag changes by CONDSTORE, expunges, UIDVALIDITY changes.
 
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
@@ -11,9 +12,13 @@ use super::worker::{Ctx, deadline};
 use crate::mail::imap::{self, ImapSession};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
-/// Messages per body FETCH at most. Large enough that Dovecot streams, small enough that the
-/// inbox fills within a second or two.
-pub const CHUNK_MESSAGES: u32 = 500;
+/// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
+/// Dovecot streams and one commit (an fsync) serves many messages; the first chunk is smaller
+/// ([`FIRST_CHUNK`]) so the inbox fills at once.
+pub const CHUNK_MESSAGES: u32 = 1000;
+
+/// Messages in the first chunk of a walk: the first page (50) needs no more.
+const FIRST_CHUNK: usize = 100;
 
 /// Bytes per body FETCH at most, by RFC822.SIZE. A chunk's mail is all in memory at once (the
 /// FETCH reply, then the batch stored in one transaction), and one chunk is parsed and stored
@@ -217,29 +222,58 @@ async fn walk(
 ) -> anyhow::Result<usize> {
     let mut new = 0;
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
+    // Where the time goes (debug log): the server's answers, or waiting for the store.
+    let (mut fetching, mut waiting) = (Duration::ZERO, Duration::ZERO);
+    let mut first = true;
     for (lo, hi) in listed.windows(SIZE_WINDOW, order) {
+        let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
         let sizes = if lo == hi {
             vec![(lo, 0)]
         } else {
             fetch_sizes(ctx, session, lo, hi).await?
         };
-        for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
+        fetching += started.elapsed();
+        // The walk's first chunk is small, so the newest mail shows within moments.
+        let mut chunks = Vec::new();
+        let mut sizes = sizes;
+        if first {
+            plan::sort_for_walk(&mut sizes, order);
+            let rest = sizes.split_off(sizes.len().min(FIRST_CHUNK));
+            chunks.extend(plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES));
+            sizes = rest;
+            first = false;
+        }
+        chunks.extend(plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES));
+        for chunk in chunks {
+            let started = Instant::now();
             let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
+            fetching += started.elapsed();
             match order {
                 Order::NewestFirst => state.down_to = chunk.lo,
                 Order::OldestFirst => state.top = chunk.hi + 1,
             }
             // Parse and store this chunk while the next one streams in.
             if let Some(prev) = pending.take() {
+                let started = Instant::now();
                 new += prev.await??;
+                waiting += started.elapsed();
             }
             pending = Some(ctx.spawn_store_batch(state.clone(), batch));
         }
     }
     if let Some(prev) = pending.take() {
+        let started = Instant::now();
         new += prev.await??;
+        waiting += started.elapsed();
     }
+    tracing::debug!(
+        folder = %state.name,
+        new,
+        fetching_secs = fetching.as_secs_f64(),
+        waiting_for_store_secs = waiting.as_secs_f64(),
+        "folder fetched"
+    );
     Ok(new)
 }
 

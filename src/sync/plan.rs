@@ -160,6 +160,15 @@ pub struct Chunk {
     pub bytes: u64,
 }
 
+/// (UID, size) pairs in the walk's order, each UID once.
+pub fn sort_for_walk(sizes: &mut Vec<(u32, u32)>, order: Order) {
+    sizes.sort_unstable_by_key(|&(uid, _)| uid);
+    sizes.dedup_by_key(|&mut (uid, _)| uid);
+    if order == Order::NewestFirst {
+        sizes.reverse();
+    }
+}
+
 /// Cuts messages (UID, RFC822.SIZE) into consecutive chunks in the walk's order, each of at
 /// most `max_count` messages and at most `max_bytes` bytes; a message bigger than `max_bytes`
 /// gets a chunk of its own.
@@ -169,11 +178,7 @@ pub fn chunks(
     max_count: u32,
     max_bytes: u64,
 ) -> Vec<Chunk> {
-    sizes.sort_unstable_by_key(|&(uid, _)| uid);
-    sizes.dedup_by_key(|&mut (uid, _)| uid);
-    if order == Order::NewestFirst {
-        sizes.reverse();
-    }
+    sort_for_walk(&mut sizes, order);
     let max_count = max_count.max(1);
     let mut out: Vec<Chunk> = Vec::new();
     let mut open: Option<Chunk> = None;
