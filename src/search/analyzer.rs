@@ -10,7 +10,7 @@
 //! through the Snowball stemmer afterwards.
 
 use tantivy::tokenizer::{
-    Language, RemoveLongFilter, Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer,
+    Language, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
 
 /// Index-side analyzer of subject and body (prefix variants, stemming).
@@ -60,6 +60,61 @@ pub fn get(name: &str) -> TextAnalyzer {
         .find(|(n, _)| *n == name)
         .map(|(_, a)| a)
         .expect("a known analyzer")
+}
+
+/// The index-side words of subject and body ([`INDEX`]) before stemming: snippets stem only the
+/// words that may stem to a query word (see [`may_stem_to`]).
+pub fn unstemmed() -> TextAnalyzer {
+    TextAnalyzer::builder(MailTokenizer::new(true))
+        .filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES))
+        .build()
+}
+
+/// One word through the stemmer of [`INDEX`] and [`QUERY`].
+pub struct WordStemmer(TextAnalyzer);
+
+impl Default for WordStemmer {
+    fn default() -> Self {
+        Self(
+            TextAnalyzer::builder(RawTokenizer::default())
+                .filter(Stemmer::new(Language::English))
+                .build(),
+        )
+    }
+}
+
+impl WordStemmer {
+    /// Whether `word` (a token of [`unstemmed`]) stems to `stem`.
+    pub fn stems_to(&mut self, word: &str, stem: &str) -> bool {
+        let mut s = self.0.token_stream(word);
+        s.advance() && s.token().text == stem
+    }
+
+    pub fn stem(&mut self, word: &str) -> String {
+        let mut s = self.0.token_stream(word);
+        if s.advance() {
+            s.token().text.clone()
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// Whether `word` may stem to `stem` at all, without stemming it. The Snowball English stemmer
+/// only rewrites a word's end: the first letter is always kept, and so is the second when the
+/// stem has three letters or more, but for a `y` (dying → die, lying → lie). Tested on every
+/// short letter string in `stemming_keeps_the_first_letters`.
+pub fn may_stem_to(word: &str, stem: &str) -> bool {
+    let mut w = word.chars();
+    let mut s = stem.chars();
+    if w.next() != s.next() {
+        return false;
+    }
+    let (w1, s1) = (w.next(), s.next());
+    if s.next().is_none() {
+        return true;
+    }
+    w1 == s1 || w1 == Some('y')
 }
 
 /// The words of `text` as `analyzer` sees them (query building and tests).
@@ -198,7 +253,9 @@ impl MailTokenStream<'_> {
                 continue;
             }
             if c.is_alphanumeric() {
-                if is_hebrew_letter(c) {
+                if c.is_ascii() {
+                    self.token.text.push(c.to_ascii_lowercase());
+                } else if is_hebrew_letter(c) {
                     self.token.text.push(fold(c));
                 } else {
                     self.token.text.extend(c.to_lowercase());
@@ -339,6 +396,55 @@ mod tests {
             analyze(PLAIN, "Dana.Cohen@Example.com"),
             vec!["dana", "cohen", "example", "com"]
         );
+    }
+
+    #[test]
+    fn stemming_keeps_the_first_letters() {
+        let mut stemmer = WordStemmer::default();
+        let mut check = |w: &str| {
+            let stem = stemmer.stem(w);
+            assert!(may_stem_to(w, &stem), "{w} -> {stem}");
+        };
+        // Every string of up to four letters from those the stemmer's rules turn on, of five
+        // and six from smaller sets, the stemmer's exceptions and words of mail.
+        let all = |set: &str, len: usize| {
+            let set: Vec<char> = set.chars().collect();
+            let mut words = vec![String::new()];
+            for _ in 0..len {
+                words = words
+                    .iter()
+                    .flat_map(|w| set.iter().map(move |c| format!("{w}{c}")))
+                    .collect();
+            }
+            words
+        };
+        for (set, len) in [
+            ("abcdegilnorstuyz", 1),
+            ("abcdegilnorstuyz", 2),
+            ("abcdegilnorstuyz", 3),
+            ("abcdegilnorstuyz", 4),
+            ("adegilnsy", 5),
+            ("aedinsy", 6),
+        ] {
+            for w in all(set, len) {
+                check(&w);
+            }
+        }
+        let text = "skies skis dying lying tying vying idly gently ugly early only singly sky news \
+            howe atlas cosmos bias andes inning outing canning herring earring proceed exceed \
+            succeed generously communication arsenal emergency internationalization univers \
+            lately organization past caresses ponies ties cats feed agreed plastered bled motoring \
+            sing conflated troubled sized hopping tanned falling hissing fizzed failing filing \
+            happy sky relational conditional rational valenci hesitanci digitizer conformabli \
+            radicalli differentli vileli analogousli vietnamization predication operator feudalism \
+            decisiveness hopefulness callousness formaliti sensitiviti sensibiliti triplicate \
+            formative formalize electriciti electrical hopeful goodness revival allowance inference \
+            airliner gyroscopic adjustable defensible irritant replacement adjustment dependent \
+            adoption homologou communism activate angulariti homologous effective bowdlerize \
+            yes yesterday ayes eyed youth yying ying aing aed oed ied ies sses ss us is as";
+        for w in text.split_whitespace() {
+            check(w);
+        }
     }
 
     #[test]

@@ -46,8 +46,21 @@ impl Builder {
         match node {
             Node::And(parts) => {
                 let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+                // The after: and before: of one level as one range: one walk of the dates.
+                let (mut from, mut to) = (None::<i64>, None::<i64>);
                 for p in parts {
                     match p {
+                        Node::After(t) => from = Some(from.map_or(*t, |f| f.max(*t))),
+                        Node::Before(t) => to = Some(to.map_or(*t, |b| b.min(*t))),
+                        _ => {}
+                    }
+                }
+                if from.is_some() || to.is_some() {
+                    clauses.push((Occur::Must, date_range(f.date, from, to)));
+                }
+                for p in parts {
+                    match p {
+                        Node::After(_) | Node::Before(_) => {}
                         Node::Not(inner) => {
                             if let Some(q) = self.node(inner, !negated) {
                                 clauses.push((Occur::MustNot, Box::new(Materialized(q))));
@@ -151,14 +164,8 @@ impl Builder {
                 Flag::Answered => term(f.flags, "answered"),
                 Flag::Draft => term(f.flags, "draft"),
             }),
-            Node::After(t) => Some(Box::new(RangeQuery::new(
-                Bound::Included(Term::from_field_i64(f.date, *t)),
-                Bound::Unbounded,
-            ))),
-            Node::Before(t) => Some(Box::new(RangeQuery::new(
-                Bound::Unbounded,
-                Bound::Excluded(Term::from_field_i64(f.date, *t)),
-            ))),
+            Node::After(t) => Some(date_range(f.date, Some(*t), None)),
+            Node::Before(t) => Some(date_range(f.date, None, Some(*t))),
             Node::In(name) => {
                 if name == "all" {
                     Some(Box::new(AllQuery))
@@ -173,6 +180,21 @@ impl Builder {
             Node::Status(s) => Some(term(f.status, s)),
         }
     }
+}
+
+/// Dates from `from` (included) to `to` (excluded).
+fn date_range(field: Field, from: Option<i64>, to: Option<i64>) -> Box<dyn Query> {
+    if let (Some(a), Some(b)) = (from, to)
+        && a >= b
+    {
+        return nothing();
+    }
+    let bound = |t: Option<i64>, included: bool| match t {
+        None => Bound::Unbounded,
+        Some(t) if included => Bound::Included(Term::from_field_i64(field, t)),
+        Some(t) => Bound::Excluded(Term::from_field_i64(field, t)),
+    };
+    Box::new(RangeQuery::new(bound(from, true), bound(to, false)))
 }
 
 fn term(field: Field, value: &str) -> Box<dyn Query> {
@@ -226,4 +248,36 @@ fn prefix_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
 /// A query matching nothing (a filter that can match nothing still needs a query).
 pub fn nothing() -> Box<dyn Query> {
     Box::new(EmptyQuery)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built(node: &Node) -> String {
+        let (_, fields) = super::super::schema::build();
+        format!("{:?}", Builder::new(fields).build(node).expect("a query"))
+    }
+
+    #[test]
+    fn the_dates_of_one_level_are_one_range() {
+        let q = built(&Node::And(vec![
+            Node::After(100),
+            Node::Text {
+                text: "word".into(),
+                phrase: false,
+                prefix: false,
+            },
+            Node::Before(200),
+            Node::After(150),
+        ]));
+        assert_eq!(q.matches("RangeQuery").count(), 1, "{q}");
+        assert!(
+            q.contains("150") && q.contains("200") && !q.contains("100"),
+            "{q}"
+        );
+        // A range that ends before it starts finds nothing.
+        let q = built(&Node::And(vec![Node::After(200), Node::Before(100)]));
+        assert!(q.contains("EmptyQuery") && !q.contains("RangeQuery"), "{q}");
+    }
 }

@@ -2,7 +2,7 @@
 
 use axum::Router;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, header::HeaderName};
+use axum::http::{HeaderValue, header, header::HeaderName};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
@@ -112,28 +112,47 @@ async fn search(
     let (page, per_page) = (req.page, req.per_page);
     let started = std::time::Instant::now();
     let search = state.service::<Search>();
-    let store = state.store.clone();
-    let user_id = user.id;
-    let (total, rows) = tokio::task::spawn_blocking(move || -> Result<_> {
-        let accounts: Vec<u64> = crate::emails::user_accounts(&store, user_id)?
-            .into_iter()
-            .collect();
-        let outcome = search.find(user_id, &req)?;
-        let rows = search.rows(&store, &accounts, &outcome)?;
-        Ok((outcome.total, rows))
-    })
-    .await
-    .map_err(AppError::internal)??;
+    // The search and the rows run here: reads of the index and of the store (a read
+    // transaction never waits for a writer), under a millisecond at 60,000 messages; the hop
+    // to the blocking pool and back added a sixth of that, and most of the p99. Reading and
+    // parsing messages, needed only for hits past the stored previews of mail not shown
+    // lately, goes there.
+    let accounts: Vec<u64> = crate::emails::user_accounts(&state.store, user.id)?
+        .into_iter()
+        .collect();
+    let outcome = search.find(user.id, &req)?;
+    let total = outcome.total;
+    let mut rows = search.rows(&state.store, &accounts, &outcome)?;
+    if rows.needs_parsing() {
+        let store = state.store.clone();
+        let search = search.clone();
+        rows = tokio::task::spawn_blocking(move || {
+            search.parse_rest(&store, &mut rows);
+            rows
+        })
+        .await
+        .map_err(AppError::internal)?;
+    }
     let took = started.elapsed().as_secs_f64() * 1000.0;
     let body = SearchResponse {
         total,
         page,
         per_page,
         took_ms: (took * 1000.0).round() / 1000.0,
-        indexing: state.service::<Search>().is_busy(),
-        results: rows,
+        indexing: search.is_busy(),
+        results: rows.rows,
     };
-    let mut resp = axum::Json(body).into_response();
+    // Serialized at once into a buffer of about the page's size.
+    let mut json = Vec::with_capacity(512 + 1536 * body.results.len());
+    serde_json::to_writer(&mut json, &body).map_err(AppError::internal)?;
+    let mut resp = (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json,
+    )
+        .into_response();
     if let Ok(v) = HeaderValue::from_str(&format!("search;dur={took:.3}")) {
         resp.headers_mut()
             .insert(HeaderName::from_static("server-timing"), v);

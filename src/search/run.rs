@@ -130,36 +130,46 @@ impl Search {
             return Err(AppError::EmptyQuery);
         };
         let f = &self.fields;
-        let scoped = BooleanQuery::new(vec![
-            (
-                Occur::Must,
-                Box::new(TermQuery::new(
-                    Term::from_field_u64(f.user, user),
-                    IndexRecordOption::Basic,
-                )) as Box<dyn Query>,
-            ),
-            (
-                Occur::MustNot,
-                Box::new(TermQuery::new(
-                    Term::from_field_text(f.flags, "hidden"),
-                    IndexRecordOption::Basic,
-                )),
-            ),
-            (Occur::Must, q),
-        ]);
         let searcher = self.reader.searcher();
+        // The user's mail, never hidden mail: a clause every document passes (one user's
+        // index) or none fails (nothing hidden) is left out, so the search does not walk it.
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, q)];
+        let user_term = Term::from_field_u64(f.user, user);
+        let max_doc: u64 = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| u64::from(s.max_doc()))
+            .sum();
+        if searcher.doc_freq(&user_term).map_err(AppError::internal)? != max_doc {
+            clauses.push((
+                Occur::Must,
+                Box::new(TermQuery::new(user_term, IndexRecordOption::Basic)),
+            ));
+        }
+        let hidden = Term::from_field_text(f.flags, "hidden");
+        if searcher.doc_freq(&hidden).map_err(AppError::internal)? > 0 {
+            clauses.push((
+                Occur::MustNot,
+                Box::new(TermQuery::new(hidden, IndexRecordOption::Basic)),
+            ));
+        }
+        let scoped: Box<dyn Query> = if clauses.len() == 1 {
+            clauses.pop().expect("the query").1
+        } else {
+            Box::new(BooleanQuery::new(clauses))
+        };
         let per_page = req.per_page.clamp(1, MAX_PER_PAGE);
         let offset = req.page.saturating_sub(1).saturating_mul(per_page);
         let top = TopDocs::with_limit(per_page).and_offset(offset);
         let (total, addrs): (usize, Vec<DocAddress>) = if req.by_relevance {
             let (n, hits) = searcher
-                .search(&scoped, &(Count, top.order_by_score()))
+                .search(&*scoped, &(Count, top.order_by_score()))
                 .map_err(AppError::internal)?;
             (n, hits.into_iter().map(|(_, a)| a).collect())
         } else {
             let (n, hits) = searcher
                 .search(
-                    &scoped,
+                    &*scoped,
                     &(Count, top.order_by_fast_field::<i64>("date", Order::Desc)),
                 )
                 .map_err(AppError::internal)?;
@@ -173,18 +183,15 @@ impl Search {
         })
     }
 
-    /// The result rows of `ids` (the store's mail rows, with folder role and snippet).
-    pub fn rows(
-        &self,
-        store: &Store,
-        user_accounts: &[u64],
-        outcome: &Outcome,
-    ) -> Result<Vec<SearchResult>> {
+    /// The result rows of `ids` (the store's mail rows, with folder role and snippet). A
+    /// snippet that needs its message parsed (the hit is past the stored preview and the text
+    /// is not cached) is left empty and listed in the page: [`Search::parse_rest`] fills it.
+    pub fn rows(&self, store: &Store, user_accounts: &[u64], outcome: &Outcome) -> Result<Page> {
         let mail = MailRead::new(store)?;
         let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
         let mut snippets = Snippets::new(&outcome.highlight);
         let mut out = Vec::with_capacity(outcome.ids.len());
-        let mut to_parse = Vec::new();
+        let mut unparsed = Vec::new();
         for id in &outcome.ids {
             // The index may trail the store by a moment: what is gone or hidden is left out.
             let Ok(Some(meta)) = mail.meta(*id) else {
@@ -204,15 +211,14 @@ impl Search {
             };
             let role = account_roles.get(&meta.folder).cloned().unwrap_or_default();
             let preview = &meta.summary.preview;
-            // Empty until the parsing below, for a hit past the preview.
+            // Empty until `parse_rest`, for a hit past the preview.
             let mut snippet = Vec::new();
             if let Some(s) = snippets.in_preview(preview) {
                 snippet = s;
             } else if let Some(body) = self.texts.get(*id) {
                 snippet = snippets.in_body(&body, preview);
             } else {
-                let raw = mail.raw(*id).ok().flatten().unwrap_or_default();
-                to_parse.push((out.len(), *id, preview.clone(), raw));
+                unparsed.push((out.len(), *id));
             }
             out.push(SearchResult {
                 email: view::row(&meta),
@@ -220,13 +226,40 @@ impl Search {
                 snippet,
             });
         }
-        // Parsing is most of a page's cost: the messages whose hit is past their preview are
-        // parsed on every core.
-        for (at, id, body, snippet) in parse_and_snip(to_parse, &outcome.highlight) {
-            out[at].snippet = snippet;
+        Ok(Page {
+            rows: out,
+            unparsed,
+            highlight: outcome.highlight.clone(),
+        })
+    }
+
+    /// The snippets of `page` that need their message: read, parsed and cut on every core
+    /// (parsing is most of a page's cost when it is needed); the texts are cached for the
+    /// next page or keystroke.
+    pub fn parse_rest(&self, store: &Store, page: &mut Page) {
+        let items: Vec<(usize, u64, String)> = std::mem::take(&mut page.unparsed)
+            .into_iter()
+            .map(|(at, id)| (at, id, page.rows[at].email.preview.clone()))
+            .collect();
+        for (at, id, body, snippet) in parse_and_snip(store, items, &page.highlight) {
+            page.rows[at].snippet = snippet;
             self.texts.put(id, body);
         }
-        Ok(out)
+    }
+}
+
+/// One page of results; see [`Search::rows`].
+pub struct Page {
+    pub rows: Vec<SearchResult>,
+    /// (row, message id) of the snippets still to cut from the parsed message.
+    unparsed: Vec<(usize, u64)>,
+    highlight: Vec<String>,
+}
+
+impl Page {
+    /// Whether some snippet needs its message parsed ([`Search::parse_rest`]).
+    pub fn needs_parsing(&self) -> bool {
+        !self.unparsed.is_empty()
     }
 }
 
@@ -256,14 +289,21 @@ fn message_ids(searcher: &Searcher, addrs: &[DocAddress]) -> Result<Vec<u64>> {
 /// no decompressing and parsing of the message.
 struct Snippets {
     words: HashSet<String>,
-    analyzer: TextAnalyzer,
+    /// The index's words before stemming, and the stemmer: only the words that may stem to a
+    /// query word ([`analyzer::may_stem_to`]) are stemmed.
+    tokens: TextAnalyzer,
+    stemmer: analyzer::WordStemmer,
+    /// The text searched, ASCII lower-cased (kept for the next one).
+    lower: String,
 }
 
 impl Snippets {
     fn new(words: &[String]) -> Self {
         Self {
             words: words.iter().cloned().collect(),
-            analyzer: analyzer::get(analyzer::INDEX),
+            tokens: analyzer::unstemmed(),
+            stemmer: analyzer::WordStemmer::default(),
+            lower: String::new(),
         }
     }
 
@@ -369,8 +409,11 @@ impl Snippets {
 
     /// The first byte where a query word's letters appear (ASCII case ignored; a folded final
     /// letter left off), if any.
-    fn first_candidate(&self, text: &str) -> Option<usize> {
-        let lower = text.to_ascii_lowercase();
+    fn first_candidate(&mut self, text: &str) -> Option<usize> {
+        let lower = &mut self.lower;
+        lower.clear();
+        lower.push_str(text);
+        lower.make_ascii_lowercase();
         self.words
             .iter()
             .filter_map(|w| {
@@ -383,10 +426,18 @@ impl Snippets {
     /// Byte ranges of the words of `text` that match the query (only the first when `first`).
     fn hits(&mut self, text: &str, first: bool) -> Vec<std::ops::Range<usize>> {
         let mut out: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut stream = self.analyzer.token_stream(text);
+        let mut stream = self.tokens.token_stream(text);
         while stream.advance() {
             let t = stream.token();
-            if self.words.contains(&t.text) && out.last().is_none_or(|r| r.start != t.offset_from) {
+            // A prefix variant of a word already found comes with the same offsets.
+            if out.last().is_some_and(|r| r.start == t.offset_from) {
+                continue;
+            }
+            let hit = self
+                .words
+                .iter()
+                .any(|w| analyzer::may_stem_to(&t.text, w) && self.stemmer.stems_to(&t.text, w));
+            if hit {
                 out.push(t.offset_from..t.offset_to);
                 if first {
                     break;
@@ -397,27 +448,41 @@ impl Snippets {
     }
 }
 
-/// (row, message id, preview, raw bytes) → (row, message id, body text, snippet), on up to
-/// every core.
+/// (row, message id, preview) → (row, message id, body text, snippet): the stored messages
+/// read and parsed on up to every core.
 fn parse_and_snip(
-    items: Vec<(usize, u64, String, Vec<u8>)>,
+    store: &Store,
+    items: Vec<(usize, u64, String)>,
     words: &[String],
 ) -> Vec<(usize, u64, std::sync::Arc<String>, Vec<SnippetPart>)> {
-    let run = |chunk: Vec<(usize, u64, String, Vec<u8>)>| {
+    let run = |chunk: Vec<(usize, u64, String)>| {
         let mut snippets = Snippets::new(words);
+        // Unreadable mail gets the preview's start, as mail with no hit in its text.
+        let mail = MailRead::new(store).ok();
         chunk
             .into_iter()
-            .map(|(at, id, preview, raw)| {
+            .map(|(at, id, preview)| {
+                let raw = mail
+                    .as_ref()
+                    .and_then(|m| m.raw(id).ok().flatten())
+                    .unwrap_or_default();
                 let body = std::sync::Arc::new(parse::body_text(&raw));
                 let snippet = snippets.in_body(&body, &preview);
                 (at, id, body, snippet)
             })
             .collect::<Vec<_>>()
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(4);
-    if items.len() < 2 || threads < 2 {
+    if items.len() < 2 {
+        return run(items);
+    }
+    // Asking the system costs system calls (cgroup files): once per process.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads = *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(4)
+    });
+    if threads < 2 {
         return run(items);
     }
     let per = items.len().div_ceil(threads);
@@ -428,12 +493,15 @@ fn parse_and_snip(
         chunks.push(items);
         items = rest;
     }
+    // One chunk on this thread, the others on their own.
+    let here = chunks.remove(0);
     std::thread::scope(|s| {
         let handles: Vec<_> = chunks.into_iter().map(|c| s.spawn(|| run(c))).collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+        let mut out = run(here);
+        for h in handles {
+            out.extend(h.join().unwrap_or_default());
+        }
+        out
     })
 }
 
@@ -556,6 +624,16 @@ mod tests {
             .map(|p| p["text"].as_str().unwrap())
             .collect();
         assert_eq!(hits, ["Wildlife", "שלום"], "{parts}");
+        // Only words that may stem to a query word are stemmed: a changed second letter
+        // (dying → die) and a suffix rewritten (happiness → happi) still match.
+        let mut stemmed = Snippets::new(&["die".to_string(), "happi".to_string()]);
+        let parts = stemmed.in_body("Nobody is dying of happiness here, die-hard dyed", "x");
+        let hits: Vec<&str> = parts
+            .iter()
+            .filter(|p| p.hit)
+            .map(|p| p.text.as_str())
+            .collect();
+        assert_eq!(hits, ["dying", "happiness", "die"], "{parts:?}");
         // A hit in the preview needs no message at all.
         let parts = s.of("והפגישה נדחתה", || {
             panic!("the preview had the hit")
