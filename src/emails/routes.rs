@@ -147,7 +147,7 @@ async fn list_threads(
         super::listing::threads(store, user.id, &sel, &opts, page, per_page)
     })
     .await?;
-    let rows: Vec<ThreadView> = p.threads.iter().map(view::thread).collect();
+    let rows: Vec<ThreadView> = p.threads.iter().map(view::list_thread).collect();
     Ok(with_total(rows, p.total, page, per_page))
 }
 

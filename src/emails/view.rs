@@ -236,6 +236,23 @@ pub struct ThreadView {
     pub emails: Vec<EmailRow>,
 }
 
+/// Characters of preview a row of a page of threads carries: the list shows one line of it
+/// (the mail itself comes whole when opened), and it is most of a page's bytes.
+pub const LIST_PREVIEW_CHARS: usize = 120;
+
+/// A thread as a page of threads carries it: [`thread`] with its preview cut to one line's
+/// worth.
+pub fn list_thread(t: &Thread) -> ThreadView {
+    let mut v = thread(t);
+    for e in &mut v.emails {
+        if let Some((at, _)) = e.preview.char_indices().nth(LIST_PREVIEW_CHARS) {
+            e.preview.truncate(at);
+            e.preview.push('…');
+        }
+    }
+    v
+}
+
 /// A thread of a listing, its labels and priority as the list shows them: the totals cover all
 /// of its kept mail, `emails` what the answer carries (the newest only, in a page of threads).
 pub fn thread(t: &Thread) -> ThreadView {
@@ -273,5 +290,47 @@ pub fn thread(t: &Thread) -> ThreadView {
         has_attachments: totals.has_attachments,
         participants: totals.participants.clone(),
         emails: t.emails.iter().map(row).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emails::listing::ThreadTotals;
+
+    fn meta(body: &str) -> MessageMeta {
+        let raw =
+            format!("From: Dana <d@x.test>\r\nSubject: s\r\nMessage-ID: <a@x>\r\n\r\n{body}\r\n");
+        MessageMeta {
+            id: 1,
+            account_id: 1,
+            folder: "INBOX".into(),
+            uid: 1,
+            thread_id: "<a@x>".into(),
+            date: 0,
+            size: raw.len() as u32,
+            seen: false,
+            flagged: false,
+            answered: false,
+            draft: false,
+            keywords: vec![],
+            status: None,
+            priority: None,
+            hidden: false,
+            last_activity: None,
+            summary: crate::mail::parse::summary(raw.as_bytes()),
+        }
+    }
+
+    #[test]
+    fn a_page_of_threads_carries_one_line_of_preview() {
+        let t = Thread {
+            emails: vec![meta(&"שלום עולם ".repeat(40))],
+            totals: ThreadTotals::default(),
+        };
+        assert!(thread(&t).emails[0].preview.chars().count() > LIST_PREVIEW_CHARS);
+        let row = &list_thread(&t).emails[0].preview;
+        assert_eq!(row.chars().count(), LIST_PREVIEW_CHARS + 1);
+        assert!(row.starts_with("שלום עולם") && row.ends_with('…'));
     }
 }
