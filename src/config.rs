@@ -36,7 +36,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         Self {
-            writer_memory_mb: 64,
+            writer_memory_mb: 48,
         }
     }
 }
