@@ -87,6 +87,18 @@ pub fn walk<'a>(
     }))
 }
 
+/// Rows in date order, oldest first when `ascending`, else newest first.
+fn directed<'a, I>(rows: I, ascending: bool) -> Box<dyn Iterator<Item = I::Item> + 'a>
+where
+    I: DoubleEndedIterator + 'a,
+{
+    if ascending {
+        Box::new(rows)
+    } else {
+        Box::new(rows.rev())
+    }
+}
+
 /// A folder's index rows; with `untriaged_only`, only mail without a status.
 fn folder<'a>(
     mail: &'a MailRead,
@@ -96,12 +108,7 @@ fn folder<'a>(
     untriaged_only: bool,
 ) -> Result<Stream<'a>> {
     let s = &sources[source];
-    let rows = mail.rows(s.account, &s.folder.name)?;
-    let rows: Box<dyn Iterator<Item = _>> = if ascending {
-        Box::new(rows)
-    } else {
-        Box::new(rows.rev())
-    };
+    let rows = directed(mail.rows(s.account, &s.folder.name)?, ascending);
     Ok(Box::new(
         rows.map(move |r| {
             let r = r?;
@@ -137,12 +144,7 @@ fn tagged<'a>(
         .filter(|(_, s)| s.account == account)
         .map(|(i, s)| (s.folder.name.as_str(), i))
         .collect();
-    let rows = mail.tagged(account, tag)?;
-    let rows: Box<dyn Iterator<Item = _>> = if ascending {
-        Box::new(rows)
-    } else {
-        Box::new(rows.rev())
-    };
+    let rows = directed(mail.tagged(account, tag)?, ascending);
     Ok(Box::new(rows.filter_map(move |r| {
         let r = match r {
             Ok(r) => r,
