@@ -108,15 +108,18 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     })?;
     let mail = MailRead::new(store)?;
     let accounts = account_ids(store, user_id)?;
-    let mut roles: HashMap<(u64, String), String> = HashMap::new();
+    // Account → folder → role, looked up by the tagged rows' folder names without copying them.
+    let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
     for account in &accounts {
+        let folders = roles.entry(*account).or_default();
         for f in mail.folders(*account)? {
-            roles.insert((*account, f.name), f.role);
+            folders.insert(f.name, f.role);
         }
     }
     let role_of = |account: u64, folder: &str| {
         roles
-            .get(&(account, folder.to_string()))
+            .get(&account)
+            .and_then(|f| f.get(folder))
             .map_or("", String::as_str)
     };
 
