@@ -33,7 +33,7 @@ fn parse_env(stdout: &[u8]) -> HashMap<String, String> {
         .collect()
 }
 
-fn run_start(dir: &Path, ports: &[u16]) -> HashMap<String, String> {
+fn run_start(dir: &Path, ports: &[u16]) -> Result<HashMap<String, String>, String> {
     let out = Command::new("bash")
         .arg(repo().join("scripts/mail-test-server.sh"))
         .args(["start"])
@@ -45,38 +45,56 @@ fn run_start(dir: &Path, ports: &[u16]) -> HashMap<String, String> {
         .env("MAILTEST_SUBMISSIONS_PORT", ports[4].to_string())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "mail test server did not start: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    parse_env(&out.stdout)
+    if !out.status.success() {
+        return Err(format!(
+            "mail test server did not start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(parse_env(&out.stdout))
+}
+
+fn stop_dir(dir: &Path) {
+    let _ = Command::new("bash")
+        .arg(repo().join("scripts/mail-test-server.sh"))
+        .arg("stop")
+        .arg(dir)
+        .output();
 }
 
 impl MailServer {
+    /// A free port is only free until someone else binds it: tests run in parallel, so a port
+    /// picked here can be taken before Postfix or Dovecot binds it. Then start again on new ports.
     pub fn start() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let mut ports = std::collections::HashSet::new();
-        while ports.len() < 5 {
-            ports.insert(free_port());
+        let mut last = String::new();
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let mut ports = std::collections::HashSet::new();
+            while ports.len() < 5 {
+                ports.insert(free_port());
+            }
+            let ports: Vec<u16> = ports.into_iter().collect();
+            match run_start(dir.path(), &ports) {
+                Ok(env) => return Self { env, dir, ports },
+                Err(e) => {
+                    stop_dir(dir.path());
+                    last = e;
+                }
+            }
         }
-        let ports: Vec<u16> = ports.into_iter().collect();
-        let env = run_start(dir.path(), &ports);
-        Self { env, dir, ports }
+        panic!("{last}");
     }
 
     /// Stops both servers (the mail stays in the directory).
     pub fn stop(&self) {
-        let _ = Command::new("bash")
-            .arg(repo().join("scripts/mail-test-server.sh"))
-            .arg("stop")
-            .arg(self.dir.path())
-            .output();
+        stop_dir(self.dir.path());
     }
 
     /// Starts them again on the same ports, with the same mail.
     pub fn restart(&self) {
-        run_start(self.dir.path(), &self.ports);
+        if let Err(e) = run_start(self.dir.path(), &self.ports) {
+            panic!("{e}");
+        }
     }
 
     fn port(&self, name: &str) -> u16 {

@@ -31,22 +31,44 @@ const envLines = (text) =>
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
 
+// A port picked free can be taken by another process before Postfix or Dovecot binds it: then
+// start again in a new directory on new ports.
+async function startOnFreePorts() {
+  let last;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclient-e2e-mail-'));
+    const ports = new Set();
+    while (ports.size < 5) ports.add(await freePort());
+    const [imap, imaps, smtp, submission, submissions] = [...ports];
+    try {
+      const out = execFileSync('bash', [script, 'start', dir], {
+        env: {
+          ...process.env,
+          MAILTEST_IMAP_PORT: String(imap),
+          MAILTEST_IMAPS_PORT: String(imaps),
+          MAILTEST_SMTP_PORT: String(smtp),
+          MAILTEST_SUBMISSION_PORT: String(submission),
+          MAILTEST_SUBMISSIONS_PORT: String(submissions),
+        },
+        encoding: 'utf8',
+      });
+      return { dir, out, ports: { imap, imaps, smtp, submission, submissions } };
+    } catch (e) {
+      last = e;
+      try {
+        execFileSync('bash', [script, 'stop', dir]);
+      } catch {
+        // Nothing was running.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  throw last;
+}
+
 export async function startMailServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'mailclient-e2e-mail-'));
-  const ports = new Set();
-  while (ports.size < 5) ports.add(await freePort());
-  const [imap, imaps, smtp, submission, submissions] = [...ports];
-  const out = execFileSync('bash', [script, 'start', dir], {
-    env: {
-      ...process.env,
-      MAILTEST_IMAP_PORT: String(imap),
-      MAILTEST_IMAPS_PORT: String(imaps),
-      MAILTEST_SMTP_PORT: String(smtp),
-      MAILTEST_SUBMISSION_PORT: String(submission),
-      MAILTEST_SUBMISSIONS_PORT: String(submissions),
-    },
-    encoding: 'utf8',
-  });
+  const { dir, out, ports } = await startOnFreePorts();
+  const { imap, imaps, smtp, submission, submissions } = ports;
   const env = envLines(out);
   const configFile = join(dir, 'mailclient.toml');
   writeFileSync(
