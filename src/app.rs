@@ -21,7 +21,8 @@ use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
-    accounts, ai, auth, emails, http, import, live, mailstore, outgoing, search, smart, templates,
+    accounts, ai, auth, emails, http, import, live, mailstore, outgoing, search, settings, smart,
+    templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -73,6 +74,11 @@ pub static FORGET_STEPS: &[Step] = &[
         name: "AI training",
         account: forget::nothing,
         user: ai::training::forget_user,
+    },
+    Step {
+        name: "preferences and their history",
+        account: forget::nothing,
+        user: settings::forget_user,
     },
     Step {
         name: "sessions",
@@ -156,6 +162,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(outbox);
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
     services.insert(search);
+    services.insert(Arc::new(settings::SettingsFeed::default()));
     Ok(AppState {
         mail_timeout: Duration::from_secs(config.mail.timeout_secs),
         config: Arc::new(config),
@@ -225,6 +232,7 @@ pub fn typescript() -> String {
         crate::ai::wire_types(&cfg),
         crate::smart::wire_types(&cfg),
         crate::search::wire_types(&cfg),
+        crate::settings::wire_types(&cfg),
     ] {
         parts.extend(list);
     }
@@ -243,6 +251,7 @@ pub fn app(state: AppState) -> Router {
         .merge(ai::router())
         .merge(smart::router())
         .merge(search::router())
+        .merge(settings::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

@@ -20,6 +20,7 @@ pub mod messages;
 pub mod outgoing;
 pub mod schema;
 pub mod search;
+pub mod settings;
 pub mod smart;
 pub mod state;
 pub mod store;

@@ -198,3 +198,24 @@ pub const SEARCH_TOO_DEEP: &str = "יותר מדי סוגריים זה בתוך 
 /// A local account (imported mail, `mailclient import`) has no mail server.
 pub const LOCAL_ACCOUNT_NO_SERVER: &str = "זהו חשבון מקומי (דואר שיובא) ללא שרת דואר: לא ניתן לשלוח ממנו או לשמור בו טיוטות. חברו תיבת דואר בהגדרות.";
 pub const LOCAL_ACCOUNT_ADDRESS_TAKEN: &str = "הכתובת משמשת חשבון מקומי של דואר שיובא. כדי לחבר אותה לשרת דואר, יש להסיר קודם את החשבון המקומי או לייבא לכתובת אחרת.";
+
+// Settings sync (spec 001 §8 for the ones it names).
+pub fn settings_key_unknown(key: &str) -> String {
+    format!("הגדרה לא מוכרת: {key}")
+}
+pub fn settings_value_invalid(key: &str) -> String {
+    format!("ערך לא תקין להגדרה {key}")
+}
+pub const SETTINGS_LANGUAGE_ONLY_HEBREW: &str = "שפת הממשק היחידה כרגע היא עברית (he)";
+pub const SETTINGS_TIMEZONE_UNKNOWN: &str = "אזור זמן לא מוכר";
+pub const SETTINGS_SCALE_RANGE: &str = "גודל התצוגה צריך להיות בין 0.5 ל-2";
+pub const SETTINGS_UPDATE_NOT_OBJECT: &str = "עדכון ההגדרות צריך להיות אובייקט של מפתחות וערכים";
+pub const SETTINGS_UPDATE_EMPTY: &str = "עדכון ההגדרות ריק";
+pub const SETTINGS_UPDATE_TOO_LARGE: &str = "עדכון ההגדרות גדול מדי";
+pub const SETTINGS_TYPE_INVALID: &str = "סוג הגדרות לא תקין (general, notifications או ui)";
+pub const SETTINGS_BASE_VERSION_UNKNOWN: &str = "גרסת ההגדרות שצוינה אינה קיימת. טען את הדף מחדש.";
+pub const SETTINGS_CONFLICT: &str = "ההגדרות שונו במקביל ממקום אחר. בחר אילו ערכים לשמור.";
+pub const SETTINGS_HISTORY_LIMIT: &str = "מספר הרשומות בהיסטוריה צריך להיות בין 1 ל-200";
+pub const SETTINGS_VERSION_NOT_FOUND: &str = "הגרסה לא נמצאה בהיסטוריה";
+/// Spec 001 §8: rollback success.
+pub const SETTINGS_RESTORED: &str = "ההגדרות שוחזרו בהצלחה";

@@ -9,7 +9,7 @@ use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
-use crate::{accounts, ai, emails, import, mailstore, outgoing, templates};
+use crate::{accounts, ai, emails, import, mailstore, outgoing, settings, templates};
 
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -51,6 +51,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 8,
         name: "mail store: folder counters, tags, thread members and summaries (built in steps)",
         apply: m0008_derived,
+    },
+    Migration {
+        version: 9,
+        name: "preferences synced between sessions, with their versions",
+        apply: m0009_settings,
     },
 ];
 
@@ -96,6 +101,10 @@ fn m0007_change_log(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0008_derived(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mailstore::create_derived_tables(txn)
+}
+
+fn m0009_settings(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    settings::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -33,6 +33,10 @@ pub struct SyncStatus {
     pub fetched_messages: u64,
     pub fetched_bytes: u64,
     pub initial_sync_done: bool,
+    /// The server pushes new mail (IMAP IDLE); otherwise it is polled.
+    pub idle: bool,
+    /// After a failure: when the next attempt is due (Unix seconds).
+    pub next_retry_at: Option<i64>,
 }
 
 /// The sync engine as the rest of the application drives it: by account id.

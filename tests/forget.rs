@@ -198,6 +198,15 @@ async fn removing_a_user_forgets_everything_they_kept() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
+    let (s, v) = app
+        .json(
+            "PUT",
+            "/api/settings/sync",
+            Some(&yossi),
+            Some(json!({"settingsUpdate": {"darkMode": true}, "settingsType": "ui", "baseVersion": 0})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
     // The index has caught up with yossi's mail before he goes.
     eventually(Duration::from_secs(30), "yossi's mail indexed", || async {
         let (_, v) = app
@@ -265,6 +274,18 @@ async fn removing_a_user_forgets_everything_they_kept() {
         let prefix = format!("({account_id}, ");
         for (k, _) in rows_of(&txn, name) {
             assert!(!k.starts_with(&prefix), "{name} still holds {k}");
+        }
+    }
+    // His preferences and their history, keyed by his id.
+    for (name, prefix) in [
+        ("user_settings", format!("{user_id}")),
+        ("settings_history", format!("({user_id}, ")),
+    ] {
+        for (k, _) in rows_of(&txn, name) {
+            assert!(
+                k != prefix && !k.starts_with(&prefix),
+                "{name} still holds {k}"
+            );
         }
     }
     // No raw bytes without their message.

@@ -70,6 +70,14 @@ pub fn authenticate(store: &Store, token: &str) -> Result<Option<UserRecord>> {
     }
 }
 
+/// A short public name of the session of `token`, to tell a user's sessions apart (a settings
+/// change is not echoed to the session that made it). Derived apart from the store's key, so
+/// showing it reveals nothing that could find or use the session.
+pub fn public_id(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(&Sha256::digest(format!("session-id:{token}").as_bytes())[..8])
+}
+
 /// Ends the session of `token`. Returns whether there was one.
 pub fn revoke(store: &Store, token: &str) -> Result<bool> {
     let txn = store.db().begin_write()?;

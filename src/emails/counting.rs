@@ -85,6 +85,8 @@ pub struct Counts {
     pub advertisements: usize,
     pub info: usize,
     pub sent: usize,
+    /// Sent since midnight in the user's time zone (the settings page's quick stats).
+    pub sent_today: usize,
     pub drafts: usize,
     pub trash: usize,
 }
@@ -131,7 +133,31 @@ pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
             c.processed += n;
         }
     })?;
+    c.sent_today = sent_since(store, user_id, today_start(store, user_id)?)?;
     Ok(c)
+}
+
+/// When the user's day began, in their time zone.
+fn today_start(store: &Store, user_id: u64) -> Result<i64> {
+    let tz = crate::settings::load(store, user_id)?.tz();
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    Ok(crate::settings::prefs::day_start(tz, now))
+}
+
+/// Mail in the Sent folders dated `since` or later: the rows of today only are read.
+fn sent_since(store: &Store, user_id: u64, since: i64) -> Result<usize> {
+    let mail = MailRead::new(store)?;
+    let mut n = 0;
+    for account in account_ids(store, user_id)? {
+        for folder in mail.folders(account)?.iter().filter(|f| f.role == "sent") {
+            for row in mail.rows_from(account, &folder.name, since)? {
+                if row?.view().bits() & flags::HIDDEN == 0 {
+                    n += 1;
+                }
+            }
+        }
+    }
+    Ok(n)
 }
 
 /// The user's folders with their roles and counts, for the sidebar's own-folders list.

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 
 use crate::auth::sessions;
 use crate::mailstore::{Change, Kind, Reason};
+use crate::settings::{self, FeedItem, SettingsFeed};
 use crate::state::AppState;
 use crate::sync::{SyncEvent, SyncManager};
 use crate::{accounts, emails, messages};
@@ -201,6 +202,35 @@ async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'sta
                 ),
             ))
         }
+        SyncEvent::Status {
+            user_id: u,
+            account_id,
+        } if *u == user_id => {
+            let status = state.mailboxes.status(*account_id)?;
+            Some((
+                "system",
+                event(
+                    "sync_status",
+                    json!({ "accountId": account_id, "status": status }),
+                ),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// What a settings event says to this session: a change made elsewhere, or its own lost race.
+fn settings_event(user_id: u64, own: &str, item: FeedItem) -> Option<Message> {
+    if item.user_id != user_id {
+        return None;
+    }
+    match item.event {
+        settings::Event::Changed(c) if item.session != own => {
+            Some(event("settings_changed", json!(c)))
+        }
+        settings::Event::Conflict(c) if item.session == own => {
+            Some(event("settings_conflict", json!(c)))
+        }
         _ => None,
     }
 }
@@ -221,6 +251,8 @@ async fn run(mut socket: WebSocket, state: AppState) {
     // Subscribe before the first stats, so no change falls between them.
     let mut events = state.service::<SyncManager>().subscribe();
     let mut changes = state.changes.subscribe();
+    let mut settings_feed = state.service::<SettingsFeed>().subscribe();
+    let own_session = sessions::public_id(&token);
     let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
     if socket
         .send(event("auth_success", json!({ "userId": user_id })))
@@ -316,6 +348,20 @@ async fn run(mut socket: WebSocket, state: AppState) {
                             return;
                         }
                     }
+                }
+            }
+            item = settings_feed.recv() => {
+                let msg = match item {
+                    Ok(item) => settings_event(user_id, &own_session, item),
+                    // Missed changes: an update without values tells the client to re-read.
+                    Err(RecvError::Lagged(_)) => Some(event("settings_changed", json!({}))),
+                    Err(RecvError::Closed) => return,
+                };
+                if let Some(msg) = msg
+                    && channels.contains("settings")
+                    && socket.send(msg).await.is_err()
+                {
+                    return;
                 }
             }
             () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {

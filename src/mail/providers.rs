@@ -19,6 +19,9 @@ pub struct Provider {
     pub smtp_ssl: bool,
     /// A short Hebrew hint, e.g. that an app password is needed.
     pub note: &'static str,
+    /// `international` or `israeli` (the settings page groups the list by it).
+    #[ts(type = "\"international\" | \"israeli\"")]
+    pub region: &'static str,
 }
 
 const APP_PASSWORD: &str = "נדרשת סיסמת אפליקציה (App Password) מהגדרות האבטחה של החשבון";
@@ -30,8 +33,17 @@ macro_rules! provider {
             id: $id, name: $name, domains: &[$($d),*],
             imap_server: $imap, imap_port: $ip, imap_ssl: $is,
             smtp_server: $smtp, smtp_port: $sp, smtp_ssl: $ss, note: $note,
+            region: region_of($id),
         }
     };
+}
+
+/// The Israeli providers of spec 001 §2's list; the rest are international.
+const fn region_of(id: &str) -> &'static str {
+    match id.as_bytes() {
+        b"walla" | b"bezeqint" | b"netvision" => "israeli",
+        _ => "international",
+    }
 }
 
 pub const PROVIDERS: &[Provider] = &[

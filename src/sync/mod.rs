@@ -40,6 +40,8 @@ pub enum SyncEvent {
     },
     /// A full pass finished.
     Synced { user_id: u64, account_id: u64 },
+    /// The account's status changed (connecting, syncing, idle, error): `status` has it.
+    Status { user_id: u64, account_id: u64 },
 }
 
 /// What every account task shares.

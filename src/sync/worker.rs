@@ -165,10 +165,25 @@ impl Ctx {
     }
 
     fn set_state(&self, state: &str) {
-        let mut s = self.status.lock().expect("status");
-        s.state = state.into();
-        s.fetched_messages = self.fetched_messages.load(Ordering::Relaxed);
-        s.fetched_bytes = self.fetched_bytes.load(Ordering::Relaxed);
+        let changed = {
+            let mut s = self.status.lock().expect("status");
+            let changed = s.state != state;
+            s.state = state.into();
+            s.fetched_messages = self.fetched_messages.load(Ordering::Relaxed);
+            s.fetched_bytes = self.fetched_bytes.load(Ordering::Relaxed);
+            changed
+        };
+        if changed {
+            self.status_changed();
+        }
+    }
+
+    /// Tells the live channel that `status` changed (the settings page shows it).
+    fn status_changed(&self) {
+        let _ = self.shared.events.send(SyncEvent::Status {
+            user_id: self.user_id,
+            account_id: self.account_id,
+        });
     }
 }
 
@@ -218,8 +233,12 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
                     s.state = "error".into();
                     s.error = Some(message.clone());
                     s.error_kind = kind.clone();
+                    s.next_retry_at = Some(
+                        time::OffsetDateTime::now_utc().unix_timestamp() + backoff.as_secs() as i64,
+                    );
                     first
                 };
+                ctx.status_changed();
                 // Once per distinct failure, not on every retry.
                 if first {
                     let _ = ctx.shared.events.send(SyncEvent::Failed {
@@ -256,6 +275,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         esearch: caps.has_str("ESEARCH"),
     };
     let can_idle = caps.has_str("IDLE");
+    ctx.status.lock().expect("status").idle = can_idle;
     let moves = MoveCaps {
         move_command: caps.has_str("MOVE"),
         uidplus: caps.has_str("UIDPLUS"),
@@ -290,6 +310,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             s.last_sync = Some(time::OffsetDateTime::now_utc().unix_timestamp());
             s.error = None;
             s.error_kind = None;
+            s.next_retry_at = None;
             s.initial_sync_done = true;
         }
         ctx.set_state("idle");

@@ -75,7 +75,15 @@ lastSync: number | null, error: string | null, errorKind: string | null,
 /**
  * Since this process started: messages and bytes downloaded.
  */
-fetchedMessages: number, fetchedBytes: number, initialSyncDone: boolean, };
+fetchedMessages: number, fetchedBytes: number, initialSyncDone: boolean, 
+/**
+ * The server pushes new mail (IMAP IDLE); otherwise it is polled.
+ */
+idle: boolean, 
+/**
+ * After a failure: when the next attempt is due (Unix seconds).
+ */
+nextRetryAt: number | null, };
 
 export type MailAccountWithSync = { sync: SyncStatus | null, id: number, 
 /**
@@ -132,7 +140,11 @@ name: string, domains: Array<string>, imapServer: string, imapPort: number, imap
 /**
  * A short Hebrew hint, e.g. that an app password is needed.
  */
-note: string, };
+note: string, 
+/**
+ * `international` or `israeli` (the settings page groups the list by it).
+ */
+region: "international" | "israeli", };
 
 export type ProvidersResponse = { providers: Array<MailProvider>, };
 
@@ -258,7 +270,11 @@ export type FoldersResponse = { folders: Array<FolderInfo>, };
 
 export type FolderInfo = { accountId: number, name: string, displayName: string, role: string, total: number, unread: number, };
 
-export type EmailCountsResponse = { inbox: number, unread: number, starred: number, needsReply: number, urgent: number, processed: number, spam: number, advertisements: number, info: number, sent: number, drafts: number, trash: number, };
+export type EmailCountsResponse = { inbox: number, unread: number, starred: number, needsReply: number, urgent: number, processed: number, spam: number, advertisements: number, info: number, sent: number, 
+/**
+ * Sent since midnight in the user's time zone (the settings page's quick stats).
+ */
+sentToday: number, drafts: number, trash: number, };
 
 export type InboxZeroResponse = { needsReply: number, urgent: number, overdue: number, processed: number, reminders: Array<InboxZeroReminder>, autoArchive: Array<AutoArchiveCandidate>, autoArchiveCount: number, };
 
@@ -608,3 +624,69 @@ total: number, page: number, perPage: number, tookMs: number,
  * Mail still waits to be indexed: results may be missing some.
  */
 indexing: boolean, results: Array<SearchResult>, };
+
+export type Preferences = { 
+/**
+ * The in-app bell and toasts for new mail.
+ */
+emailNotifications: boolean, 
+/**
+ * The browser's notifications for new mail.
+ */
+desktopNotifications: boolean, 
+/**
+ * A short sound on new mail.
+ */
+soundNotifications: boolean, 
+/**
+ * Opening a mail marks it read.
+ */
+autoRead: boolean, 
+/**
+ * The smart-reply buttons of the reading pane.
+ */
+smartReply: boolean, darkMode: boolean, 
+/**
+ * Hebrew is the only UI language: `he`.
+ */
+language: string, 
+/**
+ * An IANA time zone: the day of "today", the times on screen, work hours.
+ */
+timezone: string, appScale: number, fontScale: number, iconScale: number, 
+/**
+ * A denser list and reading pane.
+ */
+compactMode: boolean, };
+
+export type SettingsType = "general" | "notifications" | "ui";
+
+export type SettingsSyncResponse = { success: boolean, version: number, syncedSettings: Preferences, };
+
+export type SettingsSyncRequest = { settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
+/**
+ * The version the client's values are based on.
+ */
+baseVersion: number, };
+
+export type SettingsConflictItem = { key: string, yours: boolean | number | string, theirs: boolean | number | string, version: number, changedBy: string, };
+
+export type SettingsConflictResponse = { success: boolean, error: string, message: string, conflicts: Array<SettingsConflictItem>, 
+/**
+ * The server's version and values now: a resolution is based on these.
+ */
+version: number, syncedSettings: Preferences, };
+
+export type SettingsChanged = { changedBy: string, settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
+/**
+ * RFC 3339.
+ */
+timestamp: string, version: number, };
+
+export type SettingsHistoryEntry = { version: number, changedBy: string, settingsUpdate: Array<string>, settingsType: SettingsType, timestamp: string, };
+
+export type SettingsHistoryResponse = { success: boolean, history: Array<SettingsHistoryEntry>, };
+
+export type SettingsRollbackRequest = { version: number, };
+
+export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };

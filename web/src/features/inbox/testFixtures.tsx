@@ -4,6 +4,8 @@
 
 import type { BulkResponse, Email, EmailDetail, MailAccountWithSync, SetStatusResponse, Thread } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import type { Preferences } from '../../api/settings';
+import { StaticPreferences } from '../settings/sync/SettingsProvider';
 import InboxPage from './InboxPage';
 
 export type Fetch = ReturnType<typeof mockFetch>;
@@ -29,6 +31,8 @@ export const ACCOUNT: MailAccountWithSync = {
     fetchedMessages: 0,
     fetchedBytes: 0,
     initialSyncDone: true,
+    idle: true,
+    nextRetryAt: null,
   },
 };
 
@@ -167,9 +171,15 @@ export function server(routes: Record<string, Handler>, accounts: MailAccountWit
   });
 }
 
-export function renderInbox(route = '/Inbox?folder=inbox') {
+/** The inbox with the user's preferences (opening a mail marks it read unless told otherwise). */
+export function renderInbox(route = '/Inbox?folder=inbox', prefs: Partial<Preferences> = { autoRead: true }) {
   signInAs();
-  return renderWithProviders(<InboxPage />, { route });
+  return renderWithProviders(
+    <StaticPreferences prefs={prefs}>
+      <InboxPage />
+    </StaticPreferences>,
+    { route },
+  );
 }
 
 /** The toasts on screen with their kind (success, error, warning, info). */

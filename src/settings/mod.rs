@@ -1,0 +1,76 @@
+//! The user's preferences, kept on the server and synced live between their sessions (spec 001
+//! §3 "Settings object", §4 sync states, §7 "Settings sync"): `prefs.rs` (the keys, defaults
+//! and checks), `versions.rs` (versions, conflicts, history, restore), `device.rs` (who changed
+//! it), `routes.rs` (the API). Saved changes and lost races go out on [`SettingsFeed`]; the
+//! live channel forwards them to the user's sessions.
+
+pub mod device;
+pub mod prefs;
+pub mod routes;
+pub mod versions;
+
+use tokio::sync::broadcast;
+
+pub use prefs::Preferences;
+pub use routes::router;
+pub use versions::{create_tables, forget_user};
+
+/// What a session hears about its user's preferences.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A saved change: for every session of the user but the one that made it.
+    Changed(routes::SettingsChanged),
+    /// A refused stale change: for the session that sent it only.
+    Conflict(routes::SettingsConflictResponse),
+}
+
+#[derive(Debug, Clone)]
+pub struct FeedItem {
+    pub user_id: u64,
+    /// `auth::sessions::public_id` of the session that made the change.
+    pub session: String,
+    pub event: Event,
+}
+
+/// The broadcast of settings events (a service of the state).
+pub struct SettingsFeed(broadcast::Sender<FeedItem>);
+
+impl Default for SettingsFeed {
+    fn default() -> Self {
+        Self(broadcast::channel(256).0)
+    }
+}
+
+impl SettingsFeed {
+    pub fn subscribe(&self) -> broadcast::Receiver<FeedItem> {
+        self.0.subscribe()
+    }
+
+    pub fn send(&self, user_id: u64, session: &str, event: Event) {
+        // No live session listening is fine: they read the settings when they open.
+        let _ = self.0.send(FeedItem {
+            user_id,
+            session: session.to_string(),
+            event,
+        });
+    }
+}
+
+/// The user's preferences (the defaults until first changed).
+pub fn load(store: &crate::store::Store, user_id: u64) -> crate::error::Result<Preferences> {
+    Ok(versions::current(store, user_id)?.values)
+}
+
+crate::wire_types!(
+    Preferences,
+    prefs::SettingsType,
+    routes::SettingsSyncResponse,
+    routes::SettingsSyncRequest,
+    routes::ConflictView,
+    routes::SettingsConflictResponse,
+    routes::SettingsChanged,
+    routes::SettingsHistoryEntry,
+    routes::SettingsHistoryResponse,
+    routes::SettingsRollbackRequest,
+    routes::SettingsRollbackResponse,
+);
