@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { applyScale, readScale } from './app/scale';
+import { readScale } from './app/scale';
+import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
 import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
 import './styles/base.css';
@@ -16,8 +17,12 @@ import './styles/ai-settings.css';
 import './styles/smart.css';
 import './styles/search.css';
 
-// Apply the stored UI scale before the first paint so the app does not visibly resize.
-applyScale(readScale());
+// Apply this browser's copy of the preferences (theme, density, scale) before the first paint,
+// so the app does not flash light or resize; the server's copy follows once signed in.
+{
+  const scale = readScale();
+  applyPreferences({ ...readCachedPreferences(), appScale: scale.app, fontScale: scale.font, iconScale: scale.icon });
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -9,6 +9,7 @@ import LoginPage from '../features/auth/LoginPage';
 import { he } from '../i18n/he';
 import { AuthProvider, SessionScope } from './AuthProvider';
 import { Layout } from './Layout';
+import { SettingsProvider } from '../features/settings/sync/SettingsProvider';
 import { LiveUpdates } from './live/LiveUpdates';
 import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
@@ -40,12 +41,15 @@ export function AppRoutes() {
         element={
           <RequireAuth>
             <SessionScope>
-              {/* One live channel per session, feeding that session's SWR cache. */}
-              <LiveUpdates>
-                <Layout>
-                  <PageOutlet />
-                </Layout>
-              </LiveUpdates>
+              {/* The user's preferences, then one live channel per session feeding that
+                  session's SWR cache and preferences. */}
+              <SettingsProvider>
+                <LiveUpdates>
+                  <Layout>
+                    <PageOutlet />
+                  </Layout>
+                </LiveUpdates>
+              </SettingsProvider>
             </SessionScope>
           </RequireAuth>
         }

@@ -2,11 +2,13 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
+import { settingsServer } from '../features/settings/sync/fixtures';
 import { AppRoutes } from './App';
 
-function renderApp(route: string) {
+function renderApp(route: string, settings = settingsServer()) {
   signInAs();
   mockFetch({
+    ...settings.routes,
     'GET /api/app/me': () => json(200, { success: true, user: DANA }),
     'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }),
     'GET /api/emails/counts': () => json(200, {}),
@@ -62,14 +64,22 @@ describe('Layout', () => {
     expect(shell()).not.toHaveClass('is-drawer-open');
   });
 
-  it('changes the UI scale from the footer popover and persists it', async () => {
-    renderApp('/Inbox');
+  it('changes the UI scale from the footer popover and keeps it in the preferences', async () => {
+    const settings = settingsServer();
+    renderApp('/Inbox', settings);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'גודל תצוגה' }));
     expect(screen.getByRole('button', { name: 'רגיל' })).toHaveAttribute('aria-pressed', 'true');
     await user.click(screen.getByRole('button', { name: 'גדול' }));
     expect(screen.getByRole('button', { name: 'גדול' })).toHaveAttribute('aria-pressed', 'true');
-    expect(localStorage.getItem('appScale')).toBe('1.1');
+    // Saved on the server, so it follows the user; kept here for the next first paint.
+    await waitFor(() => expect(settings.state.values.appScale).toBe(1.1));
+    expect(settings.state.puts[0]).toMatchObject({
+      settingsUpdate: { appScale: 1.1, fontScale: 1.1, iconScale: 1.1 },
+      settingsType: 'ui',
+      baseVersion: 0,
+    });
+    await waitFor(() => expect(localStorage.getItem('appScale')).toBe('1.1'));
     expect(document.documentElement.style.getPropertyValue('--font-scale')).toBe('1.1');
     act(() => {
       document.documentElement.style.cssText = '';

@@ -1,13 +1,16 @@
-// 'גודל תצוגה' popover in the sidebar footer: the spec's five UI-scale presets (spec 001 §9).
+// 'גודל תצוגה' popover in the sidebar footer: the spec's five UI-scale presets (spec 001 §9). The
+// scale is one of the user's preferences, so a choice here follows them to their other devices.
 
 import { useCallback, useId, useRef, useState } from 'react';
 import { CheckIcon, TextSizeIcon } from '../components/icons';
 import { useDismiss } from '../components/useDismiss';
 import { he } from '../i18n/he';
-import { SCALE_PRESETS, matchPreset, useScale } from './scale';
+import { useSettingsSync } from '../features/settings/sync/SettingsProvider';
+import { SCALE_PRESETS, matchPreset } from './scale';
 
 export function ScaleControl() {
-  const [scale, setScale] = useScale();
+  const { prefs, update } = useSettingsSync();
+  const scale = { app: prefs.appScale, font: prefs.fontScale, icon: prefs.iconScale };
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const panelId = useId();
@@ -36,7 +39,7 @@ export function ScaleControl() {
               type="button"
               className="menu-item"
               aria-pressed={current === p.id}
-              onClick={() => setScale({ ...p.scale })}
+              onClick={() => void update({ appScale: p.scale.app, fontScale: p.scale.font, iconScale: p.scale.icon })}
               data-testid={`scale-${p.id}`}
             >
               <span>{he.scale.presets[p.id]}</span>

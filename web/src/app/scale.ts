@@ -1,12 +1,11 @@
-// UI scale (spec 001 §9): three independent factors persisted in localStorage and applied as CSS
+// UI scale (spec 001 §9): three independent factors, kept with the user's preferences on the
+// server (features/settings/sync) and in localStorage for the first paint, applied as CSS
 // custom properties on <html>, so plain CSS can use them without React re-rendering anything:
 //   --app-scale  → `zoom` of the app shell (everything, layout included)
 //   --font-scale → the root font size (all rem-based text and spacing)
 //   --icon-scale → icon sizes
 // The stylesheet is calibrated so the spec's default ("normal") preset looks like a normal
 // desktop mail client (see styles/base.css).
-
-import { useCallback, useState } from 'react';
 
 export interface Scale {
   app: number;
@@ -81,15 +80,4 @@ export function matchPreset(s: Scale): ScalePresetId | null {
 export function presetScale(id: ScalePresetId): Scale {
   const p = SCALE_PRESETS.find((x) => x.id === id);
   return { ...(p ? p.scale : DEFAULT_SCALE) };
-}
-
-/** React binding: current scale plus a setter that persists and applies it. */
-export function useScale(): [Scale, (s: Scale) => void] {
-  const [scale, setState] = useState<Scale>(readScale);
-  const setScale = useCallback((s: Scale) => {
-    saveScale(s);
-    applyScale(s);
-    setState(s);
-  }, []);
-  return [scale, setScale];
 }

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ISRAELI_WORK_WEEK,
+  displayTimeZone,
+  setDisplayTimeZone,
+  startOfWeek as startOfWeekIn,
   formatDate,
   formatDateTime,
   formatListDate,
@@ -66,5 +69,32 @@ describe('dates', () => {
     expect(formatMailDate(new Date(2026, 10, 21, 23, 59), now)).toBe('21/11/2026');
     expect(formatMailDate(new Date(2025, 2, 9, 8, 5), now)).toBe('09/03/2025');
     expect(formatMailDate('not a date', now)).toBe('');
+  });
+});
+
+describe('the display time zone (the timezone preference)', () => {
+  afterEach(() => setDisplayTimeZone(undefined));
+
+  it('shows an instant on the clock of the chosen zone', () => {
+    // 2026-11-24 22:30 UTC: 00:30 on the 25th in Jerusalem (+2), 07:30 in Tokyo (+9).
+    const instant = Date.UTC(2026, 10, 24, 22, 30);
+    setDisplayTimeZone('Asia/Jerusalem');
+    expect(formatDateTime(instant)).toBe('25/11/2026 00:30');
+    setDisplayTimeZone('Asia/Tokyo');
+    expect(formatDateTime(instant)).toBe('25/11/2026 07:30');
+    setDisplayTimeZone('America/New_York');
+    expect(formatDateTime(instant)).toBe('24/11/2026 17:30');
+    expect(displayTimeZone()).toBe('America/New_York');
+  });
+
+  it('counts "today" and weeks in that zone, and ignores unknown names', () => {
+    setDisplayTimeZone('Asia/Jerusalem');
+    const now = Date.UTC(2026, 10, 24, 22, 30); // Wednesday the 25th, 00:30 in Jerusalem
+    expect(formatMailDate(Date.UTC(2026, 10, 24, 22, 10), now)).toBe('00:10');
+    expect(formatMailDate(Date.UTC(2026, 10, 24, 21, 50), now)).toBe('24/11/2026');
+    // The week began on Sunday the 22nd at midnight in Jerusalem: 21st 22:00 UTC.
+    expect(startOfWeekIn(now).toISOString()).toBe('2026-11-21T22:00:00.000Z');
+    setDisplayTimeZone('Mars/Olympus');
+    expect(displayTimeZone()).toBe('Asia/Jerusalem');
   });
 });

@@ -1,6 +1,7 @@
 // he-IL dates without a date library: the app only needs a handful of fixed formats
-// (spec 000 §1: dd/MM/yyyy and HH:mm, weeks start on Sunday). Everything is in the
-// browser's local time zone, which is what a person reading their mail expects.
+// (spec 000 §1: dd/MM/yyyy and HH:mm, weeks start on Sunday). Everything is shown in the user's
+// time zone (their `timezone` preference, set with setDisplayTimeZone), or in the browser's until
+// the preferences are known: a person reading their mail expects their own clock.
 
 /** Anything the helpers accept: a Date, an ISO string from the API, or epoch milliseconds. */
 export type DateInput = Date | string | number;
@@ -12,6 +13,87 @@ export const ISRAELI_WORK_WEEK: readonly number[] = [0, 1, 2, 3, 4];
 export const WEEK_STARTS_ON = 0;
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The IANA zone dates are shown in; undefined = the browser's own. */
+let displayZone: string | undefined;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether the browser knows this IANA zone name. */
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Shows every date from now on in `zone` (an unknown name keeps the current one). */
+export function setDisplayTimeZone(zone: string | undefined): void {
+  if (zone === undefined || isKnownTimeZone(zone)) displayZone = zone;
+}
+
+export function displayTimeZone(): string {
+  return displayZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** The wall clock of `d` in the display zone. */
+interface Wall {
+  year: number;
+  month: number; // 1..12
+  day: number;
+  hour: number;
+  minute: number;
+  weekday: number; // Sunday = 0
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+function wall(d: Date): Wall {
+  if (displayZone === undefined) {
+    return {
+      year: d.getFullYear(),
+      month: d.getMonth() + 1,
+      day: d.getDate(),
+      hour: d.getHours(),
+      minute: d.getMinutes(),
+      weekday: d.getDay(),
+    };
+  }
+  let f = formatters.get(displayZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: displayZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+      hourCycle: 'h23',
+    });
+    formatters.set(displayZone, f);
+  }
+  const parts: Record<string, string> = {};
+  for (const p of f.formatToParts(d)) parts[p.type] = p.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
+  };
+}
+
+/** The instant of midnight of a calendar day in the display zone. */
+function zonedMidnight(year: number, month: number, day: number): Date {
+  if (displayZone === undefined) return new Date(year, month - 1, day);
+  const guess = Date.UTC(year, month - 1, day);
+  const w = wall(new Date(guess));
+  const offset = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - guess;
+  return new Date(guess - offset);
+}
 
 export function toDate(d: DateInput): Date {
   return d instanceof Date ? d : new Date(d);
@@ -25,14 +107,16 @@ function valid(d: Date): boolean {
 export function formatDate(input: DateInput): string {
   const d = toDate(input);
   if (!valid(d)) return '';
-  return `${pad2(d.getDate())}/${pad2(d.getMonth() + 1)}/${d.getFullYear()}`;
+  const w = wall(d);
+  return `${pad2(w.day)}/${pad2(w.month)}/${w.year}`;
 }
 
 /** HH:mm on the 24-hour clock. */
 export function formatTime(input: DateInput): string {
   const d = toDate(input);
   if (!valid(d)) return '';
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  const w = wall(d);
+  return `${pad2(w.hour)}:${pad2(w.minute)}`;
 }
 
 /** dd/MM/yyyy HH:mm */
@@ -46,30 +130,27 @@ export function formatDateTime(input: DateInput): string {
 export function formatDayMonth(input: DateInput): string {
   const d = toDate(input);
   if (!valid(d)) return '';
-  return `${pad2(d.getDate())}/${pad2(d.getMonth() + 1)}`;
+  const w = wall(d);
+  return `${pad2(w.day)}/${pad2(w.month)}`;
 }
 
 export function isSameDay(a: DateInput, b: DateInput): boolean {
-  const x = toDate(a);
-  const y = toDate(b);
-  return (
-    x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate()
-  );
+  const x = wall(toDate(a));
+  const y = wall(toDate(b));
+  return x.year === y.year && x.month === y.month && x.day === y.day;
 }
 
-/** Midnight (local) of the Sunday that starts the week containing `d`. */
+/** Midnight (in the display zone) of the Sunday that starts the week containing `d`. */
 export function startOfWeek(input: DateInput, weekStartsOn: number = WEEK_STARTS_ON): Date {
-  const d = toDate(input);
-  const out = new Date(d.getFullYear(), d.getMonth(), d.getDate());
-  const diff = (out.getDay() - weekStartsOn + 7) % 7;
-  out.setDate(out.getDate() - diff);
-  return out;
+  const w = wall(toDate(input));
+  const diff = (w.weekday - weekStartsOn + 7) % 7;
+  return zonedMidnight(w.year, w.month, w.day - diff);
 }
 
 /** Whether `d` falls on one of `workDays` (Date#getDay numbers); defaults to the Israeli Sun–Thu week. */
 export function isWorkDay(input: DateInput, workDays: readonly number[] = ISRAELI_WORK_WEEK): boolean {
   const d = toDate(input);
-  return valid(d) && workDays.includes(d.getDay());
+  return valid(d) && workDays.includes(wall(d).weekday);
 }
 
 /**
@@ -81,7 +162,7 @@ export function formatListDate(input: DateInput, now: DateInput = new Date()): s
   if (!valid(d)) return '';
   const n = toDate(now);
   if (isSameDay(d, n)) return formatTime(d);
-  if (d.getFullYear() === n.getFullYear()) return formatDayMonth(d);
+  if (wall(d).year === wall(n).year) return formatDayMonth(d);
   return formatDate(d);
 }
 

@@ -50,6 +50,7 @@ describe('LiveClient', () => {
     expect(ws.sent[0]).toEqual({ type: 'auth', token: 'tok-1' });
     expect(ws.sent.slice(1)).toEqual([
       { type: 'subscribe', channel: 'mail' },
+      { type: 'subscribe', channel: 'settings' },
       { type: 'subscribe', channel: 'system' },
     ]);
     expect(client.state.status).toBe('connected');

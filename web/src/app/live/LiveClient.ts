@@ -9,7 +9,7 @@ export const LIVE_RECONNECT_BASE_MS = 3000;
 export const LIVE_MAX_RECONNECT_ATTEMPTS = 5;
 export const LIVE_PING_INTERVAL_MS = 30_000;
 /** The channels the app listens to; the server subscribes every channel after auth anyway. */
-export const LIVE_CHANNELS: readonly string[] = ['mail', 'system'];
+export const LIVE_CHANNELS: readonly string[] = ['mail', 'settings', 'system'];
 /** Close codes after which the client does not reconnect. */
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_UNAUTHORIZED = 4001;

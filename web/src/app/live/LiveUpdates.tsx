@@ -4,7 +4,12 @@
 //   new_mail            → every mail key and the Inbox Zero panel re-read (first list page);
 //   mail_changed        → the same, every loaded list page; with reason `outbox` or `drafts` only
 //                         the outbox, or the drafts and the counts (revalidateOutgoing);
-//   system_notification → a toast by level (error, warning, success, otherwise info).
+//   system_notification → a toast by level (error, warning, success, otherwise info);
+//   settings_changed    → another session's preference change, applied here (SettingsProvider);
+//   settings_conflict   → this session's save lost a race: a conflict for the user to decide;
+//   sync_status         → a mailbox's connection changed: the accounts re-read.
+// New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
+// burst, and not while a mailbox is still on its first sync (that is not news, it is history).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
 
 import {
@@ -23,12 +28,18 @@ import { keys } from '../../api/keys';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useAuth } from '../AuthProvider';
+import { useSettingsSync } from '../../features/settings/sync/SettingsProvider';
+import { folderTitle, normalizeFolder } from '../../features/inbox/folders';
+import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../Toasts';
+import { announceNewMail, isNewMail } from './newMail';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
 import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
 
 /** Bursts of events (a sync storing mail batch after batch) make one re-read. */
 export const LIVE_REVALIDATE_DELAY_MS = 200;
+/** New mail within this window is announced once. */
+export const NEW_MAIL_ANNOUNCE_DELAY_MS = 1500;
 
 export interface LiveStatusValue extends LiveState {
   /** Reconnect now, after the client gave up (or is waiting for its next attempt). */
@@ -73,6 +84,30 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   const toast = useToast();
   const [state, setState] = useState<LiveState>(INITIAL_LIVE_STATE);
   const client = useRef<LiveClient | null>(null);
+  const settings = useSettingsSync();
+  const prefsRef = useRef(settings.prefs);
+  prefsRef.current = settings.prefs;
+
+  // New inbox mail is counted over a short window and announced once.
+  const arrived = useRef<{ timer: ReturnType<typeof setTimeout> | null; count: number }>({ timer: null, count: 0 });
+  const noteNewMail = useCallback(
+    (data: unknown) => {
+      if (!isNewMail(data) || normalizeFolder(data.folder) !== 'inbox') return;
+      // A mailbox on its first sync brings old mail, not news.
+      const accounts = (cache.get(keys.mailAccounts())?.data as MailAccountsResponse | undefined)?.accounts;
+      if (accounts?.some((a) => a.sync && !a.sync.initialSyncDone)) return;
+      const a = arrived.current;
+      a.count += data.count;
+      if (a.timer !== null) return;
+      a.timer = setTimeout(() => {
+        const n = a.count;
+        a.timer = null;
+        a.count = 0;
+        announceNewMail(n, prefsRef.current, toast, folderTitle('inbox'));
+      }, NEW_MAIL_ANNOUNCE_DELAY_MS);
+    },
+    [cache, toast],
+  );
 
   // Coalesced re-reads: `allPages` wins if any event in the window asked for it; the outbox and
   // drafts reasons collect separately and re-read only their own keys.
@@ -121,6 +156,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           break;
         case 'new_mail':
           scheduleRevalidate({ allPages: false });
+          noteNewMail(event.data);
           break;
         case 'mail_changed':
           scheduleRevalidate(outgoingReason(event.data) ?? { allPages: true });
@@ -128,11 +164,20 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         case 'system_notification':
           toastByLevel(toast, event.data);
           break;
+        case 'settings_changed':
+          settings.remoteChanged(event.data);
+          break;
+        case 'settings_conflict':
+          settings.remoteConflict(event.data);
+          break;
+        case 'sync_status':
+          void mutate(keys.mailAccounts());
+          break;
         default:
           break;
       }
     },
-    [mutate, scheduleRevalidate, toast],
+    [mutate, scheduleRevalidate, toast, noteNewMail, settings],
   );
 
   // The client lives as long as the session; handlers may change identity without reconnecting.
@@ -172,6 +217,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       p.mail = false;
       p.allPages = false;
       p.outgoing = new Set();
+      const a = arrived.current;
+      if (a.timer !== null) clearTimeout(a.timer);
+      a.timer = null;
+      a.count = 0;
     };
   }, [token, isAuthenticated]);
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settingsServer } from '../settings/sync/fixtures';
 import { AppRoutes } from '../../app/App';
 import { formatDate } from '../../lib/dates';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
@@ -183,6 +184,20 @@ describe('InboxPage', () => {
     expect(screen.getAllByTestId('thread-row')[0]).toHaveClass('is-selected');
   });
 
+  it('with the autoRead preference off, opening leaves the mail unread until marked', async () => {
+    const unread = mail(1, { is_read: false, subject: 'חשבונית' });
+    const fetch = server({
+      'GET /api/threads/inbox': () => list([thread([unread])]),
+      'GET /api/emails/1': () => json(200, detail(unread)),
+    });
+    renderInbox('/Inbox?folder=inbox&mail=1', { autoRead: false });
+    await screen.findByTestId('mail-body-frame');
+    // Give a mark-read the time it would take.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls(fetch, 'PUT', '/api/emails/1')).toHaveLength(0);
+    expect(screen.getAllByTestId('thread-row')[0]).toHaveClass('is-unread');
+  });
+
   it('does not mark a mail read twice, nor one that is read', async () => {
     const fetch = server({
       'GET /api/threads/inbox': () => list([solo(2)]),
@@ -338,6 +353,7 @@ describe('folder counts in the sidebar', () => {
       'GET /api/threads/inbox': () => list([thread([unread])]),
       'GET /api/emails/1': () => json(200, detail(unread)),
       'PUT /api/emails/1': () => json(200, { success: true, email: { ...unread, is_read: true } }),
+      ...settingsServer({ autoRead: true }).routes,
     });
     signInAs();
     renderWithProviders(<AppRoutes />, { route: '/Inbox' });

@@ -13,6 +13,7 @@ import { downloadAttachment, downloadRaw } from '../../api/mail';
 import { allowRemoteSender, revokeRemoteSender } from '../../api/triage';
 import type { Email, EmailDetail } from '../../api/types';
 import { useToast } from '../../app/Toasts';
+import { usePreferences } from '../settings/sync/SettingsProvider';
 import { DownloadIcon, PaperclipIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { MailBody } from '../../components/MailBody';
@@ -86,14 +87,16 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
     revalidateOnFocus: false,
   });
   const marked = useRef(false);
+  // The autoRead preference: opening marks the mail read, or it stays unread until marked.
+  const { autoRead } = usePreferences();
   const [downloading, setDownloading] = useState<number | 'raw' | null>(null);
   const [senderBusy, setSenderBusy] = useState(false);
 
   useEffect(() => {
-    if (!data || data.id !== id || data.is_read || marked.current) return;
+    if (!autoRead || !data || data.id !== id || data.is_read || marked.current) return;
     marked.current = true;
     onMarkRead(data);
-  }, [data, id, onMarkRead]);
+  }, [autoRead, data, id, onMarkRead]);
 
   async function download(what: number | 'raw', filename = '') {
     setDownloading(what);

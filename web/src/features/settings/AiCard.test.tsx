@@ -61,12 +61,24 @@ function renderCard() {
 describe('AiCard', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('is on the settings page, after the mail account, with the note on what goes to the provider', async () => {
+  it('is on the settings page in the spec\'s order, with the note on what goes to the provider', async () => {
     server();
     signInAs(DANA);
     renderWithProviders(<SettingsPage />, { route: '/Settings' });
     const cards = [...document.querySelectorAll('section.card')].map((c) => c.getAttribute('data-testid'));
-    expect(cards.slice(0, 2)).toEqual(['mail-account-card', 'ai-card']);
+    // Spec 001 §2: header, real-time sync, mail account, the side column, providers; then ours.
+    expect(cards).toEqual([
+      'sync-card',
+      'mail-account-card',
+      'preferences-card',
+      'connection-status',
+      'quick-stats',
+      'device-info',
+      'providers-card',
+      'ai-card',
+      'account-card',
+      'users-card',
+    ]);
     expect(screen.getByTestId('ai-privacy')).toHaveTextContent('תוכן המייל שעליו ביקשת עזרה');
     expect(screen.getByTestId('ai-privacy')).toHaveTextContent('מודל מקומי המידע נשאר ברשת שלך');
   });

@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import { MailAccountCard } from './MailAccountCard';
+import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
 import SettingsPage from './SettingsPage';
 
 type Fetch = ReturnType<typeof mockFetch>;
@@ -44,6 +44,8 @@ const ACCOUNT: MailAccountWithSync = {
     fetchedMessages: 0,
     fetchedBytes: 0,
     initialSyncDone: true,
+    idle: true,
+    nextRetryAt: null,
   },
 };
 
@@ -99,6 +101,20 @@ function renderCard() {
   return renderWithProviders(<MailAccountCard />, { route: '/Settings' });
 }
 
+/** Captured before any test fakes it. */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Lets pending work finish without moving the (fake) clock: promises and real macrotasks (the
+ * mocked fetch's body) run, the app's timers do not. RTL's waitFor hangs under a fake setTimeout.
+ */
+async function settle(done: () => boolean) {
+  for (let i = 0; i < 50 && !done(); i++) {
+    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
+  }
+  if (!done()) throw new Error('never settled');
+}
+
 async function fillAccount(user: ReturnType<typeof userEvent.setup>, email = 'dana@gmail.com', password = 'app-pass') {
   await user.type(screen.getByTestId('mail-email'), email);
   await user.tab();
@@ -106,20 +122,121 @@ async function fillAccount(user: ReturnType<typeof userEvent.setup>, email = 'da
 }
 
 describe('MailAccountCard', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
-  it('comes first on the settings page, with the spec defaults (993/465 with SSL)', async () => {
+  it('is on the settings page, with the spec defaults (993/465 with SSL) and port placeholders 993/587', async () => {
     server();
     signInAs({ ...DANA, role: 'user' });
     renderWithProviders(<SettingsPage />, { route: '/Settings' });
-    const cards = document.querySelectorAll('section.card');
-    expect(cards[0]).toHaveAttribute('data-testid', 'mail-account-card');
-    expect(within(cards[0] as HTMLElement).getByRole('heading', { name: 'חשבון הדואר' })).toBeInTheDocument();
+    // Where it stands among the page's cards is the page's own test (SettingsPage).
+    const card = screen.getByTestId('mail-account-card');
+    expect(within(card).getByRole('heading', { level: 2, name: 'חשבון הדואר' })).toBeInTheDocument();
     expect(screen.getByTestId('mail-imap-port')).toHaveValue('993');
     expect(screen.getByTestId('mail-smtp-port')).toHaveValue('465');
+    expect(screen.getByTestId('mail-imap-port')).toHaveAttribute('placeholder', '993');
+    expect(screen.getByTestId('mail-smtp-port')).toHaveAttribute('placeholder', '587');
     expect(screen.getByTestId('mail-imap-ssl')).toBeChecked();
     expect(screen.getByTestId('mail-smtp-ssl')).toBeChecked();
     expect(await screen.findByTestId('mail-accounts-empty')).toHaveTextContent('עדיין לא חוברה תיבת דואר.');
+  });
+
+  it('shows the port placeholders when the ports are emptied', async () => {
+    server();
+    renderCard();
+    const user = userEvent.setup();
+    await user.clear(screen.getByTestId('mail-smtp-port'));
+    await user.clear(screen.getByTestId('mail-imap-port'));
+    expect(screen.getByTestId('mail-smtp-port')).toHaveValue('');
+    expect(screen.getByTestId('mail-smtp-port')).toHaveAttribute('placeholder', '587');
+    expect(screen.getByTestId('mail-imap-port')).toHaveAttribute('placeholder', '993');
+  });
+
+  it('has a "detect provider" button, disabled until the address has an @', async () => {
+    const fetch = server();
+    renderCard();
+    const user = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'זיהוי ספק' });
+    expect(button).toHaveAttribute('data-testid', 'mail-detect');
+    expect(button).toBeDisabled();
+    await user.type(screen.getByTestId('mail-email'), 'dana');
+    expect(button).toBeDisabled();
+    await user.type(screen.getByTestId('mail-email'), '@');
+    expect(button).toBeEnabled();
+    await user.clear(screen.getByTestId('mail-email'));
+    expect(button).toBeDisabled();
+    expect(calls(fetch, 'GET', '/api/providers/detect')).toHaveLength(0);
+  });
+
+  it('detects on demand: fills a known provider\'s servers, ports and SSL over hand edits, and says so', async () => {
+    const fetch = server();
+    renderCard();
+    const user = userEvent.setup();
+    // Hand-edited first; the automatic detection leaves these alone, the button does not.
+    await user.type(screen.getByTestId('mail-smtp-server'), 'relay.example.net');
+    await user.clear(screen.getByTestId('mail-imap-port'));
+    await user.type(screen.getByTestId('mail-imap-port'), '143');
+    await user.click(screen.getByTestId('mail-imap-ssl'));
+    // Typed and clicked at once, before the automatic detection's pause.
+    await user.type(screen.getByTestId('mail-email'), 'dana@gmail.com');
+    await user.click(screen.getByTestId('mail-detect'));
+
+    const status = screen.getByTestId('mail-detect-status');
+    await waitFor(() => expect(status).toHaveAttribute('data-kind', 'known'));
+    expect(status).toHaveAttribute('role', 'status');
+    expect(status).toHaveTextContent('זוהה ספק מוכר: Gmail. השרתים, הפורטים וההצפנה מולאו.');
+    expect(screen.getByTestId('mail-imap-server')).toHaveValue('imap.gmail.com');
+    expect(screen.getByTestId('mail-imap-port')).toHaveValue('993');
+    expect(screen.getByTestId('mail-imap-ssl')).toBeChecked();
+    expect(screen.getByTestId('mail-smtp-server')).toHaveValue('smtp.gmail.com');
+    expect(screen.getByTestId('mail-smtp-port')).toHaveValue('465');
+    expect(screen.getByTestId('mail-smtp-ssl')).toBeChecked();
+    expect(calls(fetch, 'GET', '/api/providers/detect')[0][0]).toBe('/api/providers/detect?email=dana%40gmail.com');
+
+    // It asks again on every click, even about the same address (the automatic detection asks once).
+    const asked = calls(fetch, 'GET', '/api/providers/detect').length;
+    await user.click(screen.getByTestId('mail-detect'));
+    await waitFor(() => expect(calls(fetch, 'GET', '/api/providers/detect')).toHaveLength(asked + 1));
+    // Editing the address drops the line (it was about the old one).
+    await user.type(screen.getByTestId('mail-email'), 'x');
+    expect(status).toBeEmptyDOMElement();
+    // What the button filled is detection's again, not the user's: the automatic detection of
+    // the new address (a mere guess) clears it, the once hand-edited SMTP server included.
+    await waitFor(() => expect(screen.getByTestId('mail-imap-server')).toHaveValue(''));
+    expect(screen.getByTestId('mail-smtp-server')).toHaveValue('');
+    expect(screen.getByTestId('mail-provider')).toHaveTextContent('imap.gmail.comx');
+  });
+
+  it('detects on demand: for an unknown domain says it is a guess and fills nothing', async () => {
+    server();
+    renderCard();
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('mail-imap-server'), 'mail.home.example');
+    await user.type(screen.getByTestId('mail-email'), 'me@home.example');
+    await user.click(screen.getByTestId('mail-detect'));
+    const status = screen.getByTestId('mail-detect-status');
+    await waitFor(() => expect(status).toHaveAttribute('data-kind', 'guess'));
+    expect(status).toHaveTextContent('ספק לא מוכר — ניחוש לפי הדומיין home.example. השדות לא שונו.');
+    expect(within(status).getByText('home.example')).toHaveAttribute('dir', 'ltr');
+    expect(screen.getByTestId('mail-imap-server')).toHaveValue('mail.home.example');
+    expect(screen.getByTestId('mail-smtp-server')).toHaveValue('');
+  });
+
+  it('detects on demand: shows the server\'s message when the address is refused', async () => {
+    server({
+      'GET /api/providers/detect': () =>
+        json(400, { success: false, error: 'bad_request', message: 'כתובת הדואר האלקטרוני אינה תקינה' }),
+    });
+    renderCard();
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('mail-email'), 'dana@gmail');
+    await user.click(screen.getByTestId('mail-detect'));
+    const status = screen.getByTestId('mail-detect-status');
+    await waitFor(() => expect(status).toHaveAttribute('data-kind', 'error'));
+    expect(status).toHaveTextContent('לא ניתן לזהות את הספק: כתובת הדואר האלקטרוני אינה תקינה');
+    expect(screen.getByTestId('mail-imap-server')).toHaveValue('');
   });
 
   it('detects the provider from the address and fills the servers, keeping hand-edited fields', async () => {
@@ -244,7 +361,7 @@ describe('MailAccountCard', () => {
     expect(screen.queryByTestId('mail-fingerprint')).not.toBeInTheDocument();
   });
 
-  it('saves with POST /api/auth/login, confirms, and goes to the inbox after 1.5 s', async () => {
+  it('saves with POST /api/auth/login, confirms for 3 s, and goes to the inbox after 1.5 s', async () => {
     const fetch = server({
       'POST /api/auth/login': () =>
         json(200, { success: true, sessionId: '7', message: 'החיבור לתיבת הדואר הצליח', account: ACCOUNT }),
@@ -253,19 +370,35 @@ describe('MailAccountCard', () => {
     const user = userEvent.setup();
     await fillAccount(user);
     await waitFor(() => expect(screen.getByTestId('mail-imap-server')).toHaveValue('imap.gmail.com'));
-    await user.click(screen.getByTestId('mail-save'));
 
-    expect(await screen.findByText('חשבון הדואר נשמר והחיבור הצליח. הסנכרון התחיל.', { selector: '.toast__message' })).toBeInTheDocument();
+    // The clock stands still from here: only the test moves it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    fireEvent.click(screen.getByTestId('mail-save'));
+    const saved = 'חשבון הדואר נשמר והחיבור הצליח. הסנכרון התחיל.';
+    await settle(() => screen.queryByText(saved, { selector: '.toast__message' }) !== null);
+    expect(screen.getByTestId('mail-outcome-message')).toHaveTextContent(saved);
     expect(bodyOf(calls(fetch, 'POST', '/api/auth/login')[0])).toMatchObject({
       email_address: 'dana@gmail.com',
       password: 'app-pass',
       imap_server: 'imap.gmail.com',
     });
+
+    act(() => vi.advanceTimersByTime(REDIRECT_MS - 1));
     expect(r.location().pathname).toBe('/Settings');
-    await waitFor(() => expect(r.location().pathname).toBe('/Inbox'), { timeout: 3000 });
+    act(() => vi.advanceTimersByTime(1));
+    expect(r.location().pathname).toBe('/Inbox');
+
+    act(() => vi.advanceTimersByTime(SAVED_TOAST_MS - REDIRECT_MS - 1));
+    expect(screen.getByText(saved, { selector: '.toast__message' })).toBeInTheDocument();
+    expect(screen.getByTestId('mail-outcome-message')).toHaveTextContent(saved);
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByText(saved, { selector: '.toast__message' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('mail-outcome')).not.toBeInTheDocument();
+    expect(REDIRECT_MS).toBe(1500);
+    expect(SAVED_TOAST_MS).toBe(3000);
   });
 
-  it('on a failed save says the connection failed and stays', async () => {
+  it('on a failed save says the connection failed and stays, with the error kept', async () => {
     server({
       'POST /api/auth/login': () =>
         failed({ ok: false, kind: 'auth', message: 'שם המשתמש או הסיסמה של תיבת הדואר שגויים' }, { ok: true }),
@@ -273,11 +406,16 @@ describe('MailAccountCard', () => {
     const r = renderCard();
     const user = userEvent.setup();
     await fillAccount(user);
-    await user.click(screen.getByTestId('mail-save'));
-    expect(await screen.findByRole('alert')).toHaveTextContent('החיבור לשרת הדואר נכשל. בדוק את הפרטים.');
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    fireEvent.click(screen.getByTestId('mail-save'));
+    await settle(() => screen.queryByRole('alert') !== null);
+    expect(screen.getByRole('alert')).toHaveTextContent('החיבור לשרת הדואר נכשל. בדוק את הפרטים.');
     expect(screen.getByTestId('mail-result-imap')).toHaveTextContent('ההתחברות נדחתה');
-    await new Promise((res) => setTimeout(res, 1700));
+    act(() => vi.advanceTimersByTime(10_000));
     expect(r.location().pathname).toBe('/Settings');
+    expect(screen.getByRole('alert')).toHaveTextContent('החיבור לשרת הדואר נכשל. בדוק את הפרטים.');
+    expect(screen.queryByText('חשבון הדואר נשמר והחיבור הצליח. הסנכרון התחיל.')).not.toBeInTheDocument();
   });
 
   it('says the server cannot be reached on a network failure', async () => {

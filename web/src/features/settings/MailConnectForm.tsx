@@ -1,16 +1,18 @@
 // The form that connects a mailbox (spec 001 §4): address and password, the provider and server
 // fields, the outcome of a test or save, the certificate trust part, and the test and save
-// buttons. Its state lives in useMailAccountForm, which the card owns (the account list's "edit"
-// fills it).
+// buttons, and the "detect provider" button with a line saying what it found. Its state lives in
+// useMailAccountForm, which the card owns (the account list's "edit" fills it).
 
 import type { FormEvent } from 'react';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
+import '../../styles/settings-cards.css';
 import { CertificateWarning, OutcomeView, PinnedCertificates } from './MailConnectionResult';
 import { ProviderHint, ServerFields } from './MailServerFields';
-import type { MailAccountForm } from './useMailAccountForm';
+import type { DetectStatus, MailAccountForm } from './useMailAccountForm';
 
 const t = he.settings.mail;
+const td = he.settings.cards.detect;
 
 export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
   const { form, connected, provider, pins, untrusted, busy, outcome } = mail;
@@ -54,6 +56,21 @@ export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
           value={form.password}
           onValueChange={mail.setPassword}
         />
+      </div>
+
+      <div className="mail-detect">
+        <button
+          type="button"
+          className="button"
+          // Not disabled while detecting: leaving the address field to click here starts the
+          // automatic detection, which the click then takes over.
+          disabled={disabled || !form.email.includes('@')}
+          onClick={() => void mail.detectNow()}
+          data-testid="mail-detect"
+        >
+          {td.button}
+        </button>
+        <DetectStatusLine status={mail.detectStatus} />
       </div>
 
       <ProviderHint provider={provider} detecting={mail.detecting} />
@@ -104,5 +121,39 @@ export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
         </button>
       </div>
     </form>
+  );
+}
+
+function DetectStatusLine({ status }: { status: DetectStatus | null }) {
+  let content = null;
+  if (status?.kind === 'known') {
+    content = (
+      <>
+        {td.known} <bdi>{status.name}</bdi>. {td.filled}
+      </>
+    );
+  } else if (status?.kind === 'guess') {
+    content = (
+      <>
+        {td.guess} <bdi dir="ltr">{status.domain}</bdi>. {td.guessKept}
+      </>
+    );
+  } else if (status?.kind === 'error') {
+    content = (
+      <>
+        {td.failed} {status.message}
+      </>
+    );
+  }
+  // Always in the document, so the live region exists before its first message.
+  return (
+    <p
+      className={status?.kind === 'error' ? 'mail-detect__status mail-detect__status--error' : 'mail-detect__status'}
+      role="status"
+      data-testid="mail-detect-status"
+      data-kind={status?.kind ?? ''}
+    >
+      {content}
+    </p>
   );
 }

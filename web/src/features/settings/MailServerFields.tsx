@@ -5,7 +5,7 @@
 import type { DetectedProvider } from '../../api/types';
 import { CheckboxField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { DEFAULT_PORT, type Form, type Server, type ServerField } from './mailAccountForm';
+import { PORT_PLACEHOLDER, type Form, type Server, type ServerField } from './mailAccountForm';
 
 const t = he.settings.mail;
 
@@ -79,7 +79,7 @@ export function ServerFields({
         dir="ltr"
         inputMode="numeric"
         autoComplete="off"
-        placeholder={DEFAULT_PORT[server].ssl}
+        placeholder={PORT_PLACEHOLDER[server]}
         disabled={disabled}
         value={form[port]}
         onValueChange={(v) => onChange(port, v)}

@@ -1,22 +1,42 @@
-// Settings (spec 001 §2): the mailbox connection first, then AI help (key and provider), then the
-// signed-in user's own account and password, and for admins the management of the system's users.
-// The layout shows the page title.
+// Settings (spec 001 §2), in the spec's order: the header, the real-time sync card, the mail
+// account card, a side column (preferences, connection status, quick stats, device info), the
+// supported providers; then AI help (key and provider), the user's own account and password,
+// and for admins the system's users. The layout shows the page title.
 
 import { useAuth } from '../../app/AuthProvider';
 import { he } from '../../i18n/he';
+import '../../styles/settings.css';
 import { AccountCard } from './AccountCard';
 import { AiCard } from './AiCard';
+import { ConnectionStatusCard } from './cards/ConnectionStatusCard';
+import { DeviceInfoCard } from './cards/DeviceInfoCard';
+import { ProvidersCard } from './cards/ProvidersCard';
+import { QuickStatsCard } from './cards/QuickStatsCard';
 import { MailAccountCard } from './MailAccountCard';
+import { PreferencesCard } from './sync/PreferencesCard';
+import { SyncStatusCard } from './sync/SyncStatusCard';
 import { UsersCard } from './UsersCard';
 
 export default function SettingsPage() {
   const { user } = useAuth();
   return (
-    <section className="page-section settings" data-testid="page-SettingsPage">
-      <p className="settings__intro">
-        {user?.role === 'admin' ? he.settings.introAdmin : he.settings.intro}
-      </p>
-      <MailAccountCard />
+    <section className="page-section settings settings-page" data-testid="page-SettingsPage">
+      <header className="settings-page__header">
+        <p className="settings__intro">{user?.role === 'admin' ? he.settings.introAdmin : he.settings.intro}</p>
+      </header>
+      <div className="settings-page__grid">
+        <div className="settings-page__main">
+          <SyncStatusCard />
+          <MailAccountCard />
+        </div>
+        <aside className="settings-page__side" aria-label={he.preferences.title}>
+          <PreferencesCard />
+          <ConnectionStatusCard />
+          <QuickStatsCard />
+          <DeviceInfoCard />
+        </aside>
+      </div>
+      <ProvidersCard />
       <AiCard />
       <AccountCard />
       <UsersCard />

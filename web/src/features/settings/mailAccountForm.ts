@@ -28,6 +28,9 @@ export const DEFAULT_PORT: Record<Server, { ssl: string; plain: string }> = {
   smtp: { ssl: '465', plain: '587' },
 };
 
+/** The port fields' placeholders (spec 001 §2): IMAP over SSL, SMTP submission. */
+export const PORT_PLACEHOLDER: Record<Server, string> = { imap: '993', smtp: '587' };
+
 export const EMPTY_FORM: Form = {
   email: '',
   password: '',

@@ -3,8 +3,12 @@
 // save actions with their outcome.
 //
 // Saving is POST /api/auth/login: the server checks both servers and saves only when both work,
-// so a failure means nothing was saved. On success a confirmation shows for 3 s and the user goes
-// to the inbox after 1.5 s.
+// so a failure means nothing was saved. On success a confirmation shows for 3 s (a toast, which
+// outlives the page, and the form's own notice) and the user goes to the inbox after 1.5 s.
+//
+// "Detect provider" (detectNow) asks about the typed address on demand: a known provider's
+// servers, ports and SSL replace whatever the fields hold (the user asked for them); a guess from
+// the domain fills nothing (spec 001 §4) but is said in the status line.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -37,6 +41,12 @@ import { useProviderDetection } from './useProviderDetection';
 
 const t = he.settings.mail;
 
+/** What the last "detect provider" click found, for the status line beside the button. */
+export type DetectStatus =
+  | { kind: 'known'; name: string }
+  | { kind: 'guess'; domain: string }
+  | { kind: 'error'; message: string };
+
 /** Spec 001 §9: the confirmation shows for 3 s; the inbox opens after 1.5 s. */
 export const SAVED_TOAST_MS = 3000;
 export const REDIRECT_MS = 1500;
@@ -59,9 +69,17 @@ export function useMailAccountForm({
   const [busy, setBusy] = useState<Action | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
+  const [detectStatus, setDetectStatus] = useState<DetectStatus | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
+  const savedTimer = useRef<number | undefined>(undefined);
 
-  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+  useEffect(
+    () => () => {
+      window.clearTimeout(redirectTimer.current);
+      window.clearTimeout(savedTimer.current);
+    },
+    [],
+  );
 
   const connected = accounts?.find((a) => a.email_address.toLowerCase() === form.email.trim().toLowerCase());
 
@@ -100,7 +118,26 @@ export function useMailAccountForm({
 
   function setEmail(email: string) {
     setForm((f) => ({ ...f, email }));
+    setDetectStatus(null);
     if (!looksLikeAddress(email)) detection.reset();
+  }
+
+  /** The "detect provider" button: asks now and fills a known provider's servers. */
+  async function detectNow() {
+    setDetectStatus(null);
+    try {
+      const found = await detection.detectNow(formRef.current.email);
+      if (!found) return; // a newer request took over
+      if (found.known) {
+        edited.current = new Set();
+        applyServerFields(providerValues(found));
+        setDetectStatus({ kind: 'known', name: found.name });
+      } else {
+        setDetectStatus({ kind: 'guess', domain: found.name });
+      }
+    } catch (err) {
+      setDetectStatus({ kind: 'error', message: errorMessage(err) });
+    }
   }
 
   function setPassword(password: string) {
@@ -134,6 +171,7 @@ export function useMailAccountForm({
     }
     setLocalError(null);
     setOutcome(null);
+    window.clearTimeout(savedTimer.current);
     setBusy(action);
     try {
       if (action === 'test') {
@@ -143,6 +181,10 @@ export function useMailAccountForm({
         await connectMailbox(toRequest(form, withPins));
         setOutcome({ action, status: 'ok', message: t.saved });
         toast.show('success', t.saved, { duration: SAVED_TOAST_MS });
+        savedTimer.current = window.setTimeout(
+          () => setOutcome((o) => (o?.action === 'save' && o.status === 'ok' ? null : o)),
+          SAVED_TOAST_MS,
+        );
         setForm((f) => ({ ...f, password: '' }));
         refreshAccounts();
         void mutate((key) => isMailKey(key));
@@ -173,6 +215,8 @@ export function useMailAccountForm({
   function editAccount(a: MailAccount) {
     detection.reset(a.email_address);
     edited.current = new Set();
+    setDetectStatus(null);
+    window.clearTimeout(savedTimer.current);
     setOutcome(null);
     setLocalError(null);
     setForm(formOf(a));
@@ -187,6 +231,8 @@ export function useMailAccountForm({
     detecting: detection.detecting,
     /** Detects at once (on leaving the address field). */
     detect: detection.detect,
+    detectNow,
+    detectStatus,
     pins,
     untrusted,
     busy,

@@ -1,6 +1,7 @@
 // Provider detection for the mail account form (spec 001 "Provider detection"): once the user
 // pauses typing an address (or leaves the field), GET the provider for it; only the newest
-// answer counts, and an address asked about once is not asked about again.
+// answer counts, and an address asked about once is not asked about again. `detectNow` is the
+// "detect provider" button: it always asks, and reports the answer or the failure to its caller.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { detectProvider } from '../../api/mail';
@@ -40,6 +41,31 @@ export function useProviderDetection(email: string, onFound: (provider: Detected
     [onFound],
   );
 
+  /**
+   * Asks at once, even about an address asked about before. Resolves to the provider, or to
+   * undefined when a newer request (or a reset) took over; rejects with the request's error.
+   */
+  const detectNow = useCallback(async (value: string): Promise<DetectedProvider | undefined> => {
+    const address = value.trim();
+    lastDetected.current = address.toLowerCase();
+    const seq = ++detectSeq.current;
+    setDetecting(true);
+    try {
+      const res = await detectProvider(address);
+      if (seq !== detectSeq.current) return undefined;
+      const found = res?.provider;
+      if (!found) throw new Error('no provider in the answer');
+      setProvider(found);
+      return found;
+    } catch (err) {
+      if (seq !== detectSeq.current) return undefined;
+      setProvider(null);
+      throw err;
+    } finally {
+      if (seq === detectSeq.current) setDetecting(false);
+    }
+  }, []);
+
   // Typing an address triggers detection once the user pauses.
   useEffect(() => {
     if (!looksLikeAddress(email)) return;
@@ -55,5 +81,5 @@ export function useProviderDetection(email: string, onFound: (provider: Detected
     setDetecting(false);
   }, []);
 
-  return { provider, detecting, detect, reset };
+  return { provider, detecting, detect, detectNow, reset };
 }

@@ -25,6 +25,7 @@ import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
 import { replyDrafts, useReplyDraft } from './replyDrafts';
 import { showAiFailure } from './aiFailure';
+import { usePreferences } from '../../settings/sync/SettingsProvider';
 import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 
 const t = he.outgoing.reply;
@@ -32,6 +33,7 @@ const t = he.outgoing.reply;
 /** The header's buttons: open the panel here, or reply in the full Compose page. */
 export function ReplyButtons({ mail }: { mail: ReplySource }) {
   const { isOpen } = useReplyDraft(mail.id);
+  const { smartReply } = usePreferences();
   return (
     <div className="reply-buttons">
       <button
@@ -45,7 +47,8 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
         <SendIcon />
         {t.open}
       </button>
-      <SmartReply id={mail.id} />
+      {/* The smartReply preference shows or hides it. */}
+      {smartReply && <SmartReply id={mail.id} />}
       <Link className="chip-button" to={replyHref(mail)} title={t.fullComposeHint} data-testid="reply-compose">
         <PenIcon />
         {t.fullCompose}

@@ -1,0 +1,138 @@
+// "מידע על המכשיר" (spec 001 §2's side column: platform and screen resolution), plus the browser
+// and the UI scale in use: the three factors app/scale.ts sets as CSS custom properties on <html>,
+// as percentages, and the preset they make up if any. It follows changes while open: a window
+// moved to another screen (resize) or a new scale chosen in the top bar (the root's style).
+
+import { useEffect, useState } from 'react';
+import { matchPreset } from '../../../app/scale';
+import { he } from '../../../i18n/he';
+import '../../../styles/settings-cards.css';
+import {
+  browserFromUserAgent,
+  detectPlatform,
+  formatRatio,
+  percent,
+  readUiScale,
+  type Browser,
+  type Platform,
+  type UiScale,
+} from './deviceInfo';
+
+const t = he.settings.cards.device;
+
+interface Device {
+  platform: Platform | null;
+  browser: Browser | null;
+  width: number;
+  height: number;
+  pixelRatio: number;
+  scale: UiScale;
+}
+
+type NavigatorWithHints = Navigator & { userAgentData?: { platform?: string } };
+
+function readDevice(): Device {
+  const nav = navigator as NavigatorWithHints;
+  return {
+    platform: detectPlatform(nav.userAgent, nav.userAgentData?.platform, nav.maxTouchPoints ?? 0),
+    browser: browserFromUserAgent(nav.userAgent),
+    width: window.screen?.width ?? 0,
+    height: window.screen?.height ?? 0,
+    pixelRatio: window.devicePixelRatio || 1,
+    scale: readUiScale(),
+  };
+}
+
+function useDevice(): Device {
+  const [device, setDevice] = useState(readDevice);
+  useEffect(() => {
+    const update = () => setDevice(readDevice());
+    window.addEventListener('resize', update);
+    const observer = new MutationObserver(update);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+    return () => {
+      window.removeEventListener('resize', update);
+      observer.disconnect();
+    };
+  }, []);
+  return device;
+}
+
+export function DeviceInfoCard() {
+  const d = useDevice();
+  const { app, font, icon } = d.scale;
+  const preset = app !== null && font !== null && icon !== null ? matchPreset({ app, font, icon }) : null;
+  const known = app !== null || font !== null || icon !== null;
+
+  return (
+    <section className="card" aria-labelledby="device-info-title" data-testid="device-info">
+      <h2 id="device-info-title" className="card__title">
+        {t.title}
+      </h2>
+      <dl className="facts device-facts">
+        <div className="facts__row">
+          <dt>{t.platform}</dt>
+          <dd data-testid="device-platform">{d.platform ? <bdi dir="ltr">{d.platform}</bdi> : t.unknown}</dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t.browser}</dt>
+          <dd data-testid="device-browser">
+            {d.browser ? (
+              <bdi dir="ltr">{d.browser.version !== null ? `${d.browser.name} ${d.browser.version}` : d.browser.name}</bdi>
+            ) : (
+              t.unknown
+            )}
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t.screen}</dt>
+          <dd data-testid="device-screen">
+            {d.width > 0 && d.height > 0 ? (
+              <>
+                <bdi dir="ltr">
+                  {d.width} × {d.height}
+                </bdi>
+                {d.pixelRatio !== 1 && (
+                  <span className="device-facts__extra" data-testid="device-pixel-ratio">
+                    {' '}
+                    {t.pixelRatio(formatRatio(d.pixelRatio))}
+                  </span>
+                )}
+              </>
+            ) : (
+              t.unknown
+            )}
+          </dd>
+        </div>
+        <div className="facts__row">
+          <dt>{t.scale}</dt>
+          <dd data-testid="device-scale">
+            {known ? (
+              <>
+                <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
+                <ul className="device-scale" aria-label={t.scaleParts}>
+                  <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
+                  <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />
+                  <ScalePart label={t.scaleIcon} value={icon} testId="device-scale-icon" />
+                </ul>
+              </>
+            ) : (
+              t.unknown
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function ScalePart({ label, value, testId }: { label: string; value: number | null; testId: string }) {
+  return (
+    <li>
+      {label}{' '}
+      <bdi dir="ltr" data-testid={testId}>
+        {value !== null ? percent(value) : t.unknownShort}
+      </bdi>
+    </li>
+  );
+}

@@ -1,0 +1,73 @@
+// "סטטיסטיקה מהירה" (spec 001 §2's side column, with the real counts instead of the spec's fixed
+// sample numbers): inbox, unread, sent today, drafts, trash and needs-reply from GET
+// /api/emails/counts. The key is the one the sidebar's badges read (useFolderCounts polls it and
+// the live channel refreshes it on every change), so these tiles follow the mail without a poll
+// of their own. useFolderCounts itself does not fit: its answer has no `sentToday` nor the
+// inbox total (its `inbox` is the badge, needs-reply plus unread), and it hides failures.
+
+import useSWR from 'swr';
+import { errorMessage } from '../../../api/client';
+import { keys } from '../../../api/keys';
+import type { EmailCountsResponse } from '../../../api/types';
+import { useAuth } from '../../../app/AuthProvider';
+import { LoadError } from '../../../components/LoadError';
+import { he } from '../../../i18n/he';
+import '../../../styles/settings-cards.css';
+
+const t = he.settings.cards.stats;
+
+/** The tiles, in reading order. */
+export const STATS = ['inbox', 'unread', 'sentToday', 'drafts', 'trash', 'needsReply'] as const;
+export type Stat = (typeof STATS)[number];
+
+function countOf(v: unknown): string {
+  return typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('he-IL') : t.unknown;
+}
+
+export function QuickStatsCard() {
+  const { isAuthenticated } = useAuth();
+  const counts = useSWR<EmailCountsResponse>(isAuthenticated ? keys.emailCounts() : null);
+  const data = counts.data && typeof counts.data === 'object' ? counts.data : undefined;
+
+  let body;
+  if (data) {
+    // A live region: a count that changes is read out with its label (each tile is atomic).
+    body = (
+      <div role="status">
+        <ul className="stats-grid" aria-label={t.listLabel}>
+          {STATS.map((s) => (
+            <li key={s} className="stat-tile" aria-atomic="true">
+              <span className="stat-tile__value" data-testid={`stat-${s}`}>
+                {countOf(data[s])}
+              </span>
+              <span className="stat-tile__label">{t.labels[s]}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  } else if (counts.error !== undefined || counts.data !== undefined) {
+    body = (
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(counts.error)}`}
+        onRetry={() => void counts.mutate()}
+        testId="quick-stats-error"
+      />
+    );
+  } else {
+    body = (
+      <p className="card__status" role="status">
+        {t.loading}
+      </p>
+    );
+  }
+
+  return (
+    <section className="card" aria-labelledby="quick-stats-title" data-testid="quick-stats">
+      <h2 id="quick-stats-title" className="card__title">
+        {t.title}
+      </h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+// The settings history (spec 001 §4 "Rollback"): the kept versions, newest first, each with who
+// changed which keys and when; any but the current one can be restored (as a new version).
+
+import { useState } from 'react';
+import useSWR from 'swr';
+import { settingsKeys, type SettingsHistoryResponse } from '../../../api/settings';
+import { LoadError } from '../../../components/LoadError';
+import { Modal } from '../../../components/Modal';
+import { he } from '../../../i18n/he';
+import { formatDateTime } from '../../../lib/dates';
+import { keysLabel } from './format';
+import { useSettingsSync } from './SettingsProvider';
+
+const t = he.settingsSync.historyDialog;
+/** Spec 001 §9: the history's default limit. */
+export const HISTORY_LIMIT = 20;
+
+export function HistoryDialog({ onClose }: { onClose: () => void }) {
+  const sync = useSettingsSync();
+  const { data, error, mutate } = useSWR<SettingsHistoryResponse>(settingsKeys.history(HISTORY_LIMIT));
+  const [restoring, setRestoring] = useState<number | null>(null);
+  const entries = Array.isArray(data?.history) ? data.history : null;
+
+  async function restore(version: number) {
+    setRestoring(version);
+    try {
+      await sync.rollback(version);
+    } finally {
+      setRestoring(null);
+    }
+  }
+
+  return (
+    <Modal title={t.title} closeLabel={t.close} onClose={onClose} testId="settings-history" busy={restoring !== null} wide>
+      {error && !entries ? (
+        <LoadError message={t.loadFailed} onRetry={() => void mutate()} />
+      ) : !entries ? (
+        <p role="status">{he.app.loading}</p>
+      ) : entries.length === 0 ? (
+        <p className="muted">{t.empty}</p>
+      ) : (
+        <ol className="settings-history">
+          {entries.map((e) => (
+            <li key={e.version} className="settings-history__item" data-testid="history-entry" data-version={e.version}>
+              <div className="settings-history__text">
+                <strong>{he.settingsSync.card.version(e.version)}</strong>
+                <span dir="auto">{he.settingsSync.card.update(e.changedBy, keysLabel(e.settingsUpdate))}</span>
+                <time className="muted" dateTime={e.timestamp}>
+                  {formatDateTime(e.timestamp)}
+                </time>
+              </div>
+              {e.version === sync.version ? (
+                <span className="badge">{t.current}</span>
+              ) : (
+                <button
+                  type="button"
+                  className="button"
+                  // Not `disabled`: that would drop the focus, and with it Escape.
+                  aria-disabled={restoring !== null}
+                  onClick={() => restoring === null && void restore(e.version)}
+                  data-testid="history-rollback"
+                >
+                  {restoring === e.version ? t.rollingBack : t.rollback}
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Modal>
+  );
+}

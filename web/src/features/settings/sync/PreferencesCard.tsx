@@ -1,0 +1,147 @@
+// User preferences (spec 001 §2 side column, §3 settings object): each one shown acts, and
+// follows the user to their other sessions. A switch saves at once (optimistically: a failed
+// save flips it back with the spec's message). Desktop notifications ask the browser's
+// permission when switched on. Hebrew is the only UI language, so it is stated, not offered.
+
+import { useId, useMemo, useState } from 'react';
+import type { Preferences } from '../../../api/settings';
+import { askDesktopPermission, desktopSupported } from '../../../app/live/newMail';
+import { SCALE_PRESETS, matchPreset } from '../../../app/scale';
+import { he } from '../../../i18n/he';
+import { useSettingsSync } from './SettingsProvider';
+
+const t = he.preferences;
+
+type BoolKey = {
+  [K in keyof Preferences]: Preferences[K] extends boolean ? K : never;
+}[keyof Preferences];
+
+const SWITCHES: readonly BoolKey[] = [
+  'emailNotifications',
+  'desktopNotifications',
+  'soundNotifications',
+  'autoRead',
+  'smartReply',
+  'darkMode',
+  'compactMode',
+];
+
+/** Every IANA zone the browser knows, with the current one even if it does not. */
+export function timeZones(current: string): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  let zones: string[] = [];
+  try {
+    zones = intl.supportedValuesOf?.('timeZone') ?? [];
+  } catch {
+    zones = [];
+  }
+  const all = new Set([...zones, 'Asia/Jerusalem', 'UTC', current]);
+  return [...all].sort();
+}
+
+export function PreferencesCard() {
+  const { prefs, update, loaded } = useSettingsSync();
+  const [desktopNote, setDesktopNote] = useState<string | null>(null);
+  const zones = useMemo(() => timeZones(prefs.timezone), [prefs.timezone]);
+  const ids = useId();
+  const preset = matchPreset({ app: prefs.appScale, font: prefs.fontScale, icon: prefs.iconScale });
+
+  async function toggle(key: BoolKey, on: boolean) {
+    if (key === 'desktopNotifications' && on) {
+      const permission = await askDesktopPermission();
+      setDesktopNote(
+        permission === 'unsupported' ? t.desktopUnsupported : permission === 'denied' ? t.desktopDenied : null,
+      );
+    }
+    await update({ [key]: on });
+  }
+
+  return (
+    <section className="card preferences-card" aria-labelledby={`${ids}-title`} data-testid="preferences-card">
+      <h2 id={`${ids}-title`} className="card__title">
+        {t.title}
+      </h2>
+      <p className="muted">{t.hint}</p>
+      <ul className="preferences">
+        {SWITCHES.map((key) => (
+          <li key={key} className="preference">
+            <label className="switch" htmlFor={`${ids}-${key}`}>
+              <span className="switch__text">
+                <span className="switch__label">{t.keys[key]}</span>
+                {t.descriptions[key] && <span className="switch__hint">{t.descriptions[key]}</span>}
+              </span>
+              <input
+                id={`${ids}-${key}`}
+                type="checkbox"
+                role="switch"
+                className="switch__input"
+                checked={prefs[key]}
+                aria-checked={prefs[key]}
+                disabled={!loaded}
+                onChange={(e) => void toggle(key, e.target.checked)}
+                data-testid={`pref-${key}`}
+              />
+              <span className="switch__track" aria-hidden="true" />
+            </label>
+            {key === 'desktopNotifications' && (desktopNote || (prefs.desktopNotifications && !desktopSupported())) && (
+              <p className="switch__note" role="status" data-testid="pref-desktop-note">
+                {desktopNote ?? t.desktopUnsupported}
+              </p>
+            )}
+          </li>
+        ))}
+        <li className="preference preference--field">
+          <span className="switch__label">{t.keys.language}</span>
+          <span data-testid="pref-language">{t.languageOnly}</span>
+        </li>
+        <li className="preference preference--field">
+          <label className="switch__label" htmlFor={`${ids}-timezone`}>
+            {t.keys.timezone}
+          </label>
+          <select
+            id={`${ids}-timezone`}
+            className="select"
+            dir="ltr"
+            value={prefs.timezone}
+            disabled={!loaded}
+            onChange={(e) => void update({ timezone: e.target.value })}
+            data-testid="pref-timezone"
+          >
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </li>
+        <li className="preference preference--field">
+          <label className="switch__label" htmlFor={`${ids}-scale`}>
+            {t.scale}
+          </label>
+          <select
+            id={`${ids}-scale`}
+            className="select"
+            value={preset ?? ''}
+            disabled={!loaded}
+            onChange={(e) => {
+              const p = SCALE_PRESETS.find((x) => x.id === e.target.value);
+              if (p) void update({ appScale: p.scale.app, fontScale: p.scale.font, iconScale: p.scale.icon });
+            }}
+            data-testid="pref-scale"
+          >
+            {preset === null && (
+              <option value="" disabled>
+                {`${Math.round(prefs.appScale * 100)}% / ${Math.round(prefs.fontScale * 100)}%`}
+              </option>
+            )}
+            {SCALE_PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {he.scale.presets[p.id]}
+              </option>
+            ))}
+          </select>
+        </li>
+      </ul>
+    </section>
+  );
+}
