@@ -10,7 +10,8 @@ import { useFolderCounts } from '../../features/inbox/useFolderCounts';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { Sidebar } from '../Sidebar';
-import { LiveStatusIndicator, LiveUpdates } from './LiveUpdates';
+import { StaticPreferences, SettingsContextForTests } from '../../features/settings/sync/SettingsProvider';
+import { LiveStatusIndicator, LiveUpdates, NEW_MAIL_ANNOUNCE_DELAY_MS } from './LiveUpdates';
 
 type Counter = Record<string, number>;
 
@@ -65,6 +66,18 @@ function renderLive(children = <MailData />) {
       <LiveStatusIndicator />
       {children}
     </LiveUpdates>,
+    { route: '/Inbox' },
+  );
+}
+
+function renderWithPrefs(prefs: Parameters<typeof StaticPreferences>[0]['prefs']) {
+  signInAs(DANA, 'tok-1');
+  return renderWithProviders(
+    <StaticPreferences prefs={prefs}>
+      <LiveUpdates>
+        <></>
+      </LiveUpdates>
+    </StaticPreferences>,
     { route: '/Inbox' },
   );
 }
@@ -230,6 +243,66 @@ describe('LiveUpdates', () => {
       'toast toast--info',
     ]);
     expect(within(toasts[0]).getByText('הסיסמה של התיבה נדחתה')).toBeInTheDocument();
+  });
+
+  it('announces a burst of new inbox mail once, as the notification preferences say', async () => {
+    mockApi();
+    renderWithPrefs({ emailNotifications: true });
+    const ws = await connected();
+    act(() => {
+      ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 2 } });
+      ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 1 } });
+      ws.receive({ type: 'new_mail', data: { folder: 'sent', count: 4 } });
+    });
+    const toast = await screen.findByTestId('toast', {}, { timeout: 3000 });
+    expect(toast).toHaveTextContent('3 מיילים חדשים בדואר נכנס');
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
+  });
+
+  it('says nothing of new mail with email notifications off', async () => {
+    mockApi();
+    renderWithPrefs({ emailNotifications: false });
+    const ws = await connected();
+    act(() => ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 1 } }));
+    await new Promise((r) => setTimeout(r, NEW_MAIL_ANNOUNCE_DELAY_MS + 300));
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it('hands settings events to the preferences and re-reads the mailboxes on sync_status', async () => {
+    let accountsReads = 0;
+    mockApi({
+      'GET /api/auth/accounts': () => {
+        accountsReads += 1;
+        return json(200, { success: true, accounts: [] });
+      },
+    });
+    const seen: string[] = [];
+    function Accounts() {
+      useSWR(keys.mailAccounts());
+      return null;
+    }
+    const prefs = {
+      remoteChanged: (d: unknown) => seen.push(`changed:${JSON.stringify(d)}`),
+      remoteConflict: (d: unknown) => seen.push(`conflict:${JSON.stringify(d)}`),
+    };
+    signInAs(DANA, 'tok-1');
+    renderWithProviders(
+      <SettingsContextForTests value={prefs}>
+        <LiveUpdates>
+          <Accounts />
+        </LiveUpdates>
+      </SettingsContextForTests>,
+      { route: '/Inbox' },
+    );
+    await waitFor(() => expect(accountsReads).toBe(1));
+    const ws = await connected();
+    act(() => {
+      ws.receive({ type: 'settings_changed', data: { version: 2 } });
+      ws.receive({ type: 'settings_conflict', data: { version: 3 } });
+      ws.receive({ type: 'sync_status', data: { accountId: 1, status: { state: 'idle' } } });
+    });
+    expect(seen).toEqual(['changed:{"version":2}', 'conflict:{"version":3}']);
+    await waitFor(() => expect(accountsReads).toBe(2));
   });
 
   it('shows the failed state after an error and offers a retry once out of attempts', async () => {

@@ -17,7 +17,7 @@ import {
   type ReactNode,
 } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { errorMessage } from '../../../api/client';
+import { ApiError, errorMessage } from '../../../api/client';
 import {
   conflictOf,
   isHistoryKey,
@@ -88,6 +88,12 @@ const SettingsContext = createContext<SettingsSync>(LOCAL);
 
 export function useSettingsSync(): SettingsSync {
   return useContext(SettingsContext);
+}
+
+/** Any part of the sync, without a server (tests of what uses it). */
+export function SettingsContextForTests({ value, children }: { value: Partial<SettingsSync>; children: ReactNode }) {
+  const merged = useMemo<SettingsSync>(() => ({ ...LOCAL, ...value }), [value]);
+  return <SettingsContext.Provider value={merged}>{children}</SettingsContext.Provider>;
 }
 
 /** Fixed preferences, without a server (tests of single screens). */
@@ -198,7 +204,11 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
             setLastError(conflict.message);
             return false;
           }
-          const message = errorMessage(e);
+          // Spec 001 §8: "no connection to server", or the sync error with its detail.
+          const message =
+            e instanceof ApiError && e.isNetworkError
+              ? he.settingsSync.noConnection
+              : he.settingsSync.syncFailed(errorMessage(e));
           settle(message);
           toast.error(he.settingsSync.saveFailed);
           return false;

@@ -83,6 +83,7 @@ describe('settings sync', () => {
     expect(await screen.findByText('שגיאה בשמירת ההגדרה, נסה שוב')).toBeInTheDocument();
     await waitFor(() => expect(sound).not.toBeChecked());
     expect(screen.getByTestId('sync-state')).toHaveAttribute('data-state', 'error');
+    expect(screen.getByTestId('sync-state')).toHaveTextContent('שגיאה בסנכרון ההגדרות: שגיאה בשרת');
   });
 
   it('a stale save that clashes queues a conflict; merge sends the chosen values on the new version', async () => {
