@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FRAME_SANDBOX, MailBody, frameDocument } from './MailBody';
+import { FRAME_SANDBOX, MailBody, frameDocument, frameTheme, hasOwnColors } from './MailBody';
 
 describe('MailBody', () => {
   it('shows the body in a sandboxed frame without scripts or same-origin', () => {
@@ -21,5 +21,39 @@ describe('MailBody', () => {
     expect(doc).toContain('<meta name="referrer" content="no-referrer">');
     expect(doc).toMatch(/<link rel="stylesheet" href="[^"]*mail-frame\.css">/);
     expect(doc).not.toContain('<style');
+  });
+});
+
+describe('the mail frame in the dark theme', () => {
+  it('goes dark only for a mail without colours or images of its own', () => {
+    expect(hasOwnColors('<p>שלום</p>')).toBe(false);
+    expect(hasOwnColors('<p style="color: red">x</p>')).toBe(true);
+    expect(hasOwnColors('<table bgcolor="#fff"><tr><td>x</td></tr></table>')).toBe(true);
+    expect(hasOwnColors('<p style="background-color:#000">x</p>')).toBe(true);
+    expect(hasOwnColors('<img src="cid:1">')).toBe(true);
+    // Text that talks about colours is not a colour.
+    expect(hasOwnColors('<p>color: red; background: blue</p>')).toBe(false);
+    expect(frameTheme('<p>x</p>', 'dark')).toBe('dark');
+    expect(frameTheme('<p style="color:#333">x</p>', 'dark')).toBe('light');
+    expect(frameTheme('<p>x</p>', 'light')).toBe('light');
+    expect(frameDocument('<p>x</p>', 'dark')).toContain('<html class="dark">');
+    expect(frameDocument('<p>x</p>')).toContain('<!doctype html><html><head>');
+  });
+
+  it('follows the app theme as it changes', async () => {
+    render(<MailBody html="<p>שלום</p>" title="גוף" />);
+    const frame = screen.getByTitle('גוף');
+    expect(frame.getAttribute('srcdoc')).not.toContain('class="dark"');
+    await act(async () => {
+      document.documentElement.dataset.theme = 'dark';
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    expect(frame.getAttribute('srcdoc')).toContain('<html class="dark">');
+    expect(frame).toHaveClass('mail-body--dark');
+    await act(async () => {
+      delete document.documentElement.dataset.theme;
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    expect(frame.getAttribute('srcdoc')).not.toContain('class="dark"');
   });
 });
