@@ -21,8 +21,8 @@ use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
-    accounts, ai, auth, emails, http, import, live, mailstore, outgoing, search, settings, smart,
-    templates,
+    accounts, ai, auth, backup, emails, household, http, import, live, mailstore, outgoing, search,
+    settings, smart, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -76,6 +76,11 @@ pub static FORGET_STEPS: &[Step] = &[
         user: ai::training::forget_user,
     },
     Step {
+        name: "settings backup",
+        account: forget::nothing,
+        user: backup::forget_user,
+    },
+    Step {
         name: "preferences and their history",
         account: forget::nothing,
         user: settings::forget_user,
@@ -89,6 +94,37 @@ pub static FORGET_STEPS: &[Step] = &[
         name: "mail accounts",
         account: accounts::forget_account,
         user: forget::nothing,
+    },
+];
+
+/// Every feature's section of a settings backup, in the order they are restored: the AI
+/// provider before anything that could call it, the mailboxes last (they start syncing). A
+/// feature that keeps per-user settings adds its section here.
+pub static BACKUP_SECTIONS: &[backup::Section] = &[
+    backup::Section {
+        name: "preferences",
+        export: settings::backup_export,
+        import: settings::backup_import,
+    },
+    backup::Section {
+        name: "aiProvider",
+        export: ai::backup::export_provider,
+        import: ai::backup::import_provider,
+    },
+    backup::Section {
+        name: "aiTraining",
+        export: ai::backup::export_training,
+        import: ai::backup::import_training,
+    },
+    backup::Section {
+        name: "templates",
+        export: templates::backup_export,
+        import: templates::backup_import,
+    },
+    backup::Section {
+        name: "mailboxes",
+        export: accounts::backup::export,
+        import: accounts::backup::import,
     },
 ];
 
@@ -163,6 +199,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));
+    services.insert(Arc::new(backup::Sections(BACKUP_SECTIONS)));
     Ok(AppState {
         mail_timeout: Duration::from_secs(config.mail.timeout_secs),
         config: Arc::new(config),
@@ -233,6 +270,8 @@ pub fn typescript() -> String {
         crate::smart::wire_types(&cfg),
         crate::search::wire_types(&cfg),
         crate::settings::wire_types(&cfg),
+        crate::backup::wire_types(&cfg),
+        crate::household::wire_types(&cfg),
     ] {
         parts.extend(list);
     }
@@ -252,6 +291,8 @@ pub fn app(state: AppState) -> Router {
         .merge(smart::router())
         .merge(search::router())
         .merge(settings::router())
+        .merge(backup::router())
+        .merge(household::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

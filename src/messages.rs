@@ -219,3 +219,23 @@ pub const SETTINGS_HISTORY_LIMIT: &str = "מספר הרשומות בהיסטור
 pub const SETTINGS_VERSION_NOT_FOUND: &str = "הגרסה לא נמצאה בהיסטוריה";
 /// Spec 001 §8: rollback success.
 pub const SETTINGS_RESTORED: &str = "ההגדרות שוחזרו בהצלחה";
+
+// Settings backups with a master password, global settings (spec 001 §5, §8).
+pub const MASTER_PASSWORD_TOO_SHORT: &str = "סיסמת האב חייבת להכיל לפחות 8 תווים";
+pub const BACKUP_NONE: &str = "אין הגדרות שמורות בשרת";
+pub const BACKUP_WRONG_PASSWORD: &str = "סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.";
+pub const BACKUP_NOT_A_BACKUP: &str = "הקובץ אינו גיבוי הגדרות של mailclient";
+pub const BACKUP_NEWER: &str =
+    "הגיבוי נוצר בגרסה חדשה יותר של mailclient. עדכן את התוכנה ונסה שוב.";
+pub const BACKUP_SAVED: &str = "ההגדרות נשמרו בשרת, מוצפנות בסיסמת האב";
+pub const BACKUP_RESTORED: &str = "ההגדרות נטענו מהגיבוי";
+pub fn backup_section_failed(section: &str) -> String {
+    format!("שחזור החלק \"{section}\" של הגיבוי נכשל")
+}
+/// Spec 001 §5: global save needs email and password.
+pub const GLOBAL_EMAIL_REQUIRED: &str = "מלא אימייל וסיסמה לפני השמירה הגלובלית";
+pub const GLOBAL_NONE: &str = "לא נשמרו הגדרות מייל גלובליות";
+pub const GLOBAL_AI_TRAINING_NONE: &str = "לא נשמרו הגדרות AI גלובליות";
+pub const GLOBAL_SAVED: &str = "ההגדרות הגלובליות נשמרו";
+/// `changedBy` of preferences restored from a backup.
+pub const RESTORED_FROM_BACKUP: &str = "שחזור מגיבוי";

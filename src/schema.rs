@@ -9,7 +9,9 @@ use redb::WriteTransaction;
 
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
-use crate::{accounts, ai, emails, import, mailstore, outgoing, settings, templates};
+use crate::{
+    accounts, ai, backup, emails, household, import, mailstore, outgoing, settings, templates,
+};
 
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -56,6 +58,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 9,
         name: "preferences synced between sessions, with their versions",
         apply: m0009_settings,
+    },
+    Migration {
+        version: 10,
+        name: "global settings for the household; settings backups",
+        apply: m0010_household_and_backups,
     },
 ];
 
@@ -105,6 +112,13 @@ fn m0008_derived(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0009_settings(txn: &WriteTransaction) -> Result<(), redb::Error> {
     settings::create_tables(txn)
+}
+
+fn m0010_household_and_backups(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    household::create_tables(txn)?;
+    ai::key::create_global_table(txn)?;
+    ai::training::create_household_table(txn)?;
+    backup::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

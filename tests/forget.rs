@@ -207,6 +207,15 @@ async fn removing_a_user_forgets_everything_they_kept() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/backup",
+            Some(&yossi),
+            Some(json!({"masterPassword": "yossi-master-password"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
     // The index has caught up with yossi's mail before he goes.
     eventually(Duration::from_secs(30), "yossi's mail indexed", || async {
         let (_, v) = app
@@ -276,9 +285,10 @@ async fn removing_a_user_forgets_everything_they_kept() {
             assert!(!k.starts_with(&prefix), "{name} still holds {k}");
         }
     }
-    // His preferences and their history, keyed by his id.
+    // His preferences and their history, and his settings backup, keyed by his id.
     for (name, prefix) in [
         ("user_settings", format!("{user_id}")),
+        ("settings_backups", format!("{user_id}")),
         ("settings_history", format!("({user_id}, ")),
     ] {
         for (k, _) in rows_of(&txn, name) {

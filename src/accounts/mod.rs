@@ -3,6 +3,7 @@
 //! server. The HTTP side (`/api/auth/...`, `/api/providers`) is in `routes.rs`.
 
 pub mod address;
+pub mod backup;
 pub mod providers;
 pub mod routes;
 

@@ -40,9 +40,9 @@ pub fn router() -> Router<AppState> {
 pub struct ConnectRequest {
     #[serde(alias = "email_address", alias = "emailAddress")]
     #[ts(rename = "email_address")]
-    email: String,
+    pub(crate) email: String,
     /// Empty: the password already saved for this address.
-    password: String,
+    pub(crate) password: String,
     #[serde(alias = "imapServer")]
     imap_server: String,
     #[serde(alias = "imapPort")]
@@ -95,7 +95,7 @@ fn flag(v: &Value, default: bool) -> bool {
 }
 
 /// Validates a request. An empty password means "the one already saved for this address".
-fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> Result<Settings> {
+pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> Result<Settings> {
     let email = address::normalize(&req.email)
         .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
     let detected = providers::detect(&email);
@@ -301,7 +301,17 @@ async fn login(
     ApiJson(req): ApiJson<ConnectRequest>,
 ) -> Result<Response> {
     let s = settings(&state, user.id, req)?;
-    let (imap_r, smtp_r) = check(&state, &s).await;
+    connect(&state, &user, s).await
+}
+
+/// Checks IMAP and SMTP with `s`, then saves the account and starts its sync: the 200 of a
+/// mailbox login, or its 422 with each server's result.
+pub(crate) async fn connect(
+    state: &AppState,
+    user: &crate::auth::users::UserRecord,
+    s: Settings,
+) -> Result<Response> {
+    let (imap_r, smtp_r) = check(state, &s).await;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }

@@ -19,6 +19,10 @@ use crate::store::{Store, record};
 pub const AI_KEYS: TableDefinition<u64, &str> = TableDefinition::new("ai_keys");
 /// user id → JSON [`Choice`].
 pub const AI_CHOICE: TableDefinition<u64, &[u8]> = TableDefinition::new("ai_choice");
+/// "household" → the household's key (global settings), sealed like a user's: bound to the
+/// provider and origin in effect when the admin saved it.
+pub const AI_GLOBAL_KEY: TableDefinition<&str, &str> = TableDefinition::new("ai_global_key");
+const HOUSEHOLD: &str = "household";
 
 const MAX_KEY: usize = 500;
 const MAX_FIELD: usize = 300;
@@ -27,6 +31,71 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(AI_KEYS)?;
     txn.open_table(AI_CHOICE)?;
     Ok(())
+}
+
+/// Schema 10: the household's key.
+pub fn create_global_table(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(AI_GLOBAL_KEY)?;
+    Ok(())
+}
+
+fn household_context(kind: ProviderKind, base_url: &str) -> String {
+    format!("ai-key:household:{}:{}", kind.name(), origin(base_url))
+}
+
+/// Seals the household's key for the server's own endpoint (the `[ai]` config): it serves
+/// every user without a key of their own whose endpoint is that one.
+pub fn store_household_key(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    key: &str,
+) -> Result<()> {
+    let key = key.trim();
+    if key.len() > MAX_KEY || key.chars().any(char::is_control) {
+        return Err(AppError::bad_request(messages::AI_KEY_TOO_LONG));
+    }
+    let (kind, _, base_url) = effective(config, &Choice::default());
+    let sealed = server_key.seal(&household_context(kind, &base_url), key.as_bytes());
+    let txn = store.db().begin_write()?;
+    txn.open_table(AI_GLOBAL_KEY)?
+        .insert(HOUSEHOLD, sealed.as_str())?;
+    txn.commit()?;
+    Ok(())
+}
+
+/// Whether the household has a key stored.
+pub fn household_key_set(store: &Store) -> Result<bool> {
+    let txn = store.db().begin_read()?;
+    Ok(txn.open_table(AI_GLOBAL_KEY)?.get(HOUSEHOLD)?.is_some())
+}
+
+/// The household's key, if it opens for this endpoint.
+fn household_key(
+    store: &Store,
+    server_key: &ServerKey,
+    kind: ProviderKind,
+    base_url: &str,
+) -> Result<Option<String>> {
+    let txn = store.db().begin_read()?;
+    let Some(sealed) = txn.open_table(AI_GLOBAL_KEY)?.get(HOUSEHOLD)? else {
+        return Ok(None);
+    };
+    Ok(server_key
+        .open(&household_context(kind, base_url), sealed.value())
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok()))
+}
+
+/// The user's own key for their endpoint in effect (not the household's).
+pub fn own_key(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+) -> Result<Option<String>> {
+    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    stored_key(store, server_key, user_id, kind, &base_url)
 }
 
 /// The seal's context: the key opens only for the user and the endpoint it was stored for.
@@ -200,7 +269,11 @@ pub fn endpoint(
         .filter(|k| !k.is_empty())
     {
         Some(k) => Some(k),
-        None => stored_key(store, server_key, user_id, kind, &base_url)?,
+        None => match stored_key(store, server_key, user_id, kind, &base_url)? {
+            Some(k) => Some(k),
+            // A user without a key of their own uses the household's, for its endpoint only.
+            None => household_key(store, server_key, kind, &base_url)?,
+        },
     };
     if key.is_none() && kind.key_required() {
         return Err(AppError::AiKeyMissing);

@@ -7,6 +7,7 @@
 
 pub mod answer;
 pub mod anthropic;
+pub mod backup;
 pub mod key;
 pub mod openai;
 pub mod prompts;

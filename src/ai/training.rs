@@ -13,6 +13,20 @@ use crate::store::{Store, record};
 
 /// user id → JSON [`Training`].
 pub const AI_TRAINING: TableDefinition<u64, &[u8]> = TableDefinition::new("ai_training");
+/// "household" → JSON [`Household`]: the defaults of every user who has not saved their own.
+pub const AI_TRAINING_GLOBAL: TableDefinition<&str, &[u8]> =
+    TableDefinition::new("ai_training_global");
+const HOUSEHOLD: &str = "household";
+
+/// The household's AI-training defaults, as the admin saved them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Household {
+    /// The settings as saved; null fields are skipped when they are applied.
+    pub settings: Value,
+    pub last_updated: String,
+    pub updated_by: String,
+}
 
 pub const TONES: [&str; 5] = ["professional", "friendly", "formal", "casual", "creative"];
 pub const LANGUAGES: [&str; 5] = ["auto", "hebrew", "english", "arabic", "russian"];
@@ -190,6 +204,12 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     Ok(())
 }
 
+/// Schema 10: the household's defaults.
+pub fn create_household_table(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(AI_TRAINING_GLOBAL)?;
+    Ok(())
+}
+
 /// Forgets the settings of a user being removed (inside the removal's transaction).
 /// Forgets a removed user's AI-training settings.
 pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
@@ -197,13 +217,54 @@ pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The user's settings, defaults until first saved.
+/// The user's settings: their own, else the household's, else the defaults.
 pub fn load(store: &Store, user_id: u64) -> Result<Training> {
+    if let Some(own) = own(store, user_id)? {
+        return Ok(own);
+    }
+    match household(store)? {
+        // A household object that no longer passes the checks falls back to the defaults.
+        Some(h) => Ok(Training::default()
+            .overlaid(Some(&h.settings))
+            .unwrap_or_default()),
+        None => Ok(Training::default()),
+    }
+}
+
+/// The settings the user saved themselves, if any.
+pub fn own(store: &Store, user_id: u64) -> Result<Option<Training>> {
     let txn = store.db().begin_read()?;
     Ok(match txn.open_table(AI_TRAINING)?.get(user_id)? {
-        Some(v) => record::decode(v.value())?,
-        None => Training::default(),
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
     })
+}
+
+/// The household's defaults, if an admin saved them.
+pub fn household(store: &Store) -> Result<Option<Household>> {
+    let txn = store.db().begin_read()?;
+    Ok(match txn.open_table(AI_TRAINING_GLOBAL)?.get(HOUSEHOLD)? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    })
+}
+
+/// Saves the household's defaults (checked like a user's; null fields kept as "not set").
+pub fn save_household(store: &Store, body: &Value, by: &str, now: &str) -> Result<Household> {
+    Training::default().overlaid(Some(body))?;
+    let h = Household {
+        settings: body.clone(),
+        last_updated: now.to_string(),
+        updated_by: by.to_string(),
+    };
+    if record::encode(&h).len() > MAX_STORED_BYTES {
+        return Err(AppError::bad_request(messages::AI_SETTINGS_TOO_LARGE));
+    }
+    let txn = store.db().begin_write()?;
+    txn.open_table(AI_TRAINING_GLOBAL)?
+        .insert(HOUSEHOLD, record::encode(&h).as_slice())?;
+    txn.commit()?;
+    Ok(h)
 }
 
 /// Replaces the user's settings (missing fields of `body` take the defaults).

@@ -61,6 +61,55 @@ pub fn load(store: &crate::store::Store, user_id: u64) -> crate::error::Result<P
     Ok(versions::current(store, user_id)?.values)
 }
 
+/// The preferences' part of a settings backup (only once the user changed any).
+pub fn backup_export(
+    state: &crate::state::AppState,
+    user_id: u64,
+) -> anyhow::Result<Option<serde_json::Value>> {
+    let current = versions::current(&state.store, user_id)?;
+    if current.version == 0 {
+        return Ok(None);
+    }
+    Ok(Some(serde_json::to_value(current.values)?))
+}
+
+/// Restores the preferences as a new version, which the user's sessions hear of.
+pub fn backup_import(
+    state: &crate::state::AppState,
+    user_id: u64,
+    v: serde_json::Value,
+) -> anyhow::Result<()> {
+    let values: Preferences = serde_json::from_value(v)?;
+    let mut update = serde_json::Map::new();
+    for (k, v) in values.to_map() {
+        // Each value passes the same checks as a change sent by the page.
+        let checked = prefs::checked_update(&serde_json::json!({ k.clone(): v }))?;
+        update.extend(checked);
+    }
+    let now = time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+    let outcome = versions::apply(
+        &state.store,
+        user_id,
+        versions::Change {
+            update,
+            settings_type: "general",
+            base_version: None,
+            changed_by: crate::messages::RESTORED_FROM_BACKUP,
+            timestamp: &now,
+        },
+    )?;
+    if let versions::Outcome::Saved { version, .. } = outcome {
+        state.service::<SettingsFeed>().send(
+            user_id,
+            "",
+            Event::Changed(routes::changed_event(&version)),
+        );
+    }
+    Ok(())
+}
+
 crate::wire_types!(
     Preferences,
     prefs::SettingsType,

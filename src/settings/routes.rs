@@ -186,7 +186,7 @@ async fn get_settings(
     }))
 }
 
-fn changed_event(v: &Version) -> SettingsChanged {
+pub(super) fn changed_event(v: &Version) -> SettingsChanged {
     SettingsChanged {
         changed_by: v.changed_by.clone(),
         settings_update: v.update.clone(),

@@ -194,6 +194,43 @@ fn get(store: &Store, user_id: u64, id: u64) -> Result<Template> {
     Ok(record::decode(v.value())?)
 }
 
+/// The templates' part of a settings backup: each one's name, subject and body.
+pub fn backup_export(
+    state: &crate::state::AppState,
+    user_id: u64,
+) -> anyhow::Result<Option<serde_json::Value>> {
+    let all: Vec<serde_json::Value> = list(&state.store, user_id)?
+        .into_iter()
+        .map(|t| serde_json::json!({"name": t.name, "subject": t.subject, "body": t.body}))
+        .collect();
+    Ok(Some(serde_json::Value::Array(all)))
+}
+
+/// Restores templates: each one the user has no template of that name for is added.
+pub fn backup_import(
+    state: &crate::state::AppState,
+    user_id: u64,
+    v: serde_json::Value,
+) -> anyhow::Result<()> {
+    #[derive(Deserialize)]
+    struct Backed {
+        name: String,
+        subject: String,
+        body: String,
+    }
+    let backed: Vec<Backed> = serde_json::from_value(v)?;
+    let have: std::collections::HashSet<String> = list(&state.store, user_id)?
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    for t in backed.into_iter().take(500) {
+        if !have.contains(&t.name) {
+            create(&state.store, user_id, &t.name, &t.subject, &t.body)?;
+        }
+    }
+    Ok(())
+}
+
 pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
     let txn = store.db().begin_write()?;
     let gone = txn.open_table(TEMPLATES)?.remove((user_id, id))?.is_some();

@@ -690,3 +690,39 @@ export type SettingsHistoryResponse = { success: boolean, history: Array<Setting
 export type SettingsRollbackRequest = { version: number, };
 
 export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
+
+export type BackupInfo = { exists: boolean, createdAt: string | null, sections: Array<string>, };
+
+export type BackupRequest = { masterPassword: string, };
+
+export type BackupFileRequest = { masterPassword: string, file: string, };
+
+export type BackupResponse = { success: boolean, message: string, createdAt: string | null, 
+/**
+ * The sections saved or restored.
+ */
+sections: Array<string>, };
+
+export type GlobalSettingsExists = { exists: boolean, lastUpdated: string | null, updatedBy: string | null, };
+
+export type GlobalEmailRequest = { claudeApiKey?: string, email_address: string, 
+/**
+ * Empty: the password already saved for this address.
+ */
+password: string, imap_server: string, imap_port: number | string, imap_ssl: boolean | string, smtp_server: string, smtp_port: number | string, smtp_ssl: boolean | string, 
+/**
+ * A certificate fingerprint the user accepted after seeing it.
+ */
+imap_fingerprint?: string, smtp_fingerprint?: string, };
+
+export type GlobalEmailSettings = { email: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, passwordSet: boolean, claudeApiKeySet: boolean, lastUpdated: string, updatedBy: string, };
+
+export type GlobalEmailResponse = { hasSettings: boolean, settings: GlobalEmailSettings | null, };
+
+export type GlobalSaved = { lastUpdated: string, updatedBy: string, };
+
+export type GlobalSaveResponse = { success: boolean, message: string, settings: GlobalSaved, };
+
+export type GlobalAiTrainingResponse = { hasSettings: boolean, settings: Partial<AiTrainingSettings> | null, lastUpdated: string | null, updatedBy: string | null, };
+
+export type GlobalAiTrainingRequest = { settings: Partial<AiTrainingSettings>, };

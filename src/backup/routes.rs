@@ -1,0 +1,171 @@
+//! `/api/settings/backup`: save to server, load from server, download, restore from a file.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::auth::extract::CurrentUser;
+use crate::error::{ApiJson, AppError, Result};
+use crate::messages;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/settings/backup", get(info).post(save))
+        .route("/api/settings/backup/restore", post(restore))
+        .route("/api/settings/backup/download", get(download))
+        .route("/api/settings/backup/restore-file", post(restore_file))
+        // A backup file in base64 (at most 4 MiB of it) and the password.
+        .layer(axum::extract::DefaultBodyLimit::max(6 * 1024 * 1024))
+}
+
+/// `GET /api/settings/backup`: whether a backup is kept (the spec's "load" is disabled without).
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupInfo {
+    pub exists: bool,
+    pub created_at: Option<String>,
+    pub sections: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupRequest {
+    pub master_password: String,
+}
+
+/// `POST /api/settings/backup/restore-file`: a downloaded backup (base64) and its password.
+#[derive(Debug, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFileRequest {
+    pub master_password: String,
+    pub file: String,
+}
+
+/// Save and restore answers.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupResponse {
+    pub success: bool,
+    pub message: String,
+    pub created_at: Option<String>,
+    /// The sections saved or restored.
+    pub sections: Vec<String>,
+}
+
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&AppState) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || f(&state))
+        .await
+        .map_err(AppError::internal)?
+}
+
+async fn info(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<axum::Json<BackupInfo>> {
+    let stored = blocking(&state, move |s| super::stored(&s.store, user.id)).await?;
+    Ok(axum::Json(match stored {
+        Some(b) => BackupInfo {
+            exists: true,
+            created_at: Some(b.created_at),
+            sections: b.sections,
+        },
+        None => BackupInfo {
+            exists: false,
+            created_at: None,
+            sections: Vec::new(),
+        },
+    }))
+}
+
+async fn save(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<BackupRequest>,
+) -> Result<axum::Json<BackupResponse>> {
+    super::check_master(&req.master_password)?;
+    let stored = blocking(&state, move |s| {
+        super::save(s, user.id, &req.master_password)
+    })
+    .await?;
+    Ok(axum::Json(BackupResponse {
+        success: true,
+        message: messages::BACKUP_SAVED.into(),
+        created_at: Some(stored.created_at),
+        sections: stored.sections,
+    }))
+}
+
+async fn restore_blob(
+    state: &AppState,
+    user_id: u64,
+    master: String,
+    blob: Vec<u8>,
+) -> Result<axum::Json<BackupResponse>> {
+    let sections = blocking(state, move |s| {
+        let contents = super::open(&master, &blob)?;
+        super::restore(s, user_id, contents)
+    })
+    .await?;
+    Ok(axum::Json(BackupResponse {
+        success: true,
+        message: messages::BACKUP_RESTORED.into(),
+        created_at: None,
+        sections,
+    }))
+}
+
+async fn restore(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<BackupRequest>,
+) -> Result<axum::Json<BackupResponse>> {
+    super::check_master(&req.master_password)?;
+    let stored = blocking(&state, move |s| super::stored(&s.store, user.id))
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
+    restore_blob(&state, user.id, req.master_password, stored.blob).await
+}
+
+async fn download(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Response> {
+    let stored = blocking(&state, move |s| super::stored(&s.store, user.id))
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"mailclient-settings.mcbk\"",
+            ),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        stored.blob,
+    )
+        .into_response())
+}
+
+async fn restore_file(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    ApiJson(req): ApiJson<BackupFileRequest>,
+) -> Result<axum::Json<BackupResponse>> {
+    super::check_master(&req.master_password)?;
+    let blob = STANDARD
+        .decode(req.file.trim())
+        .map_err(|_| AppError::bad_request(messages::BACKUP_NOT_A_BACKUP))?;
+    restore_blob(&state, user.id, req.master_password, blob).await
+}

@@ -1,0 +1,132 @@
+//! Global settings for the household (spec 001 "save for all users", §7 "Global mail settings"
+//! and "AI training settings" global). A departure from the spec, on purpose: only a signed-in
+//! admin writes them, and no secret in them ever reaches a browser. The mail settings (with the
+//! mailbox password) are sealed under the server key, since the server must use them without
+//! anyone typing a password; a user who loads them gets the mailbox connected on the server
+//! side. The AI key goes to `ai::key` (sealed for the server's endpoint) and the AI-training
+//! defaults to `ai::training`, which use them for every user who has none of their own.
+
+pub mod routes;
+
+use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::Settings;
+use crate::crypto::ServerKey;
+use crate::error::Result;
+use crate::store::{Store, record};
+
+pub use routes::router;
+
+/// "email" → JSON [`Stored`].
+pub const GLOBAL_SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("global_settings");
+const EMAIL: &str = "email";
+const SEAL_CONTEXT: &str = "household:email";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    /// The sealed [`Mail`].
+    pub sealed: String,
+    pub last_updated: String,
+    pub updated_by: String,
+}
+
+/// The household's mailbox settings, password included (only ever sealed at rest).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Mail {
+    pub email: String,
+    pub password: String,
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+}
+
+impl Mail {
+    pub fn from_settings(s: &Settings) -> Self {
+        Self {
+            email: s.email.clone(),
+            password: s.password.clone(),
+            imap_server: s.imap_server.clone(),
+            imap_port: s.imap_port,
+            imap_ssl: s.imap_ssl,
+            smtp_server: s.smtp_server.clone(),
+            smtp_port: s.smtp_port,
+            smtp_ssl: s.smtp_ssl,
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        Settings {
+            email: self.email.clone(),
+            password: self.password.clone(),
+            imap_server: self.imap_server.clone(),
+            imap_port: self.imap_port,
+            imap_ssl: self.imap_ssl,
+            smtp_server: self.smtp_server.clone(),
+            smtp_port: self.smtp_port,
+            smtp_ssl: self.smtp_ssl,
+            imap_fingerprint: None,
+            smtp_fingerprint: None,
+        }
+    }
+}
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(GLOBAL_SETTINGS)?;
+    Ok(())
+}
+
+pub fn stored(store: &Store) -> Result<Option<Stored>> {
+    let txn = store.db().begin_read()?;
+    Ok(match txn.open_table(GLOBAL_SETTINGS)?.get(EMAIL)? {
+        Some(v) => Some(record::decode(v.value())?),
+        None => None,
+    })
+}
+
+/// The household's mail settings, opened.
+pub fn mail(store: &Store, key: &ServerKey) -> Result<Option<(Mail, Stored)>> {
+    let Some(stored) = stored(store)? else {
+        return Ok(None);
+    };
+    let plain = key
+        .open(SEAL_CONTEXT, &stored.sealed)
+        .map_err(crate::error::AppError::internal)?;
+    let mail: Mail = serde_json::from_slice(&plain).map_err(crate::error::AppError::internal)?;
+    Ok(Some((mail, stored)))
+}
+
+pub fn save_mail(
+    store: &Store,
+    key: &ServerKey,
+    mail: &Mail,
+    by: &str,
+    now: &str,
+) -> Result<Stored> {
+    let plain = serde_json::to_vec(mail).map_err(crate::error::AppError::internal)?;
+    let stored = Stored {
+        sealed: key.seal(SEAL_CONTEXT, &plain),
+        last_updated: now.to_string(),
+        updated_by: by.to_string(),
+    };
+    let txn = store.db().begin_write()?;
+    txn.open_table(GLOBAL_SETTINGS)?
+        .insert(EMAIL, record::encode(&stored).as_slice())?;
+    txn.commit()?;
+    Ok(stored)
+}
+
+crate::wire_types!(
+    routes::GlobalExists,
+    routes::GlobalEmailRequest,
+    routes::GlobalEmailView,
+    routes::GlobalEmailResponse,
+    routes::GlobalSaved,
+    routes::GlobalSaveResponse,
+    routes::GlobalAiTrainingResponse,
+    routes::GlobalAiTrainingRequest,
+);
