@@ -199,6 +199,12 @@ async fn a_hebrew_reply_with_an_attachment_arrives_threaded_and_is_filed_in_sent
     .await;
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0]["subject"], "Re: פגישת צוות");
+    // The settings page's quick stats: sent today, in the user's time zone.
+    let (_, counts) = app
+        .json("GET", "/api/emails/counts", Some(&token), None)
+        .await;
+    assert_eq!(counts["sentToday"], 1, "{counts}");
+    assert_eq!(counts["sent"], 1, "{counts}");
     // \Answered comes last, after the copy is filed.
     eventually(Duration::from_secs(30), "the original answered", || async {
         ms.messages("user1", "INBOX")
