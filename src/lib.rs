@@ -7,6 +7,7 @@ pub mod app;
 pub mod auth;
 pub mod backup;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod crypto;
 pub mod emails;

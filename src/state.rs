@@ -79,6 +79,18 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Runs store work on the blocking pool with the state (a handler's store calls must not
+    /// hold up the runtime's threads).
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&AppState) -> crate::error::Result<T> + Send + 'static,
+    ) -> crate::error::Result<T> {
+        let state = self.clone();
+        tokio::task::spawn_blocking(move || f(&state))
+            .await
+            .map_err(crate::error::AppError::internal)?
+    }
+
     /// The service of type `T`. Every service is registered when the state is built, so a
     /// missing one is a programming error caught by any test that starts the app.
     pub fn service<T: Any + Send + Sync>(&self) -> Arc<T> {

@@ -83,23 +83,7 @@ async fn household_mail_settings_connect_a_second_user_without_showing_the_passw
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    let yossi = {
-        let v: Value = admin
-            .client
-            .post(server.url("/api/app/login"))
-            .json(&json!({"username": "yossi", "password": "yossi-password"}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        Api {
-            client: reqwest::Client::new(),
-            base: server.base.clone(),
-            token: v["token"].as_str().unwrap().to_string(),
-        }
-    };
+    let yossi = Api::login_as(&server, "yossi", "yossi-password").await;
 
     let (_, v) = call(&yossi, M::GET, "/api/global-settings/email/exists", None).await;
     assert_eq!(v["exists"], false);

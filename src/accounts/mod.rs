@@ -61,7 +61,9 @@ pub struct Account {
     pub smtp_server: String,
     pub smtp_port: u16,
     pub smtp_ssl: bool,
+    #[serde(default)]
     pub imap_fingerprint: Option<String>,
+    #[serde(default)]
     pub smtp_fingerprint: Option<String>,
 }
 
@@ -143,8 +145,9 @@ impl AccountRecord {
     }
 }
 
-/// The validated fields of a connect request.
-#[derive(Debug, Clone)]
+/// The validated fields of a connect request (also what a settings backup and the household's
+/// mail settings keep, sealed).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Settings {
     pub email: String,
     pub password: String,

@@ -46,6 +46,18 @@ pub struct UserRecord {
     pub updated_at: i64,
 }
 
+impl UserRecord {
+    /// The name to show (the username when no name was given).
+    pub fn display_name(&self) -> &str {
+        let name = self.name.trim();
+        if name.is_empty() {
+            &self.username
+        } else {
+            name
+        }
+    }
+}
+
 /// The user as the API shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]

@@ -83,12 +83,6 @@ pub fn stored(store: &Store, user_id: u64) -> Result<Option<Stored>> {
     })
 }
 
-fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
-}
-
 /// The master password's rule (spec 001 §5): at least 8 characters.
 pub fn check_master(password: &str) -> Result<()> {
     if password.chars().count() < crate::auth::password::MIN_PASSWORD_CHARS {
@@ -110,7 +104,7 @@ pub fn save(state: &AppState, user_id: u64, master: &str) -> Result<Stored> {
             contents.insert(s.name.to_string(), v);
         }
     }
-    let created_at = now_rfc3339();
+    let created_at = crate::clock::now_rfc3339();
     let plain = serde_json::json!({
         "format": FORMAT,
         "version": 1,

@@ -59,21 +59,13 @@ pub struct BackupResponse {
     pub sections: Vec<String>,
 }
 
-async fn blocking<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&AppState) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || f(&state))
-        .await
-        .map_err(AppError::internal)?
-}
-
 async fn info(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<axum::Json<BackupInfo>> {
-    let stored = blocking(&state, move |s| super::stored(&s.store, user.id)).await?;
+    let stored = state
+        .blocking(move |s| super::stored(&s.store, user.id))
+        .await?;
     Ok(axum::Json(match stored {
         Some(b) => BackupInfo {
             exists: true,
@@ -94,10 +86,9 @@ async fn save(
     ApiJson(req): ApiJson<BackupRequest>,
 ) -> Result<axum::Json<BackupResponse>> {
     super::check_master(&req.master_password)?;
-    let stored = blocking(&state, move |s| {
-        super::save(s, user.id, &req.master_password)
-    })
-    .await?;
+    let stored = state
+        .blocking(move |s| super::save(s, user.id, &req.master_password))
+        .await?;
     Ok(axum::Json(BackupResponse {
         success: true,
         message: messages::BACKUP_SAVED.into(),
@@ -112,11 +103,12 @@ async fn restore_blob(
     master: String,
     blob: Vec<u8>,
 ) -> Result<axum::Json<BackupResponse>> {
-    let sections = blocking(state, move |s| {
-        let contents = super::open(&master, &blob)?;
-        super::restore(s, user_id, contents)
-    })
-    .await?;
+    let sections = state
+        .blocking(move |s| {
+            let contents = super::open(&master, &blob)?;
+            super::restore(s, user_id, contents)
+        })
+        .await?;
     Ok(axum::Json(BackupResponse {
         success: true,
         message: messages::BACKUP_RESTORED.into(),
@@ -131,7 +123,8 @@ async fn restore(
     ApiJson(req): ApiJson<BackupRequest>,
 ) -> Result<axum::Json<BackupResponse>> {
     super::check_master(&req.master_password)?;
-    let stored = blocking(&state, move |s| super::stored(&s.store, user.id))
+    let stored = state
+        .blocking(move |s| super::stored(&s.store, user.id))
         .await?
         .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
     restore_blob(&state, user.id, req.master_password, stored.blob).await
@@ -141,7 +134,8 @@ async fn download(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Response> {
-    let stored = blocking(&state, move |s| super::stored(&s.store, user.id))
+    let stored = state
+        .blocking(move |s| super::stored(&s.store, user.id))
         .await?
         .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
     Ok((

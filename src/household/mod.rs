@@ -26,53 +26,10 @@ const SEAL_CONTEXT: &str = "household:email";
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stored {
-    /// The sealed [`Mail`].
+    /// The sealed [`Settings`] (password included: only ever sealed at rest).
     pub sealed: String,
     pub last_updated: String,
     pub updated_by: String,
-}
-
-/// The household's mailbox settings, password included (only ever sealed at rest).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Mail {
-    pub email: String,
-    pub password: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
-}
-
-impl Mail {
-    pub fn from_settings(s: &Settings) -> Self {
-        Self {
-            email: s.email.clone(),
-            password: s.password.clone(),
-            imap_server: s.imap_server.clone(),
-            imap_port: s.imap_port,
-            imap_ssl: s.imap_ssl,
-            smtp_server: s.smtp_server.clone(),
-            smtp_port: s.smtp_port,
-            smtp_ssl: s.smtp_ssl,
-        }
-    }
-
-    pub fn settings(&self) -> Settings {
-        Settings {
-            email: self.email.clone(),
-            password: self.password.clone(),
-            imap_server: self.imap_server.clone(),
-            imap_port: self.imap_port,
-            imap_ssl: self.imap_ssl,
-            smtp_server: self.smtp_server.clone(),
-            smtp_port: self.smtp_port,
-            smtp_ssl: self.smtp_ssl,
-            imap_fingerprint: None,
-            smtp_fingerprint: None,
-        }
-    }
 }
 
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
@@ -89,21 +46,22 @@ pub fn stored(store: &Store) -> Result<Option<Stored>> {
 }
 
 /// The household's mail settings, opened.
-pub fn mail(store: &Store, key: &ServerKey) -> Result<Option<(Mail, Stored)>> {
+pub fn mail(store: &Store, key: &ServerKey) -> Result<Option<(Settings, Stored)>> {
     let Some(stored) = stored(store)? else {
         return Ok(None);
     };
     let plain = key
         .open(SEAL_CONTEXT, &stored.sealed)
         .map_err(crate::error::AppError::internal)?;
-    let mail: Mail = serde_json::from_slice(&plain).map_err(crate::error::AppError::internal)?;
+    let mail: Settings =
+        serde_json::from_slice(&plain).map_err(crate::error::AppError::internal)?;
     Ok(Some((mail, stored)))
 }
 
 pub fn save_mail(
     store: &Store,
     key: &ServerKey,
-    mail: &Mail,
+    mail: &Settings,
     by: &str,
     now: &str,
 ) -> Result<Stored> {

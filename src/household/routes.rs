@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use super::Mail;
 use crate::accounts::routes::{ConnectRequest, connect, settings};
 use crate::ai::key;
 use crate::ai::training;
@@ -118,35 +117,11 @@ pub struct GlobalAiTrainingRequest {
     pub settings: Value,
 }
 
-fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
-}
-
-fn name_of(user: &crate::auth::users::UserRecord) -> String {
-    if user.name.trim().is_empty() {
-        user.username.clone()
-    } else {
-        user.name.trim().to_string()
-    }
-}
-
-async fn blocking<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&AppState) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || f(&state))
-        .await
-        .map_err(AppError::internal)?
-}
-
 async fn email_exists(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<GlobalExists>> {
-    let stored = blocking(&state, |s| super::stored(&s.store)).await?;
+    let stored = state.blocking(|s| super::stored(&s.store)).await?;
     Ok(Json(GlobalExists {
         exists: stored.is_some(),
         last_updated: stored.as_ref().map(|s| s.last_updated.clone()),
@@ -158,25 +133,26 @@ async fn email(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<GlobalEmailResponse>> {
-    let view = blocking(&state, |s| {
-        let key_set = key::household_key_set(&s.store)?;
-        Ok(
-            super::mail(&s.store, &s.key)?.map(|(m, stored)| GlobalEmailView {
-                email: m.email,
-                imap_server: m.imap_server,
-                imap_port: m.imap_port,
-                imap_ssl: m.imap_ssl,
-                smtp_server: m.smtp_server,
-                smtp_port: m.smtp_port,
-                smtp_ssl: m.smtp_ssl,
-                password_set: !m.password.is_empty(),
-                claude_api_key_set: key_set,
-                last_updated: stored.last_updated,
-                updated_by: stored.updated_by,
-            }),
-        )
-    })
-    .await?;
+    let view = state
+        .blocking(|s| {
+            let key_set = key::household_key_set(&s.store)?;
+            Ok(
+                super::mail(&s.store, &s.key)?.map(|(m, stored)| GlobalEmailView {
+                    email: m.email,
+                    imap_server: m.imap_server,
+                    imap_port: m.imap_port,
+                    imap_ssl: m.imap_ssl,
+                    smtp_server: m.smtp_server,
+                    smtp_port: m.smtp_port,
+                    smtp_ssl: m.smtp_ssl,
+                    password_set: !m.password.is_empty(),
+                    claude_api_key_set: key_set,
+                    last_updated: stored.last_updated,
+                    updated_by: stored.updated_by,
+                }),
+            )
+        })
+        .await?;
     Ok(Json(GlobalEmailResponse {
         has_settings: view.is_some(),
         settings: view,
@@ -193,24 +169,19 @@ async fn save_email(
         return Err(AppError::bad_request(messages::GLOBAL_EMAIL_REQUIRED));
     }
     let s = settings(&state, admin.id, req.account)?;
-    let by = name_of(&admin);
+    let by = admin.display_name().to_string();
     let api_key = req
         .claude_api_key
         .map(|k| k.trim().to_string())
         .filter(|k| !k.is_empty());
-    let stored = blocking(&state, move |st| {
-        if let Some(k) = api_key {
-            key::store_household_key(&st.store, &st.key, &st.config.ai, &k)?;
-        }
-        super::save_mail(
-            &st.store,
-            &st.key,
-            &Mail::from_settings(&s),
-            &by,
-            &now_rfc3339(),
-        )
-    })
-    .await?;
+    let stored = state
+        .blocking(move |st| {
+            if let Some(k) = api_key {
+                key::store_household_key(&st.store, &st.key, &st.config.ai, &k)?;
+            }
+            super::save_mail(&st.store, &st.key, &s, &by, &crate::clock::now_rfc3339())
+        })
+        .await?;
     tracing::info!(admin = %admin.username, "global mail settings saved");
     Ok(Json(GlobalSaveResponse {
         success: true,
@@ -229,17 +200,18 @@ async fn load_email(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Response> {
-    let mail = blocking(&state, |s| super::mail(&s.store, &s.key))
+    let mail = state
+        .blocking(|s| super::mail(&s.store, &s.key))
         .await?
         .ok_or_else(|| AppError::NotFound(messages::GLOBAL_NONE.into()))?;
-    connect(&state, &user, mail.0.settings()).await
+    connect(&state, &user, mail.0).await
 }
 
 async fn training_exists(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<GlobalExists>> {
-    let h = blocking(&state, |s| training::household(&s.store)).await?;
+    let h = state.blocking(|s| training::household(&s.store)).await?;
     Ok(Json(GlobalExists {
         exists: h.is_some(),
         last_updated: h.as_ref().map(|h| h.last_updated.clone()),
@@ -251,7 +223,7 @@ async fn training_get(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<GlobalAiTrainingResponse>> {
-    let h = blocking(&state, |s| training::household(&s.store)).await?;
+    let h = state.blocking(|s| training::household(&s.store)).await?;
     Ok(Json(match h {
         Some(h) => GlobalAiTrainingResponse {
             has_settings: true,
@@ -276,11 +248,12 @@ async fn training_save(
     if !req.settings.is_object() {
         return Err(AppError::bad_request(messages::MALFORMED_JSON));
     }
-    let by = name_of(&admin);
-    let h = blocking(&state, move |s| {
-        training::save_household(&s.store, &req.settings, &by, &now_rfc3339())
-    })
-    .await?;
+    let by = admin.display_name().to_string();
+    let h = state
+        .blocking(move |s| {
+            training::save_household(&s.store, &req.settings, &by, &crate::clock::now_rfc3339())
+        })
+        .await?;
     Ok(Json(GlobalSaveResponse {
         success: true,
         message: messages::GLOBAL_SAVED.into(),

@@ -86,9 +86,7 @@ pub fn backup_import(
         let checked = prefs::checked_update(&serde_json::json!({ k.clone(): v }))?;
         update.extend(checked);
     }
-    let now = time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default();
+    let now = crate::clock::now_rfc3339();
     let outcome = versions::apply(
         &state.store,
         user_id,

@@ -134,25 +134,11 @@ pub struct SettingsRollbackResponse {
     pub message: String,
 }
 
-fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
-}
-
 fn user_agent(headers: &HeaderMap) -> &str {
     headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
-}
-
-fn display_name(user: &crate::auth::users::UserRecord) -> &str {
-    if user.name.trim().is_empty() {
-        &user.username
-    } else {
-        user.name.trim()
-    }
 }
 
 /// A JSON body read by hand, so an oversized one is a 400 with the settings' own message.
@@ -164,21 +150,13 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T> {
         .map_err(|e| AppError::bad_request(format!("{} ({e})", messages::MALFORMED_JSON)))
 }
 
-async fn blocking<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&crate::store::Store) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let store = state.store.clone();
-    tokio::task::spawn_blocking(move || f(&store))
-        .await
-        .map_err(AppError::internal)?
-}
-
 async fn get_settings(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<SettingsSyncResponse>> {
-    let current = blocking(&state, move |s| versions::current(s, user.id)).await?;
+    let current = state
+        .blocking(move |st| versions::current(&st.store, user.id))
+        .await?;
     Ok(Json(SettingsSyncResponse {
         success: true,
         version: current.version,
@@ -205,22 +183,23 @@ async fn put_settings(
     let req: SettingsSyncRequest = body(&bytes)?;
     let update = prefs::checked_update(&req.settings_update)?;
     let settings_type = prefs::checked_type(&req.settings_type)?;
-    let who = changed_by(display_name(&session.user), user_agent(&headers));
+    let who = changed_by(session.user.display_name(), user_agent(&headers));
     let user_id = session.user.id;
-    let outcome = blocking(&state, move |s| {
-        versions::apply(
-            s,
-            user_id,
-            Change {
-                update,
-                settings_type,
-                base_version: Some(req.base_version),
-                changed_by: &who,
-                timestamp: &now_rfc3339(),
-            },
-        )
-    })
-    .await?;
+    let outcome = state
+        .blocking(move |st| {
+            versions::apply(
+                &st.store,
+                user_id,
+                Change {
+                    update,
+                    settings_type,
+                    base_version: Some(req.base_version),
+                    changed_by: &who,
+                    timestamp: &crate::clock::now_rfc3339(),
+                },
+            )
+        })
+        .await?;
     let feed = state.service::<SettingsFeed>();
     let origin = sessions::public_id(&session.token);
     let current = match outcome {
@@ -277,7 +256,9 @@ async fn history(
             _ => return Err(AppError::bad_request(messages::SETTINGS_HISTORY_LIMIT)),
         },
     };
-    let kept = blocking(&state, move |s| versions::history(s, user.id, limit)).await?;
+    let kept = state
+        .blocking(move |st| versions::history(&st.store, user.id, limit))
+        .await?;
     Ok(Json(SettingsHistoryResponse {
         success: true,
         history: kept
@@ -299,13 +280,20 @@ async fn rollback(
     headers: HeaderMap,
     ApiJson(req): ApiJson<SettingsRollbackRequest>,
 ) -> Result<Json<SettingsRollbackResponse>> {
-    let who = changed_by(display_name(&session.user), user_agent(&headers));
+    let who = changed_by(session.user.display_name(), user_agent(&headers));
     let user_id = session.user.id;
-    let outcome = blocking(&state, move |s| {
-        versions::restore(s, user_id, req.version, &who, &now_rfc3339())
-    })
-    .await?
-    .ok_or_else(|| AppError::NotFound(messages::SETTINGS_VERSION_NOT_FOUND.into()))?;
+    let outcome = state
+        .blocking(move |st| {
+            versions::restore(
+                &st.store,
+                user_id,
+                req.version,
+                &who,
+                &crate::clock::now_rfc3339(),
+            )
+        })
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::SETTINGS_VERSION_NOT_FOUND.into()))?;
     let current = match outcome {
         Outcome::Saved { current, version } => {
             let origin = sessions::public_id(&session.token);

@@ -67,11 +67,16 @@ pub struct Api {
 }
 
 impl Api {
+    /// Signs in as the admin `add_admin` made.
     pub async fn login(server: &Server) -> Self {
+        Self::login_as(server, "dana", "correct horse 1").await
+    }
+
+    pub async fn login_as(server: &Server, username: &str, password: &str) -> Self {
         let client = reqwest::Client::new();
         let v: Value = client
             .post(server.url("/api/app/login"))
-            .json(&json!({"username": "dana", "password": "correct horse 1"}))
+            .json(&json!({"username": username, "password": password}))
             .send()
             .await
             .unwrap()
