@@ -115,6 +115,14 @@ pub struct ComposeConfig {
     pub undo_send_secs: u64,
     /// Largest attachment a user may upload, in MiB (1 to 200).
     pub max_attachment_mb: u64,
+    /// Attachments in one mail (1 to 100).
+    pub max_attachments: u64,
+    /// All the attachments of one mail together, in MiB (1 to 1000).
+    pub max_mail_attachments_mb: u64,
+    /// What one user's uploads waiting to be sent may take together, in MiB (1 to 100000).
+    pub upload_quota_mb: u64,
+    /// How many uploads one user may have waiting (1 to 10000).
+    pub max_uploads: u64,
 }
 
 impl Default for ComposeConfig {
@@ -122,6 +130,10 @@ impl Default for ComposeConfig {
         Self {
             undo_send_secs: 10,
             max_attachment_mb: 25,
+            max_attachments: 20,
+            max_mail_attachments_mb: 50,
+            upload_quota_mb: 500,
+            max_uploads: 200,
         }
     }
 }
@@ -381,6 +393,32 @@ impl Config {
                 &self.compose.max_attachment_mb,
                 "expected 1 to 200",
             );
+        }
+        for (key, value, range) in [
+            (
+                "compose.max_attachments",
+                self.compose.max_attachments,
+                1..=100,
+            ),
+            (
+                "compose.max_mail_attachments_mb",
+                self.compose.max_mail_attachments_mb,
+                1..=1000,
+            ),
+            (
+                "compose.upload_quota_mb",
+                self.compose.upload_quota_mb,
+                1..=100_000,
+            ),
+            ("compose.max_uploads", self.compose.max_uploads, 1..=10_000),
+        ] {
+            if !range.contains(&value) {
+                return bad(
+                    key,
+                    &value,
+                    &format!("expected {} to {}", range.start(), range.end()),
+                );
+            }
         }
         if !matches!(self.ai.provider.as_str(), "anthropic" | "openai") {
             return bad(

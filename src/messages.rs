@@ -110,6 +110,17 @@ pub fn address_invalid(address: &str) -> String {
     format!("כתובת מייל לא תקינה: {address}")
 }
 
+pub fn too_many_attachments(max: usize) -> String {
+    format!("אפשר לצרף עד {max} קבצים להודעה אחת")
+}
+pub fn attachments_too_large(max_mb: u64) -> String {
+    format!("הקבצים המצורפים גדולים מדי: עד {max_mb} MB בהודעה אחת")
+}
+pub fn upload_quota(max_mb: u64, max_files: usize) -> String {
+    format!(
+        "הגעת למכסת הקבצים הממתינים לשליחה ({max_files} קבצים או {max_mb} MB). שלח או מחק טיוטות עם קבצים ונסה שוב."
+    )
+}
 pub fn attachment_too_large(max_mb: u64) -> String {
     format!("הקובץ גדול מדי (מקסימום {max_mb}MB)")
 }

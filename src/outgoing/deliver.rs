@@ -72,15 +72,19 @@ impl From<AppError> for Failure {
     }
 }
 
-/// The bytes of a mail, with its attachments read from the uploads.
+/// The bytes of a mail, with its attachments read from the uploads. The attachments are checked
+/// again (each once, within the limits) before any is read: an entry queued before a limit, or
+/// by an older version, fails on its own with a message and never takes the server down.
 pub fn build(
     store: &Store,
     user_id: u64,
     mail: &Composed,
     copy: Copy,
     date: i64,
+    limits: &uploads::Limits,
 ) -> Result<Vec<u8>, AppError> {
-    let attachments: Vec<mime::Attachment> = uploads::load(store, user_id, &mail.attachments)?
+    let ids = uploads::checked(store, user_id, &mail.attachments, limits)?;
+    let attachments: Vec<mime::Attachment> = uploads::load(store, user_id, &ids)?
         .into_iter()
         .map(|(u, data)| mime::Attachment {
             name: u.name,
@@ -107,6 +111,10 @@ pub fn build(
         },
         copy,
     ))
+}
+
+fn limits(state: &AppState) -> uploads::Limits {
+    uploads::Limits::from(&state.config.compose)
 }
 
 /// Works one claimed item and writes the outcome back.
@@ -165,7 +173,14 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let account = account_of(store, item)?;
     if item.stage == Stage::Deliver {
         let sent_at = super::now();
-        let wire = build(store, item.user_id, &item.mail, Copy::Wire, sent_at)?;
+        let wire = build(
+            store,
+            item.user_id,
+            &item.mail,
+            Copy::Wire,
+            sent_at,
+            &limits(state),
+        )?;
         let password = account.password(&shared.key).map_err(Failure::from)?;
         let endpoint = account.smtp_endpoint(shared.timeout);
         let mut smtp = SmtpConn::open(&shared.tls, &endpoint, &account.email, &password).await?;
@@ -196,7 +211,14 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
             let folder = mb.folder("sent").await?;
             // The copy says when it was sent, however late it is filed.
             let date = item.sent_at.unwrap_or_else(super::now);
-            let kept = build(store, item.user_id, &item.mail, Copy::Kept, date)?;
+            let kept = build(
+                store,
+                item.user_id,
+                &item.mail,
+                Copy::Kept,
+                date,
+                &limits(state),
+            )?;
             mb.append_once(&folder, true, false, &kept, &item.mail.message_id)
                 .await?;
         }
@@ -226,7 +248,14 @@ async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     let mut mb = Mailbox::open(sync.shared(), store, &account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
-        let raw = build(store, item.user_id, &item.mail, Copy::Kept, super::now())?;
+        let raw = build(
+            store,
+            item.user_id,
+            &item.mail,
+            Copy::Kept,
+            super::now(),
+            &limits(state),
+        )?;
         mb.append_once(&folder, true, true, &raw, &item.mail.message_id)
             .await?;
         // The version this one replaces (an edit made while the mailbox was away).

@@ -188,6 +188,7 @@ pub fn compose(
     from: Mailbox,
     req: &MailRequest,
     draft: bool,
+    limits: &uploads::Limits,
 ) -> Result<Composed> {
     let to = addresses(&req.to)?;
     let cc = addresses(&req.cc)?;
@@ -209,14 +210,15 @@ pub fn compose(
     if !["low", "medium", "normal", "high", "urgent"].contains(&priority.as_str()) {
         return Err(AppError::bad_request(messages::PRIORITY_INVALID));
     }
-    let mut attachments = Vec::new();
+    let mut named = Vec::new();
     for v in &req.attachments {
-        let id = id_of(v)
-            .or_else(|| v.get("id").and_then(id_of))
-            .ok_or_else(|| AppError::bad_request(messages::UPLOAD_NOT_FOUND))?;
-        uploads::info(store, user_id, id)?;
-        attachments.push(id);
+        named.push(
+            id_of(v)
+                .or_else(|| v.get("id").and_then(id_of))
+                .ok_or_else(|| AppError::bad_request(messages::UPLOAD_NOT_FOUND))?,
+        );
     }
+    let attachments = uploads::checked(store, user_id, &named, limits)?;
     let original_id = id_of(&req.original_id);
     let (in_reply_to, references) = threading(store, user_id, req, original_id);
     let name = req

@@ -120,6 +120,7 @@ async fn send(
     let draft = req.wants_draft() && schedule.is_none();
     let from = req.from.clone();
     let original = request::id_of(&req.original_id);
+    let limits = uploads::Limits::from(&state.config.compose);
     let (account, mail) = blocking(&state, move |store| {
         let account = super::sending_account(store, user_id, from.as_deref(), original)?;
         let mail = request::compose(
@@ -128,6 +129,7 @@ async fn send(
             super::sender(store, user_id, &account),
             &req,
             draft,
+            &limits,
         )?;
         Ok((account, mail))
     })
@@ -234,6 +236,7 @@ async fn edit_outbox(
     let (id, user_id) = (id_of(&key)?, user.id);
     let schedule = req.schedule(now())?;
     let wants_draft = req.wants_draft() && schedule.is_none();
+    let limits = uploads::Limits::from(&state.config.compose);
     let (current, account, mut mail) = blocking(&state, move |store| {
         let current = outbox::get(store, user_id, id)?;
         if current.stage != outbox::Stage::Deliver {
@@ -245,7 +248,7 @@ async fn edit_outbox(
         let account = crate::accounts::get(store, current.account_id)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
         let sender = super::sender(store, user_id, &account);
-        let mail = request::compose(store, user_id, sender, &req, wants_draft)?;
+        let mail = request::compose(store, user_id, sender, &req, wants_draft, &limits)?;
         Ok((current, account, mail))
     })
     .await?;
@@ -425,8 +428,9 @@ async fn upload(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_string();
+    let limits = uploads::Limits::from(&state.config.compose);
     let saved = blocking(&state, move |store| {
-        uploads::save(store, user.id, &q.name, &content_type, &bytes)
+        uploads::save(store, user.id, &q.name, &content_type, &bytes, &limits)
     })
     .await?;
     Ok(Json(saved.view()))

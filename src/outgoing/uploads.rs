@@ -17,6 +17,53 @@ pub const UPLOAD_DATA: TableDefinition<u64, &[u8]> = TableDefinition::new("compo
 /// How long an upload no outbox item refers to is kept.
 pub const UNUSED_TTL_SECS: i64 = 24 * 3600;
 
+/// What one mail and one user may attach (`[compose]`): a request naming one upload thousands
+/// of times, or a user filling the disk, is refused before anything is built.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub per_mail: usize,
+    pub mail_bytes: u64,
+    pub quota_bytes: u64,
+    pub uploads: usize,
+}
+
+impl From<&crate::config::ComposeConfig> for Limits {
+    fn from(c: &crate::config::ComposeConfig) -> Self {
+        Self {
+            per_mail: c.max_attachments as usize,
+            mail_bytes: c.max_mail_attachments_mb * 1024 * 1024,
+            quota_bytes: c.upload_quota_mb * 1024 * 1024,
+            uploads: c.max_uploads as usize,
+        }
+    }
+}
+
+/// The attachments of a mail as named: each of the user's uploads once, in the order first
+/// named, within the per-mail count and size. Reads no file contents.
+pub fn checked(store: &Store, user_id: u64, ids: &[u64], limits: &Limits) -> Result<Vec<u64>> {
+    let mut unique: Vec<u64> = Vec::new();
+    for &id in ids {
+        if !unique.contains(&id) {
+            unique.push(id);
+            if unique.len() > limits.per_mail {
+                return Err(AppError::bad_request(messages::too_many_attachments(
+                    limits.per_mail,
+                )));
+            }
+        }
+    }
+    let mut total = 0u64;
+    for &id in &unique {
+        total += info(store, user_id, id)?.size;
+    }
+    if total > limits.mail_bytes {
+        return Err(AppError::bad_request(messages::attachments_too_large(
+            limits.mail_bytes / (1024 * 1024),
+        )));
+    }
+    Ok(unique)
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Upload {
     pub id: u64,
@@ -80,6 +127,7 @@ pub fn save(
     name: &str,
     content_type: &str,
     data: &[u8],
+    limits: &Limits,
 ) -> Result<Upload> {
     let name = crate::mail::parse::sanitize_filename(name);
     let name = if name.trim().is_empty() {
@@ -102,6 +150,23 @@ pub fn save(
             content_type
         };
     let txn = store.db().begin_write()?;
+    // The user's quota, counted in the same transaction as the insert.
+    let (mut count, mut bytes) = (0usize, data.len() as u64);
+    for e in txn.open_table(UPLOADS)?.iter()? {
+        let (_, v) = e?;
+        if let Ok(u) = record::decode::<Upload>(v.value())
+            && u.user_id == user_id
+        {
+            count += 1;
+            bytes += u.size;
+        }
+    }
+    if count >= limits.uploads || bytes > limits.quota_bytes {
+        return Err(AppError::TooLarge(messages::upload_quota(
+            limits.quota_bytes / (1024 * 1024),
+            limits.uploads,
+        )));
+    }
     let id = crate::store::next_id(&txn, "compose_uploads")?;
     let upload = Upload {
         id,
@@ -198,4 +263,65 @@ pub fn sweep(store: &Store, now: i64) -> Result<usize> {
     remove_in(&txn, &stale)?;
     txn.commit()?;
     Ok(stale.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: Limits = Limits {
+        per_mail: 3,
+        mail_bytes: 100,
+        quota_bytes: 250,
+        uploads: 4,
+    };
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn a_mail_names_each_upload_once_within_its_limits() {
+        let (_d, store) = store();
+        let a = save(&store, 1, "a.txt", "text/plain", &[b'a'; 40], &LIMITS)
+            .unwrap()
+            .id;
+        let b = save(&store, 1, "b.txt", "text/plain", &[b'b'; 40], &LIMITS)
+            .unwrap()
+            .id;
+        let c = save(&store, 1, "c.txt", "text/plain", &[b'c'; 40], &LIMITS)
+            .unwrap()
+            .id;
+        // The same upload named thousands of times is one attachment.
+        let many = vec![a; 5000];
+        assert_eq!(checked(&store, 1, &many, &LIMITS).unwrap(), vec![a]);
+        assert_eq!(checked(&store, 1, &[b, a, b], &LIMITS).unwrap(), vec![b, a]);
+        // 120 bytes together: over the mail's 100.
+        let err = checked(&store, 1, &[a, b, c], &LIMITS).unwrap_err();
+        assert_eq!(err.user_message(), messages::attachments_too_large(0));
+        // Four distinct ids: over the count, refused before any is read.
+        let err = checked(&store, 1, &[a, b, c, 999], &LIMITS).unwrap_err();
+        assert_eq!(err.user_message(), messages::too_many_attachments(3));
+        // Another user's upload is not found.
+        assert!(checked(&store, 2, &[a], &LIMITS).is_err());
+    }
+
+    #[test]
+    fn a_user_has_a_quota_of_uploads() {
+        let (_d, store) = store();
+        for _ in 0..2 {
+            save(&store, 1, "x", "text/plain", &[0; 100], &LIMITS).unwrap();
+        }
+        // 300 bytes would pass the 250 quota.
+        let err = save(&store, 1, "x", "text/plain", &[0; 100], &LIMITS).unwrap_err();
+        assert_eq!(err.user_message(), messages::upload_quota(0, 4));
+        save(&store, 1, "x", "text/plain", &[0; 10], &LIMITS).unwrap();
+        save(&store, 1, "x", "text/plain", &[0; 10], &LIMITS).unwrap();
+        // The fifth upload is over the count.
+        assert!(save(&store, 1, "x", "text/plain", &[0; 1], &LIMITS).is_err());
+        // Another user has their own quota.
+        save(&store, 2, "x", "text/plain", &[0; 100], &LIMITS).unwrap();
+    }
 }

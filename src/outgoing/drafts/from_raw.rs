@@ -17,6 +17,7 @@ pub fn composed_from_raw(
     user_id: u64,
     account: &AccountRecord,
     raw: &[u8],
+    limits: &uploads::Limits,
 ) -> Result<Composed> {
     let msg = parse::parse_guarded(raw)
         .ok_or_else(|| AppError::bad_request(messages::DRAFT_NOT_FOUND))?;
@@ -56,8 +57,9 @@ pub fn composed_from_raw(
                 None => c.ctype().to_string(),
             })
             .unwrap_or_default();
-        attachments.push(uploads::save(store, user_id, &name, &ctype, part.contents())?.id);
+        attachments.push(uploads::save(store, user_id, &name, &ctype, part.contents(), limits)?.id);
     }
+    let attachments = uploads::checked(store, user_id, &attachments, limits)?;
     let from = Mailbox {
         name: summary.from_name.clone(),
         email: account.email.clone(),

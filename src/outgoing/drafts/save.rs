@@ -16,6 +16,7 @@ use crate::messages;
 use crate::outgoing::mailbox::Mailbox as ImapMailbox;
 use crate::outgoing::outbox::{self, Item, Kind, MailboxRef, Stage};
 use crate::outgoing::request::{self, clean_html};
+use crate::outgoing::uploads;
 use crate::outgoing::{self, Composed, Outbox, deliver, mime, now};
 use crate::state::AppState;
 use crate::sync::SyncManager;
@@ -73,7 +74,14 @@ pub async fn append_draft(
     .await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
-        let raw = deliver::build(&state.store, user_id, mail, mime::Copy::Kept, now())?;
+        let raw = deliver::build(
+            &state.store,
+            user_id,
+            mail,
+            mime::Copy::Kept,
+            now(),
+            &uploads::Limits::from(&state.config.compose),
+        )?;
         let place = mb.append(&folder, true, true, &raw, &mail.message_id).await?;
         if let Some(old) = replaces
             && let Err(e) = mb.expunge(old).await
@@ -197,6 +205,7 @@ pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Sa
     })
     .await?;
     let a = account.clone();
+    let limits = uploads::Limits::from(&state.config.compose);
     let mail = blocking(state, move |store| {
         request::compose(
             store,
@@ -204,6 +213,7 @@ pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Sa
             outgoing::sender(store, user_id, &a),
             &mail_req,
             true,
+            &limits,
         )
     })
     .await?;
@@ -255,13 +265,14 @@ pub async fn update(
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let limits = uploads::Limits::from(&state.config.compose);
     let (draft, mut mail, linked) = blocking(state, move |store| {
         let d = stored(store, user_id, id)?;
         let linked = send_of(store, user_id, d.account.id, &d.place)?;
         if linked.as_ref().is_some_and(|i| i.stage != Stage::Deliver) {
             return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
         }
-        let mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
+        let mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
         Ok((d, mail, linked))
     })
     .await?;

@@ -39,9 +39,10 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
+    let limits = crate::outgoing::uploads::Limits::from(&state.config.compose);
     let item = blocking(state, move |store| {
         let d = stored(store, user_id, id)?;
-        let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw)?;
+        let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
         mail.from = outgoing::sender(store, user_id, &d.account);
         mail.original_id = original_of(store, user_id, &d.meta);
         check_sendable(&mail)?;
