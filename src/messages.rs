@@ -232,6 +232,8 @@ pub const SETTINGS_VERSION_NOT_FOUND: &str = "הגרסה לא נמצאה בהי�
 pub const SETTINGS_RESTORED: &str = "ההגדרות שוחזרו בהצלחה";
 
 // Settings backups with a master password, global settings (spec 001 §5, §8).
+pub const SEARCH_PAGE_TOO_FAR: &str =
+    "אפשר לדפדף עד 10,000 התוצאות הראשונות. צמצם את החיפוש (למשל לפי תאריך או תיקייה).";
 pub const MASTER_PASSWORD_TOO_SHORT: &str = "סיסמת האב חייבת להכיל לפחות 8 תווים";
 pub const BACKUP_NONE: &str = "אין הגדרות שמורות בשרת";
 pub const BACKUP_WRONG_PASSWORD: &str = "סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.";

@@ -253,7 +253,42 @@ async fn security_headers_on_every_response() {
         assert!(csp.contains("frame-ancestors 'none'"), "{path}");
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
+        if path.starts_with("/api/") {
+            assert_eq!(h["cache-control"], "no-store", "{path}");
+        }
     }
+    // A signed-in answer too (the user's own data).
+    let token = app.admin_token("dana", "password1").await;
+    let resp = app
+        .send(
+            Request::get("/api/settings/sync")
+                .header("authorization", &token)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["cache-control"], "no-store");
+    // A search page far out is refused rather than collected.
+    let (s, v) = app
+        .json(
+            "GET",
+            "/api/search?q=x&page=100000&perPage=100",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 400, "{v}");
+    assert!(v["message"].as_str().unwrap().contains("10,000"), "{v}");
+    let (s, _) = app
+        .json(
+            "GET",
+            "/api/search?q=x&page=100&perPage=100",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200);
 }
 
 #[tokio::test]

@@ -26,8 +26,14 @@ const HEADERS: &[(HeaderName, &str)] = &[
 ];
 
 pub async fn security_headers(request: Request, next: Next) -> Response {
+    let api = request.uri().path().starts_with("/api/");
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    // Answers of the API are the user's mail and settings: no cache (a shared browser, a
+    // proxy) keeps them. A route that set its own policy keeps it.
+    if api && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
     for (name, value) in HEADERS {
         headers.insert(name, HeaderValue::from_static(value));
     }

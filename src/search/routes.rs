@@ -58,13 +58,16 @@ fn on(v: &str) -> bool {
     matches!(v.trim(), "1" | "true" | "on" | "yes")
 }
 
+/// Results a search pages through at most.
+pub const MAX_RESULT_WINDOW: usize = 10_000;
+
 impl Params {
     fn request(&self) -> Result<Request> {
         let sort = self.sort.trim();
         if !matches!(sort, "" | "date" | "relevance") {
             return Err(AppError::bad_request(messages::SEARCH_BAD_SORT));
         }
-        Ok(Request {
+        let request = Request {
             q: self.q.clone(),
             from: self.from.clone(),
             to: self.to.clone(),
@@ -85,7 +88,13 @@ impl Params {
             )? as usize,
             by_relevance: sort == "relevance",
             tz_secs: number("tz", &self.tz, 120, -14 * 60, 14 * 60)? * 60,
-        })
+        };
+        // The index collects every result before the page: a page far out would make it hold
+        // millions. Nobody reads past the first thousands; a narrower query finds the rest.
+        if (request.page - 1).saturating_mul(request.per_page) >= MAX_RESULT_WINDOW {
+            return Err(AppError::bad_request(messages::SEARCH_PAGE_TOO_FAR));
+        }
+        Ok(request)
     }
 }
 

@@ -61,15 +61,13 @@ pub fn load(store: &crate::store::Store, user_id: u64) -> crate::error::Result<P
     Ok(versions::current(store, user_id)?.values)
 }
 
-/// The preferences' part of a settings backup (only once the user changed any).
+/// The preferences' part of a settings backup: the whole object, defaults included, so a
+/// restore brings back exactly what the user had.
 pub fn backup_export(
     state: &crate::state::AppState,
     user_id: u64,
 ) -> anyhow::Result<Option<serde_json::Value>> {
     let current = versions::current(&state.store, user_id)?;
-    if current.version == 0 {
-        return Ok(None);
-    }
     Ok(Some(serde_json::to_value(current.values)?))
 }
 
