@@ -133,7 +133,10 @@ async fn live_channel_pushes_new_mail_stats_and_changes() {
         "From: b@sender.test\nTo: user1@example.test\nSubject: second\n\nhello again\n",
     );
     let new_mail = next_of(&mut ws, "new_mail").await;
-    assert_eq!(new_mail["data"], json!({"folder": "inbox", "count": 1}));
+    assert_eq!(
+        new_mail["data"],
+        json!({"folder": "inbox", "count": 1, "initial": false})
+    );
     let stats = next_of(&mut ws, "stats").await;
     assert_eq!(stats["data"]["inbox"], 2, "{stats}");
     assert_eq!(stats["data"]["unread"], 2, "{stats}");

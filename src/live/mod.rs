@@ -160,7 +160,16 @@ async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<Me
         .await
         .unwrap_or_default();
         let key = if role.is_empty() { folder } else { role };
-        out.push(event("new_mail", json!({ "folder": key, "count": count })));
+        // Mail of a mailbox's first sync is its history, not news: the client announces
+        // only the rest.
+        let initial = state
+            .mailboxes
+            .status(account)
+            .is_some_and(|s| !s.initial_sync_done);
+        out.push(event(
+            "new_mail",
+            json!({ "folder": key, "count": count, "initial": initial }),
+        ));
     }
     for reason in reasons {
         out.push(event("mail_changed", json!({ "reason": reason })));

@@ -13,6 +13,7 @@ import { SettingsProvider } from '../features/settings/sync/SettingsProvider';
 import { LiveUpdates } from './live/LiveUpdates';
 import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
+import { StartupGlobalCheck } from './StartupGlobalCheck';
 import { ToastProvider } from './Toasts';
 
 // Seen once per installation; not worth shipping in the first chunk.
@@ -47,6 +48,8 @@ export function AppRoutes() {
                 <LiveUpdates>
                   <Layout>
                     <PageOutlet />
+                    {/* Spec 001 §4: the household's mail settings, asked about once per session. */}
+                    <StartupGlobalCheck />
                   </Layout>
                 </LiveUpdates>
               </SettingsProvider>

@@ -259,6 +259,15 @@ describe('LiveUpdates', () => {
     expect(screen.getAllByTestId('toast')).toHaveLength(1);
   });
 
+  it("does not announce a mailbox's first sync", async () => {
+    mockApi();
+    renderWithPrefs({ emailNotifications: true });
+    const ws = await connected();
+    act(() => ws.receive({ type: 'new_mail', data: { folder: 'inbox', count: 13, initial: true } }));
+    await new Promise((r) => setTimeout(r, NEW_MAIL_ANNOUNCE_DELAY_MS + 300));
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
   it('says nothing of new mail with email notifications off', async () => {
     mockApi();
     renderWithPrefs({ emailNotifications: false });

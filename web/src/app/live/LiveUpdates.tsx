@@ -9,7 +9,7 @@
 //   settings_conflict   → this session's save lost a race: a conflict for the user to decide;
 //   sync_status         → a mailbox's connection changed: the accounts re-read.
 // New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
-// burst, and not while a mailbox is still on its first sync (that is not news, it is history).
+// burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
 
 import {
@@ -93,7 +93,9 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   const noteNewMail = useCallback(
     (data: unknown) => {
       if (!isNewMail(data) || normalizeFolder(data.folder) !== 'inbox') return;
-      // A mailbox on its first sync brings old mail, not news.
+      // A mailbox on its first sync brings old mail, not news (the server says so; the cached
+      // accounts are the fallback for an older server).
+      if (data.initial) return;
       const accounts = (cache.get(keys.mailAccounts())?.data as MailAccountsResponse | undefined)?.accounts;
       if (accounts?.some((a) => a.sync && !a.sync.initialSyncDone)) return;
       const a = arrived.current;

@@ -10,6 +10,8 @@ import type { ToastApi } from '../Toasts';
 export interface NewMail {
   folder: string;
   count: number;
+  /** Brought by a mailbox's first sync: its history, not news. */
+  initial?: boolean;
 }
 
 export function isNewMail(data: unknown): data is NewMail {

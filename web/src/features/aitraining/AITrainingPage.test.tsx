@@ -45,6 +45,7 @@ function server(routes: Record<string, Handler> = {}, initial: AiTrainingSetting
   return mockFetch({
     'GET /api/app/me': () => json(200, { success: true, user: DANA }),
     'GET /api/settings/ai-training': () => json(200, stored),
+    'GET /api/global-settings/ai-training/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
     'POST /api/settings/ai-training': (init) => {
       stored = { ...stored, ...JSON.parse(String(init?.body)), updatedAt: '2026-11-23T09:00:00Z' };
       return json(200, { success: true, settings: stored });

@@ -3,29 +3,46 @@
 // page, and sent back whole by 'שמור לשרת' — a saving indicator, then a success message that hides
 // after 3 s. 'טען מהשרת' re-reads the server copy. Only the general settings are shown: the spam
 // training fields are kept as loaded and sent back unchanged.
+//
+// The household's settings (spec 001 §7 "AI training settings", §8): an admin saves the page's
+// current settings for all users ('שמירה לכל המשתמשים'); when they exist, anyone can fill the
+// form with them ('טעינת הגדרות גלובליות', null fields skipped) and then save as usual.
 
 import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 import { aiKeys, loadTraining, saveTraining, type AiTrainingSettings } from '../../api/ai';
+import {
+  fetchGlobalTraining,
+  householdKeys,
+  saveGlobalTraining,
+  type GlobalSettingsExists,
+} from '../../api/household';
 import { withReason } from '../../api/outgoing';
+import { useAuth } from '../../app/AuthProvider';
 import { useToast } from '../../app/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { GeneralSettings } from './GeneralSettings';
 import { TemplatesEditor } from './TemplatesEditor';
-import { sameForm, toBody, toForm, type TrainingForm } from './trainingForm';
+import '../../styles/household.css';
+import { sameForm, toBody, toForm, withGlobal, type TrainingForm } from './trainingForm';
 
 const t = he.aiTraining;
+const tg = he.household.training;
 
 /** Spec 001 §4/§9: the success message hides after 3 seconds. */
 export const SAVED_MESSAGE_MS = 3000;
 
-type Busy = 'save' | 'load' | null;
+type Busy = 'save' | 'load' | 'globalSave' | 'globalLoad' | null;
 
 export default function AITrainingPage() {
   const toast = useToast();
   const { data, error, mutate } = useSWR<AiTrainingSettings>(aiKeys.training());
+  const isAdmin = useAuth().user?.role === 'admin';
+  const { data: global, error: globalError, mutate: mutateGlobal } = useSWR<GlobalSettingsExists>(
+    householdKeys.trainingExists(),
+  );
   // null: untouched, the page shows the server copy as it is.
   const [draft, setDraft] = useState<TrainingForm | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
@@ -35,6 +52,11 @@ export default function AITrainingPage() {
   const savedTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(savedTimer.current), []);
+
+  useEffect(() => {
+    // Spec 001 §8: a failed existence check is only logged.
+    if (globalError) console.warn('global AI training settings check failed', globalError);
+  }, [globalError]);
 
   const server = data ? toForm(data) : null;
   const form = draft ?? server;
@@ -88,6 +110,44 @@ export default function AITrainingPage() {
     }
   }
 
+  /** The admin's save of the page's current settings for all users. */
+  async function saveForAll() {
+    if (!body || busy) return;
+    setBusy('globalSave');
+    setFailure(null);
+    setSaved(false);
+    try {
+      const res = await saveGlobalTraining(body);
+      toast.success(res?.message || tg.savedForAll);
+      void mutateGlobal();
+    } catch (err) {
+      setFailure(withReason(tg.saveForAllFailed, err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** Fills the form with the household's settings; the user then saves as usual. */
+  async function loadGlobal() {
+    if (!form || busy) return;
+    setBusy('globalLoad');
+    setFailure(null);
+    setSaved(false);
+    try {
+      const res = await fetchGlobalTraining();
+      if (!res?.hasSettings || !res.settings) {
+        setFailure(`${tg.loadGlobalFailed}: ${tg.none}`);
+        return;
+      }
+      setDraft(withGlobal(form, res.settings));
+      toast.info(tg.loadedGlobal);
+    } catch (err) {
+      setFailure(withReason(tg.loadGlobalFailed, err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
   // A failed first load shows like a failed 'טען מהשרת', with the button to try again.
   const shownFailure = failure ?? (!data && error ? withReason(t.loadFailed, error) : null);
   const disabled = busy !== null;
@@ -136,6 +196,14 @@ export default function AITrainingPage() {
               {data.updatedAt ? t.updatedAt(formatDateTime(data.updatedAt)) : t.neverSaved}
             </p>
           )}
+          {global?.exists && (
+            <p id="training-global-info" className="ai-training__global" data-testid="training-global-info">
+              {tg.globalInfo(
+                global.updatedBy || he.household.unknownUser,
+                global.lastUpdated ? formatDateTime(global.lastUpdated) : '',
+              )}
+            </p>
+          )}
         </div>
         <div className="form__actions">
           <button
@@ -156,6 +224,29 @@ export default function AITrainingPage() {
           >
             {busy === 'load' ? t.reloading : t.load}
           </button>
+          {isAdmin && (
+            <button
+              type="button"
+              className="button"
+              disabled={disabled || !body}
+              onClick={() => void saveForAll()}
+              data-testid="training-save-all"
+            >
+              {busy === 'globalSave' ? tg.savingForAll : tg.saveForAll}
+            </button>
+          )}
+          {global?.exists && (
+            <button
+              type="button"
+              className="button"
+              disabled={disabled || !form}
+              onClick={() => void loadGlobal()}
+              aria-describedby="training-global-info"
+              data-testid="training-load-global"
+            >
+              {busy === 'globalLoad' ? tg.loadingGlobal : tg.loadGlobal}
+            </button>
+          )}
         </div>
       </div>
 

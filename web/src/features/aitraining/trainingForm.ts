@@ -16,6 +16,20 @@ export function toForm(s: AiTrainingSettings): TrainingForm {
   return { ...rest, maxLength: String(maxLength) };
 }
 
+/**
+ * The form with the household's settings over it (spec 001 §7: null fields are "not set" and
+ * skipped). Only the fields the form has are taken; the maximum length becomes its field's text.
+ */
+export function withGlobal(form: TrainingForm, global: Partial<Record<keyof AiTrainingSettings, unknown>>): TrainingForm {
+  const out: Record<string, unknown> = { ...form };
+  for (const key of Object.keys(form) as (keyof TrainingForm)[]) {
+    const value = global[key];
+    if (value === null || value === undefined) continue;
+    out[key] = key === 'maxLength' ? String(value) : value;
+  }
+  return out as TrainingForm;
+}
+
 /** A whole number of words within 50–5000, else null. */
 export function parseMaxLength(text: string): number | null {
   const v = text.trim();

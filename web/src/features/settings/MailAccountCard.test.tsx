@@ -5,6 +5,7 @@ import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
 import SettingsPage from './SettingsPage';
+import { NO_HOUSEHOLD } from './settingsFixtures';
 
 type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
@@ -73,6 +74,7 @@ function bodyOf(call: unknown[]): Record<string, unknown> {
 
 function server(routes: Record<string, Handler> = {}, accounts: MailAccountWithSync[] = []) {
   return mockFetch({
+    ...NO_HOUSEHOLD,
     'GET /api/app/me': () => json(200, { success: true, user: { ...DANA, role: 'user' } }),
     'GET /api/auth/accounts': () => json(200, { success: true, accounts }),
     'GET /api/providers/detect': (_init, url) => {

@@ -3,13 +3,18 @@
 // connects a mailbox (MailConnectForm: IMAP + SMTP, the provider detected from the address, a
 // connection test with a result per server, accepting an untrusted certificate by its
 // fingerprint). The form's state and actions are in useMailAccountForm, its model in
-// mailAccountForm.
+// mailAccountForm. The household's part (spec 001 §2, §4): the offer to load the global mail
+// settings (GlobalMailOffer), the admin's save for all users (in the form), and the settings
+// backup with a master password (BackupSection).
 
 import { useSWRConfig } from 'swr';
+import { householdKeys } from '../../api/household';
 import { isMailKey } from '../../api/keys';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
+import { BackupSection } from './BackupSection';
 import { ConnectedAccounts } from './ConnectedAccounts';
+import { GlobalMailOffer } from './GlobalMailOffer';
 import { MailConnectForm } from './MailConnectForm';
 import { useMailAccountForm } from './useMailAccountForm';
 
@@ -20,7 +25,11 @@ const t = he.settings.mail;
 export function MailAccountCard() {
   const { accounts, failed, error: accountsError, mutate: mutateAccounts } = useMailAccounts();
   const { mutate } = useSWRConfig();
-  const mail = useMailAccountForm({ accounts, refreshAccounts: () => void mutateAccounts() });
+  const mail = useMailAccountForm({
+    accounts,
+    refreshAccounts: () => void mutateAccounts(),
+    onGlobalSaved: () => void mutate(householdKeys.emailExists()),
+  });
 
   return (
     <section className="card" aria-labelledby="mail-account-title" data-testid="mail-account-card">
@@ -41,7 +50,11 @@ export function MailAccountCard() {
         }}
       />
 
+      <GlobalMailOffer accounts={accounts} mail={mail} />
+
       <MailConnectForm mail={mail} />
+
+      <BackupSection />
     </section>
   );
 }

@@ -1,9 +1,11 @@
 // The form that connects a mailbox (spec 001 §4): address and password, the provider and server
 // fields, the outcome of a test or save, the certificate trust part, and the test and save
-// buttons, and the "detect provider" button with a line saying what it found. Its state lives in
-// useMailAccountForm, which the card owns (the account list's "edit" fills it).
+// buttons (and for admins "save for all users", spec 001 §2), and the "detect provider" button
+// with a line saying what it found. Its state lives in useMailAccountForm, which the card owns
+// (the account list's "edit" and the global settings' offer fill it).
 
 import type { FormEvent } from 'react';
+import { useAuth } from '../../app/AuthProvider';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';
@@ -13,9 +15,11 @@ import type { DetectStatus, MailAccountForm } from './useMailAccountForm';
 
 const t = he.settings.mail;
 const td = he.settings.cards.detect;
+const th = he.household.mail;
 
 export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
   const { form, connected, provider, pins, untrusted, busy, outcome } = mail;
+  const isAdmin = useAuth().user?.role === 'admin';
   const disabled = busy !== null;
   const refused = Boolean(untrusted.imap || untrusted.smtp);
 
@@ -48,7 +52,7 @@ export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
         <TextField
           id="mail-password"
           label={t.password}
-          hint={connected ? t.passwordKeepHint : t.passwordHint}
+          hint={mail.fromGlobal ? th.globalPasswordHint : connected ? t.passwordKeepHint : t.passwordHint}
           type="password"
           dir="ltr"
           autoComplete="current-password"
@@ -119,7 +123,24 @@ export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
         >
           {busy === 'save' ? t.saving : t.save}
         </button>
+        {isAdmin && (
+          <button
+            type="button"
+            className="button"
+            disabled={disabled}
+            onClick={() => void mail.saveForAll()}
+            aria-describedby="mail-save-all-hint"
+            data-testid="mail-save-all"
+          >
+            {busy === 'global' ? th.savingForAll : th.saveForAll}
+          </button>
+        )}
       </div>
+      {isAdmin && (
+        <p id="mail-save-all-hint" className="field__hint">
+          {th.saveForAllHint}
+        </p>
+      )}
     </form>
   );
 }

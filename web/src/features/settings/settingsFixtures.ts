@@ -1,5 +1,6 @@
 // What the settings page reads besides the card under test: no mailbox connected, no AI key, the
-// server's default AI provider, zero counts, no providers. Shared by the settings tests' fetch mocks.
+// server's default AI provider, zero counts, no providers, no household settings or backup.
+// Shared by the settings tests' fetch mocks.
 import { json } from '../../test/helpers';
 
 /** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
@@ -23,6 +24,8 @@ export const NO_MAILBOX = {
       trash: 0,
     }),
   'GET /api/providers': () => json(200, { providers: [] }),
+  'GET /api/global-settings/email/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
+  'GET /api/settings/backup': () => json(200, { exists: false, createdAt: null, sections: [] }),
   'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false }),
   'GET /api/settings/ai': () =>
     json(200, {
@@ -35,4 +38,31 @@ export const NO_MAILBOX = {
       keyRequired: true,
       baseUrlEditable: true,
     }),
+};
+
+/** The household's parts of the mail account card: no global settings, no backup kept. */
+export const NO_HOUSEHOLD = {
+  'GET /api/global-settings/email/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
+  'GET /api/settings/backup': () => json(200, { exists: false, createdAt: null, sections: [] }),
+};
+
+/** Global mail settings an admin saved (as anyone reads them: no password, no key). */
+export const GLOBAL_MAIL = {
+  email: 'family@home.example',
+  imapServer: 'mail.home.example',
+  imapPort: 993,
+  imapSsl: true,
+  smtpServer: 'smtp.home.example',
+  smtpPort: 465,
+  smtpSsl: true,
+  passwordSet: true,
+  claudeApiKeySet: false,
+  lastUpdated: '2026-11-20T08:30:00Z',
+  updatedBy: 'דנה כהן',
+};
+
+export const GLOBAL_MAIL_EXISTS = {
+  'GET /api/global-settings/email/exists': () =>
+    json(200, { exists: true, lastUpdated: GLOBAL_MAIL.lastUpdated, updatedBy: GLOBAL_MAIL.updatedBy }),
+  'GET /api/global-settings/email': () => json(200, { hasSettings: true, settings: GLOBAL_MAIL }),
 };
