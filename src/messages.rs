@@ -248,7 +248,6 @@ pub fn backup_section_failed(section: &str) -> String {
 /// Spec 001 §5: global save needs email and password.
 pub const GLOBAL_EMAIL_REQUIRED: &str = "מלא אימייל וסיסמה לפני השמירה הגלובלית";
 pub const GLOBAL_NONE: &str = "לא נשמרו הגדרות מייל גלובליות";
-pub const GLOBAL_AI_TRAINING_NONE: &str = "לא נשמרו הגדרות AI גלובליות";
 pub const GLOBAL_SAVED: &str = "ההגדרות הגלובליות נשמרו";
 /// `changedBy` of preferences restored from a backup.
 pub const RESTORED_FROM_BACKUP: &str = "שחזור מגיבוי";

@@ -232,6 +232,42 @@ async fn repeated_failures_are_throttled() {
     assert!(resp.headers().contains_key("retry-after"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_concurrent_guesses_is_counted_before_hashing() {
+    let app = TestApp::with_config(
+        "[auth]
+max_failed_logins = 3
+lockout_minutes = 2
+",
+    );
+    app.admin_token("dana", "correct horse").await;
+    // Twelve wrong logins at once: each attempt counts when it starts, so only the first three
+    // reach the (slow, memory-hungry) password hash; the rest are refused at once.
+    let burst = (0..12).map(|_| {
+        app.json(
+            "POST",
+            "/api/app/login",
+            None,
+            Some(json!({"username": "dana", "password": "wrong password"})),
+        )
+    });
+    let statuses: Vec<u16> = futures_util::future::join_all(burst)
+        .await
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 401).count(),
+        3,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        9,
+        "{statuses:?}"
+    );
+}
+
 #[tokio::test]
 async fn security_headers_on_every_response() {
     let app = TestApp::new();

@@ -673,6 +673,11 @@ async fn one_upload_named_thousands_of_times_goes_once_and_the_limits_hold() {
     })
     .await;
     assert_eq!(parse(&raw).attachments().count(), 1);
+    // Filed in Sent too: the outbox lets go of the mail and its upload.
+    eventually(Duration::from_secs(30), "the outbox empty", || async {
+        outbox(&app, &token).await.is_empty().then_some(())
+    })
+    .await;
 
     // Three distinct uploads in one mail: over this install's two.
     let mut ids = Vec::new();

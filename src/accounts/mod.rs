@@ -147,7 +147,7 @@ impl AccountRecord {
 
 /// The validated fields of a connect request (also what a settings backup and the household's
 /// mail settings keep, sealed).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct Settings {
     pub email: String,
     pub password: String,
@@ -159,6 +159,18 @@ pub struct Settings {
     pub smtp_ssl: bool,
     pub imap_fingerprint: Option<String>,
     pub smtp_fingerprint: Option<String>,
+}
+
+/// Everything but the password, which never reaches a log.
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("email", &self.email)
+            .field("password", &"<redacted>")
+            .field("imap", &(&self.imap_server, self.imap_port, self.imap_ssl))
+            .field("smtp", &(&self.smtp_server, self.smtp_port, self.smtp_ssl))
+            .finish_non_exhaustive()
+    }
 }
 
 /// Saves the account of `user_id` for `settings.email`, replacing an earlier one for the same
@@ -346,3 +358,27 @@ crate::wire_types!(
     crate::mail::providers::Detected,
     providers::DetectProviderResponse,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_password_never_reaches_a_debug_print() {
+        let settings = Settings {
+            email: "dana@example.test".into(),
+            password: "hunter2-secret".into(),
+            imap_server: "imap.example.test".into(),
+            imap_port: 993,
+            imap_ssl: true,
+            smtp_server: "smtp.example.test".into(),
+            smtp_port: 465,
+            smtp_ssl: true,
+            imap_fingerprint: None,
+            smtp_fingerprint: None,
+        };
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("hunter2-secret"), "{printed}");
+        assert!(printed.contains("dana@example.test") && printed.contains("<redacted>"));
+    }
+}

@@ -6,6 +6,26 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use crate::messages;
 
 pub const MIN_PASSWORD_CHARS: usize = 8;
+
+/// argon2 takes about 19 MiB and a core per hash: no more hashes run at once than there are
+/// cores, however many logins arrive together.
+fn hashing() -> &'static tokio::sync::Semaphore {
+    static PERMITS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PERMITS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
+/// Runs a password hash or check on the blocking pool, within the bound on concurrent hashes.
+pub async fn bounded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let _permit = hashing()
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
+    tokio::task::spawn_blocking(f)
+        .await
+        .expect("a password hash does not panic")
+}
 const MAX_PASSWORD_BYTES: usize = 1024;
 
 pub fn hash(password: &str) -> anyhow::Result<String> {

@@ -56,32 +56,29 @@ async fn login(
     if username.is_empty() || req.password.is_empty() {
         return Err(AppError::bad_request(messages::CREDENTIALS_REQUIRED));
     }
-    state
-        .service::<LoginThrottle>()
-        .check(&username, &client)
+    let throttle = state.service::<LoginThrottle>();
+    throttle
+        .begin(&username, &client)
         .map_err(|retry_after_secs| AppError::TooManyAttempts { retry_after_secs })?;
 
     let record = users::find_by_username(&state.store, &username)?;
     let stored_hash = record.as_ref().map(|r| r.password_hash.clone());
-    // argon2 is deliberately slow: keep it off the async workers, the first computation of the
-    // dummy hash for unknown usernames included.
-    let matches = tokio::task::spawn_blocking(move || {
+    // argon2 is deliberately slow: off the async workers (the first computation of the dummy
+    // hash for unknown usernames included), and only as many at once as there are cores.
+    let matches = password::bounded(move || {
         let hash = stored_hash
             .as_deref()
             .unwrap_or_else(|| password::dummy_hash());
         password::verify(&req.password, hash)
     })
-    .await
-    .map_err(AppError::internal)?;
+    .await;
 
     let Some(record) = record.filter(|_| matches) else {
-        state
-            .service::<LoginThrottle>()
-            .record_failure(&username, &client);
+        // Counted already, when the attempt began.
         tracing::info!(client = %client, "failed login");
         return Err(AppError::InvalidCredentials);
     };
-    state.service::<LoginThrottle>().record_success(&username);
+    throttle.record_success(&username, &client);
     let token = sessions::create(&state.store, record.id, state.config.auth.session_ttl_hours)?;
     tracing::info!(user = record.id, "signed in");
     Ok(Json(LoginResponse {
@@ -114,18 +111,31 @@ pub struct PasswordRequest {
 /// The signed-in user changes their own password. Their other sessions end; this one stays.
 async fn change_password(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Session { token, user }: Session,
     ApiJson(req): ApiJson<PasswordRequest>,
 ) -> Result<Json<Success>> {
+    // Guessing the current password through a stolen session is throttled like a login.
+    let throttle = state.service::<LoginThrottle>();
+    throttle
+        .begin(&user.username, &client)
+        .map_err(|retry_after_secs| AppError::TooManyAttempts { retry_after_secs })?;
     let store = state.store.clone();
-    tokio::task::spawn_blocking(move || {
+    let username = user.username.clone();
+    let result = password::bounded(move || {
         if !password::verify(&req.current_password, &user.password_hash) {
             return Err(AppError::bad_request(messages::WRONG_CURRENT_PASSWORD));
         }
         users::set_password_of(&store, user, &req.new_password, Some(&token))
     })
-    .await
-    .map_err(AppError::internal)??;
+    .await;
+    // Only a wrong current password stays counted (a too-short new one is no guess).
+    let guessed_wrong =
+        matches!(&result, Err(e) if e.user_message() == messages::WRONG_CURRENT_PASSWORD);
+    if !guessed_wrong {
+        throttle.record_success(&username, &client);
+    }
+    result?;
     Ok(Json(Success::YES))
 }
 

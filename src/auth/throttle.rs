@@ -1,6 +1,11 @@
 //! Login throttling: after `max_failures` failed logins for one username, or from one client
 //! address, within the lockout window, further attempts for it are refused until the window
 //! has passed. Kept in memory: a restart forgets it, which only ever helps the real user.
+//!
+//! An attempt counts as a failure from the moment it starts ([`LoginThrottle::begin`]), before
+//! the password is hashed; a success gives it back. So a burst of concurrent guesses cannot all
+//! pass the check before the first one is recorded, and each pays for argon2 only within the
+//! limit.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -46,16 +51,37 @@ impl LoginThrottle {
 
     fn check_at(&self, username: &str, client: &str, now: Instant) -> Result<(), u64> {
         let entries = self.entries.lock().expect("throttle lock");
-        let wait = Self::keys(username, client)
+        match Self::wait_in(&entries, username, client, now) {
+            Some(secs) => Err(secs),
+            None => Ok(()),
+        }
+    }
+
+    /// Starts an attempt: refused when locked, else counted as a failure until
+    /// [`Self::record_success`] says otherwise.
+    pub fn begin(&self, username: &str, client: &str) -> Result<(), u64> {
+        let now = Instant::now();
+        // One lock for the check and the count, so concurrent attempts see each other.
+        let mut entries = self.entries.lock().expect("throttle lock");
+        if let Some(wait) = Self::wait_in(&entries, username, client, now) {
+            return Err(wait);
+        }
+        self.count_in(&mut entries, username, client, now);
+        Ok(())
+    }
+
+    fn wait_in(
+        entries: &HashMap<String, Entry>,
+        username: &str,
+        client: &str,
+        now: Instant,
+    ) -> Option<u64> {
+        Self::keys(username, client)
             .iter()
             .filter_map(|k| entries.get(k)?.locked_until)
             .filter(|until| *until > now)
             .map(|until| (until - now).as_secs().max(1))
-            .max();
-        match wait {
-            Some(secs) => Err(secs),
-            None => Ok(()),
-        }
+            .max()
     }
 
     pub fn record_failure(&self, username: &str, client: &str) {
@@ -64,6 +90,16 @@ impl LoginThrottle {
 
     fn record_failure_at(&self, username: &str, client: &str, now: Instant) {
         let mut entries = self.entries.lock().expect("throttle lock");
+        self.count_in(&mut entries, username, client, now);
+    }
+
+    fn count_in(
+        &self,
+        entries: &mut HashMap<String, Entry>,
+        username: &str,
+        client: &str,
+        now: Instant,
+    ) {
         if entries.len() > PRUNE_AT {
             let window = self.window;
             entries.retain(|_, e| {
@@ -93,14 +129,19 @@ impl LoginThrottle {
         }
     }
 
-    /// A successful login clears the username's record (not the address's: one right
-    /// password must not unlock guessing at other accounts from the same place).
-    pub fn record_success(&self, username: &str) {
-        let [user_key, _] = Self::keys(username, "");
-        self.entries
-            .lock()
-            .expect("throttle lock")
-            .remove(&user_key);
+    /// A successful attempt clears the username's record and gives the address back the
+    /// attempt [`Self::begin`] counted (only that one: a right password must not unlock guessing
+    /// at other accounts from the same place).
+    pub fn record_success(&self, username: &str, client: &str) {
+        let [user_key, addr_key] = Self::keys(username, client);
+        let mut entries = self.entries.lock().expect("throttle lock");
+        entries.remove(&user_key);
+        if let Some(e) = entries.get_mut(&addr_key) {
+            e.failures = e.failures.saturating_sub(1);
+            if e.failures < self.max_failures {
+                e.locked_until = None;
+            }
+        }
     }
 }
 
@@ -145,8 +186,27 @@ mod tests {
         let t0 = Instant::now();
         t.record_failure_at("dana", "a", t0);
         t.record_failure_at("dana", "b", t0);
-        t.record_success("dana");
+        t.record_success("dana", "x");
         t.record_failure_at("dana", "c", t0);
         assert!(t.check_at("dana", "d", t0).is_ok());
+    }
+
+    #[test]
+    fn an_attempt_counts_from_its_start_and_a_success_gives_it_back() {
+        let t = LoginThrottle::new(3, WINDOW);
+        for _ in 0..3 {
+            t.begin("dana", "1.2.3.4").unwrap();
+        }
+        // Three attempts under way or failed: the fourth is refused before any hashing.
+        assert!(t.begin("dana", "1.2.3.4").is_err());
+        let t = LoginThrottle::new(3, WINDOW);
+        for _ in 0..5 {
+            t.begin("dana", "1.2.3.4").unwrap();
+            t.record_success("dana", "1.2.3.4");
+        }
+        assert!(
+            t.begin("yossi", "1.2.3.4").is_ok(),
+            "successes leave the address free"
+        );
     }
 }

@@ -33,7 +33,7 @@ impl std::fmt::Display for Role {
 }
 
 /// What the store keeps. Never serialized to a client (it holds the hash): see [`User`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct UserRecord {
     pub id: u64,
     pub username: String,
@@ -44,6 +44,18 @@ pub struct UserRecord {
     pub created_at: i64,
     #[serde(default)]
     pub updated_at: i64,
+}
+
+/// Everything but the password hash, which never reaches a log.
+impl std::fmt::Debug for UserRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UserRecord")
+            .field("id", &self.id)
+            .field("username", &self.username)
+            .field("role", &self.role)
+            .field("password_hash", &"<redacted>")
+            .finish_non_exhaustive()
+    }
 }
 
 impl UserRecord {
@@ -325,6 +337,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
         (dir, store)
+    }
+
+    #[test]
+    fn secrets_never_reach_a_debug_print() {
+        let (_d, store) = store();
+        let u = create(&store, new("dana", Role::Admin), false).unwrap();
+        let record = get(&store, u.id).unwrap().unwrap();
+        let printed = format!("{record:?}");
+        assert!(
+            printed.contains("dana") && printed.contains("<redacted>"),
+            "{printed}"
+        );
+        assert!(!printed.contains(&record.password_hash), "{printed}");
     }
 
     fn new<'a>(username: &'a str, role: Role) -> NewUser<'a> {

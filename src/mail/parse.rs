@@ -300,6 +300,9 @@ fn attachment_info(index: usize, part: &mail_parser::MessagePart<'_>) -> Attachm
 pub fn sanitize_filename(name: &str) -> String {
     let cleaned: String = name
         .chars()
+        // Direction controls would let `invoice\u{202E}fdp.exe` show as `invoiceexe.pdf` in a
+        // right-to-left screen: a name keeps only what it shows.
+        .filter(|c| !is_bidi_control(*c))
         .map(|c| match c {
             '/' | '\\' => '_',
             c if c.is_control() => '_',
@@ -307,6 +310,11 @@ pub fn sanitize_filename(name: &str) -> String {
         })
         .collect();
     clip(cleaned.trim().trim_start_matches('.'))
+}
+
+/// The Unicode direction marks, embeddings, overrides and isolates.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn addresses(a: Option<&Address<'_>>) -> Vec<String> {
@@ -402,5 +410,14 @@ mod tests {
     fn attachment_names_are_safe() {
         assert_eq!(sanitize_filename("../../etc/passwd"), "_.._etc_passwd");
         assert_eq!(sanitize_filename("דוח.pdf"), "דוח.pdf");
+        // A right-to-left override cannot disguise an executable as a PDF.
+        assert_eq!(
+            sanitize_filename("invoice\u{202E}fdp.exe"),
+            "invoicefdp.exe"
+        );
+        assert_eq!(
+            sanitize_filename("\u{2067}חשבונית\u{2069}.pdf\u{200F}"),
+            "חשבונית.pdf"
+        );
     }
 }

@@ -1169,7 +1169,6 @@ export const he = {
       compactMode: 'יותר מיילים על המסך, עם פחות ריווח',
     } as Record<string, string>,
     languageOnly: 'עברית (שפת הממשק היחידה)',
-    timezoneSearch: 'חיפוש אזור זמן',
     scale: 'גודל תצוגה',
     desktopDenied: 'הדפדפן חוסם התראות לאתר הזה. אפשר לשנות זאת בהגדרות האתר בדפדפן.',
     desktopUnsupported: 'הדפדפן הזה אינו תומך בהתראות שולחן עבודה',
