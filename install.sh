@@ -46,7 +46,7 @@ fi
 # The unit is installed only where systemd runs (or when staging with DESTDIR).
 if [ -n "$destdir" ] || [ -d /run/systemd/system ]; then
   install -d "$destdir$unitdir"
-  sed -e "s|@BINDIR@|$bindir|; s|@CONFDIR@|$confdir|" assets/mailclient.service \
+  sed -e "s|@BINDIR@|$bindir|; s|@CONFDIR@|$confdir|; s|@DATADIR@|$datadir|" assets/mailclient.service \
     > "$destdir$unitdir/mailclient.service"
   echo "installed $unitdir/mailclient.service"
 fi

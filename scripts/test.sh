@@ -34,8 +34,15 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 DESTDIR="$stage" ./install.sh --binary "$binary" >/dev/null
 test -x "$stage/usr/local/bin/mailclient"
-grep -q 'ExecStart=/usr/local/bin/mailclient serve --config /etc/mailclient/config.toml' \
-  "$stage/etc/systemd/system/mailclient.service"
+unit="$stage/etc/systemd/system/mailclient.service"
+grep -q 'ExecStart=/usr/local/bin/mailclient serve --config /etc/mailclient/config.toml' "$unit"
+# The hardening the unit must keep, and the install's own data dir as the one writable path.
+for line in 'ReadWritePaths=/var/lib/mailclient' 'UMask=0077' 'PrivateDevices=true' \
+  'SystemCallFilter=@system-service' 'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' \
+  'MemoryMax=2G'; do
+  grep -qx "$line" "$unit" || { echo "the unit lost: $line" >&2; exit 1; }
+done
+if grep -q '@[A-Z]*@' "$unit"; then echo "the unit has an unfilled placeholder" >&2; exit 1; fi
 "$stage/usr/local/bin/mailclient" --config "$stage/etc/mailclient/config.toml" \
   --data-dir "$stage/data" migrate >/dev/null
 echo "staged install works"

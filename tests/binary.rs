@@ -109,9 +109,47 @@ fn user_admin_commands() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
 
+    // ...or from a file, kept out of the process list.
+    let file = dir.path().join("password.txt");
+    std::fs::write(&file, "password-from-file\n").unwrap();
+    let out = run_cli(
+        &[
+            "--data-dir",
+            &d,
+            "user",
+            "add",
+            "noa",
+            "--password-file",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_cli(
+        &[
+            "--data-dir",
+            &d,
+            "user",
+            "passwd",
+            "noa",
+            "--password-file",
+            "/nonexistent/pw",
+        ],
+        &[],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("cannot read /nonexistent/pw"),
+        "{}",
+        stderr(&out)
+    );
+
     let list = String::from_utf8(user_cli(&d, "user list").stdout).unwrap();
     assert!(list.contains("1\tdana\tadmin\tדנה כהן"), "{list}");
     assert!(list.contains("2\tyossi\tuser\tyossi"), "{list}");
+    assert!(list.contains("3\tnoa\tuser\tnoa"), "{list}");
 
     let out = user_cli(&d, "user add DANA --password password-3");
     assert!(!out.status.success());

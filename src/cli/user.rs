@@ -11,11 +11,15 @@ use crate::error::AppError;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
-    /// Add a user (prompts for the password when --password is left out).
+    /// Add a user. The password: from --password-file, else standard input (asked twice on a
+    /// terminal); --password works too but shows in `ps` to every user of the machine.
     Add {
         username: String,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "password_file")]
         password: Option<String>,
+        /// A file whose first line is the password (kept out of the process list).
+        #[arg(long, value_name = "PATH")]
+        password_file: Option<std::path::PathBuf>,
         /// Display name (defaults to the username).
         #[arg(long)]
         name: Option<String>,
@@ -23,11 +27,14 @@ pub enum UserCommand {
         #[arg(long)]
         admin: bool,
     },
-    /// Set a user's password (signs them out everywhere).
+    /// Set a user's password (signs them out everywhere). The password as for `add`.
     Passwd {
         username: String,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "password_file")]
         password: Option<String>,
+        /// A file whose first line is the password (kept out of the process list).
+        #[arg(long, value_name = "PATH")]
+        password_file: Option<std::path::PathBuf>,
     },
     /// List users.
     List,
@@ -41,13 +48,11 @@ pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
         UserCommand::Add {
             username,
             password,
+            password_file,
             name,
             admin,
         } => {
-            let password = match password {
-                Some(p) => p,
-                None => prompt_new_password()?,
-            };
+            let password = given_password(password, password_file)?;
             let role = if admin { Role::Admin } else { Role::User };
             let user = users::create(
                 &store,
@@ -62,17 +67,18 @@ pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
             .map_err(user_error)?;
             println!("added {} ({}, id {})", user.username, user.role, user.id);
         }
-        UserCommand::Passwd { username, password } => {
+        UserCommand::Passwd {
+            username,
+            password,
+            password_file,
+        } => {
             if users::find_by_username(&store, &username)
                 .map_err(user_error)?
                 .is_none()
             {
                 anyhow::bail!("no user named {username}");
             }
-            let password = match password {
-                Some(p) => p,
-                None => prompt_new_password()?,
-            };
+            let password = given_password(password, password_file)?;
             users::set_password(&store, &username, &password).map_err(user_error)?;
             println!("password changed for {username}; their sessions were ended");
         }
@@ -103,6 +109,26 @@ fn user_error(e: AppError) -> anyhow::Error {
         AppError::Internal(inner) => inner,
         other => anyhow::anyhow!(other.user_message()),
     }
+}
+
+/// The password from the flag, else the file's first line, else standard input.
+fn given_password(
+    flag: Option<String>,
+    file: Option<std::path::PathBuf>,
+) -> anyhow::Result<String> {
+    if let Some(p) = flag {
+        return Ok(p);
+    }
+    let Some(path) = file else {
+        return prompt_new_password();
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let pw = text.lines().next().unwrap_or_default().to_string();
+    if pw.is_empty() {
+        anyhow::bail!("{} holds no password on its first line", path.display());
+    }
+    Ok(pw)
 }
 
 /// Asks twice on a terminal; reads one line from standard input otherwise (scripts).
