@@ -79,14 +79,44 @@ pub fn run() -> ExitCode {
 }
 
 fn init_logging(config: &Config) {
+    use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&config.log.level))
-        // async-imap traces every command it sends, LOGIN with the password included, and every
-        // mail body: never below info, whatever the level asked for.
-        .add_directive("async_imap=info".parse().expect("static directive"))
-        .add_directive("imap_proto=info".parse().expect("static directive"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&config.log.level));
+    // A filter of its own after the level's: a RUST_LOG naming an IMAP module more precisely
+    // (`async_imap::client=trace`) would win over any directive added to the level's filter.
+    let imap_quiet =
+        tracing_subscriber::filter::filter_fn(|meta| imap_allowed(meta.target(), meta.level()));
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(imap_quiet),
+        )
         .init();
+}
+
+/// async-imap traces every command it sends, LOGIN with the password included, and every mail
+/// body: its debug and trace events never reach the log, whatever the level asked for.
+fn imap_allowed(target: &str, level: &tracing::Level) -> bool {
+    let imap = ["async_imap", "imap_proto"]
+        .iter()
+        .any(|m| target == *m || target.starts_with(&format!("{m}::")));
+    !imap || *level <= tracing::Level::INFO
+}
+
+#[cfg(test)]
+mod tests {
+    use tracing::Level;
+
+    #[test]
+    fn imap_debug_and_trace_never_reach_the_log() {
+        for target in ["async_imap", "async_imap::client", "imap_proto::parser"] {
+            assert!(!super::imap_allowed(target, &Level::TRACE), "{target}");
+            assert!(!super::imap_allowed(target, &Level::DEBUG), "{target}");
+            assert!(super::imap_allowed(target, &Level::WARN), "{target}");
+        }
+        assert!(super::imap_allowed("mailclient::sync", &Level::TRACE));
+        assert!(super::imap_allowed("async_imapx", &Level::TRACE));
+    }
 }
