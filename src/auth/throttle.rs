@@ -44,11 +44,8 @@ impl LoginThrottle {
         ]
     }
 
-    /// `Err(seconds)` when either key is locked out right now.
-    pub fn check(&self, username: &str, client: &str) -> Result<(), u64> {
-        self.check_at(username, client, Instant::now())
-    }
-
+    /// `Err(seconds)` when either key is locked out at `now` (the tests' view of [`Self::begin`]).
+    #[cfg(test)]
     fn check_at(&self, username: &str, client: &str, now: Instant) -> Result<(), u64> {
         let entries = self.entries.lock().expect("throttle lock");
         match Self::wait_in(&entries, username, client, now) {
@@ -84,10 +81,7 @@ impl LoginThrottle {
             .max()
     }
 
-    pub fn record_failure(&self, username: &str, client: &str) {
-        self.record_failure_at(username, client, Instant::now());
-    }
-
+    #[cfg(test)]
     fn record_failure_at(&self, username: &str, client: &str, now: Instant) {
         let mut entries = self.entries.lock().expect("throttle lock");
         self.count_in(&mut entries, username, client, now);

@@ -97,6 +97,14 @@ async fn save(
     }))
 }
 
+/// The user's kept backup; 404 without one.
+async fn kept(state: &AppState, user_id: u64) -> Result<super::Stored> {
+    state
+        .blocking(move |s| super::stored(&s.store, user_id))
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))
+}
+
 async fn restore_blob(
     state: &AppState,
     user_id: u64,
@@ -123,10 +131,7 @@ async fn restore(
     ApiJson(req): ApiJson<BackupRequest>,
 ) -> Result<axum::Json<BackupResponse>> {
     super::check_master(&req.master_password)?;
-    let stored = state
-        .blocking(move |s| super::stored(&s.store, user.id))
-        .await?
-        .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
+    let stored = kept(&state, user.id).await?;
     restore_blob(&state, user.id, req.master_password, stored.blob).await
 }
 
@@ -134,10 +139,7 @@ async fn download(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Response> {
-    let stored = state
-        .blocking(move |s| super::stored(&s.store, user.id))
-        .await?
-        .ok_or_else(|| AppError::NotFound(messages::BACKUP_NONE.into()))?;
+    let stored = kept(&state, user.id).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/octet-stream"),

@@ -5,7 +5,6 @@ import { ApiError, api } from './client';
 import type {
   Preferences,
   SettingsConflictResponse,
-  SettingsHistoryResponse,
   SettingsRollbackResponse,
   SettingsSyncResponse,
   SettingsType,
@@ -46,10 +45,6 @@ export function saveSettings(
 
 export function rollbackSettings(version: number): Promise<SettingsRollbackResponse> {
   return api<SettingsRollbackResponse>('/api/settings/rollback', { method: 'POST', body: { version } });
-}
-
-export function fetchHistory(limit: number): Promise<SettingsHistoryResponse> {
-  return api<SettingsHistoryResponse>(settingsKeys.history(limit));
 }
 
 /** The conflict of a refused save, when the failure is one. */
