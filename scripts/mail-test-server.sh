@@ -14,6 +14,8 @@
 #     env MAILTEST_SEED_FOLDER  target mailbox, default INBOX (created + subscribed if missing)
 #     env MAILTEST_SEED_FLAGS   Maildir flag letters given to every message, e.g. S (\Seen)
 #     env MAILTEST_SEED_COPY=1  always copy, never hard-link (see seed() below)
+#   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces, e.g. one without
+#                                  IDLE, to test a server that has none
 #
 # Users user1..user3@example.test, passwords pass1..pass3 (bare user1 works too). Mail lives in
 # DIR/mail/example.test/USER/Maildir (INBOX = that dir, folder F = Maildir/F). Ports: env
@@ -195,6 +197,7 @@ mail_gid = mail
 first_valid_uid = $(id -u mail)
 first_valid_gid = $(id -g mail)
 mail_location = ${MAILTEST_MAIL_LOCATION:-maildir:~/Maildir:LAYOUT=fs}
+${MAILTEST_IMAP_CAPABILITY:+imap_capability = $MAILTEST_IMAP_CAPABILITY}
 mail_fsync = never
 mail_max_userip_connections = 200
 auth_mechanisms = plain login

@@ -13,6 +13,7 @@ use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::forget::{self, Forget, Step};
+use crate::jobs::Spec;
 use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
 use crate::outgoing::Outbox;
@@ -21,8 +22,8 @@ use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
-    accounts, ai, auth, backup, emails, household, http, import, live, mailstore, outgoing, search,
-    settings, smart, templates,
+    accounts, ai, auth, autoreply, backup, emails, household, http, import, live, mailstore,
+    outgoing, search, settings, smart, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -76,6 +77,11 @@ pub static FORGET_STEPS: &[Step] = &[
         user: ai::training::forget_user,
     },
     Step {
+        name: "auto-reply",
+        account: forget::nothing,
+        user: autoreply::forget_user,
+    },
+    Step {
         name: "settings backup",
         account: forget::nothing,
         user: backup::forget_user,
@@ -115,6 +121,11 @@ pub static BACKUP_SECTIONS: &[backup::Section] = &[
         name: "aiTraining",
         export: ai::backup::export_training,
         import: ai::backup::import_training,
+    },
+    backup::Section {
+        name: "autoReply",
+        export: autoreply::backup_export,
+        import: autoreply::backup_import,
     },
     backup::Section {
         name: "templates",
@@ -169,7 +180,6 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
             key: key.clone(),
             tls: tls.clone(),
             timeout: Duration::from_secs(config.mail.timeout_secs),
-            poll_interval: Duration::from_secs(config.mail.poll_interval_secs),
             max_backoff: Duration::from_secs(300),
             events,
         },
@@ -199,7 +209,9 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));
+    services.insert(Arc::new(live::Notices::default()));
     services.insert(Arc::new(backup::Sections(BACKUP_SECTIONS)));
+    services.insert(Arc::new(crate::state::Jobs::new(jobs(&config))));
     Ok(AppState {
         mail_timeout: Duration::from_secs(config.mail.timeout_secs),
         config: Arc::new(config),
@@ -213,10 +225,52 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     })
 }
 
-/// Starts the background work: the outbox scheduler, the indexer, the change feed and a sync
-/// task per saved account. Returns how many accounts sync.
-pub fn start_background(state: &AppState) -> anyhow::Result<usize> {
-    outgoing::scheduler::spawn(state.clone());
+/// The daemon's periodic work, each job with its period (docs/ARCHITECTURE.md "Jobs").
+fn jobs(config: &Config) -> Vec<Spec<AppState>> {
+    let secs = Duration::from_secs;
+    vec![
+        Spec::new(
+            outgoing::scheduler::SEND,
+            secs(1),
+            outgoing::scheduler::pass,
+        ),
+        Spec::new(
+            outgoing::scheduler::SWEEP,
+            secs(3600),
+            outgoing::scheduler::sweep_uploads,
+        ),
+        Spec::new(auth::sessions::SWEEP, secs(3600), auth::sessions::sweep_job),
+        Spec::new(
+            "mail-inbox-poll",
+            secs(config.mail.inbox_poll_secs),
+            SyncManager::inbox_poll_job,
+        ),
+        Spec::new(
+            "mail-full-pass",
+            secs(config.mail.poll_interval_secs),
+            SyncManager::full_pass_job,
+        ),
+        Spec::new(
+            autoreply::monitor::JOB,
+            autoreply::monitor::TICK,
+            autoreply::monitor::run,
+        ),
+    ]
+}
+
+/// Starts the scheduler with every job (the change-log readers placed and the outbox's sends
+/// cut by a restart released first).
+pub async fn start_jobs(state: &AppState) -> anyhow::Result<()> {
+    autoreply::monitor::join(&state.store)?;
+    outgoing::scheduler::resume(state).await;
+    outgoing::scheduler::forward_wakes(state);
+    state.jobs().start(state).await
+}
+
+/// Starts the background work: the scheduler, the indexer, the change feed and a sync task per
+/// saved account. Returns how many accounts sync.
+pub async fn start_background(state: &AppState) -> anyhow::Result<usize> {
+    start_jobs(state).await?;
     let search = state.service::<Search>();
     in_background(|| search.spawn_indexer(INDEX_POLL));
     state.changes.spawn(FEED_POLL);
@@ -272,6 +326,7 @@ pub fn typescript() -> String {
         crate::settings::wire_types(&cfg),
         crate::backup::wire_types(&cfg),
         crate::household::wire_types(&cfg),
+        crate::autoreply::wire_types(&cfg),
     ] {
         parts.extend(list);
     }
@@ -293,6 +348,7 @@ pub fn app(state: AppState) -> Router {
         .merge(settings::router())
         .merge(backup::router())
         .merge(household::router())
+        .merge(autoreply::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

@@ -166,6 +166,8 @@ pub struct MailConfig {
     pub timeout_secs: u64,
     /// Seconds between full syncs of every folder (INBOX is watched with IDLE in between).
     pub poll_interval_secs: u64,
+    /// Seconds between checks of INBOX on a server without IDLE (the design's 30 s).
+    pub inbox_poll_secs: u64,
 }
 
 impl Default for MailConfig {
@@ -174,6 +176,7 @@ impl Default for MailConfig {
             extra_ca_files: Vec::new(),
             timeout_secs: 30,
             poll_interval_secs: 300,
+            inbox_poll_secs: 30,
         }
     }
 }
@@ -378,6 +381,13 @@ impl Config {
                 "mail.poll_interval_secs",
                 &self.mail.poll_interval_secs,
                 "expected at least 10 seconds",
+            );
+        }
+        if !(5..=3600).contains(&self.mail.inbox_poll_secs) {
+            return bad(
+                "mail.inbox_poll_secs",
+                &self.mail.inbox_poll_secs,
+                "expected 5 to 3600 seconds",
             );
         }
         if self.compose.undo_send_secs > 300 {

@@ -251,3 +251,14 @@ pub const GLOBAL_NONE: &str = "לא נשמרו הגדרות מייל גלובל�
 pub const GLOBAL_SAVED: &str = "ההגדרות הגלובליות נשמרו";
 /// `changedBy` of preferences restored from a backup.
 pub const RESTORED_FROM_BACKUP: &str = "שחזור מגיבוי";
+
+// ---- auto-reply (spec 001 §8) ----
+pub fn auto_reply_invalid(field: &str) -> String {
+    format!("ערך לא תקין בהגדרות המענה האוטומטי: {field}")
+}
+pub fn auto_reply_unknown(field: &str) -> String {
+    format!("הגדרת מענה אוטומטי לא מוכרת: {field}")
+}
+pub const AUTO_REPLY_KEY_MISSING: &str = "חסר מפתח API של AI, הזן מפתח לפני הפעלת המענה האוטומטי";
+pub const AUTO_REPLY_NOT_OBJECT: &str = "הגדרות המענה האוטומטי צריכות להיות אובייקט של שדות וערכים";
+pub const AUTO_REPLY_CLEAR_FAILED: &str = "שגיאה בניקוי הרשימה, נסה מאוחר יותר";

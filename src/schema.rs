@@ -10,7 +10,8 @@ use redb::WriteTransaction;
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
-    accounts, ai, backup, emails, household, import, mailstore, outgoing, settings, templates,
+    accounts, ai, autoreply, backup, emails, household, import, mailstore, outgoing, settings,
+    templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -63,6 +64,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 10,
         name: "global settings for the household; settings backups",
         apply: m0010_household_and_backups,
+    },
+    Migration {
+        version: 11,
+        name: "the auto-reply monitor: settings, waiting mail, decisions",
+        apply: m0011_auto_reply,
     },
 ];
 
@@ -119,6 +125,10 @@ fn m0010_household_and_backups(txn: &WriteTransaction) -> Result<(), redb::Error
     ai::key::create_global_table(txn)?;
     ai::training::create_household_table(txn)?;
     backup::create_tables(txn)
+}
+
+fn m0011_auto_reply(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    autoreply::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

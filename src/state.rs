@@ -78,7 +78,15 @@ pub struct AppState {
     pub(crate) services: Arc<Services>,
 }
 
+/// The scheduler of the daemon's periodic work, with the server's state as each job's context.
+pub type Jobs = crate::jobs::Jobs<AppState>;
+
 impl AppState {
+    /// The scheduler (a job can be asked to run now).
+    pub fn jobs(&self) -> Arc<Jobs> {
+        self.service::<Jobs>()
+    }
+
     /// Runs store work on the blocking pool with the state (a handler's store calls must not
     /// hold up the runtime's threads).
     pub async fn blocking<T: Send + 'static>(

@@ -118,6 +118,25 @@ pub fn revoke_all_for_user_in(
     Ok(doomed.len())
 }
 
+/// The scheduler's job that drops expired sessions.
+pub const SWEEP: &str = "session-sweep";
+
+pub async fn sweep_job(state: crate::state::AppState) -> anyhow::Result<()> {
+    let n = tokio::task::spawn_blocking(move || purge_expired(&state.store)).await??;
+    if n > 0 {
+        tracing::debug!(sessions = n, "expired sessions dropped");
+    }
+    Ok(())
+}
+
+/// Drops every expired session (the scheduler's hourly sweep; a login also sweeps).
+pub fn purge_expired(store: &Store) -> Result<usize> {
+    let txn = store.db().begin_write()?;
+    let n = purge_expired_in(&txn, now())?;
+    txn.commit()?;
+    Ok(n)
+}
+
 fn purge_expired_in(txn: &WriteTransaction, now: i64) -> Result<usize> {
     let mut table = txn.open_table(SESSIONS)?;
     let before = table.len()? as usize;

@@ -34,7 +34,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     let addr = config.listen_addr();
     let state = crate::app::state(config, store)?;
-    let accounts = crate::app::start_background(&state)?;
+    let accounts = crate::app::start_background(&state).await?;
     if accounts > 0 {
         tracing::info!(accounts, "syncing mail accounts");
     }
@@ -53,11 +53,12 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     axum::serve(
         listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+        app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown_signal())
     .await
     .context("server error")?;
+    state.jobs().shutdown().await;
     sync.stop_all();
     println!("mailclient stopped");
     Ok(())

@@ -2,7 +2,12 @@
 //! authenticates with the session token in its first message, then forwards the user's mail
 //! events (new mail, changes from the mailbox or from the user's other sessions) and a fresh
 //! `stats` (the folder counts) after each burst of changes, so lists and badges update without
-//! a reload. A signed-out session is closed with 4001.
+//! a reload. A signed-out session is closed with 4001. Features' notices ([`Notices`]) go out
+//! on the `system` channel.
+
+mod notices;
+
+pub use notices::{Notice, Notices};
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -261,6 +266,7 @@ async fn run(mut socket: WebSocket, state: AppState) {
     let mut events = state.service::<SyncManager>().subscribe();
     let mut changes = state.changes.subscribe();
     let mut settings_feed = state.service::<SettingsFeed>().subscribe();
+    let mut notices = state.service::<Notices>().subscribe();
     let own_session = sessions::public_id(&token);
     let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
     if socket
@@ -368,6 +374,19 @@ async fn run(mut socket: WebSocket, state: AppState) {
                 };
                 if let Some(msg) = msg
                     && channels.contains("settings")
+                    && socket.send(msg).await.is_err()
+                {
+                    return;
+                }
+            }
+            notice = notices.recv() => {
+                let msg = match notice {
+                    Ok(n) if n.user_id == user_id => Some(event(n.event, n.data)),
+                    Ok(_) | Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => return,
+                };
+                if let Some(msg) = msg
+                    && channels.contains("system")
                     && socket.send(msg).await.is_err()
                 {
                     return;

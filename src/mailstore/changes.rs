@@ -173,6 +173,33 @@ pub fn cursor(store: &Store, name: &str) -> anyhow::Result<u64> {
         .unwrap_or(0))
 }
 
+/// The cursor of the durable reader `name`; a reader seen for the first time starts at the end
+/// of the log (a new reader is not told about the past).
+pub fn join(store: &Store, name: &str) -> anyhow::Result<u64> {
+    let known = {
+        let txn = store.db().begin_read()?;
+        txn.open_table(CURSORS)?.get(name)?.map(|v| v.value())
+    };
+    if let Some(seq) = known {
+        return Ok(seq);
+    }
+    let last = last_seq(store)?;
+    let txn = store.db().begin_write()?;
+    let seq = {
+        let mut t = txn.open_table(CURSORS)?;
+        let existing = t.get(name)?.map(|v| v.value());
+        match existing {
+            Some(seq) => seq,
+            None => {
+                t.insert(name, last)?;
+                last
+            }
+        }
+    };
+    txn.commit()?;
+    Ok(seq)
+}
+
 /// Records that the durable reader `name` has handled everything up to `seq` (never moves a
 /// cursor back).
 pub fn ack(store: &Store, name: &str, seq: u64) -> anyhow::Result<()> {

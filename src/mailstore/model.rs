@@ -60,7 +60,7 @@ impl FolderState {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MessageMeta {
     pub id: u64,
     pub account_id: u64,

@@ -92,6 +92,12 @@ pub fn build(
             data,
         })
         .collect();
+    let marked = [(super::AUTO_REPLY_HEADER, "yes".to_string())];
+    let extra: &[(&str, String)] = if mail.auto_reply && copy == Copy::Kept {
+        &marked
+    } else {
+        &[]
+    };
     Ok(mime::build(
         &mime::Message {
             from: &mail.from,
@@ -107,7 +113,7 @@ pub fn build(
             date: time::OffsetDateTime::from_unix_timestamp(date)
                 .unwrap_or_else(|_| time::OffsetDateTime::now_utc()),
             attachments: &attachments,
-            extra: &[],
+            extra,
         },
         copy,
     ))

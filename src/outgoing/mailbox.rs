@@ -167,6 +167,13 @@ impl<'a> Mailbox<'a> {
         self.append(folder, seen, draft, raw, message_id).await
     }
 
+    /// Whether `folder` holds a message with this Message-ID (an idempotent writer looks
+    /// before it APPENDs).
+    pub async fn holds(&mut self, folder: &str, message_id: &str) -> anyhow::Result<bool> {
+        deadline(self.limit, "SELECT", self.session.select(folder)).await?;
+        Ok(!self.find(message_id).await?.is_empty())
+    }
+
     /// UIDs of the selected folder's messages with this Message-ID.
     async fn find(&mut self, message_id: &str) -> anyhow::Result<Vec<u32>> {
         // Ours are plain ASCII; anything else (a hostile original's id) cannot go into a quoted

@@ -59,7 +59,14 @@ pub struct Composed {
     /// Upload ids.
     #[serde(default)]
     pub attachments: Vec<u64>,
+    /// Written by the auto-reply monitor: the copy in Drafts says so (`AUTO_REPLY_HEADER`), so
+    /// the pending-replies page shows its badge and the monitor can find and clear it.
+    #[serde(default)]
+    pub auto_reply: bool,
 }
+
+/// The header that marks a draft the auto-reply monitor wrote (kept copies only, never sent).
+pub const AUTO_REPLY_HEADER: &str = "X-Mailclient-Auto-Reply";
 
 impl Composed {
     /// Everyone on the envelope.

@@ -242,6 +242,7 @@ pub fn compose(
         references,
         original_id,
         attachments,
+        auto_reply: false,
     })
 }
 

@@ -49,7 +49,6 @@ pub struct SyncShared {
     pub key: ServerKey,
     pub tls: TlsContext,
     pub timeout: Duration,
-    pub poll_interval: Duration,
     pub max_backoff: Duration,
     pub events: broadcast::Sender<SyncEvent>,
 }
@@ -57,6 +56,7 @@ pub struct SyncShared {
 struct Running {
     task: JoinHandle<()>,
     wake: Arc<Notify>,
+    inbox_poll: Arc<Notify>,
     status: Arc<Mutex<SyncStatus>>,
     fetched_messages: Arc<AtomicU64>,
     fetched_bytes: Arc<AtomicU64>,
@@ -110,6 +110,7 @@ impl SyncManager {
         });
         let status = previous_status.unwrap_or_default();
         let wake = Arc::new(Notify::new());
+        let inbox_poll = Arc::new(Notify::new());
         let fetched_messages = Arc::new(AtomicU64::new(0));
         let fetched_bytes = Arc::new(AtomicU64::new(0));
         let fetch_counts = Arc::new(FetchCounters::default());
@@ -122,6 +123,7 @@ impl SyncManager {
             fetched_messages: fetched_messages.clone(),
             fetched_bytes: fetched_bytes.clone(),
             fetch_counts: fetch_counts.clone(),
+            inbox_poll: inbox_poll.clone(),
         };
         let id = account.id;
         let task = if account.is_local() {
@@ -134,6 +136,7 @@ impl SyncManager {
             Running {
                 task,
                 wake,
+                inbox_poll,
                 status,
                 fetched_messages,
                 fetched_bytes,
@@ -161,6 +164,22 @@ impl SyncManager {
         }
     }
 
+    /// The scheduler's full pass: every account's task syncs every folder and pushes what
+    /// waits (`[mail] poll_interval_secs`).
+    pub fn wake_all(&self) {
+        for r in self.running.lock().expect("sync registry").values() {
+            r.wake.notify_one();
+        }
+    }
+
+    /// The scheduler's INBOX poll (`[mail] inbox_poll_secs`): the tasks waiting without IDLE
+    /// look at INBOX now; the others do not hear it (IDLE tells them).
+    pub fn poll_inboxes(&self) {
+        for r in self.running.lock().expect("sync registry").values() {
+            r.inbox_poll.notify_waiters();
+        }
+    }
+
     pub fn status(&self, account_id: u64) -> Option<SyncStatus> {
         let running = self.running.lock().expect("sync registry");
         let r = running.get(&account_id)?;
@@ -174,6 +193,18 @@ impl SyncManager {
     pub fn fetch_counts(&self, account_id: u64) -> Option<FetchCounts> {
         let running = self.running.lock().expect("sync registry");
         Some(running.get(&account_id)?.fetch_counts.snapshot())
+    }
+
+    /// The scheduler's job of the full pass.
+    pub async fn full_pass_job(state: crate::state::AppState) -> anyhow::Result<()> {
+        state.service::<SyncManager>().wake_all();
+        Ok(())
+    }
+
+    /// The scheduler's job of the INBOX poll.
+    pub async fn inbox_poll_job(state: crate::state::AppState) -> anyhow::Result<()> {
+        state.service::<SyncManager>().poll_inboxes();
+        Ok(())
     }
 
     pub fn stop_all(&self) {

@@ -34,6 +34,9 @@ pub struct Ctx {
     pub fetched_messages: Arc<AtomicU64>,
     pub fetched_bytes: Arc<AtomicU64>,
     pub fetch_counts: Arc<FetchCounters>,
+    /// The scheduler's INBOX poll (`SyncManager::poll_inboxes`): heard only by a task whose
+    /// server has no IDLE.
+    pub inbox_poll: Arc<Notify>,
 }
 
 /// The FETCH commands an account's task sent since it started: what a sync costs in round
@@ -209,6 +212,10 @@ fn parse_all(batch: &[Fetched]) -> Vec<Summary> {
     })
 }
 
+/// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
+/// after 30 minutes).
+const IDLE_RENEW: Duration = Duration::from_secs(25 * 60);
+
 /// Runs until aborted.
 pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     let mut backoff = Duration::from_secs(1);
@@ -319,36 +326,45 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             account_id: ctx.account_id,
         });
 
-        // Wait for something to do; on new INBOX mail sync INBOX at once, then loop.
-        let poll = ctx.shared.poll_interval;
-        if can_idle {
-            let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
-            deadline(limit, "SELECT", session.select(&inbox)).await?;
-            let mut idle = session.idle();
-            deadline(limit, "IDLE", idle.init()).await?;
-            let response = {
-                let (wait, stop) = idle.wait_with_timeout(poll);
-                tokio::pin!(wait);
-                tokio::select! {
-                    r = &mut wait => r?,
-                    () = wake.notified() => {
-                        drop(stop);
-                        wait.await?
+        // Wait for something to do. New INBOX mail is synced at once: IDLE reports it, or,
+        // on a server without IDLE, the scheduler's INBOX poll asks. A wake (a refresh, local
+        // changes to push, the scheduler's full pass) goes round to a full pass.
+        let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
+        loop {
+            let new_mail = if can_idle {
+                deadline(limit, "SELECT", session.select(&inbox)).await?;
+                let mut idle = session.idle();
+                deadline(limit, "IDLE", idle.init()).await?;
+                let (response, woken) = {
+                    let (wait, stop) = idle.wait_with_timeout(IDLE_RENEW);
+                    tokio::pin!(wait);
+                    tokio::select! {
+                        r = &mut wait => (r?, false),
+                        () = wake.notified() => {
+                            drop(stop);
+                            (wait.await?, true)
+                        }
                     }
+                };
+                session = deadline(limit, "DONE", idle.done()).await?;
+                if woken {
+                    break;
+                }
+                matches!(response, IdleResponse::NewData(_))
+            } else {
+                tokio::select! {
+                    () = wake.notified() => break,
+                    () = ctx.inbox_poll.notified() => true,
                 }
             };
-            session = deadline(limit, "DONE", idle.done()).await?;
-            if let IdleResponse::NewData(_) = response {
+            if new_mail {
                 ctx.set_state("syncing");
                 sync_one(ctx, &mut session, &inbox, folder_caps).await?;
+                ctx.set_state("idle");
             }
-        } else {
-            tokio::select! {
-                () = tokio::time::sleep(poll) => {}
-                () = wake.notified() => {}
-            }
+            // Drain what the server said unasked; the next sync reads the real state anyway.
+            while session.unsolicited_responses.try_recv().is_ok() {}
         }
-        // Drain what the server said unasked; the next sync reads the real state anyway.
         while session.unsolicited_responses.try_recv().is_ok() {}
     }
 }

@@ -42,10 +42,15 @@ pub struct BinaryEnv {
 
 impl BinaryEnv {
     pub fn new(ms: &MailServer) -> Self {
+        Self::with_config(ms, "")
+    }
+
+    /// With more TOML after the mail server's (an `[ai]` section, …).
+    pub fn with_config(ms: &MailServer, extra: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let cfg = dir.path().join("config.toml");
-        std::fs::write(&cfg, ms.config_toml()).unwrap();
+        std::fs::write(&cfg, format!("{}\n{extra}", ms.config_toml())).unwrap();
         let config = cfg.to_str().unwrap().to_string();
         add_admin(&data, &config);
         Self {

@@ -11,6 +11,8 @@ pub struct MailServer {
     pub dir: tempfile::TempDir,
     pub env: HashMap<String, String>,
     ports: Vec<u16>,
+    /// MAILTEST_* settings of this instance (scripts/mail-test-server.sh).
+    settings: Vec<(String, String)>,
 }
 
 fn repo() -> PathBuf {
@@ -33,11 +35,16 @@ fn parse_env(stdout: &[u8]) -> HashMap<String, String> {
         .collect()
 }
 
-fn run_start(dir: &Path, ports: &[u16]) -> Result<HashMap<String, String>, String> {
+fn run_start(
+    dir: &Path,
+    ports: &[u16],
+    settings: &[(String, String)],
+) -> Result<HashMap<String, String>, String> {
     let out = Command::new("bash")
         .arg(repo().join("scripts/mail-test-server.sh"))
         .args(["start"])
         .arg(dir)
+        .envs(settings.iter().map(|(k, v)| (k, v)))
         .env("MAILTEST_IMAP_PORT", ports[0].to_string())
         .env("MAILTEST_IMAPS_PORT", ports[1].to_string())
         .env("MAILTEST_SMTP_PORT", ports[2].to_string())
@@ -66,6 +73,15 @@ impl MailServer {
     /// A free port is only free until someone else binds it: tests run in parallel, so a port
     /// picked here can be taken before Postfix or Dovecot binds it. Then start again on new ports.
     pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// With MAILTEST_* settings of the script (`MAILTEST_IMAP_CAPABILITY`, …).
+    pub fn start_with(settings: &[(&str, &str)]) -> Self {
+        let settings: Vec<(String, String)> = settings
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let mut last = String::new();
         for _ in 0..5 {
             let dir = tempfile::tempdir().unwrap();
@@ -74,8 +90,15 @@ impl MailServer {
                 ports.insert(free_port());
             }
             let ports: Vec<u16> = ports.into_iter().collect();
-            match run_start(dir.path(), &ports) {
-                Ok(env) => return Self { env, dir, ports },
+            match run_start(dir.path(), &ports, &settings) {
+                Ok(env) => {
+                    return Self {
+                        env,
+                        dir,
+                        ports,
+                        settings,
+                    };
+                }
                 Err(e) => {
                     stop_dir(dir.path());
                     last = e;
@@ -92,7 +115,7 @@ impl MailServer {
 
     /// Starts them again on the same ports, with the same mail.
     pub fn restart(&self) {
-        if let Err(e) = run_start(self.dir.path(), &self.ports) {
+        if let Err(e) = run_start(self.dir.path(), &self.ports, &self.settings) {
             panic!("{e}");
         }
     }

@@ -41,9 +41,13 @@ impl TestApp {
         let config = Config::from_sources(Some(toml), None, &[], &overrides).unwrap();
         let (store, _) = mailclient::schema::open_and_migrate(dir.path()).unwrap();
         let state = mailclient::app::state(config, store).unwrap();
-        // The outbox scheduler, as `serve` runs it (only inside a runtime: some tests are sync).
-        if tokio::runtime::Handle::try_current().is_ok() {
-            mailclient::outgoing::scheduler::spawn(state.clone());
+        // The scheduler with every job, as `serve` runs it (only inside a runtime: some tests
+        // are sync).
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            // Placed before the test goes on, as `serve` does before it syncs.
+            mailclient::autoreply::monitor::join(&state.store).unwrap();
+            let s = state.clone();
+            rt.spawn(async move { mailclient::app::start_jobs(&s).await.unwrap() });
         }
         // The search indexer, as `serve` runs it (a thread: it needs no runtime).
         state

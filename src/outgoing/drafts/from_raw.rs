@@ -77,5 +77,6 @@ pub fn composed_from_raw(
         references: summary.references.iter().map(|r| bracket(r)).collect(),
         original_id: None,
         attachments,
+        auto_reply: msg.header_raw(crate::outgoing::AUTO_REPLY_HEADER).is_some(),
     })
 }

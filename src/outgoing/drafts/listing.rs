@@ -290,7 +290,10 @@ fn headers_of(raw: &[u8]) -> (String, bool) {
         .and_then(|a| a.first())
         .and_then(|a| a.name().map(str::to_string))
         .unwrap_or_default();
-    (to_name, msg.header_raw("X-Mailclient-Auto-Reply").is_some())
+    (
+        to_name,
+        msg.header_raw(crate::outgoing::AUTO_REPLY_HEADER).is_some(),
+    )
 }
 
 #[cfg(test)]

@@ -726,3 +726,85 @@ export type GlobalSaveResponse = { success: boolean, message: string, settings: 
 export type GlobalAiTrainingResponse = { hasSettings: boolean, settings: Partial<AiTrainingSettings> | null, lastUpdated: string | null, updatedBy: string | null, };
 
 export type GlobalAiTrainingRequest = { settings: Partial<AiTrainingSettings>, };
+
+export type AutoReplyTone = "professional" | "friendly" | "formal";
+
+export type AutoReplyLength = "short" | "medium" | "long";
+
+export type AutoReplySettings = { autoReplyEnabled: boolean, autoReplyOnlyWorkHours: boolean, 
+/**
+ * HH:MM in the user's time zone.
+ */
+autoReplyWorkStart: string, autoReplyWorkEnd: string, 
+/**
+ * 0 = Sunday … 6 = Saturday.
+ */
+autoReplyWorkDays: Array<number>, 
+/**
+ * Only mail addressed to the user in To, and not list mail.
+ */
+autoReplyOnlyPersonal: boolean, autoReplyTone: AutoReplyTone, autoReplyLength: AutoReplyLength, 
+/**
+ * 0.1 to 1.0.
+ */
+autoReplyCreativity: number, 
+/**
+ * Addresses and `@domain` entries, separated by commas or newlines.
+ */
+autoReplyBlacklist: string, autoReplyWhitelist: string, 
+/**
+ * 1 to 1000 (the spec's input says 50, its default 1000: 1000 is kept as the ceiling).
+ */
+autoReplyMaxPerDay: number, 
+/**
+ * One auto-reply per sender a day, and one per conversation.
+ */
+autoReplyNoRepeat: boolean, autoReplyExcludeAutomated: boolean, autoReplyExcludeSpam: boolean, autoReplyNotifications: boolean, 
+/**
+ * Minutes, 0.1 to 60.
+ */
+autoReplyCheckInterval: number, };
+
+export type SaveAutoReplyResponse = { success: boolean, settings: AutoReplySettings, };
+
+export type AutoReplyStats = { 
+/**
+ * Drafts written today (the user's day, in their time zone).
+ */
+todayCount: number, 
+/**
+ * Auto-reply drafts waiting in Drafts now.
+ */
+totalAutoReplyDrafts: number, 
+/**
+ * On, with a mailbox to watch.
+ */
+isMonitoring: boolean, 
+/**
+ * RFC 3339; null before the first check.
+ */
+lastCheck: string | null, remainingToday: number, maxPerDay: number, 
+/**
+ * Mail that arrived and waits for its check.
+ */
+waiting: number, };
+
+export type AutoReplyReason = "answered" | "own_address" | "no_sender" | "blacklisted" | "not_whitelisted" | "automated" | "list_mail" | "spam" | "not_personal" | "outside_work_hours" | "sender_answered_today" | "thread_answered" | "daily_max" | "gone" | "failed";
+
+export type AutoReplyActivityItem = { 
+/**
+ * RFC 3339.
+ */
+at: string, from: string, fromName: string, subject: string, reason: AutoReplyReason, 
+/**
+ * The reason in Hebrew.
+ */
+text: string, 
+/**
+ * A failure's cause.
+ */
+detail: string | null, };
+
+export type AutoReplyActivity = { items: Array<AutoReplyActivityItem>, };
+
+export type ClearAutoRepliesResponse = { success: boolean, clearedCount: number, };

@@ -1,0 +1,81 @@
+//! The AI auto-reply (spec 001 §2 auto-reply card, §3, §4, §5, §7, §8, §9): a monitor on the
+//! scheduler that writes reply drafts into the mailbox's Drafts for the mail it should answer
+//! and records why it skipped the rest; it never sends by itself.
+//!
+//! - `settings`: the `autoReply*` fields, defaults and checks, per user.
+//! - `facts`: what a mail's headers say (list mail, robots per RFC 3834, spam).
+//! - `rules`: the decision, pure (work hours in the user's zone, lists, limits, no-repeat).
+//! - `journal`: the waiting mail and the decisions (each mail decided once; the day's counts).
+//! - `reply`: the provider's draft, APPENDed once (its Message-ID is derived from the mail).
+//! - `monitor`: the job: the change log → waiting mail → decisions.
+//! - `routes`: the API.
+
+pub mod facts;
+pub mod journal;
+pub mod monitor;
+pub mod reply;
+pub mod routes;
+pub mod rules;
+pub mod settings;
+
+use redb::WriteTransaction;
+use serde_json::Value;
+
+pub use routes::router;
+
+use crate::state::AppState;
+
+/// Schema 11.
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    settings::create_tables(txn)?;
+    journal::create_tables(txn)
+}
+
+/// The user's settings, waiting mail and decisions.
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
+    settings::forget_user(txn, user_id)?;
+    journal::forget_user(txn, user_id)
+}
+
+/// The settings backup's section: the settings when the user changed them.
+pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
+    let s = settings::load(&state.store, user_id)?.settings;
+    if s == settings::Settings::default() {
+        return Ok(None);
+    }
+    Ok(Some(serde_json::to_value(s)?))
+}
+
+/// Restores the settings (turned on only with a key for the monitor, as the card requires).
+pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+    let mut s: settings::Settings = serde_json::from_value(v)?;
+    s = s.checked()?;
+    if s.auto_reply_enabled
+        && crate::ai::key::endpoint(&state.store, &state.key, &state.config.ai, user_id, None)
+            .is_err()
+    {
+        s.auto_reply_enabled = false;
+    }
+    let on = s.auto_reply_enabled;
+    settings::update(&state.store, user_id, |stored| {
+        if on && !stored.settings.auto_reply_enabled {
+            stored.enabled_at = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+        }
+        stored.settings = s;
+        Ok(())
+    })?;
+    Ok(())
+}
+
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    settings::Tone,
+    settings::Length,
+    settings::Settings,
+    routes::Saved,
+    routes::Stats,
+    rules::Reason,
+    routes::ActivityItem,
+    routes::Activity,
+    routes::Cleared,
+);
