@@ -38,6 +38,8 @@ export interface RequestOptions {
   /** This token instead of the stored one (sign-out revokes a token already cleared here). */
   token?: string;
   signal?: AbortSignal;
+  /** Extra headers (e.g. `x-api-key`: a key typed into a form, sent with that one request). */
+  headers?: Record<string, string>;
 }
 
 /** 'Failed to fetch' (Chromium), 'NetworkError…' (Firefox), 'Load failed' (Safari) are all TypeErrors. */
@@ -56,7 +58,7 @@ function pickMessage(body: unknown): string | undefined {
 /** Sends the request; a network failure becomes the Hebrew connection message. */
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = 'GET', body, auth = true, signal, token: explicitToken } = options;
-  const headers: Record<string, string> = { Accept: accept };
+  const headers: Record<string, string> = { ...options.headers, Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth) {
     const token = explicitToken ?? getToken();

@@ -27,7 +27,16 @@ export const keys = {
   inboxZero: () => '/api/emails/inbox-zero',
   /** One page of search results (docs/API.md "Search"); only the fields that are set. */
   search: (request: SearchRequest) => searchPath(request),
+  /** The auto-reply card (docs/API.md "Auto-reply"): settings, stats (polled), decisions. */
+  autoReplySettings: () => '/api/auto-reply/settings',
+  autoReplyStats: () => '/api/auto-reply/stats',
+  autoReplyActivity: () => '/api/auto-reply/activity',
 } as const;
+
+/** Whether an SWR key is one of the auto-reply card's (re-read after a draft was written). */
+export function isAutoReplyKey(key: unknown): boolean {
+  return typeof key === 'string' && key.startsWith('/api/auto-reply/');
+}
 
 /** Whether an SWR key (plain or a useSWRInfinite one) belongs to the mail data (search results too). */
 export function isMailKey(key: unknown): boolean {

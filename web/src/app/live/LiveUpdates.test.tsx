@@ -277,6 +277,65 @@ describe('LiveUpdates', () => {
     expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
   });
 
+  it('announces an auto-reply draft and re-reads the drafts, the counts and the auto-reply card', async () => {
+    const reads = { drafts: 0, stats: 0, activity: 0, settings: 0 };
+    const calls = mockApi({
+      'GET /api/drafts': () => {
+        reads.drafts += 1;
+        return json(200, { drafts: [], total: 0 });
+      },
+      'GET /api/auto-reply/stats': () => {
+        reads.stats += 1;
+        return json(200, {});
+      },
+      'GET /api/auto-reply/activity': () => {
+        reads.activity += 1;
+        return json(200, { items: [] });
+      },
+      'GET /api/auto-reply/settings': () => {
+        reads.settings += 1;
+        return json(200, {});
+      },
+    });
+    function Watching() {
+      useSWR(outgoingKeys.drafts());
+      useSWR(keys.emailCounts());
+      useSWR(keys.autoReplyStats());
+      useSWR(keys.autoReplyActivity());
+      useSWR(keys.autoReplySettings());
+      return null;
+    }
+    signInAs(DANA, 'tok-1');
+    renderWithProviders(
+      <StaticPreferences prefs={{ emailNotifications: false }}>
+        <LiveUpdates>
+          <Watching />
+        </LiveUpdates>
+      </StaticPreferences>,
+      { route: '/Settings' },
+    );
+    await waitFor(() => expect(reads).toEqual({ drafts: 1, stats: 1, activity: 1, settings: 1 }));
+    await waitFor(() => expect(calls['/api/emails/counts']).toBe(1));
+    const ws = await connected();
+
+    act(() =>
+      ws.receive({
+        type: 'auto_reply',
+        data: { from: 'noa@example.test', fromName: 'נועה לוי', subject: 'תיאום פגישה', message: 'נכתבה טיוטת תשובה' },
+      }),
+    );
+    // Shown whatever the new-mail preferences say: the server sends it only when asked to.
+    const toast = screen.getByTestId('toast');
+    expect(toast).toHaveClass('toast--success');
+    expect(toast).toHaveTextContent('נכתבה טיוטת תשובה אוטומטית ל-נועה לוי: תיאום פגישה');
+    await waitFor(() => expect(reads).toMatchObject({ drafts: 2, stats: 2, activity: 2 }));
+    await waitFor(() => expect(calls['/api/emails/counts']).toBe(2));
+
+    // Without a display name: the address.
+    act(() => ws.receive({ type: 'auto_reply', data: { from: 'ron@example.test', fromName: '', subject: 'שאלה' } }));
+    expect(screen.getAllByTestId('toast')[1]).toHaveTextContent('נכתבה טיוטת תשובה אוטומטית ל-ron@example.test: שאלה');
+  });
+
   it('hands settings events to the preferences and re-reads the mailboxes on sync_status', async () => {
     let accountsReads = 0;
     mockApi({

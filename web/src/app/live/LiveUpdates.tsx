@@ -7,7 +7,9 @@
 //   system_notification → a toast by level (error, warning, success, otherwise info);
 //   settings_changed    → another session's preference change, applied here (SettingsProvider);
 //   settings_conflict   → this session's save lost a race: a conflict for the user to decide;
-//   sync_status         → a mailbox's connection changed: the accounts re-read.
+//   sync_status         → a mailbox's connection changed: the accounts re-read;
+//   auto_reply          → the auto-reply monitor wrote a draft: a toast (autoReply.ts), the
+//                         drafts, the counts and the auto-reply card's stats and activity re-read.
 // New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
@@ -24,7 +26,7 @@ import {
 } from 'react';
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
-import { keys } from '../../api/keys';
+import { isAutoReplyKey, keys } from '../../api/keys';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useAuth } from '../AuthProvider';
@@ -32,6 +34,7 @@ import { useSettingsSync } from '../../features/settings/sync/SettingsProvider';
 import { folderTitle, normalizeFolder } from '../../features/inbox/folders';
 import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../Toasts';
+import { announceAutoReply, isAutoReplyNotice } from './autoReply';
 import { announceNewMail, isNewMail } from './newMail';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
 import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
@@ -174,6 +177,11 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           break;
         case 'sync_status':
           void mutate(keys.mailAccounts());
+          break;
+        case 'auto_reply':
+          if (isAutoReplyNotice(event.data)) announceAutoReply(event.data, prefsRef.current, toast);
+          scheduleRevalidate('drafts');
+          void mutate(isAutoReplyKey);
           break;
         default:
           break;

@@ -38,6 +38,21 @@ function inFront(): boolean {
   return document.visibilityState === 'visible' && document.hasFocus();
 }
 
+/**
+ * The browser's notification, when the user asked for them (desktopNotifications), allowed them,
+ * and the app is not in front (in front, the toast is enough). Returns whether it was shown.
+ */
+export function notifyDesktop(wanted: boolean, title: string, body: string, tag: string): boolean {
+  if (!wanted || !desktopSupported() || Notification.permission !== 'granted' || inFront()) return false;
+  try {
+    new Notification(title, { body, tag, lang: 'he', dir: 'rtl' });
+    return true;
+  } catch {
+    /* some browsers only allow notifications from a service worker */
+    return false;
+  }
+}
+
 let audio: AudioContext | null = null;
 
 /** Two short soft beeps, made on the spot (no sound file to ship or fetch). */
@@ -79,14 +94,7 @@ export function announceNewMail(
     toast.info(text);
     done.toast = true;
   }
-  if (prefs.desktopNotifications && desktopSupported() && Notification.permission === 'granted' && !inFront()) {
-    try {
-      new Notification(he.newMail.desktopTitle, { body: text, tag: 'mailclient-new-mail', lang: 'he', dir: 'rtl' });
-      done.desktop = true;
-    } catch {
-      /* some browsers only allow notifications from a service worker */
-    }
-  }
+  done.desktop = notifyDesktop(prefs.desktopNotifications, he.newMail.desktopTitle, text, 'mailclient-new-mail');
   if (prefs.soundNotifications) {
     playNewMailTone();
     done.sound = true;

@@ -153,7 +153,11 @@ export function DraftCard({ draft }: { draft: Draft }) {
             {t.localOnly}
           </span>
         )}
-        {draft.isAutoReply && <span className="label-chip">{t.autoReply}</span>}
+        {draft.isAutoReply && (
+          <span className="label-chip" data-testid="draft-auto-reply">
+            {t.autoReply}
+          </span>
+        )}
       </div>
 
       {expanded && (

@@ -66,7 +66,8 @@ describe('AiCard', () => {
     signInAs(DANA);
     renderWithProviders(<SettingsPage />, { route: '/Settings' });
     const cards = [...document.querySelectorAll('section.card')].map((c) => c.getAttribute('data-testid'));
-    // Spec 001 §2: header, real-time sync, mail account, the side column, providers; then ours.
+    // Spec 001 §2: header, real-time sync, mail account, the side column, providers, auto-reply;
+    // then ours.
     expect(cards).toEqual([
       'sync-card',
       'mail-account-card',
@@ -75,6 +76,7 @@ describe('AiCard', () => {
       'quick-stats',
       'device-info',
       'providers-card',
+      'auto-reply-card',
       'ai-card',
       'account-card',
       'users-card',

@@ -1,9 +1,10 @@
 // Settings (spec 001 §2), in the spec's order: the header, the real-time sync card, the mail
 // account card, a side column (preferences, connection status, quick stats, device info), the
-// supported providers; then AI help (key and provider), the user's own account and password,
-// and for admins the system's users. The layout shows the page title.
+// supported providers, the auto-reply card; then AI help (key and provider), the user's own
+// account and password, and for admins the system's users. The layout shows the page title.
 
 import { useAuth } from '../../app/AuthProvider';
+import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
 import { AccountCard } from './AccountCard';
@@ -37,6 +38,7 @@ export default function SettingsPage() {
         </aside>
       </div>
       <ProvidersCard />
+      <AutoReplyCard />
       <AiCard />
       <AccountCard />
       <UsersCard />

@@ -1,7 +1,8 @@
 // What the settings page reads besides the card under test: no mailbox connected, no AI key, the
-// server's default AI provider, zero counts, no providers, no household settings or backup.
-// Shared by the settings tests' fetch mocks.
+// server's default AI provider, zero counts, no providers, no household settings or backup, and
+// the auto-reply card's defaults. Shared by the settings tests' fetch mocks.
 import { json } from '../../test/helpers';
+import { DEFAULTS as AUTO_REPLY_DEFAULTS, STATS as AUTO_REPLY_STATS } from '../autoreply/autoReplyFixtures';
 
 /** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
 export const NO_MAILBOX = {
@@ -38,6 +39,10 @@ export const NO_MAILBOX = {
       keyRequired: true,
       baseUrlEditable: true,
     }),
+  // The auto-reply card (features/autoreply): off, nothing checked yet.
+  'GET /api/auto-reply/settings': () => json(200, AUTO_REPLY_DEFAULTS),
+  'GET /api/auto-reply/stats': () => json(200, AUTO_REPLY_STATS),
+  'GET /api/auto-reply/activity': () => json(200, { items: [] }),
 };
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */

@@ -7,6 +7,7 @@ import { useId, useMemo, useState } from 'react';
 import type { Preferences } from '../../../api/settings';
 import { askDesktopPermission, desktopSupported } from '../../../app/live/newMail';
 import { SCALE_PRESETS, matchPreset } from '../../../app/scale';
+import { Switch } from '../../../components/Switch';
 import { he } from '../../../i18n/he';
 import { useSettingsSync } from './SettingsProvider';
 
@@ -65,24 +66,15 @@ export function PreferencesCard() {
       <ul className="preferences">
         {SWITCHES.map((key) => (
           <li key={key} className="preference">
-            <label className="switch" htmlFor={`${ids}-${key}`}>
-              <span className="switch__text">
-                <span className="switch__label">{t.keys[key]}</span>
-                {t.descriptions[key] && <span className="switch__hint">{t.descriptions[key]}</span>}
-              </span>
-              <input
-                id={`${ids}-${key}`}
-                type="checkbox"
-                role="switch"
-                className="switch__input"
-                checked={prefs[key]}
-                aria-checked={prefs[key]}
-                disabled={!loaded}
-                onChange={(e) => void toggle(key, e.target.checked)}
-                data-testid={`pref-${key}`}
-              />
-              <span className="switch__track" aria-hidden="true" />
-            </label>
+            <Switch
+              id={`${ids}-${key}`}
+              label={t.keys[key]}
+              hint={t.descriptions[key]}
+              checked={prefs[key]}
+              disabled={!loaded}
+              onChange={(on) => void toggle(key, on)}
+              testId={`pref-${key}`}
+            />
             {key === 'desktopNotifications' && (desktopNote || (prefs.desktopNotifications && !desktopSupported())) && (
               <p className="switch__note" role="status" data-testid="pref-desktop-note">
                 {desktopNote ?? t.desktopUnsupported}
