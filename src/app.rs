@@ -22,8 +22,8 @@ use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
-    accounts, ai, auth, autoreply, backup, emails, household, http, import, live, mailstore,
-    outgoing, search, settings, smart, templates,
+    accounts, ai, auth, autoreply, backup, contacts, emails, household, http, import, live,
+    mailstore, outgoing, rules, search, settings, smart, tasks, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -77,6 +77,21 @@ pub static FORGET_STEPS: &[Step] = &[
         user: ai::training::forget_user,
     },
     Step {
+        name: "contacts",
+        account: forget::nothing,
+        user: contacts::forget_user,
+    },
+    Step {
+        name: "rules",
+        account: forget::nothing,
+        user: rules::forget_user,
+    },
+    Step {
+        name: "tasks",
+        account: forget::nothing,
+        user: tasks::forget_user,
+    },
+    Step {
         name: "auto-reply",
         account: forget::nothing,
         user: autoreply::forget_user,
@@ -126,6 +141,21 @@ pub static BACKUP_SECTIONS: &[backup::Section] = &[
         name: "autoReply",
         export: autoreply::backup_export,
         import: autoreply::backup_import,
+    },
+    backup::Section {
+        name: "contacts",
+        export: contacts::backup_export,
+        import: contacts::backup_import,
+    },
+    backup::Section {
+        name: "rules",
+        export: rules::backup_export,
+        import: rules::backup_import,
+    },
+    backup::Section {
+        name: "tasks",
+        export: tasks::backup_export,
+        import: tasks::backup_import,
     },
     backup::Section {
         name: "templates",
@@ -250,6 +280,12 @@ fn jobs(config: &Config) -> Vec<Spec<AppState>> {
             secs(config.mail.poll_interval_secs),
             SyncManager::full_pass_job,
         ),
+        Spec::new(rules::runner::JOB, rules::runner::TICK, rules::runner::run),
+        Spec::new(
+            tasks::reminders::JOB,
+            tasks::reminders::TICK,
+            tasks::reminders::run,
+        ),
         Spec::new(
             autoreply::monitor::JOB,
             autoreply::monitor::TICK,
@@ -262,6 +298,7 @@ fn jobs(config: &Config) -> Vec<Spec<AppState>> {
 /// cut by a restart released first).
 pub async fn start_jobs(state: &AppState) -> anyhow::Result<()> {
     autoreply::monitor::join(&state.store)?;
+    rules::runner::join(&state.store)?;
     outgoing::scheduler::resume(state).await;
     outgoing::scheduler::forward_wakes(state);
     state.jobs().start(state).await
@@ -327,6 +364,9 @@ pub fn typescript() -> String {
         crate::backup::wire_types(&cfg),
         crate::household::wire_types(&cfg),
         crate::autoreply::wire_types(&cfg),
+        crate::contacts::wire_types(&cfg),
+        crate::tasks::wire_types(&cfg),
+        crate::rules::wire_types(&cfg),
     ] {
         parts.extend(list);
     }
@@ -349,6 +389,9 @@ pub fn app(state: AppState) -> Router {
         .merge(backup::router())
         .merge(household::router())
         .merge(autoreply::router())
+        .merge(contacts::router())
+        .merge(tasks::router())
+        .merge(rules::router())
         .fallback(http::assets::fallback)
         .layer(axum::middleware::from_fn(http::headers::security_headers))
         .layer(TraceLayer::new_for_http())

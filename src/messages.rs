@@ -262,3 +262,31 @@ pub fn auto_reply_unknown(field: &str) -> String {
 pub const AUTO_REPLY_KEY_MISSING: &str = "חסר מפתח API של AI, הזן מפתח לפני הפעלת המענה האוטומטי";
 pub const AUTO_REPLY_NOT_OBJECT: &str = "הגדרות המענה האוטומטי צריכות להיות אובייקט של שדות וערכים";
 pub const AUTO_REPLY_CLEAR_FAILED: &str = "שגיאה בניקוי הרשימה, נסה מאוחר יותר";
+
+// ---- contacts, tasks, rules ----
+pub const CONTACT_REQUIRED: &str = "יש למלא שם וכתובת מייל";
+pub const CONTACT_TOO_LONG: &str = "אחד השדות ארוך מדי";
+pub const CONTACT_NOT_FOUND: &str = "איש הקשר לא נמצא";
+pub const CONTACTS_FULL: &str = "הגעת למספר אנשי הקשר המרבי";
+pub const VCARD_TOO_LARGE: &str = "קובץ ה-vCard גדול מדי (עד 5MB)";
+pub const VCARD_EMPTY: &str = "לא נמצאו בקובץ אנשי קשר עם שם וכתובת מייל";
+pub const TASK_TITLE_REQUIRED: &str = "יש למלא כותרת למשימה";
+pub const TASK_DUE_INVALID: &str = "מועד היעד אינו תקין";
+pub const TASK_NOT_FOUND: &str = "המשימה לא נמצאה";
+pub const TASKS_FULL: &str = "הגעת למספר המשימות המרבי";
+pub const TASK_FILTER_INVALID: &str = "מסנן לא מוכר (all, open, done או overdue)";
+pub const FOLDER_NOT_FOUND: &str = "התיקייה לא נמצאה בתיבת הדואר";
+pub const RULE_NAME_REQUIRED: &str = "יש למלא שם לכלל";
+pub const RULE_NEEDS_CONDITION: &str = "כלל צריך לפחות תנאי אחד";
+pub const RULE_NEEDS_ACTION: &str = "כלל צריך לפחות פעולה אחת";
+pub const RULE_TOO_MANY: &str = "יותר מדי תנאים או פעולות בכלל (עד 20 מכל סוג)";
+pub const RULE_VALUE_REQUIRED: &str = "לתנאי או לפעולה חסר ערך";
+pub const RULE_VALUE_TOO_LONG: &str = "ערך ארוך מדי בכלל";
+pub const RULE_SIZE_INVALID: &str = "גודל צריך להיות מספר שלם של KB";
+pub const RULE_LABEL_INVALID: &str =
+    "תווית יכולה להכיל אותיות באנגלית, ספרות, - ו-_ בלבד (כך היא נשמרת בתיבת הדואר)";
+pub const RULE_FORWARD_INVALID: &str = "כתובת ההעברה אינה תקינה";
+pub const RULE_FORWARD_OWN: &str = "אי אפשר להעביר לכתובת של תיבת הדואר עצמה";
+pub const RULE_NOT_FOUND: &str = "הכלל לא נמצא";
+pub const RULES_FULL: &str = "הגעת למספר הכללים המרבי";
+pub const RULES_ORDER_INVALID: &str = "הסדר חייב למנות כל כלל פעם אחת";

@@ -10,8 +10,8 @@ use redb::WriteTransaction;
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
-    accounts, ai, autoreply, backup, emails, household, import, mailstore, outgoing, settings,
-    templates,
+    accounts, ai, autoreply, backup, contacts, emails, household, import, mailstore, outgoing,
+    rules, settings, tasks, templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -69,6 +69,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 11,
         name: "the auto-reply monitor: settings, waiting mail, decisions",
         apply: m0011_auto_reply,
+    },
+    Migration {
+        version: 12,
+        name: "contacts, tasks and rules",
+        apply: m0012_contacts_tasks_rules,
     },
 ];
 
@@ -129,6 +134,12 @@ fn m0010_household_and_backups(txn: &WriteTransaction) -> Result<(), redb::Error
 
 fn m0011_auto_reply(txn: &WriteTransaction) -> Result<(), redb::Error> {
     autoreply::create_tables(txn)
+}
+
+fn m0012_contacts_tasks_rules(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    contacts::create_tables(txn)?;
+    tasks::create_tables(txn)?;
+    rules::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

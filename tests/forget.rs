@@ -198,6 +198,29 @@ async fn removing_a_user_forgets_everything_they_kept() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
+    // A contact, a task, a rule, auto-reply settings.
+    for (uri, body) in [
+        (
+            "/api/contacts",
+            json!({"name": "יוסי אחר", "email": "friend-of-yossi@example.test"}),
+        ),
+        (
+            "/api/tasks",
+            json!({"title": "משימה של יוסי", "due_date": "2020-01-01"}),
+        ),
+        (
+            "/api/rules",
+            json!({"name": "הכלל של יוסי", "conditions": [{"field": "subject", "value": "yossi"}],
+                              "actions": [{"kind": "add_label", "value": "yossi"}]}),
+        ),
+        (
+            "/api/auto-reply/settings",
+            json!({"autoReplyEnabled": true, "autoReplyBlacklist": "yossi@example.test"}),
+        ),
+    ] {
+        let (s, v) = app.json("POST", uri, Some(&yossi), Some(body)).await;
+        assert_eq!(s, 200, "{uri}: {v}");
+    }
     let (s, v) = app
         .json(
             "PUT",

@@ -202,6 +202,24 @@ async fn a_backup_restores_on_a_fresh_install_and_a_wrong_password_changes_nothi
     )
     .await;
     assert_eq!(s, 200, "{v}");
+    for (uri, body) in [
+        (
+            "/api/contacts",
+            json!({"name": "שרה מגובה", "email": "sara@example.test", "groups": ["משפחה"]}),
+        ),
+        (
+            "/api/tasks",
+            json!({"title": "משימה מגובה", "priority": "high"}),
+        ),
+        (
+            "/api/rules",
+            json!({"name": "כלל מגובה", "conditions": [{"field": "subject", "value": "חשבונית"}],
+                              "actions": [{"kind": "add_label", "value": "invoices"}]}),
+        ),
+    ] {
+        let (s, v) = call(&api, M::POST, uri, Some(body)).await;
+        assert_eq!(s, 200, "{uri}: {v}");
+    }
 
     // No backup yet; a 7-character master password is refused.
     let (_, v) = call(&api, M::GET, "/api/settings/backup", None).await;
@@ -232,7 +250,15 @@ async fn a_backup_restores_on_a_fresh_install_and_a_wrong_password_changes_nothi
         .iter()
         .map(|s| s.as_str().unwrap())
         .collect();
-    for s in ["preferences", "aiProvider", "templates", "mailboxes"] {
+    for s in [
+        "preferences",
+        "aiProvider",
+        "templates",
+        "mailboxes",
+        "contacts",
+        "tasks",
+        "rules",
+    ] {
         assert!(sections.contains(&s), "{s} in {sections:?}");
     }
     let (_, v) = call(&api, M::GET, "/api/settings/backup", None).await;
@@ -326,5 +352,14 @@ async fn a_backup_restores_on_a_fresh_install_and_a_wrong_password_changes_nothi
     assert_eq!(prefs["syncedSettings"]["timezone"], "Europe/London");
     let (_, templates) = call(&api2, M::GET, "/api/templates", None).await;
     assert!(templates.to_string().contains("תבנית מגובה"), "{templates}");
+    let (_, contacts) = call(&api2, M::GET, "/api/contacts", None).await;
+    assert_eq!(contacts["contacts"][0]["name"], "שרה מגובה", "{contacts}");
+    assert_eq!(contacts["contacts"][0]["groups"], json!(["משפחה"]));
+    let (_, tasks) = call(&api2, M::GET, "/api/tasks", None).await;
+    assert_eq!(tasks["tasks"][0]["title"], "משימה מגובה", "{tasks}");
+    assert_eq!(tasks["tasks"][0]["priority"], "high");
+    let (_, rules) = call(&api2, M::GET, "/api/rules", None).await;
+    assert_eq!(rules["rules"][0]["name"], "כלל מגובה", "{rules}");
+    assert_eq!(rules["rules"][0]["actions"][0]["value"], "invoices");
     second.stop();
 }

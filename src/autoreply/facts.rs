@@ -2,7 +2,7 @@
 //! list mail, and whether a robot sent it (RFC 3834 §2: never answer Auto-Submitted mail,
 //! bulk or list mail, delivery reports, or a null Return-Path; and the usual robot addresses).
 
-use mail_parser::{HeaderValue, Message, MimeHeaders};
+use mail_parser::{Message, MimeHeaders};
 
 use super::rules::Facts;
 use crate::mailstore::MessageMeta;
@@ -72,13 +72,6 @@ fn marked_spam(msg: &Message<'_>) -> bool {
         })
 }
 
-fn list(msg: &Message<'_>) -> bool {
-    ["List-Id", "List-Unsubscribe", "List-Post"]
-        .iter()
-        .any(|h| !matches!(msg.header(*h), None | Some(HeaderValue::Empty)))
-        || header(msg, "Precedence").is_some_and(|p| p.eq_ignore_ascii_case("list"))
-}
-
 /// The facts of `meta` with its raw bytes; `junk` when it sits in or was moved to Junk.
 pub fn of(meta: &MessageMeta, raw: &[u8], junk: bool, arrived: i64) -> Facts {
     let from = meta.summary.from.trim().to_lowercase();
@@ -97,7 +90,7 @@ pub fn of(meta: &MessageMeta, raw: &[u8], junk: bool, arrived: i64) -> Facts {
             .iter()
             .any(|k| k.eq_ignore_ascii_case("$Junk"));
     let (list, automated) = match &parsed {
-        Some(msg) => (list(msg), automated(msg, &from)),
+        Some(msg) => (crate::mail::parse::is_list_mail(msg), automated(msg, &from)),
         // Mail too broken to read is not answered.
         None => (false, true),
     };

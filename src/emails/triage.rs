@@ -214,6 +214,43 @@ pub fn trash(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     Ok(meta)
 }
 
+/// A rule's move: hidden here at once, moved to the mailbox's folder `folder` by the sync.
+pub fn move_to_folder(store: &Store, user_id: u64, id: u64, folder: &str) -> Result<MessageMeta> {
+    let accounts = user_accounts(store, user_id)?;
+    let txn = store.db().begin_write()?;
+    let w = MailWrite::new(&txn, Reason::Status);
+    let meta = owned_meta(w, &accounts, id)?;
+    if meta.folder == folder {
+        return Ok(meta);
+    }
+    if w.folder(meta.account_id, folder)?.is_none() {
+        return Err(AppError::NotFound(messages::FOLDER_NOT_FOUND.into()));
+    }
+    let meta = move_hidden(w, meta, &format!("folder:{folder}"), false)?;
+    txn.commit()?;
+    Ok(meta)
+}
+
+/// A rule's label: an IMAP keyword on the message, here and (by the sync) in the mailbox.
+pub fn add_label(store: &Store, user_id: u64, id: u64, label: &str) -> Result<MessageMeta> {
+    let accounts = user_accounts(store, user_id)?;
+    let txn = store.db().begin_write()?;
+    let w = MailWrite::new(&txn, Reason::Status);
+    let mut meta = owned_meta(w, &accounts, id)?;
+    if !meta.keywords.iter().any(|k| k.eq_ignore_ascii_case(label)) {
+        meta.keywords.push(label.to_string());
+        w.write_meta(&meta)?;
+        let label = label.to_string();
+        w.queue_change(&meta, move |op| {
+            if !op.add_keywords.contains(&label) {
+                op.add_keywords.push(label);
+            }
+        })?;
+    }
+    txn.commit()?;
+    Ok(meta)
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum BulkAction {
     Status(String, Option<String>),

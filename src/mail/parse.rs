@@ -341,6 +341,16 @@ fn id_list(v: &HeaderValue<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Mailing-list mail: List-Id, List-Unsubscribe or List-Post, or `Precedence: list`.
+pub fn is_list_mail(msg: &Message<'_>) -> bool {
+    ["List-Id", "List-Unsubscribe", "List-Post"]
+        .iter()
+        .any(|h| !matches!(msg.header(*h), None | Some(HeaderValue::Empty)))
+        || msg
+            .header_raw("Precedence")
+            .is_some_and(|p| p.trim().eq_ignore_ascii_case("list"))
+}
+
 pub fn clean_id(id: &str) -> String {
     clip(
         id.trim()

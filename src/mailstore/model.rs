@@ -198,9 +198,13 @@ pub struct PendingFlags {
     /// The managed keywords (status, priority) the message must carry.
     #[serde(default)]
     pub keywords: Option<Vec<String>>,
-    /// Move the message to the folder of this role (junk, archive, trash, inbox).
+    /// Move the message to the folder of this role (junk, archive, trash, inbox), or to the
+    /// folder named after `folder:` (a rule's move).
     #[serde(default)]
     pub move_to: Option<String>,
+    /// Keywords to add that this client does not manage (a rule's labels).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add_keywords: Vec<String>,
     /// Create the target folder when the mailbox has none (auto-archive).
     #[serde(default)]
     pub create_target: bool,

@@ -16,7 +16,8 @@ pub const RECENT: usize = 5;
 /// Mail read per folder to build the address book: enough for the people who matter, bounded
 /// however large the mailbox.
 const SCAN: usize = 3000;
-const BOOK_MAX: usize = 50;
+/// The most people the compose address book lists.
+pub const BOOK_MAX: usize = 50;
 /// Newest sent mails whose recipients' names are read from the raw bytes.
 const NAMED: usize = 50;
 
@@ -123,6 +124,8 @@ pub struct ComposeContact {
     pub email: String,
     /// Mails to or from them among those read.
     pub count: usize,
+    /// One of the user's contacts.
+    pub saved: bool,
 }
 
 fn contact(p: &Person) -> ComposeContact {
@@ -131,6 +134,7 @@ fn contact(p: &Person) -> ComposeContact {
         name: p.name.clone(),
         email: p.email.clone(),
         count: p.count,
+        saved: false,
     }
 }
 
@@ -142,12 +146,10 @@ pub fn recent(store: &Store, user_id: u64) -> Result<Vec<ComposeContact>> {
     Ok(people.iter().take(RECENT).map(contact).collect())
 }
 
-/// Everyone written to or heard from, most used first, filtered by `q` on name or address.
-pub fn address_book(store: &Store, user_id: u64, q: &str) -> Result<Vec<ComposeContact>> {
+/// Everyone written to or heard from, most used first.
+pub fn people(store: &Store, user_id: u64) -> Result<Vec<ComposeContact>> {
     let own = own_addresses(store, user_id)?;
-    let q = q.trim().to_lowercase();
     let mut people = collect(store, user_id, &["sent", "inbox", "archive"], &own)?;
-    people.retain(|p| q.is_empty() || p.email.contains(&q) || p.name.to_lowercase().contains(&q));
     people.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| b.last.cmp(&a.last)));
-    Ok(people.iter().take(BOOK_MAX).map(contact).collect())
+    Ok(people.iter().map(contact).collect())
 }

@@ -40,7 +40,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/drafts/{id}", put(update_draft).delete(delete_draft))
         .route("/api/drafts/{id}/send", post(send_draft))
         .route("/api/compose/recent-contacts", get(recent_contacts))
-        .route("/api/compose/address-book", get(address_book))
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
 }
 
@@ -562,8 +561,9 @@ async fn send_draft(
     )))
 }
 
-/// `GET /api/compose/recent-contacts` and `GET /api/compose/address-book`.
+/// `GET /api/compose/recent-contacts` and `GET /api/compose/address-book` (served by contacts).
 #[derive(Debug, Clone, Serialize, TS)]
+#[ts(rename = "ComposeContactsResponse")]
 pub struct ContactsResponse {
     pub contacts: Vec<ComposeContact>,
 }
@@ -573,24 +573,6 @@ async fn recent_contacts(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<ContactsResponse>> {
     let contacts = blocking(&state, move |store| contacts::recent(store, user.id)).await?;
-    Ok(Json(ContactsResponse { contacts }))
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct BookQuery {
-    q: String,
-}
-
-async fn address_book(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Query(q): Query<BookQuery>,
-) -> Result<Json<ContactsResponse>> {
-    let contacts = blocking(&state, move |store| {
-        contacts::address_book(store, user.id, &q.q)
-    })
-    .await?;
     Ok(Json(ContactsResponse { contacts }))
 }
 

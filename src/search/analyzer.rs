@@ -460,3 +460,28 @@ mod tests {
         assert_eq!(analyze(QUERY, "\u{05B8} .\u{05B8}x"), vec!["x"]);
     }
 }
+
+/// Text folded for a plain "contains" match as the index sees words (contacts' search, rules):
+/// lower case, Hebrew points and invisible marks gone, final letters as their ordinary forms,
+/// geresh and gershayim dropped — so "שָׁלוֹם", "שלום" and "של״ם" compare by their letters.
+pub fn fold_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| {
+            !is_hebrew_mark(*c) && !is_invisible(*c) && !matches!(c, '\u{05F4}' | '\u{05F3}')
+        })
+        .map(fold)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod fold_tests {
+    #[test]
+    fn fold_ignores_niqqud_final_letters_and_case() {
+        assert_eq!(super::fold_text("שָׁלוֹם"), "שלומ");
+        assert!(super::fold_text("משה כהן").contains(&super::fold_text("כהן")));
+        assert!(super::fold_text("מחשבים").contains(&super::fold_text("מחשב")));
+        assert_eq!(super::fold_text("צה״ל"), "צהל");
+        assert_eq!(super::fold_text("Dana@EXAMPLE.com"), "dana@example.com");
+    }
+}

@@ -288,10 +288,11 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         uidplus: caps.has_str("UIDPLUS"),
         create_special_use: caps.has_str("CREATE-SPECIAL-USE"),
     };
-    let mut folders = list_folders(ctx, &mut session).await?;
-
     loop {
         ctx.set_state("syncing");
+        // Listed on every pass: a folder made or removed by another client (or by a rule's
+        // target being created there) is seen without reconnecting. LIST is one round trip.
+        let mut folders = list_folders(ctx, &mut session).await?;
         if push_pending(ctx, &mut session, &moves).await? {
             // A folder was created for a move: list again so it is synced too.
             folders = list_folders(ctx, &mut session).await?;
@@ -508,7 +509,10 @@ async fn push_pending(
         let mut target = op
             .move_to
             .as_ref()
-            .and_then(|role| roles.get(role).cloned());
+            .and_then(|to| match to.strip_prefix("folder:") {
+                Some(name) => Some(name.to_string()),
+                None => roles.get(to).cloned(),
+            });
         if target.is_none() && op.create_target && op.move_to.as_deref() == Some("archive") {
             match create_archive(session, caps, limit).await {
                 Ok(name) => {
@@ -638,6 +642,16 @@ async fn push_group(
                 }
                 Err(e) => return Err(e),
             }
+        }
+    }
+    if !op.add_keywords.is_empty() {
+        let command = format!("+FLAGS.SILENT ({})", op.add_keywords.join(" "));
+        match store_flags(session, &set, &command, limit).await {
+            Ok(()) => {}
+            Err(e) if refused(&e) => {
+                tracing::debug!(error = %format!("{e:#}"), "labels refused");
+            }
+            Err(e) => return Err(e),
         }
     }
     if let Some(target) = target

@@ -46,6 +46,7 @@ impl TestApp {
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             // Placed before the test goes on, as `serve` does before it syncs.
             mailclient::autoreply::monitor::join(&state.store).unwrap();
+            mailclient::rules::runner::join(&state.store).unwrap();
             let s = state.clone();
             rt.spawn(async move { mailclient::app::start_jobs(&s).await.unwrap() });
         }

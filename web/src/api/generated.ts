@@ -482,13 +482,17 @@ export type DeleteDraftResponse = { success: boolean, message: string, };
 
 export type DeleteAllDraftsResponse = { success: boolean, deletedCount: number, };
 
-export type ContactsResponse = { contacts: Array<ComposeContact>, };
+export type ComposeContactsResponse = { contacts: Array<ComposeContact>, };
 
 export type ComposeContact = { id: string, name: string, email: string, 
 /**
  * Mails to or from them among those read.
  */
-count: number, };
+count: number, 
+/**
+ * One of the user's contacts.
+ */
+saved: boolean, };
 
 export type Template = { id: string, name: string, 
 /**
@@ -808,3 +812,135 @@ detail: string | null, };
 export type AutoReplyActivity = { items: Array<AutoReplyActivityItem>, };
 
 export type ClearAutoRepliesResponse = { success: boolean, clearedCount: number, };
+
+export type ContactInput = { name: string, email: string, phone: string, company: string, position: string, groups: Array<string>, notes: string, };
+
+export type Contact = { id: string, name: string, email: string, phone: string, company: string, position: string, groups: Array<string>, notes: string, 
+/**
+ * RFC 3339.
+ */
+created_date: string, updated_date: string, };
+
+export type ContactsImported = { added: number, updated: number, 
+/**
+ * Cards without a name or an email, or malformed.
+ */
+skipped: number, };
+
+export type ContactsResponse = { contacts: Array<Contact>, groups: Array<string>, };
+
+export type ContactSuggestion = { name: string, email: string, 
+/**
+ * Mails to or from them among those read.
+ */
+count: number, };
+
+export type ContactSuggestionsResponse = { suggestions: Array<ContactSuggestion>, };
+
+export type ContactMailResponse = { emails: Array<SearchResult>, };
+
+export type ContactDeleted = { success: boolean, };
+
+export type TaskPriority = "low" | "medium" | "high" | "urgent";
+
+export type TaskStatus = "pending" | "completed";
+
+export type TaskInput = { title: string, description: string, priority: TaskPriority, 
+/**
+ * RFC 3339, or `YYYY-MM-DDTHH:MM` / `YYYY-MM-DD` in the user's time zone; empty: none.
+ */
+due_date: string, status?: TaskStatus, 
+/**
+ * The stored mail it came from.
+ */
+email_id?: string, };
+
+export type Task = { id: string, title: string, description: string, priority: TaskPriority, 
+/**
+ * RFC 3339, or null.
+ */
+due_date: string | null, status: TaskStatus, created_date: string, completed_date: string | null, 
+/**
+ * The mail it came from (its stored id), and that mail's subject.
+ */
+email_id: string | null, email_subject: string | null, 
+/**
+ * Pending and past its due time.
+ */
+overdue: boolean, };
+
+export type TasksResponse = { tasks: Array<Task>, 
+/**
+ * How many are open, and of them overdue (all tasks, whatever the filter).
+ */
+open: number, overdue: number, };
+
+export type TaskDeleted = { success: boolean, };
+
+export type RuleField = "from" | "to" | "subject" | "body" | "sender_domain" | "has_attachment" | "list_mail" | "size_above" | "header";
+
+export type RuleCondition = { field: RuleField, 
+/**
+ * Reverses the test ("does not contain", "no attachment", …).
+ */
+negate: boolean, value: string, 
+/**
+ * For `header`: its name.
+ */
+header: string, };
+
+export type RuleActionKind = "set_status" | "move_to_folder" | "add_label" | "mark_as_read" | "mark_as_starred" | "forward_to" | "delete";
+
+export type RuleAction = { kind: RuleActionKind, value: string, };
+
+export type RuleInput = { name: string, 
+/**
+ * New rules are active (spec).
+ */
+is_active: boolean, 
+/**
+ * All conditions (true) or any of them.
+ */
+match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, 
+/**
+ * No rule after this one runs on a mail it matched.
+ */
+stop: boolean, };
+
+export type Rule = { id: string, name: string, is_active: boolean, created_date: string, match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, stop: boolean, };
+
+export type RuleActionOutcome = { kind: RuleActionKind, value: string, ok: boolean, 
+/**
+ * Why it failed (Hebrew).
+ */
+error: string | null, };
+
+export type RulesResponse = { rules: Array<Rule>, };
+
+export type RuleDeleted = { success: boolean, };
+
+export type RuleActiveRequest = { is_active: boolean, };
+
+export type RulesOrderRequest = { ids: Array<string>, };
+
+export type RulePreview = { count: number, 
+/**
+ * Inbox mails looked at (the newest, at most 5,000).
+ */
+scanned: number, 
+/**
+ * The first 20.
+ */
+sample: Array<RulePreviewMail>, };
+
+export type RulePreviewMail = { id: string, subject: string, from: string, date: string, };
+
+export type RuleRunResult = { matched: number, 
+/**
+ * Mails on which every action went through.
+ */
+applied: number, };
+
+export type RuleActivityItem = { at: string, email_id: string, subject: string, from: string, outcomes: Array<RuleActionOutcome>, };
+
+export type RuleActivityResponse = { items: Array<RuleActivityItem>, };

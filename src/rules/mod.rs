@@ -1,0 +1,106 @@
+//! Rules and filters (spec 001 §2 Rules page, §3 Rule, §4 switch, §5 name required), made to
+//! run: conditions (from, to/cc, subject, body, sender domain, attachment, list mail, size, a
+//! header) matched all or any, and actions (status, move to a folder, label as an IMAP keyword,
+//! read, starred, forward, Trash), applied on the server to each new INBOX mail, in order, with
+//! or without a browser open; every action recorded in the rule's activity.
+//!
+//! - `model`: rules, their parts and checks.
+//! - `matching`: a mail against the conditions (folded Hebrew, like search).
+//! - `actions`: carrying out the actions through triage, flags and the outbox.
+//! - `runner`: the job on the change log, and "run now" on existing mail.
+//! - `routes`: `/api/rules/*`.
+
+pub mod actions;
+pub mod matching;
+pub mod model;
+pub mod routes;
+pub mod runner;
+
+use redb::WriteTransaction;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use model::{Rule, RuleInput};
+pub use routes::router;
+
+use crate::state::AppState;
+use crate::store::per_user::UserRecords;
+
+pub(crate) static RULES: UserRecords = UserRecords::new("rules", "rules");
+pub(crate) static ACTIVITY: UserRecords = UserRecords::new("rule_activity", "rule_activity");
+
+/// What a rule did to one mail.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Activity {
+    pub seq: u64,
+    pub rule_id: u64,
+    /// Unix seconds.
+    pub at: i64,
+    pub message: u64,
+    pub subject: String,
+    pub from: String,
+    pub outcomes: Vec<actions::Outcome>,
+}
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    RULES.create(txn)?;
+    ACTIVITY.create(txn)
+}
+
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
+    RULES.forget(txn, user_id)?;
+    ACTIVITY.forget(txn, user_id)
+}
+
+/// The settings backup's section: the rules, in order.
+pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
+    let mut rules: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
+    if rules.is_empty() {
+        return Ok(None);
+    }
+    rules.sort_by_key(|r| (r.position, r.id));
+    let list: Vec<model::StoredRule> = rules.into_iter().map(|r| r.rule).collect();
+    Ok(Some(serde_json::to_value(list)?))
+}
+
+/// Restores the rules after the user's own (checked as when saved); a rule whose name the user
+/// already has is not added twice.
+pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+    let list: Vec<model::StoredRule> = serde_json::from_value(v)?;
+    let have: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
+    for r in list {
+        if have.iter().any(|h| h.rule.name == r.name) {
+            continue;
+        }
+        let input = RuleInput {
+            name: r.name,
+            is_active: r.is_active,
+            match_all: r.match_all,
+            conditions: r.conditions,
+            actions: r.actions,
+            stop: r.stop,
+        };
+        routes::create_rule(&state.store, user_id, input)?;
+    }
+    Ok(())
+}
+
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    model::Field,
+    model::Condition,
+    model::ActionKind,
+    model::Action,
+    RuleInput,
+    Rule,
+    actions::Outcome,
+    routes::RulesResponse,
+    routes::RuleDeleted,
+    routes::ActiveRequest,
+    routes::OrderRequest,
+    routes::Preview,
+    routes::PreviewMail,
+    routes::RunResult,
+    routes::ActivityItem,
+    routes::ActivityResponse,
+);

@@ -1,0 +1,84 @@
+//! Tasks (spec 001 §2 Tasks page, §3 Task, §4 toggle, §5): per user on the server, newest
+//! first; a task may link to the mail it came from; due times are in the user's time zone, and
+//! the scheduler's `task-reminders` job tells the user's sessions when one falls due.
+//!
+//! - `model`: the fields, their checks, due times.
+//! - `routes`: `/api/tasks/*`.
+//! - `reminders`: the job.
+
+pub mod model;
+pub mod reminders;
+pub mod routes;
+
+use redb::WriteTransaction;
+use serde_json::Value;
+
+pub use model::{Task, TaskInput};
+pub use routes::router;
+
+use crate::error::Result;
+use crate::messages;
+use crate::state::AppState;
+use crate::store::per_user::{Made, UserRecords};
+
+pub(crate) static TASKS: UserRecords = UserRecords::new("tasks", "tasks");
+
+pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    TASKS.create(txn)
+}
+
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
+    TASKS.forget(txn, user_id)
+}
+
+/// The settings backup's section: every task, as stored. The mail a task came from is another
+/// install's mail, so only its subject travels.
+pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
+    let list: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
+    if list.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(serde_json::to_value(list)?))
+}
+
+/// Restores the backup's tasks beside the user's own (each under a new id); a task already
+/// here with the same title and creation time is not added twice.
+pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+    let list: Vec<model::Stored> = serde_json::from_value(v)?;
+    let have: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
+    let items = list
+        .into_iter()
+        .filter(|t| {
+            !have
+                .iter()
+                .any(|h| h.title == t.title && h.created == t.created)
+        })
+        .map(|t| -> Made<model::Stored> {
+            (
+                None,
+                Box::new(move |id| model::Stored {
+                    id,
+                    email_id: None,
+                    ..t
+                }),
+            )
+        });
+    TASKS.put_many(
+        &state.store,
+        user_id,
+        model::MAX_TASKS,
+        messages::TASKS_FULL,
+        items,
+    )?;
+    Ok(())
+}
+
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    model::Priority,
+    model::Status,
+    TaskInput,
+    Task,
+    routes::TasksResponse,
+    routes::TaskDeleted,
+);

@@ -1,0 +1,91 @@
+//! The `task-reminders` job: a pending task whose due time has come is announced once to the
+//! user's live sessions (`task_due`; the web shows it, and a desktop notification when that
+//! preference is on). A task whose due time changes is announced again at the new time.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::TASKS;
+use super::model::Stored;
+use crate::emails::routes::blocking;
+use crate::emails::view::iso;
+use crate::live::Notices;
+use crate::state::AppState;
+
+pub const JOB: &str = "task-reminders";
+pub const TICK: Duration = Duration::from_secs(15);
+
+/// The tasks to announce at `now`: pending, past their due time (from the second after it, so
+/// a list read when the reminder arrives already shows the task as overdue), not yet announced.
+pub fn due(tasks: &[(u64, Stored)], now: i64) -> Vec<(u64, u64)> {
+    tasks
+        .iter()
+        .filter(|(_, t)| !t.reminded && t.overdue(now))
+        .map(|(user, t)| (*user, t.id))
+        .collect()
+}
+
+pub async fn run(state: AppState) -> anyhow::Result<()> {
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let announced = blocking(&state, move |store| {
+        let all: Vec<(u64, Stored)> = TASKS.everyone(store)?;
+        let mut out = Vec::new();
+        for (user, id) in due(&all, now) {
+            // Marked first: a crash after this loses one reminder rather than repeating it.
+            if let Some(t) = TASKS.update(store, user, id, |t: &mut Stored| {
+                t.reminded = true;
+                Ok(())
+            })? {
+                out.push((user, t));
+            }
+        }
+        Ok(out)
+    })
+    .await?;
+    let notices = state.service::<Notices>();
+    for (user, t) in announced {
+        notices.send(
+            user,
+            "task_due",
+            json!({"id": t.id.to_string(), "title": t.title, "dueDate": t.due.map(iso)}),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::model::{Priority, Status};
+
+    fn task(id: u64, due: Option<i64>, status: Status, reminded: bool) -> Stored {
+        Stored {
+            id,
+            title: format!("t{id}"),
+            description: String::new(),
+            priority: Priority::Medium,
+            due,
+            status,
+            created: 0,
+            completed: None,
+            email_id: None,
+            email_subject: None,
+            reminded,
+        }
+    }
+
+    #[test]
+    fn only_pending_unannounced_tasks_whose_time_came() {
+        let all = vec![
+            (1, task(1, Some(100), Status::Pending, false)),
+            (1, task(2, Some(101), Status::Pending, false)),
+            (2, task(3, Some(50), Status::Completed, false)),
+            (2, task(4, Some(50), Status::Pending, true)),
+            (2, task(5, None, Status::Pending, false)),
+        ];
+        assert_eq!(due(&all, 101), vec![(1, 1)]);
+        assert_eq!(due(&all, 102), vec![(1, 1), (1, 2)]);
+        assert!(due(&all, 100).is_empty());
+    }
+}
