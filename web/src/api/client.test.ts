@@ -23,6 +23,21 @@ describe('api client', () => {
     expect(headers['Content-Type']).toBe('application/json');
   });
 
+  it('sends a file as the raw body with its own content type, not as JSON', async () => {
+    signInAs(undefined, 'tok-9');
+    const fetch = mockFetch({ 'POST /api/upload': () => json(200, { ok: true }) });
+    const file = new File(['BEGIN:VCARD'], 'c.vcf', { type: 'text/vcard' });
+    await api('/api/upload', { method: 'POST', rawBody: file });
+    const init = fetch.mock.calls[0][1]!;
+    expect(init.body).toBe(file);
+    const headers = init.headers as Record<string, string>;
+    expect(headers['Content-Type']).toBe('text/vcard');
+    expect(headers.Authorization).toBe('tok-9');
+
+    await api('/api/upload', { method: 'POST', rawBody: new Blob(['x']) });
+    expect((fetch.mock.calls[1][1]!.headers as Record<string, string>)['Content-Type']).toBe('application/octet-stream');
+  });
+
   it("throws ApiError with the server's message, else its error code, else שגיאה בשרת", async () => {
     mockFetch({
       'GET /a': () => json(403, { success: false, error: 'forbidden', message: 'אין הרשאה' }),

@@ -33,6 +33,11 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
+  /**
+   * Sent as it is instead (a file picked by the user, e.g. a vCard to import): no JSON, and the
+   * Content-Type is the file's own or `application/octet-stream`.
+   */
+  rawBody?: Blob;
   /** Send the session token, and treat a 401 as "signed out". Default true. */
   auth?: boolean;
   /** This token instead of the stored one (sign-out revokes a token already cleared here). */
@@ -57,9 +62,10 @@ function pickMessage(body: unknown): string | undefined {
 
 /** Sends the request; a network failure becomes the Hebrew connection message. */
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
-  const { method = 'GET', body, auth = true, signal, token: explicitToken } = options;
+  const { method = 'GET', body, rawBody, auth = true, signal, token: explicitToken } = options;
   const headers: Record<string, string> = { ...options.headers, Accept: accept };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (rawBody !== undefined) headers['Content-Type'] = rawBody.type || 'application/octet-stream';
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth) {
     const token = explicitToken ?? getToken();
     if (token) headers.Authorization = token;
@@ -69,7 +75,7 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
     return await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal,
       credentials: 'same-origin',
     });

@@ -8,7 +8,6 @@ import type * as G from './generated';
 // The server's shapes (sending, drafts, the outbox, templates, attachments, compose contacts).
 export type {
   ComposeContact,
-  ContactsResponse,
   DeleteAllDraftsResponse,
   DeleteDraftResponse,
   Draft,
@@ -35,6 +34,9 @@ export type {
   UpdateOutboxResponse,
   UploadedAttachment,
 } from './generated';
+
+/** GET /api/compose/recent-contacts and /api/compose/address-book. */
+export type ComposeContactsResponse = G.ComposeContactsResponse;
 
 /** What POST /api/emails/send and POST /api/drafts/{id}/send answer (the name the app uses). */
 export type SendResult = G.SendResponse;

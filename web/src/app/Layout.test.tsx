@@ -32,15 +32,25 @@ describe('Layout', () => {
     expect(await screen.findByTestId('page-SettingsPage')).toBeInTheDocument();
   });
 
-  it.each(['/Contacts', '/Tasks', '/Rules', '/BuilderPage', '/anything/builder'])(
+  it.each(['/BuilderPage', '/anything/builder'])(
     'shows the inbox for %s, a removed placeholder, like any unknown page',
     async (route) => {
       renderApp(route);
       expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('דואר נכנס');
       expect(await screen.findByTestId('inbox-page')).toBeInTheDocument();
-      expect(screen.queryByTestId(/^page-(Contacts|Tasks|Rules|Builder)Page$/)).not.toBeInTheDocument();
+      expect(screen.queryByTestId(/^page-BuilderPage$/)).not.toBeInTheDocument();
     },
   );
+
+  it.each([
+    ['/Contacts', 'אנשי קשר', 'page-ContactsPage'],
+    ['/tasks', 'משימות', 'page-TasksPage'],
+    ['/Rules', 'כללים וסינון', 'page-RulesPage'],
+  ])('shows the real page for %s', async (route, title, testId) => {
+    renderApp(route);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(title);
+    expect(await screen.findByTestId(testId)).toBeInTheDocument();
+  });
 
   it('opens the drawer from the menu button and closes it on Escape, backdrop and navigation', async () => {
     const r = renderApp('/Inbox');

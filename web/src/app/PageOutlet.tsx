@@ -15,6 +15,9 @@ const PAGES: Record<PageName, LazyExoticComponent<ComponentType>> = {
   SmartFeatures: lazy(() => import('../features/smart/SmartFeaturesPage')),
   AITraining: lazy(() => import('../features/aitraining/AITrainingPage')),
   Search: lazy(() => import('../features/search/SearchPage')),
+  Contacts: lazy(() => import('../features/contacts/ContactsPage')),
+  Tasks: lazy(() => import('../features/tasks/TasksPage')),
+  Rules: lazy(() => import('../features/rules/RulesPage')),
 };
 
 export function PageOutlet() {

@@ -10,12 +10,14 @@ import {
   BrainIcon,
   ClockIcon,
   CloseIcon,
+  ContactsIcon,
   DraftIcon,
   InboxIcon,
   InfoIcon,
   LogoutIcon,
   MailIcon,
   PenIcon,
+  RulesIcon,
   SearchIcon,
   SendIcon,
   SettingsIcon,
@@ -23,6 +25,7 @@ import {
   SpamIcon,
   StarIcon,
   TagIcon,
+  TasksIcon,
   TrashIcon,
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
@@ -48,6 +51,9 @@ const FOLDER_ICONS: Partial<Record<FolderKey, ComponentType>> = {
 // The tools list: only tools with a working page behind them.
 const TOOLS: readonly { page: PageName; label: string; Icon: ComponentType }[] = [
   { page: 'Search', label: he.tools.search, Icon: SearchIcon },
+  { page: 'Contacts', label: he.tools.contacts, Icon: ContactsIcon },
+  { page: 'Tasks', label: he.tools.tasks, Icon: TasksIcon },
+  { page: 'Rules', label: he.tools.rules, Icon: RulesIcon },
   { page: 'SmartFeatures', label: he.tools.smartFeatures, Icon: SparkIcon },
   { page: 'AITraining', label: he.tools.aiTraining, Icon: BrainIcon },
 ];

@@ -13,6 +13,9 @@ describe('resolvePage', () => {
     expect(resolvePage('/Inbox')).toBe('Inbox');
     expect(resolvePage('/pendingreplies')).toBe('PendingReplies');
     expect(resolvePage('/aitraining')).toBe('AITraining');
+    expect(resolvePage('/contacts')).toBe('Contacts');
+    expect(resolvePage('/TASKS')).toBe('Tasks');
+    expect(resolvePage('/rules')).toBe('Rules');
   });
 
   it('uses the last path segment', () => {
@@ -28,7 +31,7 @@ describe('resolvePage', () => {
   });
 
   it('has no placeholder pages: their old paths fall back to the inbox like any unknown name', () => {
-    for (const old of ['Contacts', 'Tasks', 'Rules', 'BuilderPage', 'builder', 'BUILDER', 'contacts']) {
+    for (const old of ['BuilderPage', 'builder', 'BUILDER']) {
       expect(resolvePage(`/${old}`)).toBe('Inbox');
       expect(resolvePage(`/Settings/${old}`)).toBe('Inbox');
     }
@@ -37,6 +40,9 @@ describe('resolvePage', () => {
       'PendingReplies',
       'Compose',
       'Search',
+      'Contacts',
+      'Tasks',
+      'Rules',
       'SmartFeatures',
       'AITraining',
       'Settings',

@@ -9,6 +9,9 @@ export const PAGES = [
   'PendingReplies',
   'Compose',
   'Search',
+  'Contacts',
+  'Tasks',
+  'Rules',
   'SmartFeatures',
   'AITraining',
   'Settings',
@@ -17,7 +20,7 @@ export const PAGES = [
 export type PageName = (typeof PAGES)[number];
 
 // Only pages with a working screen are listed (no placeholders): a name that once had one, such as
-// /Contacts or /builder, is unknown now and lands on the default page like any other.
+// /builder, is unknown now and lands on the default page like any other.
 const BY_LOWER: Record<string, PageName> = Object.fromEntries(PAGES.map((p) => [p.toLowerCase(), p] as const));
 
 /** The first page of the list; where unknown names and `/` go. */

@@ -1,6 +1,7 @@
 // An on/off switch: a real checkbox with role="switch" laid over a drawn track (styles in
-// settings.css: .switch), its label and an optional hint beside it. The whole row is the label,
-// so a click anywhere on it toggles. Used by the preferences and the auto-reply card.
+// components.css: .switch), its label and an optional hint beside it. The whole row is the label,
+// so a click anywhere on it toggles. Used by the preferences, the auto-reply card and the rules
+// list (where the visible label is the state, 'פעיל' or 'כבוי', and `ariaLabel` names the rule).
 
 import type { ReactNode } from 'react';
 
@@ -12,9 +13,11 @@ export interface SwitchProps {
   onChange: (checked: boolean) => void;
   disabled?: boolean;
   testId?: string;
+  /** The switch's accessible name, when the visible label alone does not say what it turns on. */
+  ariaLabel?: string;
 }
 
-export function Switch({ id, label, hint, checked, onChange, disabled, testId }: SwitchProps) {
+export function Switch({ id, label, hint, checked, onChange, disabled, testId, ariaLabel }: SwitchProps) {
   return (
     <label className="switch" htmlFor={id}>
       <span className="switch__text">
@@ -28,6 +31,7 @@ export function Switch({ id, label, hint, checked, onChange, disabled, testId }:
         className="switch__input"
         checked={checked}
         aria-checked={checked}
+        aria-label={ariaLabel}
         disabled={disabled}
         onChange={(e) => onChange(e.target.checked)}
         data-testid={testId}

@@ -250,3 +250,70 @@ export const ScheduleIcon = (p: P) => (
     <path d="M4 10h16M9 3v4M15 3v4M12 13v3l2 1" />
   </Svg>
 );
+
+// Contacts and tasks.
+export const PlusIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+);
+export const GridIcon = (p: P) => (
+  <Svg {...p}>
+    <rect x="4" y="4" width="6.5" height="6.5" rx="1.2" />
+    <rect x="13.5" y="4" width="6.5" height="6.5" rx="1.2" />
+    <rect x="4" y="13.5" width="6.5" height="6.5" rx="1.2" />
+    <rect x="13.5" y="13.5" width="6.5" height="6.5" rx="1.2" />
+  </Svg>
+);
+export const ListIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M9 6h11M9 12h11M9 18h11" />
+    <circle cx="5" cy="6" r="0.9" />
+    <circle cx="5" cy="12" r="0.9" />
+    <circle cx="5" cy="18" r="0.9" />
+  </Svg>
+);
+export const UploadIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M12 16V5M7.5 9.5L12 5l4.5 4.5M5 19.5h14" />
+  </Svg>
+);
+// A checklist: the tasks page.
+export const TasksIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M4 6.5l1.8 1.8L9 5M4 12.5l1.8 1.8L9 11M4 18.5l1.8 1.8L9 17" />
+    <path d="M12 7h8M12 13h8M12 19h8" />
+  </Svg>
+);
+// One person: a saved contact.
+export const PersonIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="12" cy="8.5" r="3.5" />
+    <path d="M5 20c.8-3.8 3.5-6 7-6s6.2 2.2 7 6" />
+  </Svg>
+);
+
+// The rules page.
+// A funnel with a check: mail sorted by rules.
+export const RulesIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M3.5 5h13l-5 6.5V17l-3-1.5v-4z" />
+    <path d="M14.5 17.5l2 2 4-4.5" />
+  </Svg>
+);
+export const ArrowUpIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M12 19V5M6.5 10.5L12 5l5.5 5.5" />
+  </Svg>
+);
+export const ArrowDownIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M12 5v14M6.5 13.5L12 19l5.5-5.5" />
+  </Svg>
+);
+// "Run now": a play triangle (not mirrored in right-to-left, as media controls are not).
+export const PlayIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M7 5.5v13L17.5 12z" />
+  </Svg>
+);

@@ -6,6 +6,7 @@ import {
   startOfWeek as startOfWeekIn,
   formatDate,
   formatDateTime,
+  formatInputDateTime,
   formatListDate,
   formatMailDate,
   formatTime,
@@ -85,6 +86,16 @@ describe('the display time zone (the timezone preference)', () => {
     setDisplayTimeZone('America/New_York');
     expect(formatDateTime(instant)).toBe('24/11/2026 17:30');
     expect(displayTimeZone()).toBe('America/New_York');
+  });
+
+  it("gives a datetime-local input's value on that zone's clock", () => {
+    const instant = Date.UTC(2026, 10, 24, 22, 30);
+    setDisplayTimeZone('Asia/Jerusalem');
+    expect(formatInputDateTime(instant)).toBe('2026-11-25T00:30');
+    expect(formatInputDateTime('2026-11-24T22:30:00Z')).toBe('2026-11-25T00:30');
+    setDisplayTimeZone('America/New_York');
+    expect(formatInputDateTime(instant)).toBe('2026-11-24T17:30');
+    expect(formatInputDateTime('not a date')).toBe('');
   });
 
   it('counts "today" and weeks in that zone, and ignores unknown names', () => {

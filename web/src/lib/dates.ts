@@ -126,6 +126,17 @@ export function formatDateTime(input: DateInput): string {
   return `${formatDate(d)} ${formatTime(d)}`;
 }
 
+/**
+ * yyyy-MM-ddTHH:mm in the display zone: what a `datetime-local` input holds (and what the server
+ * reads back in the user's time zone). '' for an unparseable input.
+ */
+export function formatInputDateTime(input: DateInput): string {
+  const d = toDate(input);
+  if (!valid(d)) return '';
+  const w = wall(d);
+  return `${String(w.year).padStart(4, '0')}-${pad2(w.month)}-${pad2(w.day)}T${pad2(w.hour)}:${pad2(w.minute)}`;
+}
+
 /** dd/MM — used for dates within the current year in lists. */
 export function formatDayMonth(input: DateInput): string {
   const d = toDate(input);

@@ -9,7 +9,8 @@
 //   settings_conflict   → this session's save lost a race: a conflict for the user to decide;
 //   sync_status         → a mailbox's connection changed: the accounts re-read;
 //   auto_reply          → the auto-reply monitor wrote a draft: a toast (autoReply.ts), the
-//                         drafts, the counts and the auto-reply card's stats and activity re-read.
+//                         drafts, the counts and the auto-reply card's stats and activity re-read;
+//   task_due            → a task's due time came: a reminder toast (taskDue.ts), the tasks re-read.
 // New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
@@ -26,7 +27,7 @@ import {
 } from 'react';
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
-import { isAutoReplyKey, keys } from '../../api/keys';
+import { isAutoReplyKey, isTasksKey, keys } from '../../api/keys';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useAuth } from '../AuthProvider';
@@ -36,6 +37,7 @@ import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../Toasts';
 import { announceAutoReply, isAutoReplyNotice } from './autoReply';
 import { announceNewMail, isNewMail } from './newMail';
+import { announceTaskDue, isTaskDueNotice } from './taskDue';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
 import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
 
@@ -182,6 +184,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           if (isAutoReplyNotice(event.data)) announceAutoReply(event.data, prefsRef.current, toast);
           scheduleRevalidate('drafts');
           void mutate(isAutoReplyKey);
+          break;
+        case 'task_due':
+          if (isTaskDueNotice(event.data)) announceTaskDue(event.data, prefsRef.current, toast);
+          void mutate(isTasksKey);
           break;
         default:
           break;

@@ -1,12 +1,13 @@
-// "Pick from contacts": the addresses the user has written to or heard from (GET
-// /api/compose/address-book?q=), searchable by name or address. A click adds the address to the
-// To line; the modal stays open so several can be picked, and marks the ones already there.
+// "Pick from contacts": the user's saved contacts first (marked 'איש קשר'), then the addresses
+// they have written to or heard from (GET /api/compose/address-book?q=), searchable by name or
+// address. A click adds the address to the To line; the modal stays open so several can be
+// picked, and marks the ones already there.
 
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
-import { outgoingKeys, type ContactsResponse } from '../../api/outgoing';
-import { CheckIcon } from '../../components/icons';
+import { outgoingKeys, type ComposeContactsResponse } from '../../api/outgoing';
+import { CheckIcon, PersonIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 
@@ -29,7 +30,7 @@ export function AddressBookModal({ chosen, onPick, onClose }: AddressBookModalPr
     return () => window.clearTimeout(timer);
   }, [query]);
 
-  const { data, error, isLoading } = useSWR<ContactsResponse>(outgoingKeys.addressBook(q), {
+  const { data, error, isLoading } = useSWR<ComposeContactsResponse>(outgoingKeys.addressBook(q), {
     keepPreviousData: true,
   });
   const contacts = data?.contacts ?? [];
@@ -71,6 +72,12 @@ export function AddressBookModal({ chosen, onPick, onClose }: AddressBookModalPr
                   {c.name && <bdi dir="auto" className="contact-button__name">{c.name}</bdi>}
                   <bdi dir="ltr" className="contact-button__email">{c.email}</bdi>
                 </span>
+                {c.saved && (
+                  <span className="contact-button__saved" title={t.savedHint} data-testid="address-book-saved">
+                    <PersonIcon />
+                    {t.saved}
+                  </span>
+                )}
                 {added && (
                   <span className="contact-button__added">
                     <CheckIcon /> {t.added}

@@ -3,7 +3,7 @@
 // on wide screens, below it on narrow ones (compose.css).
 
 import useSWR from 'swr';
-import { outgoingKeys, type ContactsResponse } from '../../api/outgoing';
+import { outgoingKeys, type ComposeContactsResponse } from '../../api/outgoing';
 import { ContactsIcon, PaperclipIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 
@@ -18,7 +18,7 @@ export interface ComposeSidePanelProps {
 
 export function ComposeSidePanel({ onPickContacts, onAttach, onAddRecipient }: ComposeSidePanelProps) {
   const t = he.compose.side;
-  const { data, error } = useSWR<ContactsResponse>(outgoingKeys.recentContacts());
+  const { data, error } = useSWR<ComposeContactsResponse>(outgoingKeys.recentContacts());
   const recent = (data?.contacts ?? []).slice(0, RECENT_CONTACTS);
 
   return (

@@ -170,6 +170,9 @@ describe('adding from contacts', () => {
     const book = screen.getByTestId('address-book');
     const items = await within(book).findAllByTestId('address-book-item');
     expect(items.map((b) => b.dataset.email)).toEqual(['ronit@example.test', 'avi@example.test']);
+    // A saved contact (first, as the server orders them) carries the marker; the others do not.
+    expect(within(items[0]).getByTestId('address-book-saved')).toHaveTextContent('איש קשר');
+    expect(within(items[1]).queryByTestId('address-book-saved')).not.toBeInTheDocument();
 
     await user.type(within(book).getByTestId('address-book-search'), 'avi');
     await waitFor(() =>

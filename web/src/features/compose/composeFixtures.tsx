@@ -22,13 +22,13 @@ export const TEMPLATES: Template[] = [
 ];
 
 export const RECENT: ComposeContact[] = [
-  { id: 'c1', name: 'יוסי לוי', email: 'yossi@example.test', count: 4 },
-  { id: 'c2', name: '', email: 'office@example.test', count: 1 },
+  { id: 'c1', name: 'יוסי לוי', email: 'yossi@example.test', count: 4, saved: false },
+  { id: 'c2', name: '', email: 'office@example.test', count: 1, saved: false },
 ];
 
 export const BOOK: ComposeContact[] = [
-  { id: 'b1', name: 'רונית', email: 'ronit@example.test', count: 9 },
-  { id: 'b2', name: 'Avi', email: 'avi@example.test', count: 3 },
+  { id: 'b1', name: 'רונית', email: 'ronit@example.test', count: 9, saved: true },
+  { id: 'b2', name: 'Avi', email: 'avi@example.test', count: 3, saved: false },
 ];
 
 export function composeServer(routes: Record<string, Handler> = {}) {

@@ -1,8 +1,9 @@
 // The reading pane (spec 000 §2 "Inbox page"): the subject, the open mail's status and the
-// actions (reply, status buttons, delete, move to Trash), then the thread's messages oldest first,
-// the open one (the newest when a thread is opened from the list) expanded and the rest collapsed,
-// then the reply panel when it is open (reply/). The list carries a thread's newest mail: the
-// rest of a thread shows once it is loaded (useFullThread), with a note until then.
+// actions (reply, a task from this mail, status buttons, delete, move to Trash), then the
+// thread's messages oldest first, the open one (the newest when a thread is opened from the list)
+// expanded and the rest collapsed, then the reply panel when it is open (reply/). The list carries
+// a thread's newest mail: the rest of a thread shows once it is loaded (useFullThread), with a
+// note until then.
 // A mail opened by URL that is not in the loaded list is shown on its own.
 
 import { useCallback, useState } from 'react';
@@ -13,6 +14,7 @@ import type { Email, EmailDetail, Thread } from '../../api/types';
 import { BackIcon, TrashIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
+import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { StatusButtons, StatusChips } from './StatusButtons';
 import { ThreadMessage } from './ThreadMessage';
@@ -121,7 +123,9 @@ export function ReadingPane({
           <StatusChips email={open} />
         </div>
         <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>
-          <ReplyButtons mail={open} />
+          <ReplyButtons mail={open}>
+            <CreateTaskFromMail mail={open} />
+          </ReplyButtons>
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
           <div className="reading-pane__danger">
             <button

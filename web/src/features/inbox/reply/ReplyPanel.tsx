@@ -10,7 +10,7 @@
 // Sending and saving are tracked per mail in replyDrafts (`busy`): the smart reply button is
 // disabled meanwhile, and a pane shown again during the request is still locked.
 
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiTrainingSettings } from '../../../api/ai';
@@ -31,7 +31,8 @@ import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 const t = he.outgoing.reply;
 
 /** The header's buttons: open the panel here, or reply in the full Compose page. */
-export function ReplyButtons({ mail }: { mail: ReplySource }) {
+/** `children`: more actions on the mail, in the same row (the reading pane's 'צור משימה'). */
+export function ReplyButtons({ mail, children }: { mail: ReplySource; children?: ReactNode }) {
   const { isOpen } = useReplyDraft(mail.id);
   const { smartReply } = usePreferences();
   return (
@@ -53,6 +54,7 @@ export function ReplyButtons({ mail }: { mail: ReplySource }) {
         <PenIcon />
         {t.fullCompose}
       </Link>
+      {children}
     </div>
   );
 }

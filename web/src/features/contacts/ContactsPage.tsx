@@ -1,0 +1,235 @@
+// The contacts page (spec 001 "Contacts page", §4, §5): a header with the count and the add,
+// import and export buttons; a search box (searched on the server, which folds niqqud and final
+// letters — asked when typing pauses), the group filter and the grid/list toggle; the contacts as
+// cards; and beside them the suggestions from the mail. The modals: the contact form, the recent
+// mail with a contact, and the delete confirmation.
+//
+// Spec 001 §8 has contact save and delete failures "logged only"; here they are shown: a failed
+// save in the form (which stays open), a failed delete in a toast.
+
+import { useCallback, useId, useState } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
+import { deleteContact, type Contact, type ContactList } from '../../api/contacts';
+import { errorMessage } from '../../api/client';
+import { isContactsKey, keys } from '../../api/keys';
+import { useToast } from '../../app/Toasts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
+import { he } from '../../i18n/he';
+import '../../styles/contacts.css';
+import { ContactCard } from './ContactCard';
+import { ContactForm } from './ContactForm';
+import { ContactMail } from './ContactMail';
+import { GroupFilter } from './GroupFilter';
+import { SuggestionsPanel } from './SuggestionsPanel';
+import { useDebounced } from './useDebounced';
+import { VcardButtons, type ImportResult } from './VcardButtons';
+import { useContactsView, ViewToggle } from './ViewToggle';
+
+const t = he.contacts;
+
+/** Typing pauses this long before the server is asked (as compose's address book). */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+export default function ContactsPage() {
+  const idBase = useId();
+  const toast = useToast();
+  const { mutate } = useSWRConfig();
+  const [query, setQuery] = useState('');
+  const search = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
+  const [group, setGroup] = useState('');
+  const [view, setView] = useContactsView();
+  // The previous answer stays on screen while the next search runs: no flash of "loading".
+  const list = useSWR<ContactList>(keys.contacts(search, group), { keepPreviousData: true });
+  const [editing, setEditing] = useState<Contact | 'new' | null>(null);
+  const [mailOf, setMailOf] = useState<Contact | null>(null);
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [importResult, setImportResult] = useState<ImportResult | null>(null);
+
+  // Every list, the groups and the suggestions follow any change.
+  const refresh = useCallback(() => void mutate(isContactsKey), [mutate]);
+  const onEdit = useCallback((c: Contact) => setEditing(c), []);
+  const onDelete = useCallback((c: Contact) => setDeleting(c), []);
+
+  const data = list.data;
+  const contacts = data?.contacts ?? [];
+  const groups = data?.groups ?? [];
+  const filtered = search !== '' || group !== '';
+
+  function saved(c: Contact, created: boolean) {
+    setEditing(null);
+    toast.success(created ? t.created(c.name) : t.updated);
+    refresh();
+  }
+
+  async function confirmDelete(c: Contact) {
+    setDeleteBusy(true);
+    try {
+      await deleteContact(c.id);
+      toast.success(t.deleted(c.name));
+    } catch (err) {
+      toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+      refresh();
+    }
+  }
+
+  function clearFilters() {
+    setQuery('');
+    setGroup('');
+  }
+
+  const add = (
+    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="contacts-add">
+      <PlusIcon />
+      {t.add}
+    </button>
+  );
+
+  let content;
+  if (!data && list.error) {
+    content = (
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(list.error)}`}
+        onRetry={() => void list.mutate()}
+        testId="contacts-error"
+        retryTestId="contacts-retry"
+      />
+    );
+  } else if (!data) {
+    content = (
+      <p className="card__status" role="status" data-testid="contacts-loading">
+        {t.loading}
+      </p>
+    );
+  } else if (contacts.length === 0 && !filtered) {
+    content = (
+      <EmptyState testId="contacts-empty" icon={<ContactsIcon />} action={add}>
+        <p className="empty-state__title">{t.empty}</p>
+        <p>{t.emptyHint}</p>
+      </EmptyState>
+    );
+  } else if (contacts.length === 0) {
+    content = (
+      <div className="contacts-nomatch" data-testid="contacts-nomatch">
+        <p>{t.noMatch}</p>
+        <button type="button" className="link-button" onClick={clearFilters}>
+          {t.clearFilters}
+        </button>
+      </div>
+    );
+  } else {
+    content = (
+      <ul className={`contacts-list contacts-list--${view}`} aria-label={t.listLabel} data-testid="contacts-list" data-view={view}>
+        {contacts.map((c) => (
+          <li key={c.id}>
+            <ContactCard contact={c} onMail={setMailOf} onEdit={onEdit} onDelete={onDelete} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="page-section contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
+      <header className="contacts-header">
+        <div className="contacts-header__title">
+          <h2 id={`${idBase}-title`}>{t.pageLabel}</h2>
+          {data && (
+            <span className="contacts-header__count" data-testid="contacts-count" data-count={contacts.length}>
+              {t.count(contacts.length)}
+            </span>
+          )}
+        </div>
+        <div className="contacts-header__actions">
+          <VcardButtons
+            exportDisabled={!!data && contacts.length === 0 && !filtered}
+            onResult={setImportResult}
+            onImported={refresh}
+          />
+          {add}
+        </div>
+      </header>
+
+      <div className="contacts-toolbar">
+        <div className="contacts-search" role="search">
+          <label htmlFor={`${idBase}-search`} className="visually-hidden">
+            {t.search}
+          </label>
+          <SearchIcon className="contacts-search__icon" />
+          <input
+            id={`${idBase}-search`}
+            type="search"
+            dir="auto"
+            placeholder={t.searchPlaceholder}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="contacts-search"
+          />
+        </div>
+        <GroupFilter id={`${idBase}-group`} groups={groups} value={group} onChange={setGroup} />
+        <ViewToggle view={view} onChange={setView} />
+      </div>
+
+      {importResult && (
+        <div
+          className={`notice notice--${importResult.kind} contacts-import-result`}
+          role={importResult.kind === 'error' ? 'alert' : 'status'}
+          data-testid="contacts-import-result"
+          data-kind={importResult.kind}
+        >
+          <p dir="auto">{importResult.text}</p>
+          <button
+            type="button"
+            className="icon-button contacts-import-result__close"
+            aria-label={t.vcard.dismiss}
+            onClick={() => setImportResult(null)}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+
+      <div className="contacts-layout">
+        <div className="contacts-layout__main">
+          {list.error && data && (
+            <p className="notice notice--error" role="alert">
+              {t.loadFailed} {errorMessage(list.error)}
+            </p>
+          )}
+          {content}
+        </div>
+        <SuggestionsPanel onAdded={refresh} />
+      </div>
+
+      {editing && (
+        <ContactForm
+          contact={editing === 'new' ? null : editing}
+          groups={groups}
+          onClose={() => setEditing(null)}
+          onSaved={saved}
+        />
+      )}
+      {mailOf && <ContactMail contact={mailOf} onClose={() => setMailOf(null)} />}
+      {deleting && (
+        <ConfirmDialog
+          title={t.deleteTitle}
+          confirmLabel={t.deleteYes}
+          cancelLabel={t.deleteNo}
+          danger
+          busy={deleteBusy}
+          onConfirm={() => void confirmDelete(deleting)}
+          onCancel={() => setDeleting(null)}
+        >
+          <p dir="auto">{t.deleteQuestion(deleting.name)}</p>
+          <p className="muted">{t.deleteNote}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

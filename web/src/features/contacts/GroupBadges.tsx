@@ -1,0 +1,32 @@
+// A card's groups: the first two as badges, the rest counted in one '+N' badge whose tooltip (and
+// accessible name) lists them, so a long list never widens or wraps the card.
+
+import { he } from '../../i18n/he';
+import { splitGroups } from './groups';
+
+const t = he.contacts;
+
+export function GroupBadges({ groups }: { groups: readonly string[] }) {
+  if (groups.length === 0) return null;
+  const { shown, rest } = splitGroups(groups);
+  const more = rest.join(', ');
+  return (
+    <ul className="group-badges" aria-label={he.contacts.form.groups} data-testid="contact-groups">
+      {shown.map((g) => (
+        <li key={g} className="group-badge" title={g} data-testid="contact-group">
+          <bdi dir="auto">{g}</bdi>
+        </li>
+      ))}
+      {rest.length > 0 && (
+        <li
+          className="group-badge group-badge--more"
+          title={t.moreGroupsHint(more)}
+          aria-label={t.moreGroupsHint(more)}
+          data-testid="contact-groups-more"
+        >
+          <bdi dir="ltr">{t.moreGroups(rest.length)}</bdi>
+        </li>
+      )}
+    </ul>
+  );
+}
