@@ -178,10 +178,11 @@ fn filter_attribute<'u>(
     }
 }
 
-/// A URL the way the browser reads it: tabs and newlines removed, backslashes as slashes,
-/// lower case.
+/// A URL the way the browser reads it (the URL standard's basic parser): leading and trailing
+/// C0 controls and spaces stripped — not `str::trim`'s Unicode whitespace, which keeps U+0001
+/// and strips U+00A0 — tabs and newlines removed anywhere, backslashes as slashes, lower case.
 fn browser_form(v: &str) -> String {
-    v.trim()
+    v.trim_matches(|c: char| c <= ' ')
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .map(|c| if c == '\\' { '/' } else { c })
@@ -189,9 +190,16 @@ fn browser_form(v: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether the browser would fetch `v` from another host: an absolute http(s) URL as the URL
+/// standard parses it (the `url` crate implements it), or a scheme-relative `//host`.
 fn is_remote(v: &str) -> bool {
-    let v = browser_form(v);
-    v.starts_with("http://") || v.starts_with("https://") || v.starts_with("//")
+    let form = browser_form(v);
+    if form.starts_with("//") {
+        return true;
+    }
+    let by_standard = url::Url::parse(v)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+    by_standard || form.starts_with("http://") || form.starts_with("https://")
 }
 
 /// `http:` or `https:` without `//`: resolved against the page, i.e. this app.
@@ -417,6 +425,39 @@ mod tests {
             // A backslash URL is a remote one to the browser: blocked until remote is allowed.
             assert_eq!(s.html.contains("evil.test"), remote, "{}", s.html);
         }
+    }
+
+    #[test]
+    fn urls_are_read_as_the_url_standard_reads_them() {
+        // Each of these is https://t.test/... to a browser: C0 controls and spaces around it
+        // are stripped, tabs and newlines inside it dropped, backslashes read as slashes.
+        for src in [
+            "\u{1}https://t.test/c0.png",
+            "\u{1f} https://t.test/c0-space.png",
+            "https://t.test/trailing.png\u{1}",
+            "ht\ttps://t.test/tab.png",
+            "h\nttps://t.test/newline.png",
+            "https:\\\\t.test/backslashes.png",
+            "HTTPS://t.test/upper.png",
+            "\u{c}//t.test/scheme-relative.png",
+        ] {
+            let html = format!(
+                r#"<img src="{}" alt="x"><table background="{0}"><tr><td>t</td></tr></table><div style="background: url('{0}'); color: red">x</div>"#,
+                src.replace('"', "&quot;")
+            );
+            let out = clean(&html, false);
+            assert!(out.remote_blocked, "{src:?}");
+            assert!(!out.html.contains("t.test"), "{src:?} leaked: {}", out.html);
+            let shown = clean(&html, true);
+            assert!(
+                shown.html.contains("t.test"),
+                "{src:?} shown on request: {}",
+                shown.html
+            );
+        }
+        // U+00A0 is not stripped by a browser: the URL is relative, so it is dropped.
+        let out = clean("<img src=\"\u{a0}https://t.test/nbsp.png\">", false);
+        assert!(!out.html.contains("t.test"), "{}", out.html);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 // Hostile HTML mail, end to end (issue 4). The fixtures in tests/fixtures/hostile/ (one attack
-// family per mail, H01-H19: script tags, event handlers, javascript: links, SVG animate/set/use/
+// family per mail, H01-H20: script tags, event handlers, javascript: links, SVG animate/set/use/
 // foreignObject, CSS url() beacons, meta refresh, base href, frames/objects/forms, link
 // stylesheets, remote images, parser confusion, reaching the app, media/srcset, inline-image
 // Content-Type injection, HTML in headers, quoted-printable, UTF-7, `http:` + a path, MathML/SVG
-// namespace confusion) are seeded into a real Dovecot, synced by the real binary and opened one
+// namespace confusion, URLs with C0 controls, tabs and backslashes that the URL standard strips)
+// are seeded into a real Dovecot, synced by the real binary and opened one
 // by one in Chromium by URL (#/Inbox?folder=inbox&mail=<id>).
 //
 // Every beacon URL in them points at a loopback HTTP server started here (it records every
@@ -14,7 +15,8 @@
 //
 // Console errors: none are expected, CSP reports included. The server's sanitizer is the first
 // wall and must remove every payload before the frame sees it; the sandbox (no allow-scripts,
-// opaque origin) and the CSP are the second wall. A CSP report, or Chromium's "Blocked script
+// opaque origin) and the CSP — the app's, and the frame's own, which forbids every network load
+// but this origin's until remote content is shown — are the second wall. A CSP report, or Chromium's "Blocked script
 // execution in 'about:srcdoc'" message, means a payload reached the frame and only the second
 // wall stopped it: a sanitizer hole, so it fails the test.
 //
@@ -37,7 +39,7 @@ import { createFirstAdmin, sleep, startServer } from './support/server.mjs';
 const SUITE = 'hostile';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
 const TEST_NET = '203.0.113.7';
-const CODES = Array.from({ length: 19 }, (_, i) => `H${String(i + 1).padStart(2, '0')}`);
+const CODES = Array.from({ length: 20 }, (_, i) => `H${String(i + 1).padStart(2, '0')}`);
 /** The mails whose leftovers get clicked (their fixtures carry no legitimate link). */
 const CLICK = new Set(['H02', 'H03', 'H04', 'H11', 'H12', 'H19']);
 /** src/mail/sanitize.rs REMOTE_PLACEHOLDER: what a blocked remote image becomes. */
@@ -333,6 +335,10 @@ function inspectSrcdoc({ srcdoc, appOrigin, allowRemote, placeholder }) {
     const inHead = el.parentElement?.localName === 'head';
     const own =
       (inHead && tag === 'meta' && el.hasAttribute('charset')) ||
+      // The frame's own policy (components/MailBody.tsx), first in its head.
+      (inHead && tag === 'meta' && el === el.parentElement.firstElementChild &&
+        el.getAttribute('http-equiv') === 'Content-Security-Policy' &&
+        el.getAttribute('content')?.startsWith("default-src 'none'; img-src ")) ||
       (inHead && tag === 'meta' && el.getAttribute('name') === 'referrer' &&
         el.getAttribute('content') === 'no-referrer') ||
       (inHead && tag === 'link' && el.getAttribute('rel') === 'stylesheet' &&

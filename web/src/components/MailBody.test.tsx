@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FRAME_SANDBOX, MailBody, frameDocument, frameTheme, hasOwnColors } from './MailBody';
+import { FRAME_SANDBOX, MailBody, frameDocument, framePolicy, frameTheme, hasOwnColors } from './MailBody';
 
 describe('MailBody', () => {
   it('shows the body in a sandboxed frame without scripts or same-origin', () => {
@@ -21,6 +21,33 @@ describe('MailBody', () => {
     expect(doc).toContain('<meta name="referrer" content="no-referrer">');
     expect(doc).toMatch(/<link rel="stylesheet" href="[^"]*mail-frame\.css">/);
     expect(doc).not.toContain('<style');
+  });
+});
+
+describe("the frame's own Content-Security-Policy", () => {
+  it('loads nothing from the network while remote content is blocked', () => {
+    const p = framePolicy('http://mail.lan:8080', false);
+    expect(p).toContain("default-src 'none'");
+    expect(p).toContain('img-src http://mail.lan:8080 data: blob:;');
+    expect(p).not.toMatch(/https:|http: /);
+    for (const d of ['font-src', 'media-src', 'object-src', 'frame-src', 'connect-src', 'form-action']) {
+      expect(p).toContain(`${d} 'none'`);
+    }
+    expect(p).toContain('style-src http://mail.lan:8080;');
+  });
+
+  it('lets in remote images, and only images, when the user shows them', () => {
+    const p = framePolicy('http://mail.lan:8080', true);
+    expect(p).toContain('img-src http://mail.lan:8080 data: blob: https: http:;');
+    expect(p).toContain("font-src 'none'");
+    expect(p).toContain("media-src 'none'");
+  });
+
+  it('comes first in the head, before anything that loads', () => {
+    const doc = frameDocument('<img src="https://tracker.example/p.gif">');
+    expect(doc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src [^"]* data: blob:;/);
+    expect(doc.indexOf('http-equiv')).toBeLessThan(doc.indexOf('<link'));
+    expect(frameDocument('<p>x</p>', 'light', true)).toContain('blob: https: http:;');
   });
 });
 

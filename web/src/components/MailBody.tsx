@@ -9,6 +9,14 @@
 // Its height is fixed by the layout and the frame scrolls: its content cannot be measured
 // from outside an opaque origin.
 //
+// The frame carries a Content-Security-Policy of its own (a <meta> first in its head; a policy
+// there only narrows the inherited one). The sanitizer is one gate; this is the browser's: while
+// remote content is blocked the frame may load nothing from the network at all — images, fonts,
+// media, styles, prefetches — but the app's own stylesheet and inline attachments (this origin,
+// data:, blob:). When the user shows remote content for this mail (or always for its sender),
+// only images are let in, and only for this frame. A URL the sanitizer reads one way and the
+// browser another therefore still loads nothing.
+//
 // Dark theme: the frame cannot see <html data-theme>, so the theme goes into its document as a
 // class. A mail that paints colours of its own (or carries images, which may be drawn for white)
 // keeps its light paper look even then; only a mail without any (plain text, bare HTML) turns
@@ -38,12 +46,36 @@ export function frameTheme(bodyHtml: string, theme: FrameTheme = 'light'): Frame
   return theme === 'dark' && !hasOwnColors(bodyHtml) ? 'dark' : 'light';
 }
 
+/**
+ * The frame's own policy: nothing from the network but this origin's stylesheet and inline
+ * attachments, plus remote images (http, https) when `remoteImages`.
+ */
+export function framePolicy(origin: string, remoteImages: boolean): string {
+  const images = remoteImages ? `${origin} data: blob: https: http:` : `${origin} data: blob:`;
+  return [
+    "default-src 'none'",
+    `img-src ${images}`,
+    `style-src ${origin}`,
+    "style-src-attr 'unsafe-inline'",
+    "font-src 'none'",
+    "media-src 'none'",
+    "object-src 'none'",
+    "frame-src 'none'",
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
 /** The frame's whole document around the server's body HTML. */
-export function frameDocument(bodyHtml: string, theme: FrameTheme = 'light'): string {
-  const css = new URL('mail-frame.css', document.baseURI).href;
+export function frameDocument(bodyHtml: string, theme: FrameTheme = 'light', remoteImages = false): string {
+  const base = new URL(document.baseURI);
+  const css = new URL('mail-frame.css', base).href;
   const html = frameTheme(bodyHtml, theme) === 'dark' ? '<html class="dark">' : '<html>';
   return (
-    `<!doctype html>${html}<head><meta charset="utf-8">` +
+    `<!doctype html>${html}<head>` +
+    `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(framePolicy(base.origin, remoteImages))}">` +
+    '<meta charset="utf-8">' +
     '<meta name="referrer" content="no-referrer">' +
     `<link rel="stylesheet" href="${escapeAttr(css)}">` +
     `</head><body>${bodyHtml}</body></html>`
@@ -61,9 +93,16 @@ function appTheme(): FrameTheme {
   return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
 }
 
-export function MailBody({ html, title }: { html: string; title: string }) {
+export interface MailBodyProps {
+  html: string;
+  title: string;
+  /** The user chose to show this mail's remote images (or always its sender's). */
+  remoteImages?: boolean;
+}
+
+export function MailBody({ html, title, remoteImages = false }: MailBodyProps) {
   const theme = useSyncExternalStore(subscribeTheme, appTheme, () => 'light' as const);
-  const srcDoc = useMemo(() => frameDocument(html, theme), [html, theme]);
+  const srcDoc = useMemo(() => frameDocument(html, theme, remoteImages), [html, theme, remoteImages]);
   const dark = frameTheme(html, theme) === 'dark';
   return (
     <iframe

@@ -280,7 +280,7 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
         </div>
       )}
 
-      <MailBody html={data.body ?? ''} title={t.bodyTitle(subject)} />
+      <MailBody html={data.body ?? ''} title={t.bodyTitle(subject)} remoteImages={remote || !!data.remoteAllowedForSender} />
     </article>
   );
 }
