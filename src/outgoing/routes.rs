@@ -442,7 +442,7 @@ async fn remove_upload(
 ) -> Result<Json<Success>> {
     let id: u64 = key
         .parse()
-        .map_err(|_| AppError::bad_request(messages::UPLOAD_NOT_FOUND))?;
+        .map_err(|_| AppError::NotFound(messages::UPLOAD_NOT_FOUND.into()))?;
     blocking(&state, move |store| uploads::remove(store, user.id, id)).await?;
     Ok(Json(Success::YES))
 }

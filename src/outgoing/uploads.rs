@@ -193,7 +193,7 @@ pub fn info(store: &Store, user_id: u64, id: u64) -> Result<Upload> {
     };
     found
         .filter(|u| u.user_id == user_id)
-        .ok_or_else(|| AppError::bad_request(messages::UPLOAD_NOT_FOUND))
+        .ok_or_else(|| AppError::NotFound(messages::UPLOAD_NOT_FOUND.into()))
 }
 
 /// The attachments of a mail, bytes included, in order.

@@ -1,0 +1,478 @@
+//! The auth sweep (issue 22): a table of every route with the role it needs, checked against
+//! the app through `app()`:
+//! - without a token, every route but the public ones answers 401;
+//! - an admin route called by a user answers 403;
+//! - a route naming an object (a mail, a thread, a draft, an attachment, a contact, a task, a
+//!   rule, a template) with another user's id answers 404, and that user's object is unchanged.
+//!
+//! A second test reads the routes out of `src/` and fails when one is missing from the table
+//! (or the table names one that no longer exists): a new route must say who may call it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::TestApp;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Access {
+    /// Anyone (sign-in, first run, health, the provider list shown before sign-in…).
+    Public,
+    /// A signed-in user.
+    User,
+    /// A signed-in admin.
+    Admin,
+    /// The live channel: authenticated inside the socket (4001 when the token is bad; see
+    /// tests/live.rs), so a plain request without an upgrade never gets that far.
+    Socket,
+}
+use Access::*;
+
+/// Every route: method, path as the router spells it, who may call it.
+const ROUTES: &[(&str, &str, Access)] = &[
+    ("GET", "/api/health", Public),
+    ("GET", "/ws", Socket),
+    // sign-in, first run, own account
+    ("POST", "/api/app/login", Public),
+    ("POST", "/api/app/logout", User),
+    ("GET", "/api/app/me", User),
+    ("POST", "/api/app/password", User),
+    ("GET", "/api/setup/status", Public),
+    ("POST", "/api/setup/admin", Public),
+    ("GET", "/api/admin/users", Admin),
+    ("POST", "/api/admin/users", Admin),
+    ("PUT", "/api/admin/users/{id}", Admin),
+    ("DELETE", "/api/admin/users/{id}", Admin),
+    // mailbox connection
+    ("POST", "/api/auth/login", User),
+    ("POST", "/api/auth/test-connection", User),
+    ("POST", "/api/auth/logout", User),
+    ("GET", "/api/auth/accounts", User),
+    ("GET", "/api/providers", User),
+    ("GET", "/api/providers/detect", User),
+    ("POST", "/api/sync/refresh", User),
+    // AI
+    ("POST", "/api/settings/claude-api-key", User),
+    ("DELETE", "/api/settings/claude-api-key", User),
+    ("GET", "/api/settings/claude-api-key/exists", User),
+    ("GET", "/api/settings/ai", User),
+    ("PUT", "/api/settings/ai", User),
+    ("GET", "/api/settings/ai-training", User),
+    ("POST", "/api/settings/ai-training", User),
+    ("POST", "/api/claude/smart-reply", User),
+    ("POST", "/api/claude/generate-subject", User),
+    ("POST", "/api/claude/improve-email", User),
+    ("POST", "/api/smart/summary", User),
+    ("POST", "/api/smart/replies", User),
+    ("POST", "/api/smart/compose", User),
+    ("GET", "/api/smart/insights", User),
+    // auto-reply
+    ("GET", "/api/auto-reply/settings", User),
+    ("POST", "/api/auto-reply/settings", User),
+    ("GET", "/api/auto-reply/stats", User),
+    ("GET", "/api/auto-reply/activity", User),
+    ("POST", "/api/auto-reply/clear", User),
+    // preferences, backups, global settings
+    ("GET", "/api/settings/sync", User),
+    ("PUT", "/api/settings/sync", User),
+    ("GET", "/api/settings/history", User),
+    ("POST", "/api/settings/rollback", User),
+    ("GET", "/api/settings/backup", User),
+    ("POST", "/api/settings/backup", User),
+    ("POST", "/api/settings/backup/restore", User),
+    ("GET", "/api/settings/backup/download", User),
+    ("POST", "/api/settings/backup/restore-file", User),
+    ("GET", "/api/global-settings/email/exists", User),
+    ("GET", "/api/global-settings/email", User),
+    ("POST", "/api/global-settings/email", Admin),
+    ("POST", "/api/global-settings/email/load", User),
+    ("GET", "/api/global-settings/ai-training/exists", User),
+    ("GET", "/api/global-settings/ai-training", User),
+    ("POST", "/api/global-settings/ai-training", Admin),
+    // mail
+    ("GET", "/api/emails/counts", User),
+    ("GET", "/api/emails/inbox-zero", User),
+    ("POST", "/api/emails/auto-archive", User),
+    ("POST", "/api/emails/bulk", User),
+    ("GET", "/api/emails/remote-senders", User),
+    ("POST", "/api/emails/remote-senders", User),
+    ("DELETE", "/api/emails/remote-senders/{address}", User),
+    ("GET", "/api/emails/session/{folder}", User),
+    ("GET", "/api/threads/{folder}", User),
+    ("GET", "/api/threads/{folder}/{thread}", User),
+    ("GET", "/api/emails/{key}", User),
+    ("PUT", "/api/emails/{key}", User),
+    ("DELETE", "/api/emails/{key}", User),
+    ("PUT", "/api/emails/{id}/status", User),
+    ("POST", "/api/emails/{id}/trash", User),
+    ("GET", "/api/emails/{id}/attachments/{index}", User),
+    ("GET", "/api/emails/{id}/raw", User),
+    ("GET", "/api/folders", User),
+    ("GET", "/api/search", User),
+    // writing
+    ("POST", "/api/emails/send", User),
+    ("GET", "/api/outbox", User),
+    ("PUT", "/api/outbox/{id}", User),
+    ("DELETE", "/api/outbox/{id}", User),
+    ("POST", "/api/outbox/{id}/undo", User),
+    ("POST", "/api/outbox/{id}/retry", User),
+    ("POST", "/api/attachments", User),
+    ("DELETE", "/api/attachments/{id}", User),
+    ("GET", "/api/drafts", User),
+    ("POST", "/api/drafts/save", User),
+    ("DELETE", "/api/drafts/delete-all", User),
+    ("PUT", "/api/drafts/{id}", User),
+    ("DELETE", "/api/drafts/{id}", User),
+    ("POST", "/api/drafts/{id}/send", User),
+    ("GET", "/api/compose/recent-contacts", User),
+    ("GET", "/api/compose/address-book", User),
+    ("GET", "/api/templates", User),
+    ("POST", "/api/templates", User),
+    ("PUT", "/api/templates/{id}", User),
+    ("DELETE", "/api/templates/{id}", User),
+    // contacts, tasks, rules
+    ("GET", "/api/contacts", User),
+    ("POST", "/api/contacts", User),
+    ("PUT", "/api/contacts/{id}", User),
+    ("DELETE", "/api/contacts/{id}", User),
+    ("GET", "/api/contacts/{id}/mail", User),
+    ("GET", "/api/contacts/suggestions", User),
+    ("POST", "/api/contacts/import", User),
+    ("GET", "/api/contacts/export", User),
+    ("GET", "/api/tasks", User),
+    ("POST", "/api/tasks", User),
+    ("PUT", "/api/tasks/{id}", User),
+    ("DELETE", "/api/tasks/{id}", User),
+    ("POST", "/api/tasks/{id}/toggle", User),
+    ("GET", "/api/rules", User),
+    ("POST", "/api/rules", User),
+    ("PUT", "/api/rules/order", User),
+    ("PUT", "/api/rules/{id}", User),
+    ("DELETE", "/api/rules/{id}", User),
+    ("PUT", "/api/rules/{id}/active", User),
+    ("POST", "/api/rules/{id}/preview", User),
+    ("POST", "/api/rules/{id}/run", User),
+    ("GET", "/api/rules/{id}/activity", User),
+];
+
+/// `path` with each `{param}` replaced by `value(param)`.
+fn fill(path: &str, value: &dyn Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').expect("closed") + start;
+        out.push_str(&rest[..start]);
+        out.push_str(&value(&rest[start + 1..end]));
+        rest = &rest[end + 1..];
+    }
+    out + rest
+}
+
+/// A body that passes JSON parsing, so a route answers for who calls it, not for the body.
+fn body_for(method: &str) -> Option<Value> {
+    matches!(method, "POST" | "PUT" | "DELETE").then(|| json!({}))
+}
+
+#[tokio::test]
+async fn every_route_needs_its_role_and_sees_only_its_user_s_objects() {
+    let app = TestApp::new();
+    let admin = app.admin_token("dana", "admin-password-1").await;
+    for (name, pass) in [("yossi", "yossi-password-1"), ("rina", "rina-password-1")] {
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/admin/users",
+                Some(&admin),
+                Some(json!({"username": name, "name": name, "password": pass})),
+            )
+            .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    let yossi = app.login("yossi", "yossi-password-1").await;
+    let rina = app.login("rina", "rina-password-1").await;
+
+    // 1. No token: 401 everywhere but the public routes.
+    let mut wrong = Vec::new();
+    for (method, path, access) in ROUTES {
+        if matches!(access, Public | Socket) {
+            continue;
+        }
+        let uri = fill(path, &|_| "1".into());
+        let (s, _) = app.json(method, &uri, None, body_for(method)).await;
+        if s != 401 {
+            wrong.push(format!("{method} {uri}: {s} without a token"));
+        }
+    }
+    // 2. A user on an admin route: 403.
+    for (method, path, access) in ROUTES {
+        if *access != Admin {
+            continue;
+        }
+        let uri = fill(path, &|_| "1".into());
+        let (s, _) = app.json(method, &uri, Some(&rina), body_for(method)).await;
+        if s != 403 {
+            wrong.push(format!("{method} {uri}: {s} for a user"));
+        }
+    }
+
+    // 3. Yossi's objects, named by Rina: 404, and unchanged.
+    let ids = yossi_objects(&app, &yossi).await;
+    let before = snapshot(&app, &yossi).await;
+    for (method, path, access) in ROUTES {
+        if *access != User || !path.contains('{') {
+            continue;
+        }
+        let Some(uri) = yossi_uri(path, &ids) else {
+            continue;
+        };
+        let (s, v) = app
+            .json(method, &uri, Some(&rina), valid_body(path, method))
+            .await;
+        if s != 404 {
+            wrong.push(format!("{method} {uri}: {s} for another user ({v})"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(
+        snapshot(&app, &yossi).await,
+        before,
+        "nothing of Yossi's changed"
+    );
+}
+
+/// The ids of one object of each kind that Yossi owns.
+struct Ids {
+    mail: String,
+    thread: String,
+    draft: String,
+    upload: String,
+    contact: String,
+    task: String,
+    rule: String,
+    template: String,
+}
+
+async fn yossi_objects(app: &TestApp, yossi: &str) -> Ids {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = "From: Noa <noa@example.test>\r\nTo: yossi@example.test\r\nSubject: of yossi\r\n\
+                Message-ID: <sweep-1@example.test>\r\nDate: Thu, 26 Nov 2026 10:00:00 +0000\r\n\
+                Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\
+                private\r\n--b\r\nContent-Type: text/plain; name=a.txt\r\n\
+                Content-Disposition: attachment; filename=a.txt\r\n\r\nsecret file\r\n--b--\r\n";
+    std::fs::write(dir.path().join("1.eml"), mail).unwrap();
+    for folder in ["INBOX", "Drafts"] {
+        let report = mailclient::import::run(
+            &app.state.store,
+            &app.state.service::<mailclient::search::Search>(),
+            &mailclient::import::Options {
+                path: dir.path().to_path_buf(),
+                username: "yossi".into(),
+                account: None,
+                folder: folder.into(),
+                show_progress: false,
+            },
+        )
+        .unwrap();
+        assert_eq!(report.imported, 1, "{:?}", report.failed);
+    }
+    let (_, list) = app
+        .json("GET", "/api/emails/inbox", Some(yossi), None)
+        .await;
+    let first = &list[0];
+    let (_, drafts) = app
+        .json("GET", "/api/emails/drafts", Some(yossi), None)
+        .await;
+    let upload = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/attachments?name=notes.txt")
+        .header("authorization", yossi)
+        .header("content-type", "text/plain")
+        .body(axum::body::Body::from("yossi's notes"))
+        .unwrap();
+    let resp = app.send(upload).await;
+    assert_eq!(resp.status(), 200);
+    let upload: Value = serde_json::from_str(&common::body_text(resp).await).unwrap();
+    let made = |uri: &'static str, body: Value| async move {
+        let (s, v) = app.json("POST", uri, Some(yossi), Some(body)).await;
+        assert_eq!(s, 200, "{uri}: {v}");
+        v["id"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v["id"].to_string())
+    };
+    Ids {
+        mail: first["id"].as_str().unwrap().to_string(),
+        thread: first["threadId"].as_str().unwrap().to_string(),
+        draft: drafts[0]["id"].as_str().expect("a draft").to_string(),
+        upload: upload["id"].as_str().unwrap().to_string(),
+        contact: made(
+            "/api/contacts",
+            json!({"name": "Noa", "email": "noa@example.test"}),
+        )
+        .await,
+        task: made("/api/tasks", json!({"title": "של יוסי"})).await,
+        rule: made(
+            "/api/rules",
+            json!({"name": "של יוסי", "conditions": [{"field": "subject", "value": "x"}],
+                   "actions": [{"kind": "mark_as_read"}]}),
+        )
+        .await,
+        template: made(
+            "/api/templates",
+            json!({"name": "של יוסי", "subject": "s", "body": "b"}),
+        )
+        .await,
+    }
+}
+
+/// The URI naming Yossi's object for a route with parameters; None where the route names no
+/// object of one user (a folder name, a sender address, the outbox, whose items exist only
+/// while a send waits; see tests/outgoing.rs for its isolation).
+fn yossi_uri(path: &str, ids: &Ids) -> Option<String> {
+    let names_object = ["{id}", "{key}", "{thread}"]
+        .iter()
+        .any(|p| path.contains(p));
+    if !names_object {
+        return None;
+    }
+    let id = if path.starts_with("/api/emails/{") || path.starts_with("/api/threads/") {
+        &ids.mail
+    } else if path.starts_with("/api/drafts/") {
+        &ids.draft
+    } else if path.starts_with("/api/attachments/") {
+        &ids.upload
+    } else if path.starts_with("/api/contacts/") {
+        &ids.contact
+    } else if path.starts_with("/api/tasks/") {
+        &ids.task
+    } else if path.starts_with("/api/rules/") {
+        &ids.rule
+    } else if path.starts_with("/api/templates/") {
+        &ids.template
+    } else {
+        return None;
+    };
+    Some(fill(path, &|param| match param {
+        "folder" => "inbox".into(),
+        "thread" => ids.thread.clone(),
+        "index" => "0".into(),
+        _ => id.clone(),
+    }))
+}
+
+/// A body the route would accept from its owner, so only ownership can refuse it.
+fn valid_body(path: &str, method: &str) -> Option<Value> {
+    let v = match (method, path) {
+        ("PUT", "/api/emails/{key}") => json!({"is_read": true, "is_starred": true}),
+        ("PUT", "/api/emails/{id}/status") => json!({"status": "processed"}),
+        ("PUT", "/api/drafts/{id}") => {
+            json!({"to": ["a@example.test"], "subject": "changed", "body": "<p>changed</p>"})
+        }
+        ("POST", "/api/drafts/{id}/send") => json!({}),
+        ("PUT", "/api/contacts/{id}") => json!({"name": "changed", "email": "c@example.test"}),
+        ("PUT", "/api/tasks/{id}") => json!({"title": "changed"}),
+        ("PUT", "/api/rules/{id}") => json!({"name": "changed",
+            "conditions": [{"field": "subject", "value": "y"}], "actions": [{"kind": "mark_as_read"}]}),
+        ("PUT", "/api/rules/{id}/active") => json!({"is_active": false}),
+        ("PUT", "/api/templates/{id}") => json!({"name": "changed", "subject": "s", "body": "b"}),
+        (m, _) => return body_for(m),
+    };
+    Some(v)
+}
+
+/// What Yossi sees of his objects, to compare before and after.
+async fn snapshot(app: &TestApp, yossi: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    for uri in [
+        "/api/emails/inbox",
+        "/api/emails/drafts",
+        "/api/contacts",
+        "/api/tasks",
+        "/api/rules",
+        "/api/templates",
+    ] {
+        let (s, v) = app.json("GET", uri, Some(yossi), None).await;
+        assert_eq!(s, 200, "{uri}");
+        out.push(v);
+    }
+    out
+}
+
+/// Every `.route("path", method(handler)…)` in `src/`, as (METHOD, path).
+fn routes_in_source() -> BTreeSet<(String, String)> {
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, files);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut out = BTreeSet::new();
+    for f in files {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let mut at = 0;
+        while let Some(i) = src[at..].find(".route(") {
+            let open = at + i + ".route(".len();
+            // The call's extent: up to its closing parenthesis.
+            let (mut depth, mut end) = (1, open);
+            for (j, c) in src[open..].char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = open + j;
+                    break;
+                }
+            }
+            let call = &src[open..end];
+            at = end;
+            let Some(q1) = call.find('"') else { continue };
+            let q2 = q1 + 1 + call[q1 + 1..].find('"').unwrap();
+            let path = &call[q1 + 1..q2];
+            let handlers = &call[q2 + 1..];
+            for method in ["get", "post", "put", "delete", "patch"] {
+                let hit = handlers.match_indices(&format!("{method}(")).any(|(k, _)| {
+                    k == 0
+                        || !handlers.as_bytes()[k - 1].is_ascii_alphanumeric()
+                            && handlers.as_bytes()[k - 1] != b'_'
+                });
+                if hit {
+                    out.insert((method.to_uppercase(), path.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_table_lists_every_route_and_only_those() {
+    let in_source = routes_in_source();
+    assert!(
+        in_source.len() > 50,
+        "the scan found the routes: {in_source:?}"
+    );
+    let table: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .map(|(m, p, _)| (m.to_string(), p.to_string()))
+        .collect();
+    assert_eq!(table.len(), ROUTES.len(), "a route is listed twice");
+    let missing: Vec<_> = in_source.difference(&table).collect();
+    let gone: Vec<_> = table.difference(&in_source).collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "routes without a role in tests/auth_sweep.rs ROUTES: {missing:?}; listed but gone: {gone:?}"
+    );
+}
