@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use super::limit::ConnectionTests;
 use super::providers::{DetectProviderResponse, ProvidersResponse};
 use super::{Account, AccountRecord, Settings, address};
 use crate::auth::CurrentUser;
@@ -166,14 +167,18 @@ fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
-/// Logs in to IMAP and authenticates to SMTP, side by side.
-async fn check(
-    state: &AppState,
-    s: &Settings,
-) -> (
+type Checked = (
     std::result::Result<(), MailError>,
     std::result::Result<(), MailError>,
-) {
+);
+
+/// Logs in to IMAP and authenticates to SMTP, side by side, when the user has a try left
+/// (`limit.rs`).
+async fn check(state: &AppState, user_id: u64, s: &Settings) -> Result<Checked> {
+    state
+        .service::<ConnectionTests>()
+        .take(user_id)
+        .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })?;
     let timeout = state.mail_timeout;
     let tls = &state.tls;
     let imap_ep = Endpoint {
@@ -182,6 +187,7 @@ async fn check(
         ssl: s.imap_ssl,
         pinned_fingerprint: s.imap_fingerprint.clone(),
         timeout,
+        hosts: state.mail_hosts.clone(),
     };
     let smtp_ep = Endpoint {
         host: s.smtp_server.clone(),
@@ -189,6 +195,7 @@ async fn check(
         ssl: s.smtp_ssl,
         pinned_fingerprint: s.smtp_fingerprint.clone(),
         timeout,
+        hosts: state.mail_hosts.clone(),
     };
     let imap_check = async {
         let mut session = imap::open(tls, &imap_ep, &s.email, &s.password).await?;
@@ -200,7 +207,7 @@ async fn check(
         conn.quit().await;
         Ok(())
     };
-    tokio::join!(imap_check, smtp_check)
+    Ok(tokio::join!(imap_check, smtp_check))
 }
 
 /// The result of connecting to one server (IMAP or SMTP): only `ok` when it worked.
@@ -311,7 +318,7 @@ pub(crate) async fn connect(
     user: &crate::auth::users::UserRecord,
     s: Settings,
 ) -> Result<Response> {
-    let (imap_r, smtp_r) = check(state, &s).await;
+    let (imap_r, smtp_r) = check(state, user.id, &s).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }
@@ -334,7 +341,7 @@ async fn test_connection(
     ApiJson(req): ApiJson<ConnectRequest>,
 ) -> Result<Response> {
     let s = settings(&state, user.id, req)?;
-    let (imap_r, smtp_r) = check(&state, &s).await;
+    let (imap_r, smtp_r) = check(&state, user.id, &s).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }
