@@ -1,12 +1,15 @@
 //! Mailbox connection tests as a hostile user would use them, through `app()` with no mail
-//! server: the per-user token bucket (429) and `[mail] deny_private_ranges` refusing a loopback
-//! address before connecting.
+//! server: the per-user token bucket (429), `[mail] deny_private_ranges` refusing a loopback
+//! address before connecting, and a saved password never reused for another pinned
+//! certificate.
 
 mod common;
 
 use axum::body::Body;
 use axum::http::Request;
 use common::TestApp;
+use mailclient::accounts::{self, Settings};
+use mailclient::auth::users;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
@@ -123,4 +126,78 @@ async fn private_addresses_are_refused_after_resolution_when_configured() {
         accepted.is_err(),
         "the server connected to a refused address"
     );
+}
+
+#[tokio::test]
+async fn a_saved_password_is_not_reused_for_another_certificate() {
+    let app = TestApp::with_config("[mail]\ntimeout_secs = 2\n");
+    let token = app.admin_token("dana", PASSWORD).await;
+    let user = users::find_by_username(&app.state.store, "dana")
+        .unwrap()
+        .unwrap();
+    let port = closed_port();
+    let pinned = "AB:".repeat(31) + "AB";
+    let saved = Settings {
+        email: "dana@example.test".into(),
+        password: "mailbox-pass".into(),
+        imap_server: "127.0.0.1".into(),
+        imap_port: port,
+        imap_ssl: false,
+        smtp_server: "127.0.0.1".into(),
+        smtp_port: port,
+        smtp_ssl: false,
+        imap_fingerprint: Some(pinned.clone()),
+        smtp_fingerprint: None,
+    };
+    accounts::save(&app.state.store, &app.state.key, user.id, &saved).unwrap();
+
+    let try_with = |imap_fingerprint: Option<String>| {
+        let mut body = request(port);
+        body["password"] = json!("");
+        if let Some(f) = imap_fingerprint {
+            body["imap_fingerprint"] = json!(f);
+        }
+        body
+    };
+    // The same servers and certificate (spelled another way): the saved password is used,
+    // and the connection is tried (and fails: nobody listens).
+    let same = pinned.to_lowercase().replace(':', " ");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/auth/test-connection",
+            Some(&token),
+            Some(try_with(Some(same))),
+        )
+        .await;
+    assert_eq!(s, 422, "{v}");
+    // Another certificate, or none: the password must be typed again.
+    let other = "CD:".repeat(31) + "CD";
+    for fingerprint in [Some(other), None] {
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/auth/test-connection",
+                Some(&token),
+                Some(try_with(fingerprint)),
+            )
+            .await;
+        assert_eq!(s, 400, "{v}");
+        assert!(
+            v["message"].as_str().unwrap().contains("תעודת האבטחה"),
+            "{v}"
+        );
+    }
+    // Typed again, it is accepted with the new certificate.
+    let mut typed = request(port);
+    typed["imap_fingerprint"] = json!("CD:".repeat(31) + "CD");
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/auth/test-connection",
+            Some(&token),
+            Some(typed),
+        )
+        .await;
+    assert_eq!(s, 422, "{v}");
 }

@@ -122,6 +122,9 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     };
     let imap_port = port(&req.imap_port, default_imap_port)?;
     let smtp_port = port(&req.smtp_port, default_smtp_port)?;
+    let pin = |f: Option<&str>| f.map(normalize_fingerprint).filter(|f| !f.is_empty());
+    let imap_fingerprint = pin(req.imap_fingerprint.as_deref());
+    let smtp_fingerprint = pin(req.smtp_fingerprint.as_deref());
     let password = if req.password.is_empty() {
         let existing = super::find_by_email(&state.store, user_id, &email)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED))?;
@@ -136,6 +139,15 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         if !same_servers {
             return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED));
         }
+        // Nor to another certificate: a pinned fingerprint replaces the chain check, so a new
+        // one could be anybody's. Accepting it takes the password again.
+        let same_certificates = existing.imap_fingerprint == imap_fingerprint
+            && existing.smtp_fingerprint == smtp_fingerprint;
+        if !same_certificates {
+            return Err(AppError::bad_request(
+                messages::MAIL_PASSWORD_REQUIRED_NEW_CERT,
+            ));
+        }
         existing.password(&state.key).map_err(AppError::internal)?
     } else {
         req.password
@@ -149,16 +161,8 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         imap_ssl,
         smtp_server,
         smtp_ssl,
-        imap_fingerprint: req
-            .imap_fingerprint
-            .as_deref()
-            .map(normalize_fingerprint)
-            .filter(|f| !f.is_empty()),
-        smtp_fingerprint: req
-            .smtp_fingerprint
-            .as_deref()
-            .map(normalize_fingerprint)
-            .filter(|f| !f.is_empty()),
+        imap_fingerprint,
+        smtp_fingerprint,
     })
 }
 
