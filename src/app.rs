@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::forget::{self, Forget, Step};
 use crate::jobs::Spec;
+use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
 use crate::outgoing::Outbox;
@@ -203,6 +204,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     let setup = SetupGate::for_store(&store)?;
     let key = ServerKey::load_or_create(&config.storage.data_dir)?;
     let tls = TlsContext::new(&config.mail.extra_ca_files)?;
+    let hosts = HostPolicy::new(&config.mail.allowed_hosts, config.mail.deny_private_ranges);
     let (events, _) = tokio::sync::broadcast::channel(1024);
     let sync = Arc::new(SyncManager::new(
         store.clone(),
@@ -210,6 +212,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
             key: key.clone(),
             tls: tls.clone(),
             timeout: Duration::from_secs(config.mail.timeout_secs),
+            hosts: hosts.clone(),
             max_backoff: Duration::from_secs(300),
             events,
         },
@@ -233,6 +236,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     );
     let mut services = Services::default();
     services.insert(Arc::new(throttle));
+    services.insert(Arc::new(accounts::limit::ConnectionTests::default()));
     services.insert(Arc::new(setup));
     services.insert(sync.clone());
     services.insert(outbox);
@@ -244,6 +248,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(Arc::new(crate::state::Jobs::new(jobs(&config))));
     Ok(AppState {
         mail_timeout: Duration::from_secs(config.mail.timeout_secs),
+        mail_hosts: hosts,
         config: Arc::new(config),
         changes: ChangeFeed::new(store.clone())?,
         store,

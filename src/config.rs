@@ -168,6 +168,13 @@ pub struct MailConfig {
     pub poll_interval_secs: u64,
     /// Seconds between checks of INBOX on a server without IDLE (the design's 30 s).
     pub inbox_poll_secs: u64,
+    /// The only IMAP/SMTP hosts users may connect to (names or IP literals as typed, or
+    /// `*.example.com` for its subdomains); empty means any. Any user names the hosts of a
+    /// connection test, so this keeps the server from connecting wherever they say.
+    pub allowed_hosts: Vec<String>,
+    /// Refuse mail servers whose name resolves to a loopback, private or link-local address
+    /// (checked on the resolved addresses). Off by default: a mail server on the LAN is common.
+    pub deny_private_ranges: bool,
 }
 
 impl Default for MailConfig {
@@ -177,6 +184,8 @@ impl Default for MailConfig {
             timeout_secs: 30,
             poll_interval_secs: 300,
             inbox_poll_secs: 30,
+            allowed_hosts: Vec::new(),
+            deny_private_ranges: false,
         }
     }
 }
@@ -390,6 +399,13 @@ impl Config {
                 "expected 5 to 3600 seconds",
             );
         }
+        if let Some(bad_host) = self.mail.allowed_hosts.iter().find(|h| !host_pattern_ok(h)) {
+            return bad(
+                "mail.allowed_hosts",
+                bad_host,
+                "expected host names or IP addresses (or *.example.com), without a scheme or port",
+            );
+        }
         if self.compose.undo_send_secs > 300 {
             return bad(
                 "compose.undo_send_secs",
@@ -517,6 +533,25 @@ fn env_value(raw: &str) -> toml::Value {
         Some(v) if !v.is_table() => v,
         _ => toml::Value::String(raw.to_string()),
     }
+}
+
+/// A host name, an IP address, or `*.` and a domain: what `[mail] allowed_hosts` may list.
+fn host_pattern_ok(pattern: &str) -> bool {
+    let host = pattern.strip_prefix("*.").unwrap_or(pattern);
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return !pattern.starts_with('*');
+    }
+    !host.is_empty()
+        && host.len() <= 253
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
 }
 
 /// http(s), a host, no user name or password, query or fragment (nothing secret to show back).
@@ -649,6 +684,31 @@ mod tests {
             Config::from_sources(Some("[server"), Some("my.toml"), &[], &Overrides::default())
                 .unwrap_err();
         assert!(err.0.starts_with("my.toml:"), "{err}");
+    }
+
+    #[test]
+    fn mail_host_limits_are_read_and_checked() {
+        let file = "[mail]\nallowed_hosts = [\"imap.gmail.com\", \"*.example.org\", \"10.0.0.5\", \"::1\"]\ndeny_private_ranges = true\n";
+        let c = Config::from_sources(Some(file), None, &[], &Overrides::default()).unwrap();
+        assert_eq!(c.mail.allowed_hosts.len(), 4);
+        assert!(c.mail.deny_private_ranges);
+        let e = env(&[("MAILCLIENT_MAIL_DENY_PRIVATE_RANGES", "true")]);
+        let c = Config::from_sources(None, None, &e, &Overrides::default()).unwrap();
+        assert!(c.mail.deny_private_ranges);
+        for bad in [
+            "imaps://imap.gmail.com",
+            "imap.gmail.com:993",
+            "",
+            "a..b",
+            "*.",
+            "*.10.0.0.1",
+            "two words",
+        ] {
+            let file = format!("[mail]\nallowed_hosts = [{bad:?}]\n");
+            let err =
+                Config::from_sources(Some(&file), None, &[], &Overrides::default()).unwrap_err();
+            assert!(err.0.contains("`mail.allowed_hosts`"), "{bad}: {err}");
+        }
     }
 
     #[test]

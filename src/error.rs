@@ -29,6 +29,9 @@ pub enum AppError {
     Conflict(String),
     #[error("too many attempts, retry after {retry_after_secs}s")]
     TooManyAttempts { retry_after_secs: u64 },
+    /// Mail connection tests (and mailbox logins) beyond the user's token bucket.
+    #[error("too many connection tests, retry after {retry_after_secs}s")]
+    TooManyConnectionTests { retry_after_secs: u64 },
     #[error("payload too large")]
     PayloadTooLarge,
     /// Too large, with the limit in the message (an attachment).
@@ -71,7 +74,9 @@ impl AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyAttempts { .. } | Self::TooManyConnectionTests { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             Self::PayloadTooLarge | Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MailboxUnavailable(_) => StatusCode::BAD_GATEWAY,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -90,7 +95,9 @@ impl AppError {
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
             Self::Conflict(_) => "conflict",
-            Self::TooManyAttempts { .. } => "too_many_attempts",
+            Self::TooManyAttempts { .. } | Self::TooManyConnectionTests { .. } => {
+                "too_many_attempts"
+            }
             Self::PayloadTooLarge | Self::TooLarge(_) => "payload_too_large",
             Self::MailboxUnavailable(_) => "mailbox_unavailable",
             Self::UnsupportedMediaType => "unsupported_media_type",
@@ -120,6 +127,9 @@ impl AppError {
             Self::TooManyAttempts { retry_after_secs } => {
                 messages::too_many_attempts(*retry_after_secs)
             }
+            Self::TooManyConnectionTests { retry_after_secs } => {
+                messages::too_many_connection_tests(*retry_after_secs)
+            }
             Self::PayloadTooLarge => messages::BODY_TOO_LARGE.into(),
             Self::UnsupportedMediaType => messages::UNSUPPORTED_MEDIA.into(),
             Self::Internal(_) => messages::SERVER_ERROR.into(),
@@ -139,7 +149,9 @@ impl IntoResponse for AppError {
             "error": self.code(),
             "message": self.user_message(),
         });
-        let mut response = if let Self::TooManyAttempts { retry_after_secs } = self {
+        let mut response = if let Self::TooManyAttempts { retry_after_secs }
+        | Self::TooManyConnectionTests { retry_after_secs } = self
+        {
             body["retryAfterSecs"] = json!(retry_after_secs);
             let mut r = (status, Json(body)).into_response();
             r.headers_mut()

@@ -54,6 +54,33 @@ pub fn mail_timeout(server: &str) -> String {
 pub fn mail_protocol(server: &str) -> String {
     format!("השרת {server} החזיר תשובה לא צפויה.")
 }
+/// The peer is not a mail server of that kind; what it said is never shown.
+pub fn mail_not_mail_server(server: &str, protocol: &str) -> String {
+    format!("השרת {server} לא ענה כמו שרת {protocol}. בדוק את כתובת השרת והפורט.")
+}
+/// `[mail] allowed_hosts` / `deny_private_ranges` refused the host.
+pub fn mail_host_refused(host: &str) -> String {
+    format!("החיבור לשרת {host} אינו מותר בהגדרות השרת. פנה למנהל המערכת.")
+}
+/// The IMAP server sent one response larger than the client keeps (`mail::imap_cap`).
+pub fn mail_response_too_large(server: &str, limit_bytes: usize) -> String {
+    let limit = if limit_bytes >= 1 << 20 {
+        format!("{} MB", limit_bytes >> 20)
+    } else {
+        format!("{} KB", limit_bytes >> 10)
+    };
+    format!("השרת {server} שלח תשובה גדולה מדי (מעל {limit}). החיבור נותק כדי להגן על השרת.")
+}
+/// Connection tests (and mailbox logins) per user, beyond the token bucket.
+pub fn too_many_connection_tests(retry_after_secs: u64) -> String {
+    format!(
+        "יותר מדי בדיקות חיבור לשרתי דואר. נסה שוב בעוד {} שניות.",
+        retry_after_secs.max(1)
+    )
+}
+/// A saved password goes only to the certificates it was saved with.
+pub const MAIL_PASSWORD_REQUIRED_NEW_CERT: &str =
+    "תעודת האבטחה של השרת השתנתה. נא להזין שוב את סיסמת תיבת הדואר.";
 pub const MAIL_EMAIL_INVALID: &str = "כתובת המייל אינה תקינה";
 pub const MAIL_PASSWORD_REQUIRED: &str = "נא להזין את סיסמת תיבת הדואר";
 pub const MAIL_SERVER_REQUIRED: &str = "נא להזין שרת IMAP ושרת SMTP";

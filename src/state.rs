@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::forget::Forget;
+use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
 use crate::store::Store;
@@ -69,6 +70,8 @@ pub struct AppState {
     pub tls: TlsContext,
     /// `[mail] timeout_secs`.
     pub mail_timeout: Duration,
+    /// `[mail] allowed_hosts` and `deny_private_ranges`: where mail connections may go.
+    pub mail_hosts: HostPolicy,
     /// The mail store's change log as a stream (the live channel follows it).
     pub changes: Arc<ChangeFeed>,
     /// Forgetting users and accounts: every feature's step.

@@ -188,3 +188,27 @@ fn unparseable_messages_are_reported_and_skipped() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no user named"));
 }
+
+#[test]
+fn root_does_not_import_into_another_user_s_data_dir() {
+    // Only root can make the situation (and the check is about root).
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: not root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::os::unix::fs::chown(&data, Some(65534), Some(65534)).unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    std::fs::write(mail.join("a.eml"), "Subject: a\r\n\r\nx\r\n").unwrap();
+    let out = import(&data, &mail);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("refusing to import as root"), "{stderr}");
+    assert!(stderr.contains("uid 65534"), "{stderr}");
+    // Nothing was written into it.
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0);
+}

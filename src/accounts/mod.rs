@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod backup;
+pub mod limit;
 pub mod providers;
 pub mod routes;
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::crypto::ServerKey;
 use crate::error::{AppError, Result};
+use crate::mail::hosts::HostPolicy;
 use crate::mail::net::Endpoint;
 use crate::messages;
 use crate::store::{Store, next_id, record};
@@ -124,23 +126,25 @@ impl AccountRecord {
         Ok(String::from_utf8(bytes)?)
     }
 
-    pub fn imap_endpoint(&self, timeout: Duration) -> Endpoint {
+    pub fn imap_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
         Endpoint {
             host: self.imap_server.clone(),
             port: self.imap_port,
             ssl: self.imap_ssl,
             pinned_fingerprint: self.imap_fingerprint.clone(),
             timeout,
+            hosts: hosts.clone(),
         }
     }
 
-    pub fn smtp_endpoint(&self, timeout: Duration) -> Endpoint {
+    pub fn smtp_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
         Endpoint {
             host: self.smtp_server.clone(),
             port: self.smtp_port,
             ssl: self.smtp_ssl,
             pinned_fingerprint: self.smtp_fingerprint.clone(),
             timeout,
+            hosts: hosts.clone(),
         }
     }
 }

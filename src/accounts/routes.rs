@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use super::limit::ConnectionTests;
 use super::providers::{DetectProviderResponse, ProvidersResponse};
 use super::{Account, AccountRecord, Settings, address};
 use crate::auth::CurrentUser;
@@ -121,6 +122,9 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     };
     let imap_port = port(&req.imap_port, default_imap_port)?;
     let smtp_port = port(&req.smtp_port, default_smtp_port)?;
+    let pin = |f: Option<&str>| f.map(normalize_fingerprint).filter(|f| !f.is_empty());
+    let imap_fingerprint = pin(req.imap_fingerprint.as_deref());
+    let smtp_fingerprint = pin(req.smtp_fingerprint.as_deref());
     let password = if req.password.is_empty() {
         let existing = super::find_by_email(&state.store, user_id, &email)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED))?;
@@ -135,6 +139,15 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         if !same_servers {
             return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED));
         }
+        // Nor to another certificate: a pinned fingerprint replaces the chain check, so a new
+        // one could be anybody's. Accepting it takes the password again.
+        let same_certificates = existing.imap_fingerprint == imap_fingerprint
+            && existing.smtp_fingerprint == smtp_fingerprint;
+        if !same_certificates {
+            return Err(AppError::bad_request(
+                messages::MAIL_PASSWORD_REQUIRED_NEW_CERT,
+            ));
+        }
         existing.password(&state.key).map_err(AppError::internal)?
     } else {
         req.password
@@ -148,16 +161,8 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         imap_ssl,
         smtp_server,
         smtp_ssl,
-        imap_fingerprint: req
-            .imap_fingerprint
-            .as_deref()
-            .map(normalize_fingerprint)
-            .filter(|f| !f.is_empty()),
-        smtp_fingerprint: req
-            .smtp_fingerprint
-            .as_deref()
-            .map(normalize_fingerprint)
-            .filter(|f| !f.is_empty()),
+        imap_fingerprint,
+        smtp_fingerprint,
     })
 }
 
@@ -166,14 +171,18 @@ fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
-/// Logs in to IMAP and authenticates to SMTP, side by side.
-async fn check(
-    state: &AppState,
-    s: &Settings,
-) -> (
+type Checked = (
     std::result::Result<(), MailError>,
     std::result::Result<(), MailError>,
-) {
+);
+
+/// Logs in to IMAP and authenticates to SMTP, side by side, when the user has a try left
+/// (`limit.rs`).
+async fn check(state: &AppState, user_id: u64, s: &Settings) -> Result<Checked> {
+    state
+        .service::<ConnectionTests>()
+        .take(user_id)
+        .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })?;
     let timeout = state.mail_timeout;
     let tls = &state.tls;
     let imap_ep = Endpoint {
@@ -182,6 +191,7 @@ async fn check(
         ssl: s.imap_ssl,
         pinned_fingerprint: s.imap_fingerprint.clone(),
         timeout,
+        hosts: state.mail_hosts.clone(),
     };
     let smtp_ep = Endpoint {
         host: s.smtp_server.clone(),
@@ -189,6 +199,7 @@ async fn check(
         ssl: s.smtp_ssl,
         pinned_fingerprint: s.smtp_fingerprint.clone(),
         timeout,
+        hosts: state.mail_hosts.clone(),
     };
     let imap_check = async {
         let mut session = imap::open(tls, &imap_ep, &s.email, &s.password).await?;
@@ -200,7 +211,7 @@ async fn check(
         conn.quit().await;
         Ok(())
     };
-    tokio::join!(imap_check, smtp_check)
+    Ok(tokio::join!(imap_check, smtp_check))
 }
 
 /// The result of connecting to one server (IMAP or SMTP): only `ok` when it worked.
@@ -311,7 +322,7 @@ pub(crate) async fn connect(
     user: &crate::auth::users::UserRecord,
     s: Settings,
 ) -> Result<Response> {
-    let (imap_r, smtp_r) = check(state, &s).await;
+    let (imap_r, smtp_r) = check(state, user.id, &s).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }
@@ -334,7 +345,7 @@ async fn test_connection(
     ApiJson(req): ApiJson<ConnectRequest>,
 ) -> Result<Response> {
     let s = settings(&state, user.id, req)?;
-    let (imap_r, smtp_r) = check(&state, &s).await;
+    let (imap_r, smtp_r) = check(&state, user.id, &s).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }

@@ -126,9 +126,18 @@ pub async fn write(
     .await
     .map_err(|e| e.user_message())?;
     let message_id = draft_message_id(user_id, key, &from.email);
-    let bracket = |s: &str| format!("<{}>", parse::clean_id(s));
-    let parent = meta.summary.message_id.as_deref().map(bracket);
-    let mut references: Vec<String> = meta.summary.references.iter().map(|r| bracket(r)).collect();
+    // The ids of received mail: filtered like any id taken into a header.
+    let parent = meta
+        .summary
+        .message_id
+        .as_deref()
+        .and_then(outgoing::mime::msg_id);
+    let mut references: Vec<String> = meta
+        .summary
+        .references
+        .iter()
+        .filter_map(|r| outgoing::mime::msg_id(r))
+        .collect();
     if let Some(p) = &parent
         && !references.contains(p)
     {

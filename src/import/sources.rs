@@ -1,9 +1,15 @@
 //! Where imported mail comes from: an mbox file, a Maildir (with Maildir++ sub-folders), a
 //! folder of .eml files, or one .eml file. Each yields messages one at a time (an mbox of
 //! gigabytes is never read whole), with the flags the format carries.
+//!
+//! Symbolic links inside the tree given are never followed, neither folders (a `.Sub` Maildir,
+//! its `cur`/`new`) nor files, and files are opened with `O_NOFOLLOW`: an import reads what is
+//! in the tree, not whatever a link there points at (another user's mail, /etc). The path given
+//! on the command line itself may be a link.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::mailstore::ServerFlags;
@@ -41,10 +47,7 @@ impl Source {
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
         if meta.is_file() {
             let mut head = [0u8; 5];
-            let n = {
-                use std::io::Read;
-                File::open(path)?.read(&mut head)?
-            };
+            let n = File::open(path)?.read(&mut head)?;
             return Ok(if &head[..n] == b"From " {
                 Self::Mbox(path.to_path_buf())
             } else {
@@ -56,7 +59,9 @@ impl Source {
             let mut subs: Vec<_> = std::fs::read_dir(path)?
                 .filter_map(|e| e.ok())
                 .filter(|e| {
-                    e.file_name().to_string_lossy().starts_with('.') && is_maildir(&e.path())
+                    e.file_name().to_string_lossy().starts_with('.')
+                        && e.file_type().is_ok_and(|t| t.is_dir())
+                        && is_maildir(&e.path())
                 })
                 .map(|e| {
                     let name = e
@@ -112,7 +117,7 @@ impl Source {
             Self::Maildirs(dirs) => {
                 for (dir, name) in dirs {
                     for (path, new) in maildir_files(dir) {
-                        match std::fs::read(&path) {
+                        match read_no_follow(&path) {
                             Ok(raw) => f(Item {
                                 origin: path.display().to_string(),
                                 folder: name.clone(),
@@ -131,7 +136,7 @@ impl Source {
             }
             Self::Files(files) => {
                 for path in files {
-                    match std::fs::read(path) {
+                    match read_no_follow(path) {
                         Ok(raw) => f(Item {
                             origin: path.display().to_string(),
                             folder: folder.to_string(),
@@ -155,8 +160,22 @@ impl Source {
     }
 }
 
+/// A Maildir: `cur` and `new` folders of its own (not links to folders elsewhere).
 fn is_maildir(p: &Path) -> bool {
-    p.join("cur").is_dir() && p.join("new").is_dir()
+    let real_dir = |d: &Path| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir());
+    real_dir(&p.join("cur")) && real_dir(&p.join("new"))
+}
+
+/// A file's bytes, refused when it is a symbolic link (also one put there since it was
+/// listed).
+fn read_no_follow(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let mut raw = Vec::new();
+    file.read_to_end(&mut raw)?;
+    Ok(raw)
 }
 
 fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
@@ -215,7 +234,7 @@ fn maildir_flags(path: &Path, new: bool) -> ServerFlags {
 }
 
 fn mtime(path: &Path) -> Option<i64> {
-    let t = std::fs::metadata(path).ok()?.modified().ok()?;
+    let t = std::fs::symlink_metadata(path).ok()?.modified().ok()?;
     t.duration_since(std::time::UNIX_EPOCH)
         .ok()
         .map(|d| d.as_secs() as i64)
@@ -400,5 +419,81 @@ mod tests {
                 ("Work/Projects".into(), false, false, false),
             ]
         );
+    }
+
+    #[test]
+    fn symbolic_links_out_of_the_tree_are_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        for d in ["cur", "new"] {
+            std::fs::create_dir_all(outside.path().join(d)).unwrap();
+        }
+        std::fs::write(
+            outside.path().join("cur/secret:2,S"),
+            "Subject: secret\n\nx\n",
+        )
+        .unwrap();
+        std::fs::write(outside.path().join("other.eml"), "Subject: other\n\nx\n").unwrap();
+
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = dir.path().join("Maildir");
+        for sub in ["", ".Linked"] {
+            for d in ["cur", "new"] {
+                std::fs::create_dir_all(maildir.join(sub).join(d)).unwrap();
+            }
+        }
+        std::fs::write(maildir.join("cur/1.x:2,S"), "Subject: mine\n\nx\n").unwrap();
+        let link = |from: &Path, to: &Path| std::os::unix::fs::symlink(from, to);
+        // A sub-folder that is a link, a sub-folder whose cur is one, and a linked file.
+        link(outside.path(), &maildir.join(".Evil")).unwrap();
+        std::fs::remove_dir(maildir.join(".Linked/cur")).unwrap();
+        link(&outside.path().join("cur"), &maildir.join(".Linked/cur")).unwrap();
+        link(
+            &outside.path().join("other.eml"),
+            &maildir.join("cur/2.x:2,S"),
+        )
+        .unwrap();
+
+        let subjects = |src: &Source| {
+            let mut got = Vec::new();
+            src.each(
+                "INBOX",
+                |i| {
+                    got.push(
+                        String::from_utf8_lossy(&i.raw)
+                            .lines()
+                            .next()
+                            .unwrap_or("")
+                            .to_string(),
+                    );
+                    Ok(())
+                },
+                |_| {},
+            )
+            .unwrap();
+            got
+        };
+        let src = Source::detect(&maildir, "INBOX").unwrap();
+        let Source::Maildirs(dirs) = &src else {
+            panic!("a Maildir")
+        };
+        assert_eq!(
+            dirs.len(),
+            1,
+            "{:?}",
+            dirs.iter().map(|d| &d.1).collect::<Vec<_>>()
+        );
+        assert_eq!(src.count().unwrap(), 1);
+        assert_eq!(subjects(&src), ["Subject: mine"]);
+
+        // A folder of files: linked files and folders are skipped too.
+        let files = dir.path().join("eml");
+        std::fs::create_dir_all(&files).unwrap();
+        std::fs::write(files.join("a.eml"), "Subject: a\n\nx\n").unwrap();
+        link(&outside.path().join("other.eml"), &files.join("b.eml")).unwrap();
+        link(outside.path(), &files.join("sub")).unwrap();
+        let src = Source::detect(&files, "INBOX").unwrap();
+        assert_eq!(subjects(&src), ["Subject: a"]);
+        // And a file swapped for a link after it was listed is not read.
+        assert!(read_no_follow(&files.join("b.eml")).is_err());
     }
 }

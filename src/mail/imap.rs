@@ -1,14 +1,20 @@
 //! Opening an authenticated IMAP session: implicit TLS or STARTTLS, LOGIN, and the
-//! classification of failures.
+//! classification of failures. The session reads through [`Capped`], so no response can make
+//! it buffer more than `imap_cap`'s limits; a peer whose greeting is not IMAP's is told apart
+//! without repeating what it said.
 
+use async_imap::imap_proto::{Response, Status};
 use async_imap::{Client, Session};
 
+use super::imap_cap::{self, Capped};
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
 };
 use super::tls::TlsContext;
+use crate::messages;
 
-pub type ImapSession = Session<MailStream>;
+pub type ImapSession = Session<Capped<MailStream>>;
+type ImapClient = Client<Capped<MailStream>>;
 
 /// Connects and logs in. The whole exchange, greeting to tagged OK, runs under the endpoint's
 /// timeout.
@@ -20,23 +26,24 @@ pub async fn open(
 ) -> Result<ImapSession, MailError> {
     let attempt = TlsAttempt::new(tls, endpoint)?;
     let tcp = connect_tcp(endpoint).await?;
+    let capped = |s: MailStream| Capped::new(s, imap_cap::BEFORE_LOGIN);
     with_deadline(endpoint, "IMAP login", async {
         let client = if endpoint.ssl {
             let stream = attempt.handshake(tcp, endpoint).await?;
-            let mut client = Client::new(stream);
+            let mut client = Client::new(capped(stream));
             greeting(&mut client, endpoint).await?;
             client
         } else {
-            let mut client = Client::new(MailStream::Plain(tcp));
+            let mut client = Client::new(capped(MailStream::Plain(tcp)));
             greeting(&mut client, endpoint).await?;
             // SSL off means STARTTLS, which must succeed: only a server on this machine may
             // go without TLS.
             match client.run_command_and_check_ok("STARTTLS", None).await {
                 Ok(()) => {
-                    let MailStream::Plain(tcp) = client.into_inner() else {
+                    let MailStream::Plain(tcp) = client.into_inner().into_inner() else {
                         unreachable!("the stream is plain before STARTTLS")
                     };
-                    Client::new(attempt.handshake(tcp, endpoint).await?)
+                    Client::new(capped(attempt.handshake(tcp, endpoint).await?))
                 }
                 Err(async_imap::error::Error::Bad(_) | async_imap::error::Error::No(_))
                     if endpoint.plaintext_allowed() =>
@@ -50,7 +57,10 @@ pub async fn open(
             }
         };
         match client.login(username, password).await {
-            Ok(session) => Ok(session),
+            Ok(mut session) => {
+                session.get_mut().set_limits(imap_cap::SESSION);
+                Ok(session)
+            }
             Err((async_imap::error::Error::No(detail), _)) => {
                 Err(MailError::new(FailureKind::Auth, endpoint, detail))
             }
@@ -60,31 +70,79 @@ pub async fn open(
     .await
 }
 
-async fn greeting(client: &mut Client<MailStream>, endpoint: &Endpoint) -> Result<(), MailError> {
+/// The server's first words must be an untagged OK or PREAUTH: anything else is not an IMAP
+/// server (an SSH, SMTP or FTP banner, an HTTP server), and what it said is not shown.
+async fn greeting(client: &mut ImapClient, endpoint: &Endpoint) -> Result<(), MailError> {
     match client.read_response().await {
-        Ok(Some(_)) => Ok(()),
+        Ok(Some(r)) => match r.parsed() {
+            Response::Data {
+                status: Status::Ok | Status::PreAuth,
+                ..
+            } => Ok(()),
+            Response::Data {
+                status: Status::Bye,
+                ..
+            } => Err(MailError::new(
+                FailureKind::Unreachable,
+                endpoint,
+                "the server said BYE instead of a greeting",
+            )),
+            _ => Err(MailError::not_mail_server(endpoint, "IMAP")),
+        },
         Ok(None) => Err(MailError::protocol(
             endpoint,
             "connection closed before the greeting",
         )),
-        Err(e) => Err(MailError::new(
-            FailureKind::Unreachable,
-            endpoint,
-            e.to_string(),
-        )),
+        Err(e) if unparseable(&e) => Err(MailError::not_mail_server(endpoint, "IMAP")),
+        Err(e) => Err(io_error(endpoint, e)),
     }
+}
+
+/// async-imap's parse failures are `io::Error::other` quoting the whole buffer.
+fn unparseable(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::Other && e.to_string().contains("during parsing of")
+}
+
+/// An I/O failure: a capped read, a reply that could not be parsed (its bytes never shown), or
+/// the network.
+fn io_error(endpoint: &Endpoint, e: std::io::Error) -> MailError {
+    if let Some(t) = imap_cap::too_large(&e) {
+        return too_large(endpoint, t);
+    }
+    if unparseable(&e) {
+        return MailError::protocol(endpoint, "the server's reply could not be parsed as IMAP");
+    }
+    MailError::new(FailureKind::Unreachable, endpoint, e.to_string())
 }
 
 pub fn io_or_protocol(endpoint: &Endpoint, e: async_imap::error::Error) -> MailError {
     match e {
-        async_imap::error::Error::Io(io) => {
-            MailError::new(FailureKind::Unreachable, endpoint, io.to_string())
-        }
+        async_imap::error::Error::Io(io) => io_error(endpoint, io),
         async_imap::error::Error::ConnectionLost => {
             MailError::new(FailureKind::Unreachable, endpoint, "connection lost")
         }
         other => MailError::protocol(endpoint, other.to_string()),
     }
+}
+
+fn too_large(endpoint: &Endpoint, t: imap_cap::TooLarge) -> MailError {
+    let mut err = MailError::protocol(endpoint, t.to_string());
+    err.message =
+        messages::mail_response_too_large(&format!("{}:{}", endpoint.host, endpoint.port), t.limit);
+    err
+}
+
+/// A failure of an open session (the sync's, the outbox's) as the account should show it, when
+/// it is one the user must hear about in words: a response past the cap.
+pub fn session_error(endpoint: &Endpoint, e: &anyhow::Error) -> Option<MailError> {
+    let t = e.chain().find_map(|cause| {
+        let io = match cause.downcast_ref::<async_imap::error::Error>() {
+            Some(async_imap::error::Error::Io(io)) => io,
+            _ => cause.downcast_ref::<std::io::Error>()?,
+        };
+        imap_cap::too_large(io)
+    })?;
+    Some(too_large(endpoint, t))
 }
 
 /// The longest reply line `uid_search_compact` accepts: a sequence set lists ranges, so even

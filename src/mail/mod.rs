@@ -2,7 +2,11 @@
 //! the provider table, parsing, previews, HTML sanitizing and thread keys. Stateless: the sync
 //! engine (`crate::sync`) and the account routes (`crate::accounts`) use these.
 
+#[cfg(test)]
+mod hostile_tests;
+pub mod hosts;
 pub mod imap;
+pub mod imap_cap;
 pub mod mutf7;
 pub mod net;
 pub mod parse;

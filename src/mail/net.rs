@@ -1,7 +1,10 @@
-//! Connections to mail servers: TCP with a deadline, optional TLS, and the classification of
-//! every way connecting can fail, so the user is told which one happened.
+//! Connections to mail servers: TCP with a deadline (to the addresses `[mail]`'s host policy
+//! allows, see `hosts.rs`), optional TLS, and the classification of every way connecting can
+//! fail, so the user is told which one happened. What a peer said reaches the user only once it
+//! answered like a mail server: a connection test must not read out other services' banners.
 
 use std::io;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -15,8 +18,12 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::rustls;
 use tokio_rustls::rustls::pki_types::ServerName;
 
+use super::hosts::{HostPolicy, Refusal};
 use super::tls::TlsContext;
 use crate::messages;
+
+/// The longest `detail` kept: a server's reply is for a log line, not a page.
+const MAX_DETAIL: usize = 300;
 
 /// A plain or TLS stream; STARTTLS turns the first into the second.
 #[derive(Debug)]
@@ -104,7 +111,7 @@ impl MailError {
         Self {
             kind,
             message,
-            detail: detail.into(),
+            detail: clean_detail(&detail.into()),
             fingerprint: None,
         }
     }
@@ -112,6 +119,50 @@ impl MailError {
     pub fn protocol(endpoint: &Endpoint, detail: impl Into<String>) -> Self {
         Self::new(FailureKind::Protocol, endpoint, detail)
     }
+
+    /// The peer did not speak `protocol` ("IMAP", "SMTP"): a fixed text, never what it said
+    /// (that would make a connection test read out any service's banner).
+    pub fn not_mail_server(endpoint: &Endpoint, protocol: &str) -> Self {
+        let mut err = Self::protocol(
+            endpoint,
+            format!("the server did not answer like an {protocol} server"),
+        );
+        err.message = messages::mail_not_mail_server(
+            &format!("{}:{}", endpoint.host, endpoint.port),
+            protocol,
+        );
+        err
+    }
+
+    /// The host policy refused the host before anything was sent to it.
+    fn refused(endpoint: &Endpoint, why: Refusal) -> Self {
+        let detail = match why {
+            Refusal::NotListed => "the host is not in [mail] allowed_hosts",
+            Refusal::Private => {
+                "the host resolves to a loopback, private or link-local address and [mail] deny_private_ranges is on"
+            }
+        };
+        let mut err = Self::new(FailureKind::Unreachable, endpoint, detail);
+        err.message = messages::mail_host_refused(&endpoint.host);
+        err
+    }
+}
+
+/// One line of printable text, at most [`MAX_DETAIL`] bytes.
+fn clean_detail(detail: &str) -> String {
+    let mut out: String = detail
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if out.len() > MAX_DETAIL {
+        let mut end = MAX_DETAIL;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        out.push('…');
+    }
+    out
 }
 
 /// Where and how to connect.
@@ -124,6 +175,8 @@ pub struct Endpoint {
     pub ssl: bool,
     pub pinned_fingerprint: Option<String>,
     pub timeout: Duration,
+    /// Which hosts and addresses may be connected to (`[mail]`).
+    pub hosts: HostPolicy,
 }
 
 impl Endpoint {
@@ -198,20 +251,41 @@ impl TlsAttempt {
     }
 }
 
-/// Opens TCP to the endpoint within its timeout.
+/// Opens TCP to the endpoint within its timeout: the name checked against the host policy,
+/// resolved once, every address checked, and the connection made to those addresses.
 pub async fn connect_tcp(endpoint: &Endpoint) -> Result<TcpStream, MailError> {
-    let addr = (endpoint.host.as_str(), endpoint.port);
-    match tokio::time::timeout(endpoint.timeout, TcpStream::connect(addr)).await {
+    endpoint
+        .hosts
+        .check_name(&endpoint.host)
+        .map_err(|why| MailError::refused(endpoint, why))?;
+    let open = async {
+        let unreachable =
+            |e: io::Error| MailError::new(FailureKind::Unreachable, endpoint, e.to_string());
+        let host = endpoint.host.trim_start_matches('[').trim_end_matches(']');
+        let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host, endpoint.port))
+            .await
+            .map_err(unreachable)?
+            .collect();
+        if addrs.is_empty() {
+            return Err(MailError::new(
+                FailureKind::Unreachable,
+                endpoint,
+                "the name has no address",
+            ));
+        }
+        endpoint
+            .hosts
+            .check_addresses(&addrs)
+            .map_err(|why| MailError::refused(endpoint, why))?;
+        TcpStream::connect(&addrs[..]).await.map_err(unreachable)
+    };
+    match tokio::time::timeout(endpoint.timeout, open).await {
         Err(_) => Err(MailError::new(
             FailureKind::Timeout,
             endpoint,
             "connect timed out",
         )),
-        Ok(Err(e)) => Err(MailError::new(
-            FailureKind::Unreachable,
-            endpoint,
-            e.to_string(),
-        )),
+        Ok(Err(e)) => Err(e),
         Ok(Ok(s)) => {
             let _ = s.set_nodelay(true);
             Ok(s)

@@ -1,15 +1,26 @@
 //! A small SMTP client: greeting, EHLO, STARTTLS or implicit TLS, AUTH PLAIN/LOGIN. It shares
 //! the TLS policy (extra CAs, pinned fingerprints) with IMAP, which a general-purpose SMTP
-//! library would not, and sends (MAIL FROM, RCPT TO, DATA with dot-stuffing).
+//! library would not, and sends (MAIL FROM, RCPT TO, DATA with dot-stuffing). A reply is read
+//! within bounds (a line of at most [`MAX_LINE`] bytes, at most [`MAX_LINES`] lines), so a
+//! hostile server cannot make it buffer without end; a peer whose greeting or EHLO answer is
+//! not SMTP's is told apart without repeating what it said.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
 };
 use super::tls::TlsContext;
+
+/// The longest reply line read (RFC 5321 allows 512 bytes; servers write longer ones).
+pub const MAX_LINE: usize = 8 << 10;
+/// The most lines one multi-line reply may have (an EHLO answer has a dozen or two).
+pub const MAX_LINES: usize = 200;
+/// The detail of a line that is not an SMTP reply (never the line itself).
+const BAD_LINE: &str = "a reply line that does not start with a three-digit code";
+const NO_EHLO: &str = "EHLO was not answered with 250";
 
 /// One SMTP reply: its code and its text lines.
 #[derive(Debug, Clone)]
@@ -85,8 +96,7 @@ impl SmtpConn {
                 endpoint: endpoint.clone(),
                 extensions: Vec::new(),
             };
-            conn.expect(220).await?;
-            conn.ehlo().await?;
+            conn.greeting().await?;
             if !endpoint.ssl && !conn.has("STARTTLS") && !endpoint.plaintext_allowed() {
                 return Err(endpoint.no_starttls());
             }
@@ -119,9 +129,31 @@ impl SmtpConn {
             .collect()
     }
 
+    /// The 220 greeting and the answer to EHLO: until both came, the peer has not shown it is
+    /// an SMTP server (an FTP server greets with 220 too), so a wrong answer is reported in
+    /// fixed words, never with what it said.
+    async fn greeting(&mut self) -> Result<(), MailError> {
+        let endpoint = self.endpoint.clone();
+        let not_smtp = |e: MailError| {
+            if e.detail == BAD_LINE || e.detail == NO_EHLO {
+                MailError::not_mail_server(&endpoint, "SMTP")
+            } else {
+                e
+            }
+        };
+        let greeting = self.read_reply().await.map_err(not_smtp)?;
+        if greeting.code != 220 {
+            return Err(MailError::not_mail_server(&endpoint, "SMTP"));
+        }
+        self.ehlo().await.map_err(not_smtp)
+    }
+
     async fn ehlo(&mut self) -> Result<(), MailError> {
         self.command("EHLO mailclient.localdomain").await?;
-        let reply = self.expect(250).await?;
+        let reply = self.read_reply().await?;
+        if reply.code != 250 {
+            return Err(MailError::protocol(&self.endpoint, NO_EHLO));
+        }
         self.extensions = reply
             .lines
             .iter()
@@ -240,24 +272,44 @@ impl SmtpConn {
 
     pub async fn read_reply(&mut self) -> Result<Reply, MailError> {
         let mut lines = Vec::new();
+        let mut line = Vec::with_capacity(128);
         loop {
-            let mut line = String::new();
-            let n = self.stream.read_line(&mut line).await.map_err(|e| {
-                MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string())
-            })?;
+            line.clear();
+            // One byte past the limit tells a line that is too long from one that fits.
+            let n = (&mut self.stream)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line)
+                .await
+                .map_err(|e| {
+                    MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string())
+                })?;
             if n == 0 {
                 return Err(MailError::protocol(&self.endpoint, "connection closed"));
             }
-            let line = line.trim_end();
-            let code = line.get(..3).unwrap_or(line);
-            let rest = line.get(3..).unwrap_or("");
-            let code: u16 = code.parse().map_err(|_| {
-                MailError::protocol(&self.endpoint, format!("bad reply line: {line}"))
-            })?;
+            if line.len() > MAX_LINE {
+                return Err(MailError::protocol(
+                    &self.endpoint,
+                    format!("a reply line longer than {MAX_LINE} bytes"),
+                ));
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_end();
+            let code = text
+                .get(..3)
+                .filter(|c| c.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|c| c.parse::<u16>().ok())
+                .ok_or_else(|| MailError::protocol(&self.endpoint, BAD_LINE))?;
+            let rest = text.get(3..).unwrap_or("");
             let more = rest.starts_with('-');
             lines.push(rest.get(1..).unwrap_or("").to_string());
             if !more {
                 return Ok(Reply { code, lines });
+            }
+            if lines.len() >= MAX_LINES {
+                return Err(MailError::protocol(
+                    &self.endpoint,
+                    format!("a reply of more than {MAX_LINES} lines"),
+                ));
             }
         }
     }

@@ -188,7 +188,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
             &limits(state),
         )?;
         let password = account.password(&shared.key).map_err(Failure::from)?;
-        let endpoint = account.smtp_endpoint(shared.timeout);
+        let endpoint = account.smtp_endpoint(shared.timeout, &shared.hosts);
         let mut smtp = SmtpConn::open(&shared.tls, &endpoint, &account.email, &password).await?;
         let sent = tokio::time::timeout(
             shared.timeout * 4,

@@ -29,7 +29,7 @@ impl<'a> Mailbox<'a> {
         account: &'a AccountRecord,
     ) -> anyhow::Result<Self> {
         let password = account.password(&shared.key)?;
-        let endpoint = account.imap_endpoint(shared.timeout);
+        let endpoint = account.imap_endpoint(shared.timeout, &shared.hosts);
         let mut session = imap::open(&shared.tls, &endpoint, &account.email, &password).await?;
         let limit = shared.timeout;
         let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;

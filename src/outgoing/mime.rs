@@ -135,11 +135,14 @@ pub fn build(m: &Message, copy: Copy) -> Vec<u8> {
     }
     header("Subject", &unstructured(m.subject));
     header("Message-ID", m.message_id);
-    if let Some(parent) = m.in_reply_to {
-        header("In-Reply-To", parent);
+    // Ids come from stored mail (a draft, the mail answered): filtered here, where every path
+    // to the wire passes, like every other header value.
+    if let Some(parent) = m.in_reply_to.and_then(msg_id) {
+        header("In-Reply-To", &parent);
     }
-    if !m.references.is_empty() {
-        header("References", &m.references.join("\r\n "));
+    let references: Vec<String> = m.references.iter().filter_map(|r| msg_id(r)).collect();
+    if !references.is_empty() {
+        header("References", &references.join("\r\n "));
     }
     for (name, value) in priority_headers(m.priority) {
         header(name, value);
@@ -200,6 +203,19 @@ fn address_list(list: &[Mailbox]) -> String {
 
 fn boundary(kind: &str) -> String {
     format!("=_{kind}_{}", random_hex(12))
+}
+
+/// A Message-ID as In-Reply-To and References carry it: `<id>`, the id printable ASCII without
+/// angle brackets or spaces, at most 900 bytes. `None` for anything else: it would reach the
+/// header raw (a bare CR or LF ends a header line for some readers, and starts another).
+pub fn msg_id(id: &str) -> Option<String> {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    (!id.is_empty()
+        && id.len() <= 900
+        && id
+            .chars()
+            .all(|c| c.is_ascii_graphic() && c != '<' && c != '>'))
+    .then(|| format!("<{id}>"))
 }
 
 /// A new Message-ID on the sender's domain.
@@ -524,6 +540,54 @@ mod tests {
         let att = m.attachment(0).unwrap();
         assert_eq!(att.attachment_name().unwrap(), pdf.name);
         assert_eq!(att.contents(), pdf.data.as_slice());
+    }
+
+    #[test]
+    fn ids_that_are_not_message_ids_never_reach_a_header() {
+        assert_eq!(msg_id(" parent@x "), Some("<parent@x>".into()));
+        assert_eq!(msg_id("<a\rBcc: evil@x>"), None);
+        assert_eq!(msg_id("a\nb@x"), None);
+        assert_eq!(msg_id("<a b@x>"), None);
+        assert_eq!(msg_id("<>"), None);
+        let from = Mailbox::parse("dana@example.test").unwrap();
+        let refs = [
+            "<root@x>".to_string(),
+            "<r\rX-Injected: 1>".to_string(),
+            "<ok@x>".to_string(),
+        ];
+        let raw = build(
+            &Message {
+                from: &from,
+                to: std::slice::from_ref(&from),
+                cc: &[],
+                bcc: &[],
+                subject: "s",
+                html: "<p>x</p>",
+                priority: "medium",
+                message_id: "<m@x>",
+                in_reply_to: Some("<p\rBcc: evil@example.test>"),
+                references: &refs,
+                date: OffsetDateTime::from_unix_timestamp(1_790_000_000).unwrap(),
+                attachments: &[],
+                extra: &[],
+            },
+            Copy::Wire,
+        );
+        let text = String::from_utf8(raw).unwrap();
+        let bare_cr = text
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'\r' && w[1] != b'\n');
+        assert!(!bare_cr, "{text}");
+        assert!(!text.contains("In-Reply-To"), "{text}");
+        assert!(
+            !text.contains("evil@") && !text.contains("X-Injected"),
+            "{text}"
+        );
+        assert!(
+            text.contains("References: <root@x>\r\n <ok@x>\r\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -254,15 +254,7 @@ fn threading(
     req: &MailRequest,
     original_id: Option<u64>,
 ) -> (Option<String>, Vec<String>) {
-    let bracket = |id: &str| {
-        let id = id.trim().trim_start_matches('<').trim_end_matches('>');
-        // Printable ASCII only: anything else would reach the wire unencoded.
-        (!id.is_empty()
-            && id
-                .chars()
-                .all(|c| c.is_ascii_graphic() && c != '<' && c != '>'))
-        .then(|| format!("<{id}>"))
-    };
+    let bracket = crate::outgoing::mime::msg_id;
     let original = original_id.and_then(|id| crate::emails::get(store, user_id, id).ok());
     let parent = req
         .in_reply_to

@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 
 use crate::accounts::{self, AccountRecord};
 use crate::crypto::ServerKey;
+use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
 use crate::store::Store;
 use worker::{Ctx, FetchCounters, FetchCounts, SyncStatus};
@@ -49,6 +50,8 @@ pub struct SyncShared {
     pub key: ServerKey,
     pub tls: TlsContext,
     pub timeout: Duration,
+    /// Where mail connections may go (`[mail] allowed_hosts`, `deny_private_ranges`).
+    pub hosts: HostPolicy,
     pub max_backoff: Duration,
     pub events: broadcast::Sender<SyncEvent>,
 }

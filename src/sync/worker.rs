@@ -225,7 +225,13 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
         match session_loop(&ctx, &account, &wake).await {
             Ok(()) => return,
             Err(e) => {
-                let (kind, message) = match e.downcast_ref::<crate::mail::net::MailError>() {
+                // A response past the cap is told in words, like a failure to connect.
+                let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
+                let capped = imap::session_error(&endpoint, &e);
+                let mail = e
+                    .downcast_ref::<crate::mail::net::MailError>()
+                    .or(capped.as_ref());
+                let (kind, message) = match mail {
                     Some(m) => (
                         Some(format!("{:?}", m.kind).to_lowercase()),
                         m.message.clone(),
@@ -273,7 +279,7 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
 
 async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyhow::Result<()> {
     let password = account.password(&ctx.shared.key)?;
-    let endpoint = account.imap_endpoint(ctx.shared.timeout);
+    let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
     let mut session = imap::open(&ctx.shared.tls, &endpoint, &account.email, &password).await?;
     let limit = ctx.limit();
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;

@@ -39,7 +39,6 @@ pub fn composed_from_raw(
         Some(h) if msg.html_body_count() > 0 => clean_html(&h),
         _ => clean_html(&msg.body_text(0).unwrap_or_default()),
     };
-    let bracket = |s: &str| format!("<{}>", parse::clean_id(s));
     let summary = parse::summary(raw);
     let priority = match msg.header_raw("X-Priority").map(str::trim) {
         Some(p) if p.starts_with('1') => "urgent",
@@ -73,10 +72,40 @@ pub fn composed_from_raw(
         subject: summary.subject.clone(),
         html,
         priority: priority.into(),
-        in_reply_to: summary.in_reply_to.as_deref().map(bracket),
-        references: summary.references.iter().map(|r| bracket(r)).collect(),
+        // From a stored draft, which anyone with access to the mailbox may have written:
+        // filtered like any id taken into a header.
+        in_reply_to: summary.in_reply_to.as_deref().and_then(mime::msg_id),
+        references: summary
+            .references
+            .iter()
+            .filter_map(|r| mime::msg_id(r))
+            .collect(),
         original_id: None,
         attachments,
         auto_reply: msg.header_raw(crate::outgoing::AUTO_REPLY_HEADER).is_some(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draft_s_in_reply_to_with_a_carriage_return_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let account = AccountRecord::local(1, 1, "dana@example.test");
+        let raw = b"From: dana@example.test\r\nTo: avi@example.test\r\nSubject: re\r\n\
+In-Reply-To: <parent\rBcc: evil@example.test>\r\n\
+References: <root@x> <r\rX-Injected: 1>\r\nMessage-ID: <d@x>\r\n\r\nbody\r\n";
+        let limits = uploads::Limits::from(&crate::config::ComposeConfig::default());
+        let c = composed_from_raw(&store, 1, &account, raw, &limits).unwrap();
+        let ids: Vec<&String> = c.in_reply_to.iter().chain(&c.references).collect();
+        assert!(
+            ids.iter().all(|id| mime::msg_id(id).as_ref() == Some(*id)),
+            "{ids:?}"
+        );
+        assert!(ids.iter().all(|id| !id.contains('\r')), "{ids:?}");
+        assert_eq!(c.references.first().map(String::as_str), Some("<root@x>"));
+    }
 }
