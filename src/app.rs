@@ -233,6 +233,9 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     );
     let mut services = Services::default();
     services.insert(Arc::new(throttle));
+    services.insert(Arc::new(auth::proxies::TrustedProxies::new(
+        &config.server.trusted_proxies,
+    )));
     services.insert(Arc::new(setup));
     services.insert(sync.clone());
     services.insert(outbox);

@@ -268,6 +268,65 @@ lockout_minutes = 2
     );
 }
 
+/// A login as it reaches the server from TCP peer `peer`, with `X-Forwarded-For: xff` if given.
+async fn login_from(app: &TestApp, peer: &str, xff: Option<&str>, password: &str) -> u16 {
+    let peer: std::net::SocketAddr = format!("{peer}:40000").parse().unwrap();
+    let mut req = Request::post("/api/app/login")
+        .header("content-type", "application/json")
+        .extension(axum::extract::ConnectInfo(peer));
+    if let Some(x) = xff {
+        req = req.header("x-forwarded-for", x);
+    }
+    let body = json!({"username": "dana", "password": password}).to_string();
+    app.send(req.body(Body::from(body)).unwrap())
+        .await
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_a_strangers_failures_do_not_lock_the_owner_out() {
+    let app = TestApp::with_config(
+        "[server]\ntrusted_proxies = [\"127.0.0.1\"]\n[auth]\nmax_failed_logins = 3\n",
+    );
+    app.admin_token("dana", "correct horse").await;
+    // Everyone comes through the proxy on 127.0.0.1; the stranger guesses the owner's name.
+    for _ in 0..3 {
+        let s = login_from(&app, "127.0.0.1", Some("198.51.100.7"), "wrong password").await;
+        assert_eq!(s, 401);
+    }
+    assert_eq!(
+        login_from(&app, "127.0.0.1", Some("198.51.100.7"), "correct horse").await,
+        429
+    );
+    // The owner, at home, still signs in through the same proxy.
+    assert_eq!(
+        login_from(&app, "127.0.0.1", Some("192.168.1.20"), "correct horse").await,
+        200
+    );
+    // And straight from another address too.
+    assert_eq!(
+        login_from(&app, "192.168.1.21", None, "correct horse").await,
+        200
+    );
+}
+
+#[tokio::test]
+async fn forwarded_for_from_an_untrusted_peer_is_ignored() {
+    let app = TestApp::with_config("[auth]\nmax_failed_logins = 3\n");
+    app.admin_token("dana", "correct horse").await;
+    // A new made-up address each time: the peer is what counts, so the fourth is refused.
+    for n in 0..3 {
+        let xff = format!("10.9.9.{n}");
+        let s = login_from(&app, "203.0.113.5", Some(&xff), "wrong password").await;
+        assert_eq!(s, 401);
+    }
+    assert_eq!(
+        login_from(&app, "203.0.113.5", Some("10.9.9.99"), "correct horse").await,
+        429
+    );
+}
+
 #[tokio::test]
 async fn security_headers_on_every_response() {
     let app = TestApp::new();

@@ -8,6 +8,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
+use super::proxies::TrustedProxies;
 use super::sessions;
 use super::users::{Role, UserRecord};
 use crate::error::AppError;
@@ -26,8 +27,9 @@ pub struct CurrentUser(pub UserRecord);
 /// The signed-in user, who must be an admin.
 pub struct AdminUser(pub UserRecord);
 
-/// The client's address, for throttling and logs ("unknown" when not served over TCP,
-/// as in `oneshot` tests).
+/// The client's address, for throttling and logs: the TCP peer, or behind a trusted proxy the
+/// address it forwarded (`proxies.rs`); "unknown" when not served over TCP, as in `oneshot`
+/// tests without a `ConnectInfo`.
 pub struct ClientAddr(pub String);
 
 fn bearer(parts: &Parts) -> Option<String> {
@@ -75,14 +77,22 @@ impl FromRequestParts<AppState> for AdminUser {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+impl FromRequestParts<AppState> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let addr = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(a)| a.ip().to_string())
+            .map(|ConnectInfo(a)| {
+                state
+                    .service::<TrustedProxies>()
+                    .client(a.ip(), &parts.headers)
+                    .to_string()
+            })
             .unwrap_or_else(|| "unknown".into());
         Ok(Self(addr))
     }

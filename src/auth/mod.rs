@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod extract;
 pub mod password;
+pub mod proxies;
 pub mod routes;
 pub mod sessions;
 pub mod setup;
