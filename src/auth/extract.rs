@@ -44,8 +44,18 @@ fn bearer(parts: &Parts) -> Option<String> {
 
 async fn authenticate(parts: &Parts, state: &AppState) -> Result<(String, UserRecord), AppError> {
     let token = bearer(parts).ok_or(AppError::Unauthorized)?;
-    let user = sessions::authenticate(&state.store, &token)?.ok_or(AppError::Unauthorized)?;
-    Ok((token, user))
+    let idle = sessions::Lifetime::of(&state.config.auth).idle_secs;
+    let live = sessions::lookup(&state.store, &token, idle)?.ok_or(AppError::Unauthorized)?;
+    if live.stale {
+        // Recorded off the request's path; a lost touch can only end the session sooner.
+        let (store, token) = (state.store.clone(), token.clone());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = sessions::touch(&store, &token) {
+                tracing::warn!(error = %e, "cannot record a session's use");
+            }
+        });
+    }
+    Ok((token, live.user))
 }
 
 impl FromRequestParts<AppState> for CurrentUser {
