@@ -328,6 +328,97 @@ async fn forwarded_for_from_an_untrusted_peer_is_ignored() {
 }
 
 #[tokio::test]
+async fn ai_search_and_refresh_are_rate_limited_per_user() {
+    let app = TestApp::with_config(
+        "[limits]\nai_per_minute = 2\nsearch_per_minute = 3\nrefresh_per_minute = 1\n",
+    );
+    let dana = app.admin_token("dana", "correct horse").await;
+    for (method, path, body, allowed, message) in [
+        ("GET", "/api/search?q=x", None, 3, "יותר מדי חיפושים."),
+        (
+            "POST",
+            "/api/claude/generate-subject",
+            Some(json!({"emailBody": "שלום"})),
+            2,
+            "יותר מדי בקשות לעזרת AI.",
+        ),
+        (
+            "POST",
+            "/api/smart/compose",
+            Some(json!({"description": "פגישה"})),
+            0, // the AI calls share one bucket
+            "יותר מדי בקשות לעזרת AI.",
+        ),
+        (
+            "POST",
+            "/api/sync/refresh",
+            None,
+            1,
+            "יותר מדי בקשות סנכרון.",
+        ),
+    ] {
+        // The calls themselves may fail (no AI key here): each still took its turn.
+        for _ in 0..allowed {
+            let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
+            assert_ne!(s, 429, "{path}: {v}");
+        }
+        let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (429, Some("rate_limited")),
+            "{path}"
+        );
+        let text = v["message"].as_str().unwrap();
+        assert!(
+            text.starts_with(message) && text.contains("נסה שוב בעוד"),
+            "{text}"
+        );
+        assert!(v["retryAfterSecs"].as_u64().unwrap() >= 1, "{v}");
+    }
+    // Another user has buckets of their own; other calls are not limited.
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/admin/users",
+            Some(&dana),
+            Some(json!({"username": "yossi", "password": "password-2"})),
+        )
+        .await;
+    assert_eq!(s, 200);
+    let yossi = app.login("yossi", "password-2").await;
+    let (s, _) = app.json("GET", "/api/search?q=x", Some(&yossi), None).await;
+    assert_eq!(s, 200);
+    let (s, _) = app.json("GET", "/api/app/me", Some(&dana), None).await;
+    assert_eq!(s, 200);
+    // Without a session: 401, not a bucket.
+    let (s, _) = app.json("GET", "/api/search?q=x", None, None).await;
+    assert_eq!(s, 401);
+}
+
+#[tokio::test]
+async fn a_request_past_the_timeout_is_answered_503_in_hebrew() {
+    let llm = common::llm::FakeLlm::start().await;
+    let app = TestApp::with_config(&format!(
+        "[server]\nrequest_timeout_secs = 5\n[ai]\nprovider = \"openai\"\nbase_url = \"{}/v1\"\ntimeout_secs = 60\n",
+        llm.base
+    ));
+    let token = app.admin_token("dana", "correct horse").await;
+    llm.push(common::llm::Reply::Slow(std::time::Duration::from_secs(8)));
+    let started = std::time::Instant::now();
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/claude/generate-subject",
+            Some(&token),
+            Some(json!({"emailBody": "שלום"})),
+        )
+        .await;
+    assert_eq!((s, v["error"].as_str()), (503, Some("timeout")), "{v}");
+    assert_eq!(v["message"], mailclient::messages::REQUEST_TIMEOUT);
+    assert!(started.elapsed() < std::time::Duration::from_secs(7));
+}
+
+#[tokio::test]
 async fn security_headers_on_every_response() {
     let app = TestApp::new();
     for path in ["/api/health", "/api/nope", "/", "/index.html"] {

@@ -42,7 +42,31 @@ fn bearer(parts: &Parts) -> Option<String> {
     (!token.is_empty()).then(|| token.to_string())
 }
 
+/// A session already looked up for this request (by the rate limiter, `limits.rs`).
+#[derive(Clone)]
+struct Authenticated(String, UserRecord);
+
+/// Looks the request's session up and keeps it for the handler's extractor: the user's id, or
+/// `None` without a live session (the extractor then answers 401).
+pub(super) async fn remember_session(
+    parts: &mut Parts,
+    state: &AppState,
+) -> Result<Option<u64>, AppError> {
+    match authenticate(parts, state).await {
+        Ok((token, user)) => {
+            let id = user.id;
+            parts.extensions.insert(Authenticated(token, user));
+            Ok(Some(id))
+        }
+        Err(AppError::Unauthorized) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 async fn authenticate(parts: &Parts, state: &AppState) -> Result<(String, UserRecord), AppError> {
+    if let Some(Authenticated(token, user)) = parts.extensions.get::<Authenticated>() {
+        return Ok((token.clone(), user.clone()));
+    }
     let token = bearer(parts).ok_or(AppError::Unauthorized)?;
     let idle = sessions::Lifetime::of(&state.config.auth).idle_secs;
     let live = sessions::lookup(&state.store, &token, idle)?.ok_or(AppError::Unauthorized)?;

@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod extract;
+pub mod limits;
 pub mod password;
 pub mod proxies;
 pub mod routes;
