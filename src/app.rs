@@ -403,6 +403,7 @@ pub fn app(state: AppState) -> Router {
         // Added after the timeout: the live channel is long-lived.
         .merge(live::router())
         .layer(from_fn(http::headers::security_headers))
+        .layer(http::headers::hsts(state.config.tls_files().is_some()))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

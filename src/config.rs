@@ -528,7 +528,18 @@ impl Config {
         if shown.ip().is_unspecified() {
             shown.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
         }
-        format!("http://{shown}")
+        let scheme = if self.tls_files().is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{shown}")
+    }
+
+    /// `[server] tls_cert` and `tls_key` when HTTPS is on (the checks made them a pair).
+    pub fn tls_files(&self) -> Option<(&Path, &Path)> {
+        let (cert, key) = (&self.server.tls_cert, &self.server.tls_key);
+        (!cert.as_os_str().is_empty()).then_some((cert.as_path(), key.as_path()))
     }
 }
 

@@ -419,6 +419,21 @@ async fn a_request_past_the_timeout_is_answered_503_in_hebrew() {
 }
 
 #[tokio::test]
+async fn hsts_only_when_the_server_has_its_own_certificate() {
+    let get = || Request::get("/api/health").body(Body::empty()).unwrap();
+    let plain = TestApp::new().send(get()).await;
+    assert!(!plain.headers().contains_key("strict-transport-security"));
+    // (The files are read by `serve`; the router only needs to know HTTPS is on.)
+    let tls =
+        TestApp::with_config("[server]\ntls_cert = \"/x/cert.pem\"\ntls_key = \"/x/key.pem\"\n");
+    let resp = tls.send(get()).await;
+    assert_eq!(
+        resp.headers()["strict-transport-security"],
+        "max-age=31536000"
+    );
+}
+
+#[tokio::test]
 async fn security_headers_on_every_response() {
     let app = TestApp::new();
     for path in ["/api/health", "/api/nope", "/", "/index.html"] {

@@ -4,6 +4,7 @@
 pub mod assets;
 
 pub mod headers;
+pub mod server;
 pub mod timeout;
 
 use axum::extract::State;
