@@ -237,7 +237,11 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     let mut services = Services::default();
     services.insert(Arc::new(throttle));
     services.insert(Arc::new(accounts::limit::ConnectionTests::default()));
+    services.insert(Arc::new(auth::proxies::TrustedProxies::new(
+        &config.server.trusted_proxies,
+    )));
     services.insert(Arc::new(setup));
+    services.insert(Arc::new(auth::limits::RateLimits::new(&config.limits)));
     services.insert(sync.clone());
     services.insert(outbox);
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
@@ -379,12 +383,13 @@ pub fn typescript() -> String {
 }
 
 pub fn app(state: AppState) -> Router {
+    use axum::middleware::{from_fn, from_fn_with_state};
+    let timeout = Duration::from_secs(state.config.server.request_timeout_secs);
     Router::new()
         .merge(http::router())
         .merge(auth::router())
         .merge(accounts::router())
         .merge(emails::router())
-        .merge(live::router())
         .merge(outgoing::router())
         .merge(templates::router())
         .merge(ai::router())
@@ -398,7 +403,12 @@ pub fn app(state: AppState) -> Router {
         .merge(tasks::router())
         .merge(rules::router())
         .fallback(http::assets::fallback)
-        .layer(axum::middleware::from_fn(http::headers::security_headers))
+        .layer(from_fn_with_state(state.clone(), auth::limits::per_user))
+        .layer(from_fn_with_state(timeout, http::timeout::limit))
+        // Added after the timeout: the live channel is long-lived.
+        .merge(live::router())
+        .layer(from_fn(http::headers::security_headers))
+        .layer(http::headers::hsts(state.config.tls_files().is_some()))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+mod network;
+pub use network::{LimitsConfig, parse_network};
+
 /// Environment variables with this prefix override config keys.
 pub const ENV_PREFIX: &str = "MAILCLIENT_";
 
@@ -21,6 +24,7 @@ pub struct Config {
     pub compose: ComposeConfig,
     pub ai: AiConfig,
     pub search: SearchConfig,
+    pub limits: LimitsConfig,
     pub log: LogConfig,
 }
 
@@ -146,6 +150,16 @@ pub struct ServerConfig {
     /// The address users type in their browser, used in the printed first-run link.
     /// Empty means `http://<listen>`.
     pub public_url: String,
+    /// Reverse proxies (IPs or CIDRs) whose `X-Forwarded-For` names the client; from any other
+    /// peer the header is ignored. Empty: the TCP peer is the client.
+    pub trusted_proxies: Vec<String>,
+    /// PEM certificate chain and private key to serve HTTPS with; both empty: plain HTTP.
+    pub tls_cert: PathBuf,
+    pub tls_key: PathBuf,
+    /// Seconds one request may take before it is answered 503 (not `/ws`, which is long-lived).
+    pub request_timeout_secs: u64,
+    /// Open connections at most; more wait until one closes.
+    pub max_connections: u64,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -195,6 +209,8 @@ impl Default for MailConfig {
 pub struct AuthConfig {
     /// How long a sign-in session lasts, in hours.
     pub session_ttl_hours: u64,
+    /// A session not used for this many hours ends (within `session_ttl_hours`).
+    pub session_idle_hours: u64,
     /// Failed logins (per username, and per client address) before sign-in is refused for a while.
     pub max_failed_logins: u32,
     /// How long sign-in stays refused after too many failures, in minutes.
@@ -213,6 +229,11 @@ impl Default for ServerConfig {
         Self {
             listen: "127.0.0.1:8080".into(),
             public_url: String::new(),
+            trusted_proxies: Vec::new(),
+            tls_cert: PathBuf::new(),
+            tls_key: PathBuf::new(),
+            request_timeout_secs: 300,
+            max_connections: 512,
         }
     }
 }
@@ -230,6 +251,7 @@ impl Default for AuthConfig {
     fn default() -> Self {
         Self {
             session_ttl_hours: 24 * 30,
+            session_idle_hours: 24 * 7,
             max_failed_logins: 5,
             lockout_minutes: 15,
         }
@@ -492,6 +514,7 @@ impl Config {
                 "expected at least 1 minute",
             );
         }
+        network::validate(self, &bad)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return bad(
                 "log.level",
@@ -521,7 +544,18 @@ impl Config {
         if shown.ip().is_unspecified() {
             shown.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
         }
-        format!("http://{shown}")
+        let scheme = if self.tls_files().is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{shown}")
+    }
+
+    /// `[server] tls_cert` and `tls_key` when HTTPS is on (the checks made them a pair).
+    pub fn tls_files(&self) -> Option<(&Path, &Path)> {
+        let (cert, key) = (&self.server.tls_cert, &self.server.tls_key);
+        (!cert.as_os_str().is_empty()).then_some((cert.as_path(), key.as_path()))
     }
 }
 

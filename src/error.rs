@@ -32,6 +32,15 @@ pub enum AppError {
     /// Mail connection tests (and mailbox logins) beyond the user's token bucket.
     #[error("too many connection tests, retry after {retry_after_secs}s")]
     TooManyConnectionTests { retry_after_secs: u64 },
+    /// Too many calls of one kind by one user (`[limits]`); the message names the kind.
+    #[error("rate limited, retry after {retry_after_secs}s")]
+    RateLimited {
+        retry_after_secs: u64,
+        message: String,
+    },
+    /// The request took longer than `[server] request_timeout_secs`.
+    #[error("request timed out")]
+    Timeout,
     #[error("payload too large")]
     PayloadTooLarge,
     /// Too large, with the limit in the message (an attachment).
@@ -74,9 +83,10 @@ impl AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::TooManyAttempts { .. } | Self::TooManyConnectionTests { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            Self::TooManyAttempts { .. }
+            | Self::TooManyConnectionTests { .. }
+            | Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
             Self::PayloadTooLarge | Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MailboxUnavailable(_) => StatusCode::BAD_GATEWAY,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -98,6 +108,8 @@ impl AppError {
             Self::TooManyAttempts { .. } | Self::TooManyConnectionTests { .. } => {
                 "too_many_attempts"
             }
+            Self::RateLimited { .. } => "rate_limited",
+            Self::Timeout => "timeout",
             Self::PayloadTooLarge | Self::TooLarge(_) => "payload_too_large",
             Self::MailboxUnavailable(_) => "mailbox_unavailable",
             Self::UnsupportedMediaType => "unsupported_media_type",
@@ -119,7 +131,9 @@ impl AppError {
             | Self::TooLarge(m)
             | Self::MailboxUnavailable(m)
             | Self::AiFailed(m)
-            | Self::BadQuery(m) => m.clone(),
+            | Self::BadQuery(m)
+            | Self::RateLimited { message: m, .. } => m.clone(),
+            Self::Timeout => messages::REQUEST_TIMEOUT.into(),
             Self::EmptyQuery => messages::SEARCH_EMPTY.into(),
             Self::AiKeyMissing => messages::AI_KEY_MISSING.into(),
             Self::Unauthorized => messages::LOGIN_REQUIRED.into(),
@@ -149,9 +163,15 @@ impl IntoResponse for AppError {
             "error": self.code(),
             "message": self.user_message(),
         });
-        let mut response = if let Self::TooManyAttempts { retry_after_secs }
-        | Self::TooManyConnectionTests { retry_after_secs } = self
-        {
+        let retry = match self {
+            Self::TooManyAttempts { retry_after_secs }
+            | Self::TooManyConnectionTests { retry_after_secs } => Some(retry_after_secs),
+            Self::RateLimited {
+                retry_after_secs, ..
+            } => Some(retry_after_secs),
+            _ => None,
+        };
+        let mut response = if let Some(retry_after_secs) = retry {
             body["retryAfterSecs"] = json!(retry_after_secs);
             let mut r = (status, Json(body)).into_response();
             r.headers_mut()

@@ -30,6 +30,21 @@ pub fn too_many_attempts(retry_after_secs: u64) -> String {
         format!("יותר מדי ניסיונות התחברות כושלים. נסה שוב בעוד {minutes} דקות.")
     }
 }
+/// A request that ran past `[server] request_timeout_secs`.
+pub const REQUEST_TIMEOUT: &str = "הבקשה ארכה זמן רב מדי ובוטלה. נסה שוב.";
+// Per-user rate limits (`[limits]`): what was asked too often, then [`try_again_in`].
+pub const AI_CALLS_LIMITED: &str = "יותר מדי בקשות לעזרת AI.";
+pub const SEARCHES_LIMITED: &str = "יותר מדי חיפושים.";
+pub const REFRESHES_LIMITED: &str = "יותר מדי בקשות סנכרון.";
+
+/// "Try again in N seconds", after one of the rate-limit sentences.
+pub fn try_again_in(what: &str, secs: u64) -> String {
+    if secs <= 1 {
+        format!("{what} נסה שוב בעוד שנייה.")
+    } else {
+        format!("{what} נסה שוב בעוד {secs} שניות.")
+    }
+}
 pub const CANNOT_REMOVE_SELF: &str = "אי אפשר למחוק את המשתמש שאיתו אתה מחובר";
 pub const LAST_ADMIN: &str = "חייב להישאר לפחות מנהל מערכת אחד";
 pub const USER_NOT_FOUND: &str = "המשתמש לא נמצא";

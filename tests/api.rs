@@ -268,6 +268,171 @@ lockout_minutes = 2
     );
 }
 
+/// A login as it reaches the server from TCP peer `peer`, with `X-Forwarded-For: xff` if given.
+async fn login_from(app: &TestApp, peer: &str, xff: Option<&str>, password: &str) -> u16 {
+    let peer: std::net::SocketAddr = format!("{peer}:40000").parse().unwrap();
+    let mut req = Request::post("/api/app/login")
+        .header("content-type", "application/json")
+        .extension(axum::extract::ConnectInfo(peer));
+    if let Some(x) = xff {
+        req = req.header("x-forwarded-for", x);
+    }
+    let body = json!({"username": "dana", "password": password}).to_string();
+    app.send(req.body(Body::from(body)).unwrap())
+        .await
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_a_strangers_failures_do_not_lock_the_owner_out() {
+    let app = TestApp::with_config(
+        "[server]\ntrusted_proxies = [\"127.0.0.1\"]\n[auth]\nmax_failed_logins = 3\n",
+    );
+    app.admin_token("dana", "correct horse").await;
+    // Everyone comes through the proxy on 127.0.0.1; the stranger guesses the owner's name.
+    for _ in 0..3 {
+        let s = login_from(&app, "127.0.0.1", Some("198.51.100.7"), "wrong password").await;
+        assert_eq!(s, 401);
+    }
+    assert_eq!(
+        login_from(&app, "127.0.0.1", Some("198.51.100.7"), "correct horse").await,
+        429
+    );
+    // The owner, at home, still signs in through the same proxy.
+    assert_eq!(
+        login_from(&app, "127.0.0.1", Some("192.168.1.20"), "correct horse").await,
+        200
+    );
+    // And straight from another address too.
+    assert_eq!(
+        login_from(&app, "192.168.1.21", None, "correct horse").await,
+        200
+    );
+}
+
+#[tokio::test]
+async fn forwarded_for_from_an_untrusted_peer_is_ignored() {
+    let app = TestApp::with_config("[auth]\nmax_failed_logins = 3\n");
+    app.admin_token("dana", "correct horse").await;
+    // A new made-up address each time: the peer is what counts, so the fourth is refused.
+    for n in 0..3 {
+        let xff = format!("10.9.9.{n}");
+        let s = login_from(&app, "203.0.113.5", Some(&xff), "wrong password").await;
+        assert_eq!(s, 401);
+    }
+    assert_eq!(
+        login_from(&app, "203.0.113.5", Some("10.9.9.99"), "correct horse").await,
+        429
+    );
+}
+
+#[tokio::test]
+async fn ai_search_and_refresh_are_rate_limited_per_user() {
+    let app = TestApp::with_config(
+        "[limits]\nai_per_minute = 2\nsearch_per_minute = 3\nrefresh_per_minute = 1\n",
+    );
+    let dana = app.admin_token("dana", "correct horse").await;
+    for (method, path, body, allowed, message) in [
+        ("GET", "/api/search?q=x", None, 3, "יותר מדי חיפושים."),
+        (
+            "POST",
+            "/api/claude/generate-subject",
+            Some(json!({"emailBody": "שלום"})),
+            2,
+            "יותר מדי בקשות לעזרת AI.",
+        ),
+        (
+            "POST",
+            "/api/smart/compose",
+            Some(json!({"description": "פגישה"})),
+            0, // the AI calls share one bucket
+            "יותר מדי בקשות לעזרת AI.",
+        ),
+        (
+            "POST",
+            "/api/sync/refresh",
+            None,
+            1,
+            "יותר מדי בקשות סנכרון.",
+        ),
+    ] {
+        // The calls themselves may fail (no AI key here): each still took its turn.
+        for _ in 0..allowed {
+            let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
+            assert_ne!(s, 429, "{path}: {v}");
+        }
+        let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (429, Some("rate_limited")),
+            "{path}"
+        );
+        let text = v["message"].as_str().unwrap();
+        assert!(
+            text.starts_with(message) && text.contains("נסה שוב בעוד"),
+            "{text}"
+        );
+        assert!(v["retryAfterSecs"].as_u64().unwrap() >= 1, "{v}");
+    }
+    // Another user has buckets of their own; other calls are not limited.
+    let (s, _) = app
+        .json(
+            "POST",
+            "/api/admin/users",
+            Some(&dana),
+            Some(json!({"username": "yossi", "password": "password-2"})),
+        )
+        .await;
+    assert_eq!(s, 200);
+    let yossi = app.login("yossi", "password-2").await;
+    let (s, _) = app.json("GET", "/api/search?q=x", Some(&yossi), None).await;
+    assert_eq!(s, 200);
+    let (s, _) = app.json("GET", "/api/app/me", Some(&dana), None).await;
+    assert_eq!(s, 200);
+    // Without a session: 401, not a bucket.
+    let (s, _) = app.json("GET", "/api/search?q=x", None, None).await;
+    assert_eq!(s, 401);
+}
+
+#[tokio::test]
+async fn a_request_past_the_timeout_is_answered_503_in_hebrew() {
+    let llm = common::llm::FakeLlm::start().await;
+    let app = TestApp::with_config(&format!(
+        "[server]\nrequest_timeout_secs = 5\n[ai]\nprovider = \"openai\"\nbase_url = \"{}/v1\"\ntimeout_secs = 60\n",
+        llm.base
+    ));
+    let token = app.admin_token("dana", "correct horse").await;
+    llm.push(common::llm::Reply::Slow(std::time::Duration::from_secs(8)));
+    let started = std::time::Instant::now();
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/claude/generate-subject",
+            Some(&token),
+            Some(json!({"emailBody": "שלום"})),
+        )
+        .await;
+    assert_eq!((s, v["error"].as_str()), (503, Some("timeout")), "{v}");
+    assert_eq!(v["message"], mailclient::messages::REQUEST_TIMEOUT);
+    assert!(started.elapsed() < std::time::Duration::from_secs(7));
+}
+
+#[tokio::test]
+async fn hsts_only_when_the_server_has_its_own_certificate() {
+    let get = || Request::get("/api/health").body(Body::empty()).unwrap();
+    let plain = TestApp::new().send(get()).await;
+    assert!(!plain.headers().contains_key("strict-transport-security"));
+    // (The files are read by `serve`; the router only needs to know HTTPS is on.)
+    let tls =
+        TestApp::with_config("[server]\ntls_cert = \"/x/cert.pem\"\ntls_key = \"/x/key.pem\"\n");
+    let resp = tls.send(get()).await;
+    assert_eq!(
+        resp.headers()["strict-transport-security"],
+        "max-age=31536000"
+    );
+}
+
 #[tokio::test]
 async fn security_headers_on_every_response() {
     let app = TestApp::new();

@@ -279,3 +279,93 @@ async fn serve_first_run_login_and_restart() {
     let me: Value = me.json().await.unwrap();
     assert_eq!(me["user"]["name"], "מנהל");
 }
+
+/// A self-signed certificate for 127.0.0.1 (not a CA: it is the server's own), made with the
+/// openssl command line: (cert.pem, key.pem).
+fn self_signed(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let out = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+        .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"])
+        .args(["-subj", "/CN=mailclient-test"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("the openssl command");
+    assert!(out.status.success(), "{}", stderr(&out));
+    (cert, key)
+}
+
+#[tokio::test]
+async fn serve_speaks_https_with_its_own_certificate_and_sends_hsts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = self_signed(dir.path());
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[server]\ntls_cert = \"{}\"\ntls_key = \"{}\"\n",
+            cert.display(),
+            key.display()
+        ),
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    let server = Server::launch(&data, &["--config", config.to_str().unwrap()]);
+    assert!(
+        server.base.starts_with("https://127.0.0.1:"),
+        "{}",
+        server.base
+    );
+
+    let pem = std::fs::read(&cert).unwrap();
+    let client = reqwest::Client::builder()
+        .tls_certs_only([reqwest::Certificate::from_pem(&pem).unwrap()])
+        .build()
+        .unwrap();
+    let mut answer = None;
+    for _ in 0..100 {
+        match client.get(server.url("/api/health")).send().await {
+            Ok(r) => {
+                answer = Some(r);
+                break;
+            }
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
+    let answer = answer.expect("health over HTTPS");
+    assert_eq!(answer.status(), 200);
+    assert_eq!(
+        answer.headers()["strict-transport-security"],
+        "max-age=31536000"
+    );
+    let v: Value = answer.json().await.unwrap();
+    assert_eq!(v["status"], "ok");
+    // The first-run link names the HTTPS address.
+    let link = server
+        .stdout
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.contains("https://127.0.0.1:"));
+    assert!(link);
+
+    // Plain HTTP on the TLS port gets no answer; a client that does not trust the
+    // certificate is refused.
+    let plain = server.base.replace("https://", "http://");
+    let plain = reqwest::get(format!("{plain}/api/health")).await;
+    assert!(plain.map(|r| !r.status().is_success()).unwrap_or(true));
+    let untrusting = reqwest::Client::builder().build().unwrap();
+    assert!(
+        untrusting
+            .get(server.url("/api/health"))
+            .send()
+            .await
+            .is_err()
+    );
+    server.stop();
+}

@@ -122,7 +122,8 @@ async fn settled(app: &TestApp, token: &str, query: &str, total: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hebrew_golden_set() {
-    let app = TestApp::new();
+    // Hundreds of queries in a row: past the per-user search limit.
+    let app = TestApp::with_config("[limits]\nsearch_per_minute = 100000\n");
     let dana = app.admin_token("dana", "correct horse 1").await;
     let (s, v) = app
         .json(
@@ -342,7 +343,8 @@ async fn corpus_queries() {
         .unwrap();
     assert!(corpus.status.success());
     let corpus = PathBuf::from(String::from_utf8_lossy(&corpus.stdout).trim().to_string());
-    let app = TestApp::new();
+    // Hundreds of queries in a row: past the per-user search limit.
+    let app = TestApp::with_config("[limits]\nsearch_per_minute = 100000\n");
     let dana = app.admin_token("dana", "correct horse 1").await;
     let files = eml_files(&corpus);
     let report = import_path(&app, "dana", &corpus, "INBOX");

@@ -8,6 +8,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
+use super::proxies::TrustedProxies;
 use super::sessions;
 use super::users::{Role, UserRecord};
 use crate::error::AppError;
@@ -26,8 +27,9 @@ pub struct CurrentUser(pub UserRecord);
 /// The signed-in user, who must be an admin.
 pub struct AdminUser(pub UserRecord);
 
-/// The client's address, for throttling and logs ("unknown" when not served over TCP,
-/// as in `oneshot` tests).
+/// The client's address, for throttling and logs: the TCP peer, or behind a trusted proxy the
+/// address it forwarded (`proxies.rs`); "unknown" when not served over TCP, as in `oneshot`
+/// tests without a `ConnectInfo`.
 pub struct ClientAddr(pub String);
 
 fn bearer(parts: &Parts) -> Option<String> {
@@ -40,10 +42,44 @@ fn bearer(parts: &Parts) -> Option<String> {
     (!token.is_empty()).then(|| token.to_string())
 }
 
+/// A session already looked up for this request (by the rate limiter, `limits.rs`).
+#[derive(Clone)]
+struct Authenticated(String, UserRecord);
+
+/// Looks the request's session up and keeps it for the handler's extractor: the user's id, or
+/// `None` without a live session (the extractor then answers 401).
+pub(super) async fn remember_session(
+    parts: &mut Parts,
+    state: &AppState,
+) -> Result<Option<u64>, AppError> {
+    match authenticate(parts, state).await {
+        Ok((token, user)) => {
+            let id = user.id;
+            parts.extensions.insert(Authenticated(token, user));
+            Ok(Some(id))
+        }
+        Err(AppError::Unauthorized) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 async fn authenticate(parts: &Parts, state: &AppState) -> Result<(String, UserRecord), AppError> {
+    if let Some(Authenticated(token, user)) = parts.extensions.get::<Authenticated>() {
+        return Ok((token.clone(), user.clone()));
+    }
     let token = bearer(parts).ok_or(AppError::Unauthorized)?;
-    let user = sessions::authenticate(&state.store, &token)?.ok_or(AppError::Unauthorized)?;
-    Ok((token, user))
+    let idle = sessions::Lifetime::of(&state.config.auth).idle_secs;
+    let live = sessions::lookup(&state.store, &token, idle)?.ok_or(AppError::Unauthorized)?;
+    if live.stale {
+        // Recorded off the request's path; a lost touch can only end the session sooner.
+        let (store, token) = (state.store.clone(), token.clone());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = sessions::touch(&store, &token) {
+                tracing::warn!(error = %e, "cannot record a session's use");
+            }
+        });
+    }
+    Ok((token, live.user))
 }
 
 impl FromRequestParts<AppState> for CurrentUser {
@@ -75,14 +111,22 @@ impl FromRequestParts<AppState> for AdminUser {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+impl FromRequestParts<AppState> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let addr = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(a)| a.ip().to_string())
+            .map(|ConnectInfo(a)| {
+                state
+                    .service::<TrustedProxies>()
+                    .client(a.ip(), &parts.headers)
+                    .to_string()
+            })
             .unwrap_or_else(|| "unknown".into());
         Ok(Self(addr))
     }

@@ -4,7 +4,9 @@
 
 pub mod admin;
 pub mod extract;
+pub mod limits;
 pub mod password;
+pub mod proxies;
 pub mod routes;
 pub mod sessions;
 pub mod setup;

@@ -79,7 +79,8 @@ async fn login(
         return Err(AppError::InvalidCredentials);
     };
     throttle.record_success(&username, &client);
-    let token = sessions::create(&state.store, record.id, state.config.auth.session_ttl_hours)?;
+    let lifetime = sessions::Lifetime::of(&state.config.auth);
+    let token = sessions::create(&state.store, record.id, lifetime)?;
     tracing::info!(user = record.id, "signed in");
     Ok(Json(LoginResponse {
         success: true,

@@ -1,6 +1,12 @@
-//! Login throttling: after `max_failures` failed logins for one username, or from one client
-//! address, within the lockout window, further attempts for it are refused until the window
-//! has passed. Kept in memory: a restart forgets it, which only ever helps the real user.
+//! Login throttling: after `max_failures` failed logins for one username from one client
+//! address, or from one client address for any usernames, within the lockout window, further
+//! attempts for it are refused until the window has passed. Kept in memory: a restart forgets
+//! it, which only ever helps the real user.
+//!
+//! A username is never locked on its own: then anyone who knows it could keep its owner out
+//! from anywhere. A stranger's failures lock the stranger's address (for every username) and
+//! that username from that address; the owner, elsewhere, still signs in. Behind a reverse
+//! proxy the address is the forwarded one (`proxies.rs`), not the proxy's.
 //!
 //! An attempt counts as a failure from the moment it starts ([`LoginThrottle::begin`]), before
 //! the password is hashed; a success gives it back. So a burst of concurrent guesses cannot all
@@ -37,9 +43,11 @@ impl LoginThrottle {
         }
     }
 
+    /// The username from this address, and the address. (An address holds no space, so the
+    /// pair cannot be forged by a username.)
     fn keys(username: &str, client: &str) -> [String; 2] {
         [
-            format!("user:{}", username.trim().to_ascii_lowercase()),
+            format!("pair:{client} {}", username.trim().to_ascii_lowercase()),
             format!("addr:{client}"),
         ]
     }
@@ -123,13 +131,13 @@ impl LoginThrottle {
         }
     }
 
-    /// A successful attempt clears the username's record and gives the address back the
+    /// A successful attempt clears the username's record at this address and gives the address back the
     /// attempt [`Self::begin`] counted (only that one: a right password must not unlock guessing
     /// at other accounts from the same place).
     pub fn record_success(&self, username: &str, client: &str) {
-        let [user_key, addr_key] = Self::keys(username, client);
+        let [pair_key, addr_key] = Self::keys(username, client);
         let mut entries = self.entries.lock().expect("throttle lock");
-        entries.remove(&user_key);
+        entries.remove(&pair_key);
         if let Some(e) = entries.get_mut(&addr_key) {
             e.failures = e.failures.saturating_sub(1);
             if e.failures < self.max_failures {
@@ -155,12 +163,35 @@ mod tests {
         }
         t.record_failure_at("dana", "1.2.3.4", t0);
         assert_eq!(t.check_at("dana", "1.2.3.4", t0), Err(900));
-        // The username stays locked from another address, and the address for another user.
-        assert!(t.check_at("DANA", "5.6.7.8", t0).is_err());
+        // The address stays locked for every username; the username from elsewhere does not.
+        assert!(t.check_at("DANA", "1.2.3.4", t0).is_err());
         assert!(t.check_at("yossi", "1.2.3.4", t0).is_err());
         assert!(t.check_at("yossi", "5.6.7.8", t0).is_ok());
         let later = t0 + WINDOW + Duration::from_secs(1);
         assert!(t.check_at("dana", "1.2.3.4", later).is_ok());
+    }
+
+    #[test]
+    fn a_stranger_cannot_lock_the_owner_out_from_another_address() {
+        let t = LoginThrottle::new(3, WINDOW);
+        let t0 = Instant::now();
+        for _ in 0..10 {
+            t.record_failure_at("dana", "198.51.100.7", t0);
+        }
+        assert!(t.check_at("dana", "198.51.100.7", t0).is_err());
+        assert!(t.check_at("dana", "192.168.1.20", t0).is_ok());
+        assert!(t.check_at("Dana", "192.168.1.20", t0).is_ok());
+    }
+
+    #[test]
+    fn one_address_cannot_spray_many_usernames() {
+        let t = LoginThrottle::new(3, WINDOW);
+        for name in ["dana", "yossi", "noa"] {
+            t.begin(name, "198.51.100.7").unwrap();
+        }
+        // A fourth username, never tried before, is refused from there.
+        assert!(t.begin("gil", "198.51.100.7").is_err());
+        assert!(t.begin("gil", "192.168.1.20").is_ok());
     }
 
     #[test]
@@ -175,14 +206,17 @@ mod tests {
     }
 
     #[test]
-    fn success_clears_the_username() {
+    fn success_clears_the_username_at_that_address() {
         let t = LoginThrottle::new(3, WINDOW);
         let t0 = Instant::now();
         t.record_failure_at("dana", "a", t0);
-        t.record_failure_at("dana", "b", t0);
-        t.record_success("dana", "x");
-        t.record_failure_at("dana", "c", t0);
-        assert!(t.check_at("dana", "d", t0).is_ok());
+        t.record_failure_at("dana", "a", t0);
+        t.record_success("dana", "a");
+        // The pair starts again; the address keeps one failure of the two.
+        t.record_failure_at("dana", "a", t0);
+        assert!(t.check_at("dana", "a", t0).is_ok());
+        t.record_failure_at("yossi", "a", t0);
+        assert!(t.check_at("dana", "a", t0).is_err());
     }
 
     #[test]

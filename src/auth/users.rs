@@ -428,10 +428,14 @@ mod tests {
     fn password_change_revokes_sessions() {
         let (_d, s) = store();
         let u = create(&s, new("dana", Role::User), false).unwrap();
-        let token = sessions::create(&s, u.id, 1).unwrap();
-        assert!(sessions::authenticate(&s, &token).unwrap().is_some());
+        let hour = sessions::Lifetime {
+            ttl_secs: 3600,
+            idle_secs: 3600,
+        };
+        let token = sessions::create(&s, u.id, hour).unwrap();
+        assert!(sessions::authenticate(&s, &token, 3600).unwrap().is_some());
         set_password(&s, "dana", "a new password").unwrap();
-        assert!(sessions::authenticate(&s, &token).unwrap().is_none());
+        assert!(sessions::authenticate(&s, &token, 3600).unwrap().is_none());
         let r = find_by_username(&s, "dana").unwrap().unwrap();
         assert!(password::verify("a new password", &r.password_hash));
         assert!(!password::verify("correct horse", &r.password_hash));

@@ -1,5 +1,7 @@
 //! `mailclient serve`: opens (and migrates) the store, prints the first-run link when there
-//! is no user yet, and serves HTTP until SIGINT or SIGTERM.
+//! is no user yet, and serves HTTP or HTTPS (`crate::http::server`) until SIGINT or SIGTERM.
+//! Plain HTTP on an address other than loopback gets a warning on the console: passwords and
+//! mail would cross the network readable.
 
 use std::net::SocketAddr;
 
@@ -33,6 +35,13 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!(version = m.version, name = m.name, "applied migration");
     }
     let addr = config.listen_addr();
+    let tls = match config.tls_files() {
+        Some((cert, key)) => Some(crate::http::server::tls_acceptor(cert, key)?),
+        None => None,
+    };
+    if let Some(warning) = plain_http_warning(addr, tls.is_some()) {
+        eprintln!("{warning}");
+    }
     let state = crate::app::state(config, store)?;
     let accounts = crate::app::start_background(&state).await?;
     if accounts > 0 {
@@ -44,24 +53,31 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
     let public_url = state.config.public_url(bound);
-    println!("mailclient listening on http://{bound}");
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    println!("mailclient listening on {scheme}://{bound}");
     if let Some(token) = state.service::<crate::auth::setup::SetupGate>().token() {
         // The console is the trusted channel: whoever can read it may create the first admin.
         println!("No user exists yet. Open this link once to create the first admin:");
         println!("  {public_url}/#/setup?token={token}");
         println!("(or run: mailclient user add <name> --admin)");
     }
-    axum::serve(
-        listener,
-        app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown_signal())
-    .await
-    .context("server error")?;
+    let limits = crate::http::server::Limits::of(&state.config);
+    crate::http::server::serve(listener, app(state.clone()), tls, limits, shutdown_signal()).await;
     state.jobs().shutdown().await;
     sync.stop_all();
     println!("mailclient stopped");
     Ok(())
+}
+
+/// The console's warning when `serve` would speak plain HTTP beyond this machine.
+fn plain_http_warning(addr: SocketAddr, tls: bool) -> Option<String> {
+    (!tls && !addr.ip().is_loopback()).then(|| {
+        format!(
+            "warning: serving plain HTTP on {addr}: passwords, sessions and mail cross the \
+             network unencrypted. Set [server] tls_cert and tls_key, or listen on 127.0.0.1 \
+             behind a TLS proxy (README: \"Behind Caddy or nginx\")."
+        )
+    })
 }
 
 async fn shutdown_signal() {
@@ -82,5 +98,21 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_beyond_loopback_is_warned_about() {
+        let at = |a: &str| a.parse::<SocketAddr>().unwrap();
+        assert!(plain_http_warning(at("0.0.0.0:8080"), false).is_some());
+        assert!(plain_http_warning(at("192.168.1.5:8080"), false).is_some());
+        assert!(plain_http_warning(at("[::]:8080"), false).is_some());
+        assert!(plain_http_warning(at("0.0.0.0:8443"), true).is_none());
+        assert!(plain_http_warning(at("127.0.0.1:8080"), false).is_none());
+        assert!(plain_http_warning(at("[::1]:8080"), false).is_none());
     }
 }

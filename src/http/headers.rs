@@ -1,9 +1,13 @@
-//! Security headers on every response, API and assets alike.
+//! Security headers on every response, API and assets alike; HSTS when `serve` speaks HTTPS
+//! itself (behind a TLS proxy, the proxy sends it).
 
 use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use tower::layer::util::Identity;
+use tower::util::Either;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 /// No inline script anywhere; the app is same-origin only and may not be framed.
 ///
@@ -46,4 +50,14 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
         HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
     );
     response
+}
+
+/// A year of HTTPS only (the browser remembers it), when the server has its own certificate.
+pub fn hsts(tls: bool) -> Either<SetResponseHeaderLayer<HeaderValue>, Identity> {
+    tower::util::option_layer(tls.then(|| {
+        SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        )
+    }))
 }

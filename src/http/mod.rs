@@ -4,6 +4,8 @@
 pub mod assets;
 
 pub mod headers;
+pub mod server;
+pub mod timeout;
 
 use axum::extract::State;
 use axum::routing::get;

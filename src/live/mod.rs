@@ -79,7 +79,8 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
 /// checked (a store error must not look like a sign-out).
 async fn user_of(state: &AppState, token: String) -> Result<Option<u64>, ()> {
     let store = state.store.clone();
-    match tokio::task::spawn_blocking(move || sessions::authenticate(&store, &token)).await {
+    let idle = sessions::Lifetime::of(&state.config.auth).idle_secs;
+    match tokio::task::spawn_blocking(move || sessions::authenticate(&store, &token, idle)).await {
         Ok(Ok(user)) => Ok(user.map(|u| u.id)),
         _ => Err(()),
     }

@@ -161,6 +161,20 @@ pub struct Server {
 
 impl Server {
     pub fn start(data_dir: &Path, extra_args: &[&str]) -> Self {
+        let mut server = Self::launch(data_dir, extra_args);
+        server.wait_healthy();
+        server.setup_link = server
+            .stdout
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|l| l.contains("/#/setup?token="))
+            .map(|l| l.trim().to_string());
+        server
+    }
+
+    /// Started and listening, not yet probed (an HTTPS server: the probe speaks plain HTTP).
+    pub fn launch(data_dir: &Path, extra_args: &[&str]) -> Self {
         let mut cmd = Command::new(binary());
         cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
@@ -192,21 +206,12 @@ impl Server {
             assert!(Instant::now() < deadline, "serve did not start");
             std::thread::sleep(Duration::from_millis(50));
         };
-        let mut server = Self {
+        Self {
             child,
             base,
             setup_link: None,
             stdout: lines,
-        };
-        server.wait_healthy();
-        server.setup_link = server
-            .stdout
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|l| l.contains("/#/setup?token="))
-            .map(|l| l.trim().to_string());
-        server
+        }
     }
 
     /// Polls `GET /api/health` until it answers ok.
