@@ -463,8 +463,10 @@ export const he = {
     clearFilter: 'ניקוי הסינון',
     expand: (who: string) => `הצגת ההודעה מ${who}`,
     collapse: 'כיווץ ההודעה',
-    remoteAllowSender: 'הצג תמיד מהשולח הזה',
-    remoteAllowedNote: 'תמונות חיצוניות מוצגות תמיד מהשולח הזה.',
+    remoteAllowSender: 'הצג תמיד מהכתובת הזו',
+    /** What "always" trusts: the From address, which anyone can write (issue 22). */
+    remoteAllowSenderHint: 'התמונות יוצגו בכל מייל שכתובת השולח שלו היא זו. כתובת שולח אפשר לזייף, כך שגם מייל מזויף ממנה יציג תמונות.',
+    remoteAllowedNote: 'תמונות חיצוניות מוצגות תמיד מהשולח הזה (לפי כתובת השולח, שאפשר לזייף).',
     remoteRevoke: 'ביטול',
     remoteAllowed: (address: string) => `תמונות חיצוניות יוצגו תמיד מ-${address}`,
     remoteRevoked: (address: string) => `תמונות חיצוניות מ-${address} ייחסמו שוב`,

@@ -256,6 +256,7 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
                 className="link-button"
                 disabled={senderBusy}
                 onClick={() => void setSenderAllowed(data.from, true)}
+                title={he.inbox.remoteAllowSenderHint}
                 data-testid="remote-sender-allow"
               >
                 {he.inbox.remoteAllowSender}
