@@ -284,7 +284,7 @@ async fn run_now(
             if outcomes.iter().all(|o| o.ok) {
                 applied += 1;
             }
-            record_run(store, user.id, id, meta, outcomes)?;
+            runner::record(store, user.id, id, meta, outcomes)?;
         }
         Ok((
             RunResult {
@@ -299,27 +299,6 @@ async fn run_now(
         state.service::<Outbox>().wake.notify_one();
     }
     Ok(Json(result))
-}
-
-fn record_run(
-    store: &Store,
-    user_id: u64,
-    rule_id: u64,
-    meta: &crate::mailstore::MessageMeta,
-    outcomes: Vec<Outcome>,
-) -> Result<()> {
-    let (at, message) = (now(), meta.id);
-    let (subject, from) = (meta.summary.subject.clone(), meta.summary.from.clone());
-    ACTIVITY.insert(store, user_id, usize::MAX, "", move |seq| Activity {
-        seq,
-        rule_id,
-        at,
-        message,
-        subject,
-        from,
-        outcomes,
-    })?;
-    Ok(())
 }
 
 /// One entry of a rule's activity.

@@ -74,7 +74,8 @@ pub fn run_on(
     Ok(forwarded)
 }
 
-fn record(
+/// Records what a rule did to one mail in the user's rule activity (the oldest trimmed).
+pub fn record(
     store: &Store,
     user_id: u64,
     rule_id: u64,
