@@ -419,7 +419,9 @@ fn routes_in_source() -> BTreeSet<(String, String)> {
     );
     let mut out = BTreeSet::new();
     for f in files {
-        let src = std::fs::read_to_string(&f).unwrap();
+        let whole = std::fs::read_to_string(&f).unwrap();
+        // Unit tests build routers of their own ("/slow" for a timeout test): not the app's.
+        let src = whole.split("#[cfg(test)]").next().unwrap_or_default();
         let mut at = 0;
         while let Some(i) = src[at..].find(".route(") {
             let open = at + i + ".route(".len();
