@@ -281,7 +281,13 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
         </div>
       )}
 
-      <MailBody html={data.body ?? ''} title={t.bodyTitle(subject)} remoteImages={remote || !!data.remoteAllowedForSender} />
+      {/* Remote images are let into the frame with the body that shows them: not while the
+          blocked body is still on screen (the frame would load twice, the first load cut off). */}
+      <MailBody
+        html={data.body ?? ''}
+        title={t.bodyTitle(subject)}
+        remoteImages={!!data.remoteAllowedForSender || (remote && !data.remoteContentBlocked)}
+      />
     </article>
   );
 }
