@@ -302,7 +302,6 @@ pub fn auto_reply_unknown(field: &str) -> String {
     format!("הגדרת מענה אוטומטי לא מוכרת: {field}")
 }
 pub const AUTO_REPLY_KEY_MISSING: &str = "חסר מפתח API של AI, הזן מפתח לפני הפעלת המענה האוטומטי";
-pub const AUTO_REPLY_NOT_OBJECT: &str = "הגדרות המענה האוטומטי צריכות להיות אובייקט של שדות וערכים";
 pub const AUTO_REPLY_CLEAR_FAILED: &str = "שגיאה בניקוי הרשימה, נסה מאוחר יותר";
 
 // ---- contacts, tasks, rules ----

@@ -66,11 +66,8 @@ async fn post_settings(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<Value>,
+    ApiJson(fields): ApiJson<serde_json::Map<String, Value>>,
 ) -> Result<Json<Saved>> {
-    let Value::Object(fields) = body else {
-        return Err(AppError::bad_request(messages::AUTO_REPLY_NOT_OBJECT));
-    };
     let typed = typed_key(&headers);
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
     let saved = blocking(&state, move |store| {

@@ -42,16 +42,15 @@ pub fn get(store: &Store, user_id: u64, id: u64) -> Result<Option<Stored>> {
     CONTACTS.get(store, user_id, id)
 }
 
-/// Whether a contact matches a search (name, email, phone, company, position, notes, groups;
-/// folded) and a group.
-pub fn matches(c: &Stored, query: &str, group: Option<&str>) -> bool {
+/// Whether a contact matches a folded, trimmed query (name, email, phone, company, position,
+/// notes, groups) and a group.
+fn matches(c: &Stored, folded_query: &str, group: Option<&str>) -> bool {
     if let Some(g) = group.filter(|g| !g.is_empty())
         && !c.fields.groups.iter().any(|x| x == g)
     {
         return false;
     }
-    let q = fold(query.trim());
-    if q.is_empty() {
+    if folded_query.is_empty() {
         return true;
     }
     let f = &c.fields;
@@ -65,7 +64,15 @@ pub fn matches(c: &Stored, query: &str, group: Option<&str>) -> bool {
     ]
     .into_iter()
     .chain(f.groups.iter())
-    .any(|v| fold(v).contains(&q))
+    .any(|v| fold(v).contains(folded_query))
+}
+
+/// The contacts of `list` matching `query` (folded once), sorted by name.
+pub fn filter(list: Vec<Stored>, query: &str, group: Option<&str>) -> Vec<Stored> {
+    let q = fold(query.trim());
+    let mut out: Vec<Stored> = list.into_iter().filter(|c| matches(c, &q, group)).collect();
+    out.sort_by_cached_key(|c| fold(&c.fields.name));
+    out
 }
 
 /// The user's contacts matching `query`, by name.
@@ -75,12 +82,7 @@ pub fn search(
     query: &str,
     group: Option<&str>,
 ) -> Result<Vec<Stored>> {
-    let mut out: Vec<Stored> = all(store, user_id)?
-        .into_iter()
-        .filter(|c| matches(c, query, group))
-        .collect();
-    out.sort_by_cached_key(|c| fold(&c.fields.name));
-    Ok(out)
+    Ok(filter(all(store, user_id)?, query, group))
 }
 
 pub fn create(store: &Store, user_id: u64, input: ContactInput, now: &str) -> Result<Stored> {

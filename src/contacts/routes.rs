@@ -57,18 +57,16 @@ async fn list(
     Query(q): Query<ListQuery>,
 ) -> Result<Json<ContactsResponse>> {
     let r = blocking(&state, move |store| {
+        // One read of the user's contacts serves the groups and the search.
         let all = super::all(store, user.id)?;
-        let mut groups: Vec<String> = Vec::new();
-        for c in &all {
-            for g in &c.fields.groups {
-                if !groups.contains(g) {
-                    groups.push(g.clone());
-                }
-            }
-        }
-        groups.sort();
+        let groups: Vec<String> = all
+            .iter()
+            .flat_map(|c| c.fields.groups.iter().cloned())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let group = Some(q.group.as_str()).filter(|g| !g.is_empty());
-        let contacts = super::search(store, user.id, &q.search, group)?
+        let contacts = super::filter(all, &q.search, group)
             .into_iter()
             .map(Contact::from)
             .collect();
