@@ -33,6 +33,16 @@ impl TestApp {
     }
 
     pub fn with_config(toml: &str) -> Self {
+        // Tests drive the API faster than a person: the per-user limits stay out of the way
+        // unless a test sets its own (tests/api.rs checks them).
+        let toml = if toml.contains("[limits]") {
+            toml.to_string()
+        } else {
+            format!(
+                "{toml}\n[limits]\nai_per_minute = 100000\nsearch_per_minute = 100000\nrefresh_per_minute = 100000\n"
+            )
+        };
+        let toml = toml.as_str();
         let dir = tempfile::tempdir().unwrap();
         let overrides = Overrides {
             data_dir: Some(dir.path().to_path_buf()),
