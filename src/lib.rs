@@ -29,6 +29,7 @@ pub mod schema;
 pub mod search;
 pub mod settings;
 pub mod smart;
+pub mod spam;
 pub mod state;
 pub mod store;
 pub mod sync;

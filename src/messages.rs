@@ -331,3 +331,23 @@ pub const RULE_FORWARD_OWN: &str = "אי אפשר להעביר לכתובת של
 pub const RULE_NOT_FOUND: &str = "הכלל לא נמצא";
 pub const RULES_FULL: &str = "הגעת למספר הכללים המרבי";
 pub const RULES_ORDER_INVALID: &str = "הסדר חייב למנות כל כלל פעם אחת";
+
+// ---- spam detection ----
+pub fn spam_invalid(field: &str) -> String {
+    format!("ערך לא תקין בהגדרות זיהוי הספאם: {field}")
+}
+pub fn spam_unknown(field: &str) -> String {
+    format!("הגדרת זיהוי ספאם לא מוכרת: {field}")
+}
+pub const SPAM_THRESHOLDS: &str = "ספי הספאם הם מספרים שלמים בין 1 ל-10";
+pub const SPAM_THRESHOLD_ORDER: &str = "סף החשוד לא יכול להיות גבוה מסף הספאם";
+pub const SPAM_AI_KEY_MISSING: &str = "זיהוי ספאם בעזרת AI דורש מפתח API של AI";
+pub fn spam_pattern_invalid(line: usize) -> String {
+    format!("ביטוי רגולרי לא תקין בשורה {line}")
+}
+pub const SPAM_PATTERNS_TOO_MANY: &str = "יותר מדי ביטויים רגולריים (עד 200, כל אחד עד 500 תווים)";
+pub const SPAM_FOLDER_UNKNOWN: &str = "אפשר לסווג רק את תיבת הדואר הנכנס, ספאם או קידומי מכירות";
+pub const SPAM_CLASSIFY_RUNNING: &str = "הסיווג כבר רץ, המתן לסיומו";
+pub const SPAM_DETECTION_OFF: &str = "זיהוי הספאם כבוי. הפעל אותו בהגדרות";
+pub const SPAM_DEBUG_FAILED: &str = "שגיאה בבדיקת המייל";
+pub const SPAM_NOTICE: &str = "מייל זוהה כספאם והועבר לספאם";

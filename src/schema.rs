@@ -11,7 +11,7 @@ use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
     accounts, ai, autoreply, backup, contacts, emails, household, import, mailstore, outgoing,
-    rules, settings, tasks, templates,
+    rules, settings, spam, tasks, templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -74,6 +74,11 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 12,
         name: "contacts, tasks and rules",
         apply: m0012_contacts_tasks_rules,
+    },
+    Migration {
+        version: 13,
+        name: "spam detection: settings, training, decisions",
+        apply: m0013_spam,
     },
 ];
 
@@ -140,6 +145,10 @@ fn m0012_contacts_tasks_rules(txn: &WriteTransaction) -> Result<(), redb::Error>
     contacts::create_tables(txn)?;
     tasks::create_tables(txn)?;
     rules::create_tables(txn)
+}
+
+fn m0013_spam(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    spam::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -167,6 +167,7 @@ impl Training {
                 return Err(AppError::bad_request(messages::AI_TEMPLATE_NAME_REQUIRED));
             }
         }
+        compile_patterns(&self.spam_patterns)?;
         // One decimal, as the slider sets it; keeps the request's temperature tidy.
         self.creativity = (self.creativity * 10.0).round() / 10.0;
         if record::encode(&self).len() > MAX_STORED_BYTES {
@@ -197,6 +198,46 @@ impl Training {
     pub fn template(&self, id: &str) -> Option<&AiTemplate> {
         self.templates.iter().find(|t| t.id == id)
     }
+}
+
+/// Spam patterns a user may keep, and their longest line.
+pub const MAX_PATTERNS: usize = 200;
+pub const MAX_PATTERN_CHARS: usize = 500;
+
+/// The spam tab's patterns (one regular expression per line, blank lines skipped) as one set,
+/// case-insensitive, on the regex crate's linear-time engine with bounded compiled sizes: a
+/// pattern can never run for ages. A bad line is named in the error (counting from 1).
+pub fn compile_patterns(text: &str) -> Result<Option<regex::RegexSet>> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    if lines.len() > MAX_PATTERNS
+        || lines
+            .iter()
+            .any(|(_, l)| l.chars().count() > MAX_PATTERN_CHARS)
+    {
+        return Err(AppError::bad_request(messages::SPAM_PATTERNS_TOO_MANY));
+    }
+    let build = |pats: &[&str]| {
+        regex::RegexSetBuilder::new(pats)
+            .case_insensitive(true)
+            .size_limit(2 << 20)
+            .dfa_size_limit(4 << 20)
+            .build()
+    };
+    for (n, line) in &lines {
+        build(&[line]).map_err(|_| AppError::bad_request(messages::spam_pattern_invalid(*n)))?;
+    }
+    let all: Vec<&str> = lines.iter().map(|(_, l)| *l).collect();
+    build(&all)
+        .map(Some)
+        .map_err(|_| AppError::bad_request(messages::SPAM_PATTERNS_TOO_MANY))
 }
 
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {

@@ -318,6 +318,8 @@ mod tests {
             priority: None,
             hidden: false,
             last_activity: None,
+            spam_score: None,
+            advertisement: false,
             summary: crate::mail::parse::summary(raw.as_bytes()),
         }
     }

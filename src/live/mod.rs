@@ -128,7 +128,7 @@ async fn lookup<T: Send + 'static>(
 fn reason_of(c: &Change) -> &'static str {
     match (c.reason, c.kind) {
         (Reason::Sync, Kind::Updated) | (Reason::Flags, _) => "flags",
-        (Reason::Status, _) => "status",
+        (Reason::Status | Reason::Detection, _) => "status",
         (Reason::Delete, _) => "delete",
         _ => "sync",
     }

@@ -88,7 +88,7 @@ static PARSER: std::sync::LazyLock<MessageParser> = std::sync::LazyLock::new(|| 
     p
 });
 
-pub(crate) fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
+pub fn parse_guarded(raw: &[u8]) -> Option<Message<'_>> {
     // mail-parser is not expected to panic, but mail is hostile input: a panic here must cost
     // one message, not the sync task.
     catch_unwind(AssertUnwindSafe(|| PARSER.parse(raw))).unwrap_or_else(|_| {
@@ -108,6 +108,30 @@ pub fn summary(raw: &[u8]) -> Summary {
         tracing::warn!("summarizing a message panicked; keeping it raw");
         unparsed_summary(raw)
     })
+}
+
+/// [`summary`] and what `then` makes of the parsed message (None when it did not parse as
+/// mail), from one parse: the sync's spam check reads the message its summary came from. A
+/// panic in `then` costs its answer only.
+pub fn summary_with<T>(
+    raw: &[u8],
+    then: impl FnOnce(Option<&Message<'_>>, &Summary) -> Option<T>,
+) -> (Summary, Option<T>) {
+    let parsed = catch_unwind(AssertUnwindSafe(|| {
+        parse_guarded(raw).filter(looks_like_mail)
+    }))
+    .unwrap_or(None);
+    let summary = match &parsed {
+        Some(msg) => catch_unwind(AssertUnwindSafe(|| summarize(msg)))
+            .unwrap_or_else(|_| unparsed_summary(raw)),
+        None => unparsed_summary(raw),
+    };
+    let out =
+        catch_unwind(AssertUnwindSafe(|| then(parsed.as_ref(), &summary))).unwrap_or_else(|_| {
+            tracing::warn!("a check of a parsed message panicked; skipping it");
+            None
+        });
+    (summary, out)
 }
 
 pub fn full(raw: &[u8]) -> Full {

@@ -48,10 +48,12 @@ pub enum Reason {
     Import,
     /// An account or user forgotten.
     Forget,
+    /// Spam detection classified stored mail (a folder after the fact, the AI's review).
+    Detection,
 }
 
 impl Reason {
-    const ALL: [Reason; 7] = [
+    const ALL: [Reason; 8] = [
         Reason::Sync,
         Reason::Flags,
         Reason::Status,
@@ -59,6 +61,7 @@ impl Reason {
         Reason::Outgoing,
         Reason::Import,
         Reason::Forget,
+        Reason::Detection,
     ];
 
     fn code(self) -> u8 {

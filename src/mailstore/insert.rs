@@ -7,7 +7,7 @@ use super::changes::{self, Kind};
 use super::derived::Derived;
 use super::index::thread_hash;
 use super::keywords;
-use super::model::{Carried, Fetched, MessageMeta, hidden_key};
+use super::model::{Carried, Detection, Fetched, MessageMeta, hidden_key};
 use super::raw::{RawTable, put_raw};
 use super::read::read_meta;
 use super::tables::{CARRIED, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS};
@@ -70,6 +70,20 @@ impl<'t> Inserter<'t> {
         f: &Fetched,
         summary: Summary,
     ) -> anyhow::Result<MessageMeta> {
+        self.insert_detected(account, folder, f, summary, None)
+    }
+
+    /// Stores one message with what spam detection decided for it: the mail is stored with its
+    /// verdict, so no listing ever shows it without (its keywords and move are queued for the
+    /// mailbox in this same transaction).
+    pub fn insert_detected(
+        &mut self,
+        account: u64,
+        folder: &str,
+        f: &Fetched,
+        summary: Summary,
+        detection: Option<&Detection>,
+    ) -> anyhow::Result<MessageMeta> {
         let txn = self.w.txn;
         let id = crate::store::next_id(txn, "mail_messages")?;
         let date = summary
@@ -99,6 +113,8 @@ impl<'t> Inserter<'t> {
             priority: None,
             hidden: is_hidden,
             last_activity: None,
+            spam_score: None,
+            advertisement: false,
             summary,
         };
         meta.take_triage_from_keywords();
@@ -115,6 +131,7 @@ impl<'t> Inserter<'t> {
                 meta.last_activity = c.last_activity;
             }
         }
+        let detected = detection.is_some_and(|d| meta.take_detection(d));
         self.merge_threads(account, &meta)?;
         if let Some(mid) = meta.summary.message_id.as_deref()
             && self.msgids.get((account, mid))?.is_none()
@@ -135,6 +152,13 @@ impl<'t> Inserter<'t> {
         put_raw(&mut self.raw, id, &f.raw)?;
         self.messages.insert(id, record::encode(&meta).as_slice())?;
         changes::append(txn, account, id, folder, Kind::Added, self.w.reason)?;
+        if let (true, Some(d)) = (detected, detection)
+            && let Some(carried) = self.w.queue_detected(&meta, d)?
+            && let Some(mid) = meta.summary.message_id.as_deref()
+        {
+            self.carried
+                .insert((account, mid), record::encode(&carried).as_slice())?;
+        }
         Ok(meta)
     }
 }

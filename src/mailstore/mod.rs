@@ -31,7 +31,7 @@ pub use derived::{
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
 pub use model::{
-    Carried, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, hidden_key,
+    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, hidden_key,
     role_by_name, roles,
 };
 pub use read::{IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};

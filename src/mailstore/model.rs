@@ -88,6 +88,13 @@ pub struct MessageMeta {
     /// When its status last changed (spec 000 §3 lastActivity); the date until then.
     #[serde(default)]
     pub last_activity: Option<i64>,
+    /// Spam detection's score in points, when it scored this mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spam_score: Option<f32>,
+    /// Spam detection found it to be commercial mail (listed under Promotions only when the
+    /// user lets detection move ads; otherwise it stays in the inbox with this mark).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advertisement: bool,
     pub summary: Summary,
 }
 
@@ -148,11 +155,39 @@ impl MessageMeta {
         }
     }
 
+    /// Takes spam detection's verdict: the score and the ad mark always, the status only when
+    /// the mail has none (a status the user or the mailbox set is never overridden). Returns
+    /// whether the status changed.
+    pub fn take_detection(&mut self, d: &Detection) -> bool {
+        self.spam_score = Some(d.score);
+        self.advertisement = d.advertisement;
+        match d.status {
+            Some(s) if self.status.is_none() => {
+                self.status = Some(s.to_string());
+                self.keywords =
+                    keywords::with_triage(&self.keywords, Some(s), self.priority.as_deref());
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Applies the triage state its keywords carry (the mailbox is the source of truth).
     pub fn take_triage_from_keywords(&mut self) {
         self.status = keywords::status_of(&self.keywords).map(str::to_string);
         self.priority = keywords::priority_of(&self.keywords).map(str::to_string);
     }
+}
+
+/// What spam detection decided for a mail (see `MailWrite::detect`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Detection {
+    pub score: f32,
+    /// spam, suspicious or advertisement; None leaves the status alone.
+    pub status: Option<&'static str>,
+    pub advertisement: bool,
+    /// Move it to the mailbox's Junk folder (spam with `autoMoveSpam`).
+    pub move_to_junk: bool,
 }
 
 /// The key a hidden message is remembered by: its Message-ID, else a hash of its bytes.

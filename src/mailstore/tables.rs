@@ -207,6 +207,8 @@ mod tests {
             priority: Some("urgent".into()),
             hidden: false,
             last_activity: None,
+            spam_score: None,
+            advertisement: false,
             summary: crate::mail::parse::summary(raw),
         };
         txn.open_table(MESSAGES)

@@ -8,7 +8,10 @@ use redb::{ReadableTable, WriteTransaction};
 use super::changes::{self, Kind, Reason};
 use super::derived::{Derived, Entry};
 use super::index::IndexView;
-use super::model::{Carried, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags};
+use super::keywords;
+use super::model::{
+    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags,
+};
 use super::model::{hidden_key, roles};
 use super::raw::{get_raw, remove_raw};
 use super::read::{account_folders, pending_of, read_meta};
@@ -155,14 +158,29 @@ impl<'t> MailWrite<'t> {
         batch: &[Fetched],
         summaries: Vec<crate::mail::parse::Summary>,
     ) -> anyhow::Result<usize> {
+        let detections = vec![None; batch.len()];
+        Ok(self
+            .insert_screened(account, folder, batch, summaries, detections)?
+            .len())
+    }
+
+    /// As `insert_parsed`, with spam detection's verdict on each (`detections[i]` of
+    /// `batch[i]`). Returns the new records.
+    pub fn insert_screened(
+        &self,
+        account: u64,
+        folder: &str,
+        batch: &[Fetched],
+        summaries: Vec<crate::mail::parse::Summary>,
+        detections: Vec<Option<Detection>>,
+    ) -> anyhow::Result<Vec<MessageMeta>> {
         let mut inserter = self.inserter()?;
-        let mut new = 0;
-        for (f, summary) in batch.iter().zip(summaries) {
+        let mut new = Vec::new();
+        for ((f, summary), d) in batch.iter().zip(summaries).zip(detections) {
             if inserter.has_uid(account, folder, f.uid)? {
                 continue;
             }
-            inserter.insert(account, folder, f, summary)?;
-            new += 1;
+            new.push(inserter.insert_detected(account, folder, f, summary, d.as_ref())?);
         }
         Ok(new)
     }
@@ -362,6 +380,49 @@ impl<'t> MailWrite<'t> {
             .open_table(CARRIED)?
             .insert((account, message_id), record::encode(carried).as_slice())?;
         Ok(())
+    }
+
+    // ---- spam detection
+
+    /// Spam detection's verdict on a stored message (a folder classified after the fact, the AI
+    /// review): stored and, when it set the status, queued for the mailbox. Returns the record.
+    pub fn detect(&self, mut meta: MessageMeta, d: &Detection) -> anyhow::Result<MessageMeta> {
+        let changed = meta.take_detection(d);
+        self.write_meta(&meta)?;
+        if changed
+            && let Some(carried) = self.queue_detected(&meta, d)?
+            && let Some(mid) = meta.summary.message_id.as_deref()
+        {
+            self.carry(meta.account_id, mid, &carried)?;
+        }
+        Ok(meta)
+    }
+
+    /// Queues the keywords of a detected status and, for spam that detection may move, the
+    /// move to Junk (when the mailbox has one). Returns the triage the moved copy must carry
+    /// (the caller stores it: the inserter holds that table open).
+    pub(super) fn queue_detected(
+        &self,
+        meta: &MessageMeta,
+        d: &Detection,
+    ) -> anyhow::Result<Option<Carried>> {
+        let wanted = keywords::for_triage(meta.status.as_deref(), meta.priority.as_deref());
+        let moving = d.move_to_junk
+            && self
+                .roles(meta.account_id)?
+                .get("junk")
+                .is_some_and(|name| *name != meta.folder);
+        self.queue_change(meta, |op| {
+            op.keywords = Some(wanted);
+            if moving {
+                op.move_to = Some("junk".into());
+            }
+        })?;
+        Ok(moving.then(|| Carried {
+            status: meta.status.clone(),
+            priority: meta.priority.clone(),
+            last_activity: meta.last_activity,
+        }))
     }
 
     // ---- changes for the mailbox

@@ -146,6 +146,16 @@ pub fn recent(store: &Store, user_id: u64) -> Result<Vec<ComposeContact>> {
     Ok(people.iter().take(RECENT).map(contact).collect())
 }
 
+/// Everyone the user wrote to (the newest sent mail of each Sent folder, bounded): spam
+/// detection lets them through.
+pub fn written_to(store: &Store, user_id: u64) -> Result<Vec<String>> {
+    let own = own_addresses(store, user_id)?;
+    Ok(collect(store, user_id, &["sent"], &own)?
+        .into_iter()
+        .map(|p| p.email)
+        .collect())
+}
+
 /// Everyone written to or heard from, most used first.
 pub fn people(store: &Store, user_id: u64) -> Result<Vec<ComposeContact>> {
     let own = own_addresses(store, user_id)?;

@@ -6,6 +6,7 @@
 pub mod folder;
 pub mod local;
 pub mod plan;
+pub mod screen;
 pub mod worker;
 
 use std::collections::HashMap;
@@ -54,6 +55,8 @@ pub struct SyncShared {
     pub hosts: HostPolicy,
     pub max_backoff: Duration,
     pub events: broadcast::Sender<SyncEvent>,
+    /// Spam detection, registered once the application is built.
+    pub screen: std::sync::OnceLock<Arc<dyn screen::Screen>>,
 }
 
 struct Running {

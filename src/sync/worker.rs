@@ -13,13 +13,14 @@ use futures_util::TryStreamExt;
 use tokio::sync::Notify;
 
 use super::folder::{self, FolderCaps, FolderOutcome};
+use super::screen::{self, Judge};
 use super::{SyncEvent, SyncShared};
 use crate::accounts::AccountRecord;
 use crate::mail::parse::Summary;
 use crate::mail::{imap, mutf7};
 use crate::mailstore::keywords;
 use crate::mailstore::{
-    self as mstore, Fetched, FolderState, MailRead, MailWrite, Reason, role_by_name,
+    self as mstore, Detection, Fetched, FolderState, MailRead, MailWrite, Reason, role_by_name,
 };
 use crate::store::Store;
 
@@ -133,10 +134,20 @@ impl Ctx {
     ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
         let store = self.store.clone();
         let account = self.account_id;
+        let judge = self.shared.screen.get().cloned().and_then(|screen| {
+            let first_sync = !self.status.lock().expect("status").initial_sync_done;
+            let batch = screen::Batch {
+                account,
+                user_id: self.user_id,
+                role: &state.role,
+                first_sync,
+            };
+            screen.judge_for(&self.store, &batch)
+        });
         tokio::task::spawn_blocking(move || {
-            // Parsed before the write transaction, on every core: parsing is most of a
-            // batch's work, and the store takes one writer at a time.
-            let summaries = parse_all(&batch);
+            // Parsed (and judged) before the write transaction, on every core: parsing is most
+            // of a batch's work, and the store takes one writer at a time.
+            let (summaries, detections) = parse_all(&batch, judge.as_deref());
             let txn = store.db().begin_write()?;
             // The account may have been logged out while this batch was in flight: its mail
             // must not come back.
@@ -145,17 +156,23 @@ impl Ctx {
             }
             let started = std::time::Instant::now();
             let w = MailWrite::new(&txn, Reason::Sync);
-            let new = w.insert_parsed(account, &state.name, &batch, summaries)?;
+            let new = w.insert_screened(account, &state.name, &batch, summaries, detections)?;
             w.save_folder(account, &state)?;
+            if let Some(judge) = &judge {
+                judge.stored(&txn, &new)?;
+            }
             let stored = started.elapsed();
             txn.commit()?;
+            if let Some(judge) = &judge {
+                judge.committed(&new);
+            }
             tracing::debug!(
                 messages = batch.len(),
                 store_secs = stored.as_secs_f64(),
                 commit_secs = (started.elapsed() - stored).as_secs_f64(),
                 "batch stored"
             );
-            Ok(new)
+            Ok(new.len())
         })
     }
 
@@ -190,17 +207,26 @@ impl Ctx {
     }
 }
 
-/// The summaries of a batch, in its order, parsed on up to four threads.
-fn parse_all(batch: &[Fetched]) -> Vec<Summary> {
+/// The summaries of a batch, in its order, parsed on up to four threads, and the judge's
+/// verdict on each (a judge that panics on a hostile mail leaves that mail unjudged).
+fn parse_all(
+    batch: &[Fetched],
+    judge: Option<&dyn Judge>,
+) -> (Vec<Summary>, Vec<Option<Detection>>) {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let per = batch.len().div_ceil(threads).max(1);
-    std::thread::scope(|s| {
+    let parsed: Vec<(Summary, Option<Detection>)> = std::thread::scope(|s| {
         let parts: Vec<_> = batch
             .chunks(per)
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|f| crate::mail::parse::summary(&f.raw))
+                        .map(|f| match judge {
+                            Some(j) => crate::mail::parse::summary_with(&f.raw, |msg, summary| {
+                                j.judge(msg, &f.raw, summary)
+                            }),
+                            None => (crate::mail::parse::summary(&f.raw), None),
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -209,7 +235,8 @@ fn parse_all(batch: &[Fetched]) -> Vec<Summary> {
             .into_iter()
             .flat_map(|p| p.join().expect("summary never panics: it is guarded"))
             .collect()
-    })
+    });
+    parsed.into_iter().unzip()
 }
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE

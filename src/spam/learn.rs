@@ -1,0 +1,289 @@
+//! The `spam-learn` job (every [`TICK`]): learning is training, as with `sa-learn`.
+//! 1. It follows the mail store's change log: a mail the user (or their rule) marked spam is
+//!    learned as spam; a mail taken out of spam ("not spam": any other status on a mail that
+//!    was trained as spam or that detection scored as at least suspicious) is learned as ham.
+//! 2. It learns the AI training page's spam and ham examples when they change, and unlearns
+//!    the removed ones.
+//! 3. With `useAI`, it asks the user's provider about mail scored between the thresholds.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+
+use super::journal::{self, Decision};
+use super::mail::Mail;
+use super::model::{self, Class};
+use super::{Spam, tokens};
+use crate::ai::{self, answer, provider::Ask};
+use crate::mail::parse;
+use crate::mailstore::{Detection, Kind, MailRead, MessageMeta, Reason, changes, keywords};
+use crate::state::AppState;
+use crate::store::Store;
+
+pub const JOB: &str = "spam-learn";
+pub const TICK: Duration = Duration::from_secs(3);
+const CURSOR: &str = "spam-learn";
+const BATCH: usize = 2000;
+const ROUNDS: usize = 20;
+/// Mails the AI reviews per user per run.
+const REVIEW_PER_RUN: usize = 5;
+
+pub fn join(store: &Store) -> anyhow::Result<()> {
+    changes::join(store, CURSOR).map(|_| ())
+}
+
+pub async fn run(state: AppState) -> anyhow::Result<()> {
+    let spam = state.service::<Spam>();
+    let s = spam.clone();
+    state
+        .blocking(move |st| from_log(&st.store, &s).map_err(crate::error::AppError::internal))
+        .await?;
+    let s = spam.clone();
+    state
+        .blocking(move |st| examples(&st.store, &s).map_err(crate::error::AppError::internal))
+        .await?;
+    review(&state, &spam).await
+}
+
+/// The key a mail is trained under: its Message-ID in its account (a moved copy is the same
+/// mail), else its id.
+pub fn key_of(meta: &MessageMeta) -> String {
+    match meta.summary.message_id.as_deref() {
+        Some(mid) if !mid.is_empty() => format!("m:{}:{mid}", meta.account_id),
+        _ => format!("m:{}:#{}", meta.account_id, meta.id),
+    }
+}
+
+/// The tokens of a stored mail.
+pub fn tokens_of_raw(raw: &[u8]) -> Vec<u32> {
+    let msg = parse::parse_guarded(raw);
+    tokens::of(&Mail::of(msg.as_ref(), raw, None))
+}
+
+fn from_log(store: &Store, spam: &Spam) -> anyhow::Result<()> {
+    let mut from = changes::join(store, CURSOR)?;
+    let mut owners: HashMap<u64, Option<u64>> = HashMap::new();
+    for _ in 0..ROUNDS {
+        let batch = changes::after(store, from, BATCH)?;
+        let Some(last) = batch.last().map(|c| c.seq) else {
+            break;
+        };
+        let marked: Vec<_> = batch
+            .iter()
+            .filter(|c| c.reason == Reason::Status && c.kind == Kind::Updated)
+            .collect();
+        if !marked.is_empty() {
+            let read = MailRead::new(store)?;
+            let txn = store.db().begin_write()?;
+            let mut touched = Vec::new();
+            for c in marked {
+                let owner = match owners.get(&c.account) {
+                    Some(o) => *o,
+                    None => {
+                        let o = crate::accounts::get(store, c.account)?.map(|a| a.user_id);
+                        owners.insert(c.account, o);
+                        o
+                    }
+                };
+                let (Some(user), Some(meta)) = (owner, read.meta(c.message)?) else {
+                    continue;
+                };
+                let key = key_of(&meta);
+                let class = match meta.status.as_deref() {
+                    Some("spam") => Some(Class::Spam),
+                    Some("suspicious") => None,
+                    _ => {
+                        let threshold = spam.profile(store, user)?.settings.suspicious_threshold;
+                        let was_spam = model::trained_as(&txn, user, &key)? == Some(Class::Spam)
+                            || meta.spam_score.is_some_and(|s| s >= f32::from(threshold));
+                        was_spam.then_some(Class::Ham)
+                    }
+                };
+                let Some(class) = class else { continue };
+                let Some(raw) = read.raw(meta.id)? else {
+                    continue;
+                };
+                if model::train(&txn, user, &key, class, &tokens_of_raw(&raw))? {
+                    let verdict = if class == Class::Spam { "spam" } else { "ham" };
+                    journal::log(&txn, user, &[Decision::of(&meta, verdict, "user")])?;
+                    touched.push(user);
+                }
+            }
+            txn.commit()?;
+            for u in touched {
+                spam.changed(u);
+            }
+        }
+        changes::ack(store, CURSOR, last)?;
+        from = last;
+        if batch.len() < BATCH {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The tokens of an example: a whole mail pasted with its headers is read as mail.
+fn example_tokens(text: &str) -> Vec<u32> {
+    let raw = text.as_bytes();
+    let msg = parse::parse_guarded(raw).filter(|m| m.from().is_some() && m.subject().is_some());
+    tokens::of(&Mail::of(msg.as_ref(), raw, None))
+}
+
+/// Learns the examples of every user whose examples changed since the last run.
+fn examples(store: &Store, spam: &Spam) -> anyhow::Result<()> {
+    for user in crate::auth::users::list(store)? {
+        let training = crate::ai::training::load(store, user.id)?;
+        let mut wanted: Vec<(String, Class, &str)> = Vec::new();
+        if training.spam_training_enabled {
+            for e in &training.spam_examples {
+                wanted.push((format!("ex:s:{}", e.id), Class::Spam, e.text.as_str()));
+            }
+            for e in &training.ham_examples {
+                wanted.push((format!("ex:h:{}", e.id), Class::Ham, e.text.as_str()));
+            }
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for (k, _, t) in &wanted {
+            (k, t).hash(&mut h);
+        }
+        let stamp = h.finish();
+        if spam.examples_seen.lock().expect("seen").get(&user.id) == Some(&stamp) {
+            continue;
+        }
+        let txn = store.db().begin_write()?;
+        let have = model::keys_with(&txn, user.id, "ex:")?;
+        let mut changed = false;
+        for k in &have {
+            if !wanted.iter().any(|(w, _, _)| w == k) {
+                changed |= model::untrain(&txn, user.id, k)?;
+            }
+        }
+        for (k, class, text) in &wanted {
+            if text.trim().is_empty() {
+                continue;
+            }
+            changed |= model::train(&txn, user.id, k, *class, &example_tokens(text))?;
+        }
+        txn.commit()?;
+        spam.examples_seen
+            .lock()
+            .expect("seen")
+            .insert(user.id, stamp);
+        if changed {
+            tracing::info!(
+                user = user.id,
+                examples = wanted.len(),
+                "spam examples learned"
+            );
+            spam.changed(user.id);
+        }
+    }
+    Ok(())
+}
+
+/// What the provider is asked about a mail detection is unsure of.
+const REVIEW_SYSTEM: &str = "You are the spam filter of a personal email client. You get one \
+email (its sender, subject and text). Decide whether it is spam or phishing (unsolicited bulk \
+mail, scams, fraud, malware) or a legitimate email (personal, business, transactional, or a \
+newsletter the user subscribed to). Answer with JSON only: {\"spam\": true or false, \"reason\": \
+\"a few words\"}.";
+
+fn review_text(meta: &MessageMeta, raw: &[u8]) -> String {
+    let full = parse::full(raw);
+    let text: String = full.text.chars().take(4_000).collect();
+    format!(
+        "From: {} <{}>\nSubject: {}\n\n{}",
+        meta.summary.from_name, meta.summary.from, meta.summary.subject, text
+    )
+}
+
+#[derive(serde::Deserialize)]
+struct Opinion {
+    spam: bool,
+}
+
+async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
+    let waiting = state
+        .blocking(|st| {
+            journal::waiting(&st.store, REVIEW_PER_RUN).map_err(crate::error::AppError::internal)
+        })
+        .await?;
+    for (user, ids) in waiting {
+        let profile = {
+            let s = spam.clone();
+            state.blocking(move |st| s.profile(&st.store, user)).await?
+        };
+        let endpoint = ai::key::endpoint(&state.store, &state.key, &state.config.ai, user, None);
+        for id in ids {
+            let loaded = state
+                .blocking(move |st| Ok(crate::emails::get(&st.store, user, id).ok()))
+                .await?;
+            let done = move |st: &AppState| {
+                journal::reviewed(&st.store, user, id).map_err(crate::error::AppError::internal)
+            };
+            let (Some((meta, raw)), true, Ok(endpoint)) =
+                (loaded, profile.settings.use_ai, &endpoint)
+            else {
+                state.blocking(done).await?;
+                continue;
+            };
+            if meta.status.as_deref() != Some("suspicious") {
+                state.blocking(done).await?;
+                continue;
+            }
+            let ask = Ask {
+                system: REVIEW_SYSTEM.into(),
+                user: review_text(&meta, &raw),
+                max_tokens: 100,
+                temperature: 0.0,
+            };
+            let opinion = state
+                .service::<ai::Ai>()
+                .complete(endpoint, &ask)
+                .await
+                .and_then(|t| answer::json::<Opinion>(&t));
+            let Ok(opinion) = opinion else {
+                tracing::info!(
+                    user,
+                    "spam review: the provider did not answer; will try again"
+                );
+                break;
+            };
+            let settings = profile.settings.clone();
+            let s = spam.clone();
+            state
+                .blocking(move |st| {
+                    let txn = st.store.db().begin_write()?;
+                    let w = crate::mailstore::MailWrite::new(&txn, Reason::Detection);
+                    let mut meta = meta;
+                    meta.status = None;
+                    meta.keywords =
+                        keywords::with_triage(&meta.keywords, None, meta.priority.as_deref());
+                    let verdict = if opinion.spam { "spam" } else { "clean" };
+                    let d = Detection {
+                        score: meta.spam_score.unwrap_or(0.0),
+                        status: opinion.spam.then_some("spam"),
+                        advertisement: meta.advertisement,
+                        move_to_junk: opinion.spam && settings.auto_move_spam,
+                    };
+                    let meta = w.detect(meta, &d)?;
+                    if !opinion.spam {
+                        let wanted = keywords::for_triage(None, meta.priority.as_deref());
+                        w.queue_change(&meta, |op| op.keywords = Some(wanted))?;
+                    }
+                    if settings.log_activity {
+                        journal::log(&txn, user, &[Decision::of(&meta, verdict, "ai")])?;
+                    }
+                    txn.commit()?;
+                    journal::reviewed(&st.store, user, id)?;
+                    if opinion.spam && settings.notify_on_spam {
+                        s.notify(user, &meta);
+                    }
+                    Ok(())
+                })
+                .await?;
+        }
+    }
+    Ok(())
+}

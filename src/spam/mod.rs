@@ -1,0 +1,140 @@
+//! Spam and advertisement detection that learns (spec 000 statuses spam, suspicious and
+//! advertisement, `spamScore`; spec 001 §3 spam-detection settings, §7 its API, the AI training
+//! page's spam tab). Every new mail of an inbox is scored as the sync stores it (`screen`):
+//! small checks over a shared context (`mail`, `checks/`), each one concern, summed in points
+//! (`engine`), the user's thresholds giving the verdict.
+//!
+//! - `settings`: the spam-detection settings per user.
+//! - `mail`: the shared context (headers, text, HTML, links), bounded.
+//! - `checks/`: headers, links, html, content, ads, lists, learned.
+//! - `tokens`, `bayes`, `model`: the learning classifier (Robinson/Fisher), its shipped base
+//!   model and the user's training.
+//! - `profile`: a user's inputs, cached for [`PROFILE_TTL`].
+//! - `screen`: the sync's hook. `learn`: the job that learns from the user's markings and the
+//!   training page's examples, and has the AI review suspicious mail. `classify`: 'load and
+//!   classify'. `journal`: the activity list and the AI's queue. `routes`: the API.
+
+pub mod bayes;
+pub mod checks;
+pub mod classify;
+pub mod engine;
+#[cfg(test)]
+mod golden_tests;
+pub mod journal;
+pub mod learn;
+pub mod mail;
+pub mod model;
+pub mod profile;
+pub mod routes;
+mod screen;
+pub mod settings;
+pub mod tokens;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use redb::WriteTransaction;
+use serde_json::Value;
+
+pub use routes::router;
+
+use crate::error::Result;
+use crate::live::Notices;
+use crate::state::AppState;
+use crate::store::Store;
+
+/// How long a user's profile is used before it is read again (changes made elsewhere, such as
+/// the AI training page or a new contact, are seen within this).
+pub const PROFILE_TTL: Duration = Duration::from_secs(20);
+
+/// The feature's service: the cached profiles, the live notices, 'load and classify''s
+/// progress.
+#[derive(Clone, Default)]
+pub struct Spam {
+    profiles: Arc<Mutex<HashMap<u64, (Instant, Arc<profile::Profile>)>>>,
+    notices: Arc<OnceLock<Arc<Notices>>>,
+    pub(crate) progress: Arc<Mutex<HashMap<u64, classify::Progress>>>,
+    /// A stamp of each user's examples as last learned (the job skips unchanged ones).
+    pub(crate) examples_seen: Arc<Mutex<HashMap<u64, u64>>>,
+}
+
+impl Spam {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn set_notices(&self, notices: Arc<Notices>) {
+        let _ = self.notices.set(notices);
+    }
+
+    /// The user's profile, from the cache while fresh.
+    pub fn profile(&self, store: &Store, user_id: u64) -> Result<Arc<profile::Profile>> {
+        if let Some((at, p)) = self.profiles.lock().expect("profiles").get(&user_id)
+            && at.elapsed() < PROFILE_TTL
+        {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(profile::Profile::build(store, user_id)?);
+        self.profiles
+            .lock()
+            .expect("profiles")
+            .insert(user_id, (Instant::now(), p.clone()));
+        Ok(p)
+    }
+
+    /// Forgets a user's cached profile (their settings or training changed).
+    pub fn changed(&self, user_id: u64) {
+        self.profiles.lock().expect("profiles").remove(&user_id);
+    }
+}
+
+/// Schema 13.
+pub fn create_tables(txn: &WriteTransaction) -> std::result::Result<(), redb::Error> {
+    settings::create_tables(txn)?;
+    model::create_tables(txn)?;
+    journal::create_tables(txn)
+}
+
+/// The user's settings, training, decisions and waiting mail.
+pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
+    settings::forget_user(txn, user_id)?;
+    model::forget_user(txn, user_id)?;
+    journal::forget_user(txn, user_id)
+}
+
+/// The settings backup's section: the settings when the user saved their own. (The training
+/// is rebuilt from the examples, which the AI training section carries, and the markings,
+/// which live in the mailbox.)
+pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
+    Ok(match settings::own(&state.store, user_id)? {
+        Some(s) => Some(serde_json::to_value(s)?),
+        None => None,
+    })
+}
+
+pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+    let mut s: settings::Settings = serde_json::from_value(v)?;
+    s = s.checked()?;
+    if s.use_ai
+        && crate::ai::key::endpoint(&state.store, &state.key, &state.config.ai, user_id, None)
+            .is_err()
+    {
+        s.use_ai = false;
+    }
+    settings::save(&state.store, user_id, &s)?;
+    state.service::<Spam>().changed(user_id);
+    Ok(())
+}
+
+// This feature's part of the wire contract (see `crate::wire`).
+crate::wire_types!(
+    settings::Settings,
+    engine::Verdict,
+    journal::Decision,
+    routes::Saved,
+    routes::Breakdown,
+    routes::BreakdownHit,
+    routes::Activity,
+    classify::Progress,
+);
