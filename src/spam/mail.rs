@@ -46,6 +46,10 @@ pub struct Mail<'a> {
     pub headers: Vec<(String, String)>,
     pub has_date: bool,
     pub date_ok: bool,
+    /// The Date header and when the first relay took the mail (its earliest Received header),
+    /// Unix seconds.
+    pub date: Option<i64>,
+    pub received_at: Option<i64>,
     pub message_id: Option<String>,
     pub content_types: Vec<String>,
     pub charsets: Vec<String>,
@@ -69,6 +73,7 @@ const WANTED: &[&str] = &[
     "x-spam-status",
     "message-id",
     "date",
+    "received",
 ];
 
 fn cut(s: &str, max: usize) -> &str {
@@ -135,6 +140,15 @@ impl<'a> Mail<'a> {
             .date()
             .map(|d| d.to_timestamp())
             .is_some_and(|t| t > 315_532_800 && t < now + 2 * 86_400);
+        // The earliest hop: collectors (fetchmail) and late local deliveries add later ones.
+        let received_at = headers
+            .iter()
+            .filter(|(n, _)| n == "received")
+            .take(12)
+            .filter_map(|(_, v)| v.rsplit_once(';'))
+            .filter_map(|(_, d)| mail_parser::DateTime::parse_rfc822(d.trim()))
+            .map(|d| d.to_timestamp())
+            .min();
         let message_id = headers
             .iter()
             .find(|(n, _)| n == "message-id")
@@ -225,6 +239,8 @@ impl<'a> Mail<'a> {
             headers,
             has_date,
             date_ok,
+            date: msg.date().map(|d| d.to_timestamp()),
+            received_at,
             message_id,
             content_types,
             charsets,

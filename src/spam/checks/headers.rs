@@ -37,6 +37,7 @@ pub const BAD_DATE: Rule = Rule {
     id: "BAD_DATE",
     label: "כותרת התאריך שגויה או בעתיד",
 };
+pub const DATE_SKEW: Rule = Rule { id: "DATE_SKEW", label: "תאריך המייל רחוק מהזמן שבו התקבל" };
 pub const NO_MESSAGE_ID: Rule = Rule {
     id: "NO_MESSAGE_ID",
     label: "אין מזהה הודעה (Message-ID)",
@@ -177,6 +178,12 @@ pub fn check(mail: &Mail<'_>, found: &mut Found) {
         found.hit(&NO_DATE, 1.2, "");
     } else if !mail.date_ok {
         found.hit(&BAD_DATE, 1.0, mail.header("date").unwrap_or(""));
+    } else if let (Some(date), Some(received)) = (mail.date, mail.received_at) {
+        // Written days before it was sent, or from the future: a forged or default date.
+        let hours = (received - date) / 3600;
+        if !(-24..=96).contains(&hours) {
+            found.hit(&DATE_SKEW, 1.5, format!("{hours}h"));
+        }
     }
     match &mail.message_id {
         None => found.hit(&NO_MESSAGE_ID, 1.0, ""),

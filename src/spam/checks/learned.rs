@@ -1,5 +1,6 @@
-//! The learning classifier's opinion in points: a mail much like the spam it learned from
-//! earns up to 4.5, one much like the user's good mail loses up to 2.5.
+//! The learning classifier's opinion in points, with SpamBayes' cutoffs: from 0.9 it is spam
+//! by itself (4.5 points over the default threshold of 4), the unsure band between 0.2 and 0.9
+//! earns up to 3, and a mail much like the user's good mail loses up to 1.5.
 
 use super::{Found, Rule};
 use crate::spam::bayes;
@@ -14,16 +15,13 @@ pub const BAYES: Rule = Rule {
 
 /// (spamminess from, points), checked from the top.
 const STEPS: &[(f64, f32)] = &[
-    (0.99, 4.5),
-    (0.95, 3.5),
-    (0.90, 2.5),
-    (0.75, 1.5),
-    (0.60, 0.5),
-    (0.40, 0.0),
-    (0.20, -0.5),
-    (0.10, -1.0),
-    (0.01, -1.5),
-    (0.0, -2.5),
+    (0.90, 4.5),
+    (0.80, 3.0),
+    (0.60, 2.0),
+    (0.40, 1.0),
+    (0.20, 0.0),
+    (0.05, -0.5),
+    (0.0, -1.5),
 ];
 
 pub fn points(spamminess: f64) -> f32 {
