@@ -292,6 +292,9 @@ impl SmtpConn {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let envelope = Envelope::new(Some(from), to).map_err(|e| refused(e.to_string()))?;
+        // lettre ends the DATA with CRLF "." CRLF whatever the message ends with: without its
+        // own last line end the message arrives as it was built (and as the Sent copy is).
+        let data = data.strip_suffix(b"\r\n").unwrap_or(data);
         match self.conn.send(&envelope, data).await {
             Ok(_) => Ok(()),
             Err(e) if e.is_permanent() || e.is_transient() => Err(SendError::Refused {

@@ -256,6 +256,12 @@ async fn extra_ca_files_are_trusted_and_a_leading_dot_is_doubled_on_the_wire() {
         let lines = seen.lock().unwrap().clone();
         assert!(lines.iter().any(|l| l == "..leading dot"), "{lines:?}");
         assert!(lines.iter().any(|l| l == "...two"), "{lines:?}");
+        // The message ends where it ended: no empty line before the final dot.
+        let end = lines
+            .iter()
+            .position(|l| l == "end")
+            .expect("the last line");
+        assert_eq!(lines[end + 1], ".", "{lines:?}");
     }
 }
 
