@@ -12,9 +12,9 @@
 //! the extensions afresh. Whatever the server sent after its 220 in clear text goes away with
 //! the first connection's buffer.
 //!
-//! Every read is bounded: the stream refuses more than [`MAX_REPLY`] bytes between two writes
-//! (lettre reads a reply line to its end before checking its own limits, so a line without end
-//! would otherwise be buffered until the timeout). A peer whose greeting or EHLO answer is not
+//! Every read is bounded: the stream refuses more than [`MAX_REPLY`] bytes or [`MAX_LINES`]
+//! lines between two writes (lettre reads a reply line to its end before checking its own
+//! limits, so a line without end would otherwise be buffered until the timeout). A peer whose greeting or EHLO answer is not
 //! SMTP's is told apart without repeating what it said.
 
 use std::io;
@@ -38,9 +38,14 @@ use super::net::{
 };
 use super::tls::TlsContext;
 
-/// The most bytes a server may send between two of our writes: one reply. lettre's own limits
-/// (1,000 bytes a line, 100,000 a reply) hold for lines that end; this holds for any.
-pub const MAX_REPLY: usize = 128 << 10;
+/// The most bytes a server may send between two of our writes: one reply (an EHLO answer is
+/// under 1 KiB). lettre's own limits (1,000 bytes a line, 100,000 a reply) hold only for lines
+/// that end.
+pub const MAX_REPLY: usize = 32 << 10;
+/// The most lines between two of our writes (an EHLO answer has a dozen or two): lettre parses
+/// a reply again from its start at each new line, so 100,000 bytes of short lines would cost
+/// seconds of CPU before its own limit.
+pub const MAX_LINES: usize = 200;
 /// lettre's errors for a reply over its limits, as it words them.
 const LETTRE_LIMITS: [&str; 2] = [
     "response error: SMTP response line too long",
@@ -63,13 +68,15 @@ pub enum SendError {
 }
 
 /// The stream lettre talks through. The mail stream sits in a slot we share, so STARTTLS can
-/// take the TCP stream back; reads are cut at [`MAX_REPLY`] bytes between writes.
+/// take the TCP stream back; reads are cut at [`MAX_REPLY`] bytes or [`MAX_LINES`] lines
+/// between writes.
 #[derive(Debug)]
 struct Wire {
     slot: Arc<Mutex<Option<MailStream>>>,
     /// Bytes handed to lettre before the stream's own (see [`AFTER_STARTTLS`]).
     replay: &'static [u8],
     read_since_write: usize,
+    lines_since_write: usize,
     over: Arc<AtomicBool>,
 }
 
@@ -80,6 +87,7 @@ impl Wire {
             slot: slot.clone(),
             replay,
             read_since_write: 0,
+            lines_since_write: 0,
             over: Arc::new(AtomicBool::new(false)),
         };
         (wire, slot)
@@ -111,7 +119,7 @@ impl AsyncRead for Wire {
             return Poll::Ready(Ok(()));
         }
         let room = MAX_REPLY.saturating_sub(this.read_since_write);
-        if room == 0 {
+        if room == 0 || this.lines_since_write > MAX_LINES {
             this.over.store(true, Ordering::Relaxed);
             return Poll::Ready(Err(io::Error::other("reply too long")));
         }
@@ -126,7 +134,9 @@ impl AsyncRead for Wire {
             buf.put_slice(limited.filled());
             polled
         };
-        this.read_since_write += buf.filled().len() - before;
+        let got = &buf.filled()[before..];
+        this.read_since_write += got.len();
+        this.lines_since_write += got.iter().filter(|&&b| b == b'\n').count();
         polled
     }
 }
@@ -139,6 +149,7 @@ impl AsyncWrite for Wire {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         this.read_since_write = 0;
+        this.lines_since_write = 0;
         this.with(|s| s.poll_write(cx, data))
     }
 
@@ -342,7 +353,10 @@ fn reply_text(e: &SmtpError) -> String {
 /// A lettre error as the user is told it.
 fn classify(endpoint: &Endpoint, over: &AtomicBool, e: SmtpError, phase: Phase) -> MailError {
     if over.load(Ordering::Relaxed) {
-        return MailError::protocol(endpoint, format!("a reply longer than {MAX_REPLY} bytes"));
+        return MailError::protocol(
+            endpoint,
+            format!("a reply longer than {MAX_REPLY} bytes or {MAX_LINES} lines"),
+        );
     }
     let said_something = e.is_response() || e.is_client() || e.is_permanent() || e.is_transient();
     if !said_something {
