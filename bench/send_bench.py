@@ -12,7 +12,7 @@ RSS. `--markdown` prints rows for docs/BENCHMARKS.md.
 
 Usage: bench/send_bench.py [--count 100] [--runs 3] BINARY [BINARY...]
 """
-import argparse, os, shutil, subprocess, tempfile, time
+import argparse, os, shutil, socket, subprocess, tempfile, time
 
 from sync_bench import (SCRIPT, free_ports, peak_rss_kb, start_mailserver, stop_mailserver)
 import sync_bench
@@ -32,7 +32,6 @@ def start(binary, ms, work):
     try:
         for _ in range(200):
             try:
-                import socket
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close(); break
             except OSError:
                 time.sleep(0.05)
