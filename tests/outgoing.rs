@@ -191,6 +191,15 @@ async fn a_hebrew_reply_with_an_attachment_arrives_threaded_and_is_filed_in_sent
     .await;
     assert!(sent.0.contains("\\Seen"), "{}", sent.0);
     assert_eq!(parse(&sent.1).message_id(), m.message_id());
+    // The copy in Sent is the bytes that went out (there is no Bcc): what user2 got ends with
+    // it, Postfix and Dovecot having put only their trace headers in front.
+    let head = |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(2500)]).to_string();
+    assert!(
+        raw.ends_with(&sent.1),
+        "sent:\n{}\nreceived:\n{}",
+        head(&sent.1),
+        head(&raw)
+    );
     let listed = eventually(
         Duration::from_secs(30),
         "the mail in the sent list",
@@ -239,6 +248,56 @@ async fn a_hebrew_reply_with_an_attachment_arrives_threaded_and_is_filed_in_sent
         )
         .await;
     assert_eq!(v["contacts"][0]["email"], "user3@example.test", "{v}");
+}
+
+#[tokio::test]
+async fn lines_starting_with_a_dot_and_hebrew_names_arrive_as_written() {
+    let ms = MailServer::start();
+    let (app, token) = app(&ms, "undo_send_secs = 0").await;
+    let data = b"%PDF-1.4\n.\n..\n%%EOF\n".to_vec();
+    let name = "הצעת מחיר \"סופית\" – שלב א׳.pdf";
+    let (s, up) = upload(&app, &token, name, "application/pdf", data.clone()).await;
+    assert_eq!(s, 200, "{up}");
+    // An English body goes as 7-bit text: its lines reach SMTP as written, a lone "." among
+    // them (which without dot-stuffing would end the DATA early).
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/send",
+            Some(&token),
+            Some(json!({
+                "to": ["\"אבי לוי\" <user2@example.test>"],
+                "subject": "נקודות . בתחילת שורה",
+                "body": "<p>.hidden</p><p>.</p><p>..two</p><p>end</p>",
+                "attachments": [up["id"]],
+            })),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let raw = eventually(Duration::from_secs(30), "the mail at user2", || async {
+        ms.messages("user2", "INBOX")
+            .into_iter()
+            .next()
+            .map(|(_, raw)| raw)
+    })
+    .await;
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.contains("\n.hidden\n.\n..two\n"), "{text}");
+    let m = parse(&raw);
+    assert_eq!(m.subject(), Some("נקודות . בתחילת שורה"));
+    assert_eq!(
+        m.to().unwrap().first().unwrap().name(),
+        Some("אבי לוי"),
+        "{text}"
+    );
+    assert_eq!(
+        m.body_text(0).as_deref(),
+        Some(".hidden\n.\n..two\nend\n"),
+        "{text}"
+    );
+    let att = m.attachment(0).expect("the attachment");
+    assert_eq!(att.attachment_name(), Some(name));
+    assert_eq!(att.contents(), data.as_slice());
 }
 
 #[tokio::test]

@@ -63,6 +63,31 @@ async fn connect_reports_each_failure_distinctly() {
     assert_eq!(v["imap"]["kind"], "timeout", "{v}");
     assert!(started.elapsed() < Duration::from_secs(15));
 
+    // The same on the SMTP side (lettre's session over our stream): unreachable, silent, and
+    // implicit TLS against a plain port.
+    let mut smtp = ms.account("user1");
+    smtp["smtp_port"] = json!(closed_port);
+    let (_, v) = connect(&app, &token, smtp).await;
+    assert_eq!(v["smtp"]["kind"], "unreachable", "{v}");
+    assert_eq!(v["imap"]["ok"], true, "{v}");
+    let mut smtp = ms.account("user1");
+    smtp["smtp_port"] = json!(silent_port);
+    smtp["smtp_ssl"] = json!(false);
+    let started = Instant::now();
+    let (_, v) = connect(&app, &token, smtp).await;
+    assert_eq!(v["smtp"]["kind"], "timeout", "{v}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let mut smtp = ms.account("user1");
+    smtp["smtp_port"] = json!(ms.submission_port());
+    let (_, v) = connect(&app, &token, smtp).await;
+    assert!(
+        matches!(
+            v["smtp"]["kind"].as_str(),
+            Some("tls" | "timeout" | "protocol")
+        ),
+        "{v}"
+    );
+
     // Bad input: the spec's rules before any network.
     let mut bad_port = ms.account("user1");
     bad_port["imap_port"] = json!("99999");
@@ -119,6 +144,15 @@ async fn untrusted_certificate_is_accepted_only_by_its_fingerprint() {
         .to_string();
     assert_eq!(print.len(), 95, "{print}");
     assert!(v["imap"]["message"].as_str().unwrap().contains("תעודת"));
+    // SMTP (implicit TLS to Postfix) the same: its certificate's fingerprint, checked in the
+    // handshake.
+    assert_eq!(v["smtp"]["kind"], "tls", "{v}");
+    assert_eq!(
+        v["smtp"]["fingerprint"].as_str().map(str::len),
+        Some(95),
+        "{v}"
+    );
+    assert!(v["smtp"]["message"].as_str().unwrap().contains("תעודת"));
 
     let mut wrong = ms.account("user1");
     wrong["imap_fingerprint"] = json!("00:".repeat(31) + "00");

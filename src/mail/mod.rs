@@ -14,5 +14,7 @@ pub mod preview;
 pub mod providers;
 pub mod sanitize;
 pub mod smtp;
+#[cfg(test)]
+mod smtp_tls_tests;
 pub mod threading;
 pub mod tls;

@@ -1,39 +1,60 @@
-//! A small SMTP client: greeting, EHLO, STARTTLS or implicit TLS, AUTH PLAIN/LOGIN. It shares
-//! the TLS policy (extra CAs, pinned fingerprints) with IMAP, which a general-purpose SMTP
-//! library would not, and sends (MAIL FROM, RCPT TO, DATA with dot-stuffing). A reply is read
-//! within bounds (a line of at most [`MAX_LINE`] bytes, at most [`MAX_LINES`] lines), so a
-//! hostile server cannot make it buffer without end; a peer whose greeting or EHLO answer is
-//! not SMTP's is told apart without repeating what it said.
+//! Sending through lettre's async SMTP client (`AsyncSmtpConnection`: replies, EHLO extensions,
+//! AUTH PLAIN/LOGIN, MAIL/RCPT/DATA with dot-stuffing), over a stream that stays ours: lettre
+//! takes an already connected stream, so the TCP connection is made under `[mail]`'s host
+//! policy (`net::connect_tcp`) and TLS is our rustls config with the pinning verifier of
+//! `tls.rs`, checked inside the handshake, before lettre sees a byte and so before any
+//! credential is sent. (lettre's own TLS settings cannot carry a custom verifier.)
+//!
+//! STARTTLS: lettre sends it over the plain stream and reads the 220; we then take the TCP
+//! stream back, run our handshake, and hand lettre a new connection on the TLS stream. lettre
+//! reads a greeting when a connection starts, which after STARTTLS does not come (RFC 3207), so
+//! the new stream first replays a fixed `220` line; lettre then says EHLO over TLS and learns
+//! the extensions afresh. Whatever the server sent after its 220 in clear text goes away with
+//! the first connection's buffer.
+//!
+//! Every read is bounded: the stream refuses more than [`MAX_REPLY`] bytes or [`MAX_LINES`]
+//! lines between two writes (lettre reads a reply line to its end before checking its own
+//! limits, so a line without end would otherwise be buffered until the timeout). A peer whose greeting or EHLO answer is not
+//! SMTP's is told apart without repeating what it said.
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use lettre::Address;
+use lettre::address::Envelope;
+use lettre::transport::smtp::Error as SmtpError;
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream};
+use lettre::transport::smtp::commands::Starttls;
+use lettre::transport::smtp::extension::{ClientId, Extension};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
 };
 use super::tls::TlsContext;
 
-/// The longest reply line read (RFC 5321 allows 512 bytes; servers write longer ones).
-pub const MAX_LINE: usize = 8 << 10;
-/// The most lines one multi-line reply may have (an EHLO answer has a dozen or two).
+/// The most bytes a server may send between two of our writes: one reply (an EHLO answer is
+/// under 1 KiB). lettre's own limits (1,000 bytes a line, 100,000 a reply) hold only for lines
+/// that end.
+pub const MAX_REPLY: usize = 32 << 10;
+/// The most lines between two of our writes (an EHLO answer has a dozen or two): lettre parses
+/// a reply again from its start at each new line, so 100,000 bytes of short lines would cost
+/// seconds of CPU before its own limit.
 pub const MAX_LINES: usize = 200;
-/// The detail of a line that is not an SMTP reply (never the line itself).
-const BAD_LINE: &str = "a reply line that does not start with a three-digit code";
-const NO_EHLO: &str = "EHLO was not answered with 250";
-
-/// One SMTP reply: its code and its text lines.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub code: u16,
-    pub lines: Vec<String>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        self.lines.join(" ")
-    }
-}
+/// lettre's errors for a reply over its limits, as it words them.
+const LETTRE_LIMITS: [&str; 2] = [
+    "response error: SMTP response line too long",
+    "response error: SMTP response too large",
+];
+/// The name we give in EHLO.
+const HELLO: &str = "mailclient.localdomain";
+/// What lettre reads as the greeting of the connection that continues after STARTTLS.
+const AFTER_STARTTLS: &[u8] = b"220 TLS started\r\n";
 
 /// A send that did not go through.
 #[derive(Debug, thiserror::Error)]
@@ -46,37 +67,129 @@ pub enum SendError {
     Refused { permanent: bool, reply: String },
 }
 
-/// The DATA payload: CRLF line ends, a leading dot doubled, ending in CRLF.
-pub fn dot_stuff(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + data.len() / 60 + 4);
-    let mut line_start = true;
-    let mut prev = 0u8;
-    for &b in data {
-        if b == b'\n' && prev != b'\r' {
-            out.push(b'\r');
-        }
-        if line_start && b == b'.' {
-            out.push(b'.');
-        }
-        out.push(b);
-        line_start = b == b'\n';
-        prev = b;
+/// The stream lettre talks through. The mail stream sits in a slot we share, so STARTTLS can
+/// take the TCP stream back; reads are cut at [`MAX_REPLY`] bytes or [`MAX_LINES`] lines
+/// between writes.
+#[derive(Debug)]
+struct Wire {
+    slot: Arc<Mutex<Option<MailStream>>>,
+    /// Bytes handed to lettre before the stream's own (see [`AFTER_STARTTLS`]).
+    replay: &'static [u8],
+    read_since_write: usize,
+    lines_since_write: usize,
+    over: Arc<AtomicBool>,
+}
+
+impl Wire {
+    fn new(stream: MailStream, replay: &'static [u8]) -> (Self, Arc<Mutex<Option<MailStream>>>) {
+        let slot = Arc::new(Mutex::new(Some(stream)));
+        let wire = Self {
+            slot: slot.clone(),
+            replay,
+            read_since_write: 0,
+            lines_since_write: 0,
+            over: Arc::new(AtomicBool::new(false)),
+        };
+        (wire, slot)
     }
-    if !out.ends_with(b"\r\n") {
-        out.extend_from_slice(b"\r\n");
+
+    fn with<T>(
+        &self,
+        f: impl FnOnce(Pin<&mut MailStream>) -> Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        let mut slot = self.slot.lock().expect("smtp stream slot");
+        match slot.as_mut() {
+            Some(stream) => f(Pin::new(stream)),
+            None => Poll::Ready(Err(io::Error::from(io::ErrorKind::NotConnected))),
+        }
     }
-    out
+}
+
+impl AsyncRead for Wire {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if !this.replay.is_empty() {
+            let n = this.replay.len().min(buf.remaining());
+            buf.put_slice(&this.replay[..n]);
+            this.replay = &this.replay[n..];
+            return Poll::Ready(Ok(()));
+        }
+        let room = MAX_REPLY.saturating_sub(this.read_since_write);
+        if room == 0 || this.lines_since_write > MAX_LINES {
+            this.over.store(true, Ordering::Relaxed);
+            return Poll::Ready(Err(io::Error::other("reply too long")));
+        }
+        let before = buf.filled().len();
+        let polled = if room >= buf.remaining() {
+            this.with(|s| s.poll_read(cx, buf))
+        } else {
+            // Less room than `buf` offers: read into a buffer of just the room left.
+            let mut part = vec![0u8; room];
+            let mut limited = ReadBuf::new(&mut part);
+            let polled = this.with(|s| s.poll_read(cx, &mut limited));
+            buf.put_slice(limited.filled());
+            polled
+        };
+        let got = &buf.filled()[before..];
+        this.read_since_write += got.len();
+        this.lines_since_write += got.iter().filter(|&&b| b == b'\n').count();
+        polled
+    }
+}
+
+impl AsyncWrite for Wire {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        this.read_since_write = 0;
+        this.lines_since_write = 0;
+        this.with(|s| s.poll_write(cx, data))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.get_mut().with(|s| s.poll_flush(cx))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.get_mut().with(|s| s.poll_shutdown(cx))
+    }
+}
+
+impl AsyncTokioStream for Wire {
+    fn peer_addr(&self) -> io::Result<SocketAddr> {
+        let slot = self.slot.lock().expect("smtp stream slot");
+        match slot.as_ref() {
+            Some(MailStream::Plain(s)) => s.peer_addr(),
+            Some(MailStream::Tls(s)) => s.get_ref().0.peer_addr(),
+            None => Err(io::Error::from(io::ErrorKind::NotConnected)),
+        }
+    }
+}
+
+/// Where in the session an error came: before the peer showed it speaks SMTP (its greeting and
+/// the answer to EHLO) nothing it said is repeated.
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Greeting,
+    Session,
 }
 
 pub struct SmtpConn {
-    stream: BufReader<MailStream>,
+    conn: AsyncSmtpConnection,
     endpoint: Endpoint,
-    pub extensions: Vec<String>,
+    over: Arc<AtomicBool>,
 }
 
 impl SmtpConn {
-    /// Connects, says EHLO, upgrades with STARTTLS when not on implicit TLS and offered, and
-    /// authenticates.
+    /// Connects, upgrades with STARTTLS when not on implicit TLS (required unless the server is
+    /// this machine), and authenticates, all within the endpoint's timeout.
     pub async fn open(
         tls: &TlsContext,
         endpoint: &Endpoint,
@@ -91,23 +204,26 @@ impl SmtpConn {
             } else {
                 MailStream::Plain(tcp)
             };
-            let mut conn = Self {
-                stream: BufReader::new(stream),
-                endpoint: endpoint.clone(),
-                extensions: Vec::new(),
-            };
-            conn.greeting().await?;
-            if !endpoint.ssl && !conn.has("STARTTLS") && !endpoint.plaintext_allowed() {
-                return Err(endpoint.no_starttls());
-            }
-            if !endpoint.ssl && conn.has("STARTTLS") {
-                conn.command("STARTTLS").await?;
-                conn.expect(220).await?;
-                let MailStream::Plain(tcp) = conn.stream.into_inner() else {
-                    unreachable!("the stream is plain before STARTTLS")
-                };
-                conn.stream = BufReader::new(attempt.handshake(tcp, endpoint).await?);
-                conn.ehlo().await?;
+            let (mut conn, slot) = Self::start(stream, b"", endpoint).await?;
+            if !endpoint.ssl {
+                let offered = conn
+                    .conn
+                    .server_info()
+                    .supports_feature(Extension::StartTls);
+                if starttls_required(endpoint, offered)? {
+                    conn.conn
+                        .command(Starttls)
+                        .await
+                        .map_err(|e| conn.error(e, Phase::Session))?;
+                    // lettre's buffer, with anything sent after the 220, goes with `conn`.
+                    drop(conn);
+                    let taken = slot.lock().expect("smtp stream slot").take();
+                    let Some(MailStream::Plain(tcp)) = taken else {
+                        unreachable!("the stream is plain before STARTTLS")
+                    };
+                    let stream = attempt.handshake(tcp, endpoint).await?;
+                    conn = Self::start(stream, AFTER_STARTTLS, endpoint).await?.0;
+                }
             }
             conn.auth(username, password).await?;
             Ok(conn)
@@ -115,225 +231,180 @@ impl SmtpConn {
         .await
     }
 
-    fn has(&self, ext: &str) -> bool {
-        self.extensions
-            .iter()
-            .any(|e| e.split_whitespace().next() == Some(ext))
-    }
-
-    fn auth_mechanisms(&self) -> Vec<String> {
-        self.extensions
-            .iter()
-            .filter_map(|e| e.strip_prefix("AUTH "))
-            .flat_map(|m| m.split_whitespace().map(str::to_string))
-            .collect()
-    }
-
-    /// The 220 greeting and the answer to EHLO: until both came, the peer has not shown it is
-    /// an SMTP server (an FTP server greets with 220 too), so a wrong answer is reported in
-    /// fixed words, never with what it said.
-    async fn greeting(&mut self) -> Result<(), MailError> {
-        let endpoint = self.endpoint.clone();
-        let not_smtp = |e: MailError| {
-            if e.detail == BAD_LINE || e.detail == NO_EHLO {
-                MailError::not_mail_server(&endpoint, "SMTP")
-            } else {
-                e
-            }
-        };
-        let greeting = self.read_reply().await.map_err(not_smtp)?;
-        if greeting.code != 220 {
-            return Err(MailError::not_mail_server(&endpoint, "SMTP"));
+    /// lettre's connection on `stream`: the greeting read and EHLO said.
+    async fn start(
+        stream: MailStream,
+        replay: &'static [u8],
+        endpoint: &Endpoint,
+    ) -> Result<(Self, Arc<Mutex<Option<MailStream>>>), MailError> {
+        let (wire, slot) = Wire::new(stream, replay);
+        let over = wire.over.clone();
+        let hello = ClientId::Domain(HELLO.into());
+        match AsyncSmtpConnection::connect_with_transport(Box::new(wire), &hello).await {
+            Ok(conn) => Ok((
+                Self {
+                    conn,
+                    endpoint: endpoint.clone(),
+                    over,
+                },
+                slot,
+            )),
+            Err(e) => Err(classify(endpoint, &over, e, Phase::Greeting)),
         }
-        self.ehlo().await.map_err(not_smtp)
     }
 
-    async fn ehlo(&mut self) -> Result<(), MailError> {
-        self.command("EHLO mailclient.localdomain").await?;
-        let reply = self.read_reply().await?;
-        if reply.code != 250 {
-            return Err(MailError::protocol(&self.endpoint, NO_EHLO));
-        }
-        self.extensions = reply
-            .lines
-            .iter()
-            .skip(1)
-            .map(|l| l.to_ascii_uppercase())
-            .collect();
-        Ok(())
+    fn error(&self, e: SmtpError, phase: Phase) -> MailError {
+        classify(&self.endpoint, &self.over, e, phase)
     }
 
     async fn auth(&mut self, username: &str, password: &str) -> Result<(), MailError> {
-        let mechanisms = self.auth_mechanisms();
-        let reply = if mechanisms.iter().any(|m| m == "PLAIN") || mechanisms.is_empty() {
-            let token = B64.encode(format!("\0{username}\0{password}"));
-            self.command_secret(&format!("AUTH PLAIN {token}")).await?;
-            self.read_reply().await?
-        } else if mechanisms.iter().any(|m| m == "LOGIN") {
-            self.command("AUTH LOGIN").await?;
-            self.expect(334).await?;
-            self.command_secret(&B64.encode(username)).await?;
-            self.expect(334).await?;
-            self.command_secret(&B64.encode(password)).await?;
-            self.read_reply().await?
-        } else {
+        let credentials = Credentials::new(username.to_string(), password.to_string());
+        let mechanisms = [Mechanism::Plain, Mechanism::Login];
+        if self
+            .conn
+            .server_info()
+            .get_auth_mechanism(&mechanisms)
+            .is_none()
+        {
             return Err(MailError::protocol(
                 &self.endpoint,
-                format!("no supported AUTH mechanism in {mechanisms:?}"),
+                "the server offers neither AUTH PLAIN nor AUTH LOGIN",
             ));
-        };
-        match reply.code {
-            235 => Ok(()),
-            535 | 534 | 454 | 530 => Err(MailError::new(
+        }
+        match self.conn.auth(&mechanisms, &credentials).await {
+            Ok(_) => Ok(()),
+            Err(e) if matches!(code(&e), Some(535 | 534 | 454 | 530)) => Err(MailError::new(
                 FailureKind::Auth,
                 &self.endpoint,
-                reply.text(),
+                reply_text(&e),
             )),
-            _ => Err(MailError::protocol(&self.endpoint, reply.text())),
+            Err(e) => Err(self.error(e, Phase::Session)),
         }
     }
 
-    /// Sends one message. Every recipient must be accepted, or nothing is sent (RSET): a mail
-    /// that reaches only some of its recipients would be worse than a clear error.
+    /// Sends one message. Every recipient must be accepted, or nothing is sent: lettre stops
+    /// at the first refused RCPT, before DATA.
     pub async fn send(
         &mut self,
         from: &str,
         recipients: &[String],
         data: &[u8],
     ) -> Result<(), SendError> {
-        self.command(&format!("MAIL FROM:<{from}>")).await?;
-        self.accepted(&[250]).await?;
-        for rcpt in recipients {
-            self.command(&format!("RCPT TO:<{rcpt}>")).await?;
-            if let Err(e) = self.accepted(&[250, 251]).await {
-                let _ = self.command("RSET").await;
-                let _ = self.read_reply().await;
-                return Err(match e {
-                    SendError::Refused { permanent, reply } => SendError::Refused {
-                        permanent,
-                        reply: format!("{rcpt}: {reply}"),
-                    },
-                    other => other,
-                });
-            }
+        let refused = |reply: String| SendError::Refused {
+            permanent: true,
+            reply,
+        };
+        let from: Address = from.parse().map_err(|e| refused(format!("{from}: {e}")))?;
+        let to = recipients
+            .iter()
+            .map(|r| {
+                r.parse::<Address>()
+                    .map_err(|e| refused(format!("{r}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let envelope = Envelope::new(Some(from), to).map_err(|e| refused(e.to_string()))?;
+        // lettre ends the DATA with CRLF "." CRLF whatever the message ends with: without its
+        // own last line end the message arrives as it was built (and as the Sent copy is).
+        let data = data.strip_suffix(b"\r\n").unwrap_or(data);
+        match self.conn.send(&envelope, data).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_permanent() || e.is_transient() => Err(SendError::Refused {
+                permanent: e.is_permanent(),
+                reply: reply_text(&e),
+            }),
+            Err(e) => Err(self.error(e, Phase::Session).into()),
         }
-        self.command("DATA").await?;
-        self.accepted(&[354]).await?;
-        let stuffed = dot_stuff(data);
-        let s = self.stream.get_mut();
-        let written = async {
-            s.write_all(&stuffed).await?;
-            s.write_all(b".\r\n").await?;
-            s.flush().await
-        }
-        .await;
-        written
-            .map_err(|e| MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string()))?;
-        self.accepted(&[250]).await.map(|_| ())
-    }
-
-    async fn accepted(&mut self, codes: &[u16]) -> Result<Reply, SendError> {
-        let reply = self.read_reply().await?;
-        if codes.contains(&reply.code) {
-            return Ok(reply);
-        }
-        Err(SendError::Refused {
-            permanent: reply.code >= 500,
-            reply: format!("{} {}", reply.code, reply.text()),
-        })
     }
 
     pub async fn quit(mut self) {
-        if self.command("QUIT").await.is_ok() {
-            let _ = self.read_reply().await;
-        }
+        let _ = self.conn.quit().await;
     }
+}
 
-    pub async fn command(&mut self, line: &str) -> Result<(), MailError> {
-        tracing::trace!(command = line, "smtp");
-        self.write_line(line).await
+/// Whether to upgrade with STARTTLS: always when offered; when it is not, only this machine
+/// may be spoken to in clear text (anywhere else a missing STARTTLS could be an attacker who
+/// stripped it, and the password would follow).
+fn starttls_required(endpoint: &Endpoint, offered: bool) -> Result<bool, MailError> {
+    if offered {
+        Ok(true)
+    } else if endpoint.plaintext_allowed() {
+        Ok(false)
+    } else {
+        Err(endpoint.no_starttls())
     }
+}
 
-    /// Like [`command`](Self::command) but never traced: the line carries credentials.
-    async fn command_secret(&mut self, line: &str) -> Result<(), MailError> {
-        self.write_line(line).await
+/// The reply code of a refusal.
+fn code(e: &SmtpError) -> Option<u16> {
+    e.status().and_then(|c| c.to_string().parse().ok())
+}
+
+/// `550 5.1.1 <x@y>: …`: the code and the server's words.
+fn reply_text(e: &SmtpError) -> String {
+    let words = std::error::Error::source(e)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    match code(e) {
+        Some(code) => format!("{code} {words}"),
+        None => e.to_string(),
     }
+}
 
-    async fn write_line(&mut self, line: &str) -> Result<(), MailError> {
-        let s = self.stream.get_mut();
-        let r = async {
-            s.write_all(line.as_bytes()).await?;
-            s.write_all(b"\r\n").await?;
-            s.flush().await
-        }
-        .await;
-        r.map_err(|e| MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string()))
+/// A lettre error as the user is told it.
+fn classify(endpoint: &Endpoint, over: &AtomicBool, e: SmtpError, phase: Phase) -> MailError {
+    if over.load(Ordering::Relaxed) {
+        return MailError::protocol(
+            endpoint,
+            format!("a reply longer than {MAX_REPLY} bytes or {MAX_LINES} lines"),
+        );
     }
-
-    pub async fn read_reply(&mut self) -> Result<Reply, MailError> {
-        let mut lines = Vec::new();
-        let mut line = Vec::with_capacity(128);
-        loop {
-            line.clear();
-            // One byte past the limit tells a line that is too long from one that fits.
-            let n = (&mut self.stream)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut line)
-                .await
-                .map_err(|e| {
-                    MailError::new(FailureKind::Unreachable, &self.endpoint, e.to_string())
-                })?;
-            if n == 0 {
-                return Err(MailError::protocol(&self.endpoint, "connection closed"));
-            }
-            if line.len() > MAX_LINE {
-                return Err(MailError::protocol(
-                    &self.endpoint,
-                    format!("a reply line longer than {MAX_LINE} bytes"),
-                ));
-            }
-            let text = String::from_utf8_lossy(&line);
-            let text = text.trim_end();
-            let code = text
-                .get(..3)
-                .filter(|c| c.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|c| c.parse::<u16>().ok())
-                .ok_or_else(|| MailError::protocol(&self.endpoint, BAD_LINE))?;
-            let rest = text.get(3..).unwrap_or("");
-            let more = rest.starts_with('-');
-            lines.push(rest.get(1..).unwrap_or("").to_string());
-            if !more {
-                return Ok(Reply { code, lines });
-            }
-            if lines.len() >= MAX_LINES {
-                return Err(MailError::protocol(
-                    &self.endpoint,
-                    format!("a reply of more than {MAX_LINES} lines"),
-                ));
-            }
-        }
+    let said_something = e.is_response() || e.is_client() || e.is_permanent() || e.is_transient();
+    if !said_something {
+        // Reading or writing failed: the connection is gone.
+        return MailError::new(FailureKind::Unreachable, endpoint, e.to_string());
     }
-
-    pub async fn expect(&mut self, code: u16) -> Result<Reply, MailError> {
-        let reply = self.read_reply().await?;
-        if reply.code == code {
-            Ok(reply)
-        } else {
-            Err(MailError::protocol(
-                &self.endpoint,
-                format!("expected {code}, got {} {}", reply.code, reply.text()),
-            ))
-        }
+    let text = e.to_string();
+    if LETTRE_LIMITS.contains(&text.as_str()) {
+        // lettre's own limits, in its fixed words (never the server's).
+        return MailError::protocol(endpoint, text);
+    }
+    match phase {
+        Phase::Greeting => MailError::not_mail_server(endpoint, "SMTP"),
+        Phase::Session => MailError::protocol(endpoint, text),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::dot_stuff;
+    use super::*;
+    use crate::mail::hosts::HostPolicy;
+    use std::time::Duration;
+
+    fn endpoint(host: &str) -> Endpoint {
+        Endpoint {
+            host: host.into(),
+            port: 587,
+            ssl: false,
+            pinned_fingerprint: None,
+            timeout: Duration::from_secs(5),
+            hosts: HostPolicy::default(),
+        }
+    }
 
     #[test]
-    fn dots_are_stuffed_and_lines_end_in_crlf() {
-        assert_eq!(dot_stuff(b".a\r\nb\n.\n..c"), b"..a\r\nb\r\n..\r\n...c\r\n");
-        assert_eq!(dot_stuff(b"x\r\n"), b"x\r\n");
+    fn starttls_is_required_except_to_this_machine() {
+        for host in ["smtp.example.com", "10.0.0.5", "192.168.1.1"] {
+            let err = starttls_required(&endpoint(host), false).expect_err(host);
+            assert_eq!(err.kind, FailureKind::Tls, "{err:?}");
+            assert!(err.detail.contains("STARTTLS"), "{err:?}");
+            assert!(starttls_required(&endpoint(host), true).unwrap());
+        }
+        for host in ["127.0.0.1", "localhost", "::1"] {
+            assert!(
+                !starttls_required(&endpoint(host), false).unwrap(),
+                "{host}"
+            );
+            assert!(starttls_required(&endpoint(host), true).unwrap(), "{host}");
+        }
     }
 }

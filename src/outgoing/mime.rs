@@ -1,14 +1,22 @@
-//! Building the RFC 5322 bytes of a mail we send or save: UTF-8 everywhere, encoded so any
-//! server and client reads it (RFC 2047 words in headers, RFC 2231 file names, base64 bodies),
-//! an HTML part that carries `dir` so Hebrew reads right to left in the recipient's client, and
-//! a plain-text alternative.
+//! The mail we send or save, as RFC 5322 bytes written by `mail-builder` (the author of
+//! mail-parser, which reads them back): UTF-8 everywhere, 7-bit on the wire (RFC 2047 words in
+//! headers, RFC 2231 file names, base64 or quoted-printable bodies, whichever is shorter), an
+//! HTML part that carries `dir` so Hebrew reads right to left in the recipient's client, and a
+//! plain-text alternative. What is ours: addresses and ids checked before they reach a header,
+//! the direction, the plain text, and boundaries taken from the Message-ID, so the copy filed
+//! in Sent is the bytes that were sent (plus Bcc).
 
 use crate::auth::tokens::random_hex;
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
+use mail_builder::MessageBuilder;
+use mail_builder::headers::address::Address;
+use mail_builder::headers::content_type::ContentType;
+use mail_builder::headers::date::Date;
+use mail_builder::headers::message_id::MessageId;
+use mail_builder::headers::raw::Raw;
+use mail_builder::mime::MimePart;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc2822;
 
 /// A name and an address.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -32,12 +40,13 @@ impl Mailbox {
         valid_address(&email).then_some(Self { name, email })
     }
 
-    /// The header form: the name RFC 2047-encoded (or quoted) when there is one.
-    fn header(&self) -> String {
-        if self.name.is_empty() {
-            return self.email.clone();
-        }
-        format!("{} <{}>", phrase(&self.name), self.email)
+    /// As mail-builder writes it (the name quoted or RFC 2047-encoded as it needs).
+    fn address(&self) -> Address<'static> {
+        let name = clean(&self.name);
+        Address::new_address(
+            (!name.trim().is_empty()).then_some(name),
+            self.email.clone(),
+        )
     }
 }
 
@@ -114,95 +123,116 @@ pub enum Copy {
     Kept,
 }
 
+/// The bytes of the mail. Both copies come from one builder, so the kept one is the wire one
+/// plus its Bcc line (and the extra headers given only for it).
 pub fn build(m: &Message, copy: Copy) -> Vec<u8> {
-    let mut out = String::new();
-    let mut header = |name: &str, value: &str| {
-        out.push_str(name);
-        out.push_str(": ");
-        out.push_str(value);
-        out.push_str("\r\n");
-    };
-    header("Date", &m.date.format(&Rfc2822).unwrap_or_default());
-    header("From", &m.from.header());
+    let mut b = MessageBuilder::new()
+        .date(Date::new(m.date.unix_timestamp()))
+        .from(m.from.address());
     if !m.to.is_empty() {
-        header("To", &address_list(m.to));
+        b = b.to(address_list(m.to));
     }
     if !m.cc.is_empty() {
-        header("Cc", &address_list(m.cc));
+        b = b.cc(address_list(m.cc));
     }
     if copy == Copy::Kept && !m.bcc.is_empty() {
-        header("Bcc", &address_list(m.bcc));
+        b = b.bcc(address_list(m.bcc));
     }
-    header("Subject", &unstructured(m.subject));
-    header("Message-ID", m.message_id);
+    b = b.subject(clean(m.subject));
+    let own_id = msg_id(m.message_id).unwrap_or_else(|| new_message_id(&m.from.email));
+    b = b.message_id(bare(&own_id));
     // Ids come from stored mail (a draft, the mail answered): filtered here, where every path
     // to the wire passes, like every other header value.
     if let Some(parent) = m.in_reply_to.and_then(msg_id) {
-        header("In-Reply-To", &parent);
+        b = b.in_reply_to(bare(&parent));
     }
-    let references: Vec<String> = m.references.iter().filter_map(|r| msg_id(r)).collect();
+    let references: Vec<String> = m
+        .references
+        .iter()
+        .filter_map(|r| msg_id(r))
+        .map(|r| bare(&r))
+        .collect();
     if !references.is_empty() {
-        header("References", &references.join("\r\n "));
+        b = b.references(MessageId::new_list(references.into_iter()));
     }
     for (name, value) in priority_headers(m.priority) {
-        header(name, value);
+        b = b.header(*name, Raw::new(*value));
     }
     for (name, value) in m.extra {
-        header(name, value);
+        b = b.header(*name, Raw::new(clean(value)));
     }
-    header(
+    b = b.header(
         "User-Agent",
-        concat!("mailclient/", env!("CARGO_PKG_VERSION")),
+        Raw::new(concat!("mailclient/", env!("CARGO_PKG_VERSION"))),
     );
-    header("MIME-Version", "1.0");
 
-    let alternative = boundary("alt");
-    let mut body = String::new();
-    let part = |out: &mut String, ctype: &str, text: &str| {
-        out.push_str(&format!(
-            "Content-Type: {ctype}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-        ));
-        out.push_str(&base64_lines(text.as_bytes()));
-    };
-    body.push_str(&format!("--{alternative}\r\n"));
-    part(&mut body, "text/plain", &html_to_text(m.html));
-    body.push_str(&format!("--{alternative}\r\n"));
-    part(&mut body, "text/html", &html_document(m.html));
-    body.push_str(&format!("--{alternative}--\r\n"));
-
-    if m.attachments.is_empty() {
-        out.push_str(&format!(
-            "Content-Type: multipart/alternative; boundary=\"{alternative}\"\r\n\r\n"
-        ));
-        out.push_str(&body);
+    let seed = &own_id;
+    let alternative = MimePart::new(
+        ContentType::new("multipart/alternative").attribute("boundary", boundary(seed, "alt")),
+        vec![
+            MimePart::new("text/plain", html_to_text(m.html)),
+            MimePart::new("text/html", html_document(m.html)),
+        ],
+    );
+    let body = if m.attachments.is_empty() {
+        alternative
     } else {
-        let mixed = boundary("mixed");
-        out.push_str(&format!(
-            "Content-Type: multipart/mixed; boundary=\"{mixed}\"\r\n\r\n"
-        ));
-        out.push_str(&format!(
-            "--{mixed}\r\nContent-Type: multipart/alternative; boundary=\"{alternative}\"\r\n\r\n"
-        ));
-        out.push_str(&body);
+        let mut parts = vec![alternative];
         for a in m.attachments {
-            out.push_str(&format!("--{mixed}\r\n"));
-            out.push_str(&attachment_headers(a));
-            out.push_str(&base64_lines(&a.data));
+            let name = clean(&a.name);
+            parts.push(
+                MimePart::new(
+                    ContentType::new(content_type(&a.content_type)).attribute("name", name.clone()),
+                    a.data.as_slice(),
+                )
+                .attachment(name),
+            );
         }
-        out.push_str(&format!("--{mixed}--\r\n"));
+        MimePart::new(
+            ContentType::new("multipart/mixed").attribute("boundary", boundary(seed, "mixed")),
+            parts,
+        )
+    };
+    b.body(body)
+        .write_to_vec()
+        .expect("writing to a Vec does not fail")
+}
+
+fn address_list(list: &[Mailbox]) -> Address<'static> {
+    Address::new_list(list.iter().map(Mailbox::address).collect())
+}
+
+/// Text for a header without control characters: a CR or LF would end the header for some
+/// readers (and start another).
+fn clean(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).collect()
+}
+
+/// `<id>` without its brackets, as mail-builder takes it.
+fn bare(id: &str) -> String {
+    id.trim_start_matches('<').trim_end_matches('>').to_string()
+}
+
+/// A boundary of the mail's own: from its Message-ID, so building it again gives the same
+/// bytes. `=_` never occurs in base64 or quoted-printable, the bodies' encodings.
+fn boundary(message_id: &str, kind: &str) -> String {
+    let digest = Sha256::digest(message_id.as_bytes());
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("=_{kind}_{hex}")
+}
+
+/// An attachment's type as the upload gave it, or `application/octet-stream` when it is not a
+/// plain `type/subtype`.
+fn content_type(given: &str) -> &str {
+    if given.contains('/')
+        && given
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/.+-_".contains(c))
+    {
+        given
+    } else {
+        "application/octet-stream"
     }
-    out.into_bytes()
-}
-
-fn address_list(list: &[Mailbox]) -> String {
-    list.iter()
-        .map(Mailbox::header)
-        .collect::<Vec<_>>()
-        .join(",\r\n ")
-}
-
-fn boundary(kind: &str) -> String {
-    format!("=_{kind}_{}", random_hex(12))
 }
 
 /// A Message-ID as In-Reply-To and References carry it: `<id>`, the id printable ASCII without
@@ -227,133 +257,6 @@ pub fn new_message_id(from: &str) -> String {
         OffsetDateTime::now_utc().unix_timestamp(),
         domain
     )
-}
-
-/// A header text as is when it is short printable ASCII, else RFC 2047 `B` words of UTF-8,
-/// each under 76 characters and cut only between characters.
-fn unstructured(text: &str) -> String {
-    let text: String = text.chars().filter(|c| !c.is_control()).collect();
-    if text.is_ascii() && text.len() <= 900 && !text.contains("=?") {
-        return text;
-    }
-    encoded_words(&text)
-}
-
-/// A display name: plain, quoted, or encoded.
-fn phrase(name: &str) -> String {
-    let name: String = name.chars().filter(|c| !c.is_control()).collect();
-    if !name.is_ascii() || name.contains("=?") {
-        return encoded_words(&name);
-    }
-    if name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || " !#$%&'*+-/=?^_`{|}~".contains(c))
-    {
-        name
-    } else {
-        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
-    }
-}
-
-fn encoded_words(text: &str) -> String {
-    // 45 bytes of UTF-8 → 60 base64 characters + 12 of `=?utf-8?B??=`: under 76.
-    let mut words = Vec::new();
-    let mut chunk = String::new();
-    for c in text.chars() {
-        if chunk.len() + c.len_utf8() > 45 {
-            words.push(std::mem::take(&mut chunk));
-        }
-        chunk.push(c);
-    }
-    if !chunk.is_empty() || words.is_empty() {
-        words.push(chunk);
-    }
-    words
-        .iter()
-        .map(|w| format!("=?utf-8?B?{}?=", B64.encode(w.as_bytes())))
-        .collect::<Vec<_>>()
-        .join("\r\n ")
-}
-
-fn base64_lines(data: &[u8]) -> String {
-    let encoded = B64.encode(data);
-    let mut out = String::with_capacity(encoded.len() + encoded.len() / 38 + 2);
-    for line in encoded.as_bytes().chunks(76) {
-        out.push_str(std::str::from_utf8(line).expect("base64 is ASCII"));
-        out.push_str("\r\n");
-    }
-    out
-}
-
-/// Content-Type and Content-Disposition of an attachment. The name goes both ways: RFC 2231
-/// `filename*` (the standard) and an RFC 2047 `name` (what older clients read).
-fn attachment_headers(a: &Attachment) -> String {
-    let ctype = if a.content_type.contains('/')
-        && a.content_type
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/.+-_".contains(c))
-    {
-        a.content_type.as_str()
-    } else {
-        "application/octet-stream"
-    };
-    let name: String = a
-        .name
-        .chars()
-        .filter(|c| !c.is_control() && *c != '"')
-        .collect();
-    let legacy = if name.is_ascii() {
-        format!("\"{name}\"")
-    } else {
-        format!("\"{}\"", encoded_words(&name).replace("\r\n ", " "))
-    };
-    // The legacy form is one line: left out when a very long name would make that line too
-    // long (the RFC 2231 form carries it in pieces).
-    let legacy = if legacy.len() > 900 {
-        String::new()
-    } else {
-        format!("; name={legacy}")
-    };
-    format!(
-        "Content-Type: {ctype}{legacy}\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: attachment;\r\n{}\r\n\r\n",
-        rfc2231_filename(&name)
-    )
-}
-
-/// `filename*0*=utf-8''…; filename*1*=…` in pieces that keep each line short.
-fn rfc2231_filename(name: &str) -> String {
-    // Pieces end between characters, never inside one: some readers decode each piece on its
-    // own, and half a Hebrew letter would come out as garbage.
-    let mut pieces: Vec<String> = vec![String::new()];
-    for c in name.chars() {
-        let mut escaped = String::new();
-        let mut buf = [0u8; 4];
-        for &b in c.encode_utf8(&mut buf).as_bytes() {
-            if b.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&b) {
-                escaped.push(b as char);
-            } else {
-                escaped.push_str(&format!("%{b:02X}"));
-            }
-        }
-        let last = pieces.last_mut().expect("one piece at least");
-        if !last.is_empty() && last.len() + escaped.len() > 60 {
-            pieces.push(escaped);
-        } else {
-            last.push_str(&escaped);
-        }
-    }
-    if pieces.len() <= 1 {
-        return format!(" filename*=utf-8''{}", pieces[0]);
-    }
-    pieces
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let charset = if i == 0 { "utf-8''" } else { "" };
-            format!(" filename*{i}*={charset}{p}")
-        })
-        .collect::<Vec<_>>()
-        .join(";\r\n")
 }
 
 /// The HTML part: a whole document whose body carries the direction of the text (its first
@@ -584,10 +487,7 @@ mod tests {
             !text.contains("evil@") && !text.contains("X-Injected"),
             "{text}"
         );
-        assert!(
-            text.contains("References: <root@x>\r\n <ok@x>\r\n"),
-            "{text}"
-        );
+        assert!(text.contains("References: <root@x> <ok@x>\r\n"), "{text}");
     }
 
     #[test]
@@ -658,7 +558,111 @@ mod tests {
 
     #[test]
     fn header_injection_is_impossible() {
-        assert_eq!(unstructured("a\r\nBcc: x@y.z"), "aBcc: x@y.z");
-        assert!(!phrase("x\r\nTo: y").contains('\n'));
+        let from = Mailbox {
+            name: "x\r\nTo: y@example.test".into(),
+            email: "me@example.test".into(),
+        };
+        let raw = build(
+            &Message {
+                from: &from,
+                to: std::slice::from_ref(&from),
+                cc: &[],
+                bcc: &[],
+                subject: "a\r\nBcc: x@y.z",
+                html: "<p>x</p>",
+                priority: "medium",
+                message_id: "<i@x>",
+                in_reply_to: None,
+                references: &[],
+                date: OffsetDateTime::now_utc(),
+                attachments: &[],
+                extra: &[("X-Mailclient-Test", "1\r\nBcc: z@y.z".into())],
+            },
+            Copy::Wire,
+        );
+        let text = String::from_utf8(raw).unwrap();
+        assert!(
+            !text.contains("\nBcc:") && !text.contains("\nTo: y@"),
+            "{text}"
+        );
+        let m = MessageParser::default().parse(text.as_bytes()).unwrap();
+        assert_eq!(m.subject(), Some("aBcc: x@y.z"));
+        assert!(m.bcc().is_none());
+    }
+
+    #[test]
+    fn the_kept_copy_is_the_sent_bytes_plus_bcc() {
+        let from = Mailbox::parse("דנה <dana@example.test>").unwrap();
+        let to = [Mailbox::parse("avi@example.test").unwrap()];
+        let bcc = [Mailbox::parse("secret@example.test").unwrap()];
+        let pdf = Attachment {
+            name: "דוח.pdf".into(),
+            content_type: "application/pdf".into(),
+            data: vec![1, 2, 3],
+        };
+        let message = Message {
+            from: &from,
+            to: &to,
+            cc: &[],
+            bcc: &bcc,
+            subject: "שלום",
+            html: "<p>שלום</p>",
+            priority: "high",
+            message_id: "<same@example.test>",
+            in_reply_to: None,
+            references: &[],
+            date: OffsetDateTime::from_unix_timestamp(1_790_000_000).unwrap(),
+            attachments: std::slice::from_ref(&pdf),
+            extra: &[],
+        };
+        let wire = build(&message, Copy::Wire);
+        assert_eq!(
+            wire,
+            build(&message, Copy::Wire),
+            "built twice, the same bytes"
+        );
+        let kept = String::from_utf8(build(&message, Copy::Kept)).unwrap();
+        let bcc_line = "Bcc: <secret@example.test>\r\n";
+        assert!(kept.contains(bcc_line), "{kept}");
+        assert_eq!(kept.replacen(bcc_line, "", 1).as_bytes(), wire.as_slice());
+    }
+
+    #[test]
+    fn a_hebrew_attachment_name_and_a_leading_dot_read_back_as_written() {
+        let from = Mailbox::parse("me@example.test").unwrap();
+        let att = Attachment {
+            name: "הצעת מחיר – שלב א׳ \"סופי\".docx".into(),
+            content_type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+                .into(),
+            data: b"PK\x03\x04 not really a docx".to_vec(),
+        };
+        let raw = build(
+            &Message {
+                from: &from,
+                to: std::slice::from_ref(&from),
+                cc: &[],
+                bcc: &[],
+                subject: "קובץ",
+                html: "<p>.שורה שמתחילה בנקודה</p><p>.</p><p>...</p>",
+                priority: "medium",
+                message_id: "<d@x>",
+                in_reply_to: None,
+                references: &[],
+                date: OffsetDateTime::now_utc(),
+                attachments: std::slice::from_ref(&att),
+                extra: &[],
+            },
+            Copy::Wire,
+        );
+        assert!(raw.is_ascii(), "7-bit clean");
+        let text = String::from_utf8(raw.clone()).unwrap();
+        // RFC 2231 for the name (mail-builder writes `filename*`), never raw UTF-8.
+        assert!(text.contains("filename*"), "{text}");
+        let m = MessageParser::default().parse(&raw).unwrap();
+        let got = m.attachment(0).unwrap();
+        assert_eq!(got.attachment_name(), Some(att.name.as_str()));
+        assert_eq!(got.contents(), att.data.as_slice());
+        let plain = m.body_text(0).unwrap();
+        assert_eq!(plain, ".שורה שמתחילה בנקודה\r\n.\r\n...\r\n");
     }
 }
