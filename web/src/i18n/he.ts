@@ -741,6 +741,7 @@ export const he = {
       draftTitle: (subject: string) => `הטיוטה: ${subject}`,
       emptyDraft: '(טיוטה ריקה)',
       textLabel: 'תוכן הטיוטה',
+      editorLoading: 'טוען את העורך...',
       edit: 'עריכה',
       save: 'שמירה',
       saving: 'שומר...',

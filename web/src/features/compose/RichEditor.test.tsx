@@ -67,7 +67,8 @@ describe('editor toolbar', () => {
     ['fmt-bullets', '<ul dir="rtl"><li>שלום עולם</li></ul>'],
     ['fmt-numbers', '<ol dir="rtl"><li>שלום עולם</li></ol>'],
     ['fmt-quote', '<blockquote dir="rtl">שלום עולם</blockquote>'],
-    ['fmt-align-right', '<p dir="rtl" style="text-align:right">שלום עולם</p>'],
+    // Right is where a right-to-left paragraph is anyway: nothing to write.
+    ['fmt-align-right', '<p dir="rtl">שלום עולם</p>'],
     ['fmt-align-center', '<p dir="rtl" style="text-align:center">שלום עולם</p>'],
     ['fmt-align-left', '<p dir="rtl" style="text-align:left">שלום עולם</p>'],
   ])('%s formats the selection, shows its state, and a second press takes it off', async (testId, html) => {

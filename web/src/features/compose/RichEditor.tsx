@@ -133,6 +133,11 @@ export interface RichEditorProps {
   onInput?: () => void;
   /** More controls at the toolbar's far end (the AI menu). */
   toolbarEnd?: ReactNode;
+  /** The editable element's id and test id (compose's by default; a draft card has its own). */
+  id?: string;
+  testId?: string;
+  /** Its accessible name (compose's "message body" by default). */
+  label?: string;
 }
 
 export function RichEditor(props: RichEditorProps) {
@@ -184,7 +189,7 @@ function $readToolbar(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
   };
 }
 
-function EditorBody({ editorRef, onInput, toolbarEnd }: RichEditorProps) {
+function EditorBody({ editorRef, onInput, toolbarEnd, id = 'compose-editor', testId = 'compose-editor', label }: RichEditorProps) {
   const [editor] = useLexicalComposerContext();
   const [state, setState] = useState<ToolbarState>(EMPTY_STATE);
   // The selection when the link box opened (the box has the focus meanwhile); undefined: closed.
@@ -330,7 +335,7 @@ function EditorBody({ editorRef, onInput, toolbarEnd }: RichEditorProps) {
 
   return (
     <div className="editor-box">
-      <div className="editor-toolbar" role="toolbar" aria-label={t.toolbar} aria-controls="compose-editor">
+      <div className="editor-toolbar" role="toolbar" aria-label={t.toolbar} aria-controls={id}>
         {buttons.map(button)}
         <button
           type="button"
@@ -373,11 +378,11 @@ function EditorBody({ editorRef, onInput, toolbarEnd }: RichEditorProps) {
         <RichTextPlugin
           contentEditable={
             <ContentEditable
-              id="compose-editor"
+              id={id}
               className="editor"
               role="textbox"
               aria-multiline="true"
-              aria-label={t.body}
+              aria-label={label ?? t.body}
               aria-placeholder={t.bodyPlaceholder}
               // Shown by Lexical while the body is one empty paragraph; over the first line, clicks
               // go through to the editor.
@@ -386,7 +391,7 @@ function EditorBody({ editorRef, onInput, toolbarEnd }: RichEditorProps) {
                   {t.bodyPlaceholder}
                 </div>
               }
-              data-testid="compose-editor"
+              data-testid={testId}
             />
           }
           ErrorBoundary={LexicalErrorBoundary}

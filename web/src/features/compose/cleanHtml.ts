@@ -47,8 +47,14 @@ function dirOf(el: Element): Dir {
   return dir === 'rtl' || dir === 'ltr' ? dir : null;
 }
 
-function alignOf(el: Element): Align {
+/**
+ * The element's alignment, unless it is what its direction gives anyway (right for rtl, left for
+ * ltr): the server's frame around a sent mail (and Word's Hebrew paragraphs) say
+ * `text-align:right` with `dir="rtl"`, which must not pin every paragraph inside to the right.
+ */
+function alignOf(el: Element, dir: Dir): Align {
   const align = (css(el, 'text-align') || el.getAttribute('align') || (el.tagName === 'CENTER' ? 'center' : '')).toLowerCase();
+  if ((align === 'right' && dir === 'rtl') || (align === 'left' && dir === 'ltr')) return null;
   return align === 'left' || align === 'center' || align === 'right' ? align : null;
 }
 
@@ -167,7 +173,7 @@ function list(el: Element, ctx: Ctx, doc: Document, top: boolean): HTMLElement {
       continue;
     }
     const li = doc.createElement('li');
-    const align = alignOf(child);
+    const align = alignOf(child, dirOf(child) ?? dirOf(el) ?? ctx.dir);
     if (align) li.setAttribute('style', `text-align:${align}`);
     const nested: HTMLElement[] = [];
     const lines: Node[][] = [[]];
@@ -204,7 +210,8 @@ function blocks(parent: Node, ctx: Ctx, out: Blocks, doc: Document) {
     if (child.nodeType !== Node.ELEMENT_NODE) continue;
     const el = child as Element;
     if (DROP.has(el.tagName) || hidden(el)) continue;
-    const own: Ctx = { dir: dirOf(el) ?? ctx.dir, align: alignOf(el) ?? ctx.align };
+    const dir = dirOf(el) ?? ctx.dir;
+    const own: Ctx = { dir, align: alignOf(el, dir) ?? ctx.align };
     if (el.tagName === 'UL' || el.tagName === 'OL') {
       out.push(list(el, own, doc, true));
     } else if (el.tagName === 'BLOCKQUOTE') {

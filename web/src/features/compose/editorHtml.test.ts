@@ -33,6 +33,8 @@ describe('editor HTML', () => {
     const saved = [
       '<p dir="rtl">שלום <b>דנה</b>, <i>מה</i> <u>נשמע</u>? <b><i>שניהם</i></b></p>',
       '<p dir="rtl" style="text-align:center">כותרת במרכז</p>',
+      '<p dir="ltr" style="text-align:right">English on the right</p>',
+      '<p dir="rtl" style="text-align:left">עברית משמאל</p>',
       '<p dir="ltr">See <a href="https://example.com/a?b=1&amp;c=2">the site</a> and mail <a href="mailto:office@example.test">us</a></p>',
       '<ul dir="rtl"><li>ראשון</li><li>שני<ul><li>מקונן</li></ul></li><li><br></li></ul>',
       '<ol dir="ltr"><li>one</li><li>two</li></ol>',
@@ -44,6 +46,13 @@ describe('editor HTML', () => {
     const once = roundTrip(saved);
     expect(once).toBe(saved);
     expect(roundTrip(once)).toBe(once);
+  });
+
+  it('a sent mail or an IMAP draft: the server\'s document frame goes, each paragraph keeps its own direction', () => {
+    const sent =
+      '<!DOCTYPE html>\r\n<html dir="rtl"><head><meta charset="utf-8"></head>\r\n<body dir="rtl"><div dir="rtl" style="direction:rtl;text-align:right">' +
+      '<p dir="rtl">שלום</p><p dir="ltr">Hello <a href="https://x.test" target="_blank" rel="noopener noreferrer nofollow">x</a></p><p dir="rtl" style="text-align: center">מרכז</p></div></body></html>\r\n';
+    expect(roundTrip(sent)).toBe('<p dir="rtl">שלום</p><p dir="ltr">Hello <a href="https://x.test">x</a></p><p dir="rtl" style="text-align:center">מרכז</p>');
   });
 
   it('an unsafe link keeps its text but not the link', () => {
@@ -58,7 +67,8 @@ describe('cleaning pasted HTML', () => {
       <p class=MsoNormal dir=RTL style='text-align:right;direction:rtl;unicode-bidi:embed'><b><span lang=HE style='font-family:"Arial",sans-serif'>שלום</span></b><span lang=HE> רב<o:p></o:p></span></p>
       <p class=MsoListParagraph dir=RTL style='mso-list:l0 level1 lfo1'><span style='mso-list:Ignore'>·<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp; </span></span><span lang=HE>סעיף</span></p>
       <!--EndFragment--></body></html>`;
-    expect(cleanHtml(word)).toBe('<p dir="rtl" style="text-align:right"><b>שלום</b> רב</p><p dir="rtl">סעיף</p>');
+    // Right-aligned right-to-left is just right-to-left: no alignment is pinned.
+    expect(cleanHtml(word)).toBe('<p dir="rtl"><b>שלום</b> רב</p><p dir="rtl">סעיף</p>');
   });
 
   it('Gmail: nested divs become paragraphs that keep the outer direction; font tags go', () => {

@@ -171,8 +171,10 @@ function $content(nodes: LexicalNode[]): string {
   return html === '' || $isLineBreakNode(nodes[nodes.length - 1]) ? `${html}<br>` : html;
 }
 
-function alignAttr(node: ElementNode): string {
+/** The alignment, unless it is what the direction gives anyway (right for rtl, left for ltr). */
+function alignAttr(node: ElementNode, dir: 'rtl' | 'ltr' | null): string {
   const align = node.getFormatType();
+  if ((align === 'right' && dir === 'rtl') || (align === 'left' && dir === 'ltr')) return '';
   return align === 'left' || align === 'center' || align === 'right' ? ` style="text-align:${align}"` : '';
 }
 
@@ -181,7 +183,8 @@ export function $blockDirection(node: ElementNode): 'rtl' | 'ltr' | null {
   return node.getDirection() ?? textDirection(node.getTextContent());
 }
 
-function $listHtml(list: ListNode, dirAttr: string): string {
+/** A list; `dir` is written on the top-level one only (nested lists follow it). */
+function $listHtml(list: ListNode, dir: 'rtl' | 'ltr' | null, top = false): string {
   const tag = list.getListType() === 'number' ? 'ol' : 'ul';
   const items: { open: string; body: string; nested: string }[] = [];
   for (const item of list.getChildren()) {
@@ -191,12 +194,12 @@ function $listHtml(list: ListNode, dirAttr: string): string {
     const inline = children.filter((c) => !$isListNode(c));
     if (inline.length === 0 && lists.length && items.length) {
       // The item Lexical made to hold a nested list: the list goes into the item before it.
-      items[items.length - 1].nested += lists.map((l) => $listHtml(l, '')).join('');
+      items[items.length - 1].nested += lists.map((l) => $listHtml(l, dir)).join('');
       continue;
     }
-    items.push({ open: `<li${alignAttr(item)}>`, body: $content(inline), nested: lists.map((l) => $listHtml(l, '')).join('') });
+    items.push({ open: `<li${alignAttr(item, dir)}>`, body: $content(inline), nested: lists.map((l) => $listHtml(l, dir)).join('') });
   }
-  return `<${tag}${dirAttr}>${items.map((i) => `${i.open}${i.body}${i.nested}</li>`).join('')}</${tag}>`;
+  return `<${tag}${dir && top ? ` dir="${dir}"` : ''}>${items.map((i) => `${i.open}${i.body}${i.nested}</li>`).join('')}</${tag}>`;
 }
 
 /** The editor's body as the mail's HTML (call inside editor.read / getEditorState().read). */
@@ -207,9 +210,9 @@ export function $exportHtml(): string {
       if (!$isElementNode(node)) return `<p>${escapeText(node.getTextContent())}</p>`;
       const dir = $blockDirection(node);
       const dirAttr = dir ? ` dir="${dir}"` : '';
-      if ($isListNode(node)) return $listHtml(node, dirAttr);
+      if ($isListNode(node)) return $listHtml(node, dir, true);
       const tag = $isQuoteNode(node) ? 'blockquote' : 'p';
-      return `<${tag}${dirAttr}${alignAttr(node)}>${$content(node.getChildren())}</${tag}>`;
+      return `<${tag}${dirAttr}${alignAttr(node, dir)}>${$content(node.getChildren())}</${tag}>`;
     })
     .join('');
 }
