@@ -133,7 +133,25 @@ test('key, training, smart reply, compose AI menu and the smart features page', 
   await page.getByTestId('ai-improve-friendly').click();
   await eventually('the improved body', async () => (await page.getByTestId('compose-editor').innerText()).includes('אשמח לקבוע פגישה ביום שלישי'));
   assert.match(llm.last().system, /friendly, warm tone/);
+  // The improved text is the editor's own paragraphs, each with its direction.
+  assert.deepEqual(
+    await page.getByTestId('compose-editor').evaluate((el) => Array.from(el.children).map((c) => getComputedStyle(c).direction)),
+    ['rtl', 'rtl', 'rtl'],
+  );
   await shot(page, SUITE, '04-compose-ai');
+  // Undo the improvement: the body as it was typed, and the offer is gone.
+  await page.getByTestId('ai-undo-improve').click();
+  await eventually('the body back', async () => (await page.getByTestId('compose-editor').innerText()).trim() === 'רציתי לשאול אם אפשר להיפגש ביום שלישי');
+  await page.getByTestId('ai-improved').waitFor({ state: 'detached' });
+  // Improved again, then taken back with Ctrl+Z (the editor's own undo) instead.
+  await page.getByTestId('ai-menu').click();
+  await page.getByTestId('ai-improve-friendly').click();
+  await eventually('improved again', async () => (await page.getByTestId('compose-editor').innerText()).includes('אשמח לקבוע פגישה ביום שלישי'));
+  await page.getByTestId('compose-editor').click();
+  await page.keyboard.press('Control+z');
+  await eventually('Ctrl+Z undid it', async () => (await page.getByTestId('compose-editor').innerText()).trim() === 'רציתי לשאול אם אפשר להיפגש ביום שלישי');
+  // An edit of the user's: the improvement is theirs, no undo offer is left.
+  await page.getByTestId('ai-improved').waitFor({ state: 'detached' });
 
   // Smart features: the latest mail, a real summary, three replies, one opens compose.
   await page.goto(`${server.base}/#/SmartFeatures`);

@@ -94,6 +94,7 @@ test('reply, drafts, compose, undo and schedule', async () => {
   if ((await page.getByTestId('draft-edit').count()) === 0) await card.getByTestId('draft-toggle').click();
   await card.getByTestId('draft-edit').click();
   await card.getByTestId('draft-text').fill('כן, ביום שלישי באחת עשרה מתאים יותר.');
+  await shot(page, SUITE, '02b-draft-edit');
   await card.getByTestId('draft-save').click();
   await page.getByTestId('toast').filter({ hasText: 'הטיוטה עודכנה בהצלחה' }).first().waitFor();
   await eventually('the edited draft on the server', async () => {

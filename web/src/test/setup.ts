@@ -40,3 +40,10 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
 });
+
+// jsdom has no layout: a Range has no boxes. The compose editor (Lexical) measures the selection
+// to scroll it into view.
+if (!Range.prototype.getBoundingClientRect) {
+  Range.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
+  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
+}

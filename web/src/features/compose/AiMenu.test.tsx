@@ -5,7 +5,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { bodyOf, calls, composeServer, editor, renderCompose, toasts, typeBody } from './composeFixtures';
+import { bodyHtml, bodyOf, calls, composeServer, renderCompose, toasts, typeBody } from './composeFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -82,7 +82,7 @@ describe('compose AI menu', () => {
     expect(button).toHaveTextContent('ה-AI עובד...');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(bodyOf(calls(fetch, 'POST', '/api/claude/generate-subject')[0])).toEqual({
-      emailBody: '<div>נפגשים מחר בעשר במשרד</div>',
+      emailBody: '<p dir="rtl">נפגשים מחר בעשר במשרד</p>',
     });
 
     answer(json(200, { success: true, subject: ' פגישה מחר בעשר ' }));
@@ -90,7 +90,7 @@ describe('compose AI menu', () => {
     expect(button).toBeEnabled();
     expect(button).toHaveAttribute('aria-busy', 'false');
     expect(button).toHaveTextContent('עזרת AI');
-    expect(editor().innerHTML).toBe('<div>נפגשים מחר בעשר במשרד</div>');
+    expect(bodyHtml()).toBe('<p dir="rtl">נפגשים מחר בעשר במשרד</p>');
   });
 
   it.each([
@@ -108,13 +108,13 @@ describe('compose AI menu', () => {
     typeBody('<div>היי מה נשמע</div>');
     await choose(user, testId);
 
-    await waitFor(() => expect(editor().innerHTML).toBe(`<p>גרסה ${style}</p><p>שורה 2</p>`));
+    await waitFor(() => expect(bodyHtml()).toBe(`<p dir="rtl">גרסה ${style}</p><p dir="rtl">שורה 2</p>`));
     expect(bodyOf(calls(fetch, 'POST', '/api/claude/improve-email')[0])).toEqual({
-      emailContent: '<div>היי מה נשמע</div>',
+      emailContent: '<p dir="rtl">היי מה נשמע</p>',
       style,
     });
     await user.click(screen.getByTestId('ai-undo-improve'));
-    expect(editor().innerHTML).toBe('<div>היי מה נשמע</div>');
+    expect(bodyHtml()).toBe('<p dir="rtl">היי מה נשמע</p>');
     expect(screen.queryByTestId('ai-undo-improve')).not.toBeInTheDocument();
   });
 
@@ -132,7 +132,7 @@ describe('compose AI menu', () => {
     await screen.findByTestId('compose-page');
     typeBody('<div>טיוטה</div>');
     await choose(user, 'ai-improve-friendly');
-    await waitFor(() => expect(editor().innerHTML).toBe('<p>טוב <b>מאוד</b></p><a>קישור</a>'));
+    await waitFor(() => expect(bodyHtml()).toBe('<p dir="rtl">טוב <b>מאוד</b></p><p dir="rtl">קישור</p>'));
     expect(screen.getByTestId('ai-undo-improve')).toBeInTheDocument();
     typeBody('<p>טוב מאוד, ועוד</p>');
     expect(screen.queryByTestId('ai-undo-improve')).not.toBeInTheDocument();
@@ -149,7 +149,7 @@ describe('compose AI menu', () => {
     typeBody('<div>הטקסט שלי</div>');
     await choose(user, 'ai-improve-concise');
     await waitFor(() => expect(toasts()).toContainEqual({ kind: 'error', text: message }));
-    expect(editor().innerHTML).toBe('<div>הטקסט שלי</div>');
+    expect(bodyHtml()).toBe('<p dir="rtl">הטקסט שלי</p>');
     expect(screen.queryByTestId('ai-undo-improve')).not.toBeInTheDocument();
     expect(screen.getByTestId('ai-menu')).toBeEnabled();
   });
@@ -176,7 +176,7 @@ describe('compose AI menu', () => {
     typeBody('<div>גוף</div>');
     await choose(user, 'ai-improve-professional');
     expect(await screen.findByTestId('ai-key-missing')).toHaveTextContent(KEY_MISSING);
-    expect(editor().innerHTML).toBe('<div>גוף</div>');
+    expect(bodyHtml()).toBe('<p dir="rtl">גוף</p>');
     await user.click(screen.getByTestId('ai-settings-link'));
     expect(r.location().pathname).toBe('/Settings');
   });

@@ -14,11 +14,10 @@ import { AiMenu, AiUndoBar } from './AiMenu';
 import { AttachmentList } from './AttachmentList';
 import { ComposeSidePanel } from './ComposeSidePanel';
 import { subjectDirection } from './direction';
-import { isBlankHtml } from './editorCommands';
 import { PRIORITIES, textToHtml, type ComposeInitial } from './prefill';
 import { RecipientField } from './RecipientField';
 import { recipientProblem } from './recipients';
-import { RichEditor } from './RichEditor';
+import { RichEditor, type EditorHandle } from './RichEditor';
 import { ScheduleModal } from './ScheduleModal';
 import { TemplatesModal } from './TemplatesModal';
 import { useAiHelp } from './useAiHelp';
@@ -48,7 +47,7 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
   const [error, setError] = useState<string | null>(null);
   const [modal, setModal] = useState<ModalName | null>(null);
   const [scheduleReady, setScheduleReady] = useState(false);
-  const editorRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<EditorHandle>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
   const uploads = useUploads(initial.attachments, { carried: outboxId !== null });
@@ -67,8 +66,8 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
     if (error) errorRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [error]);
 
-  const bodyHtml = () => editorRef.current?.innerHTML ?? '';
-  const bodyBlank = () => !editorRef.current || isBlankHtml(editorRef.current);
+  const bodyHtml = () => editorRef.current?.html() ?? '';
+  const bodyBlank = () => editorRef.current?.isBlank() ?? true;
   const fieldsReady = () => to.length + cc.length + bcc.length > 0 && subject.trim() !== '' && !bodyBlank();
 
   function mail(): OutgoingMail {
@@ -113,11 +112,9 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
   function applyTemplate(template: Template) {
     const original = initial.replySubject || subject;
     if (template.subject.trim()) setSubject(template.subject.split(ORIGINAL_SUBJECT).join(original).trim());
-    if (editorRef.current) {
-      editorRef.current.innerHTML = asHtml(template.body);
-      // Tells the editor its content changed (its placeholder, the page's error).
-      editorRef.current.dispatchEvent(new Event('input', { bubbles: true }));
-    }
+    editorRef.current?.setHtml(asHtml(template.body));
+    // A body of the template's now: an AI improvement before it can no longer be undone.
+    ai.forgetUndo();
     setError(null);
     setModal(null);
   }

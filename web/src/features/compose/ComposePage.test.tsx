@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxItem, OutboxMail } from '../../api/outgoing';
 import { json } from '../../test/helpers';
-import { bodyOf, calls, chips, composeServer, editor, renderCompose } from './composeFixtures';
+import { bodyHtml, bodyOf, calls, chips, composeServer, editor, renderCompose, typeBody } from './composeFixtures';
 import { outboxMail } from '../outbox/outboxFixtures';
 
 afterEach(() => {
@@ -30,9 +30,9 @@ describe('compose prefill', () => {
     expect(chips()).toEqual(['dana@example.test']);
     expect(screen.getByTestId('compose-subject')).toHaveValue('Re: פגישה מחר');
     // The user's next step is the body.
-    expect(editor()).toHaveFocus();
+    await waitFor(() => expect(editor()).toHaveFocus());
 
-    editor().innerHTML = '<p>אני אגיע</p>';
+    typeBody('<p>אני אגיע</p>');
     await userEvent.click(screen.getByTestId('compose-send'));
     await waitFor(() => expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'POST', '/api/emails/send')[0])).toMatchObject({
@@ -55,7 +55,7 @@ describe('compose prefill', () => {
     await screen.findByTestId('compose-page');
     expect(chips()).toEqual(['yossi@example.test']);
     expect(screen.getByTestId('compose-subject')).toHaveValue('Re: הצעה');
-    expect(editor().innerHTML).toBe('<p>שלום &lt;דנה&gt;,</p><p>תודה על ההצעה.</p>');
+    expect(bodyHtml()).toBe('<p dir="rtl">שלום &lt;דנה&gt;,</p><p dir="rtl">תודה על ההצעה.</p>');
   });
 
   it.each([
@@ -66,7 +66,7 @@ describe('compose prefill', () => {
     composeServer();
     renderCompose(`/Compose?${new URLSearchParams({ [name]: text })}`);
     await screen.findByTestId('compose-page');
-    expect(editor().innerHTML).toBe(`<p>${text}</p>`);
+    expect(bodyHtml()).toBe(`<p dir="rtl">${text}</p>`);
     expect(chips()).toEqual([]);
     expect(screen.getByTestId('compose-subject')).toHaveValue('');
     // Nothing to reply to: the user starts at the To field.
@@ -82,7 +82,7 @@ describe('compose prefill', () => {
       cc: ['c@example.test'],
       bcc: ['b@example.test'],
       subject: 'דוח חודשי',
-      body: '<p>מצורף הדוח</p>',
+      body: '<p dir="rtl">מצורף הדוח</p>',
       priority: 'high',
       originalMessageId: '<orig@example.test>',
       attachments: [{ id: 'up7', name: 'דוח.pdf', size: 2048, contentType: 'application/pdf' }],
@@ -95,7 +95,7 @@ describe('compose prefill', () => {
     expect(chips(screen.getByTestId('compose-bcc').closest('.recipient-row')!)).toEqual(['b@example.test']);
     expect(screen.getByTestId('compose-subject')).toHaveValue('דוח חודשי');
     expect(screen.getByTestId('compose-priority')).toHaveValue('high');
-    expect(editor().innerHTML).toBe('<p>מצורף הדוח</p>');
+    expect(bodyHtml()).toBe('<p dir="rtl">מצורף הדוח</p>');
     const item = screen.getByTestId('attachment-item');
     expect(item).toHaveAttribute('data-name', 'דוח.pdf');
     expect(item).toHaveTextContent('2 KB');
@@ -107,7 +107,7 @@ describe('compose prefill', () => {
       cc: ['c@example.test'],
       bcc: ['b@example.test'],
       subject: 'דוח חודשי',
-      body: '<p>מצורף הדוח</p>',
+      body: '<p dir="rtl">מצורף הדוח</p>',
       priority: 'high',
       attachments: ['up7'],
       originalMessageId: '<orig@example.test>',
@@ -130,7 +130,7 @@ describe('editing an outbox item', () => {
     mail: outboxMail({
       to: ['wrong@example.test'],
       subject: 'הזמנה',
-      body: '<p>שלום</p>',
+      body: '<p dir="rtl">שלום</p>',
       attachments: [{ id: 'up3', name: 'a.txt', size: 10, contentType: 'text/plain' }],
     }),
   };
@@ -149,13 +149,16 @@ describe('editing an outbox item', () => {
     const user = userEvent.setup();
     await user.click(screen.getAllByRole('button', { name: /הסרת wrong@example.test/ })[0]);
     await user.type(screen.getByTestId('compose-to'), 'right@example.test{Enter}');
+    const listed = calls(fetch, 'GET', '/api/outbox').length;
     await user.click(screen.getByTestId('compose-send'));
 
     await waitFor(() => expect(calls(fetch, 'PUT', '/api/outbox/ob9')).toHaveLength(1));
+    // The outbox is read again before compose closes: the item opened again shows this version.
+    await waitFor(() => expect(calls(fetch, 'GET', '/api/outbox').length).toBeGreaterThan(listed));
     expect(bodyOf(calls(fetch, 'PUT', '/api/outbox/ob9')[0])).toMatchObject({
       to: ['right@example.test'],
       subject: 'הזמנה',
-      body: '<p>שלום</p>',
+      body: '<p dir="rtl">שלום</p>',
       attachments: ['up3'],
       folder: 'sent',
     });

@@ -3,7 +3,7 @@
 
 import { useState, type KeyboardEvent } from 'react';
 import { he } from '../../i18n/he';
-import { safeLinkUrl } from './editorCommands';
+import { safeLinkUrl } from './linkUrl';
 
 export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => void; onCancel: () => void }) {
   const [value, setValue] = useState('');

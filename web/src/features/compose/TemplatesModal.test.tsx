@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { TEMPLATES, bodyOf, calls, composeServer, editor, renderCompose, toasts, typeBody } from './composeFixtures';
+import { TEMPLATES, bodyHtml, bodyOf, calls, composeServer, renderCompose, toasts, typeBody } from './composeFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -33,7 +33,7 @@ describe('templates', () => {
     await user.click(within(item('תודה')).getByTestId('template-apply'));
     expect(screen.queryByTestId('templates-modal')).not.toBeInTheDocument();
     expect(screen.getByTestId('compose-subject')).toHaveValue('Re: הצעת מחיר');
-    expect(editor().innerHTML).toBe('<p>תודה רבה על פנייתך.</p>');
+    expect(bodyHtml()).toBe('<p dir="rtl">תודה רבה על פנייתך.</p>');
   });
 
   it('a click on the row (not on its buttons) applies it too', async () => {
@@ -44,7 +44,7 @@ describe('templates', () => {
     await user.click(within(item('פגישה')).getByText('תיאום פגישה'));
     expect(screen.queryByTestId('templates-modal')).not.toBeInTheDocument();
     expect(screen.getByTestId('compose-subject')).toHaveValue('תיאום פגישה');
-    expect(editor().innerHTML).toBe('<p>מתי נוח לך להיפגש?</p>');
+    expect(bodyHtml()).toBe('<p dir="rtl">מתי נוח לך להיפגש?</p>');
     // Edit and delete on a row do only that.
     await openTemplates(user);
     await user.click(within(item('פגישה')).getByTestId('template-edit'));
@@ -75,7 +75,7 @@ describe('templates', () => {
     await user.click(screen.getByTestId('template-apply'));
     // An empty template subject leaves the subject alone.
     expect(screen.getByTestId('compose-subject')).toHaveValue('נשאר');
-    expect(editor().innerHTML).toBe('<p>שורה 1</p><p>שורה &lt;2&gt;</p>');
+    expect(bodyHtml()).toBe('<p dir="rtl">שורה 1</p><p dir="rtl">שורה &lt;2&gt;</p>');
   });
 
   it('saving the current mail needs a name, then creates the template from subject and body', async () => {
@@ -101,7 +101,7 @@ describe('templates', () => {
     expect(bodyOf(calls(fetch, 'POST', '/api/templates')[0])).toEqual({
       name: 'כנס',
       subject: 'הזמנה לכנס',
-      body: '<p><b>נשמח</b> לראותך</p>',
+      body: '<p dir="rtl"><b>נשמח</b> לראותך</p>',
     });
     await waitFor(() => expect(within(modal).getAllByTestId('template-item').map((el) => el.dataset.name)).toContain('כנס'));
     expect(within(modal).getByTestId('template-name')).toHaveValue('');

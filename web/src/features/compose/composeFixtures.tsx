@@ -2,7 +2,8 @@
 // a render with a router entry that can carry location.state (undo send hands the mail back that
 // way), a scriptable XMLHttpRequest for uploads, and small helpers to fill the form.
 
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import { getNearestEditorFromDOMNode, type LexicalEditor } from 'lexical';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { vi } from 'vitest';
@@ -12,6 +13,7 @@ import { AuthProvider } from '../../app/AuthProvider';
 import { ToastProvider } from '../../app/Toasts';
 import { DANA, json, mockFetch, signInAs } from '../../test/helpers';
 import ComposePage from './ComposePage';
+import { $exportHtml, $setHtml } from './editorHtml';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -92,11 +94,19 @@ export const chips = (within: ParentNode = document) =>
 
 export const editor = () => screen.getByTestId('compose-editor');
 
-/** Writes the body as the user's typing would leave it, and tells the page. */
+/** The Lexical editor behind the compose body. */
+export function lexical(): LexicalEditor {
+  const found = getNearestEditorFromDOMNode(editor());
+  if (!found) throw new Error('no editor on the compose body');
+  return found;
+}
+
+/** The body's HTML, as the page sends it. */
+export const bodyHtml = () => lexical().getEditorState().read($exportHtml);
+
+/** Writes the body as the user's typing would (a user's edit, not the page's), and waits for it. */
 export function typeBody(html: string) {
-  const el = editor();
-  el.innerHTML = html;
-  fireEvent.input(el);
+  act(() => lexical().update(() => $setHtml(html), { discrete: true }));
 }
 
 /** The toasts on screen with their kind (success, error, warning, info). */

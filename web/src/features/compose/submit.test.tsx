@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { bodyOf, calls, chips, composeServer, editor, renderCompose, toasts, typeBody } from './composeFixtures';
+import { bodyHtml, bodyOf, calls, chips, composeServer, renderCompose, toasts, typeBody } from './composeFixtures';
 import { dateInputValue, quickSlot, toRfc3339 } from './schedule';
 
 afterEach(() => {
@@ -31,7 +31,7 @@ const EXPECTED = {
   cc: ['cc@example.test'],
   bcc: ['bcc@example.test'],
   subject: 'סיכום פגישה',
-  body: '<p>שלום דנה,</p><p>מצורף הסיכום.</p>',
+  body: '<p dir="rtl">שלום דנה,</p><p dir="rtl">מצורף הסיכום.</p>',
   priority: 'high',
   attachments: [],
 };
@@ -89,7 +89,7 @@ describe('send', () => {
     expect(r.location().pathname).toBe('/Compose');
     expect(chips()).toEqual(['dana@example.test', 'cc@example.test', 'bcc@example.test']);
     expect(screen.getByTestId('compose-subject')).toHaveValue('סיכום פגישה');
-    expect(editor().innerHTML).toBe(EXPECTED.body);
+    expect(bodyHtml()).toBe(EXPECTED.body);
     expect(screen.getByTestId('compose-send')).toBeEnabled();
   });
 

@@ -8,13 +8,12 @@ import { generateSubject, improveEmail, type ImproveStyle } from '../../api/ai';
 import { useToast } from '../../app/Toasts';
 import { he } from '../../i18n/he';
 import { showAiFailure } from '../inbox/reply/aiFailure';
-import { safeAiHtml } from './aiHtml';
-import { isBlankHtml } from './editorCommands';
+import type { EditorHandle } from './RichEditor';
 
 export type AiAction = 'subject' | ImproveStyle;
 
 export interface AiHelpOptions {
-  editorRef: RefObject<HTMLDivElement | null>;
+  editorRef: RefObject<EditorHandle | null>;
   onSubject: (subject: string) => void;
   /** A message for the page's error line (null clears it). */
   onError: (message: string | null) => void;
@@ -27,18 +26,10 @@ export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
   const [undoHtml, setUndoHtml] = useState<string | null>(null);
   const running = useRef(false);
 
-  /** Writes the editor and tells it (placeholder, the page's error) as a template does. */
-  function writeBody(html: string) {
-    const el = editorRef.current;
-    if (!el) return;
-    el.innerHTML = html;
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }
-
   async function run(action: AiAction) {
-    const el = editorRef.current;
-    if (running.current || !el) return;
-    if (isBlankHtml(el)) {
+    const editor = editorRef.current;
+    if (running.current || !editor) return;
+    if (editor.isBlank()) {
       onError(he.ai.bodyRequired);
       return;
     }
@@ -47,13 +38,15 @@ export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
     onError(null);
     try {
       if (action === 'subject') {
-        const { subject } = await generateSubject(el.innerHTML);
+        const { subject } = await generateSubject(editor.html());
         onSubject(subject.trim());
       } else {
-        const { improved } = await improveEmail(el.innerHTML, action);
+        const { improved } = await improveEmail(editor.html(), action);
         // What is there now (the user may have typed while waiting) is what undo brings back.
-        const previous = el.innerHTML;
-        writeBody(safeAiHtml(improved));
+        const previous = editor.html();
+        // The text is a language model's: setHtml keeps only plain formatting and safe links
+        // (cleanHtml.ts), so nothing the model was talked into writing can run.
+        editor.setHtml(improved);
         setUndoHtml(previous);
       }
     } catch (e) {
@@ -68,7 +61,7 @@ export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
     if (undoHtml === null) return;
     const html = undoHtml;
     setUndoHtml(null);
-    writeBody(html);
+    editorRef.current?.setHtml(html);
     editorRef.current?.focus();
   }
 

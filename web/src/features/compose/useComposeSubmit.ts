@@ -5,8 +5,10 @@
 
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
 import {
+  outgoingKeys,
   sendMail,
   withReason,
   updateOutboxItem,
@@ -53,6 +55,7 @@ export function useComposeSubmit(outboxId: string | null) {
   const toast = useToast();
   const announce = useUndoSend();
   const [busy, setBusy] = useState<SubmitKind | null>(null);
+  const { mutate } = useSWRConfig();
 
   /** A new mail through POST /api/emails/send. */
   async function create(kind: SubmitKind, payload: OutgoingMail) {
@@ -70,6 +73,9 @@ export function useComposeSubmit(outboxId: string | null) {
    */
   async function edit(id: string, kind: SubmitKind, payload: OutgoingMail) {
     const res = await updateOutboxItem(id, payload);
+    // Read again before leaving: the item opened again at once must show this version, not the
+    // outbox list cached before the change (OutboxEdit keeps the first copy it finds).
+    await mutate(outgoingKeys.outbox());
     const item = res.item;
     if (!item) {
       toast.success(res.message || he.compose.outboxSaved);

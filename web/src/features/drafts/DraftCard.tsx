@@ -1,10 +1,11 @@
 // One draft on the Pending replies page (spec 000 §2, 001 §2 "Pending replies page", §4 "Draft"):
 // collapsed (who, subject, when, a 200-character preview) or expanded (the original mail with its
 // 'טופל' badge, then the draft). View mode shows the draft's HTML in the sandboxed mail frame;
-// edit mode is a plain textarea (HTML → text to edit, text → <p dir="auto"> paragraphs to save).
+// edit mode is compose's rich editor (loaded when first needed), so a formatted draft keeps its
+// formatting and each paragraph its direction; what is saved is the editor's HTML.
 // Send goes through the outbox with undo; delete asks first. Toasts use the spec's wording.
 
-import { useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
 import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, withReason, type Draft } from '../../api/outgoing';
@@ -14,12 +15,16 @@ import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
 import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
-import { decodeBase64Html, htmlToText, previewText, textToHtml } from '../../lib/mailText';
+import { decodeBase64Html, previewText } from '../../lib/mailText';
+import type { EditorHandle } from '../compose/RichEditor';
 import { useUndoSend } from '../outbox/undoSend';
 import { OriginalMail } from './OriginalMail';
 import { useRefreshDrafts } from './useDrafts';
 
 const t = he.outgoing.drafts;
+
+/** Compose's editor, in its own chunk: the pending replies page loads it only to edit a draft. */
+const RichEditor = lazy(() => import('../compose/RichEditor').then((m) => ({ default: m.RichEditor })));
 
 /** The name and the address, each isolated so neither reorders the other in RTL. */
 function Recipient({ draft: d }: { draft: Draft }) {
@@ -44,7 +49,10 @@ export function DraftCard({ draft }: { draft: Draft }) {
   const refresh = useRefreshDrafts();
   const { mutate } = useSWRConfig();
   const [expanded, setExpanded] = useState(false);
-  const [editText, setEditText] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  // Whether the draft being edited has no text (save is disabled then).
+  const [blank, setBlank] = useState(false);
+  const editorRef = useRef<EditorHandle>(null);
   const [busy, setBusy] = useState<'save' | 'send' | 'delete' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const bodyId = useId();
@@ -52,16 +60,16 @@ export function DraftCard({ draft }: { draft: Draft }) {
   const html = useMemo(() => decodeBase64Html(draft.draftContent ?? ''), [draft.draftContent]);
   const preview = useMemo(() => previewText(html), [html]);
   const subject = draft.subject?.trim() || he.mail.noSubject;
-  const editing = editText !== null;
   const isGone = (d: Draft) => d.id === draft.id;
 
   async function save() {
-    if (editText === null || !editText.trim()) return;
+    const editor = editorRef.current;
+    if (!editing || !editor || editor.isBlank()) return;
     setBusy('save');
     try {
-      const res = await updateDraft(draft.id, { draftContent: textToHtml(editText) });
+      const res = await updateDraft(draft.id, { draftContent: editor.html() });
       toast.success(res.message || t.updated);
-      setEditText(null);
+      setEditing(false);
       refresh();
     } catch (e) {
       toast.error(withReason(t.updateFailed, e));
@@ -104,7 +112,8 @@ export function DraftCard({ draft }: { draft: Draft }) {
 
   function startEdit() {
     setExpanded(true);
-    setEditText(htmlToText(html));
+    setBlank(!previewText(html).trim());
+    setEditing(true);
   }
 
   return (
@@ -164,21 +173,22 @@ export function DraftCard({ draft }: { draft: Draft }) {
         <div id={bodyId} className="draft-card__body">
           {draft.originalEmail && <OriginalMail original={draft.originalEmail} />}
           {editing ? (
-            <>
-              <label htmlFor={`${bodyId}-text`} className="visually-hidden">
-                {t.textLabel}
-              </label>
-              <textarea
+            <Suspense
+              fallback={
+                <p className="card__status" role="status">
+                  {t.editorLoading}
+                </p>
+              }
+            >
+              <RichEditor
+                editorRef={editorRef}
+                initialHtml={html}
+                onInput={() => setBlank(editorRef.current?.isBlank() ?? true)}
                 id={`${bodyId}-text`}
-                className="textbox draft-card__text"
-                dir="auto"
-                rows={8}
-                value={editText}
-                readOnly={busy !== null}
-                onChange={(e) => setEditText(e.target.value)}
-                data-testid="draft-text"
+                testId="draft-text"
+                label={t.textLabel}
               />
-            </>
+            </Suspense>
           ) : (
             <div className="draft-card__frame">
               <MailBody html={html} title={t.draftTitle(subject)} />
@@ -193,13 +203,13 @@ export function DraftCard({ draft }: { draft: Draft }) {
             <button
               type="button"
               className="button button--primary"
-              disabled={busy !== null || !editText.trim()}
+              disabled={busy !== null || blank}
               onClick={() => void save()}
               data-testid="draft-save"
             >
               {busy === 'save' ? t.saving : t.save}
             </button>
-            <button type="button" className="button" disabled={busy !== null} onClick={() => setEditText(null)}>
+            <button type="button" className="button" disabled={busy !== null} onClick={() => setEditing(false)}>
               {t.cancelEdit}
             </button>
           </>

@@ -142,8 +142,8 @@ describe('Pending replies: drafts', () => {
     expect(await screen.findByTestId('draft-card')).toBeInTheDocument();
   });
 
-  it('edit → save sends the text back as HTML paragraphs and re-reads the drafts and counts', async () => {
-    let content = '<p dir="auto">שורה ראשונה<br>שנייה</p><p dir="auto">פסקה</p>';
+  it('edit → save: the draft opens in the rich editor and goes back as its HTML; the drafts and counts are read again', async () => {
+    let content = '<p dir="auto">שורה ראשונה<br>שנייה</p><p dir="auto"><b>פסקה</b></p><p dir="ltr">English</p>';
     const fetch = server(() => [draft('1', { draftContent: content })], {
       'PUT /api/drafts/1': (init) => {
         content = (JSON.parse(String(init?.body)) as { draftContent: string }).draftContent;
@@ -153,17 +153,20 @@ describe('Pending replies: drafts', () => {
     renderPage();
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('draft-edit'));
-    const text = screen.getByTestId('draft-text');
-    expect(text).toHaveValue('שורה ראשונה\nשנייה\n\nפסקה');
-    expect(text).toHaveAttribute('dir', 'auto');
-    await user.type(text, ' & <עוד>');
+    const text = await screen.findByTestId('draft-text');
+    expect(text).toHaveAttribute('contenteditable', 'true');
+    expect(text).toHaveAccessibleName('תוכן הטיוטה');
+    // The formatting and the line break are there to edit, not flattened to text.
+    expect(text.querySelector('strong, b')).toHaveTextContent('פסקה');
+    expect(text.querySelector('br')).not.toBeNull();
+    await waitFor(() => expect(screen.getByTestId('draft-save')).toBeEnabled());
     const drafts = calls(fetch, 'GET', '/api/drafts').length;
     const counts = calls(fetch, 'GET', '/api/emails/counts').length;
     await user.click(screen.getByTestId('draft-save'));
 
     await waitFor(() => expect(calls(fetch, 'PUT', '/api/drafts/1')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'PUT', '/api/drafts/1')[0])).toEqual({
-      draftContent: '<p dir="auto">שורה ראשונה<br>שנייה</p><p dir="auto">פסקה &amp; &lt;עוד&gt;</p>',
+      draftContent: '<p dir="rtl">שורה ראשונה<br>שנייה</p><p dir="rtl"><b>פסקה</b></p><p dir="ltr">English</p>',
     });
     await waitFor(() => expect(toasts()).toContainEqual({ kind: 'success', text: 'הטיוטה עודכנה בהצלחה' }));
     expect(screen.queryByTestId('draft-text')).not.toBeInTheDocument();
@@ -171,14 +174,24 @@ describe('Pending replies: drafts', () => {
     await waitFor(() => expect(calls(fetch, 'GET', '/api/emails/counts').length).toBeGreaterThan(counts));
   });
 
+  it('an emptied draft cannot be saved', async () => {
+    server(() => [draft('1', { draftContent: '<p><br></p>' })]);
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('draft-edit'));
+    await screen.findByTestId('draft-text');
+    expect(screen.getByTestId('draft-save')).toBeDisabled();
+  });
+
   it('a failed update says so and stays in edit mode', async () => {
     server(() => [draft('1')], { 'PUT /api/drafts/1': () => json(500, {}) });
     renderPage();
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('draft-edit'));
+    expect(await screen.findByTestId('draft-text')).toHaveTextContent('טיוטה 1');
     await user.click(screen.getByTestId('draft-save'));
     await waitFor(() => expect(toasts()).toContainEqual({ kind: 'error', text: 'שגיאה בעדכון הטיוטה' }));
-    expect(screen.getByTestId('draft-text')).toHaveValue('טיוטה 1');
+    expect(screen.getByTestId('draft-text')).toHaveTextContent('טיוטה 1');
   });
 
   it('send: the success message with the undo countdown, and the draft leaves the list', async () => {

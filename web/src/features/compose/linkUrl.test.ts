@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { safeLinkUrl } from './editorCommands';
+import { safeLinkUrl } from './linkUrl';
 
-describe('links in the editor', () => {
-  it('accepts http, https and mailto', () => {
+describe('link addresses', () => {
+  it('accepts web and mail links', () => {
     expect(safeLinkUrl('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
     expect(safeLinkUrl(' http://example.com ')).toBe('http://example.com/');
     expect(safeLinkUrl('mailto:dana@example.test')).toBe('mailto:dana@example.test');
