@@ -78,6 +78,12 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
   await content.getByText('עמודה ראשונה').waitFor();
   await content.getByText('עמודה שנייה').waitFor();
+  // Personalization: the variant targeted at this path, not the expired one, another path's or
+  // the default.
+  await content.getByText('גרסה מותאמת לדף ההדגמה').waitFor();
+  for (const hidden of ['מבצע שהסתיים', 'גרסה לדף אחר', 'תוכן ברירת מחדל']) {
+    assert.equal(await content.getByText(hidden).count(), 0, hidden);
+  }
 
   // The SDK's styles applied (Emotion through the constructed sheet): columns side by side,
   // the section 1200 wide at most, the entry's own CSS scoped to it.
@@ -100,17 +106,25 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   assert.ok(layout.firstIsRight, 'RTL: the first column on the right');
   assert.equal(layout.maxWidth, '1200px');
   assert.equal(layout.scoped, 'rgb(0, 96, 0)');
+  assert.equal(layout.styleElements, 0, 'no <style> element (the CSP refuses them)');
   await shot(page, SUITE, 'content-top');
 
   // Lazy images: none fetched until they are scrolled into view.
   await page.waitForTimeout(800);
   assert.deepEqual(stub.images, [], 'images below the fold are not loaded yet');
+  assert.equal(await page.locator('video.builder-video source').count(), 0, 'nor the video');
   await page.evaluate(() => {
     const main = document.querySelector('main');
     (main?.scrollHeight > main?.clientHeight ? main : document.scrollingElement).scrollBy(0, 3000);
   });
   await eventually('lazy images loaded', () => stub.images.length >= 1, 10_000);
   await page.getByRole('img', { name: 'תמונה far-1' }).waitFor();
+  await page.locator('video.builder-video').scrollIntoViewIfNeeded();
+  await page.locator('video.builder-video source').waitFor({ state: 'attached' });
+  assert.equal(
+    await page.locator('video.builder-video source').getAttribute('src'),
+    `${stub.base}/media/clip.mp4`,
+  );
 
   // The form: required inputs first.
   const form = page.locator('form[name="צור קשר"]');
@@ -153,7 +167,7 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   // Only the entry's own media come from elsewhere (where the entry points: here the stub);
   // the content and the form went through our server, and nothing went to Builder's hosts.
   assert.deepEqual(
-    foreign.filter((u) => !u.startsWith(`${stub.base}/img/`)),
+    foreign.filter((u) => !u.startsWith(`${stub.base}/img/`) && u !== `${stub.base}/poster.png`),
     [],
     'the browser talks only to our server',
   );

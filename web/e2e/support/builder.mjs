@@ -22,6 +22,7 @@ const el = (component, options = {}, extra = {}) => ({
   component: { name: component, options },
   responsiveStyles: { large: { display: 'flex', flexDirection: 'column', position: 'relative', flexShrink: '0', boxSizing: 'border-box', marginTop: '20px', ...(extra.style ?? {}) } },
   ...(extra.children ? { children: extra.children } : {}),
+  ...(extra.bindings ? { bindings: extra.bindings } : {}),
 });
 
 /** The demo page: text, columns, a section, images far down (lazy), and a form. */
@@ -43,7 +44,9 @@ export function demoEntry(base) {
       state: { deviceSize: 'large', location: { path: '', query: {} } },
       cssCode: '& .e2e-scoped { color: rgb(0, 96, 0); }',
       blocks: [
-        el('Text', { text: '<h1>ברוכים הבאים לעמוד ההדגמה</h1><p class="e2e-scoped">תוכן בעברית מימין לשמאל, עם English ו-123.</p>' }, { id: 'block-heading' }),
+        // A data binding (JavaScript the SDK would evaluate; the page leaves it out, the CSP
+        // has no 'unsafe-eval').
+        el('Text', { text: '<h1>ברוכים הבאים לעמוד ההדגמה</h1><p class="e2e-scoped">תוכן בעברית מימין לשמאל, עם English ו-123.</p>' }, { id: 'block-heading', bindings: { 'component.options.text': 'state.greeting' } }),
         el('Columns', {
           columns: [
             { blocks: [el('Text', { text: '<p>עמודה ראשונה</p>' }, { id: 'col-1' })] },
@@ -52,6 +55,15 @@ export function demoEntry(base) {
           space: 20,
           stackColumnsAt: 'tablet',
         }, { id: 'block-columns' }),
+        // A personalization container: the expired variant and the one for another path do not
+        // show; the one whose query matches the page's path does (targeting is the SDK's).
+        el('PersonalizationContainer', {
+          variants: [
+            { name: 'מבצע שהסתיים', query: [{ '@type': '@builder.io/core:Query', property: 'urlPath', operator: 'is', value: '/builder-demo' }], endDate: '2000-01-01T00:00:00.000Z', blocks: [el('Text', { text: '<p>מבצע שהסתיים</p>' }, { id: 'variant-expired' })] },
+            { name: 'דף אחר', query: [{ '@type': '@builder.io/core:Query', property: 'urlPath', operator: 'startsWith', value: '/other' }], blocks: [el('Text', { text: '<p>גרסה לדף אחר</p>' }, { id: 'variant-other' })] },
+            { name: 'דף ההדגמה', query: [{ '@type': '@builder.io/core:Query', property: 'urlPath', operator: 'endsWith', value: '-demo' }], blocks: [el('Text', { text: '<p>גרסה מותאמת לדף ההדגמה</p>' }, { id: 'variant-demo' })] },
+          ],
+        }, { id: 'block-personal', children: [el('Text', { text: '<p>תוכן ברירת מחדל</p>' }, { id: 'variant-default' })] }),
         el('Core:Section', { maxWidth: 1200 }, {
           id: 'block-section',
           style: { height: '1400px', backgroundColor: 'rgb(240, 244, 250)' },
@@ -59,6 +71,7 @@ export function demoEntry(base) {
         }),
         image('far-1'),
         image('far-2'),
+        el('Video', { video: `${base}/media/clip.mp4`, posterImage: `${base}/poster.png`, preload: 'none', lazyLoad: true, aspectRatio: 0.7004, controls: true, muted: true }, { id: 'block-video', style: { width: '300px' } }),
         el('Form:Form', {
           sendSubmissionsTo: 'custom',
           action: `${base}/custom-action`,
@@ -115,6 +128,11 @@ export async function startBuilderStub({ slowMs = 2500 } = {}) {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(value));
       };
+      if (url.pathname === '/poster.png') {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(PNG);
+        return;
+      }
       if (url.pathname.startsWith('/img/')) {
         images.push(url.pathname);
         res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });

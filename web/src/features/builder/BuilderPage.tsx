@@ -111,7 +111,7 @@ export default function BuilderPage() {
     body = (
       <Suspense fallback={loading}>
         <div className="builder-page__content" data-testid="builder-content">
-          <BuilderView apiKey={data.apiKey} entry={data.entry} />
+          <BuilderView apiKey={data.apiKey} entry={data.entry} urlPath={data.urlPath} />
         </div>
       </Suspense>
     );

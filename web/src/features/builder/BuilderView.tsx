@@ -5,14 +5,14 @@
 //
 // The SDK never fetches here: it gets the entry the server fetched (`content`, inline), tracking is
 // off, and the parts of an entry the CSP would refuse are left out rather than tried: its custom
-// JavaScript (`jsCode`), HTTP requests made from the browser (`httpRequests`) and remote fonts
-// (`customFonts`). Its custom CSS goes into a constructed stylesheet (see emotionSheet.ts).
+// JavaScript (`jsCode`, blocks' bindings, code and actions), HTTP requests made from the browser
+// (`httpRequests`) and remote fonts (`customFonts`). Its custom CSS goes into a constructed stylesheet (see emotionSheet.ts).
 
 import { useMemo } from 'react';
 import { BuilderComponent, builder } from '@builder.io/react';
 import { CacheProvider } from '@emotion/core';
 import { applyContentCss, builderEmotionCache } from './emotionSheet';
-import { withoutPixel, type Block } from './entry';
+import { withoutCode, withoutPixel, type Block } from './entry';
 import { registerFormBlock } from './FormBlock';
 
 registerFormBlock();
@@ -31,7 +31,7 @@ type Entry = Record<string, unknown> & { id?: string; data?: Record<string, unkn
 /** The entry without what the CSP would refuse or what would reach Builder; its CSS applied. */
 export function prepareEntry(entry: Entry): Entry {
   const data = { ...(entry.data ?? {}) };
-  if (Array.isArray(data.blocks)) data.blocks = withoutPixel(data.blocks as Block[]);
+  if (Array.isArray(data.blocks)) data.blocks = withoutPixel(withoutCode(data.blocks) as Block[]);
   const css = typeof data.cssCode === 'string' ? data.cssCode : '';
   applyContentCss(String(entry.id ?? ''), css);
   delete data.cssCode;
@@ -41,8 +41,12 @@ export function prepareEntry(entry: Entry): Entry {
   return { ...entry, data };
 }
 
-export default function BuilderView({ apiKey, entry }: { apiKey: string; entry: Entry }) {
+export default function BuilderView({ apiKey, entry, urlPath }: { apiKey: string; entry: Entry; urlPath: string }) {
   init(apiKey);
+  // Targeting (personalization variants) reads the page's path; the app's routes are in the hash,
+  // so the SDK's own guess (location.pathname) would be "/".
+  // Set before the blocks render, and only when it changes (it notifies mounted containers).
+  if (builder.getUserAttributes().urlPath !== urlPath) builder.setUserAttributes({ urlPath });
   const content = useMemo(() => prepareEntry(entry), [entry]);
   return (
     <CacheProvider value={builderEmotionCache()}>

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import BuilderPage, { builderPath, isPreview } from './BuilderPage';
-import { withoutPixel } from './entry';
+import { withoutCode, withoutPixel } from './entry';
 
 const configured = (entry: Record<string, unknown> | null, urlPath = '/BuilderPage') => ({
   configured: true,
@@ -44,6 +44,27 @@ describe('withoutPixel', () => {
     expect(JSON.stringify(out)).not.toContain('cdn.builder.io');
     const added = withoutPixel([{ id: 'a' }]);
     expect(added.map((b) => b.id)).toEqual(['a', 'builder-pixel-off']);
+  });
+});
+
+describe('withoutCode', () => {
+  it('drops the bindings, code and actions of blocks at any depth, and nothing else', () => {
+    const el = (extra: Record<string, unknown>) => ({ '@type': '@builder.io/sdk:Element', ...extra });
+    const blocks = [
+      el({
+        id: 'a',
+        bindings: { 'component.options.text': 'state.x' },
+        code: { bindings: {} },
+        actions: { click: 'state.y = 1' },
+        children: [el({ id: 'b', bindings: { x: 'y' } })],
+        component: { name: 'Columns', options: { columns: [{ blocks: [el({ id: 'c', actions: { click: 'z' } })] }] } },
+      }),
+    ];
+    const out = JSON.stringify(withoutCode(blocks));
+    expect(out).not.toMatch(/bindings|actions|"code"/);
+    expect(out).toContain('"id":"c"');
+    // Not a block: kept as it is (e.g. a form's customHeaders named "code").
+    expect(withoutCode({ code: 1 })).toEqual({ code: 1 });
   });
 });
 

@@ -19,3 +19,21 @@ export function withoutPixel(blocks: Block[]): Block[] {
   const out = blocks.map((b) => (isPixel(b) ? inert(b.id as string) : b));
   return out.some(isPixel) ? out : [...out, inert('builder-pixel-off')];
 }
+
+/**
+ * The blocks without their JavaScript: data bindings, `code` and event `actions` are strings the
+ * SDK would evaluate with `new Function`, which the CSP refuses (no 'unsafe-eval'). Nested blocks
+ * (children, columns, options such as a form's message blocks or personalization variants) too.
+ */
+export function withoutCode(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCode);
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  const isBlock = obj['@type'] === '@builder.io/sdk:Element';
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (isBlock && (k === 'bindings' || k === 'code' || k === 'actions')) continue;
+    out[k] = withoutCode(v);
+  }
+  return out;
+}
