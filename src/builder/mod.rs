@@ -64,7 +64,9 @@ impl Builder {
         };
         Ok(Self {
             http: base().build()?,
+            // No proxy from the environment: the connection must go to the checked addresses.
             forms: base()
+                .no_proxy()
                 .dns_resolver(Arc::new(PolicyResolver(hosts.clone())))
                 .build()?,
             config,

@@ -3,10 +3,12 @@
 // - content: /builder shows the entry of /builder-demo, rendered by the SDK in Hebrew RTL (text,
 //   columns, a section 1200 wide, the entry's scoped CSS), images that load only once scrolled
 //   into view;
-// - the form block: required inputs stop an empty submit; a submission reaches the stub's custom
-//   action through our server with the JSON body the SDK would send, the success blocks and a
-//   toast show, the form resets; an error answer shows the error blocks and the message found at
-//   errorMessagePath;
+// - the form block: unsubmitted; required inputs stop an empty submit; a submission reaches the
+//   stub's custom action through our server with the JSON body the SDK would send, the success
+//   blocks and a toast show, the form resets; sending while a slow action answers; an error
+//   answer shows the error blocks and the message found at errorMessagePath; toasts close;
+// - personalization (the SDK's targeting by the page's path and dates), a lazy video, a binding
+//   left out;
 // - states: loading (a slow answer), error (the spec's message, retry 'נסה שוב'), empty (the
 //   editor button), the preview badge (?builder.preview=page asks past the cache), and the admin
 //   told where to set the key on a server without one;
@@ -129,6 +131,7 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   // The form: required inputs first.
   const form = page.locator('form[name="צור קשר"]');
   await form.scrollIntoViewIfNeeded();
+  assert.equal(await form.getAttribute('data-state'), 'unsubmitted');
   const before = stub.submissions.length;
   await form.getByRole('button', { name: 'שליחה' }).click();
   await page.waitForTimeout(300);
@@ -147,6 +150,14 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   assert.equal(await form.getAttribute('data-state'), 'success');
   await form.getByText('תודה! הפנייה התקבלה.').scrollIntoViewIfNeeded();
   await shot(page, SUITE, 'form-success');
+
+  // Sending, while the action takes its time: the sending state, then success again.
+  await form.getByPlaceholder('שם מלא').fill('איטי');
+  await form.getByPlaceholder('דואר').fill('dana@example.test');
+  await form.getByRole('button', { name: 'שליחה' }).click();
+  await form.getByText('שולח...').waitFor();
+  assert.equal(await form.getAttribute('data-state'), 'sending');
+  await form.getByText('תודה! הפנייה התקבלה.').waitFor();
 
   // An error answer: the error blocks and the message at errorMessagePath.
   await form.getByPlaceholder('שם מלא').fill('שגיאה');

@@ -111,7 +111,7 @@ export function demoEntry(base) {
 /**
  * Starts the stub. Paths: `/builder-demo` the demo page; `/missing` no entry (`results: []`);
  * paths under `/gone` 404, `/broken` 500, `/slow` answer after `slowMs`. `custom-action` answers 200, or
- * 422 with `{ error: { message } }` when the name is "שגיאה".
+ * 422 with `{ error: { message } }` when the name is "שגיאה", and 1.5 s late for "איטי".
  */
 export async function startBuilderStub({ slowMs = 2500 } = {}) {
   const requests = [];
@@ -161,6 +161,10 @@ export async function startBuilderStub({ slowMs = 2500 } = {}) {
           /* not JSON */
         }
         if (parsed?.name === 'שגיאה') return json(422, { error: { message: 'השם הזה כבר רשום' } });
+        if (parsed?.name === 'איטי') {
+          setTimeout(() => json(200, { ok: true }), 1500);
+          return;
+        }
         return json(200, { ok: true });
       }
       json(404, { message: 'no such stub path' });
