@@ -242,7 +242,7 @@ test('states: loading, error with retry, empty with the editor button, preview b
   assert.deepEqual(unexpected, []);
 });
 
-test('no key configured: the admin is told where to set it; phone width', async () => {
+test('phone width: no key configured (the admin is told where to set it), the content stacked', async () => {
   const { page, problems } = await newPage(browser, { width: 390, height: 844 });
   await signIn(page, bare, ADMIN);
   await page.goto(`${bare.base}/#/BuilderPage`);
@@ -254,4 +254,20 @@ test('no key configured: the admin is told where to set it; phone width', async 
   assert.match(text, /MAILCLIENT_BUILDER_API_KEY/);
   await shot(page, SUITE, 'not-configured-phone');
   assert.deepEqual(problems, []);
+
+  // The content at phone width: the columns stack (the SDK's stackColumnsAt "tablet").
+  const phone = await newPage(browser, { width: 390, height: 844 });
+  await signIn(phone.page, server, ADMIN);
+  await phone.page.goto(`${server.base}/#/builder`);
+  const content = phone.page.getByTestId('builder-content');
+  await content.getByText('עמודה שנייה').waitFor();
+  const stacked = await phone.page.evaluate(() => {
+    const find = (text) => [...document.querySelectorAll('.builder-text')].find((e) => e.textContent.includes(text));
+    const a = find('עמודה ראשונה').getBoundingClientRect();
+    const b = find('עמודה שנייה').getBoundingClientRect();
+    return { below: b.top >= a.bottom - 1, fits: document.documentElement.scrollWidth <= 390 };
+  });
+  assert.deepEqual(stacked, { below: true, fits: true });
+  await shot(phone.page, SUITE, 'content-phone');
+  assert.deepEqual(phone.problems, []);
 });
