@@ -111,6 +111,17 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   assert.equal(layout.styleElements, 0, 'no <style> element (the CSP refuses them)');
   await shot(page, SUITE, 'content-top');
 
+  // In the dark theme the page keeps its light paper and dark text (it was designed light).
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  const dark = await page.evaluate(() => {
+    const box = document.querySelector('[data-testid="builder-content"]');
+    const p = [...box.querySelectorAll('.builder-text p')].find((e) => e.textContent.includes('עמודה ראשונה'));
+    return { bg: getComputedStyle(box).backgroundColor, text: getComputedStyle(p).color };
+  });
+  assert.deepEqual(dark, { bg: 'rgb(255, 255, 255)', text: 'rgb(31, 35, 40)' });
+  await shot(page, SUITE, 'content-dark-theme');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+
   // Lazy images: none fetched until they are scrolled into view.
   await page.waitForTimeout(800);
   assert.deepEqual(stub.images, [], 'images below the fold are not loaded yet');
