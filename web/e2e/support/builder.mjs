@@ -25,7 +25,8 @@ const el = (component, options = {}, extra = {}) => ({
   ...(extra.bindings ? { bindings: extra.bindings } : {}),
 });
 
-/** The demo page: text, columns, a section, images far down (lazy), and a form. */
+/** The demo page: text, columns, a section (its max width left to the default), images far down
+ * (lazy), a video, a personalization container and a form. */
 export function demoEntry(base) {
   const image = (name, lazy = true) =>
     el('Image', { image: `${base}/img/${name}.png`, backgroundSize: 'cover', backgroundPosition: 'center', lazy, aspectRatio: 0.5, altText: `תמונה ${name}` }, { style: { width: '300px' } });
@@ -64,7 +65,7 @@ export function demoEntry(base) {
             { name: 'דף ההדגמה', query: [{ '@type': '@builder.io/core:Query', property: 'urlPath', operator: 'endsWith', value: '-demo' }], blocks: [el('Text', { text: '<p>גרסה מותאמת לדף ההדגמה</p>' }, { id: 'variant-demo' })] },
           ],
         }, { id: 'block-personal', children: [el('Text', { text: '<p>תוכן ברירת מחדל</p>' }, { id: 'variant-default' })] }),
-        el('Core:Section', { maxWidth: 1200 }, {
+        el('Core:Section', { lazyLoad: false }, {
           id: 'block-section',
           style: { height: '1400px', backgroundColor: 'rgb(240, 244, 250)' },
           children: [el('Text', { text: '<p>מקטע ארוך: התמונות למטה נטענות רק כשגוללים אליהן.</p>' }, { id: 'section-text' })],

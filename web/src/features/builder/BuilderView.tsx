@@ -12,7 +12,7 @@ import { useMemo } from 'react';
 import { BuilderComponent, builder } from '@builder.io/react';
 import { CacheProvider } from '@emotion/core';
 import { applyContentCss, builderEmotionCache } from './emotionSheet';
-import { withoutCode, withoutPixel, type Block } from './entry';
+import { withSectionDefaults, withoutCode, withoutPixel, type Block } from './entry';
 import { registerFormBlock } from './FormBlock';
 
 registerFormBlock();
@@ -31,7 +31,7 @@ type Entry = Record<string, unknown> & { id?: string; data?: Record<string, unkn
 /** The entry without what the CSP would refuse or what would reach Builder; its CSS applied. */
 export function prepareEntry(entry: Entry): Entry {
   const data = { ...(entry.data ?? {}) };
-  if (Array.isArray(data.blocks)) data.blocks = withoutPixel(withoutCode(data.blocks) as Block[]);
+  if (Array.isArray(data.blocks)) data.blocks = withoutPixel(withSectionDefaults(withoutCode(data.blocks)) as Block[]);
   const css = typeof data.cssCode === 'string' ? data.cssCode : '';
   applyContentCss(String(entry.id ?? ''), css);
   delete data.cssCode;

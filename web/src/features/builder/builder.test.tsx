@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import BuilderPage, { builderPath, isPreview } from './BuilderPage';
-import { withoutCode, withoutPixel } from './entry';
+import { withSectionDefaults, withoutCode, withoutPixel } from './entry';
 
 const configured = (entry: Record<string, unknown> | null, urlPath = '/BuilderPage') => ({
   configured: true,
@@ -65,6 +65,19 @@ describe('withoutCode', () => {
     expect(out).toContain('"id":"c"');
     // Not a block: kept as it is (e.g. a form's customHeaders named "code").
     expect(withoutCode({ code: 1 })).toEqual({ code: 1 });
+  });
+});
+
+describe('withSectionDefaults', () => {
+  it('gives a section without a max width 1200, at any depth, and keeps one that has it', () => {
+    const section = (options: Record<string, unknown>, children: unknown[] = []) => ({
+      '@type': '@builder.io/sdk:Element',
+      component: { name: 'Core:Section', options },
+      children,
+    });
+    const out = withSectionDefaults([section({}, [section({ maxWidth: 800 })])]) as ReturnType<typeof section>[];
+    expect(out[0].component.options.maxWidth).toBe(1200);
+    expect((out[0].children[0] as ReturnType<typeof section>).component.options.maxWidth).toBe(800);
   });
 });
 

@@ -37,3 +37,26 @@ export function withoutCode(value: unknown): unknown {
   }
   return out;
 }
+
+/** Spec 001 §9: a section is 1200 wide at most unless the entry says otherwise. */
+export const SECTION_MAX_WIDTH = 1200;
+
+/**
+ * Builder's editor writes a section's max width (1200 by default) into the entry; one written
+ * without it (by the API, an older editor) gets the same default here, since the SDK applies
+ * editor defaults only in the editor.
+ */
+export function withSectionDefaults(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSectionDefaults);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = withSectionDefaults(v);
+  const component = out.component as { name?: string; options?: Record<string, unknown> } | undefined;
+  if (out['@type'] === '@builder.io/sdk:Element' && component?.name === 'Core:Section') {
+    const options = component.options ?? {};
+    if (options.maxWidth === undefined || options.maxWidth === null || options.maxWidth === '') {
+      out.component = { ...component, options: { ...options, maxWidth: SECTION_MAX_WIDTH } };
+    }
+  }
+  return out;
+}
