@@ -23,8 +23,8 @@ use crate::state::Services;
 use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
-    accounts, ai, auth, autoreply, backup, contacts, emails, household, http, import, live,
-    mailstore, outgoing, rules, search, settings, smart, spam, tasks, templates,
+    accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
+    live, mailstore, outgoing, rules, search, settings, smart, spam, tasks, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -256,6 +256,10 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(sync.clone());
     services.insert(outbox);
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
+    services.insert(Arc::new(builder::Builder::new(
+        config.builder.clone(),
+        hosts.clone(),
+    )?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));
     let notices = Arc::new(live::Notices::default());
@@ -395,6 +399,7 @@ pub fn typescript() -> String {
         crate::contacts::wire_types(&cfg),
         crate::tasks::wire_types(&cfg),
         crate::rules::wire_types(&cfg),
+        crate::builder::wire_types(&cfg),
     ] {
         parts.extend(list);
     }
@@ -422,6 +427,7 @@ pub fn app(state: AppState) -> Router {
         .merge(tasks::router())
         .merge(rules::router())
         .merge(spam::router())
+        .merge(builder::router())
         .fallback(http::assets::fallback)
         .layer(from_fn_with_state(state.clone(), auth::limits::per_user))
         .layer(from_fn_with_state(timeout, http::timeout::limit))

@@ -25,7 +25,41 @@ pub struct Config {
     pub ai: AiConfig,
     pub search: SearchConfig,
     pub limits: LimitsConfig,
+    pub builder: BuilderConfig,
     pub log: LogConfig,
+}
+
+/// The page-builder page (`/BuilderPage`): content entries of Builder.io's model `page`,
+/// fetched by the server so the browser never talks to Builder's hosts.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct BuilderConfig {
+    /// The space's public API key; empty turns the page off (it says where to set the key).
+    pub api_key: String,
+    /// Builder's content API (`{base_url}/api/v3/content/page`).
+    pub base_url: String,
+    /// Builder's form-submit endpoint, for forms with e-mail delivery when no mailbox of the
+    /// user can send them.
+    pub form_submit_url: String,
+    /// Where the empty page's button opens the Builder editor.
+    pub editor_url: String,
+    /// Seconds to wait for Builder or a form's action (1 to 120).
+    pub timeout_secs: u64,
+    /// Seconds a fetched entry is served from memory (0 to 3600; 0 = always fetch).
+    pub cache_secs: u64,
+}
+
+impl Default for BuilderConfig {
+    fn default() -> Self {
+        Self {
+            api_key: String::new(),
+            base_url: "https://cdn.builder.io".into(),
+            form_submit_url: "https://builder.io/api/v1/form-submit".into(),
+            editor_url: "https://builder.io/content".into(),
+            timeout_secs: 10,
+            cache_secs: 60,
+        }
+    }
 }
 
 /// The full-text index (`<data dir>/index`).
@@ -512,6 +546,29 @@ impl Config {
                 "auth.lockout_minutes",
                 &self.auth.lockout_minutes,
                 "expected at least 1 minute",
+            );
+        }
+        for (key, url) in [
+            ("builder.base_url", &self.builder.base_url),
+            ("builder.form_submit_url", &self.builder.form_submit_url),
+            ("builder.editor_url", &self.builder.editor_url),
+        ] {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return bad(key, url, "expected a URL starting with http:// or https://");
+            }
+        }
+        if self.builder.timeout_secs == 0 || self.builder.timeout_secs > 120 {
+            return bad(
+                "builder.timeout_secs",
+                &self.builder.timeout_secs,
+                "expected 1 to 120 seconds",
+            );
+        }
+        if self.builder.cache_secs > 3600 {
+            return bad(
+                "builder.cache_secs",
+                &self.builder.cache_secs,
+                "expected 0 to 3600 seconds",
             );
         }
         network::validate(self, &bad)?;

@@ -57,6 +57,9 @@ pub enum AppError {
     /// The AI provider failed; the message is the call's Hebrew failure and the reason.
     #[error("ai failed: {0}")]
     AiFailed(String),
+    /// A remote service (Builder.io, a form's action) failed; the message says how (Hebrew).
+    #[error("upstream failed: {0}")]
+    Upstream(String),
     /// A search query that cannot be read; the message says what is wrong.
     #[error("bad query: {0}")]
     BadQuery(String),
@@ -91,7 +94,7 @@ impl AppError {
             Self::MailboxUnavailable(_) => StatusCode::BAD_GATEWAY,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::AiKeyMissing => StatusCode::BAD_REQUEST,
-            Self::AiFailed(_) => StatusCode::BAD_GATEWAY,
+            Self::AiFailed(_) | Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::BadQuery(_) | Self::EmptyQuery => StatusCode::BAD_REQUEST,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -115,6 +118,7 @@ impl AppError {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::AiKeyMissing => "ai_key_missing",
             Self::AiFailed(_) => "ai_failed",
+            Self::Upstream(_) => "upstream_failed",
             Self::BadQuery(_) => "bad_query",
             Self::EmptyQuery => "empty_query",
             Self::Internal(_) => "internal",
@@ -131,6 +135,7 @@ impl AppError {
             | Self::TooLarge(m)
             | Self::MailboxUnavailable(m)
             | Self::AiFailed(m)
+            | Self::Upstream(m)
             | Self::BadQuery(m)
             | Self::RateLimited { message: m, .. } => m.clone(),
             Self::Timeout => messages::REQUEST_TIMEOUT.into(),

@@ -7,6 +7,7 @@ pub mod app;
 pub mod auth;
 pub mod autoreply;
 pub mod backup;
+pub mod builder;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -451,6 +451,8 @@ async fn security_headers_on_every_response() {
             }
         }
         assert!(!csp.contains("unsafe-eval"), "{path}: {csp}");
+        // The browser fetches only from us (the page-builder's content comes through the server).
+        assert!(csp.contains("connect-src 'self';"), "{path}: {csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{path}");
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["referrer-policy"], "no-referrer", "{path}");

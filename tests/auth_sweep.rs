@@ -155,6 +155,9 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/rules/{id}/preview", User),
     ("POST", "/api/rules/{id}/run", User),
     ("GET", "/api/rules/{id}/activity", User),
+    // the page-builder page (no per-user objects: the entry is the household's)
+    ("GET", "/api/builder/content", User),
+    ("POST", "/api/builder/form", User),
 ];
 
 /// `path` with each `{param}` replaced by `value(param)`.

@@ -17,9 +17,12 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// (filtered to a safe property list; `<style>` elements stay blocked), and remote images
 /// (`https:`/`http:`), which the sanitizer replaces with a placeholder unless the user chose to
 /// show them. `data:`/`blob:` images are inline attachments and generated previews.
+/// `media-src` as `img-src`: the page-builder page's videos play from where its entry points
+/// (Builder's CDN); the entry itself comes through our server (`connect-src 'self'`).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
 style-src 'self'; style-src-elem 'self'; style-src-attr 'unsafe-inline'; \
-img-src 'self' data: blob: https: http:; font-src 'self'; connect-src 'self'; \
+img-src 'self' data: blob: https: http:; media-src 'self' data: blob: https: http:; \
+font-src 'self'; connect-src 'self'; \
 object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const HEADERS: &[(HeaderName, &str)] = &[

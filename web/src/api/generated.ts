@@ -944,3 +944,44 @@ applied: number, };
 export type RuleActivityItem = { at: string, email_id: string, subject: string, from: string, outcomes: Array<RuleActionOutcome>, };
 
 export type RuleActivityResponse = { items: Array<RuleActivityItem>, };
+
+export type BuilderContentResponse = { 
+/**
+ * False when `[builder] api_key` is empty: the page tells the admin where to set it.
+ */
+configured: boolean, 
+/**
+ * The space's public key (the SDK is initialized with it; it never fetches by itself).
+ */
+apiKey: string, 
+/**
+ * Where the empty page's button opens the editor.
+ */
+editorUrl: string, urlPath: string, 
+/**
+ * The entry (Builder's content JSON), or null when there is none for the path.
+ */
+entry: Record<string, unknown> | null, };
+
+export type BuilderFormField = { key: string, value: string | number | boolean | null, };
+
+export type BuilderFormRequest = { 
+/**
+ * The page the form is on (its entry holds the block).
+ */
+urlPath: string, 
+/**
+ * The form block's id in that entry.
+ */
+blockId: string, fields: Array<BuilderFormField>, };
+
+export type BuilderFormAnswer = { ok: boolean, status: number, contentType: string, 
+/**
+ * The answer's text (at most 256 KB).
+ */
+body: string, 
+/**
+ * How it went: `mail` (through the user's mailbox), `builder` (Builder's form-submit),
+ * `custom` (the block's action URL).
+ */
+deliveredBy: string, };

@@ -32,15 +32,20 @@ describe('Layout', () => {
     expect(await screen.findByTestId('page-SettingsPage')).toBeInTheDocument();
   });
 
-  it.each(['/BuilderPage', '/anything/builder'])(
-    'shows the inbox for %s, a removed placeholder, like any unknown page',
-    async (route) => {
-      renderApp(route);
-      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('דואר נכנס');
-      expect(await screen.findByTestId('inbox-page')).toBeInTheDocument();
-      expect(screen.queryByTestId(/^page-BuilderPage$/)).not.toBeInTheDocument();
-    },
-  );
+  it.each(['/BuilderPage', '/anything/builder'])('shows the page-builder page for %s', async (route) => {
+    signInAs();
+    mockFetch({
+      ...settingsServer().routes,
+      'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+      'GET /api/auth/accounts': () => json(200, { success: true, accounts: [] }),
+      'GET /api/emails/counts': () => json(200, {}),
+      'GET /api/builder/content': () =>
+        json(200, { configured: false, apiKey: '', editorUrl: 'https://builder.io/content', urlPath: '/x', entry: null }),
+    });
+    renderWithProviders(<AppRoutes />, { route });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('עורך חזותי');
+    expect(await screen.findByTestId('builder-not-configured')).toBeInTheDocument();
+  });
 
   it.each([
     ['/Contacts', 'אנשי קשר', 'page-ContactsPage'],

@@ -26,6 +26,7 @@ import {
   StarIcon,
   TagIcon,
   TasksIcon,
+  TemplateIcon,
   TrashIcon,
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
@@ -56,6 +57,7 @@ const TOOLS: readonly { page: PageName; label: string; Icon: ComponentType }[] =
   { page: 'Rules', label: he.tools.rules, Icon: RulesIcon },
   { page: 'SmartFeatures', label: he.tools.smartFeatures, Icon: SparkIcon },
   { page: 'AITraining', label: he.tools.aiTraining, Icon: BrainIcon },
+  { page: 'BuilderPage', label: he.tools.builder, Icon: TemplateIcon },
 ];
 
 export interface SidebarProps {

@@ -30,11 +30,12 @@ describe('resolvePage', () => {
     expect(resolvePage('/%E0%A4%A')).toBe('Inbox');
   });
 
-  it('has no placeholder pages: their old paths fall back to the inbox like any unknown name', () => {
-    for (const old of ['BuilderPage', 'builder', 'BUILDER']) {
-      expect(resolvePage(`/${old}`)).toBe('Inbox');
-      expect(resolvePage(`/Settings/${old}`)).toBe('Inbox');
+  it('shows the page-builder page for /BuilderPage and /builder, in any case', () => {
+    for (const name of ['BuilderPage', 'builderpage', 'builder', 'BUILDER']) {
+      expect(resolvePage(`/${name}`)).toBe('BuilderPage');
+      expect(resolvePage(`/Settings/${name}`)).toBe('BuilderPage');
     }
+    expect(resolvePage('/builder-demo')).toBe('Inbox');
     expect(PAGES).toEqual([
       'Inbox',
       'PendingReplies',
@@ -46,6 +47,7 @@ describe('resolvePage', () => {
       'SmartFeatures',
       'AITraining',
       'Settings',
+      'BuilderPage',
     ]);
   });
 

@@ -15,13 +15,17 @@ export const PAGES = [
   'SmartFeatures',
   'AITraining',
   'Settings',
+  'BuilderPage',
 ] as const;
 
 export type PageName = (typeof PAGES)[number];
 
-// Only pages with a working screen are listed (no placeholders): a name that once had one, such as
-// /builder, is unknown now and lands on the default page like any other.
-const BY_LOWER: Record<string, PageName> = Object.fromEntries(PAGES.map((p) => [p.toLowerCase(), p] as const));
+// Only pages with a working screen are listed (no placeholders). /builder is a second name of the
+// page-builder page (spec 001 §2); it shows the entry of /builder-demo (see features/builder).
+const BY_LOWER: Record<string, PageName> = {
+  ...Object.fromEntries(PAGES.map((p) => [p.toLowerCase(), p] as const)),
+  builder: 'BuilderPage',
+};
 
 /** The first page of the list; where unknown names and `/` go. */
 export const DEFAULT_PAGE: PageName = 'Inbox';
