@@ -400,6 +400,7 @@ pub fn typescript() -> String {
         crate::tasks::wire_types(&cfg),
         crate::rules::wire_types(&cfg),
         crate::builder::wire_types(&cfg),
+        crate::spam::wire_types(&cfg),
     ] {
         parts.extend(list);
     }

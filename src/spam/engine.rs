@@ -1,7 +1,7 @@
 //! The engine: every check over one mail, the sum of their points, and the verdict the user's
 //! thresholds give (spec 001 §3: score ≥ spamThreshold is spam, ≥ suspiciousThreshold is
-//! suspicious; commercial mail is an advertisement). A list that lets the sender through
-//! overrides the spam verdicts, never the advertisement one.
+//! suspicious; commercial mail below the spam threshold is an advertisement). A list that lets
+//! the sender through overrides the spam verdicts, never the advertisement one.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -55,10 +55,11 @@ pub fn judge(mail: &Mail<'_>, profile: &Profile) -> Report {
         }
     } else if score >= f32::from(s.spam_threshold) {
         Verdict::Spam
+    } else if found.advertisement {
+        // Below the spam threshold an ad is an ad (Promotions), not a doubt.
+        Verdict::Advertisement
     } else if score >= f32::from(s.suspicious_threshold) {
         Verdict::Suspicious
-    } else if found.advertisement {
-        Verdict::Advertisement
     } else {
         Verdict::Clean
     };

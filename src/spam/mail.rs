@@ -52,12 +52,9 @@ pub struct Mail<'a> {
     pub received_at: Option<i64>,
     pub message_id: Option<String>,
     pub content_types: Vec<String>,
-    pub charsets: Vec<String>,
     pub list_mail: bool,
     /// Every header's name, lower-cased (the learner counts which headers a mail carries).
     pub header_names: Vec<String>,
-    /// Content-Transfer-Encodings of the parts.
-    pub encodings: Vec<String>,
     folded: std::cell::OnceCell<String>,
 }
 
@@ -188,15 +185,7 @@ impl<'a> Mail<'a> {
             plain.clear();
         }
         let mut content_types = Vec::new();
-        let mut charsets = Vec::new();
-        let mut encodings: Vec<String> = Vec::new();
         for part in msg.parts.iter().take(50) {
-            if let Some(cte) = part.content_transfer_encoding() {
-                let cte = cte.trim().to_ascii_lowercase();
-                if !encodings.contains(&cte) {
-                    encodings.push(cte);
-                }
-            }
             if let Some(ct) = part.content_type() {
                 let t = format!(
                     "{}/{}",
@@ -205,12 +194,6 @@ impl<'a> Mail<'a> {
                 );
                 if !content_types.contains(&t) {
                     content_types.push(t);
-                }
-                if let Some(cs) = ct.attribute("charset") {
-                    let cs = cs.to_ascii_lowercase();
-                    if !charsets.contains(&cs) {
-                        charsets.push(cs);
-                    }
                 }
             }
         }
@@ -243,10 +226,8 @@ impl<'a> Mail<'a> {
             received_at,
             message_id,
             content_types,
-            charsets,
             list_mail: crate::mail::parse::is_list_mail(msg),
             header_names,
-            encodings,
             folded: Default::default(),
         }
     }

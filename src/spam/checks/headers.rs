@@ -37,7 +37,10 @@ pub const BAD_DATE: Rule = Rule {
     id: "BAD_DATE",
     label: "כותרת התאריך שגויה או בעתיד",
 };
-pub const DATE_SKEW: Rule = Rule { id: "DATE_SKEW", label: "תאריך המייל רחוק מהזמן שבו התקבל" };
+pub const DATE_SKEW: Rule = Rule {
+    id: "DATE_SKEW",
+    label: "תאריך המייל רחוק מהזמן שבו התקבל",
+};
 pub const NO_MESSAGE_ID: Rule = Rule {
     id: "NO_MESSAGE_ID",
     label: "אין מזהה הודעה (Message-ID)",

@@ -1,6 +1,7 @@
 //! The learning classifier's opinion in points, with SpamBayes' cutoffs: from 0.9 it is spam
-//! by itself (4.5 points over the default threshold of 4), the unsure band between 0.2 and 0.9
-//! earns up to 3, and a mail much like the user's good mail loses up to 1.5.
+//! by itself (4.5 points over the default threshold of 4), the spammy part of the unsure band
+//! earns up to 3, an opinion near 0.5 is worth nothing, and a mail much like the user's good
+//! mail loses up to 1.5.
 
 use super::{Found, Rule};
 use crate::spam::bayes;
@@ -17,10 +18,12 @@ pub const BAYES: Rule = Rule {
 const STEPS: &[(f64, f32)] = &[
     (0.90, 4.5),
     (0.80, 3.0),
-    (0.60, 2.0),
-    (0.40, 1.0),
-    (0.20, 0.0),
-    (0.05, -0.5),
+    (0.70, 2.0),
+    (0.60, 1.0),
+    // Not knowing (mail in a language the model has not learned yet) is no evidence.
+    (0.40, 0.0),
+    (0.20, -0.5),
+    (0.05, -1.0),
     (0.0, -1.5),
 ];
 

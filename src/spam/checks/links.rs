@@ -108,7 +108,7 @@ pub fn lookalike(host: &str) -> Option<&'static str> {
     for (_, sites) in BRANDS {
         for real in *sites {
             let real_label = real.split('.').next().unwrap_or("");
-            if real_label.len() < 5 {
+            if real_label.len() < 6 {
                 continue;
             }
             if label.starts_with("xn--") && host.contains(real_label) {

@@ -985,3 +985,88 @@ body: string,
  * `custom` (the block's action URL).
  */
 deliveredBy: string, };
+
+export type SpamSettings = { enabled: boolean, 
+/**
+ * Mail between the two thresholds goes to the user's AI provider for a verdict.
+ */
+useAI: boolean, 
+/**
+ * Spam is moved to the mailbox's Junk folder.
+ */
+autoMoveSpam: boolean, 
+/**
+ * Advertisements are listed under Promotions (otherwise they stay in the inbox, marked).
+ */
+autoMoveAds: boolean, 
+/**
+ * Points from which a mail is spam; 1 to 10.
+ */
+spamThreshold: number, 
+/**
+ * Points from which a mail is suspicious; 1 to 10, not above the spam threshold.
+ */
+suspiciousThreshold: number, 
+/**
+ * Words and phrases, one per line or comma-separated.
+ */
+customKeywords: string, 
+/**
+ * Sender or link domains that are spam.
+ */
+customDomains: string, 
+/**
+ * Domains and senders that always pass.
+ */
+whitelistDomains: string, whitelistSenders: string, 
+/**
+ * Keep the list of decisions (the activity list).
+ */
+logActivity: boolean, 
+/**
+ * Tell the user's open sessions when a mail is found to be spam.
+ */
+notifyOnSpam: boolean, };
+
+export type SpamVerdict = "clean" | "suspicious" | "spam" | "advertisement";
+
+export type SpamDecision = { 
+/**
+ * Unix seconds.
+ */
+at: number, message: number, from: string, subject: string, verdict: string, score: number, 
+/**
+ * sync (new mail), classify ('load and classify'), ai (the provider's review), user (the
+ * user's own marking, learned).
+ */
+source: string, };
+
+export type SaveSpamSettingsResponse = { success: boolean, settings: SpamSettings, };
+
+export type SpamBreakdown = { id: number, score: number, 
+/**
+ * The score stored when the mail was judged (null: never judged).
+ */
+storedScore: number | null, verdict: SpamVerdict, status: string | null, spamThreshold: number, suspiciousThreshold: number, 
+/**
+ * The learning classifier's opinion, 0 (ham) to 1 (spam).
+ */
+spamminess: number | null, advertisement: boolean, hits: Array<SpamBreakdownHit>, };
+
+export type SpamBreakdownHit = { rule: string, label: string, points: number, detail: string, };
+
+export type SpamActivity = { 
+/**
+ * `logActivity` is on.
+ */
+logging: boolean, decisions: Array<SpamDecision>, 
+/**
+ * Mails the user trained as spam and as not spam (markings and examples).
+ */
+trainedSpam: number, trainedHam: number, };
+
+export type SpamClassifyProgress = { running: boolean, done: number, total: number, spam: number, suspicious: number, advertisements: number, 
+/**
+ * Unix seconds, once finished.
+ */
+finishedAt: number | null, error: string | null, };
