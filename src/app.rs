@@ -268,6 +268,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     let spam = spam::Spam::new();
     spam.set_notices(notices);
     let _ = sync.shared().screen.set(Arc::new(spam.clone()));
+    emails::learner::register(Arc::new(spam::learn::Marking(spam.clone())));
     services.insert(Arc::new(spam));
     services.insert(Arc::new(backup::Sections(BACKUP_SECTIONS)));
     services.insert(Arc::new(crate::state::Jobs::new(jobs(&config))));
@@ -330,7 +331,6 @@ fn jobs(config: &Config) -> Vec<Spec<AppState>> {
 pub async fn start_jobs(state: &AppState) -> anyhow::Result<()> {
     autoreply::monitor::join(&state.store)?;
     rules::runner::join(&state.store)?;
-    spam::learn::join(&state.store)?;
     outgoing::scheduler::resume(state).await;
     outgoing::scheduler::forward_wakes(state);
     state.jobs().start(state).await

@@ -5,6 +5,7 @@
 //! accounts.
 
 mod counting;
+pub mod learner;
 pub mod listing;
 pub mod remote;
 pub mod routes;

@@ -99,11 +99,13 @@ pub struct Moved {
 /// Applies a resolved status to one message in `txn` (with its keywords and move queued).
 fn apply(
     w: MailWrite,
+    user_id: u64,
     mut meta: MessageMeta,
     status: Option<String>,
     priority: Option<String>,
     roles_cache: &mut RolesCache,
 ) -> Result<Moved> {
+    let before = meta.clone();
     let roles = roles_for(roles_cache, w, meta.account_id)?;
     let role = roles
         .iter()
@@ -121,6 +123,7 @@ fn apply(
     );
     let wanted = keywords::for_triage(meta.status.as_deref(), meta.priority.as_deref());
     w.write_meta(&meta)?;
+    super::learner::marked(w, user_id, &before, &meta)?;
     w.queue_change(&meta, |op| {
         op.keywords = Some(wanted);
         op.move_to = target.map(str::to_string);
@@ -157,7 +160,7 @@ pub fn set_status(
     let w = MailWrite::new(&txn, Reason::Status);
     let meta = owned_meta(w, &accounts, id)?;
     let (s, p) = resolve(status, priority, meta.status.as_deref())?;
-    let moved = apply(w, meta, s, p, &mut HashMap::new())?;
+    let moved = apply(w, user_id, meta, s, p, &mut HashMap::new())?;
     txn.commit()?;
     Ok(moved)
 }
@@ -329,7 +332,7 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
         let changed = match action {
             BulkAction::Status(s, p) => {
                 let (s, p) = resolve(s, p.as_deref(), meta.status.as_deref())?;
-                let moved = apply(w, meta, s, p, &mut roles)?;
+                let moved = apply(w, user_id, meta, s, p, &mut roles)?;
                 folders_moved_to.insert(moved.moved_to);
                 moved.meta
             }

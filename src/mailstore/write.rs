@@ -32,6 +32,12 @@ impl<'t> MailWrite<'t> {
         Self { txn, reason }
     }
 
+    /// The transaction, for a feature's own tables changed with the mail (spam training with
+    /// the user's marking).
+    pub fn txn(&self) -> &'t WriteTransaction {
+        self.txn
+    }
+
     fn log(&self, meta: &MessageMeta, kind: Kind) -> Result<(), redb::Error> {
         changes::append(
             self.txn,

@@ -1,12 +1,10 @@
-//! The `spam-learn` job (every [`TICK`]): learning is training, as with `sa-learn`.
-//! 1. It follows the mail store's change log: a mail the user (or their rule) marked spam is
-//!    learned as spam; a mail taken out of spam ("not spam": any other status on a mail that
-//!    was trained as spam or that detection scored as at least suspicious) is learned as ham.
-//! 2. It learns the AI training page's spam and ham examples when they change, and unlearns
-//!    the removed ones.
-//! 3. With `useAI`, it asks the user's provider about mail scored between the thresholds.
+//! Learning is training, as with `sa-learn`:
+//! - [`Marking`]: a mail the user (or their rule) marks spam is learned as spam, one taken out
+//!   of spam or suspicious ("not spam") as ham, in the transaction of the marking.
+//! - The `spam-learn` job (every [`TICK`]) learns the AI training page's spam and ham examples
+//!   when they change, unlearns the removed ones, and with `useAI` asks the user's provider
+//!   about mail scored between the thresholds.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
@@ -15,29 +13,19 @@ use super::mail::Mail;
 use super::model::{self, Class};
 use super::{Spam, tokens};
 use crate::ai::{self, answer, provider::Ask};
+use crate::emails::learner::Learner;
 use crate::mail::parse;
-use crate::mailstore::{Detection, Kind, MailRead, MessageMeta, Reason, changes, keywords};
+use crate::mailstore::{Detection, MailWrite, MessageMeta, Reason, keywords};
 use crate::state::AppState;
 use crate::store::Store;
 
 pub const JOB: &str = "spam-learn";
 pub const TICK: Duration = Duration::from_secs(3);
-const CURSOR: &str = "spam-learn";
-const BATCH: usize = 2000;
-const ROUNDS: usize = 20;
 /// Mails the AI reviews per user per run.
 const REVIEW_PER_RUN: usize = 5;
 
-pub fn join(store: &Store) -> anyhow::Result<()> {
-    changes::join(store, CURSOR).map(|_| ())
-}
-
 pub async fn run(state: AppState) -> anyhow::Result<()> {
     let spam = state.service::<Spam>();
-    let s = spam.clone();
-    state
-        .blocking(move |st| from_log(&st.store, &s).map_err(crate::error::AppError::internal))
-        .await?;
     let s = spam.clone();
     state
         .blocking(move |st| examples(&st.store, &s).map_err(crate::error::AppError::internal))
@@ -60,67 +48,37 @@ pub fn tokens_of_raw(raw: &[u8]) -> Vec<u32> {
     tokens::of(&Mail::of(msg.as_ref(), raw, None))
 }
 
-fn from_log(store: &Store, spam: &Spam) -> anyhow::Result<()> {
-    let mut from = changes::join(store, CURSOR)?;
-    let mut owners: HashMap<u64, Option<u64>> = HashMap::new();
-    for _ in 0..ROUNDS {
-        let batch = changes::after(store, from, BATCH)?;
-        let Some(last) = batch.last().map(|c| c.seq) else {
-            break;
+/// The user's triage, as it happens (`emails::learner`): into spam is spam; out of spam or
+/// suspicious into any other status ("not spam") is ham. Trained in the transaction of the
+/// change, so the mail is still there, whatever the sync does with it next.
+pub struct Marking(pub Spam);
+
+impl Learner for Marking {
+    fn marked(
+        &self,
+        w: MailWrite<'_>,
+        user_id: u64,
+        before: &MessageMeta,
+        after: &MessageMeta,
+    ) -> anyhow::Result<()> {
+        let was = matches!(before.status.as_deref(), Some("spam" | "suspicious"));
+        let class = match after.status.as_deref() {
+            Some("spam") if before.status.as_deref() != Some("spam") => Class::Spam,
+            Some("spam" | "suspicious") => return Ok(()),
+            _ if was => Class::Ham,
+            _ => return Ok(()),
         };
-        let marked: Vec<_> = batch
-            .iter()
-            .filter(|c| c.reason == Reason::Status && c.kind == Kind::Updated)
-            .collect();
-        if !marked.is_empty() {
-            let read = MailRead::new(store)?;
-            let txn = store.db().begin_write()?;
-            let mut touched = Vec::new();
-            for c in marked {
-                let owner = match owners.get(&c.account) {
-                    Some(o) => *o,
-                    None => {
-                        let o = crate::accounts::get(store, c.account)?.map(|a| a.user_id);
-                        owners.insert(c.account, o);
-                        o
-                    }
-                };
-                let (Some(user), Some(meta)) = (owner, read.meta(c.message)?) else {
-                    continue;
-                };
-                let key = key_of(&meta);
-                let class = match meta.status.as_deref() {
-                    Some("spam") => Some(Class::Spam),
-                    Some("suspicious") => None,
-                    _ => {
-                        let threshold = spam.profile(store, user)?.settings.suspicious_threshold;
-                        let was_spam = model::trained_as(&txn, user, &key)? == Some(Class::Spam)
-                            || meta.spam_score.is_some_and(|s| s >= f32::from(threshold));
-                        was_spam.then_some(Class::Ham)
-                    }
-                };
-                let Some(class) = class else { continue };
-                let Some(raw) = read.raw(meta.id)? else {
-                    continue;
-                };
-                if model::train(&txn, user, &key, class, &tokens_of_raw(&raw))? {
-                    let verdict = if class == Class::Spam { "spam" } else { "ham" };
-                    journal::log(&txn, user, &[Decision::of(&meta, verdict, "user")])?;
-                    touched.push(user);
-                }
-            }
-            txn.commit()?;
-            for u in touched {
-                spam.changed(u);
-            }
+        let Some(raw) = w.raw(after.id)? else {
+            return Ok(());
+        };
+        let txn = w.txn();
+        if model::train(txn, user_id, &key_of(after), class, &tokens_of_raw(&raw))? {
+            let verdict = if class == Class::Spam { "spam" } else { "ham" };
+            journal::log(txn, user_id, &[Decision::of(after, verdict, "user")])?;
+            self.0.changed(user_id);
         }
-        changes::ack(store, CURSOR, last)?;
-        from = last;
-        if batch.len() < BATCH {
-            break;
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The tokens of an example: a whole mail pasted with its headers is read as mail.
