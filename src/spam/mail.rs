@@ -263,10 +263,8 @@ pub fn host_of(url: &str) -> Option<String> {
         r
     } else if lower.starts_with("www.") {
         &lower
-    } else if let Some(r) = lower.strip_prefix("//") {
-        r
     } else {
-        return None;
+        lower.strip_prefix("//")?
     };
     let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or("");
     let host = authority.rsplit('@').next().unwrap_or("");

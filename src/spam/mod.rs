@@ -48,11 +48,14 @@ use crate::store::Store;
 /// the AI training page or a new contact, are seen within this).
 pub const PROFILE_TTL: Duration = Duration::from_secs(20);
 
+/// A profile and when it was built.
+type Cached = (Instant, Arc<profile::Profile>);
+
 /// The feature's service: the cached profiles, the live notices, 'load and classify''s
 /// progress.
 #[derive(Clone, Default)]
 pub struct Spam {
-    profiles: Arc<Mutex<HashMap<u64, (Instant, Arc<profile::Profile>)>>>,
+    profiles: Arc<Mutex<HashMap<u64, Cached>>>,
     notices: Arc<OnceLock<Arc<Notices>>>,
     pub(crate) progress: Arc<Mutex<HashMap<u64, classify::Progress>>>,
     /// A stamp of each user's examples as last learned (the job skips unchanged ones).

@@ -192,7 +192,10 @@ pub fn keys_with(txn: &WriteTransaction, user: u64, prefix: &str) -> anyhow::Res
 }
 
 /// The user's counts, weighted (`USER_WEIGHT`), and their totals.
-pub fn load(store: &Store, user: u64) -> anyhow::Result<(HashMap<u32, (u32, u32)>, (u32, u32))> {
+/// token → (spam, ham) counts, and the (spam, ham) mail totals.
+pub type Trained = (HashMap<u32, (u32, u32)>, (u32, u32));
+
+pub fn load(store: &Store, user: u64) -> anyhow::Result<Trained> {
     let txn = store.db().begin_read()?;
     let totals = txn
         .open_table(TOTALS)?

@@ -214,7 +214,7 @@ fn forged_name(mail: &Mail<'_>, from_site: &str, found: &mut Found) {
         return;
     }
     for (brand, sites) in BRANDS {
-        let theirs = sites.iter().any(|s| from_site == *s);
+        let theirs = sites.contains(&from_site);
         if has_words(&name, brand) && !theirs {
             found.hit(&FORGED_NAME, 3.0, format!("{brand} / {}", mail.from_domain));
             return;
