@@ -14,6 +14,9 @@ const X: f64 = 0.5;
 /// Tokens nearer 0.5 than this say nothing; at most this many of the strongest are combined.
 const MIN_STRENGTH: f64 = 0.1;
 const MAX_DISCRIMINATORS: usize = 150;
+/// Fewer strong tokens than this is too little to go on (one English word in the subject of a
+/// short Hebrew mail would decide it alone): the opinion stays 0.5.
+const MIN_CLUES: usize = 5;
 /// One mail the user trained counts as this many corpus mails.
 pub const USER_WEIGHT: u32 = 3;
 
@@ -186,7 +189,7 @@ pub fn spamminess(tokens: &[u32], counts: &impl Counts) -> Option<f64> {
             ((f - 0.5).abs() >= MIN_STRENGTH).then_some(f)
         })
         .collect();
-    if clues.is_empty() {
+    if clues.len() < MIN_CLUES {
         return Some(0.5);
     }
     clues.sort_by(|a, b| (b - 0.5).abs().total_cmp(&(a - 0.5).abs()));
@@ -231,6 +234,11 @@ mod tests {
         let m = spamminess(&mixed, &toy).unwrap();
         assert!((0.3..0.7).contains(&m), "{m}");
         assert_eq!(spamminess(&[999], &toy), Some(0.5));
+        assert_eq!(
+            spamminess(&[0, 1, 2, 3], &toy),
+            Some(0.5),
+            "too little to go on"
+        );
         assert_eq!(spamminess(&[1], &Toy(HashMap::new(), (0, 5))), None);
     }
 
