@@ -395,6 +395,7 @@ pub fn typescript() -> String {
         crate::contacts::wire_types(&cfg),
         crate::tasks::wire_types(&cfg),
         crate::rules::wire_types(&cfg),
+        crate::spam::wire_types(&cfg),
     ] {
         parts.extend(list);
     }

@@ -74,6 +74,14 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/api/auto-reply/stats", User),
     ("GET", "/api/auto-reply/activity", User),
     ("POST", "/api/auto-reply/clear", User),
+    // spam detection
+    ("GET", "/api/settings/spam-detection", User),
+    ("POST", "/api/settings/spam-detection", User),
+    ("GET", "/api/spam/debug/{id}", User),
+    ("GET", "/api/spam/classify", User),
+    ("POST", "/api/spam/classify", User),
+    ("GET", "/api/spam/activity", User),
+    ("DELETE", "/api/spam/activity", User),
     // preferences, backups, global settings
     ("GET", "/api/settings/sync", User),
     ("PUT", "/api/settings/sync", User),
@@ -337,7 +345,10 @@ fn yossi_uri(path: &str, ids: &Ids) -> Option<String> {
     if !names_object {
         return None;
     }
-    let id = if path.starts_with("/api/emails/{") || path.starts_with("/api/threads/") {
+    let id = if path.starts_with("/api/emails/{")
+        || path.starts_with("/api/threads/")
+        || path.starts_with("/api/spam/debug/")
+    {
         &ids.mail
     } else if path.starts_with("/api/drafts/") {
         &ids.draft

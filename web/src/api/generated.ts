@@ -172,7 +172,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
@@ -206,7 +206,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
@@ -611,7 +611,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
@@ -944,3 +944,88 @@ applied: number, };
 export type RuleActivityItem = { at: string, email_id: string, subject: string, from: string, outcomes: Array<RuleActionOutcome>, };
 
 export type RuleActivityResponse = { items: Array<RuleActivityItem>, };
+
+export type SpamSettings = { enabled: boolean, 
+/**
+ * Mail between the two thresholds goes to the user's AI provider for a verdict.
+ */
+useAI: boolean, 
+/**
+ * Spam is moved to the mailbox's Junk folder.
+ */
+autoMoveSpam: boolean, 
+/**
+ * Advertisements are listed under Promotions (otherwise they stay in the inbox, marked).
+ */
+autoMoveAds: boolean, 
+/**
+ * Points from which a mail is spam; 1 to 10.
+ */
+spamThreshold: number, 
+/**
+ * Points from which a mail is suspicious; 1 to 10, not above the spam threshold.
+ */
+suspiciousThreshold: number, 
+/**
+ * Words and phrases, one per line or comma-separated.
+ */
+customKeywords: string, 
+/**
+ * Sender or link domains that are spam.
+ */
+customDomains: string, 
+/**
+ * Domains and senders that always pass.
+ */
+whitelistDomains: string, whitelistSenders: string, 
+/**
+ * Keep the list of decisions (the activity list).
+ */
+logActivity: boolean, 
+/**
+ * Tell the user's open sessions when a mail is found to be spam.
+ */
+notifyOnSpam: boolean, };
+
+export type SpamVerdict = "clean" | "suspicious" | "spam" | "advertisement";
+
+export type SpamDecision = { 
+/**
+ * Unix seconds.
+ */
+at: number, message: number, from: string, subject: string, verdict: string, score: number, 
+/**
+ * sync (new mail), classify ('load and classify'), ai (the provider's review), user (the
+ * user's own marking, learned).
+ */
+source: string, };
+
+export type SaveSpamSettingsResponse = { success: boolean, settings: SpamSettings, };
+
+export type SpamBreakdown = { id: number, score: number, 
+/**
+ * The score stored when the mail was judged (null: never judged).
+ */
+storedScore: number | null, verdict: SpamVerdict, status: string | null, spamThreshold: number, suspiciousThreshold: number, 
+/**
+ * The learning classifier's opinion, 0 (ham) to 1 (spam).
+ */
+spamminess: number | null, advertisement: boolean, hits: Array<SpamBreakdownHit>, };
+
+export type SpamBreakdownHit = { rule: string, label: string, points: number, detail: string, };
+
+export type SpamActivity = { 
+/**
+ * `logActivity` is on.
+ */
+logging: boolean, decisions: Array<SpamDecision>, 
+/**
+ * Mails the user trained as spam and as not spam (markings and examples).
+ */
+trainedSpam: number, trainedHam: number, };
+
+export type SpamClassifyProgress = { running: boolean, done: number, total: number, spam: number, suspicious: number, advertisements: number, 
+/**
+ * Unix seconds, once finished.
+ */
+finishedAt: number | null, error: string | null, };
