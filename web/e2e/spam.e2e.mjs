@@ -212,6 +212,7 @@ test('the AI training page: Ctrl+Enter adds an example; a bad pattern names its 
   const error = page.getByTestId('training-error');
   await error.waitFor();
   assert.match(await error.innerText(), /ביטוי רגולרי לא תקין בשורה 2/);
+  await page.getByTestId('spam-training-patterns').scrollIntoViewIfNeeded();
   await shot(page, SUITE, '09-training-regex-error');
   const stored = (await api('GET', '/api/settings/ai-training')).body;
   assert.equal(stored.spamExamples.length, 0, 'nothing saved');

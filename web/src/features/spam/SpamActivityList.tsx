@@ -32,11 +32,12 @@ function Decision({ d }: { d: SpamDecision }) {
           {formatDateTime(new Date(d.at * 1000).toISOString())}
         </time>
       </div>
-      <span className="spam-activity__from" dir="auto">
-        {d.from}
+      {/* bdi: an address or a Latin subject keeps its own direction in the RTL row. */}
+      <span className="spam-activity__from">
+        <bdi>{d.from}</bdi>
       </span>
-      <span className="spam-activity__subject" dir="auto">
-        {d.subject || t.noSubject}
+      <span className="spam-activity__subject">
+        <bdi>{d.subject || t.noSubject}</bdi>
       </span>
     </li>
   );
