@@ -348,7 +348,10 @@ fn yossi_uri(path: &str, ids: &Ids) -> Option<String> {
     if !names_object {
         return None;
     }
-    let id = if path.starts_with("/api/emails/{") || path.starts_with("/api/threads/") {
+    let id = if path.starts_with("/api/emails/{")
+        || path.starts_with("/api/threads/")
+        || path.starts_with("/api/spam/debug/")
+    {
         &ids.mail
     } else if path.starts_with("/api/drafts/") {
         &ids.draft

@@ -136,6 +136,8 @@ fn apply(
             status: meta.status.clone(),
             priority: meta.priority.clone(),
             last_activity: meta.last_activity,
+            spam_score: meta.spam_score,
+            advertisement: meta.advertisement,
         };
         w.carry(meta.account_id, mid, &carried)?;
     }

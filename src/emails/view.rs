@@ -56,7 +56,7 @@ pub struct EmailRow {
     pub is_spam: bool,
     #[serde(rename = "isAdvertisement")]
     pub is_advertisement: bool,
-    /// The spec's field; no score is computed yet.
+    /// The spam engine's score in points when the mail was judged (null: never judged).
     #[serde(rename = "spamScore")]
     pub spam_score: Option<f64>,
     pub references: Vec<String>,
@@ -129,8 +129,9 @@ pub fn row(m: &MessageMeta) -> EmailRow {
         last_activity: iso(m.activity()),
         folder: m.folder.clone(),
         is_spam: matches!(m.status.as_deref(), Some("spam" | "suspicious")),
-        is_advertisement: m.advertisement || m.status.as_deref() == Some("advertisement"),
-        spam_score: m.spam_score.map(|s| f64::from((s * 10.0).round()) / 10.0),
+        is_advertisement: m.status.as_deref() == Some("advertisement") || m.advertisement,
+        // Stored as f32: rounded to hundredths so 5.3 is not sent as 5.300000190734863.
+        spam_score: m.spam_score.map(|s| (f64::from(s) * 100.0).round() / 100.0),
         references: s.references.clone(),
         in_reply_to: s.in_reply_to.clone(),
         original_message_id: s.in_reply_to.clone(),

@@ -118,20 +118,26 @@ impl<'t> Inserter<'t> {
             summary,
         };
         meta.take_triage_from_keywords();
+        let mut carried_copy = false;
         if let Some(mid) = meta.summary.message_id.as_deref() {
             let carry: Option<Carried> = match self.carried.remove((account, mid))? {
                 Some(v) => record::decode(v.value()).ok(),
                 None => None,
             };
             if let Some(c) = carry {
+                carried_copy = true;
                 if !keywords::has_triage(&meta.keywords) {
                     meta.status = c.status;
                     meta.priority = c.priority;
                 }
                 meta.last_activity = c.last_activity;
+                meta.spam_score = c.spam_score;
+                meta.advertisement = c.advertisement;
             }
         }
-        let detected = detection.is_some_and(|d| meta.take_detection(d));
+        // The copy a move made here yields keeps what it carried: a mail the user marked 'not
+        // spam' (moved back to the inbox) is not judged again and sent back to Junk.
+        let detected = !carried_copy && detection.is_some_and(|d| meta.take_detection(d));
         self.merge_threads(account, &meta)?;
         if let Some(mid) = meta.summary.message_id.as_deref()
             && self.msgids.get((account, mid))?.is_none()

@@ -16,6 +16,12 @@ pub struct Carried {
     pub status: Option<String>,
     pub priority: Option<String>,
     pub last_activity: Option<i64>,
+    /// Spam detection's score and ad mark, kept on the copy (the Junk copy of detected spam
+    /// would otherwise show no score).
+    #[serde(default)]
+    pub spam_score: Option<f32>,
+    #[serde(default)]
+    pub advertisement: bool,
 }
 
 /// Sync state of one folder.

@@ -428,6 +428,8 @@ impl<'t> MailWrite<'t> {
             status: meta.status.clone(),
             priority: meta.priority.clone(),
             last_activity: meta.last_activity,
+            spam_score: meta.spam_score,
+            advertisement: meta.advertisement,
         }))
     }
 

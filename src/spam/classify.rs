@@ -8,6 +8,7 @@ use ts_rs::TS;
 use super::engine;
 use super::journal::{self, Decision};
 use super::mail::Mail;
+use super::{learn, model};
 use super::{Spam, engine::Verdict};
 use crate::error::{AppError, Result};
 use crate::mail::parse;
@@ -126,7 +127,8 @@ fn run(state: &AppState, spam: &Spam, user_id: u64) -> Result<()> {
         let (mut s, mut sus, mut ads) = (0, 0, 0);
         for (id, report) in &judged {
             let Some(meta) = w.meta(*id)? else { continue };
-            if meta.hidden {
+            // Hidden, or marked by the user ("not spam" leaves no status): never judged again.
+            if meta.hidden || model::trained_as(&txn, user_id, &learn::key_of(&meta))?.is_some() {
                 continue;
             }
             let had = meta.status.clone();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../api/keys';
 import { outgoingKeys } from '../../api/outgoing';
 import { readStoredAuth } from '../../api/session';
+import { spamKeys } from '../../api/spam';
 import { useFolderCounts } from '../../features/inbox/useFolderCounts';
 import { FakeWebSocket } from '../../test/fakeWebSocket';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
@@ -334,6 +335,41 @@ describe('LiveUpdates', () => {
     // Without a display name: the address.
     act(() => ws.receive({ type: 'auto_reply', data: { from: 'ron@example.test', fromName: '', subject: 'שאלה' } }));
     expect(screen.getAllByTestId('toast')[1]).toHaveTextContent('נכתבה טיוטת תשובה אוטומטית ל-ron@example.test: שאלה');
+  });
+
+  it('announces a spam_detected notice as a warning and re-reads the spam card\'s decisions', async () => {
+    let activityReads = 0;
+    mockApi({
+      'GET /api/spam/activity': () => {
+        activityReads += 1;
+        return json(200, { logging: true, decisions: [], trainedSpam: 0, trainedHam: 0 });
+      },
+    });
+    function Watching() {
+      useSWR(spamKeys.activity());
+      return null;
+    }
+    signInAs(DANA, 'tok-1');
+    renderWithProviders(
+      <StaticPreferences prefs={{ emailNotifications: false }}>
+        <LiveUpdates>
+          <Watching />
+        </LiveUpdates>
+      </StaticPreferences>,
+      { route: '/Inbox' },
+    );
+    await waitFor(() => expect(activityReads).toBe(1));
+    const ws = await connected();
+    act(() =>
+      ws.receive({
+        type: 'spam_detected',
+        data: { id: 7, from: 'secure@leumi-verify.example', fromName: 'בנק לאומי', subject: 'חשבונך הוקפא', score: 9.5, message: 'מייל זוהה כספאם והועבר לספאם' },
+      }),
+    );
+    const toast = screen.getByTestId('toast');
+    expect(toast).toHaveClass('toast--warning');
+    expect(toast).toHaveTextContent('מייל זוהה כספאם והועבר לספאם: בנק לאומי — חשבונך הוקפא');
+    await waitFor(() => expect(activityReads).toBe(2));
   });
 
   it('hands settings events to the preferences and re-reads the mailboxes on sync_status', async () => {

@@ -10,7 +10,9 @@
 //   sync_status         → a mailbox's connection changed: the accounts re-read;
 //   auto_reply          → the auto-reply monitor wrote a draft: a toast (autoReply.ts), the
 //                         drafts, the counts and the auto-reply card's stats and activity re-read;
-//   task_due            → a task's due time came: a reminder toast (taskDue.ts), the tasks re-read.
+//   task_due            → a task's due time came: a reminder toast (taskDue.ts), the tasks re-read;
+//   spam_detected       → a new mail was judged spam (notifyOnSpam): a toast (spamDetected.ts), the
+//                         mail lists and the spam card's activity re-read.
 // New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
@@ -28,6 +30,7 @@ import {
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
 import { isAutoReplyKey, isTasksKey, keys } from '../../api/keys';
+import { isSpamKey } from '../../api/spam';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useAuth } from '../AuthProvider';
@@ -37,6 +40,7 @@ import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../Toasts';
 import { announceAutoReply, isAutoReplyNotice } from './autoReply';
 import { announceNewMail, isNewMail } from './newMail';
+import { announceSpam, isSpamNotice } from './spamDetected';
 import { announceTaskDue, isTaskDueNotice } from './taskDue';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
 import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
@@ -184,6 +188,11 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           if (isAutoReplyNotice(event.data)) announceAutoReply(event.data, prefsRef.current, toast);
           scheduleRevalidate('drafts');
           void mutate(isAutoReplyKey);
+          break;
+        case 'spam_detected':
+          if (isSpamNotice(event.data)) announceSpam(event.data, prefsRef.current, toast);
+          scheduleRevalidate({ allPages: false });
+          void mutate(isSpamKey);
           break;
         case 'task_due':
           if (isTaskDueNotice(event.data)) announceTaskDue(event.data, prefsRef.current, toast);

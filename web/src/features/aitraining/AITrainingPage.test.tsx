@@ -75,7 +75,7 @@ describe('AITrainingPage', () => {
     expect(await screen.findByTestId('training-general')).toBeInTheDocument();
   });
 
-  it('loads the server copy on open and shows the general settings only', async () => {
+  it('loads the server copy on open and shows the general settings tab first', async () => {
     server();
     await renderPage();
     expect(screen.getByTestId('training-system-prompt')).toHaveValue(TRAINING.systemPrompt);
@@ -98,9 +98,13 @@ describe('AITrainingPage', () => {
     expect(screen.getByLabelText('לכלול את ההודעות הקודמות בשרשור')).toBeChecked();
     expect(screen.getByTestId('training-auto-correct')).toBeChecked();
     expect(screen.getAllByTestId('training-template-row-name').map((n) => n.textContent)).toEqual(['עסקי רשמי', 'ידידותי']);
-    // No spam training tab (a later issue) and no tab list at all.
-    expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
-    expect(screen.queryByText(/ספאם/)).not.toBeInTheDocument();
+    // Spec 001 §2: two tabs, the general one open; the spam training fields are on the other.
+    expect(within(screen.getByRole('tablist')).getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'הגדרות כלליות',
+      'אימון זיהוי ספאם',
+    ]);
+    expect(screen.getByTestId('training-tab-general')).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByTestId('spam-training')).not.toBeInTheDocument();
     expect(screen.getByTestId('training-updated-at')).toHaveTextContent('נשמר בשרת לאחרונה');
   });
 

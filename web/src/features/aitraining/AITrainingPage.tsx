@@ -1,8 +1,10 @@
 // "אימון AI" (spec 001 "AI training page", §3 "AI training settings", §4 "AI training save", §8,
 // §9): the server's copy of the user's AI training settings, loaded on open (SWR), edited on the
 // page, and sent back whole by 'שמור לשרת' — a saving indicator, then a success message that hides
-// after 3 s. 'טען מהשרת' re-reads the server copy. Only the general settings are shown: the spam
-// training fields are kept as loaded and sent back unchanged.
+// after 3 s. 'טען מהשרת' re-reads the server copy. Two tabs (spec 001 §2): the general settings
+// (prompt, tone, language, templates…) and the spam detection training (features/spam/
+// SpamTraining); both edit the one form, saved together. A bad spam pattern comes back as the
+// server's Hebrew error naming its line, shown below, and nothing is saved.
 //
 // The household's settings (spec 001 §7 "AI training settings", §8): an admin saves the page's
 // current settings for all users ('שמירה לכל המשתמשים'); when they exist, anyone can fill the
@@ -23,6 +25,7 @@ import { useToast } from '../../app/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { SpamTraining } from '../spam/SpamTraining';
 import { GeneralSettings } from './GeneralSettings';
 import { TemplatesEditor } from './TemplatesEditor';
 import '../../styles/household.css';
@@ -35,6 +38,8 @@ const tg = he.household.training;
 export const SAVED_MESSAGE_MS = 3000;
 
 type Busy = 'save' | 'load' | 'globalSave' | 'globalLoad' | null;
+type Tab = 'general' | 'spam';
+const TABS: readonly Tab[] = ['general', 'spam'];
 
 export default function AITrainingPage() {
   const toast = useToast();
@@ -49,6 +54,7 @@ export default function AITrainingPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [confirmLoad, setConfirmLoad] = useState(false);
+  const [tab, setTab] = useState<Tab>('general');
   const savedTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(savedTimer.current), []);
@@ -156,11 +162,35 @@ export default function AITrainingPage() {
     <section className="page-section ai-training" data-testid="page-AITrainingPage">
       <p className="settings__intro">{t.intro}</p>
 
+      <div className="tabs ai-training__tabs" role="tablist" aria-label={he.spam.tabs.label}>
+        {TABS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            id={`training-tab-${k}`}
+            aria-selected={tab === k}
+            aria-controls={`training-panel-${k}`}
+            className={`tabs__tab${tab === k ? ' is-active' : ''}`}
+            onClick={() => setTab(k)}
+            data-testid={`training-tab-${k}`}
+          >
+            {he.spam.tabs[k]}
+          </button>
+        ))}
+      </div>
+
       {form ? (
-        <>
-          <GeneralSettings form={form} onChange={change} disabled={disabled} />
-          <TemplatesEditor templates={form.templates} onChange={(templates) => change({ templates })} disabled={disabled} />
-        </>
+        <div role="tabpanel" id={`training-panel-${tab}`} aria-labelledby={`training-tab-${tab}`}>
+          {tab === 'general' ? (
+            <>
+              <GeneralSettings form={form} onChange={change} disabled={disabled} />
+              <TemplatesEditor templates={form.templates} onChange={(templates) => change({ templates })} disabled={disabled} />
+            </>
+          ) : (
+            <SpamTraining form={form} onChange={change} disabled={disabled} />
+          )}
+        </div>
       ) : (
         !shownFailure && (
           <p className="card__status" role="status" data-testid="training-loading">

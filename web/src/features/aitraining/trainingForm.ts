@@ -1,6 +1,6 @@
 // The AI training page's form state (spec 001 §3 "AI training settings", §5 "AI training"): the
-// server's object as edited on the page. Every field the page does not show (the spam training
-// ones, and anything newer) rides along untouched, so saving sends the whole object back.
+// server's object as edited on the page (both tabs). Any field the page does not show (anything
+// newer) rides along untouched, so saving sends the whole object back.
 
 import { MAX_LENGTH_RANGE, type AiTemplate, type AiTrainingSettings } from '../../api/ai';
 

@@ -1,12 +1,14 @@
 // What the list column shows instead of threads: the load error, the loading state, and the
 // empty states (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
-// one for a filter that matches nothing).
+// one for a filter that matches nothing). An empty Spam or Promotions folder also says when spam
+// detection is off (SpamEmptyHint).
 
 import { errorMessage } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he, type FolderKey } from '../../i18n/he';
+import { SpamEmptyHint } from '../spam/SpamEmptyHint';
 import { SIDEBAR_FOLDERS, folderTitle } from './folders';
 
 const t = he.mail;
@@ -61,6 +63,7 @@ export function EmptyFolder({ folder, filtered, stillSyncing, onClearFilter }: E
           {filtered ? he.inbox.emptyFiltered : (t.emptyByFolder[folder] ?? he.empty.folderEmpty(folderTitle(folder)))}
         </p>
         {!filtered && stillSyncing && <p>{t.syncingHint}</p>}
+        {!filtered && (folder === 'Spam' || folder === 'Promotions') && <SpamEmptyHint folderTitle={folderTitle(folder)} />}
       </EmptyState>
     </div>
   );

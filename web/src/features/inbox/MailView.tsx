@@ -4,6 +4,8 @@
 // URL (`&mail=<email id>`, see useOpenMail). Keyboard: see useInboxShortcuts. The list carries
 // each thread's newest mail: the open thread is loaded whole for the pane (useFullThread), and a
 // mail of it other than the newest (opened by URL) is found through its own row's thread id.
+// Spam and Promotions add 'load and classify' and 'debug' (features/spam/SpamTools); Spam and Junk
+// add 'not spam' to the pane (status none: back to the inbox, and the filter learns from it).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -33,6 +35,7 @@ import { useOpenMail } from './useOpenMail';
 import { useThreadCursor } from './useThreadCursor';
 import { useThreads } from './useThreads';
 import { useTriage } from './useTriage';
+import { SpamTools } from '../spam/SpamTools';
 
 const t = he.mail;
 
@@ -282,6 +285,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
           onSelectAll={(all) => setChecked(all ? new Set(threads.map((th) => th.id)) : new Set())}
           onHelp={() => setHelpOpen(true)}
         />
+        {(folder === 'Spam' || folder === 'Promotions') && <SpamTools selectedId={selectedId} />}
         {checkedThreads.length > 0 && (
           <BulkBar
             count={checkedThreads.length}
@@ -314,6 +318,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
             onBack={close}
             onMarkRead={onMarkRead}
             onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}
+            onNotSpam={folder === 'Spam' || folder === 'junk' ? (th) => void triage.setStatus(th, 'none', selectedId) : undefined}
             onDelete={(th) => setPendingDelete({ threads: [th], bulk: false })}
             onTrash={(th) => void triage.remove([th], 'trash')}
           />

@@ -4,7 +4,8 @@
 // expanded and the rest collapsed, then the reply panel when it is open (reply/). The list carries
 // a thread's newest mail: the rest of a thread shows once it is loaded (useFullThread), with a
 // note until then.
-// A mail opened by URL that is not in the loaded list is shown on its own.
+// A mail opened by URL that is not in the loaded list is shown on its own. Spam and suspicious
+// mail show their spam score; the Spam folder adds 'not spam' (MailView's onNotSpam).
 
 import { useCallback, useState } from 'react';
 import useSWR from 'swr';
@@ -16,6 +17,7 @@ import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
+import { SpamScoreChip } from '../spam/SpamScoreChip';
 import { StatusButtons, StatusChips } from './StatusButtons';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
@@ -40,6 +42,8 @@ export interface ReadingPaneProps {
   /** Called once per message that turns out to be unread when shown. */
   onMarkRead: (email: Email) => void;
   onStatus: (thread: Thread, action: StatusAction) => void;
+  /** In the Spam and Junk folders: 'not spam' (status none: back to the inbox, learned). */
+  onNotSpam?: (thread: Thread) => void;
   onDelete: (thread: Thread) => void;
   onTrash: (thread: Thread) => void;
 }
@@ -55,6 +59,7 @@ export function ReadingPane({
   onBack,
   onMarkRead,
   onStatus,
+  onNotSpam,
   onDelete,
   onTrash,
 }: ReadingPaneProps) {
@@ -121,11 +126,24 @@ export function ReadingPane({
             </span>
           )}
           <StatusChips email={open} />
+          <SpamScoreChip email={open} />
         </div>
         <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>
           <ReplyButtons mail={open}>
             <CreateTaskFromMail mail={open} />
           </ReplyButtons>
+          {onNotSpam && (
+            <button
+              type="button"
+              className="chip-button chip-button--not-spam"
+              disabled={busy}
+              title={he.spam.notSpamHint}
+              onClick={() => onNotSpam(thread)}
+              data-testid="mail-not-spam"
+            >
+              {he.spam.notSpam}
+            </button>
+          )}
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
           <div className="reading-pane__danger">
             <button

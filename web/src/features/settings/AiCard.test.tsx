@@ -66,7 +66,7 @@ describe('AiCard', () => {
     signInAs(DANA);
     renderWithProviders(<SettingsPage />, { route: '/Settings' });
     const cards = [...document.querySelectorAll('section.card')].map((c) => c.getAttribute('data-testid'));
-    // Spec 001 §2: header, real-time sync, mail account, the side column, providers, auto-reply;
+    // Spec 001 §2: header, real-time sync, mail account, the side column, providers, auto-reply, spam;
     // then ours.
     expect(cards).toEqual([
       'sync-card',
@@ -77,6 +77,7 @@ describe('AiCard', () => {
       'device-info',
       'providers-card',
       'auto-reply-card',
+      'spam-card',
       'ai-card',
       'account-card',
       'users-card',

@@ -1,8 +1,9 @@
 // What the settings page reads besides the card under test: no mailbox connected, no AI key, the
 // server's default AI provider, zero counts, no providers, no household settings or backup, and
-// the auto-reply card's defaults. Shared by the settings tests' fetch mocks.
+// the auto-reply and spam cards' defaults. Shared by the settings tests' fetch mocks.
 import { json } from '../../test/helpers';
 import { DEFAULTS as AUTO_REPLY_DEFAULTS, STATS as AUTO_REPLY_STATS } from '../autoreply/autoReplyFixtures';
+import { SPAM_ROUTES } from '../spam/spamFixtures';
 
 /** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
 export const NO_MAILBOX = {
@@ -43,6 +44,8 @@ export const NO_MAILBOX = {
   'GET /api/auto-reply/settings': () => json(200, AUTO_REPLY_DEFAULTS),
   'GET /api/auto-reply/stats': () => json(200, AUTO_REPLY_STATS),
   'GET /api/auto-reply/activity': () => json(200, { items: [] }),
+  // The spam card (features/spam): the defaults, no decisions.
+  ...SPAM_ROUTES,
 };
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */

@@ -1,0 +1,41 @@
+// The spam notice (live event `spam_detected` on the system channel, issue 18): a new mail was
+// judged spam. The server sends it only when the user's notifyOnSpam is on, so it is always
+// shown: a warning toast with the server's Hebrew message and the sender and subject (kept in the
+// bell's log), and the browser's notification as desktopNotifications says (as autoReply.ts).
+
+import type { Preferences } from '../../api/settings';
+import { he } from '../../i18n/he';
+import type { ToastApi } from '../Toasts';
+import { notifyDesktop } from './newMail';
+
+export interface SpamNotice {
+  id?: number | string;
+  from: string;
+  fromName?: string | null;
+  subject?: string | null;
+  score?: number | null;
+  message?: string;
+}
+
+export function isSpamNotice(data: unknown): data is SpamNotice {
+  const d = data as Partial<SpamNotice> | null;
+  return !!d && typeof d === 'object' && typeof d.from === 'string';
+}
+
+/** '{server message}: {name or address} — {subject}'. */
+export function spamNoticeText(n: SpamNotice): string {
+  const who = n.fromName?.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
+  const subject = n.subject?.trim() || he.spam.activity.noSubject;
+  const lead = n.message?.trim() || he.spam.desktopTitle;
+  return `${lead}: ${who} — ${subject}`;
+}
+
+export function announceSpam(
+  notice: SpamNotice,
+  prefs: Pick<Preferences, 'desktopNotifications'>,
+  toast: Pick<ToastApi, 'warning'>,
+): void {
+  const text = spamNoticeText(notice);
+  toast.warning(text);
+  notifyDesktop(prefs.desktopNotifications, he.spam.desktopTitle, text, 'mailclient-spam');
+}
