@@ -100,6 +100,7 @@ fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
         &[u8],
         (u64, u64),
         (u64, u16),
+        (u64, u32),
         (u64, &str),
         (u64, &str, u32),
         (u64, &str, &str),

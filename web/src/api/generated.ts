@@ -172,7 +172,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
@@ -206,7 +206,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
@@ -611,7 +611,7 @@ labels: Array<string>, status: string | null, priority: string | null,
  */
 lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
 /**
- * The spec's field; no score is computed yet.
+ * The spam engine's score in points when the mail was judged (null: never judged).
  */
 spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
 /**
