@@ -1853,6 +1853,8 @@ export const he = {
       suspicious: 'חשוד',
       spam: 'ספאם',
       advertisement: 'פרסומת',
+      // A marking the classifier learned: "not spam".
+      ham: 'לא ספאם',
     } as Record<string, string>,
     // The Spam and Promotions folders' tools (spec 000).
     classify: 'טען וסווג',

@@ -23,7 +23,7 @@ function Decision({ d }: { d: SpamDecision }) {
   return (
     <li className={`spam-activity__item spam-activity__item--${d.verdict}`} data-testid="spam-activity-item" data-verdict={d.verdict}>
       <div className="spam-activity__head">
-        <span className={`label-chip label-chip--${d.verdict === 'clean' ? 'processed' : d.verdict}`}>
+        <span className={`label-chip label-chip--${d.verdict === 'clean' || d.verdict === 'ham' ? 'processed' : d.verdict}`}>
           {he.spam.verdicts[d.verdict] ?? d.verdict}
         </span>
         <span className="spam-activity__score">{t.score(formatScore(d.score))}</span>
