@@ -260,13 +260,14 @@ pub fn new_message_id(from: &str) -> String {
 }
 
 /// The HTML part: a whole document whose body carries the direction of the text (its first
-/// strong character), unless the editor already set one on its root.
+/// strong character), unless the editor already set one on its root. No `text-align` on the
+/// wrapper: it is inherited, and would push an English paragraph (`<p dir="ltr">`) of a Hebrew
+/// mail to the right; `dir` aligns each paragraph to its own start.
 pub fn html_document(html: &str) -> String {
     let dir = direction(&crate::mail::preview::strip_html(html));
-    let align = if dir == "rtl" { "right" } else { "left" };
     format!(
         "<!DOCTYPE html>\r\n<html dir=\"{dir}\"><head><meta charset=\"utf-8\"></head>\r\n\
-         <body dir=\"{dir}\"><div dir=\"{dir}\" style=\"direction:{dir};text-align:{align}\">{html}</div></body></html>\r\n"
+         <body dir=\"{dir}\"><div dir=\"{dir}\" style=\"direction:{dir}\">{html}</div></body></html>\r\n"
     )
 }
 
