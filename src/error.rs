@@ -246,3 +246,26 @@ impl<T: serde::Serialize> IntoResponse for ApiJson<T> {
         Json(self.0).into_response()
     }
 }
+
+/// `current` with the JSON `fields` put over it (the fields given change, the rest stay), as a
+/// settings card saves: a field `current` does not have is `unknown(name)`, a value of the
+/// wrong type is `bad(path)`. The caller checks the result's ranges.
+pub fn merged<T: serde::Serialize + serde::de::DeserializeOwned>(
+    current: &T,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    unknown: impl Fn(&str) -> AppError,
+    bad: impl Fn(&str) -> AppError,
+) -> Result<T> {
+    let mut merged = match serde_json::to_value(current).map_err(AppError::internal)? {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    for (k, v) in fields {
+        if !merged.contains_key(k) {
+            return Err(unknown(k));
+        }
+        merged.insert(k.clone(), v.clone());
+    }
+    serde_path_to_error::deserialize::<_, T>(serde_json::Value::Object(merged))
+        .map_err(|e| bad(&e.path().to_string()))
+}

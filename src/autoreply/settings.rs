@@ -156,19 +156,13 @@ impl Settings {
 
     /// The settings with `fields` over them (the fields given change, the rest stay).
     pub fn with(&self, fields: &Map<String, Value>) -> Result<Self> {
-        let mut merged = match serde_json::to_value(self).map_err(AppError::internal)? {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        for (k, v) in fields {
-            if !merged.contains_key(k) {
-                return Err(AppError::bad_request(messages::auto_reply_unknown(k)));
-            }
-            merged.insert(k.clone(), v.clone());
-        }
-        serde_path_to_error::deserialize::<_, Settings>(Value::Object(merged))
-            .map_err(|e| bad(&e.path().to_string()))?
-            .checked()
+        crate::error::merged(
+            self,
+            fields,
+            |k| AppError::bad_request(messages::auto_reply_unknown(k)),
+            bad,
+        )?
+        .checked()
     }
 
     /// Milliseconds between checks.
