@@ -1,6 +1,7 @@
 //! Detection in the sync (the `sync::screen` hook): every new mail of an inbox is judged on the
-//! parse threads and stored with its verdict in the same transaction. During an account's first
-//! sync its history is scored and never moved; 'load and classify' acts on it when asked.
+//! parse threads and stored with its verdict in the same transaction. An account's first sync
+//! (its history) is not judged, and mail dated more than 3 days before it arrived is scored,
+//! never moved; 'load and classify' acts on both when asked.
 
 use std::sync::Arc;
 
@@ -24,7 +25,9 @@ const NEWS_SECS: i64 = 3 * 86_400;
 
 impl Screen for Spam {
     fn judge_for(&self, store: &Store, batch: &Batch<'_>) -> Option<Arc<dyn Judge>> {
-        if batch.role != "inbox" {
+        // A first sync's history is left as it is (judging it doubled the cost of connecting a
+        // big mailbox: docs/BENCHMARKS.md); 'load and classify' judges it when asked.
+        if batch.role != "inbox" || batch.first_sync {
             return None;
         }
         let profile = match self.profile(store, batch.user_id) {
