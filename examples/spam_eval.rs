@@ -59,8 +59,7 @@ fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let mut scores = Vec::new();
     for (name, is_spam, raw) in &mails {
-        let msg = parse_guarded(raw);
-        let r = engine::judge(&Mail::of(msg.as_ref(), raw, None), &profile);
+        let r = engine::judge_raw(raw, &profile);
         let v = match r.verdict {
             Verdict::Spam => 0,
             Verdict::Suspicious => 1,

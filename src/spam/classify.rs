@@ -7,11 +7,9 @@ use ts_rs::TS;
 
 use super::engine;
 use super::journal::{self, Decision};
-use super::mail::Mail;
 use super::{Spam, engine::Verdict};
 use super::{learn, model};
 use crate::error::{AppError, Result};
-use crate::mail::parse;
 use crate::mailstore::{MailRead, MailWrite, Reason};
 use crate::messages;
 use crate::state::AppState;
@@ -115,8 +113,7 @@ fn run(state: &AppState, spam: &Spam, user_id: u64) -> Result<()> {
             let mut out = Vec::with_capacity(chunk.len());
             for id in chunk {
                 let Some(raw) = read.raw(*id)? else { continue };
-                let msg = parse::parse_guarded(&raw);
-                let report = engine::judge(&Mail::of(msg.as_ref(), &raw, None), &profile);
+                let report = engine::judge_raw(&raw, &profile);
                 out.push((*id, report));
             }
             out

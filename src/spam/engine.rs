@@ -43,6 +43,13 @@ pub struct Report {
     pub spamminess: Option<f64>,
 }
 
+/// Judges a stored or raw mail (parsed here): 'load and classify', the debug breakdown, the
+/// evaluation.
+pub fn judge_raw(raw: &[u8], profile: &Profile) -> Report {
+    let msg = crate::mail::parse::parse_guarded(raw);
+    judge(&Mail::of(msg.as_ref(), raw, None), profile)
+}
+
 pub fn judge(mail: &Mail<'_>, profile: &Profile) -> Report {
     let found = checks::run(mail, profile);
     let score = (found.score() * 10.0).round() / 10.0;

@@ -4,9 +4,7 @@
 use std::path::Path;
 
 use super::engine::{self, Verdict};
-use super::mail::Mail;
 use super::profile::Profile;
-use crate::mail::parse::parse_guarded;
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -27,8 +25,7 @@ fn the_hebrew_set_gets_its_verdicts() {
         let raw = std::fs::read(&path).unwrap();
         let expected: Expected =
             serde_json::from_slice(&std::fs::read(path.with_extension("json")).unwrap()).unwrap();
-        let msg = parse_guarded(&raw);
-        let r = engine::judge(&Mail::of(msg.as_ref(), &raw, None), &Profile::default());
+        let r = engine::judge_raw(&raw, &Profile::default());
         let verdict = match r.verdict {
             Verdict::Spam => "spam",
             Verdict::Suspicious => "suspicious",

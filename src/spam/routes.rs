@@ -14,13 +14,11 @@ use super::Spam;
 use super::classify::{self, Progress};
 use super::engine::{self, Verdict};
 use super::journal::{self, Decision};
-use super::mail::Mail;
 use super::settings::{self, Settings};
 use crate::ai::key;
 use crate::auth::CurrentUser;
 use crate::emails::routes::blocking;
-use crate::error::{ApiJson, AppError, Result};
-use crate::mail::parse;
+use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
 
@@ -137,8 +135,7 @@ async fn debug(
     let b = blocking(&state, move |store| {
         let (meta, raw) = crate::emails::get(store, user.id, id)?;
         let profile = spam.profile(store, user.id)?;
-        let msg = parse::parse_guarded(&raw);
-        let r = engine::judge(&Mail::of(msg.as_ref(), &raw, None), &profile);
+        let r = engine::judge_raw(&raw, &profile);
         Ok(Breakdown {
             id,
             score: r.score,
@@ -220,7 +217,7 @@ async fn activity(
 async fn clear_activity(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-) -> Result<Json<Value>> {
+) -> Result<Json<Success>> {
     blocking(&state, move |store| Ok(journal::clear(store, user.id)?)).await?;
-    Ok(Json(serde_json::json!({ "success": true })))
+    Ok(Json(Success::YES))
 }

@@ -44,7 +44,6 @@ impl Screen for Spam {
             spam: self.clone(),
             profile,
             user_id: batch.user_id,
-            first_sync: batch.first_sync,
         }))
     }
 }
@@ -53,7 +52,6 @@ struct BatchJudge {
     spam: Spam,
     profile: Arc<Profile>,
     user_id: u64,
-    first_sync: bool,
 }
 
 impl Judge for BatchJudge {
@@ -61,7 +59,7 @@ impl Judge for BatchJudge {
         let mail = Mail::of(msg, raw, Some(summary));
         let report = engine::judge(&mail, &self.profile);
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        let news = !self.first_sync && summary.date.is_none_or(|d| d >= now - NEWS_SECS);
+        let news = summary.date.is_none_or(|d| d >= now - NEWS_SECS);
         Some(engine::detection(&report, &self.profile.settings, news))
     }
 
