@@ -55,12 +55,11 @@ pub fn run(config: &Config, args: ImportArgs) -> anyhow::Result<()> {
             show_progress: !args.quiet,
         },
     )?;
-    // The writes of a big import leave free pages in the store's file: give them back.
+    // The store is not compacted here: the free pages the import's transactions leave are
+    // reused by later writes, and compacting a big store took a fifth of the import's time
+    // (3.4 s of 22 s at 60,000 messages). `mailclient migrate --compact` gives them back.
     drop(search);
-    let started = std::time::Instant::now();
-    if report.imported > 0 && store.compact()? {
-        tracing::debug!(secs = started.elapsed().as_secs_f64(), "store compacted");
-    }
+    drop(store);
     for (origin, reason) in &report.failed {
         eprintln!("skipped {origin}: {reason}");
     }

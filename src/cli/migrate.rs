@@ -16,6 +16,10 @@ pub struct MigrateArgs {
     /// in bounded memory; a kill during it is finished by the next start).
     #[arg(long)]
     pub rebuild_counters: bool,
+    /// Give the store file's free pages back to the file system (after a big import or a
+    /// removed account; serve must not be running).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
@@ -41,6 +45,25 @@ pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
             store.path().display()
         );
     }
+    let store = if args.compact {
+        let path = store.path().to_path_buf();
+        let before = std::fs::metadata(&path)?.len();
+        let started = std::time::Instant::now();
+        if !store.compact()? {
+            anyhow::bail!("cannot compact the store: it is still in use");
+        }
+        let after = std::fs::metadata(&path)?.len();
+        println!(
+            "store {} compacted in {:.1} s: {} MB → {} MB",
+            path.display(),
+            started.elapsed().as_secs_f64(),
+            before / 1_000_000,
+            after / 1_000_000
+        );
+        schema::open_and_migrate(data_dir)?.0
+    } else {
+        store
+    };
     let search = Search::open(data_dir, store, config.search.serve_writer())?;
     let rebuild = args.rebuild_index || search.rebuild_pending();
     if args.rebuild_index {

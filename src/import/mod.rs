@@ -2,9 +2,9 @@
 //! user (an account with no mail server: the mail lives only here), through the same store
 //! and index as synced mail.
 //!
-//! Batches of messages are parsed on every core, stored in one transaction each (with the
-//! change-log entries and the content hashes that make a second run add only what is new),
-//! then indexed; the index commits every [`COMMIT_EVERY`] messages and at the end. A kill at
+//! Batches of messages are read and parsed on every core while the batch before is stored in
+//! one transaction (with the change-log entries and the content hashes that make a second run
+//! add only what is new), then indexed; the index commits every [`COMMIT_EVERY`] messages and at the end. A kill at
 //! any point loses nothing: the store has whole batches, the index catches up from the change log
 //! on the next start, and running the import again skips what is stored.
 
@@ -94,38 +94,58 @@ pub fn run(store: &Store, search: &Search, opts: &Options) -> anyhow::Result<Rep
         ..Report::default()
     };
     let mut progress = Progress::new(total, opts.show_progress);
-    let mut batch: Vec<Item> = Vec::with_capacity(BATCH);
-    let mut since_commit = 0usize;
-    let mut failed = Vec::new();
-    source.each(
-        &opts.folder,
-        |item| {
-            batch.push(item);
-            if batch.len() == BATCH {
-                let n = store_batch(
-                    store,
-                    search,
-                    &account,
-                    std::mem::take(&mut batch),
-                    &mut report,
-                )?;
-                since_commit += n;
-                if since_commit >= COMMIT_EVERY {
-                    commit_index(store, search)?;
-                    since_commit = 0;
-                }
-                progress.set(report.imported + report.already + report.failed.len() as u64);
+    let failed = std::thread::scope(|scope| -> anyhow::Result<Vec<(String, String)>> {
+        // Reading and parsing the next batch overlaps storing this one: one batch waits in
+        // the channel at most, so memory holds three batches (read, waiting, storing).
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Parsed>>(1);
+        let folder = opts.folder.as_str();
+        let reader = scope.spawn(move || read_and_parse(&source, folder, tx));
+        let mut since_commit = 0usize;
+        for parsed in rx {
+            since_commit += store_batch(store, search, &account, parsed, &mut report)?;
+            if since_commit >= COMMIT_EVERY {
+                commit_index(store, search)?;
+                since_commit = 0;
             }
-            Ok(())
-        },
-        |bad| failed.push((bad.origin, bad.reason)),
-    )?;
-    store_batch(store, search, &account, batch, &mut report)?;
+            progress.set(report.imported + report.already + report.failed.len() as u64);
+        }
+        reader
+            .join()
+            .map_err(|_| anyhow::anyhow!("the import's reader stopped unexpectedly"))?
+    })?;
     commit_index(store, search)?;
     report.failed.extend(failed);
     progress.finish(report.imported + report.already + report.failed.len() as u64);
     report.secs = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Reads `source` in batches of [`BATCH`], parses each on every core and hands it to the
+/// storing side; returns what could not be read. Stops when the storing side does.
+fn read_and_parse(
+    source: &Source,
+    folder: &str,
+    tx: std::sync::mpsc::SyncSender<Vec<Parsed>>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let stopped = || anyhow::anyhow!("the import stopped");
+    let mut failed = Vec::new();
+    let mut batch: Vec<Item> = Vec::with_capacity(BATCH);
+    source.each(
+        folder,
+        |item| {
+            batch.push(item);
+            if batch.len() == BATCH {
+                tx.send(parse_all(std::mem::take(&mut batch)))
+                    .map_err(|_| stopped())?;
+            }
+            Ok(())
+        },
+        |bad| failed.push((bad.origin, bad.reason)),
+    )?;
+    if !batch.is_empty() {
+        tx.send(parse_all(batch)).map_err(|_| stopped())?;
+    }
+    Ok(failed)
 }
 
 /// The index now covers everything the store logged (this process is the only writer).
@@ -144,19 +164,18 @@ struct Parsed {
     hash: [u8; 16],
 }
 
-/// Parses a batch on every core, stores what is new, hands the documents to the index.
+/// Stores what is new of a parsed batch, hands the documents to the index.
 /// Returns how many were stored.
 fn store_batch(
     store: &Store,
     search: &Search,
     account: &AccountRecord,
-    items: Vec<Item>,
+    parsed: Vec<Parsed>,
     report: &mut Report,
 ) -> anyhow::Result<usize> {
-    if items.is_empty() {
+    if parsed.is_empty() {
         return Ok(0);
     }
-    let parsed = parse_all(items);
     let fields = *search.fields();
     let txn = store.db().begin_write()?;
     let mut docs = Vec::new();

@@ -10,8 +10,10 @@
 //! through the Snowball stemmer afterwards.
 
 use tantivy::tokenizer::{
-    Language, RawTokenizer, RemoveLongFilter, Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer,
+    RawTokenizer, RemoveLongFilter, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
+
+use super::stem::EnglishStemmer;
 
 /// Index-side analyzer of subject and body (prefix variants, stemming).
 pub const INDEX: &str = "mail";
@@ -38,7 +40,7 @@ pub fn analyzers() -> [(&'static str, TextAnalyzer); 3] {
     let stemmed = |variants| {
         TextAnalyzer::builder(MailTokenizer::new(variants))
             .filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES))
-            .filter(Stemmer::new(Language::English))
+            .filter(EnglishStemmer)
             .build()
     };
     [
@@ -77,7 +79,7 @@ impl Default for WordStemmer {
     fn default() -> Self {
         Self(
             TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
+                .filter(EnglishStemmer)
                 .build(),
         )
     }

@@ -16,6 +16,7 @@ pub mod query;
 pub mod routes;
 pub mod run;
 pub mod schema;
+pub mod stem;
 
 pub use index::{Search, WriterOptions};
 pub use routes::router;

@@ -18,7 +18,7 @@ use crate::mailstore::{Fetched, FolderState, ServerFlags};
 pub const CHUNK_MESSAGES: u32 = 1000;
 
 /// Messages in the first chunk of a walk: the first page (50) needs no more.
-const FIRST_CHUNK: usize = 100;
+const FIRST_CHUNK: usize = 50;
 
 /// Bytes per body FETCH at most, by RFC822.SIZE. A chunk's mail is all in memory at once (the
 /// FETCH reply, then the batch stored in one transaction), and one chunk is parsed and stored
