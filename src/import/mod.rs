@@ -162,6 +162,8 @@ struct Parsed {
     summary: Summary,
     found: parse::Searchable,
     hash: [u8; 16],
+    /// The raw bytes compressed for the store, on the parse threads.
+    packed: mstore::Packed,
 }
 
 /// Stores what is new of a parsed batch, hands the documents to the index.
@@ -191,6 +193,7 @@ fn store_batch(
                 summary,
                 found,
                 hash,
+                packed,
             } = p;
             if !summary.parsed {
                 report.failed.push((
@@ -222,7 +225,8 @@ fn store_batch(
                 internal_date: item.internal_date,
                 raw: item.raw,
             };
-            let meta = inserter.insert(account.id, &item.folder, &fetched, summary)?;
+            let meta =
+                inserter.insert(account.id, &item.folder, &fetched, summary, Some(packed))?;
             seen.insert((account.id, item.folder.as_str(), &hash[..]), meta.id)?;
             docs.push((
                 meta.id,
@@ -264,11 +268,13 @@ fn parse_all(items: Vec<Item>) -> Vec<Parsed> {
                             let digest = sha2::Sha256::digest(&item.raw);
                             let mut hash = [0u8; 16];
                             hash.copy_from_slice(&digest[..16]);
+                            let packed = mstore::pack(&item.raw);
                             Parsed {
                                 item,
                                 summary,
                                 found,
                                 hash,
+                                packed,
                             }
                         })
                         .collect::<Vec<_>>()

@@ -8,7 +8,7 @@ use super::derived::Derived;
 use super::index::thread_hash;
 use super::keywords;
 use super::model::{Carried, Detection, Fetched, MessageMeta, hidden_key};
-use super::raw::{RawTable, put_raw};
+use super::raw::{Packed, RawTable, put_packed, put_raw};
 use super::read::read_meta;
 use super::tables::{CARRIED, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS};
 use super::write::MailWrite;
@@ -62,15 +62,17 @@ impl<'t> Inserter<'t> {
         Ok(self.uids.get((account, folder, uid))?.is_some())
     }
 
-    /// Stores one message whose summary the caller parsed; returns its record.
+    /// Stores one message whose summary the caller parsed (and whose raw bytes it packed, when
+    /// `packed` is given); returns its record.
     pub fn insert(
         &mut self,
         account: u64,
         folder: &str,
         f: &Fetched,
         summary: Summary,
+        packed: Option<Packed>,
     ) -> anyhow::Result<MessageMeta> {
-        self.insert_detected(account, folder, f, summary, None)
+        self.insert_detected(account, folder, f, summary, None, packed)
     }
 
     /// Stores one message with what spam detection decided for it: the mail is stored with its
@@ -83,6 +85,7 @@ impl<'t> Inserter<'t> {
         f: &Fetched,
         summary: Summary,
         detection: Option<&Detection>,
+        packed: Option<Packed>,
     ) -> anyhow::Result<MessageMeta> {
         let txn = self.w.txn;
         let id = crate::store::next_id(txn, "mail_messages")?;
@@ -155,7 +158,10 @@ impl<'t> Inserter<'t> {
             meta.index_row().encode().as_slice(),
         )?;
         self.derived.apply(None, Some(&meta.entry()))?;
-        put_raw(&mut self.raw, id, &f.raw)?;
+        match &packed {
+            Some(p) => put_packed(&mut self.raw, id, p)?,
+            None => put_raw(&mut self.raw, id, &f.raw)?,
+        }
         self.messages.insert(id, record::encode(&meta).as_slice())?;
         changes::append(txn, account, id, folder, Kind::Added, self.w.reason)?;
         if let (true, Some(d)) = (detected, detection)

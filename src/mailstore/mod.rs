@@ -34,6 +34,7 @@ pub use model::{
     Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, hidden_key,
     role_by_name, roles,
 };
+pub use raw::{Packed, pack};
 pub use read::{IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
 pub use tables::{
     create_legacy_search_queue, create_tables, migrate_to_change_log, migrate_to_compressed_raw,

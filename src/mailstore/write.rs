@@ -13,7 +13,7 @@ use super::model::{
     Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags,
 };
 use super::model::{hidden_key, roles};
-use super::raw::{get_raw, remove_raw};
+use super::raw::{Packed, get_raw, remove_raw};
 use super::read::{account_folders, pending_of, read_meta};
 use super::tables::{
     CARRIED, FOLDERS, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, PENDING, RAW_Z, SUBJECTS, UIDS,
@@ -166,12 +166,13 @@ impl<'t> MailWrite<'t> {
     ) -> anyhow::Result<usize> {
         let detections = vec![None; batch.len()];
         Ok(self
-            .insert_screened(account, folder, batch, summaries, detections)?
+            .insert_screened(account, folder, batch, summaries, detections, Vec::new())?
             .len())
     }
 
     /// As `insert_parsed`, with spam detection's verdict on each (`detections[i]` of
-    /// `batch[i]`). Returns the new records.
+    /// `batch[i]`) and, when the caller packed them ([`super::pack`]), the raw bytes compressed
+    /// (`packed[i]`; empty: compressed here). Returns the new records.
     pub fn insert_screened(
         &self,
         account: u64,
@@ -179,14 +180,17 @@ impl<'t> MailWrite<'t> {
         batch: &[Fetched],
         summaries: Vec<crate::mail::parse::Summary>,
         detections: Vec<Option<Detection>>,
+        packed: Vec<Packed>,
     ) -> anyhow::Result<Vec<MessageMeta>> {
         let mut inserter = self.inserter()?;
         let mut new = Vec::new();
+        let mut packed = packed.into_iter();
         for ((f, summary), d) in batch.iter().zip(summaries).zip(detections) {
+            let p = packed.next();
             if inserter.has_uid(account, folder, f.uid)? {
                 continue;
             }
-            new.push(inserter.insert_detected(account, folder, f, summary, d.as_ref())?);
+            new.push(inserter.insert_detected(account, folder, f, summary, d.as_ref(), p)?);
         }
         Ok(new)
     }

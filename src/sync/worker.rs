@@ -147,7 +147,7 @@ impl Ctx {
         tokio::task::spawn_blocking(move || {
             // Parsed (and judged) before the write transaction, on every core: parsing is most
             // of a batch's work, and the store takes one writer at a time.
-            let (summaries, detections) = parse_all(&batch, judge.as_deref());
+            let parsed = parse_all(&batch, judge.as_deref());
             let txn = store.db().begin_write()?;
             // The account may have been logged out while this batch was in flight: its mail
             // must not come back.
@@ -156,7 +156,14 @@ impl Ctx {
             }
             let started = std::time::Instant::now();
             let w = MailWrite::new(&txn, Reason::Sync);
-            let new = w.insert_screened(account, &state.name, &batch, summaries, detections)?;
+            let new = w.insert_screened(
+                account,
+                &state.name,
+                &batch,
+                parsed.summaries,
+                parsed.detections,
+                parsed.packed,
+            )?;
             w.save_folder(account, &state)?;
             if let Some(judge) = &judge {
                 judge.stored(&txn, &new)?;
@@ -207,25 +214,36 @@ impl Ctx {
     }
 }
 
-/// The summaries of a batch, in its order, parsed on up to four threads, and the judge's
-/// verdict on each (a judge that panics on a hostile mail leaves that mail unjudged).
-fn parse_all(
-    batch: &[Fetched],
-    judge: Option<&dyn Judge>,
-) -> (Vec<Summary>, Vec<Option<Detection>>) {
+/// What the parse threads make of a batch, in its order: the summaries, the judge's verdict
+/// on each, and the raw bytes packed for the store.
+struct ParsedBatch {
+    summaries: Vec<Summary>,
+    detections: Vec<Option<Detection>>,
+    packed: Vec<mstore::Packed>,
+}
+
+/// Parses, judges and packs a batch on up to four threads (a judge that panics on a hostile
+/// mail leaves that mail unjudged). Packing here keeps the compression out of the one write
+/// transaction, which every chunk of a sync waits for.
+fn parse_all(batch: &[Fetched], judge: Option<&dyn Judge>) -> ParsedBatch {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let per = batch.len().div_ceil(threads).max(1);
-    let parsed: Vec<(Summary, Option<Detection>)> = std::thread::scope(|s| {
+    let parsed: Vec<(Summary, Option<Detection>, mstore::Packed)> = std::thread::scope(|s| {
         let parts: Vec<_> = batch
             .chunks(per)
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|f| match judge {
-                            Some(j) => crate::mail::parse::summary_with(&f.raw, |msg, summary| {
-                                j.judge(msg, &f.raw, summary)
-                            }),
-                            None => (crate::mail::parse::summary(&f.raw), None),
+                        .map(|f| {
+                            let (summary, detection) = match judge {
+                                Some(j) => {
+                                    crate::mail::parse::summary_with(&f.raw, |msg, summary| {
+                                        j.judge(msg, &f.raw, summary)
+                                    })
+                                }
+                                None => (crate::mail::parse::summary(&f.raw), None),
+                            };
+                            (summary, detection, mstore::pack(&f.raw))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -236,7 +254,17 @@ fn parse_all(
             .flat_map(|p| p.join().expect("summary never panics: it is guarded"))
             .collect()
     });
-    parsed.into_iter().unzip()
+    let mut out = ParsedBatch {
+        summaries: Vec::with_capacity(parsed.len()),
+        detections: Vec::with_capacity(parsed.len()),
+        packed: Vec::with_capacity(parsed.len()),
+    };
+    for (summary, detection, packed) in parsed {
+        out.summaries.push(summary);
+        out.detections.push(detection);
+        out.packed.push(packed);
+    }
+    out
 }
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
