@@ -146,16 +146,23 @@ impl Counts for Layered<'_> {
 }
 
 /// Robinson's f(w): the token's spam probability pulled toward 0.5 by how rarely it was seen.
+/// How often it was seen is counted as if both classes had as many mails as the smaller one:
+/// the shipped model knows five times more ham than spam, and a word seen in two of 2,750 ham
+/// and none of 500 spam is no strong sign of ham (it would be seen in 0.4 of the spam if it
+/// were as common there). Cross-validation over the training groups: recall 88.0 → 91.6%, no
+/// easy ham lost (docs/BENCHMARKS.md).
 fn probability(s: u32, h: u32, nspam: u32, nham: u32) -> f64 {
     let (s, h) = (f64::from(s), f64::from(h));
-    let spam_ratio = s / f64::from(nspam.max(1));
-    let ham_ratio = h / f64::from(nham.max(1));
+    let (ns, nh) = (f64::from(nspam.max(1)), f64::from(nham.max(1)));
+    let spam_ratio = s / ns;
+    let ham_ratio = h / nh;
     let p = if spam_ratio + ham_ratio == 0.0 {
         X
     } else {
         spam_ratio / (spam_ratio + ham_ratio)
     };
-    let n = s + h;
+    let smaller = ns.min(nh);
+    let n = s * (smaller / ns) + h * (smaller / nh);
     (S * X + n * p) / (S + n)
 }
 

@@ -92,13 +92,19 @@ fn example_tokens(text: &str) -> Vec<u32> {
 fn examples(store: &Store, spam: &Spam) -> anyhow::Result<()> {
     for user in crate::auth::users::list(store)? {
         let training = crate::ai::training::load(store, user.id)?;
+        // The keys name the tokenizer's version: after an upgrade that changes what a token is,
+        // the examples learned with the old tokens are unlearned (exactly: their tokens are
+        // kept) and learned again from their text. Marked mails are not re-read (they may be
+        // gone); the tokens they were learned with that the new version still makes keep
+        // their meaning (src/spam/tokens.rs).
+        let v = tokens::VERSION;
         let mut wanted: Vec<(String, Class, &str)> = Vec::new();
         if training.spam_training_enabled {
             for e in &training.spam_examples {
-                wanted.push((format!("ex:s:{}", e.id), Class::Spam, e.text.as_str()));
+                wanted.push((format!("ex:{v}:s:{}", e.id), Class::Spam, e.text.as_str()));
             }
             for e in &training.ham_examples {
-                wanted.push((format!("ex:h:{}", e.id), Class::Ham, e.text.as_str()));
+                wanted.push((format!("ex:{v}:h:{}", e.id), Class::Ham, e.text.as_str()));
             }
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -244,4 +250,47 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::users::{self, NewUser, Role};
+
+    #[test]
+    fn examples_learned_by_an_older_tokenizer_are_learned_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let user = users::create(
+            &store,
+            NewUser {
+                username: "dana",
+                name: "",
+                password: "password1",
+                role: Role::User,
+            },
+            false,
+        )
+        .unwrap()
+        .id;
+        let body = serde_json::json!({
+            "spamExamples": [{"id": "1", "text": "FREE money now, click here", "date": "2026-01-01"}]
+        });
+        crate::ai::training::save(&store, user, &body, "2026-01-01").unwrap();
+        // As version 1 left it: the example under its old key, with its old tokens.
+        let txn = store.db().begin_write().unwrap();
+        model::train(&txn, user, "ex:s:1", Class::Spam, &[7, 8, 9]).unwrap();
+        txn.commit().unwrap();
+        examples(&store, &Spam::new()).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        assert_eq!(
+            model::keys_with(&txn, user, "ex:").unwrap(),
+            [format!("ex:{}:s:1", tokens::VERSION)]
+        );
+        drop(txn);
+        assert_eq!(model::totals(&store, user).unwrap(), (1, 0), "learned once");
+        let (counts, _) = model::load(&store, user).unwrap();
+        assert!(!counts.contains_key(&7), "the old tokens are unlearned");
+        assert!(counts.contains_key(&tokens::hash("", "money")));
+    }
 }

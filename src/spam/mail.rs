@@ -55,6 +55,12 @@ pub struct Mail<'a> {
     pub list_mail: bool,
     /// Every header's name, lower-cased (the learner counts which headers a mail carries).
     pub header_names: Vec<String>,
+    /// How many addresses To and Cc hold, whether the first To has a display name, and that
+    /// address (lower-cased): the learner's recipient tokens.
+    pub to_count: usize,
+    pub cc_count: usize,
+    pub to_named: bool,
+    pub to_first: String,
     folded: std::cell::OnceCell<String>,
 }
 
@@ -228,6 +234,13 @@ impl<'a> Mail<'a> {
             content_types,
             list_mail: crate::mail::parse::is_list_mail(msg),
             header_names,
+            to_count: msg.to().map_or(0, |a| a.iter().take(1_000).count()),
+            cc_count: msg.cc().map_or(0, |a| a.iter().take(1_000).count()),
+            to_named: msg
+                .to()
+                .and_then(|a| a.first())
+                .is_some_and(|a| a.name().is_some()),
+            to_first: first_address(msg.to()).unwrap_or_default(),
             folded: Default::default(),
         }
     }
