@@ -304,6 +304,11 @@ impl SmtpConn {
                 &self.endpoint,
                 reply_text(&e),
             )),
+            // XOAUTH2 refused: the server sends its error as a 334 challenge (RFC 7628 §3.2.2),
+            // which lettre's mechanism refuses to answer. The connection is dropped either way.
+            Err(e) if matches!(credential, Credential::XOAuth2(_)) && e.is_client() => Err(
+                MailError::new(FailureKind::Auth, &self.endpoint, "XOAUTH2 refused"),
+            ),
             Err(e) => Err(self.error(e, Phase::Session)),
         }
     }
