@@ -36,7 +36,9 @@ pub struct Config {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct OAuthConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub google: Option<GoogleOAuthConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub microsoft: Option<MicrosoftOAuthConfig>,
     /// Seconds to wait for one answer of a provider's token endpoint (1 to 60).
     pub timeout_secs: u64,
@@ -728,10 +730,7 @@ impl Config {
         Ok(())
     }
 
-    fn validate_oauth(
-        &self,
-        bad: &dyn Fn(&str, &dyn std::fmt::Display, &str) -> Result<(), ConfigError>,
-    ) -> Result<(), ConfigError> {
+    fn validate_oauth(&self, bad: network::Bad<'_>) -> Result<(), ConfigError> {
         let o = &self.oauth;
         if o.timeout_secs == 0 || o.timeout_secs > 60 {
             return bad(
@@ -956,6 +955,49 @@ mod tests {
         let c = Config::from_sources(Some(file), None, &e, &o).unwrap();
         assert_eq!(c.server.listen, "127.0.0.1:9100");
         assert_eq!(c.storage.data_dir, PathBuf::from("/srv/mail"));
+    }
+
+    #[test]
+    fn oauth_sections_come_from_the_file_or_the_environment() {
+        let c = Config::from_sources(None, None, &[], &Overrides::default()).unwrap();
+        assert!(c.oauth.google.is_none() && c.oauth.microsoft.is_none());
+        let e = env(&[
+            (
+                "MAILCLIENT_OAUTH_GOOGLE_CLIENT_ID",
+                "id.apps.googleusercontent.com",
+            ),
+            ("MAILCLIENT_OAUTH_GOOGLE_CLIENT_SECRET", "s"),
+            ("MAILCLIENT_OAUTH_MICROSOFT_TENANT", "consumers"),
+        ]);
+        let file = "[oauth.microsoft]\nclient_id = \"abc\"\n";
+        let c = Config::from_sources(Some(file), None, &e, &Overrides::default()).unwrap();
+        let g = c.oauth.google.unwrap();
+        assert_eq!(g.client_id, "id.apps.googleusercontent.com");
+        assert_eq!(g.token_url, "https://oauth2.googleapis.com/token");
+        let m = c.oauth.microsoft.unwrap();
+        assert_eq!(
+            (m.client_id.as_str(), m.tenant.as_str()),
+            ("abc", "consumers")
+        );
+        assert_eq!(
+            m.token_endpoint(),
+            "https://login.microsoftonline.com/consumers/oauth2/v2.0/token"
+        );
+        // A section without its client id names the key and the variable.
+        let e = env(&[("MAILCLIENT_OAUTH_GOOGLE_CLIENT_SECRET", "s")]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(err.0.contains("oauth.google.client_id"), "{err}");
+        let e = env(&[
+            ("MAILCLIENT_OAUTH_MICROSOFT_CLIENT_ID", "abc"),
+            ("MAILCLIENT_OAUTH_MICROSOFT_TOKEN_URL", "ftp://x"),
+        ]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(
+            err.0.contains(
+                "`oauth.microsoft.token_url` (from MAILCLIENT_OAUTH_MICROSOFT_TOKEN_URL)"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -206,7 +206,7 @@ mod tests {
         // RFC 7636 appendix B.
         assert_eq!(
             challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
-            "E9Melhoa2OwvFrEYTWyrxbCp4eBFr8avKQm3IzW5I1M"
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         );
     }
 }
