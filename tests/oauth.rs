@@ -499,3 +499,168 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
         assert!(!answers.contains(t.as_str()), "a token in an API answer");
     }
 }
+
+/// Google's redirect mode (an HTTPS `public_url`: the callback), and the flows that end
+/// without an account: denied on either provider, an expired device code, consent given for
+/// another mailbox, a pasted denial, too many flows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirect_mode_and_flows_that_end_without_an_account() {
+    let op = OAuthServer::start(3600, 1).await;
+    let ms = MailServer::start_with(&[(
+        "MAILTEST_OAUTH2_INTROSPECTION_URL",
+        &format!("{}/introspect", op.url),
+    )]);
+    let public = "https://mail.example.test";
+    let env = BinaryEnv::with_config(&ms, &oauth_toml(&ms, &op, public));
+    let server = env.start();
+    let api = Api::login(&server).await;
+    let mut seen = Seen::default();
+    let (_, p) = seen.json(api.get("/api/oauth/providers").await).await;
+    assert_eq!(
+        p["providers"][0],
+        json!({ "id": "google", "flow": "redirect" })
+    );
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    // The browser's trip: the provider's page, then back to the server (the public name is
+    // not served here: the same path on the test server).
+    let trip = async |authorize: &str| -> String {
+        let r = browser.get(authorize).send().await.unwrap();
+        assert_eq!(r.status(), 303);
+        let back = r.headers()["location"].to_str().unwrap().to_string();
+        let path = back
+            .strip_prefix(public)
+            .unwrap_or_else(|| panic!("back to {back}"));
+        assert!(path.starts_with("/api/oauth/google/callback?"), "{back}");
+        // No session token: the state is what names the user.
+        let r = browser.get(server.url(path)).send().await.unwrap();
+        assert_eq!(r.status(), 303);
+        r.headers()["location"].to_str().unwrap().to_string()
+    };
+
+    // Redirect mode: done, the account saved and syncing.
+    let (s, start) = seen
+        .json(
+            api.post(
+                "/api/oauth/google/start",
+                json!({ "email": "user3@example.test" }),
+            )
+            .await,
+        )
+        .await;
+    assert_eq!(s, 200, "{start}");
+    assert_eq!(start["flow"], "redirect");
+    assert_eq!(
+        start["redirectUri"],
+        "https://mail.example.test/api/oauth/google/callback"
+    );
+    let landed = trip(start["authorizeUrl"].as_str().unwrap()).await;
+    assert_eq!(landed, "https://mail.example.test/#/settings?oauth=done");
+    let a3 = synced(&api, &mut seen, "user3@example.test").await;
+    assert_eq!(a3["auth"], "google");
+    // A callback with a state no flow has fails, back on the settings page with the reason.
+    let r = browser
+        .get(server.url("/api/oauth/google/callback?state=nope&code=x"))
+        .send()
+        .await
+        .unwrap();
+    let failed = r.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        failed.starts_with("https://mail.example.test/#/settings?oauth=failed&message=%D7"),
+        "{failed}"
+    );
+
+    // Google: the user refuses consent.
+    op.set_deny(true);
+    let (_, start) = seen
+        .json(
+            api.post(
+                "/api/oauth/google/start",
+                json!({ "email": "user3@example.test" }),
+            )
+            .await,
+        )
+        .await;
+    let landed = trip(start["authorizeUrl"].as_str().unwrap()).await;
+    let message = landed.split("message=").nth(1).unwrap();
+    let message: String = url::form_urlencoded::parse(format!("m={message}").as_bytes())
+        .next()
+        .unwrap()
+        .1
+        .into_owned();
+    assert!(message.contains("לא ניתנה הרשאה"), "{message}");
+    op.set_deny(false);
+
+    // Microsoft: denied on the provider's page.
+    let device = async |seen: &mut Seen| -> (String, String) {
+        let (s, v) = seen
+            .json(
+                api.post(
+                    "/api/oauth/microsoft/device",
+                    json!({ "email": "user1@example.test" }),
+                )
+                .await,
+            )
+            .await;
+        assert_eq!(s, 200, "{v}");
+        (
+            v["flowId"].as_str().unwrap().to_string(),
+            v["userCode"].as_str().unwrap().to_string(),
+        )
+    };
+    let until_ended = async |seen: &mut Seen, flow: &str| -> Value {
+        eventually(Duration::from_secs(30), "the flow to end", async || {
+            let (_, v) = seen
+                .json(api.get(&format!("/api/oauth/flows/{flow}")).await)
+                .await;
+            (v["state"] != "pending").then_some(v)
+        })
+        .await
+    };
+    let (flow, code) = device(&mut seen).await;
+    op.approve_device(&code, "user1@example.test", false);
+    let v = until_ended(&mut seen, &flow).await;
+    assert_eq!(v["state"], "denied", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("לא ניתנה הרשאה"));
+
+    // Consent given by another mailbox's owner: Dovecot refuses the token for this address.
+    let (flow, code) = device(&mut seen).await;
+    op.approve_device(&code, "user2@example.test", true);
+    let v = until_ended(&mut seen, &flow).await;
+    assert_eq!(v["state"], "failed", "{v}");
+    assert!(
+        v["message"].as_str().unwrap().contains("אינה של כתובת"),
+        "{v}"
+    );
+    assert!(
+        account(&api, &mut seen, "user1@example.test")
+            .await
+            .is_null()
+    );
+
+    // A code nobody entered expires.
+    op.set_device_ttl(2);
+    let (flow, _) = device(&mut seen).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let v = until_ended(&mut seen, &flow).await;
+    assert_eq!(v["state"], "expired", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("פג תוקף"), "{v}");
+    op.set_device_ttl(600);
+
+    // At most three open flows per user: a fourth drops the oldest.
+    let mut flows = Vec::new();
+    for _ in 0..4 {
+        flows.push(device(&mut seen).await.0);
+    }
+    let r = api.get(&format!("/api/oauth/flows/{}", flows[0])).await;
+    assert_eq!(r.status(), 404);
+    let r = api.get(&format!("/api/oauth/flows/{}", flows[3])).await;
+    assert_eq!(r.status(), 200);
+
+    let answers = seen.0.join("\n");
+    for t in op.issued() {
+        assert!(!answers.contains(t.as_str()), "a token in an API answer");
+    }
+}

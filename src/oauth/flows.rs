@@ -1,7 +1,8 @@
 //! Sign-in flows in progress, in memory: Microsoft's device code (RFC 8628) and Google's
 //! authorization code with PKCE (RFC 7636, S256) and a state. Bounded: at most
 //! [`MAX_PER_USER`] open flows per user (a new one replaces the oldest) and [`MAX_FLOWS`] in
-//! all; each lives at most its expiry. No timer drives them: the device flow asks the token
+//! all; each is pending at most until its expiry, and its end stays readable for [`GRACE`]
+//! (then it is unknown). No timer drives them: the device flow asks the token
 //! endpoint when the web polls its state, at most once per interval.
 
 use std::collections::HashMap;
@@ -17,6 +18,9 @@ use crate::accounts::AuthKind;
 pub const MAX_PER_USER: usize = 3;
 /// Open flows in all (a server for a household).
 pub const MAX_FLOWS: usize = 200;
+/// How long an ended or expired flow can still be read (its state says "expired" rather than
+/// the flow being unknown).
+pub const GRACE: Duration = Duration::from_secs(5 * 60);
 /// How long a Google flow waits for its code.
 pub const GOOGLE_LIFETIME: Duration = Duration::from_secs(15 * 60);
 
@@ -90,7 +94,7 @@ impl Flows {
     pub fn insert(&self, flow: Flow) -> Result<Shared, TooMany> {
         let mut open = self.open.lock().expect("oauth flows");
         let now = Instant::now();
-        open.retain(|_, e| e.expires_at > now);
+        open.retain(|_, e| e.expires_at + GRACE > now);
         let mut mine: Vec<(Instant, String)> = open
             .iter()
             .filter(|(_, e)| e.user_id == flow.user_id)
@@ -125,7 +129,7 @@ impl Flows {
     pub fn get(&self, user_id: u64, id: &str) -> Option<Shared> {
         let open = self.open.lock().expect("oauth flows");
         open.get(id)
-            .filter(|e| e.user_id == user_id && e.expires_at > Instant::now())
+            .filter(|e| e.user_id == user_id && e.expires_at + GRACE > Instant::now())
             .map(|e| e.flow.clone())
     }
 
