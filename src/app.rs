@@ -189,12 +189,18 @@ pub fn offline_forget() -> Forget {
 struct RunningWork {
     sync: Arc<SyncManager>,
     outbox: Arc<Outbox>,
+    /// An OAuth account's access token dropped and its refresh token revoked at the provider.
+    oauth: Arc<oauth::OAuth>,
+    store: Store,
 }
 
 impl forget::Hooks for RunningWork {
     fn stopping(&self, accounts: &[u64]) {
         for id in accounts {
             self.sync.stop(*id);
+            if let Ok(Some(record)) = accounts::get(&self.store, *id) {
+                self.oauth.forget(&record);
+            }
         }
     }
     fn forgotten(&self, _: &[u64]) {
@@ -245,6 +251,8 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
         Box::new(RunningWork {
             sync: sync.clone(),
             outbox: outbox.clone(),
+            oauth: oauth.clone(),
+            store: store.clone(),
         }),
     );
     let mut services = Services::default();

@@ -245,6 +245,16 @@ async fn paste_sign_in(api: &Api, seen: &mut Seen, email: &str) {
     assert_eq!(v, json!({ "state": "done", "email": email }));
 }
 
+/// Cuts the users' IMAP connections (the sync reconnects, signing in again), then asks for a
+/// sync at once instead of waiting out the reconnect's backoff.
+async fn kick(ms: &MailServer, api: &Api, users: &[&str]) {
+    for u in users {
+        ms.doveadm(&["kick", u]);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    api.post("/api/sync/refresh", json!({})).await;
+}
+
 /// The next `oauth_sign_in_needed` notice on the live channel.
 async fn live_notice(
     ws: &mut tokio_tungstenite::WebSocketStream<
@@ -365,8 +375,7 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     op.set_access_ttl(2, Some(3600));
     let refreshes = op.count("token:refresh_token");
     op.expire_access_tokens();
-    ms.doveadm(&["kick", "user1@example.test"]);
-    ms.doveadm(&["kick", "user2@example.test"]);
+    kick(&ms, &api, &["user1@example.test", "user2@example.test"]).await;
     ms.deliver(
         "user1@example.test",
         "From: b@example.test\r\nTo: user1@example.test\r\nSubject: after the kick\r\n\r\nx\r\n",
@@ -400,16 +409,36 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
         async || (ms.message_count("user2", "Sent") >= 2).then_some(()),
     )
     .await;
+    // Microsoft rotated user1's refresh token and retired the old one: the new one was kept
+    // (sealed), as the next refresh shows.
+    op.expire_access_tokens();
+    kick(&ms, &api, &["user1@example.test"]).await;
+    ms.deliver(
+        "user1@example.test",
+        "From: b@example.test\r\nTo: user1@example.test\r\nSubject: after rotation\r\n\r\nx\r\n",
+    );
+    eventually(
+        Duration::from_secs(60),
+        "the mail after the rotation",
+        async || {
+            inbox_subjects(&api, &mut seen, "user1@example.test")
+                .await
+                .contains(&"after rotation".to_string())
+                .then_some(())
+        },
+    )
+    .await;
     let a1 = synced(&api, &mut seen, "user1@example.test").await;
     assert!(a1["sync"]["error"].is_null(), "{a1}");
+    assert_eq!(a1["needsSignIn"], false, "{a1}");
     let used = op.count("token:refresh_token") - refreshes;
-    assert!((2..=8).contains(&used), "{used} refreshes");
+    assert!((3..=10).contains(&used), "{used} refreshes");
     let (_, outbox) = seen.json(api.get("/api/outbox").await).await;
     assert!(!outbox.to_string().contains("error\":\"ה"), "{outbox}");
 
     // 5. user1 removes the app's access at the provider: the next sign-in fails for good.
     op.revoke_user("user1@example.test");
-    ms.doveadm(&["kick", "user1@example.test"]);
+    kick(&ms, &api, &["user1@example.test"]).await;
     let a1 = eventually(Duration::from_secs(30), "needs sign-in", async || {
         let a = account(&api, &mut seen, "user1@example.test").await;
         (a["needsSignIn"] == true).then_some(a)
@@ -444,8 +473,9 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
         "the token endpoint was asked again"
     );
 
-    // 6. Signing in again (the same start call) resumes the sync.
-    op.set_access_ttl(3600, None);
+    // 6. Signing in again (the same start call) resumes the sync. Access tokens now honestly
+    // live 3 s: they are renewed before they expire, so no server sees an expired one.
+    op.set_access_ttl(3, None);
     device_sign_in(&api, &mut seen, &op, "user1@example.test").await;
     ms.deliver(
         "user1@example.test",
@@ -460,6 +490,33 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     .await;
     let a1 = account(&api, &mut seen, "user1@example.test").await;
     assert_eq!(a1["needsSignIn"], false, "{a1}");
+    let refused = op.count("introspect:inactive");
+    let refreshes = op.count("token:refresh_token");
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    let (s, v) = seen
+        .json(
+            api.post(
+                "/api/emails/send",
+                json!({ "from": "user1@example.test", "to": ["user2@example.test"],
+                        "subject": "from outlook", "body": "<p>x</p>" }),
+            )
+            .await,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    eventually(Duration::from_secs(60), "user1's Sent copy", async || {
+        (ms.message_count("user1", "Sent") >= 1).then_some(())
+    })
+    .await;
+    assert!(
+        op.count("token:refresh_token") > refreshes,
+        "renewed before use"
+    );
+    assert_eq!(
+        op.count("introspect:inactive"),
+        refused,
+        "a mail server was shown an expired token"
+    );
 
     // 7. No token anywhere: the store file, the server's log, any answer the API gave.
     let log = server.stdout.lock().unwrap().join("\n");
@@ -658,6 +715,19 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
     assert_eq!(r.status(), 404);
     let r = api.get(&format!("/api/oauth/flows/{}", flows[3])).await;
     assert_eq!(r.status(), 200);
+
+    // Removing the Google account revokes its refresh token at the provider.
+    let (s, v) = seen
+        .json(
+            api.post("/api/auth/logout", json!({ "sessionId": a3["sessionId"] }))
+                .await,
+        )
+        .await;
+    assert_eq!((s, v["removed"].as_u64()), (200, Some(1)), "{v}");
+    eventually(Duration::from_secs(10), "the revocation", async || {
+        (op.count("revoke") == 1).then_some(())
+    })
+    .await;
 
     let answers = seen.0.join("\n");
     for t in op.issued() {

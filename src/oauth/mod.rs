@@ -105,6 +105,26 @@ impl OAuth {
         self.access.lock().expect("oauth access").remove(&account);
     }
 
+    /// An account is being forgotten: its access token goes, and an OAuth account's refresh
+    /// token is revoked at the provider (Google; best effort, in the background; Microsoft has
+    /// no revocation endpoint for it).
+    pub fn forget(self: &Arc<Self>, record: &AccountRecord) {
+        self.drop_access(record.id);
+        if record.auth != AuthKind::Google {
+            return;
+        }
+        let (Ok(token), Ok(runtime)) = (
+            record.secret(&self.key),
+            tokio::runtime::Handle::try_current(),
+        ) else {
+            return;
+        };
+        let this = self.clone();
+        runtime.spawn(async move {
+            this.providers.revoke(AuthKind::Google, &token).await;
+        });
+    }
+
     fn cached(&self, account: u64) -> Option<String> {
         let access = self.access.lock().expect("oauth access");
         access

@@ -331,10 +331,30 @@ impl Providers {
 
     /// Google: revokes a refresh token (best effort, when the user removes the account).
     pub async fn revoke(&self, kind: AuthKind, token: &str) {
-        if let (AuthKind::Google, Some(g)) = (kind, self.google())
-            && let Err(e) = self.post(&g.revoke_url, &[("token", token)]).await
+        let (AuthKind::Google, Some(g)) = (kind, self.google()) else {
+            return;
+        };
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("token", token)
+            .finish();
+        // RFC 7009: 200 whatever the token was; the answer has no body worth reading.
+        match self
+            .http
+            .post(&g.revoke_url)
+            .header(
+                reqwest::header::CONTENT_TYPE,
+                "application/x-www-form-urlencoded",
+            )
+            .body(body)
+            .send()
+            .await
         {
-            tracing::info!(error = ?e, "revoking the Google token failed");
+            Ok(r) if r.status().is_success() => tracing::info!("Google refresh token revoked"),
+            Ok(r) => tracing::info!(
+                status = r.status().as_u16(),
+                "revoking the Google token failed"
+            ),
+            Err(e) => tracing::info!(error = %transport(&e), "revoking the Google token failed"),
         }
     }
 }

@@ -6,9 +6,9 @@
 //! process for the web E2E. Every request is counted by kind (`/_stats`), so a test can check
 //! that nobody keeps hammering the token endpoint.
 //!
-//! Clients: [`GOOGLE_CLIENT`] / [`GOOGLE_SECRET`] (confidential), [`MICROSOFT_CLIENT`]
-//! (public). Users are whatever name the authorize request's `login_hint` or the device page
-//! gives.
+//! Clients: [`GOOGLE_CLIENT`] / [`GOOGLE_SECRET`] (confidential; refresh tokens kept),
+//! [`MICROSOFT_CLIENT`] (public; each refresh rotates the refresh token and retires the old).
+//! Users are whatever name the authorize request's `login_hint` or the device page gives.
 //!
 //! Control (for tests and E2E): `POST /_revoke_user` (form `username`): every refresh token of
 //! the user revoked, as when they remove the app's access in their account; `POST /_settings`
@@ -348,11 +348,15 @@ async fn token(State(s): State<OAuthServer>, Form(f): Form<HashMap<String, Strin
                 return error(StatusCode::BAD_REQUEST, "invalid_grant");
             }
             let user = r.user.clone();
-            let mut answer = issue(&mut inner, &user, &client, Some(rt));
-            if client == GOOGLE_CLIENT {
-                // Google keeps the refresh token: its answer has none.
-                answer.as_object_mut().unwrap().remove("refresh_token");
+            if client == MICROSOFT_CLIENT {
+                // Microsoft rotates refresh tokens: a new one each time, the old one retired
+                // (so a client that does not keep the new one is locked out next time).
+                inner.refresh.get_mut(&rt).unwrap().revoked = true;
+                return Json(issue(&mut inner, &user, &client, None)).into_response();
             }
+            let mut answer = issue(&mut inner, &user, &client, Some(rt));
+            // Google keeps the refresh token: its answer has none.
+            answer.as_object_mut().unwrap().remove("refresh_token");
             Json(answer).into_response()
         }
         "urn:ietf:params:oauth:grant-type:device_code" => {
@@ -501,7 +505,10 @@ async fn introspect(
             bump(&mut inner, "introspect:active");
             Json(json!({ "active": true, "username": user, "scope": "mail" })).into_response()
         }
-        _ => Json(json!({ "active": false })).into_response(),
+        _ => {
+            bump(&mut inner, "introspect:inactive");
+            Json(json!({ "active": false })).into_response()
+        }
     }
 }
 
