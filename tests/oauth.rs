@@ -248,8 +248,14 @@ async fn paste_sign_in(api: &Api, seen: &mut Seen, email: &str) {
 /// Cuts the users' IMAP connections (the sync reconnects, signing in again), then asks for a
 /// sync at once instead of waiting out the reconnect's backoff.
 async fn kick(ms: &MailServer, api: &Api, users: &[&str]) {
+    let conf = ms.dir.path().join("dovecot/dovecot.conf");
     for u in users {
-        ms.doveadm(&["kick", u]);
+        // Nobody connected at that moment (the task between connections) is fine too.
+        let _ = std::process::Command::new("doveadm")
+            .arg("-c")
+            .arg(&conf)
+            .args(["kick", u])
+            .output();
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     api.post("/api/sync/refresh", json!({})).await;
@@ -617,6 +623,42 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
     assert_eq!(landed, "https://mail.example.test/#/settings?oauth=done");
     let a3 = synced(&api, &mut seen, "user3@example.test").await;
     assert_eq!(a3["auth"], "google");
+    // A settings backup carries the account with its refresh token (sealed with the master
+    // password) and its kind; restored, it signs in with OAuth again.
+    let master = json!({ "masterPassword": "backup master 1" });
+    let (s, v) = seen
+        .json(api.post("/api/settings/backup", master.clone()).await)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = seen
+        .json(api.post("/api/settings/backup/restore", master).await)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    op.expire_access_tokens();
+    let refreshes = op.count("token:refresh_token");
+    kick(&ms, &api, &["user3@example.test"]).await;
+    ms.deliver(
+        "user3@example.test",
+        "From: d@example.test\r\nTo: user3@example.test\r\nSubject: after restore\r\n\r\nx\r\n",
+    );
+    eventually(
+        Duration::from_secs(60),
+        "the restored account syncing",
+        async || {
+            inbox_subjects(&api, &mut seen, "user3@example.test")
+                .await
+                .contains(&"after restore".to_string())
+                .then_some(())
+        },
+    )
+    .await;
+    assert!(op.count("token:refresh_token") > refreshes);
+    let a3 = account(&api, &mut seen, "user3@example.test").await;
+    assert_eq!(
+        (a3["auth"].as_str(), a3["needsSignIn"].as_bool()),
+        (Some("google"), Some(false))
+    );
+
     // A callback with a state no flow has fails, back on the settings page with the reason.
     let r = browser
         .get(server.url("/api/oauth/google/callback?state=nope&code=x"))
