@@ -563,9 +563,10 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     }
 }
 
-/// Google's redirect mode (an HTTPS `public_url`: the callback), and the flows that end
-/// without an account: denied on either provider, an expired device code, consent given for
-/// another mailbox, a pasted denial, too many flows.
+/// Google's redirect mode (an HTTPS `public_url`: the callback), a settings backup of an OAuth
+/// account restored, the flows that end without an account (denied on either provider, an
+/// expired device code, consent given for another mailbox, too many flows), `slow_down`, and
+/// the refresh token revoked when the account is removed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redirect_mode_and_flows_that_end_without_an_account() {
     let op = OAuthServer::start(3600, 1).await;
@@ -737,6 +738,36 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         account(&api, &mut seen, "user1@example.test")
             .await
             .is_null()
+    );
+
+    // slow_down (RFC 8628 §3.5): the server waits 5 s more before it asks again, however
+    // often the card polls.
+    let (flow, code) = device(&mut seen).await;
+    op.slow_down_next();
+    let polls = op.count("token:device_code");
+    let slowed = eventually(
+        Duration::from_secs(10),
+        "the slow_down answer",
+        async || {
+            seen.json(api.get(&format!("/api/oauth/flows/{flow}")).await)
+                .await;
+            let n = op.count("token:device_code");
+            (n > polls).then_some((n, Instant::now()))
+        },
+    )
+    .await;
+    op.approve_device(&code, "user1@example.test", true);
+    let v = until_ended(&mut seen, &flow).await;
+    let waited = slowed.1.elapsed();
+    assert_eq!(v["state"], "done", "{v}");
+    assert_eq!(
+        op.count("token:device_code"),
+        slowed.0 + 1,
+        "one poll after slow_down"
+    );
+    assert!(
+        waited >= Duration::from_secs(5),
+        "asked again after {waited:?}"
     );
 
     // A code nobody entered expires.
