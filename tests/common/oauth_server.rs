@@ -542,7 +542,7 @@ async fn settings(
     if let Some(v) = f.get("device_ttl").and_then(|v| v.parse().ok()) {
         inner.device_ttl = v;
     }
-    if f.get("slow_down_next").is_some() {
+    if f.contains_key("slow_down_next") {
         inner.slow_down_next = true;
     }
     if let Some(v) = f.get("deny") {
