@@ -103,11 +103,16 @@ pub struct Account {
     pub imap_fingerprint: Option<String>,
     #[serde(default)]
     pub smtp_fingerprint: Option<String>,
-    /// How the account signs in.
-    pub auth: AuthKind,
+    /// How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
+    /// fixtures of password accounts from before OAuth stay valid (absent means "password").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub auth: Option<AuthKind>,
     /// The provider refused the refresh token: the user must sign in again (sync waits).
-    #[serde(rename = "needsSignIn")]
-    pub needs_sign_in: bool,
+    /// Always sent (`Some`); absent in TypeScript means false.
+    #[serde(rename = "needsSignIn", skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub needs_sign_in: Option<bool>,
 }
 
 impl From<&AccountRecord> for Account {
@@ -124,8 +129,8 @@ impl From<&AccountRecord> for Account {
             smtp_ssl: r.smtp_ssl,
             imap_fingerprint: r.imap_fingerprint.clone(),
             smtp_fingerprint: r.smtp_fingerprint.clone(),
-            auth: r.auth,
-            needs_sign_in: r.needs_sign_in,
+            auth: Some(r.auth),
+            needs_sign_in: Some(r.needs_sign_in),
         }
     }
 }

@@ -65,13 +65,15 @@ export type MailAccount = { id: number,
  */
 sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
 /**
- * How the account signs in.
+ * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
+ * fixtures of password accounts from before OAuth stay valid (absent means "password").
  */
-auth: MailAccountAuth, 
+auth?: MailAccountAuth, 
 /**
  * The provider refused the refresh token: the user must sign in again (sync waits).
+ * Always sent (`Some`); absent in TypeScript means false.
  */
-needsSignIn: boolean, };
+needsSignIn?: boolean, };
 
 export type SyncStatus = { 
 /**
@@ -101,13 +103,15 @@ export type MailAccountWithSync = { sync: SyncStatus | null, id: number,
  */
 sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
 /**
- * How the account signs in.
+ * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
+ * fixtures of password accounts from before OAuth stay valid (absent means "password").
  */
-auth: MailAccountAuth, 
+auth?: MailAccountAuth, 
 /**
  * The provider refused the refresh token: the user must sign in again (sync waits).
+ * Always sent (`Some`); absent in TypeScript means false.
  */
-needsSignIn: boolean, };
+needsSignIn?: boolean, };
 
 export type MailAccountRequest = { email_address: string, 
 /**
