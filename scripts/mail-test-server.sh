@@ -181,6 +181,28 @@ EOF
   # first_valid_uid (default 500). auth_failure_delay + the anvil listener with mode 0 switch
   # off the 2 s delay and the growing per-IP penalty after failed logins.
   # LAYOUT=fs: Maildir++ would reject '.' in mailbox names.
+  # OAuth2 (XOAUTH2/OAUTHBEARER) next to the passwords when MAILTEST_OAUTH2_INTROSPECTION_URL
+  # names an RFC 7662 introspection endpoint (tests/common/oauth_server.rs): Dovecot POSTs the
+  # token there and signs in the `username` it answers while `active` is true.
+  local oauth2_passdb=""
+  if [ -n "${MAILTEST_OAUTH2_INTROSPECTION_URL:-}" ]; then
+    cat > "$T/dovecot/oauth2.conf.ext" << EOF
+introspection_mode = post
+introspection_url = $MAILTEST_OAUTH2_INTROSPECTION_URL
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+EOF
+    chown root:dovecot "$T/dovecot/oauth2.conf.ext"
+    chmod 0640 "$T/dovecot/oauth2.conf.ext"
+    oauth2_passdb="passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $T/dovecot/oauth2.conf.ext
+}"
+  fi
+
   cat > "$T/dovecot/dovecot.conf" << EOF
 # Private test instance. Everything lives under $T.
 instance_name = mailtest-$IMAP_PORT
@@ -200,7 +222,7 @@ mail_location = ${MAILTEST_MAIL_LOCATION:-maildir:~/Maildir:LAYOUT=fs}
 ${MAILTEST_IMAP_CAPABILITY:+imap_capability = $MAILTEST_IMAP_CAPABILITY}
 mail_fsync = never
 mail_max_userip_connections = 200
-auth_mechanisms = plain login
+auth_mechanisms = plain login${MAILTEST_OAUTH2_INTROSPECTION_URL:+ xoauth2 oauthbearer}
 disable_plaintext_auth = no
 auth_default_realm = $DOMAIN
 auth_failure_delay = 0
@@ -211,7 +233,9 @@ ssl_key = <$T/ssl/key.pem
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u $T/dovecot/users
+  ${MAILTEST_OAUTH2_INTROSPECTION_URL:+mechanisms = plain login}
 }
+$oauth2_passdb
 userdb {
   driver = passwd-file
   args = username_format=%u $T/dovecot/users

@@ -24,7 +24,7 @@ use crate::store::Store;
 use crate::sync::{SyncManager, SyncShared};
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
-    live, mailstore, outgoing, rules, search, settings, smart, spam, tasks, templates,
+    live, mailstore, oauth, outgoing, rules, search, settings, smart, spam, tasks, templates,
 };
 
 /// How often the indexer looks for stored changes to index.
@@ -189,12 +189,18 @@ pub fn offline_forget() -> Forget {
 struct RunningWork {
     sync: Arc<SyncManager>,
     outbox: Arc<Outbox>,
+    /// An OAuth account's access token dropped and its refresh token revoked at the provider.
+    oauth: Arc<oauth::OAuth>,
+    store: Store,
 }
 
 impl forget::Hooks for RunningWork {
     fn stopping(&self, accounts: &[u64]) {
         for id in accounts {
             self.sync.stop(*id);
+            if let Ok(Some(record)) = accounts::get(&self.store, *id) {
+                self.oauth.forget(&record);
+            }
         }
     }
     fn forgotten(&self, _: &[u64]) {
@@ -216,6 +222,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     let tls = TlsContext::new(&config.mail.extra_ca_files)?;
     let hosts = HostPolicy::new(&config.mail.allowed_hosts, config.mail.deny_private_ranges);
     let (events, _) = tokio::sync::broadcast::channel(1024);
+    let oauth = Arc::new(oauth::OAuth::new(&config, store.clone(), key.clone())?);
     let sync = Arc::new(SyncManager::new(
         store.clone(),
         SyncShared {
@@ -226,6 +233,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
             max_backoff: Duration::from_secs(300),
             events,
             screen: Default::default(),
+            oauth: oauth.clone(),
         },
     ));
     // The index writer's threads are started here: at background priority.
@@ -243,6 +251,8 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
         Box::new(RunningWork {
             sync: sync.clone(),
             outbox: outbox.clone(),
+            oauth: oauth.clone(),
+            store: store.clone(),
         }),
     );
     let mut services = Services::default();
@@ -264,6 +274,14 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(Arc::new(settings::SettingsFeed::default()));
     let notices = Arc::new(live::Notices::default());
     services.insert(notices.clone());
+    // A refresh token refused for good: the user hears it on the live channel.
+    {
+        let notices = notices.clone();
+        oauth.set_notice(Box::new(move |user_id, data| {
+            notices.send(user_id, "oauth_sign_in_needed", data);
+        }));
+    }
+    services.insert(oauth);
     // Spam detection judges new mail inside the sync (the sync knows only the hook).
     let spam = spam::Spam::new();
     spam.set_notices(notices);
@@ -386,6 +404,7 @@ pub fn typescript() -> String {
         crate::http::wire_types(&cfg),
         crate::auth::wire_types(&cfg),
         crate::accounts::wire_types(&cfg),
+        crate::oauth::wire_types(&cfg),
         crate::emails::wire_types(&cfg),
         crate::outgoing::wire_types(&cfg),
         crate::templates::wire_types(&cfg),
@@ -414,6 +433,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::router())
         .merge(auth::router())
         .merge(accounts::router())
+        .merge(oauth::router())
         .merge(emails::router())
         .merge(outgoing::router())
         .merge(templates::router())

@@ -26,8 +26,140 @@ pub struct Config {
     pub search: SearchConfig,
     pub limits: LimitsConfig,
     pub builder: BuilderConfig,
+    pub oauth: OAuthConfig,
     pub log: LogConfig,
 }
+
+/// OAuth2 sign-in (XOAUTH2) to Gmail and Microsoft mailboxes: each provider is on when its
+/// section is present (`[oauth.google]`, `[oauth.microsoft]`). The endpoint URLs default to the
+/// providers' own; they are settable so tests (and an admin's proxy) can point elsewhere.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuthConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub google: Option<GoogleOAuthConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub microsoft: Option<MicrosoftOAuthConfig>,
+    /// Seconds to wait for one answer of a provider's token endpoint (1 to 60).
+    pub timeout_secs: u64,
+}
+
+/// `[oauth.google]`: an OAuth client of Google Cloud (a desktop-type client for the pasted
+/// loopback redirect; a web client whose redirect URI is
+/// `{public_url}/api/oauth/google/callback` when `[server] public_url` is HTTPS).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct GoogleOAuthConfig {
+    pub client_id: String,
+    pub client_secret: String,
+    pub auth_url: String,
+    pub token_url: String,
+    pub revoke_url: String,
+    /// The mail servers a Google account connects to (Gmail's).
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+}
+
+impl Default for GoogleOAuthConfig {
+    fn default() -> Self {
+        Self {
+            client_id: String::new(),
+            client_secret: String::new(),
+            auth_url: "https://accounts.google.com/o/oauth2/v2/auth".into(),
+            token_url: "https://oauth2.googleapis.com/token".into(),
+            revoke_url: "https://oauth2.googleapis.com/revoke".into(),
+            imap_server: "imap.gmail.com".into(),
+            imap_port: 993,
+            imap_ssl: true,
+            smtp_server: "smtp.gmail.com".into(),
+            smtp_port: 465,
+            smtp_ssl: true,
+        }
+    }
+}
+
+/// `[oauth.microsoft]`: an app registration of Microsoft Entra (a public client with the
+/// device code flow allowed).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MicrosoftOAuthConfig {
+    pub client_id: String,
+    /// Only for a confidential client; a public client has none.
+    pub client_secret: String,
+    /// `common` (work and personal accounts), `consumers`, `organizations` or a tenant id.
+    pub tenant: String,
+    /// Empty: `https://login.microsoftonline.com/{tenant}/oauth2/v2.0/devicecode`.
+    pub device_url: String,
+    /// Empty: `https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token`.
+    pub token_url: String,
+    pub imap_server: String,
+    pub imap_port: u16,
+    pub imap_ssl: bool,
+    pub smtp_server: String,
+    pub smtp_port: u16,
+    pub smtp_ssl: bool,
+}
+
+impl Default for MicrosoftOAuthConfig {
+    fn default() -> Self {
+        Self {
+            client_id: String::new(),
+            client_secret: String::new(),
+            tenant: "common".into(),
+            device_url: String::new(),
+            token_url: String::new(),
+            imap_server: "outlook.office365.com".into(),
+            imap_port: 993,
+            imap_ssl: true,
+            smtp_server: "smtp.office365.com".into(),
+            smtp_port: 587,
+            smtp_ssl: false,
+        }
+    }
+}
+
+impl MicrosoftOAuthConfig {
+    fn tenant_url(&self, what: &str) -> String {
+        format!(
+            "https://login.microsoftonline.com/{}/oauth2/v2.0/{what}",
+            self.tenant
+        )
+    }
+
+    pub fn device_endpoint(&self) -> String {
+        if self.device_url.is_empty() {
+            self.tenant_url("devicecode")
+        } else {
+            self.device_url.clone()
+        }
+    }
+
+    pub fn token_endpoint(&self) -> String {
+        if self.token_url.is_empty() {
+            self.tenant_url("token")
+        } else {
+            self.token_url.clone()
+        }
+    }
+}
+
+impl Default for OAuthConfig {
+    fn default() -> Self {
+        Self {
+            google: None,
+            microsoft: None,
+            timeout_secs: 15,
+        }
+    }
+}
+
+/// Sections whose keys are themselves sections: `MAILCLIENT_OAUTH_GOOGLE_CLIENT_ID` is
+/// `[oauth.google] client_id`.
+const NESTED_SECTIONS: &[(&str, &[&str])] = &[("oauth", &["google", "microsoft"])];
 
 /// The page-builder page (`/BuilderPage`): content entries of Builder.io's model `page`,
 /// fetched by the server so the browser never talks to Builder's hosts.
@@ -355,6 +487,7 @@ impl Config {
                 continue;
             };
             let (section, key) = (section.to_ascii_lowercase(), key.to_ascii_lowercase());
+            let (section, key) = nested(&section, &key);
             let entry = table
                 .entry(section.clone())
                 .or_insert_with(|| toml::Value::Table(toml::Table::new()));
@@ -363,7 +496,21 @@ impl Config {
                     "{file_label}: `{section}` must be a section ([{section}])"
                 )));
             };
-            section_table.insert(key.clone(), env_value(value));
+            let (target, path) = match key.split_once('.') {
+                Some((sub, key)) => {
+                    let sub_entry = section_table
+                        .entry(sub.to_string())
+                        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+                    let Some(sub_table) = sub_entry.as_table_mut() else {
+                        return Err(ConfigError(format!(
+                            "{file_label}: `{section}.{sub}` must be a section ([{section}.{sub}])"
+                        )));
+                    };
+                    (sub_table, key.to_string())
+                }
+                None => (section_table, key.clone()),
+            };
+            target.insert(path, env_value(value));
             sources.insert(format!("{section}.{key}"), name.clone());
         }
 
@@ -571,6 +718,7 @@ impl Config {
                 "expected 0 to 3600 seconds",
             );
         }
+        self.validate_oauth(&bad)?;
         network::validate(self, &bad)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return bad(
@@ -580,6 +728,94 @@ impl Config {
             );
         }
         Ok(())
+    }
+
+    fn validate_oauth(&self, bad: network::Bad<'_>) -> Result<(), ConfigError> {
+        let o = &self.oauth;
+        if o.timeout_secs == 0 || o.timeout_secs > 60 {
+            return bad(
+                "oauth.timeout_secs",
+                &o.timeout_secs,
+                "expected 1 to 60 seconds",
+            );
+        }
+        let mut urls: Vec<(&str, &str)> = Vec::new();
+        let mut ids: Vec<(&str, &str)> = Vec::new();
+        if let Some(g) = &o.google {
+            ids.push(("oauth.google.client_id", &g.client_id));
+            urls.extend([
+                ("oauth.google.auth_url", g.auth_url.as_str()),
+                ("oauth.google.token_url", g.token_url.as_str()),
+                ("oauth.google.revoke_url", g.revoke_url.as_str()),
+            ]);
+            if g.client_secret.trim().is_empty() {
+                return bad(
+                    "oauth.google.client_secret",
+                    &"",
+                    "Google's clients need their secret (Google Cloud, Credentials)",
+                );
+            }
+            for (key, host) in [
+                ("oauth.google.imap_server", &g.imap_server),
+                ("oauth.google.smtp_server", &g.smtp_server),
+            ] {
+                if host.trim().is_empty() {
+                    return bad(key, host, "expected a host name");
+                }
+            }
+        }
+        if let Some(m) = &o.microsoft {
+            ids.push(("oauth.microsoft.client_id", &m.client_id));
+            let tenant_ok = !m.tenant.is_empty()
+                && m.tenant.len() <= 100
+                && m.tenant
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+            if !tenant_ok {
+                return bad(
+                    "oauth.microsoft.tenant",
+                    &m.tenant,
+                    "expected common, consumers, organizations or a tenant id",
+                );
+            }
+            for (key, url) in [
+                ("oauth.microsoft.device_url", &m.device_url),
+                ("oauth.microsoft.token_url", &m.token_url),
+            ] {
+                if !url.is_empty() {
+                    urls.push((key, url));
+                }
+            }
+            for (key, host) in [
+                ("oauth.microsoft.imap_server", &m.imap_server),
+                ("oauth.microsoft.smtp_server", &m.smtp_server),
+            ] {
+                if host.trim().is_empty() {
+                    return bad(key, host, "expected a host name");
+                }
+            }
+        }
+        for (key, id) in ids {
+            if id.trim().is_empty() || id.len() > 500 {
+                return bad(key, &id, "expected the client id of the app registration");
+            }
+        }
+        for (key, url) in urls {
+            if !base_url_ok(url) {
+                return bad(
+                    key,
+                    &url,
+                    "expected a URL starting with http:// or https://",
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `[server] public_url` when it is HTTPS: where a provider may send the browser back.
+    pub fn https_public_url(&self) -> Option<&str> {
+        let url = self.server.public_url.trim_end_matches('/');
+        url.starts_with("https://").then_some(url)
     }
 
     pub fn listen_addr(&self) -> SocketAddr {
@@ -614,6 +850,21 @@ impl Config {
         let (cert, key) = (&self.server.tls_cert, &self.server.tls_key);
         (!cert.as_os_str().is_empty()).then_some((cert.as_path(), key.as_path()))
     }
+}
+
+/// `(section, key)` of an environment variable, with a nested section's name moved into the
+/// key: `oauth`, `google_client_id` → `oauth`, `google.client_id`.
+fn nested(section: &str, key: &str) -> (String, String) {
+    for (outer, inner) in NESTED_SECTIONS {
+        if section == *outer {
+            for sub in *inner {
+                if let Some(rest) = key.strip_prefix(sub).and_then(|r| r.strip_prefix('_')) {
+                    return (section.to_string(), format!("{sub}.{rest}"));
+                }
+            }
+        }
+    }
+    (section.to_string(), key.to_string())
 }
 
 /// An environment value is read as a TOML literal when it is one (numbers, booleans, arrays),
@@ -704,6 +955,49 @@ mod tests {
         let c = Config::from_sources(Some(file), None, &e, &o).unwrap();
         assert_eq!(c.server.listen, "127.0.0.1:9100");
         assert_eq!(c.storage.data_dir, PathBuf::from("/srv/mail"));
+    }
+
+    #[test]
+    fn oauth_sections_come_from_the_file_or_the_environment() {
+        let c = Config::from_sources(None, None, &[], &Overrides::default()).unwrap();
+        assert!(c.oauth.google.is_none() && c.oauth.microsoft.is_none());
+        let e = env(&[
+            (
+                "MAILCLIENT_OAUTH_GOOGLE_CLIENT_ID",
+                "id.apps.googleusercontent.com",
+            ),
+            ("MAILCLIENT_OAUTH_GOOGLE_CLIENT_SECRET", "s"),
+            ("MAILCLIENT_OAUTH_MICROSOFT_TENANT", "consumers"),
+        ]);
+        let file = "[oauth.microsoft]\nclient_id = \"abc\"\n";
+        let c = Config::from_sources(Some(file), None, &e, &Overrides::default()).unwrap();
+        let g = c.oauth.google.unwrap();
+        assert_eq!(g.client_id, "id.apps.googleusercontent.com");
+        assert_eq!(g.token_url, "https://oauth2.googleapis.com/token");
+        let m = c.oauth.microsoft.unwrap();
+        assert_eq!(
+            (m.client_id.as_str(), m.tenant.as_str()),
+            ("abc", "consumers")
+        );
+        assert_eq!(
+            m.token_endpoint(),
+            "https://login.microsoftonline.com/consumers/oauth2/v2.0/token"
+        );
+        // A section without its client id names the key and the variable.
+        let e = env(&[("MAILCLIENT_OAUTH_GOOGLE_CLIENT_SECRET", "s")]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(err.0.contains("oauth.google.client_id"), "{err}");
+        let e = env(&[
+            ("MAILCLIENT_OAUTH_MICROSOFT_CLIENT_ID", "abc"),
+            ("MAILCLIENT_OAUTH_MICROSOFT_TOKEN_URL", "ftp://x"),
+        ]);
+        let err = Config::from_sources(None, None, &e, &Overrides::default()).unwrap_err();
+        assert!(
+            err.0.contains(
+                "`oauth.microsoft.token_url` (from MAILCLIENT_OAUTH_MICROSOFT_TOKEN_URL)"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod live;
 pub mod mail;
 pub mod mailstore;
 pub mod messages;
+pub mod oauth;
 pub mod outgoing;
 pub mod rules;
 pub mod schema;

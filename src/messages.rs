@@ -368,3 +368,32 @@ pub const BUILDER_FORM_TOO_MANY_FIELDS: &str = "יותר מדי שדות בטו�
 pub const BUILDER_FORM_TOO_LARGE: &str = "הטופס גדול מדי";
 pub const BUILDER_FORM_BAD_EMAIL: &str = "כתובת הדואר של הטופס אינה תקינה";
 pub const BUILDER_FORM_MAILED: &str = "הטופס נשלח בדואר מתיבת הדואר שלך";
+
+// OAuth2 sign-in to Gmail and Microsoft mailboxes (issue 24).
+pub const OAUTH_GOOGLE_NOT_CONFIGURED: &str =
+    "ההתחברות עם Google לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.google] (ראו README).";
+pub const OAUTH_MICROSOFT_NOT_CONFIGURED: &str = "ההתחברות עם Microsoft לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.microsoft] (ראו README).";
+pub const OAUTH_FLOW_NOT_FOUND: &str = "תהליך ההתחברות לא נמצא או שפג תוקפו. יש להתחיל מחדש.";
+pub const OAUTH_TOO_MANY_FLOWS: &str =
+    "יש יותר מדי תהליכי התחברות פתוחים בשרת. נסו שוב בעוד כמה דקות.";
+pub const OAUTH_FLOW_EXPIRED: &str = "פג תוקף תהליך ההתחברות. יש להתחיל מחדש.";
+pub const OAUTH_ACCESS_DENIED: &str =
+    "ההתחברות בוטלה: לא ניתנה הרשאה לגשת לתיבת הדואר. אפשר לנסות שוב ולאשר את הגישה.";
+pub const OAUTH_STATE_MISMATCH: &str = "הכתובת שהודבקה אינה שייכת לתהליך ההתחברות הזה. יש להעתיק את הכתובת המלאה מסרגל הכתובות של הלשונית שנפתחה, או להתחיל מחדש.";
+pub const OAUTH_PASTE_INVALID: &str = "הכתובת שהודבקה אינה כתובת החזרה מ-Google. יש להעתיק את הכתובת המלאה מסרגל הכתובות (מתחילה ב-http://127.0.0.1).";
+pub const OAUTH_NO_REFRESH_TOKEN: &str = "ספק הדואר לא החזיר הרשאה מתמשכת (refresh token). יש להסיר את הגישה של האפליקציה בחשבון ולהתחבר שוב.";
+pub const OAUTH_MALFORMED: &str = "שרת ההרשאות החזיר תשובה לא תקינה.";
+pub const OAUTH_SIGN_IN_NEEDED: &str =
+    "ההרשאה לתיבת הדואר בוטלה או שפג תוקפה. הסנכרון הופסק: יש להתחבר מחדש בהגדרות.";
+pub const OAUTH_WRONG_MAILBOX: &str =
+    "ההרשאה שניתנה אינה של כתובת הדואר הזו. יש להתחבר עם החשבון של הכתובת שהוזנה.";
+
+/// The provider's token endpoint could not be reached or did not answer in time.
+pub fn oauth_unreachable(provider: &str) -> String {
+    format!("לא ניתן להתחבר לשרת ההרשאות של {provider}. נסו שוב מאוחר יותר.")
+}
+
+/// The provider's token endpoint refused (its error code, in English, for the admin).
+pub fn oauth_refused(provider: &str, code: &str) -> String {
+    format!("שרת ההרשאות של {provider} דחה את הבקשה ({code}).")
+}

@@ -53,6 +53,14 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/api/providers", User),
     ("GET", "/api/providers/detect", User),
     ("POST", "/api/sync/refresh", User),
+    // OAuth sign-in to Gmail and Microsoft mailboxes; the callback is Google's redirect of the
+    // browser, authenticated by the flow's state (no session token on a redirect)
+    ("GET", "/api/oauth/providers", User),
+    ("POST", "/api/oauth/microsoft/device", User),
+    ("GET", "/api/oauth/flows/{flow_id}", User),
+    ("POST", "/api/oauth/google/start", User),
+    ("POST", "/api/oauth/google/finish", User),
+    ("GET", "/api/oauth/google/callback", Public),
     // AI
     ("POST", "/api/settings/claude-api-key", User),
     ("DELETE", "/api/settings/claude-api-key", User),

@@ -443,6 +443,7 @@ async fn email_forms_go_through_the_users_mailbox_when_there_is_one() {
         smtp_ssl: true,
         imap_fingerprint: None,
         smtp_fingerprint: None,
+        auth: Default::default(),
     };
     mailclient::accounts::save(&app.state.store, &app.state.key, user_id, &settings).unwrap();
     let (s, v) = submit(

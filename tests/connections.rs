@@ -148,6 +148,7 @@ async fn a_saved_password_is_not_reused_for_another_certificate() {
         smtp_ssl: false,
         imap_fingerprint: Some(pinned.clone()),
         smtp_fingerprint: None,
+        auth: Default::default(),
     };
     accounts::save(&app.state.store, &app.state.key, user.id, &saved).unwrap();
 

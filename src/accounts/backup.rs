@@ -16,8 +16,10 @@ pub fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
         if a.is_local() {
             continue; // imported mail has no server to reconnect to
         }
+        // An OAuth account travels with its refresh token, sealed in the backup like a password.
         out.push(Settings {
-            password: a.password(&state.key)?,
+            password: a.secret(&state.key)?,
+            auth: a.auth,
             email: a.email,
             imap_server: a.imap_server,
             imap_port: a.imap_port,

@@ -27,6 +27,34 @@ pub const ACCOUNTS: TableDefinition<u64, &[u8]> = TableDefinition::new("accounts
 /// (user id, account id) → (): a user's accounts.
 pub const USER_ACCOUNTS: TableDefinition<(u64, u64), ()> = TableDefinition::new("user_accounts");
 
+/// How an account signs in to its servers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(rename = "MailAccountAuth")]
+pub enum AuthKind {
+    /// The mailbox password (or an app password).
+    #[default]
+    Password,
+    /// OAuth2 with Google (XOAUTH2); the sealed secret is the refresh token.
+    Google,
+    /// OAuth2 with Microsoft (XOAUTH2); the sealed secret is the refresh token.
+    Microsoft,
+}
+
+impl AuthKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::Google => "google",
+            Self::Microsoft => "microsoft",
+        }
+    }
+
+    pub fn is_oauth(self) -> bool {
+        self != Self::Password
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AccountRecord {
     pub id: u64,
@@ -38,8 +66,16 @@ pub struct AccountRecord {
     pub smtp_server: String,
     pub smtp_port: u16,
     pub smtp_ssl: bool,
-    /// The mailbox password, sealed (see [`seal_context`]).
+    /// The mailbox password, or for an OAuth account its refresh token, sealed (see
+    /// [`seal_context`]).
     pub sealed_password: String,
+    /// Password or OAuth (records from before OAuth are password accounts).
+    #[serde(default)]
+    pub auth: AuthKind,
+    /// The provider refused the refresh token (revoked or expired): the sync waits until the
+    /// user signs in again.
+    #[serde(default)]
+    pub needs_sign_in: bool,
     /// Certificates the user accepted by fingerprint, per server.
     #[serde(default)]
     pub imap_fingerprint: Option<String>,
@@ -67,6 +103,11 @@ pub struct Account {
     pub imap_fingerprint: Option<String>,
     #[serde(default)]
     pub smtp_fingerprint: Option<String>,
+    /// How the account signs in.
+    pub auth: AuthKind,
+    /// The provider refused the refresh token: the user must sign in again (sync waits).
+    #[serde(rename = "needsSignIn")]
+    pub needs_sign_in: bool,
 }
 
 impl From<&AccountRecord> for Account {
@@ -83,14 +124,23 @@ impl From<&AccountRecord> for Account {
             smtp_ssl: r.smtp_ssl,
             imap_fingerprint: r.imap_fingerprint.clone(),
             smtp_fingerprint: r.smtp_fingerprint.clone(),
+            auth: r.auth,
+            needs_sign_in: r.needs_sign_in,
         }
     }
 }
 
 /// The associated data a password is sealed under: a sealed value copied to another account's
 /// record does not open.
-fn seal_context(user_id: u64, email: &str) -> String {
-    format!("mail-password:{user_id}:{}", email.to_lowercase())
+fn seal_context(auth: AuthKind, user_id: u64, email: &str) -> String {
+    match auth {
+        AuthKind::Password => format!("mail-password:{user_id}:{}", email.to_lowercase()),
+        other => format!(
+            "oauth-refresh:{}:{user_id}:{}",
+            other.name(),
+            email.to_lowercase()
+        ),
+    }
 }
 
 impl AccountRecord {
@@ -107,6 +157,8 @@ impl AccountRecord {
             smtp_port: 0,
             smtp_ssl: false,
             sealed_password: String::new(),
+            auth: AuthKind::Password,
+            needs_sign_in: false,
             imap_fingerprint: None,
             smtp_fingerprint: None,
             created_at: time::OffsetDateTime::now_utc().unix_timestamp(),
@@ -118,9 +170,21 @@ impl AccountRecord {
         self.imap_server.is_empty()
     }
 
+    /// The mailbox password. An OAuth account has none (its secret is a refresh token, which
+    /// must never be sent as a password).
     pub fn password(&self, key: &ServerKey) -> anyhow::Result<String> {
+        anyhow::ensure!(
+            self.auth == AuthKind::Password,
+            "account {} signs in with OAuth, not a password",
+            self.id
+        );
+        self.secret(key)
+    }
+
+    /// The sealed secret, opened: the password, or an OAuth account's refresh token.
+    pub fn secret(&self, key: &ServerKey) -> anyhow::Result<String> {
         let bytes = key.open(
-            &seal_context(self.user_id, &self.email),
+            &seal_context(self.auth, self.user_id, &self.email),
             &self.sealed_password,
         )?;
         Ok(String::from_utf8(bytes)?)
@@ -163,6 +227,9 @@ pub struct Settings {
     pub smtp_ssl: bool,
     pub imap_fingerprint: Option<String>,
     pub smtp_fingerprint: Option<String>,
+    /// Password or OAuth: for OAuth, `password` is the refresh token.
+    #[serde(default)]
+    pub auth: AuthKind,
 }
 
 /// Everything but the password, which never reaches a log.
@@ -173,6 +240,7 @@ impl std::fmt::Debug for Settings {
             .field("password", &"<redacted>")
             .field("imap", &(&self.imap_server, self.imap_port, self.imap_ssl))
             .field("smtp", &(&self.smtp_server, self.smtp_port, self.smtp_ssl))
+            .field("auth", &self.auth)
             .finish_non_exhaustive()
     }
 }
@@ -207,7 +275,12 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
             smtp_server: s.smtp_server.clone(),
             smtp_port: s.smtp_port,
             smtp_ssl: s.smtp_ssl,
-            sealed_password: key.seal(&seal_context(user_id, &s.email), s.password.as_bytes()),
+            sealed_password: key.seal(
+                &seal_context(s.auth, user_id, &s.email),
+                s.password.as_bytes(),
+            ),
+            auth: s.auth,
+            needs_sign_in: false,
             imap_fingerprint: s.imap_fingerprint.clone(),
             smtp_fingerprint: s.smtp_fingerprint.clone(),
             created_at: existing
@@ -221,6 +294,56 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
     };
     txn.commit()?;
     Ok(record)
+}
+
+/// Changes a saved account in one write transaction: `f` gets the record (None: the account
+/// is gone, nothing is written).
+fn update(
+    store: &Store,
+    id: u64,
+    f: impl FnOnce(&mut AccountRecord),
+) -> Result<Option<AccountRecord>> {
+    let txn = store.db().begin_write()?;
+    let updated = {
+        let mut table = txn.open_table(ACCOUNTS)?;
+        let current: Option<AccountRecord> = match table.get(id)? {
+            Some(v) => Some(record::decode(v.value())?),
+            None => None,
+        };
+        match current {
+            Some(mut r) => {
+                f(&mut r);
+                table.insert(id, record::encode(&r).as_slice())?;
+                Some(r)
+            }
+            None => None,
+        }
+    };
+    txn.commit()?;
+    Ok(updated)
+}
+
+/// Marks an OAuth account as needing a new sign-in (its refresh token was refused), or clears
+/// the mark.
+pub fn set_needs_sign_in(store: &Store, id: u64, needed: bool) -> Result<Option<AccountRecord>> {
+    update(store, id, |r| r.needs_sign_in = needed)
+}
+
+/// Keeps the refresh token a provider sent in place of the old one (Microsoft rotates them).
+pub fn replace_refresh_token(
+    store: &Store,
+    key: &ServerKey,
+    id: u64,
+    refresh_token: &str,
+) -> Result<Option<AccountRecord>> {
+    update(store, id, |r| {
+        if r.auth.is_oauth() {
+            r.sealed_password = key.seal(
+                &seal_context(r.auth, r.user_id, &r.email),
+                refresh_token.as_bytes(),
+            );
+        }
+    })
 }
 
 fn find_by_email_in(
@@ -346,6 +469,7 @@ pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
 
 // This feature's part of the wire contract (see `crate::wire`).
 crate::wire_types!(
+    AuthKind,
     Account,
     crate::state::SyncStatus,
     routes::AccountWithSync,
@@ -380,6 +504,7 @@ mod tests {
             smtp_ssl: true,
             imap_fingerprint: None,
             smtp_fingerprint: None,
+            auth: AuthKind::Password,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("hunter2-secret"), "{printed}");

@@ -17,7 +17,7 @@ use crate::error::{ApiJson, AppError, Result};
 use crate::mail::net::{Endpoint, FailureKind, MailError};
 use crate::mail::providers::{self, PROVIDERS};
 use crate::mail::tls::normalize_fingerprint;
-use crate::mail::{imap, smtp};
+use crate::mail::{Credential, imap, smtp};
 use crate::messages;
 use crate::state::{AppState, SyncStatus};
 
@@ -128,6 +128,10 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     let password = if req.password.is_empty() {
         let existing = super::find_by_email(&state.store, user_id, &email)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED))?;
+        // An OAuth account has no password to reuse (its secret is a refresh token).
+        if existing.auth.is_oauth() {
+            return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED));
+        }
         // The saved password goes only to the servers it was saved for: a request that names
         // other servers must carry the password itself.
         let same_servers = existing.imap_server.eq_ignore_ascii_case(&imap_server)
@@ -163,6 +167,7 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         smtp_ssl,
         imap_fingerprint,
         smtp_fingerprint,
+        auth: super::AuthKind::Password,
     })
 }
 
@@ -171,14 +176,22 @@ fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
-type Checked = (
+pub(crate) type Checked = (
     std::result::Result<(), MailError>,
     std::result::Result<(), MailError>,
 );
 
 /// Logs in to IMAP and authenticates to SMTP, side by side, when the user has a try left
-/// (`limit.rs`).
-async fn check(state: &AppState, user_id: u64, s: &Settings) -> Result<Checked> {
+/// (`limit.rs`): with the password of `s`, or with `credential` when given (an OAuth access
+/// token).
+pub(crate) async fn check(
+    state: &AppState,
+    user_id: u64,
+    s: &Settings,
+    credential: Option<&Credential>,
+) -> Result<Checked> {
+    let password = Credential::Password(s.password.clone());
+    let credential = credential.unwrap_or(&password);
     state
         .service::<ConnectionTests>()
         .take(user_id)
@@ -202,16 +215,24 @@ async fn check(state: &AppState, user_id: u64, s: &Settings) -> Result<Checked> 
         hosts: state.mail_hosts.clone(),
     };
     let imap_check = async {
-        let mut session = imap::open(tls, &imap_ep, &s.email, &s.password).await?;
+        let mut session = imap::open_with(tls, &imap_ep, &s.email, credential).await?;
         let _ = session.logout().await;
         Ok(())
     };
     let smtp_check = async {
-        let conn = smtp::SmtpConn::open(tls, &smtp_ep, &s.email, &s.password).await?;
+        let conn = smtp::SmtpConn::open_with(tls, &smtp_ep, &s.email, credential).await?;
         conn.quit().await;
         Ok(())
     };
-    Ok(tokio::join!(imap_check, smtp_check))
+    let (imap_r, smtp_r): Checked = tokio::join!(imap_check, smtp_check);
+    if imap_r.is_err() || smtp_r.is_err() {
+        tracing::info!(
+            imap = ?imap_r.as_ref().err().map(|e| (&e.kind, &e.detail)),
+            smtp = ?smtp_r.as_ref().err().map(|e| (&e.kind, &e.detail)),
+            "mailbox connection failed"
+        );
+    }
+    Ok((imap_r, smtp_r))
 }
 
 /// The result of connecting to one server (IMAP or SMTP): only `ok` when it worked.
@@ -277,11 +298,6 @@ fn failure_response(
 ) -> Response {
     let first = imap.as_ref().err().or(smtp.as_ref().err());
     let message = first.map(|e| e.message.clone()).unwrap_or_default();
-    tracing::info!(
-        imap = ?imap.as_ref().err().map(|e| (&e.kind, &e.detail)),
-        smtp = ?smtp.as_ref().err().map(|e| (&e.kind, &e.detail)),
-        "mailbox connection failed"
-    );
     (
         StatusCode::UNPROCESSABLE_ENTITY,
         Json(ConnectionResult {
@@ -322,13 +338,10 @@ pub(crate) async fn connect(
     user: &crate::auth::users::UserRecord,
     s: Settings,
 ) -> Result<Response> {
-    let (imap_r, smtp_r) = check(state, user.id, &s).await?;
-    if imap_r.is_err() || smtp_r.is_err() {
-        return Ok(failure_response(&imap_r, &smtp_r));
-    }
-    let record = super::save(&state.store, &state.key, user.id, &s)?;
-    tracing::info!(user = %user.username, account = record.id, "mailbox connected");
-    state.mailboxes.start(record.id);
+    let record = match check_and_save(state, user, s, None, None).await? {
+        Ok(record) => record,
+        Err((imap_r, smtp_r)) => return Ok(failure_response(&imap_r, &smtp_r)),
+    };
     Ok(Json(MailLoginResponse {
         success: true,
         session_id: record.id.to_string(),
@@ -338,6 +351,28 @@ pub(crate) async fn connect(
     .into_response())
 }
 
+/// Checks IMAP and SMTP (with `credential`, else the password of `s`), then saves the account
+/// and starts its sync; the two checks when either failed.
+pub(crate) async fn check_and_save(
+    state: &AppState,
+    user: &crate::auth::users::UserRecord,
+    s: Settings,
+    credential: Option<&Credential>,
+    on_saved: Option<&(dyn Fn(&AccountRecord) + Sync)>,
+) -> Result<std::result::Result<AccountRecord, Checked>> {
+    let (imap_r, smtp_r) = check(state, user.id, &s, credential).await?;
+    if imap_r.is_err() || smtp_r.is_err() {
+        return Ok(Err((imap_r, smtp_r)));
+    }
+    let record = super::save(&state.store, &state.key, user.id, &s)?;
+    tracing::info!(user = %user.username, account = record.id, auth = record.auth.name(), "mailbox connected");
+    if let Some(f) = on_saved {
+        f(&record);
+    }
+    state.mailboxes.start(record.id);
+    Ok(Ok(record))
+}
+
 /// `POST /api/auth/test-connection`: the same checks, nothing saved.
 async fn test_connection(
     State(state): State<AppState>,
@@ -345,7 +380,7 @@ async fn test_connection(
     ApiJson(req): ApiJson<ConnectRequest>,
 ) -> Result<Response> {
     let s = settings(&state, user.id, req)?;
-    let (imap_r, smtp_r) = check(&state, user.id, &s).await?;
+    let (imap_r, smtp_r) = check(&state, user.id, &s, None).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(failure_response(&imap_r, &smtp_r));
     }

@@ -42,7 +42,7 @@ pub fn parse_network(text: &str) -> Option<IpNet> {
         .or_else(|| text.parse::<IpAddr>().ok().map(IpNet::from))
 }
 
-type Bad<'a> = &'a dyn Fn(&str, &dyn Display, &str) -> Result<(), ConfigError>;
+pub(super) type Bad<'a> = &'a dyn Fn(&str, &dyn Display, &str) -> Result<(), ConfigError>;
 
 pub(super) fn validate(c: &Config, bad: Bad<'_>) -> Result<(), ConfigError> {
     let server = &c.server;

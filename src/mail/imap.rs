@@ -6,6 +6,7 @@
 use async_imap::imap_proto::{Response, Status};
 use async_imap::{Client, Session};
 
+use super::Credential;
 use super::imap_cap::{self, Capped};
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
@@ -23,6 +24,36 @@ pub async fn open(
     endpoint: &Endpoint,
     username: &str,
     password: &str,
+) -> Result<ImapSession, MailError> {
+    open_with(
+        tls,
+        endpoint,
+        username,
+        &Credential::Password(password.to_string()),
+    )
+    .await
+}
+
+/// SASL XOAUTH2 for async-imap: the initial response, then an empty answer to the server's
+/// error challenge (RFC 7628 §3.2.3), after which the server says NO.
+struct XOAuth2 {
+    response: Option<String>,
+}
+
+impl async_imap::Authenticator for XOAuth2 {
+    type Response = String;
+    fn process(&mut self, _challenge: &[u8]) -> String {
+        self.response.take().unwrap_or_default()
+    }
+}
+
+/// Connects and signs in with `credential`: LOGIN with a password, AUTHENTICATE XOAUTH2 with an
+/// access token.
+pub async fn open_with(
+    tls: &TlsContext,
+    endpoint: &Endpoint,
+    username: &str,
+    credential: &Credential,
 ) -> Result<ImapSession, MailError> {
     let attempt = TlsAttempt::new(tls, endpoint)?;
     let tcp = connect_tcp(endpoint).await?;
@@ -56,7 +87,16 @@ pub async fn open(
                 Err(e) => return Err(io_or_protocol(endpoint, e)),
             }
         };
-        match client.login(username, password).await {
+        let signed_in = match credential {
+            Credential::Password(password) => client.login(username, password).await,
+            Credential::XOAuth2(token) => {
+                let auth = XOAuth2 {
+                    response: Some(Credential::xoauth2_response(username, token)),
+                };
+                client.authenticate("XOAUTH2", auth).await
+            }
+        };
+        match signed_in {
             Ok(mut session) => {
                 session.get_mut().set_limits(imap_cap::SESSION);
                 Ok(session)

@@ -33,6 +33,7 @@ use lettre::transport::smtp::commands::Starttls;
 use lettre::transport::smtp::extension::{ClientId, Extension};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use super::Credential;
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
 };
@@ -196,6 +197,23 @@ impl SmtpConn {
         username: &str,
         password: &str,
     ) -> Result<Self, MailError> {
+        Self::open_with(
+            tls,
+            endpoint,
+            username,
+            &Credential::Password(password.to_string()),
+        )
+        .await
+    }
+
+    /// Connects and authenticates with `credential`: AUTH PLAIN/LOGIN with a password, AUTH
+    /// XOAUTH2 with an access token.
+    pub async fn open_with(
+        tls: &TlsContext,
+        endpoint: &Endpoint,
+        username: &str,
+        credential: &Credential,
+    ) -> Result<Self, MailError> {
         let attempt = TlsAttempt::new(tls, endpoint)?;
         let tcp = connect_tcp(endpoint).await?;
         with_deadline(endpoint, "SMTP login", async {
@@ -225,7 +243,7 @@ impl SmtpConn {
                     conn = Self::start(stream, AFTER_STARTTLS, endpoint).await?.0;
                 }
             }
-            conn.auth(username, password).await?;
+            conn.auth(username, credential).await?;
             Ok(conn)
         })
         .await
@@ -257,27 +275,40 @@ impl SmtpConn {
         classify(&self.endpoint, &self.over, e, phase)
     }
 
-    async fn auth(&mut self, username: &str, password: &str) -> Result<(), MailError> {
-        let credentials = Credentials::new(username.to_string(), password.to_string());
-        let mechanisms = [Mechanism::Plain, Mechanism::Login];
+    async fn auth(&mut self, username: &str, credential: &Credential) -> Result<(), MailError> {
+        let (secret, mechanisms, missing): (&str, &[Mechanism], &str) = match credential {
+            Credential::Password(p) => (
+                p,
+                &[Mechanism::Plain, Mechanism::Login],
+                "the server offers neither AUTH PLAIN nor AUTH LOGIN",
+            ),
+            Credential::XOAuth2(t) => (
+                t,
+                &[Mechanism::Xoauth2],
+                "the server does not offer AUTH XOAUTH2",
+            ),
+        };
+        let credentials = Credentials::new(username.to_string(), secret.to_string());
         if self
             .conn
             .server_info()
-            .get_auth_mechanism(&mechanisms)
+            .get_auth_mechanism(mechanisms)
             .is_none()
         {
-            return Err(MailError::protocol(
-                &self.endpoint,
-                "the server offers neither AUTH PLAIN nor AUTH LOGIN",
-            ));
+            return Err(MailError::protocol(&self.endpoint, missing));
         }
-        match self.conn.auth(&mechanisms, &credentials).await {
+        match self.conn.auth(mechanisms, &credentials).await {
             Ok(_) => Ok(()),
             Err(e) if matches!(code(&e), Some(535 | 534 | 454 | 530)) => Err(MailError::new(
                 FailureKind::Auth,
                 &self.endpoint,
                 reply_text(&e),
             )),
+            // XOAUTH2 refused: the server sends its error as a 334 challenge (RFC 7628 §3.2.2),
+            // which lettre's mechanism refuses to answer. The connection is dropped either way.
+            Err(e) if matches!(credential, Credential::XOAuth2(_)) && e.is_client() => Err(
+                MailError::new(FailureKind::Auth, &self.endpoint, "XOAUTH2 refused"),
+            ),
             Err(e) => Err(self.error(e, Phase::Session)),
         }
     }

@@ -6,7 +6,7 @@
 use crate::accounts::{self, AccountRecord};
 use crate::error::AppError;
 use crate::mail::net::MailError;
-use crate::mail::smtp::{SendError, SmtpConn};
+use crate::mail::smtp::SendError;
 use crate::messages;
 use crate::state::AppState;
 use crate::store::Store;
@@ -54,6 +54,13 @@ impl From<anyhow::Error> for Failure {
     fn from(e: anyhow::Error) -> Self {
         if let Some(mail) = e.downcast_ref::<MailError>() {
             return mail.clone().into();
+        }
+        if crate::oauth::sign_in_needed(&e) {
+            // Kept and retried: it goes once the user signs in again.
+            return Self {
+                message: messages::OAUTH_SIGN_IN_NEEDED.into(),
+                permanent: false,
+            };
         }
         tracing::warn!(error = %format!("{e:#}"), "sending: mailbox trouble");
         Self {
@@ -187,9 +194,12 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
             sent_at,
             &limits(state),
         )?;
-        let password = account.password(&shared.key).map_err(Failure::from)?;
         let endpoint = account.smtp_endpoint(shared.timeout, &shared.hosts);
-        let mut smtp = SmtpConn::open(&shared.tls, &endpoint, &account.email, &password).await?;
+        let mut smtp = shared
+            .oauth
+            .smtp(&shared.tls, &endpoint, &account)
+            .await
+            .map_err(Failure::from)?;
         let sent = tokio::time::timeout(
             shared.timeout * 4,
             smtp.send(&item.mail.from.email, &item.mail.recipients(), &wire),

@@ -8,7 +8,7 @@ use futures_util::TryStreamExt;
 
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
-use crate::mail::imap::{self, ImapSession};
+use crate::mail::imap::ImapSession;
 use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
 use crate::store::Store;
 use crate::sync::SyncShared;
@@ -28,9 +28,8 @@ impl<'a> Mailbox<'a> {
         store: &'a Store,
         account: &'a AccountRecord,
     ) -> anyhow::Result<Self> {
-        let password = account.password(&shared.key)?;
         let endpoint = account.imap_endpoint(shared.timeout, &shared.hosts);
-        let mut session = imap::open(&shared.tls, &endpoint, &account.email, &password).await?;
+        let mut session = shared.oauth.imap(&shared.tls, &endpoint, account).await?;
         let limit = shared.timeout;
         let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
         Ok(Self {

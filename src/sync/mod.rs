@@ -57,6 +57,8 @@ pub struct SyncShared {
     pub events: broadcast::Sender<SyncEvent>,
     /// Spam detection, registered once the application is built.
     pub screen: std::sync::OnceLock<Arc<dyn screen::Screen>>,
+    /// Signing in: passwords, or OAuth access tokens kept fresh.
+    pub oauth: Arc<crate::oauth::OAuth>,
 }
 
 struct Running {

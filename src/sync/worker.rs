@@ -246,11 +246,17 @@ const IDLE_RENEW: Duration = Duration::from_secs(25 * 60);
 /// Runs until aborted.
 pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     let mut backoff = Duration::from_secs(1);
+    if account.needs_sign_in {
+        return wait_for_sign_in(&ctx).await;
+    }
     loop {
         ctx.set_state("connecting");
         let started = std::time::Instant::now();
         match session_loop(&ctx, &account, &wake).await {
             Ok(()) => return,
+            Err(e) if crate::oauth::sign_in_needed(&e) => {
+                return wait_for_sign_in(&ctx).await;
+            }
             Err(e) => {
                 // A response past the cap is told in words, like a failure to connect.
                 let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
@@ -304,10 +310,44 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     }
 }
 
+/// The provider refused the account's refresh token: the status says so in Hebrew, the user
+/// hears it once, and the task waits without retrying (a new sign-in restarts it).
+async fn wait_for_sign_in(ctx: &Ctx) {
+    tracing::info!(
+        account = ctx.account_id,
+        "sync waits for a new OAuth sign-in"
+    );
+    let first = {
+        let mut s = ctx.status.lock().expect("status");
+        let first = s.error_kind.as_deref() != Some(SIGN_IN_NEEDED);
+        s.state = "error".into();
+        s.error = Some(crate::messages::OAUTH_SIGN_IN_NEEDED.into());
+        s.error_kind = Some(SIGN_IN_NEEDED.into());
+        s.next_retry_at = None;
+        first
+    };
+    ctx.status_changed();
+    if first {
+        let _ = ctx.shared.events.send(SyncEvent::Failed {
+            user_id: ctx.user_id,
+            account_id: ctx.account_id,
+            kind: Some(SIGN_IN_NEEDED.into()),
+            message: crate::messages::OAUTH_SIGN_IN_NEEDED.into(),
+        });
+    }
+    std::future::pending::<()>().await;
+}
+
+/// The sync status's `errorKind` while an OAuth account waits for a new sign-in.
+pub const SIGN_IN_NEEDED: &str = "oauth_sign_in_needed";
+
 async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyhow::Result<()> {
-    let password = account.password(&ctx.shared.key)?;
     let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
-    let mut session = imap::open(&ctx.shared.tls, &endpoint, &account.email, &password).await?;
+    let mut session = ctx
+        .shared
+        .oauth
+        .imap(&ctx.shared.tls, &endpoint, account)
+        .await?;
     let limit = ctx.limit();
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
     let folder_caps = FolderCaps {

@@ -6,6 +6,7 @@ pub mod binary_api;
 pub mod llm;
 pub mod mailflow;
 pub mod mailserver;
+pub mod oauth_server;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -185,14 +186,30 @@ impl Server {
 
     /// Started and listening, not yet probed (an HTTPS server: the probe speaks plain HTTP).
     pub fn launch(data_dir: &Path, extra_args: &[&str]) -> Self {
+        Self::launch_with_log(data_dir, extra_args, None)
+    }
+
+    /// Started with `RUST_LOG=level`, its log (stderr) kept in `stdout` with the rest: for
+    /// tests that read what the server logs.
+    pub fn start_logged(data_dir: &Path, extra_args: &[&str], level: &str) -> Self {
+        let server = Self::launch_with_log(data_dir, extra_args, Some(level));
+        server.wait_healthy();
+        server
+    }
+
+    fn launch_with_log(data_dir: &Path, extra_args: &[&str], level: Option<&str>) -> Self {
         let mut cmd = Command::new(binary());
         cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
             .args(extra_args)
             .env_remove("MAILCLIENT_CONFIG")
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level.unwrap_or("warn"))
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(if level.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            });
         let mut child = cmd.spawn().unwrap();
         let lines = Arc::new(Mutex::new(Vec::new()));
         let out = child.stdout.take().unwrap();
@@ -202,6 +219,14 @@ impl Server {
                 sink.lock().unwrap().push(line);
             }
         });
+        if let Some(err) = child.stderr.take() {
+            let sink = lines.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines().map_while(Result::ok) {
+                    sink.lock().unwrap().push(line);
+                }
+            });
+        }
         let deadline = Instant::now() + Duration::from_secs(20);
         let base = loop {
             if let Some(l) = lines.lock().unwrap().iter().find_map(|l| {

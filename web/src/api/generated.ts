@@ -57,11 +57,21 @@ password?: string, };
 
 export type AdminUserResponse = { success: boolean, user: User, };
 
+export type MailAccountAuth = "password" | "google" | "microsoft";
+
 export type MailAccount = { id: number, 
 /**
  * The id as a string (the spec's name for it).
  */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, };
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+/**
+ * How the account signs in.
+ */
+auth: MailAccountAuth, 
+/**
+ * The provider refused the refresh token: the user must sign in again (sync waits).
+ */
+needsSignIn: boolean, };
 
 export type SyncStatus = { 
 /**
@@ -89,7 +99,15 @@ export type MailAccountWithSync = { sync: SyncStatus | null, id: number,
 /**
  * The id as a string (the spec's name for it).
  */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, };
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+/**
+ * How the account signs in.
+ */
+auth: MailAccountAuth, 
+/**
+ * The provider refused the refresh token: the user must sign in again (sync waits).
+ */
+needsSignIn: boolean, };
 
 export type MailAccountRequest = { email_address: string, 
 /**
@@ -151,6 +169,42 @@ export type ProvidersResponse = { providers: Array<MailProvider>, };
 export type DetectedProvider = { known: boolean, id: string, name: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, note: string, };
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+
+export type OAuthProvider = { id: MailAccountAuth, flow: OAuthFlowKind, };
+
+export type OAuthFlowKind = "redirect" | "paste" | "device";
+
+export type OAuthProvidersResponse = { providers: Array<OAuthProvider>, };
+
+export type OAuthStartRequest = { email: string, };
+
+export type DeviceFlowResponse = { flowId: string, userCode: string, verificationUri: string, 
+/**
+ * Seconds the code is valid.
+ */
+expiresIn: number, 
+/**
+ * Seconds between polls of the flow's state.
+ */
+interval: number, };
+
+export type OAuthFlowState = "pending" | "done" | "expired" | "denied" | "failed";
+
+export type OAuthFlowResponse = { state: OAuthFlowState, 
+/**
+ * Hebrew, when the flow ended without the account.
+ */
+message?: string, email: string, };
+
+export type GoogleStartResponse = { flowId: string, authorizeUrl: string, flow: OAuthFlowKind, redirectUri: string, };
+
+export type GoogleFinishRequest = { flowId: string, 
+/**
+ * The whole address the browser ended on.
+ */
+redirectedUrl: string, };
+
+export type GoogleFinishResponse = { state: OAuthFlowState, email: string, };
 
 export type EmailAttachment = { 
 /**
