@@ -4,52 +4,32 @@
 // accounts list says about an account's sign-in. Typed calls, so components never spell a path.
 
 import { api } from './client';
-import type { MailAccountWithSync } from './types';
 
-export type OAuthProviderId = 'google' | 'microsoft';
+import type {
+  DeviceFlowResponse,
+  GoogleFinishRequest,
+  GoogleFinishResponse,
+  GoogleStartResponse,
+  MailAccountAuth,
+  OAuthFlowResponse,
+  OAuthProvidersResponse,
+  OAuthStartRequest,
+} from './generated';
 
-/** How a provider's sign-in comes back: by redirect, by a pasted address, or by a device code. */
-export type OAuthFlowMode = 'redirect' | 'paste' | 'device';
+export type {
+  DeviceFlowResponse,
+  GoogleFinishResponse,
+  GoogleStartResponse,
+  MailAccountAuth,
+  OAuthFlowKind,
+  OAuthFlowResponse,
+  OAuthFlowState,
+  OAuthProvider,
+  OAuthProvidersResponse,
+} from './generated';
 
-export interface OAuthProvider {
-  id: OAuthProviderId;
-  flow: OAuthFlowMode;
-}
-
-export interface OAuthProvidersResponse {
-  providers: OAuthProvider[];
-}
-
-export interface DeviceFlowResponse {
-  flowId: string;
-  userCode: string;
-  verificationUri: string;
-  /** Seconds the code is good for. */
-  expiresIn: number;
-  /** Seconds between polls. */
-  interval: number;
-}
-
-export type OAuthFlowState = 'pending' | 'done' | 'expired' | 'denied' | 'failed';
-
-export interface OAuthFlowResponse {
-  state: OAuthFlowState;
-  /** Hebrew, when not pending or done. */
-  message?: string | null;
-  email?: string | null;
-}
-
-export interface GoogleStartResponse {
-  flowId: string;
-  authorizeUrl: string;
-  flow: 'redirect' | 'paste';
-  redirectUri: string;
-}
-
-export interface GoogleFinishResponse {
-  state: 'done';
-  email: string;
-}
+/** The providers that sign in with OAuth2 (a MailAccountAuth other than the password). */
+export type OAuthProviderId = Exclude<MailAccountAuth, 'password'>;
 
 export const oauthKeys = {
   providers: () => '/api/oauth/providers',
@@ -61,7 +41,8 @@ export function oauthProviders(): Promise<OAuthProvidersResponse> {
 }
 
 export function startMicrosoftDevice(email: string): Promise<DeviceFlowResponse> {
-  return api<DeviceFlowResponse>('/api/oauth/microsoft/device', { method: 'POST', body: { email } });
+  const body: OAuthStartRequest = { email };
+  return api<DeviceFlowResponse>('/api/oauth/microsoft/device', { method: 'POST', body });
 }
 
 /** A device flow's state; asking is what makes the server ask Microsoft (at most once per interval). */
@@ -70,25 +51,23 @@ export function oauthFlow(flowId: string, signal?: AbortSignal): Promise<OAuthFl
 }
 
 export function startGoogle(email: string): Promise<GoogleStartResponse> {
-  return api<GoogleStartResponse>('/api/oauth/google/start', { method: 'POST', body: { email } });
+  const body: OAuthStartRequest = { email };
+  return api<GoogleStartResponse>('/api/oauth/google/start', { method: 'POST', body });
 }
 
 /** The paste flow's end: the whole address the browser ended on. */
 export function finishGoogle(flowId: string, redirectedUrl: string): Promise<GoogleFinishResponse> {
-  return api<GoogleFinishResponse>('/api/oauth/google/finish', { method: 'POST', body: { flowId, redirectedUrl } });
+  const body: GoogleFinishRequest = { flowId, redirectedUrl };
+  return api<GoogleFinishResponse>('/api/oauth/google/finish', { method: 'POST', body });
 }
 
-/** How an account signs in to its mailbox. */
-export type AccountAuth = 'password' | OAuthProviderId;
-
-type WithAuth = Pick<MailAccountWithSync, 'email_address'> & { auth?: string | null; needsSignIn?: boolean | null };
-
-export function accountAuth(a: WithAuth): AccountAuth {
+/** How an account signs in to its mailbox (a record from before OAuth says nothing: a password). */
+export function accountAuth(a: { auth?: MailAccountAuth | null }): MailAccountAuth {
   return a.auth === 'google' || a.auth === 'microsoft' ? a.auth : 'password';
 }
 
 /** The provider revoked or expired the sign-in: sync stopped until the user signs in again. */
-export function accountNeedsSignIn(a: WithAuth): boolean {
+export function accountNeedsSignIn(a: { needsSignIn?: boolean | null }): boolean {
   return a.needsSignIn === true;
 }
 

@@ -1992,7 +1992,7 @@ export const he = {
       user: 'פנה למנהל המערכת. ההוראות עבורו, צעד אחר צעד, בקובץ README בסעיף:',
       admin: 'ההוראות, צעד אחר צעד, בקובץ README בסעיף:',
     },
-    readmeSection: 'Gmail and Microsoft (OAuth2)',
+    readmeSection: 'OAuth sign-in for Gmail and Microsoft mailboxes',
     auth: {
       password: 'התחברות בסיסמה',
       google: 'התחברות עם Google',

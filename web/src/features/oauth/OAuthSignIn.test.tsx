@@ -47,7 +47,7 @@ const BOTH: OAuthProvider[] = [
   { id: 'microsoft', flow: 'device' },
 ];
 
-type Account = MailAccountWithSync & { auth?: string; needsSignIn?: boolean };
+type Account = MailAccountWithSync;
 
 function account(email: string, extra: Partial<Account> = {}): Account {
   return {
@@ -62,6 +62,8 @@ function account(email: string, extra: Partial<Account> = {}): Account {
     smtp_ssl: false,
     imap_fingerprint: null,
     smtp_fingerprint: null,
+    auth: 'password',
+    needsSignIn: false,
     sync: null,
     ...extra,
   };
@@ -168,7 +170,7 @@ describe('the mail account card: signing in with Google and Microsoft', () => {
       const help = await screen.findByTestId('oauth-microsoft-help');
       expect(help).toHaveTextContent('מנהל המערכת צריך להגדיר התחברות OAuth2 עם Microsoft');
       expect(help).toHaveTextContent('README');
-      expect(within(help).getByTestId('oauth-readme-section')).toHaveTextContent('Gmail and Microsoft (OAuth2)');
+      expect(within(help).getByTestId('oauth-readme-section')).toHaveTextContent('OAuth sign-in for Gmail and Microsoft mailboxes');
       expect(screen.queryByTestId('oauth-gmail-help')).not.toBeInTheDocument();
     });
 
