@@ -217,6 +217,10 @@ test('a revoked sign-in: the notice, the warning, and "sign in again" brings syn
   const warning = row.getByTestId('mail-needs-signin');
   await warning.waitFor({ timeout: 30_000 });
   assert.match(await warning.innerText(), /ההרשאה של Microsoft בוטלה או פג תוקפה/);
+  // The side column's connection card says the same, without a retry.
+  const conn = page.locator('[data-testid="connection-row"][data-email="user1@example.test"]');
+  await page.locator('[data-testid="connection-row"][data-email="user1@example.test"][data-kind="signInNeeded"]').waitFor();
+  assert.equal(await conn.getByTestId('connection-retry').count(), 0);
   await shot(page, SUITE, '08-notice');
   // The notice stays until closed.
   await page.waitForTimeout(7000);

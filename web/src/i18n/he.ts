@@ -279,6 +279,7 @@ export const he = {
           reconnecting: 'החיבור נותק — מתחבר מחדש',
           authFailed: 'הסיסמה נדחתה',
           tlsFailed: 'בעיית הצפנה (TLS)',
+          signInNeeded: 'צריך להתחבר מחדש',
           stopped: 'לא פעיל',
         },
         retryNow: 'מנסה להתחבר שוב עכשיו',
