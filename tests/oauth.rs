@@ -248,8 +248,14 @@ async fn paste_sign_in(api: &Api, seen: &mut Seen, email: &str) {
 /// Cuts the users' IMAP connections (the sync reconnects, signing in again), then asks for a
 /// sync at once instead of waiting out the reconnect's backoff.
 async fn kick(ms: &MailServer, api: &Api, users: &[&str]) {
+    let conf = ms.dir.path().join("dovecot/dovecot.conf");
     for u in users {
-        ms.doveadm(&["kick", u]);
+        // Nobody connected at that moment (the task between connections) is fine too.
+        let _ = std::process::Command::new("doveadm")
+            .arg("-c")
+            .arg(&conf)
+            .args(["kick", u])
+            .output();
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     api.post("/api/sync/refresh", json!({})).await;
@@ -557,9 +563,10 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     }
 }
 
-/// Google's redirect mode (an HTTPS `public_url`: the callback), and the flows that end
-/// without an account: denied on either provider, an expired device code, consent given for
-/// another mailbox, a pasted denial, too many flows.
+/// Google's redirect mode (an HTTPS `public_url`: the callback), a settings backup of an OAuth
+/// account restored, the flows that end without an account (denied on either provider, an
+/// expired device code, consent given for another mailbox, too many flows), `slow_down`, and
+/// the refresh token revoked when the account is removed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redirect_mode_and_flows_that_end_without_an_account() {
     let op = OAuthServer::start(3600, 1).await;
@@ -617,6 +624,42 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
     assert_eq!(landed, "https://mail.example.test/#/settings?oauth=done");
     let a3 = synced(&api, &mut seen, "user3@example.test").await;
     assert_eq!(a3["auth"], "google");
+    // A settings backup carries the account with its refresh token (sealed with the master
+    // password) and its kind; restored, it signs in with OAuth again.
+    let master = json!({ "masterPassword": "backup master 1" });
+    let (s, v) = seen
+        .json(api.post("/api/settings/backup", master.clone()).await)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = seen
+        .json(api.post("/api/settings/backup/restore", master).await)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    op.expire_access_tokens();
+    let refreshes = op.count("token:refresh_token");
+    kick(&ms, &api, &["user3@example.test"]).await;
+    ms.deliver(
+        "user3@example.test",
+        "From: d@example.test\r\nTo: user3@example.test\r\nSubject: after restore\r\n\r\nx\r\n",
+    );
+    eventually(
+        Duration::from_secs(60),
+        "the restored account syncing",
+        async || {
+            inbox_subjects(&api, &mut seen, "user3@example.test")
+                .await
+                .contains(&"after restore".to_string())
+                .then_some(())
+        },
+    )
+    .await;
+    assert!(op.count("token:refresh_token") > refreshes);
+    let a3 = account(&api, &mut seen, "user3@example.test").await;
+    assert_eq!(
+        (a3["auth"].as_str(), a3["needsSignIn"].as_bool()),
+        (Some("google"), Some(false))
+    );
+
     // A callback with a state no flow has fails, back on the settings page with the reason.
     let r = browser
         .get(server.url("/api/oauth/google/callback?state=nope&code=x"))
@@ -695,6 +738,36 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         account(&api, &mut seen, "user1@example.test")
             .await
             .is_null()
+    );
+
+    // slow_down (RFC 8628 §3.5): the server waits 5 s more before it asks again, however
+    // often the card polls.
+    let (flow, code) = device(&mut seen).await;
+    op.slow_down_next();
+    let polls = op.count("token:device_code");
+    let slowed = eventually(
+        Duration::from_secs(10),
+        "the slow_down answer",
+        async || {
+            seen.json(api.get(&format!("/api/oauth/flows/{flow}")).await)
+                .await;
+            let n = op.count("token:device_code");
+            (n > polls).then_some((n, Instant::now()))
+        },
+    )
+    .await;
+    op.approve_device(&code, "user1@example.test", true);
+    let v = until_ended(&mut seen, &flow).await;
+    let waited = slowed.1.elapsed();
+    assert_eq!(v["state"], "done", "{v}");
+    assert_eq!(
+        op.count("token:device_code"),
+        slowed.0 + 1,
+        "one poll after slow_down"
+    );
+    assert!(
+        waited >= Duration::from_secs(5),
+        "asked again after {waited:?}"
     );
 
     // A code nobody entered expires.

@@ -81,6 +81,8 @@ pub struct Inner {
     device_ttl: u64,
     device_interval: u64,
     deny: bool,
+    /// The next device poll is answered slow_down whatever its timing.
+    slow_down_next: bool,
     /// Every token issued (access and refresh), for tests grepping for leaks.
     pub issued: Vec<String>,
 }
@@ -190,6 +192,11 @@ impl OAuthServer {
 
     pub fn set_device_ttl(&self, secs: u64) {
         self.inner.lock().unwrap().device_ttl = secs;
+    }
+
+    /// The next device poll is answered `slow_down` (its interval grows by 5 s).
+    pub fn slow_down_next(&self) {
+        self.inner.lock().unwrap().slow_down_next = true;
     }
 
     pub fn set_deny(&self, deny: bool) {
@@ -361,6 +368,7 @@ async fn token(State(s): State<OAuthServer>, Form(f): Form<HashMap<String, Strin
         }
         "urn:ietf:params:oauth:grant-type:device_code" => {
             bump(&mut inner, "token:device_code");
+            let forced = std::mem::take(&mut inner.slow_down_next);
             let code = get("device_code");
             let Some((user_code, d)) = inner.devices.iter_mut().find(|(_, d)| d.code == code)
             else {
@@ -378,7 +386,7 @@ async fn token(State(s): State<OAuthServer>, Form(f): Form<HashMap<String, Strin
                 .last_poll
                 .is_some_and(|t| now.duration_since(t) + Duration::from_millis(200) < d.interval);
             d.last_poll = Some(now);
-            if too_soon {
+            if too_soon || forced {
                 d.interval += Duration::from_secs(5);
                 return error(StatusCode::BAD_REQUEST, "slow_down");
             }
@@ -533,6 +541,9 @@ async fn settings(
     }
     if let Some(v) = f.get("device_ttl").and_then(|v| v.parse().ok()) {
         inner.device_ttl = v;
+    }
+    if f.contains_key("slow_down_next") {
+        inner.slow_down_next = true;
     }
     if let Some(v) = f.get("deny") {
         inner.deny = v == "true" || v == "1";
