@@ -32,8 +32,9 @@ const envLines = (text) =>
   );
 
 // A port picked free can be taken by another process before Postfix or Dovecot binds it: then
-// start again in a new directory on new ports.
-async function startOnFreePorts() {
+// start again in a new directory on new ports. `env`: more of the script's settings (e.g.
+// MAILTEST_OAUTH2_INTROSPECTION_URL, for Dovecot's oauth2 passdb).
+async function startOnFreePorts(extraEnv = {}) {
   let last;
   for (let attempt = 0; attempt < 5; attempt++) {
     const dir = mkdtempSync(join(tmpdir(), 'mailclient-e2e-mail-'));
@@ -44,6 +45,7 @@ async function startOnFreePorts() {
       const out = execFileSync('bash', [script, 'start', dir], {
         env: {
           ...process.env,
+          ...extraEnv,
           MAILTEST_IMAP_PORT: String(imap),
           MAILTEST_IMAPS_PORT: String(imaps),
           MAILTEST_SMTP_PORT: String(smtp),
@@ -66,14 +68,19 @@ async function startOnFreePorts() {
   throw last;
 }
 
-export async function startMailServer() {
-  const { dir, out, ports } = await startOnFreePorts();
+/**
+ * `env`: more settings for scripts/mail-test-server.sh; `config`: more TOML for mailclient's
+ * config file (after its `[mail]` section).
+ */
+export async function startMailServer({ env: extraEnv = {}, config = () => '' } = {}) {
+  const { dir, out, ports } = await startOnFreePorts(extraEnv);
   const { imap, imaps, smtp, submission, submissions } = ports;
   const env = envLines(out);
   const configFile = join(dir, 'mailclient.toml');
   writeFileSync(
     configFile,
-    `[mail]\nextra_ca_files = ["${env.MAILTEST_CA}"]\ntimeout_secs = 5\npoll_interval_secs = 10\n`,
+    `[mail]\nextra_ca_files = ["${env.MAILTEST_CA}"]\ntimeout_secs = 5\npoll_interval_secs = 10\n` +
+      config({ imap, imaps, smtp, submission, submissions }),
   );
   return {
     dir,

@@ -25,6 +25,8 @@ const ACCOUNT = {
   smtp_ssl: true,
   imap_fingerprint: null,
   smtp_fingerprint: null,
+  auth: 'password',
+  needsSignIn: false,
   sync: null,
 } satisfies MailAccountWithSync;
 

@@ -372,6 +372,48 @@ describe('LiveUpdates', () => {
     await waitFor(() => expect(activityReads).toBe(2));
   });
 
+  it('announces oauth_sign_in_needed with a toast that stays and re-reads the mailboxes', async () => {
+    let accountsReads = 0;
+    mockApi({
+      'GET /api/auth/accounts': () => {
+        accountsReads += 1;
+        return json(200, { success: true, accounts: [] });
+      },
+    });
+    function Accounts() {
+      useSWR(keys.mailAccounts());
+      return null;
+    }
+    signInAs(DANA, 'tok-1');
+    renderWithProviders(
+      <StaticPreferences prefs={{ emailNotifications: false }}>
+        <LiveUpdates>
+          <Accounts />
+        </LiveUpdates>
+      </StaticPreferences>,
+      { route: '/Inbox' },
+    );
+    await waitFor(() => expect(accountsReads).toBe(1));
+    const ws = await connected();
+    act(() =>
+      ws.receive({
+        type: 'oauth_sign_in_needed',
+        data: { email: 'dana@outlook.com', provider: 'microsoft', message: 'ההרשאה של Microsoft בוטלה. יש להתחבר מחדש.' },
+      }),
+    );
+    const toast = screen.getByTestId('toast');
+    expect(toast).toHaveClass('toast--warning');
+    expect(toast).toHaveTextContent('ההרשאה של Microsoft בוטלה. יש להתחבר מחדש. (dana@outlook.com)');
+    expect(within(toast).getByTestId('oauth-notice-settings')).toHaveAttribute('href', '#/Settings');
+    await waitFor(() => expect(accountsReads).toBe(2));
+    // No message from the server: the app's own words, with the address.
+    act(() => ws.receive({ type: 'oauth_sign_in_needed', data: { email: 'dana@gmail.com', provider: 'google' } }));
+    expect(screen.getAllByTestId('toast')[1]).toHaveTextContent('צריך להתחבר מחדש ל-dana@gmail.com');
+    // A notice without an address is no notice, but the accounts are still re-read.
+    act(() => ws.receive({ type: 'oauth_sign_in_needed', data: { provider: 'google' } }));
+    expect(screen.getAllByTestId('toast')).toHaveLength(2);
+  });
+
   it('hands settings events to the preferences and re-reads the mailboxes on sync_status', async () => {
     let accountsReads = 0;
     mockApi({

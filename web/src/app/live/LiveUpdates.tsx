@@ -12,7 +12,9 @@
 //                         drafts, the counts and the auto-reply card's stats and activity re-read;
 //   task_due            → a task's due time came: a reminder toast (taskDue.ts), the tasks re-read;
 //   spam_detected       → a new mail was judged spam (notifyOnSpam): a toast (spamDetected.ts), the
-//                         mail lists and the spam card's activity re-read.
+//                         mail lists and the spam card's activity re-read;
+//   oauth_sign_in_needed → a mailbox's Google/Microsoft sign-in was revoked or expired: a toast
+//                         that stays (oauthSignIn.tsx), the accounts re-read ("sign in again").
 // New inbox mail is announced as the notification preferences ask (newMail.ts), in one toast per
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
@@ -40,6 +42,7 @@ import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../Toasts';
 import { announceAutoReply, isAutoReplyNotice } from './autoReply';
 import { announceNewMail, isNewMail } from './newMail';
+import { announceOAuthSignIn, isOAuthSignInNotice } from './oauthSignIn';
 import { announceSpam, isSpamNotice } from './spamDetected';
 import { announceTaskDue, isTaskDueNotice } from './taskDue';
 import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
@@ -193,6 +196,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           if (isSpamNotice(event.data)) announceSpam(event.data, prefsRef.current, toast);
           scheduleRevalidate({ allPages: false });
           void mutate(isSpamKey);
+          break;
+        case 'oauth_sign_in_needed':
+          if (isOAuthSignInNotice(event.data)) announceOAuthSignIn(event.data, prefsRef.current, toast);
+          void mutate(keys.mailAccounts());
           break;
         case 'task_due':
           if (isTaskDueNotice(event.data)) announceTaskDue(event.data, prefsRef.current, toast);

@@ -23,6 +23,8 @@ export const ACCOUNT: MailAccountWithSync = {
   smtp_ssl: true,
   imap_fingerprint: null,
   smtp_fingerprint: null,
+  auth: 'password',
+  needsSignIn: false,
   sync: {
     state: 'idle',
     lastSync: 1_700_000_000,

@@ -1,19 +1,24 @@
 // The connected mailboxes in the mail account card (spec 001 §2): each with its sync state, last
 // sync and any sync error, and its actions: edit (fills the form above) and disconnect (after an
-// in-app confirmation that says what is deleted); "sync now" for all of them.
+// in-app confirmation that says what is deleted); "sync now" for all of them. How each signs in
+// (password, Google, Microsoft: issue 24), and when the provider revoked or expired the sign-in,
+// a warning with "sign in again" (the provider's flow for that address, in the form below).
 
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { disconnectMailbox, syncNow } from '../../api/mail';
+import { accountAuth, accountNeedsSignIn, type OAuthProviderId } from '../../api/oauth';
 import type { MailAccountWithSync } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import '../../styles/oauth.css';
 import { isBusy } from '../accounts/useMailAccounts';
 
 const t = he.settings.mail;
+const to = he.oauth;
 
 export function ConnectedAccounts({
   accounts,
@@ -22,6 +27,8 @@ export function ConnectedAccounts({
   onRetry,
   onEdit,
   onChanged,
+  oauthConfigured = () => false,
+  onSignInAgain,
 }: {
   accounts: MailAccountWithSync[] | undefined;
   failed: boolean;
@@ -29,6 +36,9 @@ export function ConnectedAccounts({
   onRetry: () => void;
   onEdit: (a: MailAccountWithSync) => void;
   onChanged: () => Promise<void>;
+  /** Whether the admin configured this OAuth provider (its "sign in again" works). */
+  oauthConfigured?: (provider: OAuthProviderId) => boolean;
+  onSignInAgain?: (a: MailAccountWithSync, provider: OAuthProviderId) => void;
 }) {
   const toast = useToast();
   const [syncing, setSyncing] = useState(false);
@@ -85,7 +95,14 @@ export function ConnectedAccounts({
     body = (
       <ul className="user-list" aria-label={t.accountsLabel} data-testid="mail-accounts">
         {accounts.map((a) => (
-          <AccountRow key={a.id} account={a} onEdit={() => onEdit(a)} onRemove={() => setRemoving(a)} />
+          <AccountRow
+            key={a.id}
+            account={a}
+            onEdit={() => onEdit(a)}
+            onRemove={() => setRemoving(a)}
+            canSignIn={oauthConfigured}
+            onSignInAgain={onSignInAgain ? (provider) => onSignInAgain(a, provider) : undefined}
+          />
         ))}
       </ul>
     );
@@ -123,9 +140,24 @@ export function ConnectedAccounts({
   );
 }
 
-function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccountWithSync; onEdit: () => void; onRemove: () => void }) {
+function AccountRow({
+  account: a,
+  onEdit,
+  onRemove,
+  canSignIn,
+  onSignInAgain,
+}: {
+  account: MailAccountWithSync;
+  onEdit: () => void;
+  onRemove: () => void;
+  canSignIn: (provider: OAuthProviderId) => boolean;
+  onSignInAgain?: (provider: OAuthProviderId) => void;
+}) {
   const sync = a.sync ?? null;
   const state = sync?.state;
+  const auth = accountAuth(a);
+  const provider = auth === 'password' ? null : auth;
+  const needsSignIn = provider !== null && accountNeedsSignIn(a);
   return (
     <li className="user-row" data-testid="mail-account-row" data-email={a.email_address}>
       <div className="user-row__main">
@@ -139,6 +171,9 @@ function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccountWith
             data-state={state ?? 'stopped'}
           >
             {state ? (t.syncStates[state] ?? state) : t.syncStopped}
+          </span>
+          <span className="badge badge--auth" data-testid="mail-account-auth" data-auth={auth}>
+            {to.auth[auth]}
           </span>
         </div>
         <div className="user-row__meta">
@@ -154,16 +189,37 @@ function AccountRow({ account: a, onEdit, onRemove }: { account: MailAccountWith
             <span className="user-row__date">{t.fetched(sync.fetchedMessages)}</span>
           )}
         </div>
-        {sync?.error && (
+        {sync?.error && !needsSignIn && (
           <p className="mail-account__error" dir="auto" data-testid="mail-sync-error">
             {sync.error}
           </p>
         )}
+        {needsSignIn && provider && (
+          <div className="notice notice--warning mail-account__signin" role="alert" data-testid="mail-needs-signin">
+            <p>
+              {to.needsSignIn(to.providerNames[provider])}
+              {!canSignIn(provider) && <> {to.needsSignInNoConfig}</>}
+            </p>
+            {canSignIn(provider) && onSignInAgain && (
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => onSignInAgain(provider)}
+                data-testid="mail-signin-again"
+              >
+                {to.signInAgain}
+              </button>
+            )}
+          </div>
+        )}
       </div>
       <div className="user-row__actions" role="group" aria-label={t.actionsFor(a.email_address)}>
-        <button type="button" className="link-button" onClick={onEdit} data-testid="mail-account-edit">
-          {t.edit}
-        </button>
+        {/* An OAuth account has no password or servers to change: "sign in again" is its edit. */}
+        {auth === 'password' && (
+          <button type="button" className="link-button" onClick={onEdit} data-testid="mail-account-edit">
+            {t.edit}
+          </button>
+        )}
         <button type="button" className="link-button link-button--danger" onClick={onRemove} data-testid="mail-logout">
           {t.logout}
         </button>

@@ -37,6 +37,8 @@ const ACCOUNT: MailAccountWithSync = {
   smtp_ssl: true,
   imap_fingerprint: null,
   smtp_fingerprint: null,
+  auth: 'password',
+  needsSignIn: false,
   sync: {
     state: 'idle',
     lastSync: Date.UTC(2026, 10, 30, 8, 5) / 1000,

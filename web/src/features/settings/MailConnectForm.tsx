@@ -1,7 +1,8 @@
 // The form that connects a mailbox (spec 001 §4): address and password, the provider and server
 // fields, the outcome of a test or save, the certificate trust part, and the test and save
 // buttons (and for admins "save for all users", spec 001 §2), and the "detect provider" button
-// with a line saying what it found. Its state lives in useMailAccountForm, which the card owns
+// with a line saying what it found; below the provider, signing in with Google or Microsoft
+// instead of a password (features/oauth/OAuthSection). Its state lives in useMailAccountForm, which the card owns
 // (the account list's "edit" and the global settings' offer fill it).
 
 import type { FormEvent } from 'react';
@@ -9,6 +10,9 @@ import { useAuth } from '../../app/AuthProvider';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';
+import { OAuthSection } from '../oauth/OAuthSection';
+import type { useOAuthProviders } from '../oauth/useOAuthProviders';
+import type { OAuthSignIn } from '../oauth/useOAuthSignIn';
 import { CertificateWarning, OutcomeView, PinnedCertificates } from './MailConnectionResult';
 import { ProviderHint, ServerFields } from './MailServerFields';
 import type { DetectStatus, MailAccountForm } from './useMailAccountForm';
@@ -17,7 +21,14 @@ const t = he.settings.mail;
 const td = he.settings.cards.detect;
 const th = he.household.mail;
 
-export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
+export function MailConnectForm({
+  mail,
+  oauth,
+}: {
+  mail: MailAccountForm;
+  /** Signing in with Google or Microsoft (issue 24): the providers configured and the sign-in. */
+  oauth?: { providers: ReturnType<typeof useOAuthProviders>; signIn: OAuthSignIn };
+}) {
   const { form, connected, provider, pins, untrusted, busy, outcome } = mail;
   const isAdmin = useAuth().user?.role === 'admin';
   const disabled = busy !== null;
@@ -78,6 +89,16 @@ export function MailConnectForm({ mail }: { mail: MailAccountForm }) {
       </div>
 
       <ProviderHint provider={provider} detecting={mail.detecting} />
+
+      {oauth && (
+        <OAuthSection
+          email={form.email}
+          detectedId={provider?.known ? provider.id : null}
+          providers={oauth.providers}
+          signIn={oauth.signIn}
+          disabled={disabled}
+        />
+      )}
 
       <div className="mail-servers">
         {(['imap', 'smtp'] as const).map((server) => (

@@ -27,6 +27,8 @@ const ACCOUNT: MailAccountWithSync = {
   smtp_ssl: true,
   imap_fingerprint: null,
   smtp_fingerprint: null,
+  auth: 'password',
+  needsSignIn: false,
   sync: null,
 };
 

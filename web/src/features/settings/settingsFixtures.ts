@@ -26,6 +26,8 @@ export const NO_MAILBOX = {
       trash: 0,
     }),
   'GET /api/providers': () => json(200, { providers: [] }),
+  // No OAuth2 provider configured (issue 24): the card offers passwords only.
+  'GET /api/oauth/providers': () => json(200, { providers: [] }),
   'GET /api/global-settings/email/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
   'GET /api/settings/backup': () => json(200, { exists: false, createdAt: null, sections: [] }),
   'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false }),
@@ -50,6 +52,7 @@ export const NO_MAILBOX = {
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */
 export const NO_HOUSEHOLD = {
+  'GET /api/oauth/providers': () => json(200, { providers: [] }),
   'GET /api/global-settings/email/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
   'GET /api/settings/backup': () => json(200, { exists: false, createdAt: null, sections: [] }),
 };

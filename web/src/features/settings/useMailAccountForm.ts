@@ -22,6 +22,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { isMailKey } from '../../api/keys';
 import { loadGlobalEmail, saveGlobalEmail, type GlobalEmailSettings } from '../../api/household';
 import { connectMailbox, testConnection } from '../../api/mail';
+import { accountAuth } from '../../api/oauth';
 import type { DetectedProvider, MailAccount } from '../../api/types';
 import { useToast } from '../../app/Toasts';
 import { he } from '../../i18n/he';
@@ -96,7 +97,10 @@ export function useMailAccountForm({
     [],
   );
 
-  const connected = accounts?.find((a) => a.email_address.toLowerCase() === form.email.trim().toLowerCase());
+  // A connected address whose saved password an empty field keeps (an OAuth account has none).
+  const connected = accounts?.find(
+    (a) => a.email_address.toLowerCase() === form.email.trim().toLowerCase() && accountAuth(a) === 'password',
+  );
 
   const formRef = useRef(form);
   formRef.current = form;

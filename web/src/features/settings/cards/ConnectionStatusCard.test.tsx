@@ -38,6 +38,8 @@ function account(id: number, email: string, sync: Partial<SyncStatus> | null): M
     smtp_ssl: true,
     imap_fingerprint: null,
     smtp_fingerprint: null,
+    auth: 'password',
+    needsSignIn: false,
     sync: sync === null ? null : { ...SYNC, ...sync },
   };
 }

@@ -42,6 +42,13 @@ describe('connectionView', () => {
     expect(connectionView(sync({ ...failure, errorKind: null }))).toMatchObject({ kind: 'reconnecting' });
   });
 
+  it('says a revoked OAuth sign-in needs the user, with no retry', () => {
+    const v = connectionView(
+      sync({ state: 'error', error: 'יש להתחבר מחדש', errorKind: 'oauth_sign_in_needed', nextRetryAt: null }),
+    );
+    expect(v).toMatchObject({ kind: 'signInNeeded', tone: 'error', error: 'יש להתחבר מחדש', retry: null });
+  });
+
   it('treats "connecting" with the failure still kept as a retry under way', () => {
     const v = connectionView(sync({ state: 'connecting', error: 'x', errorKind: 'unreachable', nextRetryAt: 5 }));
     expect(v).toMatchObject({ kind: 'reconnecting', retry: 'now', error: 'x' });

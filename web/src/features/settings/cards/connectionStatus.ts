@@ -15,6 +15,7 @@ export type ConnectionKind =
   | 'reconnecting'
   | 'authFailed'
   | 'tlsFailed'
+  | 'signInNeeded'
   | 'stopped';
 
 /** The dot's colour. */
@@ -39,6 +40,7 @@ const TONE: Record<ConnectionKind, Tone> = {
   reconnecting: 'warn',
   authFailed: 'error',
   tlsFailed: 'error',
+  signInNeeded: 'error',
   stopped: 'off',
 };
 
@@ -50,6 +52,10 @@ export function connectionView(sync: SyncStatus | null | undefined): ConnectionV
   const base = { retry: null, error: null, idle: null, lastSync: sync?.lastSync ?? null };
   if (!sync) return view('stopped', base);
   const failing = sync.state === 'error' || (sync.state === 'connecting' && Boolean(sync.error));
+  if (failing && sync.errorKind === 'oauth_sign_in_needed') {
+    // A revoked or expired Google/Microsoft sign-in: no retries until the user signs in again.
+    return view('signInNeeded', { ...base, error: sync.error || null });
+  }
   if (failing) {
     const kind = sync.errorKind === 'auth' ? 'authFailed' : sync.errorKind === 'tls' ? 'tlsFailed' : 'reconnecting';
     const retry = sync.state === 'connecting' ? 'now' : (sync.nextRetryAt ?? null);
