@@ -89,6 +89,22 @@ async fn synced(api: &Api, seen: &mut Seen, email: &str) -> Value {
     .await
 }
 
+/// Delivers a mail with `subject` to `to` on the server and waits until the app lists it in
+/// that mailbox's inbox (the sync, signed in with tokens, saw it).
+async fn deliver_and_see(ms: &MailServer, api: &Api, seen: &mut Seen, to: &str, subject: &str) {
+    ms.deliver(
+        to,
+        &format!("From: someone@example.test\r\nTo: {to}\r\nSubject: {subject}\r\n\r\nx\r\n"),
+    );
+    eventually(Duration::from_secs(60), subject, async || {
+        inbox_subjects(api, seen, to)
+            .await
+            .contains(&subject.to_string())
+            .then_some(())
+    })
+    .await;
+}
+
 async fn inbox_subjects(api: &Api, seen: &mut Seen, email: &str) -> Vec<String> {
     let a = account(api, seen, email).await;
     let (_, v) = seen
@@ -382,21 +398,7 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     let refreshes = op.count("token:refresh_token");
     op.expire_access_tokens();
     kick(&ms, &api, &["user1@example.test", "user2@example.test"]).await;
-    ms.deliver(
-        "user1@example.test",
-        "From: b@example.test\r\nTo: user1@example.test\r\nSubject: after the kick\r\n\r\nx\r\n",
-    );
-    eventually(
-        Duration::from_secs(60),
-        "the mail after the reconnect",
-        async || {
-            inbox_subjects(&api, &mut seen, "user1@example.test")
-                .await
-                .contains(&"after the kick".to_string())
-                .then_some(())
-        },
-    )
-    .await;
+    deliver_and_see(&ms, &api, &mut seen, "user1@example.test", "after the kick").await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let (s, v) = seen
         .json(
@@ -419,21 +421,7 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     // (sealed), as the next refresh shows.
     op.expire_access_tokens();
     kick(&ms, &api, &["user1@example.test"]).await;
-    ms.deliver(
-        "user1@example.test",
-        "From: b@example.test\r\nTo: user1@example.test\r\nSubject: after rotation\r\n\r\nx\r\n",
-    );
-    eventually(
-        Duration::from_secs(60),
-        "the mail after the rotation",
-        async || {
-            inbox_subjects(&api, &mut seen, "user1@example.test")
-                .await
-                .contains(&"after rotation".to_string())
-                .then_some(())
-        },
-    )
-    .await;
+    deliver_and_see(&ms, &api, &mut seen, "user1@example.test", "after rotation").await;
     let a1 = synced(&api, &mut seen, "user1@example.test").await;
     assert!(a1["sync"]["error"].is_null(), "{a1}");
     assert_eq!(a1["needsSignIn"], false, "{a1}");
@@ -483,16 +471,13 @@ async fn device_code_and_pasted_redirect_sync_send_refresh_and_revoke() {
     // live 3 s: they are renewed before they expire, so no server sees an expired one.
     op.set_access_ttl(3, None);
     device_sign_in(&api, &mut seen, &op, "user1@example.test").await;
-    ms.deliver(
+    deliver_and_see(
+        &ms,
+        &api,
+        &mut seen,
         "user1@example.test",
-        "From: c@example.test\r\nTo: user1@example.test\r\nSubject: after signing in again\r\n\r\nx\r\n",
-    );
-    eventually(Duration::from_secs(60), "the sync resumed", async || {
-        inbox_subjects(&api, &mut seen, "user1@example.test")
-            .await
-            .contains(&"after signing in again".to_string())
-            .then_some(())
-    })
+        "after signing in again",
+    )
     .await;
     let a1 = account(&api, &mut seen, "user1@example.test").await;
     assert_eq!(a1["needsSignIn"], false, "{a1}");
@@ -638,21 +623,7 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
     op.expire_access_tokens();
     let refreshes = op.count("token:refresh_token");
     kick(&ms, &api, &["user3@example.test"]).await;
-    ms.deliver(
-        "user3@example.test",
-        "From: d@example.test\r\nTo: user3@example.test\r\nSubject: after restore\r\n\r\nx\r\n",
-    );
-    eventually(
-        Duration::from_secs(60),
-        "the restored account syncing",
-        async || {
-            inbox_subjects(&api, &mut seen, "user3@example.test")
-                .await
-                .contains(&"after restore".to_string())
-                .then_some(())
-        },
-    )
-    .await;
+    deliver_and_see(&ms, &api, &mut seen, "user3@example.test", "after restore").await;
     assert!(op.count("token:refresh_token") > refreshes);
     let a3 = account(&api, &mut seen, "user3@example.test").await;
     assert_eq!(

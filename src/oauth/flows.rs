@@ -133,6 +133,13 @@ impl Flows {
             .map(|e| e.flow.clone())
     }
 
+    /// [`Self::get`], or the Hebrew 404 a flow that is not the user's (or gone) gets.
+    pub fn of_user(&self, user_id: u64, id: &str) -> crate::error::Result<Shared> {
+        self.get(user_id, id).ok_or_else(|| {
+            crate::error::AppError::NotFound(crate::messages::OAUTH_FLOW_NOT_FOUND.into())
+        })
+    }
+
     /// The Google flow whose state is `state` (the redirect's callback has no session).
     pub fn by_state(&self, state: &str) -> Option<Shared> {
         if state.is_empty() {

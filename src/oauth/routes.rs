@@ -221,10 +221,7 @@ async fn flow_state(
     Path(flow_id): Path<String>,
 ) -> Result<Json<OAuthFlowResponse>> {
     let oauth = state.service::<OAuth>();
-    let shared = oauth
-        .flows
-        .get(user.id, &flow_id)
-        .ok_or_else(|| AppError::NotFound(messages::OAUTH_FLOW_NOT_FOUND.into()))?;
+    let shared = oauth.flows.of_user(user.id, &flow_id)?;
     let mut flow = shared.lock().await;
     flow.check_expiry();
     let now = Instant::now();
@@ -518,10 +515,7 @@ async fn google_finish(
     ApiJson(req): ApiJson<GoogleFinishRequest>,
 ) -> Result<Json<GoogleFinishResponse>> {
     let oauth = state.service::<OAuth>();
-    let shared = oauth
-        .flows
-        .get(user.id, &req.flow_id)
-        .ok_or_else(|| AppError::NotFound(messages::OAUTH_FLOW_NOT_FOUND.into()))?;
+    let shared = oauth.flows.of_user(user.id, &req.flow_id)?;
     let pasted = req.redirected_url.trim();
     if pasted.len() > MAX_PASTED {
         return Err(AppError::bad_request(messages::OAUTH_PASTE_INVALID));
