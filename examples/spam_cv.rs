@@ -12,8 +12,8 @@
 //!         [--misses]                                 # spam not judged spam (and, held out,
 //!                                                    # false spam with its spammiest tokens)
 //!
-//! The classifier here is `src/spam/bayes.rs` with its constants as options (the defaults are
-//! the shipped ones), so a tweak is measured without rebuilding the library. `--feat` adds the
+//! The classifier is `src/spam/bayes.rs`'s, with its knobs (`bayes::Params`) as options (the
+//! defaults are the shipped ones), so a tweak is measured without rebuilding the library. `--feat` adds the
 //! token kinds tried and not shipped (see `extras`: fromname, cte, charset, mailer, msgid, date,
 //! hdrcase, hcount, bigram, emails, size, replyto; html-tags is version 1's tag tokens) and the
 //! rules tried (rule-subjtag, rule-phrases); `--drop` leaves out a shipped kind by its prefix.
@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use mailclient::mail::parse::parse_guarded;
+use mailclient::spam::bayes::{self, Counts};
 use mailclient::spam::checks::learned;
 use mailclient::spam::engine::{self, Verdict};
 use mailclient::spam::mail::Mail;
@@ -45,7 +46,7 @@ struct Item {
 
 struct Table(HashMap<u32, (u32, u32)>, (u32, u32));
 
-impl Table {
+impl bayes::Counts for Table {
     fn token(&self, t: u32) -> (u32, u32) {
         self.0.get(&t).copied().unwrap_or((0, 0))
     }
@@ -130,7 +131,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, it: &Item, s: Option<f64>, p: &Params) {
+    fn add(&mut self, it: &Item, s: Option<f64>, p: &Knobs) {
         let group = if it.spam {
             0
         } else if it.name.starts_with("hard-ham") {
@@ -195,21 +196,21 @@ fn main() -> anyhow::Result<()> {
         .nth(1)
         .ok_or_else(|| anyhow::anyhow!("usage: spam_cv TRAINING_DIR [options]"))?;
     let feats = &Feats::from_args();
-    let mut p = Params::default();
+    let mut p = Knobs::default();
     if let Some(v) = arg("--s") {
-        p.s = v;
+        p.bayes.s = v;
     }
     if let Some(v) = arg("--min-dev") {
-        p.min_strength = v;
+        p.bayes.min_strength = v;
     }
     if let Some(v) = arg("--max-disc") {
-        p.max_discriminators = v;
+        p.bayes.max_discriminators = v;
     }
     if let Some(v) = arg("--min-clues") {
-        p.min_clues = v;
+        p.bayes.min_clues = v;
     }
     if let Some(v) = arg("--balance") {
-        p.balance = v;
+        p.bayes.balance = v;
     }
     if let Some(v) = arg("--spam-from") {
         p.spam_from = v;
@@ -252,7 +253,7 @@ fn main() -> anyhow::Result<()> {
         let mut t = Tally::default();
         let show = std::env::args().any(|a| a == "--misses");
         for it in &held {
-            let s = spamminess_with(&it.tokens, &table, &p);
+            let s = bayes::spamminess_with(&it.tokens, &table, &p.bayes);
             t.add(it, s, &p);
             if show && !it.spam {
                 let pts = s.map_or(0.0, |s| points_with(s, &p));
@@ -270,7 +271,9 @@ fn main() -> anyhow::Result<()> {
                         .zip(&it.names)
                         .filter_map(|(t, n)| {
                             let (a, b) = table.token(*t);
-                            (a + b > 0).then(|| (probability(a, b, table.1.0, table.1.1, &p), n))
+                            (a + b > 0).then(|| {
+                                (bayes::probability(a, b, table.1.0, table.1.1, &p.bayes), n)
+                            })
                         })
                         .collect();
                     clues.sort_by(|a, b| (b.0 - 0.5).abs().total_cmp(&(a.0 - 0.5).abs()));
@@ -333,7 +336,7 @@ fn main() -> anyhow::Result<()> {
             .filter(|(i, _)| i % folds == f)
             .map(|(_, it)| it)
         {
-            let s = spamminess_with(&it.tokens, &table, &p);
+            let s = bayes::spamminess_with(&it.tokens, &table, &p.bayes);
             t.add(it, s, &p);
             if show_misses && it.spam {
                 let pts = s.map_or(0.0, |s| points_with(s, &p));
@@ -354,36 +357,24 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The classifier's knobs (src/spam/bayes.rs has the shipped values) and the points its
+/// The classifier's knobs (`bayes::SHIPPED` are the shipped values) and the points its
 /// opinion earns (src/spam/checks/learned.rs).
-struct Params {
-    s: f64,
-    x: f64,
-    min_strength: f64,
-    max_discriminators: usize,
-    min_clues: usize,
+struct Knobs {
+    bayes: bayes::Params,
     /// The spamminess from which the classifier alone makes a mail spam (4.5 points).
     spam_from: f64,
-    /// How far the belief strength counts the larger class down to the smaller one's size
-    /// (0: raw counts, as SpamBayes; 1: ham counted as if there were as many ham as spam).
-    balance: f64,
 }
 
-impl Default for Params {
+impl Default for Knobs {
     fn default() -> Self {
-        Params {
-            s: 0.45,
-            x: 0.5,
-            min_strength: 0.1,
-            max_discriminators: 150,
-            min_clues: 5,
+        Knobs {
+            bayes: bayes::SHIPPED,
             spam_from: 0.9,
-            balance: 1.0,
         }
     }
 }
 
-fn points_with(s: f64, p: &Params) -> f32 {
+fn points_with(s: f64, p: &Knobs) -> f32 {
     if (p.spam_from - 0.9).abs() < 1e-9 {
         return learned::points(s);
     }
@@ -403,65 +394,6 @@ fn points_with(s: f64, p: &Params) -> f32 {
         .iter()
         .find(|(from, _)| s >= *from)
         .map_or(0.0, |(_, p)| *p)
-}
-
-fn probability(s: u32, h: u32, nspam: u32, nham: u32, p: &Params) -> f64 {
-    let (s, h) = (f64::from(s), f64::from(h));
-    let spam_ratio = s / f64::from(nspam.max(1));
-    let ham_ratio = h / f64::from(nham.max(1));
-    let q = if spam_ratio + ham_ratio == 0.0 {
-        p.x
-    } else {
-        spam_ratio / (spam_ratio + ham_ratio)
-    };
-    let (ns, nh) = (f64::from(nspam.max(1)), f64::from(nham.max(1)));
-    let small = ns.min(nh);
-    let n = s * (small / ns).powf(p.balance) + h * (small / nh).powf(p.balance);
-    (p.s * p.x + n * q) / (p.s + n)
-}
-
-fn chi2q(x2: f64, v: usize) -> f64 {
-    let m = x2 / 2.0;
-    let mut term = (-m).exp();
-    let mut sum = term;
-    for i in 1..v / 2 {
-        term *= m / i as f64;
-        sum += term;
-    }
-    sum.min(1.0)
-}
-
-fn spamminess_with(tokens: &[u32], counts: &Table, p: &Params) -> Option<f64> {
-    let (nspam, nham) = counts.totals();
-    if nspam == 0 || nham == 0 {
-        return None;
-    }
-    let mut clues: Vec<f64> = tokens
-        .iter()
-        .filter_map(|t| {
-            let (s, h) = counts.token(*t);
-            if s + h == 0 {
-                return None;
-            }
-            let f = probability(s, h, nspam, nham, p);
-            ((f - 0.5).abs() >= p.min_strength).then_some(f)
-        })
-        .collect();
-    if clues.len() < p.min_clues {
-        return Some(0.5);
-    }
-    clues.sort_by(|a, b| (b - 0.5).abs().total_cmp(&(a - 0.5).abs()));
-    clues.truncate(p.max_discriminators);
-    let n = clues.len();
-    let (mut ln_ham, mut ln_spam) = (0.0, 0.0);
-    for f in &clues {
-        let f = f.clamp(1e-6, 1.0 - 1e-6);
-        ln_spam += (1.0 - f).ln();
-        ln_ham += f.ln();
-    }
-    let h = chi2q(-2.0 * ln_ham, 2 * n);
-    let s = chi2q(-2.0 * ln_spam, 2 * n);
-    Some(((1.0 + h - s) / 2.0).clamp(0.0, 1.0))
 }
 
 /// Which token kinds to add to (`--feat a,b`) or drop from (`--drop prefix,…`) the shipped

@@ -8,15 +8,34 @@ use std::sync::LazyLock;
 
 use super::tokens;
 
-/// Robinson's strength of the background belief, and that belief.
-const S: f64 = 0.45;
-const X: f64 = 0.5;
-/// Tokens nearer 0.5 than this say nothing; at most this many of the strongest are combined.
-const MIN_STRENGTH: f64 = 0.1;
-const MAX_DISCRIMINATORS: usize = 150;
-/// Fewer strong tokens than this is too little to go on (one English word in the subject of a
-/// short Hebrew mail would decide it alone): the opinion stays 0.5.
-const MIN_CLUES: usize = 5;
+/// The classifier's knobs. [`SHIPPED`] is what runs; `examples/spam_cv.rs` varies them in
+/// cross-validation without rebuilding the library.
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    /// Robinson's strength of the background belief, and that belief.
+    pub s: f64,
+    pub x: f64,
+    /// Tokens nearer 0.5 than this say nothing; at most this many of the strongest are
+    /// combined.
+    pub min_strength: f64,
+    pub max_discriminators: usize,
+    /// Fewer strong tokens than this is too little to go on (one English word in the subject
+    /// of a short Hebrew mail would decide it alone): the opinion stays 0.5.
+    pub min_clues: usize,
+    /// How far a token's count is trusted as if spam and ham had been trained in equal numbers
+    /// (0: raw counts, as SpamBayes; 1: counted down to the smaller class's size).
+    pub balance: f64,
+}
+
+pub const SHIPPED: Params = Params {
+    s: 0.45,
+    x: 0.5,
+    min_strength: 0.1,
+    max_discriminators: 150,
+    min_clues: 5,
+    balance: 1.0,
+};
+
 /// One mail the user trained counts as this many corpus mails.
 pub const USER_WEIGHT: u32 = 3;
 
@@ -151,22 +170,30 @@ impl Counts for Layered<'_> {
 /// and none of 500 spam is no strong sign of ham (it would be seen in 0.4 of the spam if it
 /// were as common there). Cross-validation over the training groups: recall 88.0 → 91.6%, no
 /// easy ham lost (docs/BENCHMARKS.md).
-fn probability(s: u32, h: u32, nspam: u32, nham: u32) -> f64 {
+/// One token's spam probability from its counts (Robinson's f(w)).
+pub fn probability(s: u32, h: u32, nspam: u32, nham: u32, p: &Params) -> f64 {
     let (s, h) = (f64::from(s), f64::from(h));
     let (ns, nh) = (f64::from(nspam.max(1)), f64::from(nham.max(1)));
     let spam_ratio = s / ns;
     let ham_ratio = h / nh;
-    let p = if spam_ratio + ham_ratio == 0.0 {
-        X
+    let q = if spam_ratio + ham_ratio == 0.0 {
+        p.x
     } else {
         spam_ratio / (spam_ratio + ham_ratio)
     };
     let smaller = ns.min(nh);
-    let n = s * (smaller / ns) + h * (smaller / nh);
-    (S * X + n * p) / (S + n)
+    let down = |class: f64| {
+        let r = smaller / class;
+        if p.balance == 1.0 {
+            r
+        } else {
+            r.powf(p.balance)
+        }
+    };
+    let n = s * down(ns) + h * down(nh);
+    (p.s * p.x + n * q) / (p.s + n)
 }
 
-/// The chi-square survival function for even degrees of freedom.
 fn chi2q(x2: f64, v: usize) -> f64 {
     let m = x2 / 2.0;
     let mut term = (-m).exp();
@@ -181,6 +208,11 @@ fn chi2q(x2: f64, v: usize) -> f64 {
 /// How spammy the tokens are, from 0 (ham) to 1 (spam); None when the model has not seen
 /// both spam and ham yet.
 pub fn spamminess(tokens: &[u32], counts: &impl Counts) -> Option<f64> {
+    spamminess_with(tokens, counts, &SHIPPED)
+}
+
+/// [`spamminess`] with other knobs (the cross-validation's).
+pub fn spamminess_with(tokens: &[u32], counts: &impl Counts, p: &Params) -> Option<f64> {
     let (nspam, nham) = counts.totals();
     if nspam == 0 || nham == 0 {
         return None;
@@ -192,15 +224,15 @@ pub fn spamminess(tokens: &[u32], counts: &impl Counts) -> Option<f64> {
             if s + h == 0 {
                 return None;
             }
-            let f = probability(s, h, nspam, nham);
-            ((f - 0.5).abs() >= MIN_STRENGTH).then_some(f)
+            let f = probability(s, h, nspam, nham, p);
+            ((f - 0.5).abs() >= p.min_strength).then_some(f)
         })
         .collect();
-    if clues.len() < MIN_CLUES {
+    if clues.len() < p.min_clues {
         return Some(0.5);
     }
     clues.sort_by(|a, b| (b - 0.5).abs().total_cmp(&(a - 0.5).abs()));
-    clues.truncate(MAX_DISCRIMINATORS);
+    clues.truncate(p.max_discriminators);
     let n = clues.len();
     let (mut ln_ham, mut ln_spam) = (0.0, 0.0);
     for f in &clues {
