@@ -12,32 +12,16 @@ RSS. `--markdown` prints rows for docs/BENCHMARKS.md.
 
 Usage: bench/send_bench.py [--count 100] [--runs 3] BINARY [BINARY...]
 """
-import argparse, os, shutil, socket, subprocess, tempfile, time
+import argparse, os, shutil, subprocess, tempfile, time
 
-from sync_bench import (SCRIPT, free_ports, peak_rss_kb, start_mailserver, stop_mailserver)
+from sync_bench import (SCRIPT, peak_rss_kb, start_mailserver, stop_mailserver)
 import sync_bench
 
 
 def start(binary, ms, work):
     """`serve` with no undo delay, signed in, user1's mailbox connected: (process, Api)."""
-    data = os.path.join(work, "mc-data")
-    cfg = os.path.join(work, "mc.toml")
-    with open(cfg, "w") as f:
-        f.write(f'[mail]\nextra_ca_files = ["{ms["MAILTEST_CA"]}"]\n[compose]\nundo_send_secs = 0\n')
-    subprocess.run([binary, "--config", cfg, "--data-dir", data, "user", "add", "bench", "--admin"],
-                   input=b"bench password 1\n", check=True, capture_output=True)
-    port = free_ports(1)[0]
-    proc = subprocess.Popen([binary, "--config", cfg, "--data-dir", data, "serve", "--listen", f"127.0.0.1:{port}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
+    proc, api = sync_bench.start_mailclient(binary, ms, work, "[compose]\nundo_send_secs = 0\n")
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close(); break
-            except OSError:
-                time.sleep(0.05)
-        api = sync_bench.Api(port)
-        _, v, _ = api.call("POST", "/api/app/login", {"username": "bench", "password": "bench password 1"})
-        api.token = v["token"]
         account = {"email_address": "user1@example.test", "password": "pass1", "imap_server": "127.0.0.1",
                    "imap_port": int(ms["MAILTEST_IMAPS_PORT"]), "imap_ssl": True, "smtp_server": "127.0.0.1",
                    "smtp_port": int(ms["MAILTEST_SUBMISSION_PORT"]), "smtp_ssl": False}

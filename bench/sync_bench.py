@@ -58,13 +58,13 @@ class Api:
         return r.status, (json.loads(data) if data else None), r
 
 
-def start_mailclient(binary, ms, work):
+def start_mailclient(binary, ms, work, extra_config=""):
     """A fresh data dir (work/mc-data) with one user, `serve` on a free port, signed in to the
-    app (no mail account yet): (process, Api)."""
+    app (no mail account yet): (process, Api). `extra_config` is appended to its TOML."""
     data = os.path.join(work, "mc-data")
     cfg = os.path.join(work, "mc.toml")
     with open(cfg, "w") as f:
-        f.write(f'[mail]\nextra_ca_files = ["{ms["MAILTEST_CA"]}"]\n')
+        f.write(f'[mail]\nextra_ca_files = ["{ms["MAILTEST_CA"]}"]\n{extra_config}')
     subprocess.run([binary, "--config", cfg, "--data-dir", data, "user", "add", "bench", "--admin"],
                    input=b"bench password 1\n", check=True, capture_output=True)
     port = free_ports(1)[0]

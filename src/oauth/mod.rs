@@ -110,6 +110,11 @@ impl OAuth {
     /// no revocation endpoint for it).
     pub fn forget(self: &Arc<Self>, record: &AccountRecord) {
         self.drop_access(record.id);
+        // Its refresh lock goes too: the map holds one per account ever refreshed.
+        self.refreshing
+            .lock()
+            .expect("oauth refreshing")
+            .remove(&record.id);
         if record.auth != AuthKind::Google {
             return;
         }
