@@ -610,25 +610,7 @@ fn extras(
                         if !dom.contains('.') {
                             add("msgid", "nodot");
                         }
-                        let shape: String = local
-                            .chars()
-                            .map(|c| {
-                                if c.is_ascii_digit() {
-                                    '9'
-                                } else if c.is_ascii_alphabetic() {
-                                    'a'
-                                } else {
-                                    c
-                                }
-                            })
-                            .collect();
-                        let mut compact = String::new();
-                        for c in shape.chars() {
-                            if !compact.ends_with(c) {
-                                compact.push(c);
-                            }
-                        }
-                        add("msgidshape", &compact);
+                        add("msgidshape", &ascii_shape(local));
                     }
                     None => add("msgid", "no-at"),
                 }
@@ -638,25 +620,7 @@ fn extras(
     if f.on("date")
         && let Some(d) = mail.header("date")
     {
-        let shape: String = d
-            .chars()
-            .map(|c| {
-                if c.is_ascii_digit() {
-                    '9'
-                } else if c.is_ascii_alphabetic() {
-                    'a'
-                } else {
-                    c
-                }
-            })
-            .collect();
-        let mut compact = String::new();
-        for c in shape.chars() {
-            if !compact.ends_with(c) {
-                compact.push(c);
-            }
-        }
-        add("dateshape", &compact);
+        add("dateshape", &ascii_shape(d));
     }
     if f.on("hdrcase") {
         for h in msg.headers().iter().take(100) {
@@ -718,4 +682,22 @@ fn extras(
             add("replyto", "other-domain");
         }
     }
+}
+
+/// Digits as 9, ASCII letters as a, runs squeezed (`<20020801.123@x>`'s `9.9`).
+fn ascii_shape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let c = if c.is_ascii_digit() {
+            '9'
+        } else if c.is_ascii_alphabetic() {
+            'a'
+        } else {
+            c
+        };
+        if !out.ends_with(c) {
+            out.push(c);
+        }
+    }
+    out
 }
