@@ -80,6 +80,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "spam detection: settings, training, decisions",
         apply: m0013_spam,
     },
+    Migration {
+        version: 14,
+        name: "mail store: processed and info mail by last activity (derived tables rebuilt in steps)",
+        apply: m0014_idle_mail,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -149,6 +154,10 @@ fn m0012_contacts_tasks_rules(txn: &WriteTransaction) -> Result<(), redb::Error>
 
 fn m0013_spam(txn: &WriteTransaction) -> Result<(), redb::Error> {
     spam::create_tables(txn)
+}
+
+fn m0014_idle_mail(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::create_idle_table(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -359,10 +359,7 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
 /// Whether a message is an auto-archive candidate (spec 000 §4): status processed or info,
 /// still in INBOX, with no activity for 7 days or more.
 pub fn is_auto_archive_candidate(role: &str, bits: u16, activity: i64, now: i64) -> bool {
-    role == "inbox"
-        && bits & flags::HIDDEN == 0
-        && matches!(flags::status_of(bits), Some("processed" | "info"))
-        && now - activity >= AUTO_ARCHIVE_AFTER
+    role == "inbox" && crate::mailstore::is_archivable(bits) && now - activity >= AUTO_ARCHIVE_AFTER
 }
 
 /// `POST /api/emails/auto-archive`: each id still a candidate moves to the Archive folder

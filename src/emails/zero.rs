@@ -2,7 +2,7 @@
 //! counters, the most overdue reminders and the auto-archive candidates. The counters come from
 //! the store's counters; overdue is what waits minus what has not waited long enough (the last
 //! three days, read from the tags); reminders walk the waiting mail's tags from the oldest and
-//! stop at ten; candidates read the processed and info tags.
+//! stop at ten; candidates are the inbox's range of the store's idle processed and info mail.
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::account_ids;
 use super::counting::for_each_count;
 use super::listing::{Selector, is_unread_status, waits_for_user};
-use super::triage::{DAY, is_auto_archive_candidate};
+use super::triage::{AUTO_ARCHIVE_AFTER, DAY};
 use crate::error::Result;
 use crate::mailstore::{MailRead, flags, tag_of_status, tags};
 use crate::store::Store;
@@ -171,22 +171,27 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
     overdue_ids.sort_unstable();
     overdue_ids.dedup();
 
-    // Candidates: processed and info mail still in the inbox, idle longest first.
+    // Candidates: processed and info mail still in the inbox, idle a week or more, the longest
+    // idle first. Each inbox's range is already in that order: the first CANDIDATES of each
+    // are kept, the rest only counted.
     let mut candidates: Vec<(i64, u64)> = Vec::new();
+    let mut candidate_count = 0;
     for account in &accounts {
-        for status in ["processed", "info"] {
-            let tag = tag_of_status(status).expect("a status");
-            for r in mail.tagged(*account, tag)? {
-                let r = r?;
-                let role = role_of(*account, &r.folder);
-                if role != "inbox" {
-                    continue;
+        let inboxes = roles
+            .get(account)
+            .into_iter()
+            .flatten()
+            .filter(|(_, role)| role.as_str() == "inbox");
+        for (folder, _) in inboxes {
+            for (i, idle) in mail
+                .idle_until(*account, folder, now - AUTO_ARCHIVE_AFTER)?
+                .enumerate()
+            {
+                let idle = idle?;
+                if i < CANDIDATES {
+                    candidates.push(idle);
                 }
-                if let Some(e) = mail.index_entry(*account, &r.folder, r.date, r.id)?
-                    && is_auto_archive_candidate(role, e.bits, e.activity, now)
-                {
-                    candidates.push((e.activity, r.id));
-                }
+                candidate_count += 1;
             }
         }
     }
@@ -220,7 +225,7 @@ pub fn inbox_zero(store: &Store, user_id: u64, now: i64) -> Result<InboxZero> {
         processed,
         reminders,
         auto_archive,
-        auto_archive_count: candidates.len(),
+        auto_archive_count: candidate_count,
     })
 }
 

@@ -8,6 +8,8 @@
 //!   virtual folders, Starred and Inbox Zero walk these instead of whole folders;
 //! - per thread, its members by date across folders ([`MEMBERS`]): a thread is read or
 //!   relabelled without a scan;
+//! - per folder, its processed and info mail by last activity ([`IDLE`]): the auto-archive
+//!   candidates (idle for a week) are a range, not a walk over every triaged mail;
 //! - per folder and thread, a summary ([`ThreadRec`]: the members' bits with counts, the
 //!   senders), and per folder how many threads have each set of member bits
 //!   ([`THREAD_SIGS`]): the thread total of any filter without grouping the folder.
@@ -20,7 +22,7 @@ use redb::{ReadableTable, Table, WriteTransaction};
 
 use super::index::{flags, thread_hash};
 use super::model::MessageMeta;
-use super::tables::{COUNTS, MEMBERS, MESSAGES, TAGS, THREAD_SIGS, THREADS};
+use super::tables::{COUNTS, IDLE, MEMBERS, MESSAGES, TAGS, THREAD_SIGS, THREADS};
 use crate::store::record;
 
 /// The META value holding the builder's cursor: messages with a smaller id are in the derived
@@ -57,6 +59,12 @@ pub fn tags_of(bits: u16) -> impl Iterator<Item = u8> {
     .into_iter()
     .flatten()
     .filter(move |_| !hidden)
+}
+
+/// Whether a message with `bits` is kept in [`IDLE`]: processed or info, not hidden (the
+/// statuses auto-archive offers to move out of the inbox once they have been idle a week).
+pub fn is_archivable(bits: u16) -> bool {
+    bits & flags::HIDDEN == 0 && matches!(flags::status_of(bits), Some("processed" | "info"))
 }
 
 /// The tag a listing's status filter (`status=`) reads: a status, "urgent" or "unread".
@@ -192,6 +200,8 @@ pub(super) struct Entry<'a> {
     pub bits: u16,
     pub thread: u64,
     pub sender: &'a str,
+    /// The last activity (the date, or the last triage when later).
+    pub activity: i64,
 }
 
 impl MessageMeta {
@@ -204,6 +214,7 @@ impl MessageMeta {
             bits: self.bits(),
             thread: thread_hash(&self.thread_id),
             sender: self.sender_name(),
+            activity: self.activity(),
         }
     }
 }
@@ -215,6 +226,7 @@ pub(super) struct Derived<'t> {
     members: Table<'t, (u64, u64, i64, u64), &'static str>,
     threads: Table<'t, (u64, &'static str, u64), &'static [u8]>,
     sigs: Table<'t, (u64, &'static str, &'static [u8]), u64>,
+    idle: Table<'t, (u64, &'static str, i64, u64), ()>,
     /// Messages with an id from here on are left to the builder.
     built_below: u64,
 }
@@ -227,6 +239,7 @@ impl<'t> Derived<'t> {
             members: txn.open_table(MEMBERS)?,
             threads: txn.open_table(THREADS)?,
             sigs: txn.open_table(THREAD_SIGS)?,
+            idle: txn.open_table(IDLE)?,
             built_below: crate::store::get_value(txn, BUILT_BELOW)?.unwrap_or(u64::MAX),
         })
     }
@@ -247,6 +260,9 @@ impl<'t> Derived<'t> {
                 self.tags.remove((e.account, tag, e.date, e.id))?;
             }
             self.members.remove((e.account, e.thread, e.date, e.id))?;
+            if is_archivable(e.bits) {
+                self.idle.remove((e.account, e.folder, e.activity, e.id))?;
+            }
         }
         if let Some(e) = new {
             self.count(e, true)?;
@@ -255,6 +271,10 @@ impl<'t> Derived<'t> {
             }
             self.members
                 .insert((e.account, e.thread, e.date, e.id), e.folder)?;
+            if is_archivable(e.bits) {
+                self.idle
+                    .insert((e.account, e.folder, e.activity, e.id), ())?;
+            }
         }
         match (old, new) {
             (Some(o), Some(n))
@@ -372,6 +392,16 @@ pub fn create_derived_tables(txn: &WriteTransaction) -> Result<(), redb::Error> 
     Ok(())
 }
 
+/// Schema 14: the idle table ([`IDLE`]). A store that holds mail has its derived tables built
+/// again by the builder, in steps, as schema 8 did: it fills the new table with the others.
+pub fn create_idle_table(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(IDLE)?;
+    if txn.open_table(MESSAGES)?.first()?.is_some() {
+        forget_derived(txn)?;
+    }
+    Ok(())
+}
+
 /// Empties the derived tables and puts the builder's cursor at the first message, as schema 8
 /// leaves a store that already held mail: the next start builds them again. For the test of
 /// that build (and a way out should they ever be found wrong).
@@ -382,6 +412,7 @@ pub fn forget_derived(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(MEMBERS)?.retain(|_, _| false)?;
     txn.open_table(THREADS)?.retain(|_, _| false)?;
     txn.open_table(THREAD_SIGS)?.retain(|_, _| false)?;
+    txn.open_table(IDLE)?.retain(|_, _| false)?;
     crate::store::put_value(txn, BUILT_BELOW, 0)
 }
 

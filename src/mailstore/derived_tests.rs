@@ -7,7 +7,7 @@ use redb::{ReadableDatabase, ReadableTable};
 
 use super::derived::build_step;
 use super::model::{Fetched, FolderState, ServerFlags};
-use super::tables::{COUNTS, MEMBERS, TAGS, THREAD_SIGS, THREADS};
+use super::tables::{COUNTS, IDLE, MEMBERS, TAGS, THREAD_SIGS, THREADS};
 use super::{MailRead, MailWrite, Reason, ThreadRec, thread_hash};
 use crate::store::{Migration, Store};
 
@@ -20,7 +20,8 @@ fn mail_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
     super::migrate_to_compressed_raw(txn)?;
     super::create_legacy_search_queue(txn)?;
     super::migrate_to_change_log(txn)?;
-    super::create_derived_tables(txn)
+    super::create_derived_tables(txn)?;
+    super::create_idle_table(txn)
 }
 
 static MAIL: &[Migration] = &[Migration {
@@ -66,6 +67,7 @@ type Snapshot = (
     BTreeSet<(u64, u64, i64, u64, String)>,
     BTreeMap<(u64, String, u64), (Vec<(u16, u32)>, BTreeSet<(String, u32)>)>,
     BTreeMap<(u64, String, Vec<u8>), u64>,
+    BTreeSet<(u64, String, i64, u64)>,
 );
 
 fn snapshot(store: &Store) -> Snapshot {
@@ -99,6 +101,11 @@ fn snapshot(store: &Store) -> Snapshot {
         let (k, v) = e.unwrap();
         let (a, f, sig) = k.value();
         s.4.insert((a, f.to_string(), sig.to_vec()), v.value());
+    }
+    for e in txn.open_table(IDLE).unwrap().iter().unwrap() {
+        let (k, _) = e.unwrap();
+        let (a, f, activity, id) = k.value();
+        s.5.insert((a, f.to_string(), activity, id));
     }
     s
 }
@@ -174,6 +181,18 @@ fn derived_tables_equal_a_rebuild_after_every_kind_of_change() {
     w.move_local(meta5, &mut archive).unwrap();
     txn.commit().unwrap();
     let after_changes = snapshot(&store);
+    // Idle mail: the info mail in the inbox and the processed one moved to the archive.
+    let id2 = MailRead::new(&store)
+        .unwrap()
+        .id_of_uid(1, "INBOX", 2)
+        .unwrap()
+        .unwrap();
+    let idle: Vec<(&str, u64)> = after_changes
+        .5
+        .iter()
+        .map(|(_, f, _, id)| (f.as_str(), *id))
+        .collect();
+    assert_eq!(idle, [("Archive", id5), ("INBOX", id2)]);
     rebuild(&store);
     assert_eq!(snapshot(&store), after_changes);
     assert_ne!(after_changes, before);
@@ -233,4 +252,42 @@ fn threads_join_when_replies_arrive_before_their_root() {
     let joined = snapshot(&store);
     rebuild(&store);
     assert_eq!(snapshot(&store), joined);
+}
+
+/// Schema 14 on a store that already held triaged mail: the idle table starts empty, the
+/// builder's steps fill it with the others.
+#[test]
+fn schema_14_fills_the_idle_table_of_a_store_that_held_mail() {
+    let (_dir, store) = store();
+    let mails: Vec<Fetched> = (1..=5)
+        .map(|uid| {
+            let mut f = fetched(
+                uid,
+                &format!("Subject: S{uid}\r\nMessage-ID: <i{uid}@x>"),
+                true,
+            );
+            if uid % 2 == 1 {
+                f.flags.keywords = vec!["$Processed".into()];
+            }
+            f
+        })
+        .collect();
+    insert(&store, "INBOX", &mails);
+    let complete = snapshot(&store);
+    assert_eq!(complete.5.len(), 3, "{:?}", complete.5);
+    // As a store written before schema 14 looks: no idle rows.
+    let txn = store.db().begin_write().unwrap();
+    txn.open_table(IDLE).unwrap().retain(|_, _| false).unwrap();
+    super::create_idle_table(&txn).unwrap();
+    txn.commit().unwrap();
+    assert!(snapshot(&store).5.is_empty());
+    loop {
+        let txn = store.db().begin_write().unwrap();
+        let step = build_step(&txn, 2).unwrap();
+        txn.commit().unwrap();
+        if step.is_none() {
+            break;
+        }
+    }
+    assert_eq!(snapshot(&store), complete);
 }

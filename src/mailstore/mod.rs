@@ -25,8 +25,8 @@ mod write;
 
 pub use changes::{Change, ChangeFeed, Kind, Reason};
 pub use derived::{
-    ThreadRec, build_step, create_derived_tables, forget_derived, is_unread_status, signature_bits,
-    tag_of_status, tags, tags_of,
+    ThreadRec, build_step, create_derived_tables, create_idle_table, forget_derived, is_archivable,
+    is_unread_status, signature_bits, tag_of_status, tags, tags_of,
 };
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
@@ -35,7 +35,7 @@ pub use model::{
     role_by_name, roles,
 };
 pub use raw::{Packed, pack};
-pub use read::{IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
+pub use read::{Idle, IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
 pub use tables::{
     create_legacy_search_queue, create_tables, migrate_to_change_log, migrate_to_compressed_raw,
     migrate_to_index,

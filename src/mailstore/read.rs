@@ -9,7 +9,8 @@ use super::index::{IndexView, folder_range};
 use super::model::{FolderState, MessageMeta, PendingFlags, roles};
 use super::raw::get_raw;
 use super::tables::{
-    COUNTS, FOLDERS, INDEX, MEMBERS, MESSAGES, PENDING, RAW_Z, TAGS, THREAD_SIGS, THREADS, UIDS,
+    COUNTS, FOLDERS, IDLE, INDEX, MEMBERS, MESSAGES, PENDING, RAW_Z, TAGS, THREAD_SIGS, THREADS,
+    UIDS,
 };
 use crate::store::{Store, record};
 
@@ -28,6 +29,7 @@ pub struct MailRead {
     members: ReadOnlyTable<(u64, u64, i64, u64), &'static str>,
     threads: ReadOnlyTable<(u64, &'static str, u64), &'static [u8]>,
     sigs: ReadOnlyTable<(u64, &'static str, &'static [u8]), u64>,
+    idle: ReadOnlyTable<IndexKey, ()>,
 }
 
 type TagKey = (u64, u8, i64, u64);
@@ -50,6 +52,7 @@ impl MailRead {
             members: txn.open_table(MEMBERS)?,
             threads: txn.open_table(THREADS)?,
             sigs: txn.open_table(THREAD_SIGS)?,
+            idle: txn.open_table(IDLE)?,
         })
     }
 
@@ -199,6 +202,13 @@ impl MailRead {
         Ok(Tagged(self.tags.range(range)?))
     }
 
+    /// A folder's processed and info mail idle since `until` or longer (last activity at or
+    /// before it), the longest idle first.
+    pub fn idle_until(&self, account: u64, folder: &str, until: i64) -> anyhow::Result<Idle> {
+        let range = (account, folder, i64::MIN, 0)..=(account, folder, until, u64::MAX);
+        Ok(Idle(self.idle.range(range)?))
+    }
+
     /// The index bits, thread hash and last activity of one message, by its index key.
     pub fn index_entry(
         &self,
@@ -291,6 +301,20 @@ pub struct TaggedRow {
     pub date: i64,
     pub id: u64,
     pub folder: String,
+}
+
+/// Idle processed and info mail of a folder: (last activity, message id), the oldest first.
+pub struct Idle(redb::Range<'static, IndexKey, ()>);
+
+impl Iterator for Idle {
+    type Item = anyhow::Result<(i64, u64)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|e| {
+            let (k, _) = e?;
+            let (_, _, activity, id) = k.value();
+            Ok((activity, id))
+        })
+    }
 }
 
 /// The messages carrying one tag, in date order.

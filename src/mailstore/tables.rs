@@ -66,6 +66,10 @@ pub(super) const THREADS: TableDefinition<(u64, &str, u64), &[u8]> =
 /// (account, folder, signature: the distinct member bits) → how many threads have it.
 pub(super) const THREAD_SIGS: TableDefinition<(u64, &str, &[u8]), u64> =
     TableDefinition::new("mail_thread_sigs");
+/// (account, folder, last activity, message id): processed and info mail, by how long it has
+/// been idle (schema 14): Inbox Zero's auto-archive candidates are a range of it.
+pub(super) const IDLE: TableDefinition<(u64, &str, i64, u64), ()> =
+    TableDefinition::new("mail_idle");
 
 /// Schema 2: the first mail cache.
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {

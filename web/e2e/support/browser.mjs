@@ -39,7 +39,12 @@ export async function newPage(browser, { width = 1280, height = 800 } = {}) {
     if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()}`));
+  // net::ERR_ABORTED is the page cancelling its own request (it navigated away, or the reading
+  // pane's frame went with the mail it showed); a refused, reset or empty answer still counts.
+  page.on('requestfailed', (req) => {
+    const failure = req.failure()?.errorText ?? '';
+    if (failure !== 'net::ERR_ABORTED') problems.push(`requestfailed: ${req.url()} ${failure}`);
+  });
   return { page, context, problems };
 }
 
