@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use super::tokens;
 
-/// The classifier's knobs. [`SHIPPED`] is what runs; `examples/spam_cv.rs` varies them in
+/// The classifier's knobs. [`SHIPPED`] is what runs; `examples/spam_cv/` varies them in
 /// cross-validation without rebuilding the library.
 #[derive(Debug, Clone, Copy)]
 pub struct Params {

@@ -1,7 +1,7 @@
 //! The learning classifier's tokens: the words of the subject and text (folded as search folds
 //! Hebrew), the sender's domain, the hosts of links, and a few header facts, each hashed to
 //! 32 bits and counted once per mail. Version 2 (chosen by cross-validation over the training
-//! groups, `examples/spam_cv.rs`; docs/BENCHMARKS.md) adds the recipients' count and naming,
+//! groups, `examples/spam_cv/`; docs/BENCHMARKS.md) adds the recipients' count and naming,
 //! the sender's address shape, the subject's dress and word pairs, Latin words in capitals and
 //! the pieces of link paths, and drops version 1's HTML tag and attribute names: in 2002 an
 //! HTML mail was mostly spam, and a dozen tag tokens from that one fact made today's HTML mail

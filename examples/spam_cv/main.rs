@@ -11,12 +11,24 @@
 //!         [--rules]                                  # how often each rule fires per group
 //!         [--misses]                                 # spam not judged spam (and, held out,
 //!                                                    # false spam with its spammiest tokens)
+//!         [--score bayes|lr|avg|halves|sum|stack]    # which learner earns the points
+//!         [--lr-from 0.7 --lr-points 0.5]            # the LR's spam cutoff, its share in `sum`
+//!         [--lr-bits 18 --lr-tokens 1 --lr-text 0 --lr-body 0 --lr-raw 0]   # its features
+//!         [--lr-rate 2 --lr-epochs 10 --lr-spam-weight 2]                   # its training
 //!
 //! The classifier is `src/spam/bayes.rs`'s, with its knobs (`bayes::Params`) as options (the
 //! defaults are the shipped ones), so a tweak is measured without rebuilding the library. `--feat` adds the
 //! token kinds tried and not shipped (see `extras`: fromname, cte, charset, mailer, msgid, date,
 //! hdrcase, hcount, bigram, emails, size, replyto; html-tags is version 1's tag tokens) and the
 //! rules tried (rule-subjtag, rule-phrases); `--drop` leaves out a shipped kind by its prefix.
+//!
+//! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs`:
+//! the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the raw body or of
+//! the whole raw message), trained per fold like the Bayes counts. Its probability earns
+//! points on the Bayes steps (`learned::points`) moved down to `--lr-from`: `lr` alone, `avg`
+//! of the two spamminesses, `halves` (half of each one's points), `sum` (the Bayes points plus
+//! `--lr-points` of the LR's), `stack` (the LR alone, with the Bayes opinion in 20 bands as a
+//! feature; on the training folds leave-one-out, so it is not the mail's own count).
 //!
 //! With `--heldout`, the classifier is trained on all the training groups and judged on
 //! spam-2 and easy-ham-2, as `examples/spam_eval.rs` judges the shipped model.
@@ -32,6 +44,8 @@ use mailclient::spam::mail::Mail;
 use mailclient::spam::profile::Profile;
 use mailclient::spam::tokens;
 
+mod lr;
+
 struct Item {
     name: String,
     spam: bool,
@@ -42,6 +56,8 @@ struct Item {
     names: Vec<String>,
     /// The rules that fired (not the classifier), with their points.
     fired: Vec<(&'static str, f32)>,
+    /// The logistic regression's features (`--score` other than bayes).
+    lr: Vec<u32>,
 }
 
 struct Table(HashMap<u32, (u32, u32)>, (u32, u32));
@@ -80,6 +96,11 @@ fn load(
             .map(|h| h.points)
             .sum();
         let (tokens, names) = tokenize(&mail, msg.as_ref(), feats);
+        let lr = if feats.score == "bayes" {
+            Vec::new()
+        } else {
+            lr::features(&raw, &mail, &tokens, &feats.lr)
+        };
         let mut rules = rules;
         let extra = extra_rules(&mail, feats);
         rules += extra.iter().map(|e| e.1).sum::<f32>();
@@ -98,6 +119,7 @@ fn load(
             advertisement: r.advertisement,
             tokens,
             names,
+            lr,
         });
     }
     Ok(out)
@@ -131,7 +153,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, it: &Item, s: Option<f64>, p: &Knobs) {
+    fn add(&mut self, it: &Item, (s, bayes): (Option<f64>, f32)) {
         let group = if it.spam {
             0
         } else if it.name.starts_with("hard-ham") {
@@ -139,7 +161,6 @@ impl Tally {
         } else {
             1
         };
-        let bayes = s.map_or(0.0, |s| points_with(s, p));
         let score = ((it.rules + bayes) * 10.0).round() / 10.0;
         // The engine's verdict at the default thresholds (engine::judge).
         let v = if score >= 4.0 {
@@ -237,6 +258,7 @@ fn main() -> anyhow::Result<()> {
     );
     if let Some(eval) = arg::<String>("--heldout") {
         let table = train(training.iter());
+        let model = train_lr(training.iter(), &table, &p, feats);
         let held = load(
             &eval,
             |n| {
@@ -253,45 +275,38 @@ fn main() -> anyhow::Result<()> {
         let mut t = Tally::default();
         let show = std::env::args().any(|a| a == "--misses");
         for it in &held {
-            let s = bayes::spamminess_with(&it.tokens, &table, &p.bayes);
-            t.add(it, s, &p);
-            if show && !it.spam {
-                let pts = s.map_or(0.0, |s| points_with(s, &p));
-                if it.rules + pts >= 4.0 {
-                    println!(
-                        "false {} s={:.3} rules={:.1} {:?}",
-                        it.name,
-                        s.unwrap_or(-1.0),
-                        it.rules,
-                        it.fired
-                    );
-                    let mut clues: Vec<(f64, &String)> = it
-                        .tokens
-                        .iter()
-                        .zip(&it.names)
-                        .filter_map(|(t, n)| {
-                            let (a, b) = table.token(*t);
-                            (a + b > 0).then(|| {
-                                (bayes::probability(a, b, table.1.0, table.1.1, &p.bayes), n)
-                            })
-                        })
-                        .collect();
-                    clues.sort_by(|a, b| (b.0 - 0.5).abs().total_cmp(&(a.0 - 0.5).abs()));
-                    for (f, n) in clues.iter().filter(|c| c.0 > 0.5).take(12) {
-                        println!("    {f:.3} {n}");
-                    }
+            let (s, pts) = judge(it, &table, &model, &p, feats);
+            t.add(it, (s, pts));
+            if show && !it.spam && it.rules + pts >= 4.0 {
+                println!(
+                    "false {} s={:.3} rules={:.1} {:?}",
+                    it.name,
+                    s.unwrap_or(-1.0),
+                    it.rules,
+                    it.fired
+                );
+                let mut clues: Vec<(f64, &String)> = it
+                    .tokens
+                    .iter()
+                    .zip(&it.names)
+                    .filter_map(|(t, n)| {
+                        let (a, b) = table.token(*t);
+                        (a + b > 0)
+                            .then(|| (bayes::probability(a, b, table.1.0, table.1.1, &p.bayes), n))
+                    })
+                    .collect();
+                clues.sort_by(|a, b| (b.0 - 0.5).abs().total_cmp(&(a.0 - 0.5).abs()));
+                for (f, n) in clues.iter().filter(|c| c.0 > 0.5).take(12) {
+                    println!("    {f:.3} {n}");
                 }
             }
-            if show && it.spam {
-                let pts = s.map_or(0.0, |s| points_with(s, &p));
-                if it.rules + pts < 4.0 {
-                    println!(
-                        "miss {} s={:.3} rules={:.1}",
-                        it.name,
-                        s.unwrap_or(-1.0),
-                        it.rules
-                    );
-                }
+            if show && it.spam && it.rules + pts < 4.0 {
+                println!(
+                    "miss {} s={:.3} rules={:.1}",
+                    it.name,
+                    s.unwrap_or(-1.0),
+                    it.rules
+                );
             }
         }
         println!("held out (trained on every training mail):");
@@ -323,38 +338,128 @@ fn main() -> anyhow::Result<()> {
     // Fold by position in the sorted list (each group is spread over every fold).
     let mut t = Tally::default();
     for f in 0..folds {
-        let table = train(
+        let rest = || {
             training
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| i % folds != f)
-                .map(|(_, it)| it),
-        );
+                .map(|(_, it)| it)
+        };
+        let table = train(rest());
+        let model = train_lr(rest(), &table, &p, feats);
         for it in training
             .iter()
             .enumerate()
             .filter(|(i, _)| i % folds == f)
             .map(|(_, it)| it)
         {
-            let s = bayes::spamminess_with(&it.tokens, &table, &p.bayes);
-            t.add(it, s, &p);
-            if show_misses && it.spam {
-                let pts = s.map_or(0.0, |s| points_with(s, &p));
-                if it.rules + pts < 4.0 {
-                    println!(
-                        "miss {} s={:.3} rules={:.1} {:?}",
-                        it.name,
-                        s.unwrap_or(-1.0),
-                        it.rules,
-                        it.fired
-                    );
-                }
+            let (s, pts) = judge(it, &table, &model, &p, feats);
+            t.add(it, (s, pts));
+            if show_misses && it.spam && it.rules + pts < 4.0 {
+                println!(
+                    "miss {} s={:.3} rules={:.1} {:?}",
+                    it.name,
+                    s.unwrap_or(-1.0),
+                    it.rules,
+                    it.fired
+                );
             }
         }
     }
     println!("{folds}-fold cross-validation over the training groups:");
     t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
     Ok(())
+}
+
+fn train_lr<'a>(
+    items: impl Iterator<Item = &'a Item>,
+    table: &Table,
+    p: &Knobs,
+    f: &Feats,
+) -> Option<lr::Model> {
+    if f.score == "bayes" {
+        return None;
+    }
+    let items: Vec<&Item> = items.collect();
+    // Stacked: each training mail's Bayes opinion as a feature, from the counts without that
+    // mail (leave-one-out, exact: counts add up).
+    let extra: Vec<Vec<u32>> = items
+        .iter()
+        .map(|it| {
+            if f.score != "stack" {
+                return Vec::new();
+            }
+            let own = LeaveOut(table, it);
+            band_feature(bayes::spamminess_with(&it.tokens, &own, &p.bayes))
+        })
+        .collect();
+    let mails: Vec<(&[u32], &[u32], bool)> = items
+        .iter()
+        .zip(&extra)
+        .map(|(it, e)| (it.lr.as_slice(), e.as_slice(), it.spam))
+        .collect();
+    let mut m = lr::Model::new(f.lr.bits);
+    m.train(&mails, &f.lr);
+    Some(m)
+}
+
+/// The Bayes opinion in 20 bands, as one of the LR's extra features.
+fn band_feature(s: Option<f64>) -> Vec<u32> {
+    s.map(|s| vec![((s * 20.0) as u32).min(19)])
+        .unwrap_or_default()
+}
+
+/// A table without one mail's own tokens.
+struct LeaveOut<'a>(&'a Table, &'a Item);
+
+impl bayes::Counts for LeaveOut<'_> {
+    fn token(&self, t: u32) -> (u32, u32) {
+        let (s, h) = self.0.token(t);
+        if !self.1.tokens.contains(&t) {
+            return (s, h);
+        }
+        if self.1.spam {
+            (s.saturating_sub(1), h)
+        } else {
+            (s, h.saturating_sub(1))
+        }
+    }
+    fn totals(&self) -> (u32, u32) {
+        let (s, h) = self.0.totals();
+        if self.1.spam { (s - 1, h) } else { (s, h - 1) }
+    }
+}
+
+/// The learners' opinion of one mail: the spamminess shown in the deciles, and its points.
+fn judge(
+    it: &Item,
+    table: &Table,
+    model: &Option<lr::Model>,
+    p: &Knobs,
+    f: &Feats,
+) -> (Option<f64>, f32) {
+    let b = bayes::spamminess_with(&it.tokens, table, &p.bayes);
+    let extra = if f.score == "stack" {
+        band_feature(b)
+    } else {
+        Vec::new()
+    };
+    let l = model.as_ref().map(|m| f64::from(m.score(&it.lr, &extra)));
+    let pts = |s: Option<f64>| s.map_or(0.0, |s| points_with(s, p));
+    let lr_knobs = Knobs {
+        bayes: p.bayes,
+        spam_from: f.lr_from.unwrap_or(p.spam_from),
+    };
+    let lpts = |s: Option<f64>| s.map_or(0.0, |s| points_with(s, &lr_knobs));
+    match (f.score.as_str(), b, l) {
+        ("lr" | "stack", _, Some(l)) => (Some(l), lpts(Some(l))),
+        ("avg", Some(b), Some(l)) => (Some((b + l) / 2.0), pts(Some((b + l) / 2.0))),
+        // Each learner its own check, at half the points.
+        ("halves", b, Some(l)) => (Some(l), (pts(b) + lpts(Some(l))) / 2.0),
+        // Each learner its own check, LR's points at f.lr_points of the full steps.
+        ("sum", b, Some(l)) => (Some(l), pts(b) + f.lr_points * lpts(Some(l))),
+        _ => (b, pts(b)),
+    }
 }
 
 /// The classifier's knobs (`bayes::SHIPPED` are the shipped values) and the points its
@@ -401,6 +506,12 @@ fn points_with(s: f64, p: &Knobs) -> f32 {
 struct Feats {
     add: Vec<String>,
     drop: Vec<String>,
+    /// bayes (as shipped), lr, avg, halves, sum, stack.
+    score: String,
+    lr: lr::Params,
+    lr_points: f32,
+    /// The LR's own spam cutoff (`--lr-from`; else `--spam-from`).
+    lr_from: Option<f64>,
 }
 
 impl Feats {
@@ -410,9 +521,38 @@ impl Feats {
                 .map(|v| v.split(',').map(str::to_string).collect())
                 .unwrap_or_default()
         };
+        let mut l = lr::DEFAULTS;
+        if let Some(v) = arg("--lr-bits") {
+            l.bits = v;
+        }
+        if let Some(v) = arg("--lr-raw") {
+            l.raw_bytes = v;
+        }
+        if let Some(v) = arg("--lr-body") {
+            l.body_bytes = v;
+        }
+        if let Some(v) = arg("--lr-text") {
+            l.text_chars = v;
+        }
+        if let Some(v) = arg::<u8>("--lr-tokens") {
+            l.tokens = v == 1;
+        }
+        if let Some(v) = arg("--lr-rate") {
+            l.rate = v;
+        }
+        if let Some(v) = arg("--lr-epochs") {
+            l.epochs = v;
+        }
+        if let Some(v) = arg("--lr-spam-weight") {
+            l.spam_weight = v;
+        }
         Feats {
             add: list("--feat"),
             drop: list("--drop"),
+            score: arg("--score").unwrap_or_else(|| "bayes".into()),
+            lr: l,
+            lr_points: arg("--lr-points").unwrap_or(1.0),
+            lr_from: arg("--lr-from"),
         }
     }
     fn on(&self, f: &str) -> bool {
