@@ -185,6 +185,8 @@ def run_size(n, args, largest, started):
                 log(f"  note: mailclient has {sync['total']:,} and mbsync {mb['total']:,} of {n:,} messages")
             with phase("search index catch-up"):
                 sync["index_catch_up_s"] = search_bench.wait_indexed(api)
+                # The peak of the whole first sync: the index catching up after it counts too.
+                sync["rss_indexed_mb"] = sync_bench.peak_rss_kb(proc.pid) / 1024
             with phase("inbox"):
                 sync.update(sync_bench.inbox_page_latency(api, args.rounds))
                 inbox = {"triaged": inbox_bench.triage(api, n)}
@@ -308,9 +310,11 @@ def rows_for(figs, args):
     row("sync ÷ mbsync", "≥ 4× at 60k, ≥ 3× at 300k",
         lambda f, s: (f"{rate(f['sync']) / rate(f['mbsync']):.2f}×",
                       rate(f["sync"]) / rate(f["mbsync"]) >= g["sync_vs_mbsync"][0 if s else 1]))
-    row("sync peak RSS (VmHWM)", "< 150 MB at 60k, < 200 MB at 300k",
-        lambda f, s: (megabytes(f["sync"]["rss_mb"] * 1048576),
-                      f["sync"]["rss_mb"] * 1048576 < g["sync_rss_bytes"][0 if s else 1]))
+    row("sync peak RSS (VmHWM): when the sync is done / when the index has caught up",
+        "< 150 MB at 60k, < 200 MB at 300k",
+        lambda f, s: (f"{megabytes(f['sync']['rss_mb'] * 1048576)} / "
+                      f"{megabytes(f['sync']['rss_indexed_mb'] * 1048576)}",
+                      f["sync"]["rss_indexed_mb"] * 1048576 < g["sync_rss_bytes"][0 if s else 1]))
     row("first page usable after", "< 0.5 s at 300k",
         lambda f, s: (f"{f['sync']['first_page_s']:.2f} s",
                       None if s else f["sync"]["first_page_s"] < g["first_page_s_300k"]))

@@ -494,3 +494,40 @@ fn corpus_checks() -> Vec<(&'static str, Check)> {
         ("linu*", |_| Ok(())),
     ]
 }
+
+/// While the store is bulk loading (a mailbox's first sync), the indexer leaves the change log
+/// for later and searches say it is catching up; when the load ends, it catches up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_indexer_waits_for_a_bulk_load_then_catches_up() {
+    let app = TestApp::new();
+    let dana = app.admin_token("dana", "correct horse 1").await;
+    let dir = fixtures().join("hebrew");
+    let files: Vec<String> = eml_files(&dir).into_iter().take(3).collect();
+    import(&app, "dana", &dir, &files, "INBOX");
+    settled(&app, &dana, "in:all", 3).await;
+    let (_, v) = search(&app, &dana, "in:all").await;
+    let id = v["results"][0]["id"].as_str().unwrap().to_string();
+
+    let load = app.state.store.bulk_load();
+    let (s, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{id}"),
+            Some(&dana),
+            Some(json!({"is_starred": true})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    // The indexer polls every 50 ms here: a second is twenty rounds it did not take.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (s, v) = search(&app, &dana, "is:starred").await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        (v["total"].as_u64(), v["indexing"].as_bool()),
+        (Some(0), Some(true)),
+        "{v}"
+    );
+
+    drop(load);
+    settled(&app, &dana, "is:starred", 1).await;
+}

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -24,8 +24,14 @@ use crate::store::Store;
 
 /// The index's folder inside the data dir.
 pub const INDEX_DIR: &str = "index";
-/// Change-log entries read per pass.
-const BATCH: usize = 2_000;
+/// Change-log entries indexed per commit. The writer's one thread lags the thread that makes the
+/// documents, so a commit's documents wait in its queue: at 60,000 messages the index's catch-up
+/// peaked at 132 MB with 1,000, 144 MB with 2,000 and 188 MB with 10,000, for 11.1, 9.6 and 9.1 s.
+const BATCH: usize = 1_000;
+/// During a bulk load of the store (a mailbox's first sync) the indexer waits, so the load has
+/// both cores and the memory; it still runs once in this long, so other users' new mail
+/// reaches search within it however long a first sync over the Internet takes.
+const BULK_WAIT: Duration = Duration::from_secs(120);
 
 /// Written with every index commit.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -164,11 +170,20 @@ impl Search {
         std::thread::Builder::new()
             .name("search-indexer".into())
             .spawn(move || {
+                let mut waiting_since: Option<Instant> = None;
                 loop {
                     let Some(me) = weak.upgrade() else { return };
-                    if let Err(e) = me.step() {
-                        tracing::error!(error = %format!("{e:#}"), "search indexer failed; retrying");
-                        std::thread::sleep(Duration::from_secs(2));
+                    let wait = me.store.bulk_loading()
+                        && waiting_since.get_or_insert_with(Instant::now).elapsed() < BULK_WAIT;
+                    if wait {
+                        // Mail is waiting: searches say the index is catching up.
+                        me.busy.store(true, Ordering::Relaxed);
+                    } else {
+                        waiting_since = None;
+                        if let Err(e) = me.step() {
+                            tracing::error!(error = %format!("{e:#}"), "search indexer failed; retrying");
+                            std::thread::sleep(Duration::from_secs(2));
+                        }
                     }
                     let (lock, cv) = &me.wake;
                     let guard = lock.lock().expect("search wake");
@@ -209,19 +224,16 @@ impl Search {
         ids.sort_unstable();
         ids.dedup();
         let source = Source::new(&self.store)?;
-        let mut docs = Vec::with_capacity(ids.len());
-        for id in &ids {
-            if let Some(d) = source.document(&self.fields, *id)? {
-                docs.push(d);
-            }
-        }
         {
+            // Each document goes to the writer as soon as it is made: a batch's documents are
+            // never all in memory at once. A message's old document is deleted before its new
+            // one is added (a delete reaches only documents added before it).
             let mut w = self.writer.lock().expect("search writer");
             for id in ids {
                 w.delete_term(Term::from_field_u64(self.fields.id, id));
-            }
-            for d in docs {
-                w.add_document(d)?;
+                if let Some(d) = source.document(&self.fields, id)? {
+                    w.add_document(d)?;
+                }
             }
             self.commit(&mut w, last, false)?;
         }

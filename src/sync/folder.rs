@@ -27,6 +27,10 @@ const FIRST_CHUNK: usize = 50;
 /// still reaches the count bound. A message bigger than this gets a chunk of its own.
 pub const CHUNK_BYTES: u64 = 16 << 20;
 
+/// A walk over more messages than this is a bulk load of the store (`Store::bulk_load`): the
+/// search index waits for it rather than compete for the cores and memory.
+const BULK_WALK: u64 = 2_000;
+
 /// UIDs whose sizes one `UID FETCH (UID RFC822.SIZE)` asks for: a few chunks' worth, so the
 /// first page is not held up by sizing the whole folder.
 const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
@@ -221,6 +225,7 @@ async fn walk(
     order: Order,
 ) -> anyhow::Result<usize> {
     let mut new = 0;
+    let _bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
     let (mut fetching, mut waiting) = (Duration::ZERO, Duration::ZERO);
