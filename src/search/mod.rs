@@ -12,6 +12,7 @@ pub mod analyzer;
 pub mod build;
 pub mod index;
 mod materialize;
+pub mod merge;
 pub mod query;
 pub mod routes;
 pub mod run;
