@@ -85,6 +85,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "mail store: processed and info mail by last activity (derived tables rebuilt in steps)",
         apply: m0014_idle_mail,
     },
+    Migration {
+        version: 15,
+        name: "spam detection: the logistic regression's per-user steps",
+        apply: m0015_spam_lr,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -158,6 +163,10 @@ fn m0013_spam(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0014_idle_mail(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mailstore::create_idle_table(txn)
+}
+
+fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    spam::lr::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -27,7 +27,7 @@ macro_rules! show_display {
         }
     )*};
 }
-show_display!(u8, u16, u32, u64, i64, &str);
+show_display!(u8, u16, u32, u64, i64, f32, &str);
 
 impl Show for () {
     fn show(&self) -> String {
@@ -91,7 +91,7 @@ macro_rules! rows_with_key {
 fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
     macro_rules! any_value {
         ($($k:ty),*) => {
-            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8])))*
+            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32])))*
         };
     }
     any_value!(
@@ -222,6 +222,31 @@ async fn removing_a_user_forgets_everything_they_kept() {
         let (s, v) = app.json("POST", uri, Some(&yossi), Some(body)).await;
         assert_eq!(s, 200, "{uri}: {v}");
     }
+    // A spam example, learned by the spam-learn job: Bayes counts and the logistic
+    // regression's steps.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/ai-training",
+            Some(&yossi),
+            Some(json!({"spamExamples": [{"id": "1", "text": "FREE money now, click here", "date": "2026-01-01"}]})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let store = app.state.store.clone();
+    let his = format!("({user_id}, ");
+    eventually(Duration::from_secs(30), "his example is learned", || {
+        let store = store.clone();
+        let his = his.clone();
+        async move {
+            let txn = store.db().begin_read().unwrap();
+            rows_of(&txn, "spam_lr")
+                .iter()
+                .any(|(k, _)| k.starts_with(&his))
+                .then_some(())
+        }
+    })
+    .await;
     let (s, v) = app
         .json(
             "PUT",
@@ -307,6 +332,12 @@ async fn removing_a_user_forgets_everything_they_kept() {
         let prefix = format!("({account_id}, ");
         for (k, _) in rows_of(&txn, name) {
             assert!(!k.starts_with(&prefix), "{name} still holds {k}");
+        }
+    }
+    // His spam training: counts, trained keys, the logistic regression's steps.
+    for name in ["spam_tokens", "spam_trained", "spam_lr"] {
+        for (k, _) in rows_of(&txn, name) {
+            assert!(!k.starts_with(&his), "{name} still holds {k}");
         }
     }
     // His preferences and their history, and his settings backup, keyed by his id.

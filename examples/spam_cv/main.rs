@@ -22,7 +22,7 @@
 //! hdrcase, hcount, bigram, emails, size, replyto; html-tags is version 1's tag tokens) and the
 //! rules tried (rule-subjtag, rule-phrases); `--drop` leaves out a shipped kind by its prefix.
 //!
-//! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs`:
+//! `--score` other than `bayes` adds a logistic regression over hashed features (`spam::lr`:
 //! the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the raw body or of
 //! the whole raw message), trained per fold like the Bayes counts. Its probability earns
 //! points on the Bayes steps (`learned::points`) moved down to `--lr-from`: `lr` alone, `avg`
@@ -42,9 +42,7 @@ use mailclient::spam::checks::learned;
 use mailclient::spam::engine::{self, Verdict};
 use mailclient::spam::mail::Mail;
 use mailclient::spam::profile::Profile;
-use mailclient::spam::tokens;
-
-mod lr;
+use mailclient::spam::{lr, tokens};
 
 struct Item {
     name: String,
@@ -89,10 +87,12 @@ fn load(
         let msg = parse_guarded(&raw);
         let mail = Mail::of(msg.as_ref(), &raw, None);
         let r = engine::judge(&mail, &profile);
+        // The learners' points are the fold's own, not the shipped models'.
+        let learner = |rule: &str| rule == learned::BAYES.id || rule == learned::LR.id;
         let rules: f32 = r
             .hits
             .iter()
-            .filter(|h| h.rule != learned::BAYES.id)
+            .filter(|h| !learner(h.rule))
             .map(|h| h.points)
             .sum();
         let (tokens, names) = tokenize(&mail, msg.as_ref(), feats);
@@ -107,7 +107,7 @@ fn load(
         let fired = r
             .hits
             .iter()
-            .filter(|h| h.rule != learned::BAYES.id && h.points != 0.0)
+            .filter(|h| !learner(h.rule) && h.points != 0.0)
             .map(|h| (h.rule, h.points))
             .chain(extra)
             .collect();

@@ -8,7 +8,8 @@
 //! - `mail`: the shared context (headers, text, HTML, links), bounded.
 //! - `checks/`: headers, links, html, content, ads, lists, learned.
 //! - `tokens`, `bayes`, `model`: the learning classifier (Robinson/Fisher), its shipped base
-//!   model and the user's training.
+//!   model and the user's training. `lr`: the logistic regression beside it over the same
+//!   tokens, its shipped weights and the user's steps over them.
 //! - `profile`: a user's inputs, cached for [`PROFILE_TTL`].
 //! - `screen`: the sync's hook. `learn`: the job that learns from the user's markings and the
 //!   training page's examples, and has the AI review suspicious mail. `classify`: 'load and
@@ -22,6 +23,7 @@ pub mod engine;
 mod golden_tests;
 pub mod journal;
 pub mod learn;
+pub mod lr;
 pub mod mail;
 pub mod model;
 pub mod profile;
@@ -103,12 +105,13 @@ pub fn create_tables(txn: &WriteTransaction) -> std::result::Result<(), redb::Er
 pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     settings::forget_user(txn, user_id)?;
     model::forget_user(txn, user_id)?;
+    lr::forget_user(txn, user_id)?;
     journal::forget_user(txn, user_id)
 }
 
-/// The settings backup's section: the settings when the user saved their own. (The training
-/// is rebuilt from the examples, which the AI training section carries, and the markings,
-/// which live in the mailbox.)
+/// The settings backup's section: the settings when the user saved their own. (The training,
+/// the Bayes counts and the logistic regression's steps alike, is rebuilt from the examples,
+/// which the AI training section carries, and the markings, which live in the mailbox.)
 pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
     Ok(match settings::own(&state.store, user_id)? {
         Some(s) => Some(serde_json::to_value(s)?),

@@ -156,6 +156,9 @@ pub fn train(
         }
     }
     count(txn, user, class, tokens, 1)?;
+    // The logistic regression learns it too: one online step (a reversed decision is a step
+    // the other way; unlearning an example takes none).
+    super::lr::learn(txn, user, class == Class::Spam, tokens)?;
     let mut v = Vec::with_capacity(1 + tokens.len() * 4);
     v.push(class.byte());
     for t in tokens {

@@ -1,13 +1,13 @@
 //! A user's detection inputs, gathered once and cached for a short while: their settings, their
 //! keywords, domains and patterns (the settings and the AI training page's spam tab), their
 //! white lists, the people they know (contacts, and everyone they wrote to), and their training
-//! over the shipped model.
+//! over the shipped models.
 
 use std::collections::{HashMap, HashSet};
 
 use super::bayes::{self, Layered};
-use super::model;
 use super::settings::{self, Settings, entries};
+use super::{lr, model};
 use crate::error::Result;
 use crate::search::analyzer::fold_text;
 use crate::store::Store;
@@ -26,6 +26,8 @@ pub struct Profile {
     pub known: HashSet<String>,
     pub user_tokens: HashMap<u32, (u32, u32)>,
     pub user_totals: (u32, u32),
+    /// The user's steps over the shipped logistic regression.
+    pub lr: lr::Deltas,
 }
 
 impl Profile {
@@ -70,6 +72,7 @@ impl Profile {
             known,
             user_tokens,
             user_totals,
+            lr: lr::load(store, user_id)?,
             settings: s,
         })
     }
