@@ -219,6 +219,9 @@ pub const SERVE_WRITER_MB: u64 = 24;
 pub struct WriterOptions {
     pub threads: usize,
     pub memory_bytes: usize,
+    /// Each merge bounded (`search::merge`): `serve`, which shares the machine with everything
+    /// else. `import` runs alone and leaves fewer, bigger segments, which search faster.
+    pub bounded_merges: bool,
 }
 
 impl SearchConfig {
@@ -228,6 +231,7 @@ impl SearchConfig {
         WriterOptions {
             threads: 1,
             memory_bytes: (self.writer_memory_mb.min(SERVE_WRITER_MB) as usize) << 20,
+            bounded_merges: true,
         }
     }
 
@@ -238,6 +242,7 @@ impl SearchConfig {
         WriterOptions {
             threads: cores.clamp(1, 4),
             memory_bytes: (self.writer_memory_mb as usize) << 20,
+            bounded_merges: false,
         }
     }
 }
