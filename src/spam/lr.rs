@@ -331,8 +331,11 @@ const BIAS: u32 = u32::MAX;
 const COUNT: u32 = u32::MAX - 1;
 /// Deltas a user keeps at most; past it the smallest are dropped, down to 90%.
 pub const MAX_DELTAS: usize = 50_000;
-/// The step of one marking or example (as the base model's training: spam weighing 2×).
-const USER_RATE: f32 = 2.0;
+/// The step of one marking or example (spam weighing 2×), a quarter of the base model's
+/// training step: the features every mail of a user shares (its recipient, plain text, a short
+/// body) are in every step, and at the base step one plain mail marked spam took a short
+/// personal mail from 1.2 points to 2.3, suspicious (`one_marking_does_not_make_unrelated_…`).
+const USER_RATE: f32 = 0.5;
 
 /// Schema 15.
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
@@ -478,10 +481,10 @@ mod tests {
         learn(&txn, 2, true, &mail_tokens(SPAM)).unwrap();
         txn.commit().unwrap();
         let after = spamminess(&f, &BASE, &load(&store, 1).unwrap()).unwrap();
-        // One step moves the margin (the log-odds) by about twice the error, at least 1 here.
+        // One step moves the mail's margin (the log-odds) by about half the error.
         let logit = |p: f64| (p / (1.0 - p)).ln();
         assert!(
-            logit(after) < logit(before) - 1.0,
+            logit(after) < logit(before) - 0.3,
             "marked not spam: {before} -> {after}"
         );
         let txn = store.db().begin_write().unwrap();
@@ -509,5 +512,27 @@ mod tests {
         txn.commit().unwrap();
         let n = load(&store, 1).unwrap().w.len();
         assert!(n <= MAX_DELTAS && n > MAX_DELTAS / 2, "{n} deltas");
+    }
+
+    /// A marking teaches about mail like the one marked, not about all of the user's mail: one
+    /// plain mail marked spam leaves a short personal mail that shares its headers' shapes
+    /// (same recipient, plain text, one line) well below the LR's first step of points.
+    #[test]
+    fn one_marking_does_not_make_unrelated_mail_spammy() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        create_tables(&txn).unwrap();
+        let pills = "From: Noa <noa@outside.test>\r\nTo: user1@example.test\r\nSubject: Cheap pills\r\nMessage-ID: <spam@outside.test>\r\nDate: Fri, 27 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nplain text body\r\n";
+        learn(&txn, 1, true, &mail_tokens(pills)).unwrap();
+        txn.commit().unwrap();
+        let personal = "From: =?UTF-8?B?16jXldeg15k=?= <roni@sender.test>\nTo: user1@example.test\nSubject: =?UTF-8?B?16TXkteZ16nXlCDXl9eT16nXlA==?=\nMessage-ID: <e2e-live@sender.test>\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\nנתראה מחר\n";
+        let s = spamminess(
+            &of_tokens(&mail_tokens(personal)),
+            &BASE,
+            &load(&store, 1).unwrap(),
+        )
+        .unwrap();
+        assert!(s < 0.2, "a personal mail after one spam marking: {s}");
     }
 }

@@ -18,7 +18,7 @@ function binaryEnv() {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('MAILCLIENT_')),
   );
-  env.RUST_LOG = 'warn';
+  env.RUST_LOG = process.env.E2E_RUST_LOG ?? 'warn';
   return env;
 }
 
