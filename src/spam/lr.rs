@@ -64,13 +64,15 @@ fn mix(mut h: u32) -> u32 {
     h
 }
 
+/// A token's bucket among 2^(32 - `shift`).
+fn token_bucket(token: u32, shift: u32) -> u32 {
+    mix(token ^ 0x1b87_3593) >> shift
+}
+
 /// The shipped features of a mail (the tokenizer's tokens): sorted, distinct bucket numbers.
 pub fn of_tokens(tokens: &[u32]) -> Vec<u32> {
     let shift = 32 - DEFAULTS.bits;
-    let mut out: Vec<u32> = tokens
-        .iter()
-        .map(|t| mix(t ^ 0x1b87_3593) >> shift)
-        .collect();
+    let mut out: Vec<u32> = tokens.iter().map(|t| token_bucket(*t, shift)).collect();
     out.sort_unstable();
     out.dedup();
     out
@@ -136,7 +138,7 @@ pub fn features(raw: &[u8], mail: &Mail<'_>, tokens: &[u32], p: &Params) -> Vec<
         }
     }
     if p.tokens {
-        out.extend(tokens.iter().map(|t| mix(t ^ 0x1b87_3593) >> shift));
+        out.extend(tokens.iter().map(|t| token_bucket(*t, shift)));
     }
     out.sort_unstable();
     out.dedup();
@@ -446,6 +448,16 @@ mod tests {
     const HAM: &str = "From: dana@work.test\r\nTo: yossi@work.test\r\nSubject: Re: the build on Tuesday\r\n\r\nHi Yossi,\r\nI looked at the failing test again; the config \
         parser reads the old file. I'll send a patch after lunch.\r\nThanks,\r\nDana\r\n";
 
+    /// A store holding only this module's table.
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        create_tables(&txn).unwrap();
+        txn.commit().unwrap();
+        (dir, store)
+    }
+
     #[test]
     fn the_shipped_model_loads_and_knows_spam_from_ham() {
         assert!(!BASE.is_empty(), "assets/spam-lr.zst loads");
@@ -469,11 +481,7 @@ mod tests {
 
     #[test]
     fn a_user_s_steps_move_the_score_and_are_forgotten() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
-        let txn = store.db().begin_write().unwrap();
-        create_tables(&txn).unwrap();
-        txn.commit().unwrap();
+        let (_dir, store) = store();
         let f = of_tokens(&mail_tokens(SPAM));
         let before = spamminess(&f, &BASE, &load(&store, 1).unwrap()).unwrap();
         let txn = store.db().begin_write().unwrap();
@@ -500,10 +508,8 @@ mod tests {
 
     #[test]
     fn a_user_s_deltas_are_bounded() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let (_dir, store) = store();
         let txn = store.db().begin_write().unwrap();
-        create_tables(&txn).unwrap();
         // Mails of 2,000 distinct tokens each, 30 of them: 60,000 buckets wanted at most.
         for i in 0..30u32 {
             let toks: Vec<u32> = (0..2_000).map(|k| i * 2_000 + k).collect();
@@ -519,10 +525,8 @@ mod tests {
     /// (same recipient, plain text, one line) well below the LR's first step of points.
     #[test]
     fn one_marking_does_not_make_unrelated_mail_spammy() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let (_dir, store) = store();
         let txn = store.db().begin_write().unwrap();
-        create_tables(&txn).unwrap();
         let pills = "From: Noa <noa@outside.test>\r\nTo: user1@example.test\r\nSubject: Cheap pills\r\nMessage-ID: <spam@outside.test>\r\nDate: Fri, 27 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nplain text body\r\n";
         learn(&txn, 1, true, &mail_tokens(pills)).unwrap();
         txn.commit().unwrap();
