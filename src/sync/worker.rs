@@ -126,11 +126,14 @@ impl Ctx {
     }
 
     /// Stores a batch and the folder state that covers it in one transaction, so a crash
-    /// never leaves the state ahead of the messages.
+    /// never leaves the state ahead of the messages. A batch that is not `durable` commits
+    /// without waiting for the disk: a crash may lose it, with the folder state that covers
+    /// it, and the next sync fetches it again (the bulk load's walk, `folder::DURABLE_EVERY`).
     pub fn spawn_store_batch(
         &self,
         state: FolderState,
         batch: Vec<Fetched>,
+        durable: bool,
     ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
         let store = self.store.clone();
         let account = self.account_id;
@@ -148,7 +151,10 @@ impl Ctx {
             // Parsed (and judged) before the write transaction, on every core: parsing is most
             // of a batch's work, and the store takes one writer at a time.
             let parsed = parse_all(&batch, judge.as_deref());
-            let txn = store.db().begin_write()?;
+            let mut txn = store.db().begin_write()?;
+            if !durable {
+                txn.set_durability(redb::Durability::None)?;
+            }
             // The account may have been logged out while this batch was in flight: its mail
             // must not come back.
             if !crate::accounts::exists_in(&txn, account)? {
@@ -188,7 +194,7 @@ impl Ctx {
         state: &FolderState,
         batch: Vec<Fetched>,
     ) -> anyhow::Result<usize> {
-        self.spawn_store_batch(state.clone(), batch).await?
+        self.spawn_store_batch(state.clone(), batch, true).await?
     }
 
     fn set_state(&self, state: &str) {
