@@ -22,9 +22,9 @@
 //! hdrcase, hcount, bigram, emails, size, replyto; html-tags is version 1's tag tokens) and the
 //! rules tried (rule-subjtag, rule-phrases); `--drop` leaves out a shipped kind by its prefix.
 //!
-//! `--score` other than `bayes` adds a logistic regression over hashed features (`spam::lr`:
-//! the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the raw body or of
-//! the whole raw message), trained per fold like the Bayes counts. Its probability earns
+//! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs` here,
+//! over `spam::lr`: the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the
+//! raw body or of the whole raw message), trained per fold like the Bayes counts. Its probability earns
 //! points on the Bayes steps (`learned::points`) moved down to `--lr-from`: `lr` alone, `avg`
 //! of the two spamminesses, `halves` (half of each one's points), `sum` (the Bayes points plus
 //! `--lr-points` of the LR's), `stack` (the LR alone, with the Bayes opinion in 20 bands as a
@@ -42,7 +42,9 @@ use mailclient::spam::checks::learned;
 use mailclient::spam::engine::{self, Verdict};
 use mailclient::spam::mail::Mail;
 use mailclient::spam::profile::Profile;
-use mailclient::spam::{lr, tokens};
+use mailclient::spam::tokens;
+
+mod lr;
 
 struct Item {
     name: String,
