@@ -68,12 +68,7 @@ fn main() -> anyhow::Result<()> {
         counts.len(),
         file.len()
     );
-    let mut m = lr::Model::new(lr::DEFAULTS.bits);
-    let set: Vec<(&[u32], &[u32], bool)> = mails
-        .iter()
-        .map(|(f, spam)| (f.as_slice(), &[][..], *spam))
-        .collect();
-    m.train(&set, &lr::DEFAULTS);
+    let m = lr::train(&mails);
     let file = lr::Base::encode(&m);
     std::fs::write(out_lr, &file)?;
     println!(

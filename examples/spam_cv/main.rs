@@ -8,6 +8,9 @@
 //!         [--heldout "$(scripts/corpus.sh eval)"]   # once per design decision, not per tweak
 //!         [--s 0.45 --min-dev 0.1 --max-disc 150 --min-clues 5 --balance 1 --spam-from 0.9]
 //!         [--feat KIND,…] [--drop PREFIX,…]          # token kinds tried beside the shipped ones
+//!         [--time-split 0.25 [--oldest]]             # the newest (oldest) quarter of each
+//!                                                    # group by Date, judged after training
+//!                                                    # on the rest
 //!         [--rules]                                  # how often each rule fires per group
 //!         [--misses]                                 # spam not judged spam (and, held out,
 //!                                                    # false spam with its spammiest tokens)
@@ -15,20 +18,30 @@
 //!         [--lr-from 0.7 --lr-points 0.5]            # the LR's spam cutoff, its share in `sum`
 //!         [--lr-bits 18 --lr-tokens 1 --lr-text 0 --lr-body 0 --lr-raw 0]   # its features
 //!         [--lr-rate 2 --lr-epochs 10 --lr-spam-weight 2]                   # its training
+//!         [--neg-scale 1]                            # the learners' ham points times this
+//!         [--faraway-points 2]                       # with --feat rule-faraway
 //!
 //! The classifier is `src/spam/bayes.rs`'s, with its knobs (`bayes::Params`) as options (the
-//! defaults are the shipped ones), so a tweak is measured without rebuilding the library. `--feat` adds the
-//! token kinds tried and not shipped (see `extras`: fromname, cte, charset, mailer, msgid, date,
-//! hdrcase, hcount, bigram, emails, size, replyto; html-tags is version 1's tag tokens) and the
-//! rules tried (rule-subjtag, rule-phrases); `--drop` leaves out a shipped kind by its prefix.
+//! defaults are the shipped ones), so a tweak is measured without rebuilding the library.
+//! `--feat` adds the token kinds tried and not shipped (see `extras`: fromname, cte, charset,
+//! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto, shapes (money,
+//! percentages, '!', capitals' share, toll-free numbers, link counts, hosts and TLDs); html-tags is version
+//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases, rule-faraway: CJK or Thai text or charsets);
+//! `--drop` leaves out a shipped kind by its prefix.
 //!
-//! `--score` other than `bayes` adds a logistic regression over hashed features (`spam::lr`:
-//! the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the raw body or of
-//! the whole raw message), trained per fold like the Bayes counts. Its probability earns
-//! points on the Bayes steps (`learned::points`) moved down to `--lr-from`: `lr` alone, `avg`
+//! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs` here,
+//! over `spam::lr`: the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the
+//! raw body or of the whole raw message), trained per fold like the Bayes counts. Its
+//! probability earns points on the Bayes steps (`learned::points`) moved down to `--lr-from`: `lr` alone, `avg`
 //! of the two spamminesses, `halves` (half of each one's points), `sum` (the Bayes points plus
 //! `--lr-points` of the LR's), `stack` (the LR alone, with the Bayes opinion in 20 bands as a
 //! feature; on the training folds leave-one-out, so it is not the mail's own count).
+//!
+//! With `--time-split SHARE`, no folds: each training group is sorted by its mails' Date header
+//! and its newest SHARE (`--oldest`: its oldest) judged by learners trained on the rest of the
+//! three groups. The held-out groups are another collection, whose spam is mostly dated before
+//! spam-1's: this imitates their drift without looking at them (docs/BENCHMARKS.md issue 18,
+//! "A validation that imitates the drift").
 //!
 //! With `--heldout`, the classifier is trained on all the training groups and judged on
 //! spam-2 and easy-ham-2, as `examples/spam_eval.rs` judges the shipped model.
@@ -42,7 +55,9 @@ use mailclient::spam::checks::learned;
 use mailclient::spam::engine::{self, Verdict};
 use mailclient::spam::mail::Mail;
 use mailclient::spam::profile::Profile;
-use mailclient::spam::{lr, tokens};
+use mailclient::spam::tokens;
+
+mod lr;
 
 struct Item {
     name: String,
@@ -56,6 +71,8 @@ struct Item {
     fired: Vec<(&'static str, f32)>,
     /// The logistic regression's features (`--score` other than bayes).
     lr: Vec<u32>,
+    /// The Date header (seconds since 1970; none: 0, the oldest), for `--time-split`.
+    date: i64,
 }
 
 struct Table(HashMap<u32, (u32, u32)>, (u32, u32));
@@ -102,7 +119,7 @@ fn load(
             lr::features(&raw, &mail, &tokens, &feats.lr)
         };
         let mut rules = rules;
-        let extra = extra_rules(&mail, feats);
+        let extra = extra_rules(&mail, msg.as_ref(), feats);
         rules += extra.iter().map(|e| e.1).sum::<f32>();
         let fired = r
             .hits
@@ -111,7 +128,12 @@ fn load(
             .map(|h| (h.rule, h.points))
             .chain(extra)
             .collect();
+        let date = msg
+            .as_ref()
+            .and_then(|m| m.date())
+            .map_or(0, |d| d.to_timestamp());
         out.push(Item {
+            date,
             fired,
             name,
             spam,
@@ -335,6 +357,9 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let show_misses = std::env::args().any(|a| a == "--misses");
+    if let Some(share) = arg::<f64>("--time-split") {
+        return time_split(&training, share, &p, feats, show_misses);
+    }
     // Fold by position in the sorted list (each group is spread over every fold).
     let mut t = Tally::default();
     for f in 0..folds {
@@ -367,6 +392,80 @@ fn main() -> anyhow::Result<()> {
         }
     }
     println!("{folds}-fold cross-validation over the training groups:");
+    t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
+    Ok(())
+}
+
+/// Drift over time, imitated: each training group (spam-1, easy-ham-1, hard-ham-1) sorted by
+/// its mails' Date header (a missing or unreadable one counts as the oldest; ties by file
+/// order), the newest `share` of each judged by learners trained on the older rest of all three.
+fn time_split(
+    training: &[Item],
+    share: f64,
+    p: &Knobs,
+    feats: &Feats,
+    show_misses: bool,
+) -> anyhow::Result<()> {
+    // `--oldest`: the oldest share judged instead (spam-2 is mostly older than spam-1).
+    let oldest = std::env::args().any(|a| a == "--oldest");
+    let mut newest = vec![false; training.len()];
+    for group in ["spam-1.", "easy-ham-1.", "hard-ham-1."] {
+        let mut idx: Vec<usize> = (0..training.len())
+            .filter(|i| training[*i].name.starts_with(group))
+            .collect();
+        idx.sort_by_key(|i| (training[*i].date, *i));
+        if oldest {
+            idx.reverse();
+        }
+        let cut = idx.len() - (idx.len() as f64 * share).round() as usize;
+        for i in &idx[cut..] {
+            newest[*i] = true;
+        }
+    }
+    let older = || {
+        training
+            .iter()
+            .zip(&newest)
+            .filter(|(_, n)| !**n)
+            .map(|(it, _)| it)
+    };
+    let table = train(older());
+    let model = train_lr(older(), &table, p, feats);
+    let mut t = Tally::default();
+    for it in training
+        .iter()
+        .zip(&newest)
+        .filter(|(_, n)| **n)
+        .map(|(it, _)| it)
+    {
+        let (s, pts) = judge(it, &table, &model, p, feats);
+        t.add(it, (s, pts));
+        if show_misses && it.spam && it.rules + pts < 4.0 {
+            println!(
+                "miss {} s={:.3} bayes={:.3} rules={:.1} {:?}",
+                it.name,
+                s.unwrap_or(-1.0),
+                bayes::spamminess_with(&it.tokens, &table, &p.bayes).unwrap_or(-1.0),
+                it.rules,
+                it.fired
+            );
+        }
+        if show_misses && !it.spam && it.rules + pts >= 4.0 {
+            println!(
+                "false {} s={:.3} bayes={:.3} rules={:.1} {:?}",
+                it.name,
+                s.unwrap_or(-1.0),
+                bayes::spamminess_with(&it.tokens, &table, &p.bayes).unwrap_or(-1.0),
+                it.rules,
+                it.fired
+            );
+        }
+    }
+    println!(
+        "time split: the {} {:.0}% of each group judged, trained on the rest:",
+        if oldest { "oldest" } else { "newest" },
+        share * 100.0
+    );
     t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
     Ok(())
 }
@@ -445,12 +544,14 @@ fn judge(
         Vec::new()
     };
     let l = model.as_ref().map(|m| f64::from(m.score(&it.lr, &extra)));
-    let pts = |s: Option<f64>| s.map_or(0.0, |s| points_with(s, p));
+    // `--neg-scale`: the learners' ham points (below zero) times this.
+    let neg = |x: f32| if x < 0.0 { x * f.neg_scale } else { x };
+    let pts = |s: Option<f64>| s.map_or(0.0, |s| neg(points_with(s, p)));
     let lr_knobs = Knobs {
         bayes: p.bayes,
         spam_from: f.lr_from.unwrap_or(p.spam_from),
     };
-    let lpts = |s: Option<f64>| s.map_or(0.0, |s| points_with(s, &lr_knobs));
+    let lpts = |s: Option<f64>| s.map_or(0.0, |s| neg(points_with(s, &lr_knobs)));
     match (f.score.as_str(), b, l) {
         ("lr" | "stack", _, Some(l)) => (Some(l), lpts(Some(l))),
         ("avg", Some(b), Some(l)) => (Some((b + l) / 2.0), pts(Some((b + l) / 2.0))),
@@ -512,6 +613,8 @@ struct Feats {
     lr_points: f32,
     /// The LR's own spam cutoff (`--lr-from`; else `--spam-from`).
     lr_from: Option<f64>,
+    /// The learners' ham points (below zero) times this (`--neg-scale`, 1 as shipped).
+    neg_scale: f32,
 }
 
 impl Feats {
@@ -553,6 +656,7 @@ impl Feats {
             lr: l,
             lr_points: arg("--lr-points").unwrap_or(1.0),
             lr_from: arg("--lr-from"),
+            neg_scale: arg("--neg-scale").unwrap_or(1.0),
         }
     }
     fn on(&self, f: &str) -> bool {
@@ -590,7 +694,11 @@ fn tokenize(
 }
 
 /// Rules tried here before they become checks (`--feat rule-…`).
-fn extra_rules(mail: &Mail<'_>, f: &Feats) -> Vec<(&'static str, f32)> {
+fn extra_rules(
+    mail: &Mail<'_>,
+    msg: Option<&mail_parser::Message<'_>>,
+    f: &Feats,
+) -> Vec<(&'static str, f32)> {
     let mut out = Vec::new();
     if f.on("rule-subjtag") {
         // A subject padded with spaces, then a tracking tag ("Get paid …          18436").
@@ -604,6 +712,15 @@ fn extra_rules(mail: &Mail<'_>, f: &Feats) -> Vec<(&'static str, f32)> {
             {
                 out.push(("SUBJ_TRACKING_TAG", 1.5));
             }
+        }
+    }
+    if f.on("rule-faraway") {
+        // Text in a script far from the user's (Hebrew, Latin, Cyrillic, Arabic): CJK, kana,
+        // Hangul, Thai. SpamAssassin's CHARSET_FARAWAY, by the decoded text rather than the
+        // declared charset.
+        let (far, letters) = faraway(&mail.subject, &mail.text);
+        if (far >= 20 && far * 3 >= letters) || msg.is_some_and(far_charset) {
+            out.push(("FARAWAY_SCRIPT", arg("--faraway-points").unwrap_or(2.0)));
         }
     }
     if f.on("rule-phrases") {
@@ -633,6 +750,76 @@ fn extra_rules(mail: &Mail<'_>, f: &Feats) -> Vec<(&'static str, f32)> {
         }
     }
     out
+}
+
+/// A part, the Subject or the From declared in a charset of a far script (CJK, Thai).
+fn far_charset(msg: &mail_parser::Message<'_>) -> bool {
+    use mail_parser::MimeHeaders;
+    const FAR: &[&str] = &[
+        "iso-2022-jp",
+        "euc-jp",
+        "shift_jis",
+        "sjis",
+        "gb2312",
+        "gbk",
+        "gb18030",
+        "big5",
+        "euc-kr",
+        "ks_c_5601-1987",
+        "iso-2022-kr",
+        "tis-620",
+        "windows-874",
+        "euc-tw",
+        "hz-gb-2312",
+    ];
+    let far = |c: &str| FAR.contains(&c.trim().to_ascii_lowercase().as_str());
+    if msg
+        .parts
+        .iter()
+        .take(50)
+        .filter_map(|p| p.content_type().and_then(|c| c.attribute("charset")))
+        .any(far)
+    {
+        return true;
+    }
+    for name in ["Subject", "From"] {
+        if let Some(raw) = msg.header_raw(name) {
+            let mut rest = raw;
+            while let Some(i) = rest.find("=?") {
+                rest = &rest[i + 2..];
+                if let Some(j) = rest.find('?')
+                    && far(&rest[..j])
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Letters of the subject and the text's first 5,000 characters in a far script, and letters.
+fn faraway(subject: &str, text: &str) -> (usize, usize) {
+    let (mut far, mut letters) = (0, 0);
+    for c in subject.chars().chain(text.chars().take(5_000)) {
+        if !c.is_alphabetic() {
+            continue;
+        }
+        letters += 1;
+        let u = c as u32;
+        if matches!(u,
+            0x0E00..=0x0E7F            // Thai
+            | 0x1100..=0x11FF          // Hangul jamo
+            | 0x3040..=0x30FF          // kana
+            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF // Han
+            | 0xAC00..=0xD7AF          // Hangul syllables
+            | 0xFF66..=0xFF9F)
+        // half-width kana
+        {
+            far += 1;
+        }
+    }
+    (far, letters)
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -813,6 +1000,65 @@ fn extras(
                 "no"
             },
         );
+    }
+    if f.on("shapes") {
+        // Shapes that do not depend on the words of one season's campaigns.
+        let text = &mail.text;
+        let (mut money, mut pct, mut excl, mut upper, mut letters) = (0, 0, 0, 0, 0);
+        for w in text.split_whitespace().take(5_000) {
+            let w = w.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | '(' | ':' | ';'));
+            if w.starts_with('$') && w[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                money += 1;
+            }
+            if w.ends_with('%') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) {
+                pct += 1;
+            }
+        }
+        for c in text.chars().take(20_000) {
+            if c == '!' {
+                excl += 1;
+            }
+            if c.is_alphabetic() {
+                letters += 1;
+                if c.is_uppercase() {
+                    upper += 1;
+                }
+            }
+        }
+        add("money", &bucket(money));
+        add("pct", &bucket(pct));
+        add("excl", &bucket(excl));
+        if letters > 0 {
+            add("upperpct", &((upper * 10 / letters).min(5)).to_string());
+        }
+        let folded = mail.folded();
+        for p in [
+            "1-800", "1-888", "1-877", "1-866", "(800)", "(888)", "(877)", "(866)",
+        ] {
+            if folded.contains(p) {
+                add("tollfree", "yes");
+                break;
+            }
+        }
+        let mut hosts: Vec<&str> = mail
+            .links
+            .iter()
+            .map(|l| l.host.as_str())
+            .filter(|h| !h.is_empty())
+            .collect();
+        add("links", &bucket(mail.links.len()));
+        hosts.sort_unstable();
+        hosts.dedup();
+        add("linkhosts", &bucket(hosts.len()));
+        for h in hosts.iter().take(20) {
+            if let Some(tld) = h.rsplit('.').next() {
+                add("tld", tld);
+            }
+            if h.chars().any(|c| c.is_ascii_digit()) {
+                add("hostshape", "digits");
+            }
+            add("hostlabels", &h.split('.').count().min(5).to_string());
+        }
     }
     if f.on("replyto")
         && let Some(d) = &mail.reply_to_domain

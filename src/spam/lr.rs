@@ -2,11 +2,12 @@
 //! features, trained by stochastic gradient descent, as in the TREC spam track's best filters
 //! (Goodman & Yih 2006; Sculley & Wachman 2007). Each mail's feature vector is binary and
 //! scaled to unit length. Cross-validation (`examples/spam_cv/`, docs/BENCHMARKS.md issue 18)
-//! chose the tokenizer's tokens as its features ([`DEFAULTS`]); the 4-grams it also tried
-//! (of the text, the raw body, the raw message) stay here as options of the experiment.
+//! chose the tokenizer's tokens as its features ([`of_tokens`]); the 4-grams it also tried
+//! and its other options live in the experiment (`examples/spam_cv/lr.rs`), over [`margin`]
+//! and [`Weights`] from here.
 //!
-//! Shipped: the base weights trained from the development corpus
-//! (`examples/spam_base_model.rs`), quantised to one byte a bucket and embedded
+//! Shipped: the base weights trained from the development corpus ([`train`], run by
+//! `examples/spam_base_model.rs`), quantised to one byte a bucket and embedded
 //! (`assets/spam-lr.zst`, [`BASE`]); a user's markings and the training page's examples take
 //! one online step each over them, kept as sparse per-user deltas (table `spam_lr`, at most
 //! [`MAX_DELTAS`] a user, the smallest dropped first). `checks/learned.rs` turns its opinion
@@ -17,45 +18,19 @@ use std::sync::LazyLock;
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 
-use super::mail::Mail;
 use super::tokens;
 use crate::store::Store;
 
-/// Which features, and how the weights are learned.
-#[derive(Debug, Clone, Copy)]
-pub struct Params {
-    /// 2^bits hash buckets.
-    pub bits: u32,
-    /// Byte 4-grams of the raw message's first this many bytes (0: none).
-    pub raw_bytes: usize,
-    /// Byte 4-grams of the raw body (after the header block, as sent: HTML source, encodings),
-    /// its first this many bytes (0: none).
-    pub body_bytes: usize,
-    /// Character 4-grams of the lower-cased subject and text, first this many characters (0:
-    /// none).
-    pub text_chars: usize,
-    /// The tokenizer's tokens as features.
-    pub tokens: bool,
-    /// Gradient step, passes over the training mail, and how much more a spam's error weighs.
-    pub rate: f32,
-    pub epochs: usize,
-    pub spam_weight: f32,
-}
+/// 2^BITS hash buckets.
+pub const BITS: u32 = 18;
+/// The base training: gradient step, passes over the training mail, and how much more a
+/// spam's error weighs (also in a user's steps).
+const RATE: f32 = 2.0;
+const EPOCHS: usize = 10;
+const SPAM_WEIGHT: f32 = 2.0;
 
-/// The design cross-validation chose: the tokenizer's tokens only (the 4-grams did worse).
-pub const DEFAULTS: Params = Params {
-    bits: 18,
-    raw_bytes: 0,
-    body_bytes: 0,
-    text_chars: 0,
-    tokens: true,
-    rate: 2.0,
-    epochs: 10,
-    spam_weight: 2.0,
-};
-
-/// murmur3's finaliser: spreads a 4-gram (or a token) over the buckets.
-fn mix(mut h: u32) -> u32 {
+/// murmur3's finaliser: spreads a token (or, in the experiment, a 4-gram) over the buckets.
+pub fn mix(mut h: u32) -> u32 {
     h ^= h >> 16;
     h = h.wrapping_mul(0x85eb_ca6b);
     h ^= h >> 13;
@@ -64,133 +39,57 @@ fn mix(mut h: u32) -> u32 {
     h
 }
 
-/// A token's bucket among 2^(32 - `shift`).
-fn token_bucket(token: u32, shift: u32) -> u32 {
-    mix(token ^ 0x1b87_3593) >> shift
+/// A token's bucket among 2^`bits`.
+pub fn token_bucket(token: u32, bits: u32) -> u32 {
+    mix(token ^ 0x1b87_3593) >> (32 - bits)
 }
 
 /// The shipped features of a mail (the tokenizer's tokens): sorted, distinct bucket numbers.
 pub fn of_tokens(tokens: &[u32]) -> Vec<u32> {
-    let shift = 32 - DEFAULTS.bits;
-    let mut out: Vec<u32> = tokens.iter().map(|t| token_bucket(*t, shift)).collect();
+    let mut out: Vec<u32> = tokens.iter().map(|t| token_bucket(*t, BITS)).collect();
     out.sort_unstable();
     out.dedup();
     out
 }
 
-/// The mail's features: sorted, distinct bucket numbers.
-pub fn features(raw: &[u8], mail: &Mail<'_>, tokens: &[u32], p: &Params) -> Vec<u32> {
-    let shift = 32 - p.bits;
-    let mut out: Vec<u32> = Vec::with_capacity(p.raw_bytes + p.text_chars + tokens.len());
-    if p.raw_bytes > 0 {
-        let r = &raw[..raw.len().min(p.raw_bytes)];
-        for w in r.windows(4) {
-            let g = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            out.push(mix(g ^ 0x5bd1_e995) >> shift);
-        }
-    }
-    if p.body_bytes > 0 {
-        let start = raw
-            .windows(2)
-            .position(|w| w == b"\n\n")
-            .map(|i| i + 2)
-            .or_else(|| raw.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4))
-            .unwrap_or(raw.len());
-        let b = &raw[start..raw.len().min(start + p.body_bytes)];
-        for w in b.windows(4) {
-            let g = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            out.push(mix(g ^ 0x7f4a_7c15) >> shift);
-        }
-    }
-    if p.text_chars > 0 {
-        // Lower-cased, whitespace runs as one space: "F R E E" and "FREE" stay apart, a
-        // line break does not matter.
-        let mut win = [0u32; 4];
-        let mut n = 0usize;
-        let mut last_space = true;
-        let chars = mail
-            .subject
-            .chars()
-            .chain(std::iter::once('\n'))
-            .chain(mail.text.chars());
-        for c in chars {
-            let c = if c.is_whitespace() {
-                if last_space {
-                    continue;
-                }
-                last_space = true;
-                ' '
-            } else {
-                last_space = false;
-                c.to_lowercase().next().unwrap_or(c)
-            };
-            win = [win[1], win[2], win[3], c as u32];
-            n += 1;
-            if n >= 4 {
-                let h = win.iter().fold(0x9747_b28c_u32, |h, c| {
-                    mix(h ^ *c).wrapping_add(0x6b43_a9b5)
-                });
-                out.push(h >> shift);
-            }
-            if n >= p.text_chars {
-                break;
-            }
-        }
-    }
-    if p.tokens {
-        out.extend(tokens.iter().map(|t| token_bucket(*t, shift)));
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// Weights (one per bucket), the extra features' weights (not scaled with the rest: the
-/// stacked Bayes opinion's bands) and the bias.
-#[derive(Clone)]
-pub struct Model {
-    pub w: Vec<f32>,
-    pub extra: Vec<f32>,
-    pub bias: f32,
-}
-
-/// Extra features at most.
-pub const EXTRA: usize = 32;
-
-fn sigmoid(z: f32) -> f32 {
+pub fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
-impl Model {
-    pub fn new(bits: u32) -> Self {
-        Model {
+/// The log-odds of spam for a mail with features `f` (distinct buckets, each 1/√n: the vector
+/// has unit length): `bias` plus the weights. The one definition, for training ([`Weights`]),
+/// the shipped model with a user's deltas ([`spamminess`], [`learn`]) and the experiment.
+pub fn margin(f: &[u32], bias: f32, weight: impl Fn(u32) -> f32) -> f32 {
+    let mut z = bias;
+    if !f.is_empty() {
+        let v = 1.0 / (f.len() as f32).sqrt();
+        z += v * f.iter().map(|b| weight(*b)).sum::<f32>();
+    }
+    z
+}
+
+/// Weights being trained, one per bucket, and the bias.
+#[derive(Clone)]
+pub struct Weights {
+    pub w: Vec<f32>,
+    pub bias: f32,
+}
+
+impl Weights {
+    pub fn zeros(bits: u32) -> Self {
+        Weights {
             w: vec![0.0; 1 << bits],
-            extra: vec![0.0; EXTRA],
             bias: 0.0,
         }
     }
 
-    fn margin(&self, f: &[u32], extra: &[u32]) -> f32 {
-        let mut z = self.bias + extra.iter().map(|i| self.extra[*i as usize]).sum::<f32>();
-        if !f.is_empty() {
-            let v = 1.0 / (f.len() as f32).sqrt();
-            z += v * f.iter().map(|i| self.w[*i as usize]).sum::<f32>();
-        }
-        z
+    pub fn margin(&self, f: &[u32]) -> f32 {
+        margin(f, self.bias, |b| self.w[b as usize])
     }
 
-    /// The probability the mail is spam.
-    pub fn score(&self, f: &[u32], extra: &[u32]) -> f32 {
-        sigmoid(self.margin(f, extra))
-    }
-
-    /// One gradient step of the log loss on one mail.
-    pub fn step(&mut self, f: &[u32], extra: &[u32], spam: bool, rate: f32, spam_weight: f32) {
-        let y = if spam { 1.0 } else { 0.0 };
-        let g = (y - self.score(f, extra)) * rate * if spam { spam_weight } else { 1.0 };
-        for i in extra {
-            self.extra[*i as usize] += g;
-        }
+    /// Moves a mail's weights by the gradient `g` (the error times the step): each feature by
+    /// its value, g/√n, the bias by a tenth of `g`.
+    pub fn add(&mut self, f: &[u32], g: f32) {
         self.bias += g * 0.1;
         if f.is_empty() {
             return;
@@ -200,24 +99,43 @@ impl Model {
             self.w[*i as usize] += v;
         }
     }
+}
 
-    /// Passes of SGD over the mails in a fixed shuffled order per pass.
-    pub fn train(&mut self, mails: &[(&[u32], &[u32], bool)], p: &Params) {
-        let mut order: Vec<usize> = (0..mails.len()).collect();
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        for _ in 0..p.epochs {
-            for i in (1..order.len()).rev() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                order.swap(i, (seed % (i as u64 + 1)) as usize);
-            }
-            for &i in &order {
-                let (f, extra, spam) = mails[i];
-                self.step(f, extra, spam, p.rate, p.spam_weight);
-            }
+/// The log loss's gradient for one mail at probability `p`, times the step `rate`, a spam's
+/// error weighing `spam_weight` times a ham's.
+pub fn gradient(p: f32, spam: bool, rate: f32, spam_weight: f32) -> f32 {
+    let y = if spam { 1.0 } else { 0.0 };
+    (y - p) * rate * if spam { spam_weight } else { 1.0 }
+}
+
+/// `epochs` passes over `n` mails, each in a fixed shuffled order (xorshift, one seed): calls
+/// `each` with a mail's index.
+pub fn shuffled_passes(n: usize, epochs: usize, mut each: impl FnMut(usize)) {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..epochs {
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        for &i in &order {
+            each(i);
         }
     }
+}
+
+/// The shipped base training: SGD on the log loss over the mails' features (from
+/// [`of_tokens`]) and classes, in the order given.
+pub fn train(mails: &[(Vec<u32>, bool)]) -> Weights {
+    let mut m = Weights::zeros(BITS);
+    shuffled_passes(mails.len(), EPOCHS, |i| {
+        let (f, spam) = &mails[i];
+        let g = gradient(sigmoid(m.margin(f)), *spam, RATE, SPAM_WEIGHT);
+        m.add(f, g);
+    });
+    m
 }
 
 /// The shipped model: one signed byte a bucket times `scale`, and the bias.
@@ -240,13 +158,13 @@ impl Base {
 
     /// The file: magic, tokenizer version, bucket bits, scale and bias (f32), then one i8 a
     /// bucket (the weight over `scale`, rounded), zstd-compressed. Feature hashing is tied to
-    /// [`DEFAULTS`]' buckets and the tokenizer's tokens.
-    pub fn encode(m: &Model) -> Vec<u8> {
+    /// [`BITS`] and the tokenizer's tokens.
+    pub fn encode(m: &Weights) -> Vec<u8> {
         let max = m.w.iter().fold(0.0f32, |a, w| a.max(w.abs()));
         let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
         let mut out = Vec::with_capacity(24 + m.w.len());
         out.extend_from_slice(MAGIC);
-        for v in [tokens::VERSION, DEFAULTS.bits] {
+        for v in [tokens::VERSION, BITS] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&scale.to_le_bytes());
@@ -269,7 +187,7 @@ impl Base {
             tokens::VERSION
         );
         let bits = u32::from_le_bytes(at(12));
-        anyhow::ensure!(bits == DEFAULTS.bits, "the LR model has {bits} bucket bits");
+        anyhow::ensure!(bits == BITS, "the LR model has {bits} bucket bits");
         anyhow::ensure!(raw.len() == 24 + (1 << bits), "a truncated spam LR model");
         Ok(Base {
             scale: f32::from_le_bytes(at(16)),
@@ -312,17 +230,10 @@ pub fn spamminess(f: &[u32], base: &Base, user: &Deltas) -> Option<f64> {
         return None;
     }
     Some(f64::from(sigmoid(
-        margin(f, base, |b| user.w.get(&b).copied().unwrap_or(0.0)) + user.bias,
+        margin(f, base.bias, |b| {
+            base.weight(b) + user.w.get(&b).copied().unwrap_or(0.0)
+        }) + user.bias,
     )))
-}
-
-fn margin(f: &[u32], base: &Base, delta: impl Fn(u32) -> f32) -> f32 {
-    let mut z = base.bias;
-    if !f.is_empty() {
-        let v = 1.0 / (f.len() as f32).sqrt();
-        z += v * f.iter().map(|b| base.weight(*b) + delta(*b)).sum::<f32>();
-    }
-    z
 }
 
 /// (user, bucket) → the user's delta over the base weight; the bias under [`BIAS`], how many
@@ -397,9 +308,12 @@ fn learn_over(
         }
     }
     let bias = t.get((user, BIAS))?.map_or(0.0, |v| v.value());
-    let p = sigmoid(margin(&f, base, |b| have.get(&b).copied().unwrap_or(0.0)) + bias);
-    let y = if spam { 1.0 } else { 0.0 };
-    let g = (y - p) * USER_RATE * if spam { DEFAULTS.spam_weight } else { 1.0 };
+    let p = sigmoid(
+        margin(&f, base.bias, |b| {
+            base.weight(b) + have.get(&b).copied().unwrap_or(0.0)
+        }) + bias,
+    );
+    let g = gradient(p, spam, USER_RATE, SPAM_WEIGHT);
     let v = g / (f.len() as f32).sqrt();
     let mut added = 0usize;
     for b in &f {
@@ -469,7 +383,7 @@ mod tests {
 
     #[test]
     fn quantised_weights_round_trip() {
-        let mut m = Model::new(DEFAULTS.bits);
+        let mut m = Weights::zeros(BITS);
         m.w[3] = 2.0;
         m.w[5] = -1.0;
         m.bias = 0.25;
