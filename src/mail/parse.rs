@@ -142,7 +142,8 @@ pub fn full(raw: &[u8]) -> Full {
             text: lossy_head(raw),
         };
     };
-    let summary = summarize(&msg);
+    let (first, text) = texts(&msg);
+    let summary = summarize_with(&msg, &first);
     let html = if msg.html_body_count() > 0 && msg.html_bodies().any(|p| p.is_text_html()) {
         (0..msg.html_body_count())
             .filter_map(|i| msg.body_html(i))
@@ -151,11 +152,6 @@ pub fn full(raw: &[u8]) -> Full {
     } else {
         String::new()
     };
-    let text = (0..msg.text_body_count())
-        .filter_map(|i| msg.body_text(i))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let text = preview::maybe_decode_base64_html(&text).unwrap_or(text);
     // One line ending for the API, whatever the message used.
     let text = text.replace("\r\n", "\n");
     Full {
@@ -184,18 +180,44 @@ pub fn body_text(raw: &[u8]) -> String {
 }
 
 fn text_of(msg: &Message<'_>) -> String {
-    let text = (0..msg.text_body_count())
-        .filter_map(|i| msg.body_text(i))
-        .collect::<Vec<_>>()
-        .join("\n");
-    preview::maybe_decode_base64_html(&text).unwrap_or(text)
+    texts(msg).1
+}
+
+/// The first text part (the preview's source) and every text part joined (what search and
+/// the reading pane read), each through the base64-HTML rule. Each part is read once:
+/// mail-parser converts an HTML-only body to text on every call.
+fn texts(msg: &Message<'_>) -> (String, String) {
+    let parts: Vec<Option<Cow<'_, str>>> = (0..msg.text_body_count())
+        .map(|i| msg.body_text(i))
+        .collect();
+    let decode = |t: String| preview::maybe_decode_base64_html(&t).unwrap_or(t);
+    let first = decode(
+        parts
+            .first()
+            .and_then(|p| p.as_deref())
+            .unwrap_or("")
+            .to_string(),
+    );
+    let all = if parts.len() == 1 && parts[0].is_some() {
+        first.clone()
+    } else {
+        decode(
+            parts
+                .iter()
+                .flatten()
+                .map(|p| p.as_ref())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    };
+    (first, all)
 }
 
 /// [`summary`] and [`Searchable`] from one parse (the importer's and indexer's path).
 pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
     catch_unwind(AssertUnwindSafe(|| match parse_guarded(raw) {
         Some(msg) if looks_like_mail(&msg) => {
-            let text = text_of(&msg);
+            let (first, text) = texts(&msg);
             let mut recipients = String::new();
             for a in [msg.to(), msg.cc()].into_iter().flatten() {
                 for x in a.iter().take(500) {
@@ -205,7 +227,10 @@ pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
                     }
                 }
             }
-            (summarize(&msg), Searchable { text, recipients })
+            (
+                summarize_with(&msg, &first),
+                Searchable { text, recipients },
+            )
         }
         _ => (unparsed_summary(raw), unparsed_searchable(raw)),
     }))
@@ -243,6 +268,13 @@ fn looks_like_mail(msg: &Message<'_>) -> bool {
 }
 
 fn summarize(msg: &Message<'_>) -> Summary {
+    let text = msg.body_text(0).unwrap_or(Cow::Borrowed(""));
+    let text = preview::maybe_decode_base64_html(&text).map_or(text, Cow::Owned);
+    summarize_with(msg, &text)
+}
+
+/// The summary of `msg` whose first text part (decoded) is `text`.
+fn summarize_with(msg: &Message<'_>, text: &str) -> Summary {
     let (from, from_name) = msg
         .from()
         .and_then(|a| a.first())
@@ -253,8 +285,6 @@ fn summarize(msg: &Message<'_>) -> Summary {
             )
         })
         .unwrap_or_default();
-    let text = msg.body_text(0).unwrap_or(Cow::Borrowed(""));
-    let text = preview::maybe_decode_base64_html(&text).map_or(text, Cow::Owned);
     Summary {
         parsed: true,
         message_id: msg.message_id().map(clean_id).filter(|s| !s.is_empty()),
@@ -269,7 +299,7 @@ fn summarize(msg: &Message<'_>) -> Summary {
             .date()
             .map(|d| d.to_timestamp())
             .filter(|t| plausible(*t)),
-        preview: preview::preview(&text),
+        preview: preview::preview(text),
         attachments: msg
             .attachments()
             .enumerate()

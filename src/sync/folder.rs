@@ -17,8 +17,9 @@ use crate::mailstore::{Fetched, FolderState, ServerFlags};
 /// ([`FIRST_CHUNK`]) so the inbox fills at once.
 pub const CHUNK_MESSAGES: u32 = 1000;
 
-/// Messages in the first chunk of a walk: the first page (50) needs no more.
-const FIRST_CHUNK: usize = 50;
+/// Messages in the first window (sized, then fetched in one chunk) of a walk: the first page
+/// (50) needs no more.
+const FIRST_CHUNK: u32 = 50;
 
 /// Bytes per body FETCH at most, by RFC822.SIZE. A chunk's mail is all in memory at once (the
 /// FETCH reply, then the batch stored in one transaction), and one chunk is parsed and stored
@@ -236,10 +237,10 @@ async fn walk(
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
     let (mut fetching, mut waiting) = (Duration::ZERO, Duration::ZERO);
-    let mut first = true;
     // Chunks committed without waiting for the disk since the last that waited.
     let mut unpersisted = 0;
-    for (lo, hi) in listed.windows(SIZE_WINDOW, order) {
+    // The first window is the first page: sized and fetched before a whole window is sized.
+    for (lo, hi) in listed.windows_after_first(FIRST_CHUNK, SIZE_WINDOW, order) {
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
         let sizes = if lo == hi {
@@ -248,18 +249,7 @@ async fn walk(
             fetch_sizes(ctx, session, lo, hi).await?
         };
         fetching += started.elapsed();
-        // The walk's first chunk is small, so the newest mail shows within moments.
-        let mut chunks = Vec::new();
-        let mut sizes = sizes;
-        if first {
-            plan::sort_for_walk(&mut sizes, order);
-            let rest = sizes.split_off(sizes.len().min(FIRST_CHUNK));
-            chunks.extend(plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES));
-            sizes = rest;
-            first = false;
-        }
-        chunks.extend(plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES));
-        for chunk in chunks {
+        for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
             let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
             fetching += started.elapsed();

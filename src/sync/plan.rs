@@ -93,7 +93,13 @@ impl UidSet {
     /// the window's messages: no UID between two listed ones can appear later, as new mail
     /// always gets a UID above UIDNEXT.
     pub fn windows(&self, max: u32, order: Order) -> Vec<(u32, u32)> {
-        let max = u64::from(max.max(1));
+        self.windows_after_first(max, max, order)
+    }
+
+    /// As [`Self::windows`], the first window holding at most `first` UIDs: a walk sizes and
+    /// fetches its first page before it sizes a whole window.
+    pub fn windows_after_first(&self, first_max: u32, max: u32, order: Order) -> Vec<(u32, u32)> {
+        let (first_max, max) = (u64::from(first_max.max(1)), u64::from(max.max(1)));
         let mut out = Vec::new();
         // The open window's first UID in walk order, and how many it holds.
         let mut first: Option<u32> = None;
@@ -111,7 +117,7 @@ impl UidSet {
             loop {
                 let remaining = u64::from(from.abs_diff(to)) + 1;
                 let start = *first.get_or_insert(from);
-                let room = max - taken;
+                let room = if out.is_empty() { first_max } else { max } - taken;
                 if remaining < room {
                     taken += remaining;
                     last_walked = to;
@@ -289,6 +295,30 @@ mod tests {
                     sorted.reverse();
                 }
                 assert_eq!(sorted, windows, "walk order");
+            }
+        }
+        // A small first window, then full ones; together still the whole set once, in order.
+        assert_eq!(
+            listed.windows_after_first(3, 50, Order::NewestFirst),
+            [(198, 200), (148, 197), (5, 147), (1, 4)]
+        );
+        for order in [Order::NewestFirst, Order::OldestFirst] {
+            for (first, max) in [(1, 50), (3, 50), (50, 3), (106, 107), (200, 1)] {
+                let windows = listed.windows_after_first(first, max, order);
+                let sizes: Vec<usize> = windows
+                    .iter()
+                    .map(|&(lo, hi)| {
+                        let n = listed.ranges().iter().flat_map(|&(a, b)| a..=b);
+                        n.filter(|u| (lo..=hi).contains(u)).count()
+                    })
+                    .collect();
+                assert!(sizes[0] <= first as usize, "{first} {max} {windows:?}");
+                assert!(sizes[1..].iter().all(|&n| n <= max as usize));
+                assert_eq!(
+                    sizes.iter().sum::<usize>(),
+                    107,
+                    "{first} {max} {windows:?}"
+                );
             }
         }
         // Gmail-like gaps: one window, whatever the width.
