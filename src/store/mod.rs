@@ -75,14 +75,6 @@ impl Store {
         self.bulk.load(Ordering::Relaxed) > 0
     }
 
-    /// Makes every commit so far durable: an empty commit that waits for the disk. A bulk load
-    /// commits most of its batches without waiting (`Durability::None`) and calls this at its
-    /// end; any other commit in between (every write outside a bulk load waits) does the same.
-    pub fn persist(&self) -> anyhow::Result<()> {
-        self.db().begin_write()?.commit()?;
-        Ok(())
-    }
-
     /// Opens (creating if missing) the store in `data_dir`, whose schema is `migrations`, with a
     /// page cache of `cache_mb` MiB (`[storage] cache_size_mb`). Refuses a schema newer than
     /// this binary knows; does not migrate.

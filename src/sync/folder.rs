@@ -32,13 +32,6 @@ pub const CHUNK_BYTES: u64 = 16 << 20;
 /// search index waits for it rather than compete for the cores and memory.
 const BULK_WALK: u64 = 2_000;
 
-/// In a bulk load, one chunk in this many commits durably (waits for the disk); the others
-/// commit without waiting, and the walk ends with a durable commit. Waiting on every commit
-/// was a fifth of a first sync's store time (2.5-3 s of 13 s at 60,000 messages). A crash
-/// loses at most the chunks since the last durable commit, and the next sync fetches them
-/// again (each chunk's folder state commits with it): `tests/resume.rs` bounds that.
-pub const DURABLE_EVERY: usize = 4;
-
 /// UIDs whose sizes one `UID FETCH (UID RFC822.SIZE)` asks for: a few chunks' worth, so the
 /// first page is not held up by sizing the whole folder.
 const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
@@ -233,12 +226,10 @@ async fn walk(
     order: Order,
 ) -> anyhow::Result<usize> {
     let mut new = 0;
-    let bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
+    let _bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
     let (mut fetching, mut waiting) = (Duration::ZERO, Duration::ZERO);
-    // Chunks committed without waiting for the disk since the last that waited.
-    let mut unpersisted = 0;
     // The first window is the first page: sized and fetched before a whole window is sized.
     for (lo, hi) in listed.windows_after_first(FIRST_CHUNK, SIZE_WINDOW, order) {
         let started = Instant::now();
@@ -263,19 +254,13 @@ async fn walk(
                 new += prev.await??;
                 waiting += started.elapsed();
             }
-            let durable = bulk.is_none() || unpersisted + 1 == DURABLE_EVERY;
-            unpersisted = if durable { 0 } else { unpersisted + 1 };
-            pending = Some(ctx.spawn_store_batch(state.clone(), batch, durable));
+            pending = Some(ctx.spawn_store_batch(state.clone(), batch));
         }
     }
     if let Some(prev) = pending.take() {
         let started = Instant::now();
         new += prev.await??;
         waiting += started.elapsed();
-    }
-    if unpersisted > 0 {
-        let store = ctx.store.clone();
-        tokio::task::spawn_blocking(move || store.persist()).await??;
     }
     tracing::debug!(
         folder = %state.name,

@@ -126,14 +126,11 @@ impl Ctx {
     }
 
     /// Stores a batch and the folder state that covers it in one transaction, so a crash
-    /// never leaves the state ahead of the messages. A batch that is not `durable` commits
-    /// without waiting for the disk: a crash may lose it, with the folder state that covers
-    /// it, and the next sync fetches it again (the bulk load's walk, `folder::DURABLE_EVERY`).
+    /// never leaves the state ahead of the messages.
     pub fn spawn_store_batch(
         &self,
         state: FolderState,
         batch: Vec<Fetched>,
-        durable: bool,
     ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
         let store = self.store.clone();
         let account = self.account_id;
@@ -151,10 +148,7 @@ impl Ctx {
             // Parsed (and judged) before the write transaction, on every core: parsing is most
             // of a batch's work, and the store takes one writer at a time.
             let parsed = parse_all(&batch, judge.as_deref());
-            let mut txn = store.db().begin_write()?;
-            if !durable {
-                txn.set_durability(redb::Durability::None)?;
-            }
+            let txn = store.db().begin_write()?;
             // The account may have been logged out while this batch was in flight: its mail
             // must not come back.
             if !crate::accounts::exists_in(&txn, account)? {
@@ -194,7 +188,7 @@ impl Ctx {
         state: &FolderState,
         batch: Vec<Fetched>,
     ) -> anyhow::Result<usize> {
-        self.spawn_store_batch(state.clone(), batch, true).await?
+        self.spawn_store_batch(state.clone(), batch).await?
     }
 
     fn set_state(&self, state: &str) {
