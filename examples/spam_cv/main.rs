@@ -440,19 +440,12 @@ fn time_split(
     {
         let (s, pts) = judge(it, &table, &model, p, feats);
         t.add(it, (s, pts));
-        if show_misses && it.spam && it.rules + pts < 4.0 {
+        // A spam judged below the spam threshold, or a ham at or above it.
+        let wrong = it.spam != (it.rules + pts >= 4.0);
+        if show_misses && wrong {
             println!(
-                "miss {} s={:.3} bayes={:.3} rules={:.1} {:?}",
-                it.name,
-                s.unwrap_or(-1.0),
-                bayes::spamminess_with(&it.tokens, &table, &p.bayes).unwrap_or(-1.0),
-                it.rules,
-                it.fired
-            );
-        }
-        if show_misses && !it.spam && it.rules + pts >= 4.0 {
-            println!(
-                "false {} s={:.3} bayes={:.3} rules={:.1} {:?}",
+                "{} {} s={:.3} bayes={:.3} rules={:.1} {:?}",
+                if it.spam { "miss" } else { "false" },
                 it.name,
                 s.unwrap_or(-1.0),
                 bayes::spamminess_with(&it.tokens, &table, &p.bayes).unwrap_or(-1.0),
