@@ -87,18 +87,22 @@ impl Weights {
         margin(f, self.bias, |b| self.w[b as usize])
     }
 
-    /// Moves a mail's weights by the gradient `g` (the error times the step): each feature by
-    /// its value, g/√n, the bias by a tenth of `g`.
+    /// Moves a mail's weights by the gradient `g` (the error times the step), as [`step`].
     pub fn add(&mut self, f: &[u32], g: f32) {
-        self.bias += g * 0.1;
-        if f.is_empty() {
-            return;
-        }
-        let v = g / (f.len() as f32).sqrt();
+        let (each, bias) = step(f.len(), g);
+        self.bias += bias;
         for i in f {
-            self.w[*i as usize] += v;
+            self.w[*i as usize] += each;
         }
     }
+}
+
+/// How one step with gradient `g` moves a mail's `n` features (each by its value, g/√n: the
+/// vector has unit length) and the bias (a tenth of `g`): (each feature's move, the bias's).
+/// The base training's and a user's steps alike.
+fn step(n: usize, g: f32) -> (f32, f32) {
+    let each = if n == 0 { 0.0 } else { g / (n as f32).sqrt() };
+    (each, g * 0.1)
 }
 
 /// The log loss's gradient for one mail at probability `p`, times the step `rate`, a spam's
@@ -229,11 +233,14 @@ pub fn spamminess(f: &[u32], base: &Base, user: &Deltas) -> Option<f64> {
     if base.is_empty() && user.w.is_empty() {
         return None;
     }
-    Some(f64::from(sigmoid(
-        margin(f, base.bias, |b| {
-            base.weight(b) + user.w.get(&b).copied().unwrap_or(0.0)
-        }) + user.bias,
-    )))
+    Some(f64::from(sigmoid(margin_over(f, base, &user.w, user.bias))))
+}
+
+/// [`margin`] over the base weights plus a user's deltas `w` and bias delta `bias`.
+fn margin_over(f: &[u32], base: &Base, w: &HashMap<u32, f32>, bias: f32) -> f32 {
+    margin(f, base.bias, |b| {
+        base.weight(b) + w.get(&b).copied().unwrap_or(0.0)
+    }) + bias
 }
 
 /// (user, bucket) → the user's delta over the base weight; the bias under [`BIAS`], how many
@@ -308,20 +315,16 @@ fn learn_over(
         }
     }
     let bias = t.get((user, BIAS))?.map_or(0.0, |v| v.value());
-    let p = sigmoid(
-        margin(&f, base.bias, |b| {
-            base.weight(b) + have.get(&b).copied().unwrap_or(0.0)
-        }) + bias,
-    );
+    let p = sigmoid(margin_over(&f, base, &have, bias));
     let g = gradient(p, spam, USER_RATE, SPAM_WEIGHT);
-    let v = g / (f.len() as f32).sqrt();
+    let (each, bias_step) = step(f.len(), g);
     let mut added = 0usize;
     for b in &f {
         let old = have.get(b).copied();
         added += usize::from(old.is_none());
-        t.insert((user, *b), old.unwrap_or(0.0) + v)?;
+        t.insert((user, *b), old.unwrap_or(0.0) + each)?;
     }
-    t.insert((user, BIAS), bias + g * 0.1)?;
+    t.insert((user, BIAS), bias + bias_step)?;
     if added > 0 {
         let mut n = t.get((user, COUNT))?.map_or(0, |v| v.value() as usize) + added;
         if n > MAX_DELTAS {
