@@ -11,6 +11,11 @@
 //!         [--time-split 0.25 [--oldest]]             # the newest (oldest) quarter of each
 //!                                                    # group by Date, judged after training
 //!                                                    # on the rest
+//!         [--autolearn [--al-spam 8 --al-rules 1 --al-ham -1.5 --al-ham-rules 0.5]
+//!          [--al-weight 3 --al-rate 0.5 --al-no-ham --al-no-spam --al-learners both]]
+//!                                                    # with --time-split: the judged mails
+//!                                                    # streamed by Date, the confident ones
+//!                                                    # learned without their label
 //!         [--rules]                                  # how often each rule fires per group
 //!         [--misses]                                 # spam not judged spam (and, held out,
 //!                                                    # false spam with its spammiest tokens)
@@ -42,6 +47,16 @@
 //! three groups. The held-out groups are another collection, whose spam is mostly dated before
 //! spam-1's: this imitates their drift without looking at them (docs/BENCHMARKS.md issue 18,
 //! "A validation that imitates the drift").
+//!
+//! With `--time-split` and `--autolearn`, the judged mails of the three groups are streamed in
+//! Date order, interleaved, as mail arrives; each is judged once by the learners with what was
+//! learned so far, then learned without the user (SpamAssassin's `bayes_auto_learn`) when the
+//! engine's own verdict is confident: spam from `--al-spam` points with `--al-rules` of them
+//! from the rules and both learners on the spam side; ham up to `--al-ham` points with both
+//! learners on the ham side and at most `--al-ham-rules` points of rules firing. Learned as a
+//! user's marking is (Bayes counts weighing `--al-weight`, one LR step at `--al-rate`); the
+//! true label only counts how many were learned wrongly. Needs `--score sum` (the shipped
+//! learners). Measured: docs/BENCHMARKS.md issue 18, "Auto-learning".
 //!
 //! With `--heldout`, the classifier is trained on all the training groups and judged on
 //! spam-2 and easy-ham-2, as `examples/spam_eval.rs` judges the shipped model.
@@ -431,6 +446,24 @@ fn time_split(
     };
     let table = train(older());
     let model = train_lr(older(), &table, p, feats);
+    if std::env::args().any(|a| a == "--autolearn") {
+        let judged: Vec<&Item> = training
+            .iter()
+            .zip(&newest)
+            .filter(|(_, n)| **n)
+            .map(|(it, _)| it)
+            .collect();
+        return autolearn(
+            judged,
+            &table,
+            model.as_ref(),
+            p,
+            feats,
+            show_misses,
+            share,
+            oldest,
+        );
+    }
     let mut t = Tally::default();
     for it in training
         .iter()
@@ -460,6 +493,198 @@ fn time_split(
         share * 100.0
     );
     t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
+    Ok(())
+}
+
+/// Auto-learning's knobs (`--al-…`): what the engine's own verdict must be for a mail to be
+/// learned without the user, and how much one such mail weighs.
+struct AutoKnobs {
+    /// Learned as spam from this score (`--al-spam`), with at least `rules` points from the
+    /// rule checks (`--al-rules`) and both learners on the spam side.
+    spam: f32,
+    rules: f32,
+    /// Learned as ham up to this score (`--al-ham`), with no rule over `ham_rules` points in
+    /// all (`--al-ham-rules`).
+    ham: f32,
+    ham_rules: f32,
+    /// A learned mail's Bayes counts weigh this many corpus mails (`--al-weight`, 3 as a
+    /// user's marking), the LR's step rate (`--al-rate`, 0.5 as a user's marking).
+    weight: u32,
+    rate: f32,
+    /// `--al-no-ham` / `--al-no-spam`: learn one side only.
+    learn_ham: bool,
+    learn_spam: bool,
+    /// `--al-learners bayes|lr|both`: which learners learn (both, as a marking).
+    learners: String,
+}
+
+impl AutoKnobs {
+    fn from_args() -> Self {
+        AutoKnobs {
+            spam: arg("--al-spam").unwrap_or(8.0),
+            rules: arg("--al-rules").unwrap_or(1.0),
+            ham: arg("--al-ham").unwrap_or(-1.5),
+            ham_rules: arg("--al-ham-rules").unwrap_or(0.5),
+            weight: arg("--al-weight").unwrap_or(bayes::USER_WEIGHT),
+            rate: arg("--al-rate").unwrap_or(0.5),
+            learn_ham: !std::env::args().any(|a| a == "--al-no-ham"),
+            learn_spam: !std::env::args().any(|a| a == "--al-no-spam"),
+            learners: arg("--al-learners").unwrap_or_else(|| "both".into()),
+        }
+    }
+}
+
+/// The fold's counts with what was auto-learned over them (weighted), as the engine layers a
+/// user's training over the shipped model.
+struct Over<'a> {
+    base: &'a Table,
+    user: &'a HashMap<u32, (u32, u32)>,
+    totals: (u32, u32),
+}
+
+impl bayes::Counts for Over<'_> {
+    fn token(&self, t: u32) -> (u32, u32) {
+        let (s, h) = self.base.token(t);
+        let (us, uh) = self.user.get(&t).copied().unwrap_or((0, 0));
+        (s + us, h + uh)
+    }
+    fn totals(&self) -> (u32, u32) {
+        let (s, h) = self.base.totals();
+        (s + self.totals.0, h + self.totals.1)
+    }
+}
+
+/// Auto-learning, imitated over the time split: the judged mails of the three groups streamed
+/// in Date order, interleaved, as mail arrives; each judged once by the learners with what was
+/// learned so far, then, when the engine's own verdict is confident (never the true label),
+/// learned as a user's marking is (Bayes counts over the fold's, one LR step over its weights).
+#[allow(clippy::too_many_arguments)]
+fn autolearn(
+    mut judged: Vec<&Item>,
+    table: &Table,
+    model: Option<&lr::Model>,
+    p: &Knobs,
+    f: &Feats,
+    show_misses: bool,
+    share: f64,
+    oldest: bool,
+) -> anyhow::Result<()> {
+    let Some(model) = model else {
+        anyhow::bail!("--autolearn needs --score sum (the shipped two learners)");
+    };
+    anyhow::ensure!(f.score == "sum", "--autolearn needs --score sum");
+    let k = AutoKnobs::from_args();
+    judged.sort_by_key(|it| it.date);
+    let mut counts: HashMap<u32, (u32, u32)> = HashMap::new();
+    let mut totals = (0u32, 0u32);
+    let mut deltas: HashMap<u32, f32> = HashMap::new();
+    let mut dbias = 0.0f32;
+    let lr_knobs = Knobs {
+        bayes: p.bayes,
+        spam_from: f.lr_from.unwrap_or(p.spam_from),
+    };
+    let mut t = Tally::default();
+    // Learned as spam / ham, and of them how many were the other class (for the report only).
+    let (mut as_spam, mut as_spam_wrong, mut as_ham, mut as_ham_wrong) = (0, 0, 0, 0);
+    for it in judged {
+        let over = Over {
+            base: table,
+            user: &counts,
+            totals,
+        };
+        let b = bayes::spamminess_with(&it.tokens, &over, &p.bayes);
+        let w = &model.weights;
+        let margin = mailclient::spam::lr::margin(&it.lr, w.bias + dbias, |x| {
+            w.w[x as usize] + deltas.get(&x).copied().unwrap_or(0.0)
+        });
+        let l = f64::from(mailclient::spam::lr::sigmoid(margin));
+        let bpts = b.map_or(0.0, |b| points_with(b, p));
+        let lpts = f.lr_points * points_with(l, &lr_knobs);
+        let pts = bpts + lpts;
+        t.add(it, (Some(l), pts));
+        let score = ((it.rules + pts) * 10.0).round() / 10.0;
+        if show_misses && it.spam != (score >= 4.0) {
+            println!(
+                "{} {} bayes={:.3} lr={l:.3} rules={:.1} {:?}",
+                if it.spam { "miss" } else { "false" },
+                it.name,
+                b.unwrap_or(-1.0),
+                it.rules,
+                it.fired
+            );
+        }
+        // The engine's confidence, from what it sees: the score, the rules' part of it, and
+        // both learners on the same side.
+        let positive_rules: f32 = it.fired.iter().map(|r| r.1).filter(|x| *x > 0.0).sum();
+        let learn =
+            if k.learn_spam && score >= k.spam && it.rules >= k.rules && bpts > 0.0 && lpts > 0.0 {
+                Some(true)
+            } else if k.learn_ham
+                && score <= k.ham
+                && positive_rules <= k.ham_rules
+                && bpts < 0.0
+                && lpts < 0.0
+            {
+                Some(false)
+            } else {
+                None
+            };
+        let Some(spam) = learn else { continue };
+        if spam {
+            as_spam += 1;
+            as_spam_wrong += usize::from(!it.spam);
+        } else {
+            as_ham += 1;
+            as_ham_wrong += usize::from(it.spam);
+        }
+        if k.learners != "lr" {
+            for tok in &it.tokens {
+                let e = counts.entry(*tok).or_default();
+                if spam {
+                    e.0 += k.weight;
+                } else {
+                    e.1 += k.weight;
+                }
+            }
+            if spam {
+                totals.0 += k.weight;
+            } else {
+                totals.1 += k.weight;
+            }
+        }
+        if k.learners == "bayes" {
+            continue;
+        }
+        // One online step, as a user's marking takes (`spam::lr::learn`).
+        let g = mailclient::spam::lr::gradient(
+            mailclient::spam::lr::sigmoid(margin),
+            spam,
+            k.rate,
+            f.lr.spam_weight,
+        );
+        if !it.lr.is_empty() {
+            let each = g / (it.lr.len() as f32).sqrt();
+            for x in &it.lr {
+                *deltas.entry(*x).or_default() += each;
+            }
+        }
+        dbias += g * 0.1;
+    }
+    println!(
+        "time split with auto-learning (spam from {} with rules from {}, ham to {} with rules to {}; weight {}, rate {}): the {} {:.0}% streamed by Date:",
+        k.spam,
+        k.rules,
+        k.ham,
+        k.ham_rules,
+        k.weight,
+        k.rate,
+        if oldest { "oldest" } else { "newest" },
+        share * 100.0
+    );
+    t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
+    println!(
+        "auto-learned: {as_spam} as spam ({as_spam_wrong} of them ham), {as_ham} as ham ({as_ham_wrong} of them spam)"
+    );
     Ok(())
 }
 
