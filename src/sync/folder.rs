@@ -248,13 +248,15 @@ async fn walk(
                 Order::NewestFirst => state.down_to = chunk.lo,
                 Order::OldestFirst => state.top = chunk.hi + 1,
             }
-            // Parse and store this chunk while the next one streams in.
+            // Parse this chunk while the previous one is written, and store it while the next
+            // one streams in.
+            let parsing = ctx.spawn_parse(state, batch);
             if let Some(prev) = pending.take() {
                 let started = Instant::now();
                 new += prev.await??;
                 waiting += started.elapsed();
             }
-            pending = Some(ctx.spawn_store_batch(state.clone(), batch));
+            pending = Some(ctx.spawn_store_parsed(state.clone(), parsing));
         }
     }
     if let Some(prev) = pending.take() {
