@@ -235,15 +235,12 @@ impl SearchConfig {
         }
     }
 
-    /// `import` indexes on half the cores (up to 4): indexing is about half an import's work,
-    /// and reading, parsing, compressing and storing the other half run beside it. On two
-    /// cores one indexing thread with the whole buffer made 3 segments of 60,000 messages
-    /// instead of 5, and took 15% less CPU than two (fewer merges), for 20 MB less memory
-    /// (docs/BENCHMARKS.md, issue 23, fifth pass).
+    /// `import` indexes on every core (up to 4): indexing is most of an import's work, and
+    /// parsing runs between the indexer's bursts.
     pub fn import_writer(&self) -> WriterOptions {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         WriterOptions {
-            threads: (cores / 2).clamp(1, 4),
+            threads: cores.clamp(1, 4),
             memory_bytes: (self.writer_memory_mb as usize) << 20,
             bounded_merges: false,
         }
