@@ -170,21 +170,13 @@ impl Ctx {
     }
 
     /// Parses and stores a batch (see [`Self::spawn_parse`] and [`Self::spawn_store_parsed`]).
-    pub fn spawn_store_batch(
-        &self,
-        state: FolderState,
-        batch: Vec<Fetched>,
-    ) -> tokio::task::JoinHandle<anyhow::Result<usize>> {
-        let parsing = self.spawn_parse(&state, batch);
-        self.spawn_store_parsed(state, parsing)
-    }
-
     pub async fn store_batch(
         &self,
         state: &FolderState,
         batch: Vec<Fetched>,
     ) -> anyhow::Result<usize> {
-        self.spawn_store_batch(state.clone(), batch).await?
+        let parsing = self.spawn_parse(state, batch);
+        self.spawn_store_parsed(state.clone(), parsing).await?
     }
 
     fn set_state(&self, state: &str) {
