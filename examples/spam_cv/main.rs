@@ -536,24 +536,6 @@ impl AutoKnobs {
 
 /// The fold's counts with what was auto-learned over them (weighted), as the engine layers a
 /// user's training over the shipped model.
-struct Over<'a> {
-    base: &'a Table,
-    user: &'a HashMap<u32, (u32, u32)>,
-    totals: (u32, u32),
-}
-
-impl bayes::Counts for Over<'_> {
-    fn token(&self, t: u32) -> (u32, u32) {
-        let (s, h) = self.base.token(t);
-        let (us, uh) = self.user.get(&t).copied().unwrap_or((0, 0));
-        (s + us, h + uh)
-    }
-    fn totals(&self) -> (u32, u32) {
-        let (s, h) = self.base.totals();
-        (s + self.totals.0, h + self.totals.1)
-    }
-}
-
 /// Auto-learning, imitated over the time split: the judged mails of the three groups streamed
 /// in Date order, interleaved, as mail arrives; each judged once by the learners with what was
 /// learned so far, then, when the engine's own verdict is confident (never the true label),
@@ -587,10 +569,10 @@ fn autolearn(
     // Learned as spam / ham, and of them how many were the other class (for the report only).
     let (mut as_spam, mut as_spam_wrong, mut as_ham, mut as_ham_wrong) = (0, 0, 0, 0);
     for it in judged {
-        let over = Over {
+        let over = bayes::Layered {
             base: table,
             user: &counts,
-            totals,
+            user_totals: totals,
         };
         let b = bayes::spamminess_with(&it.tokens, &over, &p.bayes);
         let w = &model.weights;
@@ -662,13 +644,11 @@ fn autolearn(
             k.rate,
             f.lr.spam_weight,
         );
-        if !it.lr.is_empty() {
-            let each = g / (it.lr.len() as f32).sqrt();
-            for x in &it.lr {
-                *deltas.entry(*x).or_default() += each;
-            }
+        let (each, bias_step) = mailclient::spam::lr::step(it.lr.len(), g);
+        for x in &it.lr {
+            *deltas.entry(*x).or_default() += each;
         }
-        dbias += g * 0.1;
+        dbias += bias_step;
     }
     println!(
         "time split with auto-learning (spam from {} with rules from {}, ham to {} with rules to {}; weight {}, rate {}): the {} {:.0}% streamed by Date:",

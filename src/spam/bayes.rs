@@ -141,15 +141,15 @@ pub static BASE: LazyLock<Base> = LazyLock::new(|| {
     })
 });
 
-/// The base model with a user's training over it.
-pub struct Layered<'a> {
-    pub base: &'a Base,
+/// The base model (or, in the experiments, any counts) with a user's training over it.
+pub struct Layered<'a, B: Counts = Base> {
+    pub base: &'a B,
     /// token → (spam, ham), already weighted.
     pub user: &'a HashMap<u32, (u32, u32)>,
     pub user_totals: (u32, u32),
 }
 
-impl Counts for Layered<'_> {
+impl<B: Counts> Counts for Layered<'_, B> {
     fn token(&self, token: u32) -> (u32, u32) {
         let (s, h) = self.base.token(token);
         let (us, uh) = self.user.get(&token).copied().unwrap_or((0, 0));
@@ -157,10 +157,8 @@ impl Counts for Layered<'_> {
     }
 
     fn totals(&self) -> (u32, u32) {
-        (
-            self.base.spam + self.user_totals.0,
-            self.base.ham + self.user_totals.1,
-        )
+        let (s, h) = self.base.totals();
+        (s + self.user_totals.0, h + self.user_totals.1)
     }
 }
 

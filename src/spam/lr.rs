@@ -100,7 +100,7 @@ impl Weights {
 /// How one step with gradient `g` moves a mail's `n` features (each by its value, g/√n: the
 /// vector has unit length) and the bias (a tenth of `g`): (each feature's move, the bias's).
 /// The base training's and a user's steps alike.
-fn step(n: usize, g: f32) -> (f32, f32) {
+pub fn step(n: usize, g: f32) -> (f32, f32) {
     let each = if n == 0 { 0.0 } else { g / (n as f32).sqrt() };
     (each, g * 0.1)
 }
