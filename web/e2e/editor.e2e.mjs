@@ -81,7 +81,9 @@ async function outboxBody() {
 
 async function schedule(page) {
   await page.getByTestId('compose-schedule-open').click();
-  await page.getByTestId('schedule-quick-hour').click();
+  // Tomorrow at 09:00, at least nine hours on: "in one hour" zeroes the minutes, so at hh:59 it
+  // is due within the minute and the send worker may take the item before the next edit.
+  await page.getByTestId('schedule-quick-tomorrow').click();
   await page.getByTestId('schedule-confirm').click();
   // Done when compose has closed: the URL alone may still be the one of the last save.
   await page.getByTestId('compose-page').waitFor({ state: 'detached' });
