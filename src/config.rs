@@ -219,9 +219,6 @@ pub const SERVE_WRITER_MB: u64 = 24;
 pub struct WriterOptions {
     pub threads: usize,
     pub memory_bytes: usize,
-    /// Each merge bounded (`search::merge`): `serve`, which shares the machine with everything
-    /// else. `import` runs alone and leaves fewer, bigger segments, which search faster.
-    pub bounded_merges: bool,
 }
 
 impl SearchConfig {
@@ -231,18 +228,19 @@ impl SearchConfig {
         WriterOptions {
             threads: 1,
             memory_bytes: (self.writer_memory_mb.min(SERVE_WRITER_MB) as usize) << 20,
-            bounded_merges: true,
         }
     }
 
-    /// `import` indexes on every core (up to 4): indexing is most of an import's work, and
-    /// parsing runs between the indexer's bursts.
+    /// `import` indexes on half the cores (up to 4): indexing is about half an import's work,
+    /// and reading, parsing, compressing and storing run beside it. On two cores one indexing
+    /// thread with the whole buffer writes fewer, bigger segments than two (3 instead of 5 at
+    /// 60,000 messages), so less CPU goes to merging; with every merge bounded its memory stays
+    /// below two threads' at 300,000 (docs/BENCHMARKS.md, issue 23, sixth pass).
     pub fn import_writer(&self) -> WriterOptions {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         WriterOptions {
-            threads: cores.clamp(1, 4),
+            threads: (cores / 2).clamp(1, 4),
             memory_bytes: (self.writer_memory_mb as usize) << 20,
-            bounded_merges: false,
         }
     }
 }

@@ -112,9 +112,7 @@ impl Search {
                 opts.memory_bytes.max(opts.threads.max(1) * (16 << 20)),
             )
             .context("cannot open the search index for writing (is another mailclient running?)")?;
-        if opts.bounded_merges {
-            writer.set_merge_policy(Box::new(super::merge::BoundedMerges::default()));
-        }
+        writer.set_merge_policy(Box::new(super::merge::BoundedMerges::default()));
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)

@@ -5,8 +5,9 @@
 //! 300,000-message first sync ended in merges of most of the index at once (141 MB of mapped
 //! index pages at the peak, 372 MB with the indexer racing the sync as it once did). Bounded,
 //! a merge maps at most [`MAX_MERGE_DOCS`] documents' worth, and a big index keeps one segment
-//! per that many documents, which a search visits in turn. `mailclient import`, which runs
-//! alone, keeps tantivy's policy: fewer, bigger segments search faster.
+//! per that many documents, which a search visits in turn. `mailclient import` bounds its
+//! merges too: with one indexing thread's bigger segments, its unbounded merges took a
+//! 300,000-message import to 313 MiB (198 MiB bounded).
 
 use std::collections::HashMap;
 
