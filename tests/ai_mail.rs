@@ -16,8 +16,10 @@ use mailclient::messages;
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc2822;
 
-fn date(hours_ago: i64) -> String {
-    (time::OffsetDateTime::now_utc() - time::Duration::hours(hours_ago))
+/// The Date of a mail `hours_ago` hours before `now` (Unix seconds).
+fn date(now: i64, hours_ago: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(now - hours_ago * 3600)
+        .unwrap()
         .format(&Rfc2822)
         .unwrap()
 }
@@ -61,14 +63,16 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
         .await;
     assert_eq!(s, 200);
 
-    // A Hebrew thread from user2: a question, then a follow-up.
+    // A Hebrew thread from user2: a question, then a follow-up. Their dates are counted from
+    // one `now`, which the insights' busiest day below is worked out from too.
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
     ms.deliver(
         "user1@example.test",
         &format!(
             "From: =?utf-8?B?15PXoNeU?= <user2@example.test>\r\nTo: user1@example.test\r\n\
              Subject: =?utf-8?B?16rXm9eg15XXnyDXlNeo15HXoteV158=?=\r\nMessage-ID: <q1@example.test>\r\n\
              Date: {}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nמתי נוח לך לשבת על תכנון הרבעון?\r\n",
-            date(5)
+            date(now, 5)
         ),
     );
     ms.deliver(
@@ -78,7 +82,7 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
              Subject: =?utf-8?B?UmU6INeq15vXoNeV158g15TXqNeR16LXldef?=\r\nMessage-ID: <q2@example.test>\r\n\
              In-Reply-To: <q1@example.test>\r\nReferences: <q1@example.test>\r\nDate: {}\r\n\
              Content-Type: text/html; charset=utf-8\r\n\r\n<p>אולי מחר בעשר? צריך גם לאשר את התקציב.</p>\r\n",
-            date(2)
+            date(now, 2)
         ),
     );
     let first = found(&app, &token, "q1@example.test").await;
@@ -257,9 +261,11 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
         json!({"address": "user2@example.test", "name": "דנה", "count": 2})
     );
     // The two mails' weekdays in Israel (UTC+2 here): the same day, or one each (the earlier
-    // weekday number wins a tie).
+    // weekday number wins a tie). From the `now` their dates were made from: read again here,
+    // the two-hour-old mail's day would turn (in UTC+2) at 00:00 UTC, the other's at 03:00,
+    // since they were made.
     let weekday = |hours_ago: i64| {
-        let t = time::OffsetDateTime::now_utc().unix_timestamp() - hours_ago * 3600 + 7200;
+        let t = now - hours_ago * 3600 + 7200;
         (t.div_euclid(86_400) + 4).rem_euclid(7)
     };
     let (a, b) = (weekday(5), weekday(2));

@@ -102,6 +102,9 @@ async fn exactly_the_right_mail_gets_a_draft_and_every_other_its_reason() {
         llm.base
     ));
     let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    // "Today" (the count, no-repeat, the work days) in a zone where it is now midday: never
+    // the day before for one check and the next day for another.
+    let tz = app.set_midday_zone(&token).await;
     let (s, v) = connect(&app, &token, ms.account("user1")).await;
     assert_eq!(s, 200, "{v}");
     wait_synced(&app, &token).await;
@@ -249,7 +252,7 @@ async fn exactly_the_right_mail_gets_a_draft_and_every_other_its_reason() {
 
     // Work hours, in the user's zone: every day but today.
     let today = chrono::Utc::now()
-        .with_timezone(&chrono_tz::Asia::Jerusalem)
+        .with_timezone(&tz)
         .weekday()
         .num_days_from_sunday();
     let days: Vec<u32> = (0..7).filter(|d| *d != today).collect();
@@ -333,6 +336,9 @@ async fn limits_hold_across_restarts_and_a_crash_leaves_one_draft() {
     );
     let server = env.start();
     let api = Api::login(&server).await;
+    // The day's maximum and no-repeat in a zone where it is now midday: the day cannot turn
+    // between the first answer and the last check.
+    api.set_midday_zone().await;
     api.connect_synced(&ms, "user1").await;
     let r = api
         .post(

@@ -96,6 +96,9 @@ async fn outbox(app: &TestApp, token: &str) -> Vec<Value> {
 async fn a_hebrew_reply_with_an_attachment_arrives_threaded_and_is_filed_in_sent() {
     let ms = MailServer::start();
     let (app, token) = app(&ms, "undo_send_secs = 0").await;
+    // "Sent today" below, in a zone where it is midday: the day cannot turn between the send
+    // and the count.
+    app.set_midday_zone(&token).await;
     let orig = original(&app, &token, &ms, "orig-1@example.test").await;
 
     let pdf: Vec<u8> = (0..=255u8).cycle().take(300_000).collect();

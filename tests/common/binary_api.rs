@@ -153,6 +153,25 @@ impl Api {
             .unwrap()
     }
 
+    /// Sets the user's time zone to [`super::midday_zone`] and returns it.
+    pub async fn set_midday_zone(&self) -> chrono_tz::Tz {
+        let (name, tz) = super::midday_zone();
+        let version = self.get_json("/api/settings/sync").await["version"].clone();
+        let r = self
+            .client
+            .put(format!("{}/api/settings/sync", self.base))
+            .header("authorization", &self.token)
+            .json(&serde_json::json!({"settingsUpdate": {"timezone": name},
+                "settingsType": "general", "baseVersion": version}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["syncedSettings"]["timezone"], name.as_str(), "{v}");
+        tz
+    }
+
     pub async fn get_json(&self, path: &str) -> Value {
         let r = self.get(path).await;
         assert_eq!(r.status(), 200, "{path}");

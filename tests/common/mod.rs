@@ -98,6 +98,23 @@ impl TestApp {
         (status, value)
     }
 
+    /// Sets the user's time zone to [`midday_zone`] and returns it.
+    pub async fn set_midday_zone(&self, token: &str) -> chrono_tz::Tz {
+        let (name, tz) = midday_zone();
+        let (s, v) = self
+            .json("GET", "/api/settings/sync", Some(token), None)
+            .await;
+        assert_eq!(s, 200, "{v}");
+        let body = serde_json::json!({"settingsUpdate": {"timezone": name},
+            "settingsType": "general", "baseVersion": v["version"]});
+        let (s, v) = self
+            .json("PUT", "/api/settings/sync", Some(token), Some(body))
+            .await;
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["syncedSettings"]["timezone"], name.as_str(), "{v}");
+        tz
+    }
+
     /// Creates the first admin through the setup gate and returns a session token.
     pub async fn admin_token(&self, username: &str, password: &str) -> String {
         let token = self
@@ -129,6 +146,23 @@ impl TestApp {
         assert_eq!(s, 200, "{v}");
         v["token"].as_str().unwrap().to_string()
     }
+}
+
+/// A zone without summer time whose local time is now between 12:00 and 12:59 (`Etc/GMT-N`
+/// is UTC+N). A test that counts what happened "today" in the user's zone, or looks at the
+/// weekday there, sets it as the user's `timezone` first: its midnight is then eleven hours
+/// away or more, whenever the test runs (in Asia/Jerusalem, a run at 21:59 UTC in winter
+/// crosses into the next day part way through).
+pub fn midday_zone() -> (String, chrono_tz::Tz) {
+    use chrono::Timelike;
+    let east = 12 - chrono::Utc::now().hour() as i32; // -11..=12
+    let name = match east {
+        0 => "Etc/GMT".to_string(),
+        e if e > 0 => format!("Etc/GMT-{e}"),
+        e => format!("Etc/GMT+{}", -e),
+    };
+    let tz = name.parse().expect("an Etc zone");
+    (name, tz)
 }
 
 pub async fn body_text(resp: Response<Body>) -> String {

@@ -15,7 +15,7 @@ import { launch, newPage, screenshotDir, shot } from './support/browser.mjs';
 import { ANSWERS, startLlm } from './support/llm.mjs';
 import { startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
-import { connectMailbox, eventually, jsonApi, signIn } from './support/session.mjs';
+import { connectMailbox, eventually, jsonApi, setMiddayZone, signIn } from './support/session.mjs';
 
 const SUITE = 'autoreply';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -44,6 +44,9 @@ before(async () => {
   server = await startServer({ args: ['--config', config] });
   await createFirstAdmin(server, ADMIN);
   token = (await api('POST', '/api/app/login', { username: ADMIN.username, password: ADMIN.password })).body.token;
+  // The stats' "today" in a zone where it is midday: the day cannot turn between the draft and
+  // the last check of today's count.
+  await setMiddayZone(api);
   await connectMailbox(api, mail);
   browser = await launch();
 });

@@ -193,11 +193,20 @@ test('reply, drafts, compose, undo and schedule', async () => {
   await shot(page, SUITE, '07-schedule');
   // Scheduled for tomorrow at 09:00: at hh:59 the next hour is due within the minute, and the
   // item would be sent before the checks below.
+  // Tomorrow on the browser's clock, read before and after the click (in case the day turns).
+  const tomorrow = () =>
+    page.evaluate(() => {
+      const d = new Date();
+      const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1);
+      const p = (n) => String(n).padStart(2, '0');
+      return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}`;
+    });
+  const dayBefore = await tomorrow();
   await page.getByTestId('schedule-quick-tomorrow').click();
-  const tomorrowNine = await page.evaluate(() => {
-    const d = new Date();
-    return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1, 9, 0, 0, 0).getTime();
-  });
+  const day = await page.getByTestId('schedule-date').inputValue();
+  assert.ok([dayBefore, await tomorrow()].includes(day), `${day} after ${dayBefore}`);
+  assert.equal(await page.getByTestId('schedule-time').inputValue(), '09:00');
+  const tomorrowNine = await page.evaluate((d) => new Date(`${d}T09:00`).getTime(), day);
   await page.getByTestId('schedule-confirm').click();
   await page.waitForURL(/folder=drafts/);
   const items = (await api('GET', '/api/outbox')).body.items;

@@ -32,6 +32,33 @@ export async function eventually(what, check, timeout = 30_000) {
   }
 }
 
+/**
+ * A zone without summer time whose local time is now between 12:00 and 12:59 (`Etc/GMT-N` is
+ * UTC+N). A suite that checks what happened "today" in the user's zone sets it as the user's
+ * time zone first: that day's midnight is then eleven hours away or more, whenever the suite runs
+ * (in Asia/Jerusalem, a run at 21:59 UTC in winter crosses into the next day part way through).
+ */
+export function middayZone(now = new Date()) {
+  const east = 12 - now.getUTCHours();
+  if (east === 0) return 'Etc/GMT';
+  return east > 0 ? `Etc/GMT-${east}` : `Etc/GMT+${-east}`;
+}
+
+/** Sets the signed-in user's time zone to `middayZone()` (over the settings sync API); returns it. */
+export async function setMiddayZone(api) {
+  const zone = middayZone();
+  const current = await api('GET', '/api/settings/sync');
+  assert.equal(current.status, 200, JSON.stringify(current.body));
+  const put = await api('PUT', '/api/settings/sync', {
+    settingsUpdate: { timezone: zone },
+    settingsType: 'general',
+    baseVersion: current.body.version,
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  assert.equal(put.body.syncedSettings.timezone, zone);
+  return zone;
+}
+
 export async function signIn(page, server, { username, password }) {
   await page.goto(`${server.base}/#/login`);
   await page.getByTestId('login-username').fill(username);

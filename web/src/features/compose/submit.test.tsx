@@ -6,12 +6,24 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
 import { bodyHtml, bodyOf, calls, chips, composeServer, renderCompose, toasts, typeBody } from './composeFixtures';
-import { dateInputValue, quickSlot, toRfc3339 } from './schedule';
+import { toRfc3339 } from './schedule';
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+/**
+ * Pins the clock (Date only: user-event and the fetch stub keep real timers) at Sunday
+ * 29/11/2026 23:59:59 local, the last second before a day, a week's Monday and a month's end:
+ * what the test expects and what the modal shows are worked out from the same moment, never
+ * from two readings that midnight could fall between.
+ */
+function pinClock() {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2026, 10, 29, 23, 59, 59));
+}
 
 const SENT = { success: true, outboxId: 'o1', sendAt: '2026-11-23T09:00:10Z', undoSeconds: 10, message: 'המייל נשלח' };
 
@@ -140,6 +152,7 @@ describe('save draft', () => {
 
 describe('schedule', () => {
   it('says what is missing and keeps the button disabled until all is there', async () => {
+    pinClock();
     composeServer();
     renderCompose();
     const user = userEvent.setup();
@@ -156,7 +169,7 @@ describe('schedule', () => {
     expect(modal).toHaveTextContent('אנא בחר תאריך ושעה לתזמון');
     expect(within(modal).getByTestId('schedule-confirm')).toBeDisabled();
     // The date input cannot go before today.
-    expect(within(modal).getByTestId('schedule-date')).toHaveAttribute('min', dateInputValue(new Date()));
+    expect(within(modal).getByTestId('schedule-date')).toHaveAttribute('min', '2026-11-29');
     await user.type(within(modal).getByTestId('schedule-date'), '2099-05-04');
     expect(within(modal).getByTestId('schedule-confirm')).toBeDisabled();
     await user.type(within(modal).getByTestId('schedule-time'), '10:30');
@@ -171,13 +184,14 @@ describe('schedule', () => {
   });
 
   it('a quick option fills date and time', async () => {
+    pinClock();
     composeServer();
     renderCompose();
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('compose-schedule-open'));
-    const expected = quickSlot('monday', new Date());
+    // From Sunday night, next Monday is the day after.
     await user.click(screen.getByTestId('schedule-quick-monday'));
-    expect(screen.getByTestId('schedule-date')).toHaveValue(expected.date);
+    expect(screen.getByTestId('schedule-date')).toHaveValue('2026-11-30');
     expect(screen.getByTestId('schedule-time')).toHaveValue('09:00');
     expect(screen.getByTestId('schedule-quick-monday')).toHaveAttribute('aria-pressed', 'true');
   });

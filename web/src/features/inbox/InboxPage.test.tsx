@@ -9,6 +9,7 @@ import { bodyOf, calls, detail, list, mail, partial, renderInbox, server, solo, 
 
 describe('InboxPage', () => {
   afterEach(() => {
+    vi.useRealTimers();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
@@ -24,8 +25,11 @@ describe('InboxPage', () => {
   });
 
   it('shows a loading state, then one row per thread of the folder', async () => {
-    const today = new Date();
-    today.setHours(8, 5, 0, 0);
+    // A mail of today shows its time: "today" read once, by a clock pinned (Date only) at the
+    // day's last second, so midnight cannot fall between making the mail and showing it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 29, 23, 59, 59));
+    const today = new Date(2026, 10, 29, 8, 5);
     const fetch = server({
       'GET /api/threads/inbox': () =>
         list([
