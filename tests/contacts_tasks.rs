@@ -410,8 +410,9 @@ async fn a_task_falling_due_is_announced_over_the_live_channel() {
     ))
     .await
     .unwrap();
-    // Due a few seconds from now, in UTC.
-    let due = (time::OffsetDateTime::now_utc() + time::Duration::seconds(3))
+    // Due ten seconds from now, in UTC: not overdue when the POST answers, even on a busy
+    // machine, and announced within the next reminder tick (15 s) after it falls due.
+    let due = (time::OffsetDateTime::now_utc() + time::Duration::seconds(10))
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap();
     let r = api

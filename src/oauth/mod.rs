@@ -63,10 +63,13 @@ pub struct OAuth {
     notice: OnceLock<SignInNotice>,
 }
 
-/// How long before its expiry an access token is renewed: a tenth of its life, at most a
-/// minute (an IMAP login must not race the expiry).
+/// How long before its expiry an access token is renewed: a tenth of its life, at least five
+/// seconds (half the life of a shorter-lived token), at most a minute. An IMAP or SMTP login
+/// that starts just before the renewal must still reach the server before the expiry, and a
+/// TLS handshake and an AUTHENTICATE on a busy machine or a slow link take a while.
 fn renew_margin(life: Duration) -> Duration {
-    (life / 10).min(Duration::from_secs(60))
+    let floor = (life / 2).min(Duration::from_secs(5));
+    (life / 10).max(floor).min(Duration::from_secs(60))
 }
 
 impl OAuth {
@@ -292,3 +295,21 @@ crate::wire_types!(
     routes::GoogleFinishRequest,
     routes::GoogleFinishResponse,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::renew_margin;
+    use std::time::Duration;
+
+    #[test]
+    fn tokens_are_renewed_with_room_for_a_login() {
+        let secs = |s: f64| Duration::from_secs_f64(s);
+        // An hour (Google, Microsoft): a minute before.
+        assert_eq!(renew_margin(secs(3600.0)), secs(60.0));
+        assert_eq!(renew_margin(secs(300.0)), secs(30.0));
+        // Short lives: five seconds, or half the life.
+        assert_eq!(renew_margin(secs(30.0)), secs(5.0));
+        assert_eq!(renew_margin(secs(3.0)), secs(1.5));
+        assert_eq!(renew_margin(Duration::ZERO), Duration::ZERO);
+    }
+}
