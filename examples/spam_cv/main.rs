@@ -534,8 +534,6 @@ impl AutoKnobs {
     }
 }
 
-/// The fold's counts with what was auto-learned over them (weighted), as the engine layers a
-/// user's training over the shipped model.
 /// Auto-learning, imitated over the time split: the judged mails of the three groups streamed
 /// in Date order, interleaved, as mail arrives; each judged once by the learners with what was
 /// learned so far, then, when the engine's own verdict is confident (never the true label),

@@ -73,17 +73,12 @@ pub fn stem_in_place(word: &mut String) {
     MEMO.with(|memo| {
         let mut memo = memo.borrow_mut();
         let memo = &mut *memo;
-        if word.len() > INLINE {
-            let stem = memo.stemmer.stem(word);
-            if *stem != **word {
-                *word = stem.into_owned();
-            }
-            return;
-        }
-        let slot = &mut memo.slots[memo.hasher.hash_one(word.as_bytes()) as usize & (SLOTS - 1)];
-        if slot.word() == word.as_bytes() {
+        // A word longer than a slot holds has none, and is stemmed every time.
+        let slot = (word.len() <= INLINE)
+            .then(|| &mut memo.slots[memo.hasher.hash_one(word.as_bytes()) as usize & (SLOTS - 1)]);
+        if let Some(hit) = slot.as_deref().filter(|s| s.word() == word.as_bytes()) {
             // Stored from a `str`, so always UTF-8; a damaged slot would only be stemmed again.
-            if let Ok(stem) = std::str::from_utf8(slot.stem()) {
+            if let Ok(stem) = std::str::from_utf8(hit.stem()) {
                 if stem != word {
                     word.clear();
                     word.push_str(stem);
@@ -92,7 +87,7 @@ pub fn stem_in_place(word: &mut String) {
             }
         }
         let stem = memo.stemmer.stem(word);
-        if stem.len() <= INLINE {
+        if let Some(slot) = slot.filter(|_| stem.len() <= INLINE) {
             slot.word_len = word.len() as u8;
             slot.word[..word.len()].copy_from_slice(word.as_bytes());
             slot.stem_len = stem.len() as u8;

@@ -161,8 +161,7 @@ impl Api {
             .client
             .put(format!("{}/api/settings/sync", self.base))
             .header("authorization", &self.token)
-            .json(&serde_json::json!({"settingsUpdate": {"timezone": name},
-                "settingsType": "general", "baseVersion": version}))
+            .json(&super::timezone_update(&name, &version))
             .send()
             .await
             .unwrap();

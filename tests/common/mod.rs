@@ -105,8 +105,7 @@ impl TestApp {
             .json("GET", "/api/settings/sync", Some(token), None)
             .await;
         assert_eq!(s, 200, "{v}");
-        let body = serde_json::json!({"settingsUpdate": {"timezone": name},
-            "settingsType": "general", "baseVersion": v["version"]});
+        let body = timezone_update(&name, &v["version"]);
         let (s, v) = self
             .json("PUT", "/api/settings/sync", Some(token), Some(body))
             .await;
@@ -163,6 +162,12 @@ pub fn midday_zone() -> (String, chrono_tz::Tz) {
     };
     let tz = name.parse().expect("an Etc zone");
     (name, tz)
+}
+
+/// The `PUT /api/settings/sync` body that sets the user's time zone to `name`.
+pub fn timezone_update(name: &str, base_version: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"settingsUpdate": {"timezone": name},
+        "settingsType": "general", "baseVersion": base_version})
 }
 
 pub async fn body_text(resp: Response<Body>) -> String {

@@ -177,35 +177,39 @@ test('reply, drafts, compose, undo and schedule', async () => {
   // Schedule it instead: in Drafts now, in the outbox as scheduled.
   await page.getByTestId('compose-schedule-open').click();
   await page.getByTestId('schedule-modal').waitFor();
-  // "In one hour" with the minutes zeroed (spec 000 §5) fills the fields with the next whole hour
-  // after now + 1 h's hour, on the browser's clock (read before and after, in case the hour turns).
-  const nextHour = () =>
-    page.evaluate(() => {
-      const d = new Date();
-      d.setHours(d.getHours() + 1, 0, 0, 0);
-      const p = (n) => String(n).padStart(2, '0');
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:00`;
-    });
-  const before = await nextHour();
+  // The browser's local date (yyyy-MM-dd) and whole hour (HH:00), `days` and `hours` from now:
+  // what a quick option should fill, read before and after its click in case the hour turns.
+  const slot = (days, hours) =>
+    page.evaluate(
+      ([days, hours]) => {
+        const n = new Date();
+        const d = new Date(n.getFullYear(), n.getMonth(), n.getDate() + days, n.getHours() + hours);
+        const p = (x) => String(x).padStart(2, '0');
+        return { date: `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`, time: `${p(d.getHours())}:00` };
+      },
+      [days, hours],
+    );
+  const filled = async () => ({
+    date: await page.getByTestId('schedule-date').inputValue(),
+    time: await page.getByTestId('schedule-time').inputValue(),
+  });
+  // "In one hour" with the minutes zeroed (spec 000 §5): the next whole hour after now + 1 h's hour.
+  const hourBefore = await slot(0, 1);
   await page.getByTestId('schedule-quick-hour').click();
-  const filled = `${await page.getByTestId('schedule-date').inputValue()} ${await page.getByTestId('schedule-time').inputValue()}`;
-  assert.ok([before, await nextHour()].includes(filled), `${filled} after ${before}`);
+  const hour = await filled();
+  const hourAfter = await slot(0, 1);
+  assert.ok(
+    [hourBefore, hourAfter].some((s) => s.date === hour.date && s.time === hour.time),
+    JSON.stringify({ hour, hourBefore, hourAfter }),
+  );
   await shot(page, SUITE, '07-schedule');
-  // Scheduled for tomorrow at 09:00: at hh:59 the next hour is due within the minute, and the
-  // item would be sent before the checks below.
-  // Tomorrow on the browser's clock, read before and after the click (in case the day turns).
-  const tomorrow = () =>
-    page.evaluate(() => {
-      const d = new Date();
-      const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1);
-      const p = (n) => String(n).padStart(2, '0');
-      return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}`;
-    });
-  const dayBefore = await tomorrow();
+  // Scheduled for tomorrow at 09:00 instead: at hh:59 the next hour is due within the minute,
+  // and the item would be sent before the checks below.
+  const dayBefore = (await slot(1, 0)).date;
   await page.getByTestId('schedule-quick-tomorrow').click();
-  const day = await page.getByTestId('schedule-date').inputValue();
-  assert.ok([dayBefore, await tomorrow()].includes(day), `${day} after ${dayBefore}`);
-  assert.equal(await page.getByTestId('schedule-time').inputValue(), '09:00');
+  const { date: day, time } = await filled();
+  assert.ok([dayBefore, (await slot(1, 0)).date].includes(day), `${day} after ${dayBefore}`);
+  assert.equal(time, '09:00');
   const tomorrowNine = await page.evaluate((d) => new Date(`${d}T09:00`).getTime(), day);
   await page.getByTestId('schedule-confirm').click();
   await page.waitForURL(/folder=drafts/);
