@@ -136,7 +136,8 @@ describe('Pending replies: drafts', () => {
     });
     renderPage();
     expect(await screen.findByTestId('drafts-error')).toHaveTextContent('שגיאה בטעינת טיוטות');
-    expect(toasts()).toEqual([{ kind: 'error', text: 'שגיאה בטעינת טיוטות' }]);
+    // The toast comes from an effect after the error renders: wait for it, then it is the only one.
+    await waitFor(() => expect(toasts()).toEqual([{ kind: 'error', text: 'שגיאה בטעינת טיוטות' }]));
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'נסה שוב' }));
     expect(await screen.findByTestId('draft-card')).toBeInTheDocument();
