@@ -12,7 +12,9 @@ use common::binary_api::{Api, add_admin};
 use common::{Server, binary, run_cli};
 use serde_json::Value;
 
-const MESSAGES: usize = 10_000;
+/// Big enough that a debug build (about 2,700 msg/s here) is still importing when the test kills
+/// it, with a store transaction (5,000 messages) committed before.
+const MESSAGES: usize = 20_000;
 
 fn corpus_of(n: usize, out: &Path) {
     let status = Command::new("bash")
@@ -74,7 +76,8 @@ async fn a_killed_import_leaves_store_and_index_in_step_and_resumes() {
     let corpus = dir.path().join("corpus");
     corpus_of(MESSAGES, &corpus);
 
-    // Kill -9 once the import has stored some batches.
+    // Kill -9 once the import has committed a store transaction: the index files appear with
+    // the first batch, and 3 s later a debug build has stored about 8,000 of 20,000.
     let mut child = Command::new(binary())
         .args(["--data-dir", data.to_str().unwrap(), "import"])
         .arg(&corpus)
@@ -91,7 +94,7 @@ async fn a_killed_import_leaves_store_and_index_in_step_and_resumes() {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_secs(3));
     child.kill().unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
