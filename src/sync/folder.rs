@@ -13,12 +13,9 @@ use crate::mail::imap::{self, ImapSession};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
-/// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
-/// by hash touch pages all over) serves many messages; the first chunk is smaller
-/// ([`FIRST_CHUNK`]) so the inbox fills at once. 2,500 small mails (5.4 KB on average in the
-/// benchmark's corpus) stay under [`CHUNK_BYTES`]; against 1,000, the 60,000-message first sync
-/// ran 5% faster for about 35 MiB more peak memory (three chunks are in memory).
-pub const CHUNK_MESSAGES: u32 = 2_500;
+/// Dovecot streams and one commit (an fsync) serves many messages; the first chunk is smaller
+/// ([`FIRST_CHUNK`]) so the inbox fills at once.
+pub const CHUNK_MESSAGES: u32 = 1000;
 
 /// Messages in the first window (sized, then fetched in one chunk) of a walk: the first page
 /// (50) needs no more.
