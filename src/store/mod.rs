@@ -47,7 +47,17 @@ pub struct BulkLoad(Arc<AtomicUsize>);
 
 impl Drop for BulkLoad {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        if self.0.fetch_sub(1, Ordering::Relaxed) == 1 {
+            // The load's chunks were parsed on several threads, and glibc keeps what they freed
+            // in each thread's arena: without this the search index's catch-up, which starts
+            // now, stacks its memory on top (the 60,000-message first sync's peak: 159–166 MiB
+            // without, 136–137 MiB with, at 2,500-message chunks).
+            #[cfg(target_env = "gnu")]
+            // SAFETY: malloc_trim only hands free pages back to the kernel.
+            unsafe {
+                libc::malloc_trim(0);
+            }
+        }
     }
 }
 
