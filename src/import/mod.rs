@@ -106,37 +106,24 @@ pub fn run(store: &Store, search: &Search, opts: &Options) -> anyhow::Result<Rep
         let folder = opts.folder.as_str();
         let reader = scope.spawn(move || read_and_parse(&source, folder, tx));
         let mut since_commit = 0usize;
-        // The store transaction spans TXN_BATCHES batches; the index commits only after it.
-        let mut txn: Option<WriteTransaction> = None;
-        let mut batches = 0usize;
-        let mut uncommitted = 0u64;
+        let mut open = OpenTxn::default();
         for parsed in rx {
-            let open = match &txn {
-                Some(t) => t,
-                None => txn.insert(store.db().begin_write()?),
-            };
-            let stored = store_batch(open, search, &account, parsed, &mut report)?;
+            let stored = store_batch(open.get(store)?, search, &account, parsed, &mut report)?;
+            open.add(stored);
             since_commit += stored;
-            uncommitted += stored as u64;
-            batches += 1;
-            if batches == TXN_BATCHES || since_commit >= COMMIT_EVERY {
-                if let Some(t) = txn.take() {
-                    t.commit()?;
-                }
-                report.imported += std::mem::take(&mut uncommitted);
-                batches = 0;
+            // The index commits only after the store has: a kill leaves it behind, not ahead.
+            let index_due = since_commit >= COMMIT_EVERY;
+            if open.batches == TXN_BATCHES || index_due {
+                report.imported += open.commit()?;
             }
-            if since_commit >= COMMIT_EVERY {
+            if index_due {
                 commit_index(store, search)?;
                 since_commit = 0;
             }
-            let done = report.imported + uncommitted + report.already;
+            let done = report.imported + open.stored + report.already;
             progress.set(done + report.failed.len() as u64);
         }
-        if let Some(t) = txn.take() {
-            t.commit()?;
-            report.imported += uncommitted;
-        }
+        report.imported += open.commit()?;
         reader
             .join()
             .map_err(|_| anyhow::anyhow!("the import's reader stopped unexpectedly"))?
@@ -183,6 +170,38 @@ fn commit_index(store: &Store, search: &Search) -> anyhow::Result<()> {
     // No other reader runs in this process: what every durable reader passed can go.
     mstore::changes::prune(store, seq)?;
     Ok(())
+}
+
+/// The store transaction the batches go into until it commits ([`TXN_BATCHES`] of them).
+#[derive(Default)]
+struct OpenTxn {
+    txn: Option<WriteTransaction>,
+    batches: usize,
+    /// Messages stored in it.
+    stored: u64,
+}
+
+impl OpenTxn {
+    fn get(&mut self, store: &Store) -> anyhow::Result<&WriteTransaction> {
+        Ok(match self.txn {
+            Some(ref t) => t,
+            None => self.txn.insert(store.db().begin_write()?),
+        })
+    }
+
+    fn add(&mut self, stored: usize) {
+        self.batches += 1;
+        self.stored += stored as u64;
+    }
+
+    /// Commits what there is; returns how many messages that stored.
+    fn commit(&mut self) -> anyhow::Result<u64> {
+        if let Some(t) = self.txn.take() {
+            t.commit()?;
+        }
+        self.batches = 0;
+        Ok(std::mem::take(&mut self.stored))
+    }
 }
 
 struct Parsed {
