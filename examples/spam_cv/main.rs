@@ -24,14 +24,13 @@
 //!         [--lr-bits 18 --lr-tokens 1 --lr-text 0 --lr-body 0 --lr-raw 0]   # its features
 //!         [--lr-rate 2 --lr-epochs 10 --lr-spam-weight 2]                   # its training
 //!         [--neg-scale 1]                            # the learners' ham points times this
-//!         [--faraway-points 2]                       # with --feat rule-faraway
 //!
 //! The classifier is `src/spam/bayes.rs`'s, with its knobs (`bayes::Params`) as options (the
 //! defaults are the shipped ones), so a tweak is measured without rebuilding the library.
 //! `--feat` adds the token kinds tried and not shipped (see `extras`: fromname, cte, charset,
-//! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto, shapes (money,
-//! percentages, '!', capitals' share, toll-free numbers, link counts, hosts and TLDs); html-tags is version
-//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases, rule-faraway: CJK or Thai text or charsets);
+//! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto; html-tags is version
+//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases). The shape tokens and the
+//! far-script rule tried here ship since tokenizer 4 (look 7).
 //! `--drop` leaves out a shipped kind by its prefix.
 //!
 //! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs` here,
@@ -134,7 +133,7 @@ fn load(
             lr::features(&raw, &mail, &tokens, &feats.lr)
         };
         let mut rules = rules;
-        let extra = extra_rules(&mail, msg.as_ref(), feats);
+        let extra = extra_rules(&mail, feats);
         rules += extra.iter().map(|e| e.1).sum::<f32>();
         let fired = r
             .hits
@@ -890,11 +889,7 @@ fn tokenize(
 }
 
 /// Rules tried here before they become checks (`--feat rule-…`).
-fn extra_rules(
-    mail: &Mail<'_>,
-    msg: Option<&mail_parser::Message<'_>>,
-    f: &Feats,
-) -> Vec<(&'static str, f32)> {
+fn extra_rules(mail: &Mail<'_>, f: &Feats) -> Vec<(&'static str, f32)> {
     let mut out = Vec::new();
     if f.on("rule-subjtag") {
         // A subject padded with spaces, then a tracking tag ("Get paid …          18436").
@@ -908,15 +903,6 @@ fn extra_rules(
             {
                 out.push(("SUBJ_TRACKING_TAG", 1.5));
             }
-        }
-    }
-    if f.on("rule-faraway") {
-        // Text in a script far from the user's (Hebrew, Latin, Cyrillic, Arabic): CJK, kana,
-        // Hangul, Thai. SpamAssassin's CHARSET_FARAWAY, by the decoded text rather than the
-        // declared charset.
-        let (far, letters) = faraway(&mail.subject, &mail.text);
-        if (far >= 20 && far * 3 >= letters) || msg.is_some_and(far_charset) {
-            out.push(("FARAWAY_SCRIPT", arg("--faraway-points").unwrap_or(2.0)));
         }
     }
     if f.on("rule-phrases") {
@@ -946,76 +932,6 @@ fn extra_rules(
         }
     }
     out
-}
-
-/// A part, the Subject or the From declared in a charset of a far script (CJK, Thai).
-fn far_charset(msg: &mail_parser::Message<'_>) -> bool {
-    use mail_parser::MimeHeaders;
-    const FAR: &[&str] = &[
-        "iso-2022-jp",
-        "euc-jp",
-        "shift_jis",
-        "sjis",
-        "gb2312",
-        "gbk",
-        "gb18030",
-        "big5",
-        "euc-kr",
-        "ks_c_5601-1987",
-        "iso-2022-kr",
-        "tis-620",
-        "windows-874",
-        "euc-tw",
-        "hz-gb-2312",
-    ];
-    let far = |c: &str| FAR.contains(&c.trim().to_ascii_lowercase().as_str());
-    if msg
-        .parts
-        .iter()
-        .take(50)
-        .filter_map(|p| p.content_type().and_then(|c| c.attribute("charset")))
-        .any(far)
-    {
-        return true;
-    }
-    for name in ["Subject", "From"] {
-        if let Some(raw) = msg.header_raw(name) {
-            let mut rest = raw;
-            while let Some(i) = rest.find("=?") {
-                rest = &rest[i + 2..];
-                if let Some(j) = rest.find('?')
-                    && far(&rest[..j])
-                {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// Letters of the subject and the text's first 5,000 characters in a far script, and letters.
-fn faraway(subject: &str, text: &str) -> (usize, usize) {
-    let (mut far, mut letters) = (0, 0);
-    for c in subject.chars().chain(text.chars().take(5_000)) {
-        if !c.is_alphabetic() {
-            continue;
-        }
-        letters += 1;
-        let u = c as u32;
-        if matches!(u,
-            0x0E00..=0x0E7F            // Thai
-            | 0x1100..=0x11FF          // Hangul jamo
-            | 0x3040..=0x30FF          // kana
-            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF // Han
-            | 0xAC00..=0xD7AF          // Hangul syllables
-            | 0xFF66..=0xFF9F)
-        // half-width kana
-        {
-            far += 1;
-        }
-    }
-    (far, letters)
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -1196,65 +1112,6 @@ fn extras(
                 "no"
             },
         );
-    }
-    if f.on("shapes") {
-        // Shapes that do not depend on the words of one season's campaigns.
-        let text = &mail.text;
-        let (mut money, mut pct, mut excl, mut upper, mut letters) = (0, 0, 0, 0, 0);
-        for w in text.split_whitespace().take(5_000) {
-            let w = w.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | '(' | ':' | ';'));
-            if w.starts_with('$') && w[1..].starts_with(|c: char| c.is_ascii_digit()) {
-                money += 1;
-            }
-            if w.ends_with('%') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) {
-                pct += 1;
-            }
-        }
-        for c in text.chars().take(20_000) {
-            if c == '!' {
-                excl += 1;
-            }
-            if c.is_alphabetic() {
-                letters += 1;
-                if c.is_uppercase() {
-                    upper += 1;
-                }
-            }
-        }
-        add("money", &bucket(money));
-        add("pct", &bucket(pct));
-        add("excl", &bucket(excl));
-        if letters > 0 {
-            add("upperpct", &((upper * 10 / letters).min(5)).to_string());
-        }
-        let folded = mail.folded();
-        for p in [
-            "1-800", "1-888", "1-877", "1-866", "(800)", "(888)", "(877)", "(866)",
-        ] {
-            if folded.contains(p) {
-                add("tollfree", "yes");
-                break;
-            }
-        }
-        let mut hosts: Vec<&str> = mail
-            .links
-            .iter()
-            .map(|l| l.host.as_str())
-            .filter(|h| !h.is_empty())
-            .collect();
-        add("links", &bucket(mail.links.len()));
-        hosts.sort_unstable();
-        hosts.dedup();
-        add("linkhosts", &bucket(hosts.len()));
-        for h in hosts.iter().take(20) {
-            if let Some(tld) = h.rsplit('.').next() {
-                add("tld", tld);
-            }
-            if h.chars().any(|c| c.is_ascii_digit()) {
-                add("hostshape", "digits");
-            }
-            add("hostlabels", &h.split('.').count().min(5).to_string());
-        }
     }
     if f.on("replyto")
         && let Some(d) = &mail.reply_to_domain

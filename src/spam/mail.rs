@@ -52,6 +52,9 @@ pub struct Mail<'a> {
     pub received_at: Option<i64>,
     pub message_id: Option<String>,
     pub content_types: Vec<String>,
+    /// A part, the Subject or the From is declared in a charset of a far script (CJK, Thai):
+    /// the far-script check's evidence when the text did not decode.
+    pub far_charset: bool,
     pub list_mail: bool,
     /// Every header's name, lower-cased (the learner counts which headers a mail carries).
     pub header_names: Vec<String>,
@@ -203,6 +206,7 @@ impl<'a> Mail<'a> {
                 }
             }
         }
+        let far_charset = declares_far_charset(msg);
         let return_path_domain = match msg.header("Return-Path") {
             Some(HeaderValue::Text(t)) => Some(domain_of(t)),
             _ => msg.header_raw("Return-Path").map(domain_of),
@@ -232,6 +236,7 @@ impl<'a> Mail<'a> {
             received_at,
             message_id,
             content_types,
+            far_charset,
             list_mail: crate::mail::parse::is_list_mail(msg),
             header_names,
             to_count: msg.to().map_or(0, |a| a.iter().take(1_000).count()),
@@ -263,6 +268,57 @@ impl<'a> Mail<'a> {
             crate::search::analyzer::fold_text(&s)
         })
     }
+}
+
+/// Charsets of scripts far from a Hebrew reader's (Chinese, Japanese, Korean, Thai).
+const FAR_CHARSETS: &[&str] = &[
+    "iso-2022-jp",
+    "euc-jp",
+    "shift_jis",
+    "sjis",
+    "gb2312",
+    "gbk",
+    "gb18030",
+    "big5",
+    "euc-kr",
+    "ks_c_5601-1987",
+    "iso-2022-kr",
+    "tis-620",
+    "windows-874",
+    "euc-tw",
+    "hz-gb-2312",
+];
+
+/// Whether a part (of the first 50), or an encoded word of the Subject or the From, declares
+/// a far script's charset.
+fn declares_far_charset(msg: &Message<'_>) -> bool {
+    let far = |c: &str| FAR_CHARSETS.contains(&c.trim().to_ascii_lowercase().as_str());
+    if msg
+        .parts
+        .iter()
+        .take(50)
+        .filter_map(|p| p.content_type().and_then(|c| c.attribute("charset")))
+        .any(far)
+    {
+        return true;
+    }
+    for name in ["Subject", "From"] {
+        let Some(raw) = msg.header_raw(name) else {
+            continue;
+        };
+        // `=?charset?enc?text?=`; a long header has at most 64 of them looked at.
+        let mut rest = cut(raw, 4_000);
+        for _ in 0..64 {
+            let Some(i) = rest.find("=?") else { break };
+            rest = &rest[i + 2..];
+            if let Some(j) = rest.find('?')
+                && far(&rest[..j])
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The host of a URL (`http://`, `https://` or `www.`), lower-cased, without port or

@@ -9,6 +9,7 @@ pub mod html;
 pub mod learned;
 pub mod links;
 pub mod lists;
+pub mod script;
 
 use serde::Serialize;
 
@@ -68,6 +69,7 @@ pub fn run(mail: &Mail<'_>, profile: &Profile) -> Found {
     links::check(mail, &mut found);
     html::check(mail, &mut found);
     content::check(mail, profile, &mut found);
+    script::check(mail, &mut found);
     ads::check(mail, &mut found);
     learned::check(mail, profile, &mut found);
     lists::check(mail, profile, &mut found);
