@@ -28,9 +28,10 @@
 //! The classifier is `src/spam/bayes.rs`'s, with its knobs (`bayes::Params`) as options (the
 //! defaults are the shipped ones), so a tweak is measured without rebuilding the library.
 //! `--feat` adds the token kinds tried and not shipped (see `extras`: fromname, cte, charset,
-//! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto; html-tags is version
-//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases). The shape tokens and the
-//! far-script rule tried here ship since tokenizer 4 (look 7).
+//! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto, shapes (money,
+//! percentages, '!', capitals' share, toll-free numbers, link counts, hosts and TLDs); html-tags is version
+//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases). The far-script rule tried
+//! here ships as `checks/script.rs` since look 8;
 //! `--drop` leaves out a shipped kind by its prefix.
 //!
 //! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs` here,
@@ -1112,6 +1113,65 @@ fn extras(
                 "no"
             },
         );
+    }
+    if f.on("shapes") {
+        // Shapes that do not depend on the words of one season's campaigns.
+        let text = &mail.text;
+        let (mut money, mut pct, mut excl, mut upper, mut letters) = (0, 0, 0, 0, 0);
+        for w in text.split_whitespace().take(5_000) {
+            let w = w.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | '(' | ':' | ';'));
+            if w.starts_with('$') && w[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                money += 1;
+            }
+            if w.ends_with('%') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) {
+                pct += 1;
+            }
+        }
+        for c in text.chars().take(20_000) {
+            if c == '!' {
+                excl += 1;
+            }
+            if c.is_alphabetic() {
+                letters += 1;
+                if c.is_uppercase() {
+                    upper += 1;
+                }
+            }
+        }
+        add("money", &bucket(money));
+        add("pct", &bucket(pct));
+        add("excl", &bucket(excl));
+        if letters > 0 {
+            add("upperpct", &((upper * 10 / letters).min(5)).to_string());
+        }
+        let folded = mail.folded();
+        for p in [
+            "1-800", "1-888", "1-877", "1-866", "(800)", "(888)", "(877)", "(866)",
+        ] {
+            if folded.contains(p) {
+                add("tollfree", "yes");
+                break;
+            }
+        }
+        let mut hosts: Vec<&str> = mail
+            .links
+            .iter()
+            .map(|l| l.host.as_str())
+            .filter(|h| !h.is_empty())
+            .collect();
+        add("links", &bucket(mail.links.len()));
+        hosts.sort_unstable();
+        hosts.dedup();
+        add("linkhosts", &bucket(hosts.len()));
+        for h in hosts.iter().take(20) {
+            if let Some(tld) = h.rsplit('.').next() {
+                add("tld", tld);
+            }
+            if h.chars().any(|c| c.is_ascii_digit()) {
+                add("hostshape", "digits");
+            }
+            add("hostlabels", &h.split('.').count().min(5).to_string());
+        }
     }
     if f.on("replyto")
         && let Some(d) = &mail.reply_to_domain

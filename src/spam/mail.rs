@@ -53,7 +53,7 @@ pub struct Mail<'a> {
     pub message_id: Option<String>,
     pub content_types: Vec<String>,
     /// A part, the Subject or the From is declared in a charset of a far script (CJK, Thai):
-    /// the far-script check's evidence when the text did not decode.
+    /// evidence for the far-script check besides the decoded letters.
     pub far_charset: bool,
     pub list_mail: bool,
     /// Every header's name, lower-cased (the learner counts which headers a mail carries).
@@ -287,12 +287,26 @@ const FAR_CHARSETS: &[&str] = &[
     "windows-874",
     "euc-tw",
     "hz-gb-2312",
+    "cp932",
+    "windows-31j",
+    "shift-jis",
+    "x-sjis",
+    "cp936",
+    "euc-cn",
+    "cp949",
+    "iso-2022-cn",
+    "big5-hkscs",
+    "iso-8859-11",
 ];
 
 /// Whether a part (of the first 50), or an encoded word of the Subject or the From, declares
 /// a far script's charset.
 fn declares_far_charset(msg: &Message<'_>) -> bool {
-    let far = |c: &str| FAR_CHARSETS.contains(&c.trim().to_ascii_lowercase().as_str());
+    // An encoded word may name a language after the charset (`=?ISO-2022-JP*ja?…`).
+    let far = |c: &str| {
+        let c = c.split('*').next().unwrap_or("").trim();
+        FAR_CHARSETS.iter().any(|f| f.eq_ignore_ascii_case(c))
+    };
     if msg
         .parts
         .iter()

@@ -8,15 +8,11 @@
 //! (Hebrew newsletters, receipts) look like spam. Charsets and transfer encodings are left out
 //! for the same reason (UTF-8 and 8bit were mostly spam then; every Hebrew mail is both now).
 //! Of mailing-list mail, the list's headers, footer and subject tag are left out: the message
-//! is judged, not the list that relayed it (version 3 leaves out the tag). Version 4 adds the
-//! mail's shapes (amounts, percentages, exclamation marks, capitals' share, toll-free numbers,
-//! link and host counts, the hosts' top-level domains), which drift less between spam
-//! collections than words do.
+//! is judged, not the list that relayed it (version 3 leaves out the tag).
 //!
 //! Changing what a token is changes `VERSION`: the shipped model is tied to it. A user's
 //! counts are not versioned: version 2 kept every version 1 token that it still makes, and
-//! version 3 every version 2 token (it only makes fewer of list mail's), and version 4 every
-//! version 3 token (it only adds the shapes), so their counts keep
+//! version 3 every version 2 token (it only makes fewer of list mail's), so their counts keep
 //! their meaning; the dropped tag tokens are never looked up again, and the new kinds start
 //! from the shipped model alone. The training page's examples are keyed by the version, so
 //! they are learned again (`learn.rs`).
@@ -26,13 +22,11 @@ use std::collections::HashSet;
 use super::mail::Mail;
 
 /// The tokenizer's version; stored with every model.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 3;
 /// Tokens taken from the words of one mail at most, and from the rest (recipients, the
 /// subject's dress, capitals, link paths) after them.
 pub const MAX_TOKENS: usize = 1_500;
 pub const EXTRA_TOKENS: usize = 600;
-/// Version 4's shape tokens have their own room after those, so a long mail keeps them.
-pub const SHAPE_TOKENS: usize = 64;
 /// Words shorter or longer than these are not words (long ones become a length token).
 const MIN_WORD: usize = 3;
 const MAX_WORD: usize = 20;
@@ -382,75 +376,7 @@ fn bag_of(mail: &Mail<'_>, named: bool) -> Bag {
     subject_tokens(&mut bag, &subject);
     caps_tokens(&mut bag, text);
     url_path_tokens(&mut bag, &mail.html, text);
-    bag.limit = MAX_TOKENS + EXTRA_TOKENS + SHAPE_TOKENS;
-    shape_tokens(&mut bag, mail);
     bag
-}
-
-/// Version 4: shapes that do not depend on one season's words: how many money amounts,
-/// percentages and exclamation marks, the share of capitals, a toll-free number, how many
-/// links and link hosts, the hosts' top-level domains, digits and depth. The drift from one
-/// spam collection to the next changes the words more than these (`spam_cv --time-split`).
-fn shape_tokens(bag: &mut Bag, mail: &Mail<'_>) {
-    let text = &mail.text;
-    let (mut money, mut pct) = (0, 0);
-    for w in text.split_whitespace().take(5_000) {
-        let w = w.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | '(' | ':' | ';'));
-        if let Some(amount) = w.strip_prefix('$')
-            && amount.starts_with(|c: char| c.is_ascii_digit())
-        {
-            money += 1;
-        }
-        if let Some(n) = w.strip_suffix('%')
-            && n.chars().all(|c| c.is_ascii_digit())
-        {
-            pct += 1;
-        }
-    }
-    let (mut excl, mut upper, mut letters) = (0, 0, 0);
-    for c in text.chars().take(20_000) {
-        if c == '!' {
-            excl += 1;
-        }
-        if c.is_alphabetic() {
-            letters += 1;
-            if c.is_uppercase() {
-                upper += 1;
-            }
-        }
-    }
-    bag.add("money", band(money));
-    bag.add("pct", band(pct));
-    bag.add("excl", band(excl));
-    if letters > 0 {
-        bag.add("upperpct", &(upper * 10 / letters).min(5).to_string());
-    }
-    let folded = mail.folded();
-    const TOLL_FREE: &[&str] = &[
-        "1-800", "1-888", "1-877", "1-866", "(800)", "(888)", "(877)", "(866)",
-    ];
-    if TOLL_FREE.iter().any(|p| folded.contains(p)) {
-        bag.add("tollfree", "yes");
-    }
-    let mut hosts: Vec<&str> = mail
-        .links
-        .iter()
-        .map(|l| l.host.as_str())
-        .filter(|h| !h.is_empty())
-        .collect();
-    bag.add("links", band(mail.links.len()));
-    hosts.sort_unstable();
-    hosts.dedup();
-    bag.add("linkhosts", band(hosts.len()));
-    for h in hosts.iter().take(20) {
-        if let Some(tld) = h.rsplit('.').next() {
-            bag.add("tld", tld);
-        }
-        if h.chars().any(|c| c.is_ascii_digit()) {
-            bag.add("hostshape", "digits");
-        }
-        bag.add("hostlabels", &h.split('.').count().min(5).to_string());
-    }
 }
 
 #[cfg(test)]
@@ -534,46 +460,10 @@ mod tests {
     }
 
     #[test]
-    fn the_shape_of_a_mail() {
-        let t = tokens(
-            "From: a@b.test\r\nSubject: x\r\n\r\nOnly $19.99 (save 50%), call 1-800-555-0100 now!! \
-             <a href=\"http://1.2.3.4/x\">a</a> <a href=\"http://www.shop.biz/\">b</a>\r\n",
-        );
-        for (p, w) in [
-            ("money", "1"),
-            ("pct", "1"),
-            ("excl", "2-3"),
-            ("tollfree", "yes"),
-        ] {
-            assert!(t.contains(&hash(p, w)), "{p}:{w}");
-        }
-        let html = tokens(
-            "From: a@b.test\r\nSubject: x\r\nContent-Type: text/html\r\n\r\n\
-             <p>see <a href=\"http://1.2.3.4/x\">a</a> and <a href=\"http://www.shop.biz/\">b</a></p>\r\n",
-        );
-        for (p, w) in [
-            ("links", "2-3"),
-            ("linkhosts", "2-3"),
-            ("tld", "biz"),
-            ("hostshape", "digits"),
-            ("hostlabels", "3"),
-            ("upperpct", "0"),
-        ] {
-            assert!(html.contains(&hash(p, w)), "{p}:{w}");
-        }
-        // Hebrew has no capitals and no dollar amounts.
-        let h = tokens("From: a@b.test\r\nSubject: x\r\n\r\nמחיר 50 ש\"ח בלבד\r\n");
-        assert!(h.contains(&hash("money", "0")));
-        assert!(h.contains(&hash("upperpct", "0")));
-    }
-
-    #[test]
     fn bounded_and_never_empty_handed() {
         let body: String = (0..5000).map(|i| format!("w{i}x ")).collect();
         let t = tokens(&format!("From: a@b.test\r\nSubject: x\r\n\r\n{body}\r\n"));
-        assert!((MAX_TOKENS..=MAX_TOKENS + EXTRA_TOKENS + SHAPE_TOKENS).contains(&t.len()));
-        // The shapes have their own room: a long mail still has them.
-        assert!(t.contains(&hash("money", "0")));
+        assert!((MAX_TOKENS..=MAX_TOKENS + EXTRA_TOKENS).contains(&t.len()));
         let long =
             tokens("From: a@b.test\r\nSubject: x\r\n\r\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n");
         assert!(long.contains(&hash("skip", "a30")));
