@@ -44,6 +44,21 @@ fn has_far_lead(s: &str, chars: usize) -> bool {
         .any(|b| (0xE0..=0xEF).contains(b))
 }
 
+/// Thai, Hangul, kana (also half-width) and Han.
+fn is_far(c: char) -> bool {
+    const RANGES: &[(u32, u32)] = &[
+        (0x0E00, 0x0E7F), // Thai
+        (0x1100, 0x11FF), // Hangul jamo
+        (0x3040, 0x30FF), // kana
+        (0x3400, 0x4DBF), // Han, extension A
+        (0x4E00, 0x9FFF), // Han
+        (0xAC00, 0xD7AF), // Hangul syllables
+        (0xFF66, 0xFF9F), // half-width kana
+    ];
+    let u = c as u32;
+    RANGES.iter().any(|&(lo, hi)| (lo..=hi).contains(&u))
+}
+
 /// Letters of the subject and the text's first characters in a far script, and all letters.
 fn far_letters(subject: &str, text: &str) -> (usize, usize) {
     // Every far letter is three bytes in UTF-8, led by 0xE0-0xEF; Latin and Hebrew text has
@@ -61,15 +76,7 @@ fn far_letters(subject: &str, text: &str) -> (usize, usize) {
             continue;
         }
         letters += 1;
-        if matches!(c as u32,
-            0x0E00..=0x0E7F                      // Thai
-            | 0x1100..=0x11FF                    // Hangul jamo
-            | 0x3040..=0x30FF                    // kana
-            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF  // Han
-            | 0xAC00..=0xD7AF                    // Hangul syllables
-            | 0xFF66..=0xFF9F)
-        // half-width kana
-        {
+        if is_far(c) {
             far += 1;
         }
     }
