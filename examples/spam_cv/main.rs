@@ -30,9 +30,9 @@
 //! `--feat` adds the token kinds tried and not shipped (see `extras`: fromname, cte, charset,
 //! mailer, msgid, date, hdrcase, hcount, bigram, emails, size, replyto, shapes (money,
 //! percentages, '!', capitals' share, toll-free numbers, link counts, hosts and TLDs); html-tags is version
-//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases). The far-script rule tried
-//! here ships as `checks/script.rs` since look 8;
-//! `--drop` leaves out a shipped kind by its prefix.
+//! 1's tag tokens) and the rules tried (rule-subjtag, rule-phrases; the far-script rule tried
+//! here ships as `checks/script.rs` since look 8). `--drop` leaves out a shipped kind by its
+//! prefix.
 //!
 //! `--score` other than `bayes` adds a logistic regression over hashed features (`lr.rs` here,
 //! over `spam::lr`: the tokenizer's tokens, character 4-grams of the text, byte 4-grams of the
