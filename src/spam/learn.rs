@@ -292,5 +292,18 @@ mod tests {
         let (counts, _) = model::load(&store, user).unwrap();
         assert!(!counts.contains_key(&7), "the old tokens are unlearned");
         assert!(counts.contains_key(&tokens::hash("", "money")));
+        // The LR's step for the old tokens is taken back too: the example counts once.
+        let deltas = crate::spam::lr::load(&store, user).unwrap();
+        for old in [7, 8, 9] {
+            let b = crate::spam::lr::token_bucket(old, crate::spam::lr::BITS);
+            assert!(
+                !deltas.w.contains_key(&b),
+                "token {old}'s step is taken back"
+            );
+        }
+        assert!(deltas.w.contains_key(&crate::spam::lr::token_bucket(
+            tokens::hash("", "money"),
+            crate::spam::lr::BITS
+        )));
     }
 }

@@ -291,8 +291,9 @@ pub fn load(store: &Store, user: u64) -> anyhow::Result<Deltas> {
 }
 
 /// One online step of the log loss on one mail the user trained (its tokens), over the base
-/// model and the user's deltas so far.
-pub fn learn(txn: &WriteTransaction, user: u64, spam: bool, tokens: &[u32]) -> anyhow::Result<()> {
+/// model and the user's deltas so far. Returns the step's gradient, which [`unlearn`] takes
+/// back (the model keeps it beside the mail's tokens).
+pub fn learn(txn: &WriteTransaction, user: u64, spam: bool, tokens: &[u32]) -> anyhow::Result<f32> {
     learn_over(txn, user, spam, tokens, &BASE)
 }
 
@@ -302,10 +303,10 @@ fn learn_over(
     spam: bool,
     tokens: &[u32],
     base: &Base,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<f32> {
     let f = of_tokens(tokens);
     if f.is_empty() {
-        return Ok(());
+        return Ok(0.0);
     }
     let mut t = txn.open_table(DELTAS)?;
     let mut have: HashMap<u32, f32> = HashMap::with_capacity(f.len());
@@ -331,6 +332,40 @@ fn learn_over(
             n = prune(&mut t, user)?;
         }
         t.insert((user, COUNT), n as f32)?;
+    }
+    Ok(g)
+}
+
+/// Takes back the step [`learn`] took on `tokens` with gradient `g`: a removed example or a
+/// reversed decision leaves no trace of its step. The deltas are sums of steps, so this is
+/// exact whatever was learned since (up to a bucket pruned meanwhile, whose part is left
+/// as it was: it was among the user's smallest).
+pub fn unlearn(txn: &WriteTransaction, user: u64, tokens: &[u32], g: f32) -> anyhow::Result<()> {
+    let f = of_tokens(tokens);
+    if f.is_empty() || g == 0.0 {
+        return Ok(());
+    }
+    let (each, bias_step) = step(f.len(), g);
+    let mut t = txn.open_table(DELTAS)?;
+    let mut removed = 0usize;
+    for b in &f {
+        let Some(old) = t.get((user, *b))?.map(|v| v.value()) else {
+            continue;
+        };
+        let v = old - each;
+        // What is left of a bucket only this step moved is rounding.
+        if v.abs() <= each.abs() * 1e-4 {
+            t.remove((user, *b))?;
+            removed += 1;
+        } else {
+            t.insert((user, *b), v)?;
+        }
+    }
+    let bias = t.get((user, BIAS))?.map_or(0.0, |v| v.value());
+    t.insert((user, BIAS), bias - bias_step)?;
+    if removed > 0 {
+        let n = t.get((user, COUNT))?.map_or(0, |v| v.value() as usize);
+        t.insert((user, COUNT), n.saturating_sub(removed) as f32)?;
     }
     Ok(())
 }

@@ -14,7 +14,8 @@ use crate::store::Store;
 const TOKENS: TableDefinition<(u64, u32), u64> = TableDefinition::new("spam_tokens");
 /// user → spam mails << 32 | ham mails.
 const TOTALS: TableDefinition<u64, u64> = TableDefinition::new("spam_totals");
-/// (user, key) → class byte then the tokens (little-endian u32s).
+/// (user, key) → class byte, the LR step's gradient (f32, since [`Class::with_step`]), then the
+/// tokens (little-endian u32s).
 const TRAINED: TableDefinition<(u64, &str), &[u8]> = TableDefinition::new("spam_trained");
 
 /// Mails and examples a user can have trained at most (each keeps its tokens).
@@ -34,10 +35,19 @@ impl Class {
         }
     }
 
-    fn of(b: u8) -> Option<Self> {
+    /// The byte of a record that keeps its LR step. Records written before it (1 and 2) keep
+    /// only the tokens: their step cannot be taken back and stays.
+    fn with_step(self) -> u8 {
+        self.byte() + 2
+    }
+
+    /// The class and whether the step follows.
+    fn of(b: u8) -> Option<(Self, bool)> {
         match b {
-            1 => Some(Class::Spam),
-            2 => Some(Class::Ham),
+            1 => Some((Class::Spam, false)),
+            2 => Some((Class::Ham, false)),
+            3 => Some((Class::Spam, true)),
+            4 => Some((Class::Ham, true)),
             _ => None,
         }
     }
@@ -108,13 +118,49 @@ fn count(
     Ok(())
 }
 
-fn decode(v: &[u8]) -> Option<(Class, Vec<u32>)> {
+/// A trained record: its class, its LR step's gradient (0 when not kept), its tokens.
+struct Record {
+    class: Class,
+    step: f32,
+    tokens: Vec<u32>,
+}
+
+fn decode(v: &[u8]) -> Option<Record> {
     let (first, rest) = v.split_first()?;
+    let (class, stepped) = Class::of(*first)?;
+    let (step, rest) = match stepped {
+        true if rest.len() >= 4 => {
+            let (g, rest) = rest.split_at(4);
+            (f32::from_le_bytes(g.try_into().expect("4 bytes")), rest)
+        }
+        true => return None,
+        false => (0.0, rest),
+    };
     let tokens = rest
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
-    Some((Class::of(*first)?, tokens))
+    Some(Record {
+        class,
+        step,
+        tokens,
+    })
+}
+
+fn encode(class: Class, step: f32, tokens: &[u32]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(5 + tokens.len() * 4);
+    v.push(class.with_step());
+    v.extend_from_slice(&step.to_le_bytes());
+    for t in tokens {
+        v.extend_from_slice(&t.to_le_bytes());
+    }
+    v
+}
+
+/// Takes a record's learning back: its tokens' counts and its LR step.
+fn forget(txn: &WriteTransaction, user: u64, r: &Record) -> anyhow::Result<()> {
+    count(txn, user, r.class, &r.tokens, -1)?;
+    super::lr::unlearn(txn, user, &r.tokens, r.step)
 }
 
 /// What `key` was trained as, if it was.
@@ -122,7 +168,7 @@ pub fn trained_as(txn: &WriteTransaction, user: u64, key: &str) -> anyhow::Resul
     Ok(txn
         .open_table(TRAINED)?
         .get((user, key))?
-        .and_then(|v| decode(v.value()).map(|(c, _)| c)))
+        .and_then(|v| decode(v.value()).map(|r| r.class)))
 }
 
 /// Learns `tokens` as `class` under `key`: nothing when it already was; a mail trained as the
@@ -139,8 +185,8 @@ pub fn train(
         t.get((user, key))?.and_then(|v| decode(v.value()))
     };
     match before {
-        Some((c, _)) if c == class => return Ok(false),
-        Some((c, old)) => count(txn, user, c, &old, -1)?,
+        Some(r) if r.class == class => return Ok(false),
+        Some(r) => forget(txn, user, &r)?,
         None => {
             let n = txn
                 .open_table(TRAINED)?
@@ -156,14 +202,11 @@ pub fn train(
         }
     }
     count(txn, user, class, tokens, 1)?;
-    // The logistic regression learns it too: one online step (a reversed decision is a step
-    // the other way; unlearning an example takes none).
-    super::lr::learn(txn, user, class == Class::Spam, tokens)?;
-    let mut v = Vec::with_capacity(1 + tokens.len() * 4);
-    v.push(class.byte());
-    for t in tokens {
-        v.extend_from_slice(&t.to_le_bytes());
-    }
+    // The logistic regression learns it too: one online step, kept so that a reversed decision
+    // or a removed example takes it back (and an example learned again under a new tokenizer
+    // version counts once).
+    let step = super::lr::learn(txn, user, class == Class::Spam, tokens)?;
+    let v = encode(class, step, tokens);
     txn.open_table(TRAINED)?.insert((user, key), v.as_slice())?;
     Ok(true)
 }
@@ -175,8 +218,8 @@ pub fn untrain(txn: &WriteTransaction, user: u64, key: &str) -> anyhow::Result<b
         .remove((user, key))?
         .and_then(|v| decode(v.value()));
     match before {
-        Some((c, tokens)) => {
-            count(txn, user, c, &tokens, -1)?;
+        Some(r) => {
+            forget(txn, user, &r)?;
             Ok(true)
         }
         None => Ok(false),
@@ -262,5 +305,61 @@ mod tests {
             (USER_WEIGHT, 0),
             "another user's stays"
         );
+    }
+
+    /// The LR's step goes with the record: a removed example leaves no delta, and spam then
+    /// "not spam" leaves what "not spam" alone would have.
+    #[test]
+    fn a_removed_or_reversed_training_takes_its_lr_step_back() {
+        use crate::spam::lr;
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let toks = crate::spam::learn::tokens_of_raw(
+            b"From: a@deals.test\r\nSubject: FREE pills now\r\n\r\nClick here, limited offer!\r\n",
+        );
+        let txn = store.db().begin_write().unwrap();
+        create_tables(&txn).unwrap();
+        lr::create_tables(&txn).unwrap();
+        train(&txn, 1, "ex:s:1", Class::Spam, &toks).unwrap();
+        train(&txn, 2, "m:x", Class::Spam, &toks).unwrap();
+        train(&txn, 2, "m:x", Class::Ham, &toks).unwrap();
+        train(&txn, 3, "m:x", Class::Ham, &toks).unwrap();
+        txn.commit().unwrap();
+        assert!(!lr::load(&store, 1).unwrap().w.is_empty(), "learned");
+        let txn = store.db().begin_write().unwrap();
+        assert!(untrain(&txn, 1, "ex:s:1").unwrap());
+        txn.commit().unwrap();
+        let gone = lr::load(&store, 1).unwrap();
+        assert!(gone.w.is_empty() && gone.bias.abs() < 1e-6, "{gone:?}");
+        let (reversed, ham) = (lr::load(&store, 2).unwrap(), lr::load(&store, 3).unwrap());
+        assert!((reversed.bias - ham.bias).abs() < 1e-5);
+        assert_eq!(reversed.w.len(), ham.w.len());
+        for (b, w) in &ham.w {
+            assert!((reversed.w[b] - w).abs() < 1e-5, "bucket {b}");
+        }
+    }
+
+    /// A record written before the step was kept (class byte only) still decodes and
+    /// unlearns its counts.
+    #[test]
+    fn a_record_without_its_step_still_unlearns() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let txn = store.db().begin_write().unwrap();
+        create_tables(&txn).unwrap();
+        count(&txn, 1, Class::Spam, &[4, 5], 1).unwrap();
+        let old: Vec<u8> = [1u8]
+            .into_iter()
+            .chain([4u32, 5].iter().flat_map(|t| t.to_le_bytes()))
+            .collect();
+        txn.open_table(TRAINED)
+            .unwrap()
+            .insert((1, "ex:s:9"), old.as_slice())
+            .unwrap();
+        assert_eq!(trained_as(&txn, 1, "ex:s:9").unwrap(), Some(Class::Spam));
+        assert!(untrain(&txn, 1, "ex:s:9").unwrap());
+        txn.commit().unwrap();
+        let (c, t) = load(&store, 1).unwrap();
+        assert!(c.is_empty() && t == (0, 0));
     }
 }
