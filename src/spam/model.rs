@@ -272,12 +272,21 @@ pub fn totals(store: &Store, user: u64) -> anyhow::Result<(u32, u32)> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn train_switch_untrain_and_forget() {
+    /// A store holding this module's tables and the LR's.
+    fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
         let txn = store.db().begin_write().unwrap();
         create_tables(&txn).unwrap();
+        crate::spam::lr::create_tables(&txn).unwrap();
+        txn.commit().unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn train_switch_untrain_and_forget() {
+        let (_dir, store) = store();
+        let txn = store.db().begin_write().unwrap();
         assert!(train(&txn, 1, "m:a", Class::Spam, &[1, 2]).unwrap());
         assert!(
             !train(&txn, 1, "m:a", Class::Spam, &[1, 2]).unwrap(),
@@ -312,14 +321,11 @@ mod tests {
     #[test]
     fn a_removed_or_reversed_training_takes_its_lr_step_back() {
         use crate::spam::lr;
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let (_dir, store) = store();
         let toks = crate::spam::learn::tokens_of_raw(
             b"From: a@deals.test\r\nSubject: FREE pills now\r\n\r\nClick here, limited offer!\r\n",
         );
         let txn = store.db().begin_write().unwrap();
-        create_tables(&txn).unwrap();
-        lr::create_tables(&txn).unwrap();
         train(&txn, 1, "ex:s:1", Class::Spam, &toks).unwrap();
         train(&txn, 2, "m:x", Class::Spam, &toks).unwrap();
         train(&txn, 2, "m:x", Class::Ham, &toks).unwrap();
@@ -343,10 +349,8 @@ mod tests {
     /// unlearns its counts.
     #[test]
     fn a_record_without_its_step_still_unlearns() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
+        let (_dir, store) = store();
         let txn = store.db().begin_write().unwrap();
-        create_tables(&txn).unwrap();
         count(&txn, 1, Class::Spam, &[4, 5], 1).unwrap();
         let old: Vec<u8> = [1u8]
             .into_iter()
