@@ -16,6 +16,9 @@
 //!                                                    # with --time-split: the judged mails
 //!                                                    # streamed by Date, the confident ones
 //!                                                    # learned without their label
+//!         [--feedback]                               # with --time-split or --heldout: the
+//!                                                    # judged mails streamed by Date, the
+//!                                                    # engine's mistakes marked by the user
 //!         [--rules]                                  # how often each rule fires per group
 //!         [--misses]                                 # spam not judged spam (and, held out,
 //!                                                    # false spam with its spammiest tokens)
@@ -57,6 +60,12 @@
 //! user's marking is (Bayes counts weighing `--al-weight`, one LR step at `--al-rate`); the
 //! true label only counts how many were learned wrongly. Needs `--score sum` (the shipped
 //! learners). Measured: docs/BENCHMARKS.md issue 18, "Auto-learning".
+//!
+//! `--feedback` streams the same way (with `--heldout`: the held-out groups, after training on
+//! every training mail) but learns what a user who marks the engine's mistakes teaches: a spam
+//! judged neither spam nor suspicious is marked spam, a ham judged either is marked "not spam"
+//! (`spam::learn::Marking`), each as a marking weighs. It measures the engine in use, not the
+//! shipped models: the issue's held-out figure trains on the training groups only.
 //!
 //! With `--heldout`, the classifier is trained on all the training groups and judged on
 //! spam-2 and easy-ham-2, as `examples/spam_eval.rs` judges the shipped model.
@@ -221,6 +230,10 @@ impl Tally {
         }
     }
 
+    fn total(&self) -> usize {
+        self.n.iter().flatten().sum()
+    }
+
     fn print(&self, label: [&str; 3]) {
         for (g, l) in label.iter().enumerate() {
             let total: usize = self.n[g].iter().sum();
@@ -309,8 +322,21 @@ fn main() -> anyhow::Result<()> {
             },
             feats,
         )?;
-        let mut t = Tally::default();
         let show = std::env::args().any(|a| a == "--misses");
+        if std::env::args().any(|a| a == "--feedback") {
+            return autolearn(
+                held.iter().collect(),
+                &table,
+                model.as_ref(),
+                &p,
+                feats,
+                show,
+                1.0,
+                false,
+                ["spam-2", "easy-ham-2", ""],
+            );
+        }
+        let mut t = Tally::default();
         for it in &held {
             let (s, pts) = judge(it, &table, &model, &p, feats);
             t.add(it, (s, pts));
@@ -446,7 +472,7 @@ fn time_split(
     };
     let table = train(older());
     let model = train_lr(older(), &table, p, feats);
-    if std::env::args().any(|a| a == "--autolearn") {
+    if std::env::args().any(|a| a == "--autolearn" || a == "--feedback") {
         let judged: Vec<&Item> = training
             .iter()
             .zip(&newest)
@@ -462,6 +488,7 @@ fn time_split(
             show_misses,
             share,
             oldest,
+            ["spam-1", "easy-ham-1", "hard-ham-1"],
         );
     }
     let mut t = Tally::default();
@@ -516,6 +543,8 @@ struct AutoKnobs {
     learn_spam: bool,
     /// `--al-learners bayes|lr|both`: which learners learn (both, as a marking).
     learners: String,
+    /// `--feedback`: learn the true class of the engine's mistakes instead (a user marking).
+    feedback: bool,
 }
 
 impl AutoKnobs {
@@ -530,6 +559,7 @@ impl AutoKnobs {
             learn_ham: !std::env::args().any(|a| a == "--al-no-ham"),
             learn_spam: !std::env::args().any(|a| a == "--al-no-spam"),
             learners: arg("--al-learners").unwrap_or_else(|| "both".into()),
+            feedback: std::env::args().any(|a| a == "--feedback"),
         }
     }
 }
@@ -548,6 +578,7 @@ fn autolearn(
     show_misses: bool,
     share: f64,
     oldest: bool,
+    groups: [&str; 3],
 ) -> anyhow::Result<()> {
     let Some(model) = model else {
         anyhow::bail!("--autolearn needs --score sum (the shipped two learners)");
@@ -596,19 +627,23 @@ fn autolearn(
         // The engine's confidence, from what it sees: the score, the rules' part of it, and
         // both learners on the same side.
         let positive_rules: f32 = it.fired.iter().map(|r| r.1).filter(|x| *x > 0.0).sum();
-        let learn =
-            if k.learn_spam && score >= k.spam && it.rules >= k.rules && bpts > 0.0 && lpts > 0.0 {
-                Some(true)
-            } else if k.learn_ham
-                && score <= k.ham
-                && positive_rules <= k.ham_rules
-                && bpts < 0.0
-                && lpts < 0.0
-            {
-                Some(false)
-            } else {
-                None
-            };
+        let learn = if k.feedback {
+            // What the user sees: spam and suspicious mail in the Spam folder.
+            let flagged = score >= 2.0;
+            (it.spam != flagged).then_some(it.spam)
+        } else if k.learn_spam && score >= k.spam && it.rules >= k.rules && bpts > 0.0 && lpts > 0.0
+        {
+            Some(true)
+        } else if k.learn_ham
+            && score <= k.ham
+            && positive_rules <= k.ham_rules
+            && bpts < 0.0
+            && lpts < 0.0
+        {
+            Some(false)
+        } else {
+            None
+        };
         let Some(spam) = learn else { continue };
         if spam {
             as_spam += 1;
@@ -648,6 +683,19 @@ fn autolearn(
         }
         dbias += bias_step;
     }
+    if k.feedback {
+        println!(
+            "the user marking the engine's mistakes (weight {}, rate {}), streamed by Date:",
+            k.weight, k.rate
+        );
+        t.print(groups);
+        println!(
+            "marked: {as_spam} as spam, {as_ham} as not spam ({} mistakes of {} mails)",
+            as_spam + as_ham,
+            t.total()
+        );
+        return Ok(());
+    }
     println!(
         "time split with auto-learning (spam from {} with rules from {}, ham to {} with rules to {}; weight {}, rate {}): the {} {:.0}% streamed by Date:",
         k.spam,
@@ -659,7 +707,7 @@ fn autolearn(
         if oldest { "oldest" } else { "newest" },
         share * 100.0
     );
-    t.print(["spam-1", "easy-ham-1", "hard-ham-1"]);
+    t.print(groups);
     println!(
         "auto-learned: {as_spam} as spam ({as_spam_wrong} of them ham), {as_ham} as ham ({as_ham_wrong} of them spam)"
     );
