@@ -581,9 +581,12 @@ fn autolearn(
     groups: [&str; 3],
 ) -> anyhow::Result<()> {
     let Some(model) = model else {
-        anyhow::bail!("--autolearn needs --score sum (the shipped two learners)");
+        anyhow::bail!("--autolearn and --feedback need --score sum (the shipped two learners)");
     };
-    anyhow::ensure!(f.score == "sum", "--autolearn needs --score sum");
+    anyhow::ensure!(
+        f.score == "sum",
+        "--autolearn and --feedback need --score sum"
+    );
     let k = AutoKnobs::from_args();
     judged.sort_by_key(|it| it.date);
     let mut counts: HashMap<u32, (u32, u32)> = HashMap::new();
