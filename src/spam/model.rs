@@ -14,8 +14,8 @@ use crate::store::Store;
 const TOKENS: TableDefinition<(u64, u32), u64> = TableDefinition::new("spam_tokens");
 /// user → spam mails << 32 | ham mails.
 const TOTALS: TableDefinition<u64, u64> = TableDefinition::new("spam_totals");
-/// (user, key) → class byte, the LR step's gradient (f32, since [`Class::with_step`]), then the
-/// tokens (little-endian u32s).
+/// (user, key) → class byte, the LR step's gradient (f32; see [`Class::byte`]), then the tokens
+/// (little-endian u32s).
 const TRAINED: TableDefinition<(u64, &str), &[u8]> = TableDefinition::new("spam_trained");
 
 /// Mails and examples a user can have trained at most (each keeps its tokens).
@@ -28,17 +28,13 @@ pub enum Class {
 }
 
 impl Class {
+    /// A record's first byte: 3 or 4, its LR step following. Records written before the step
+    /// was kept start with 1 or 2 and hold only the tokens: their step cannot be taken back.
     fn byte(self) -> u8 {
         match self {
-            Class::Spam => 1,
-            Class::Ham => 2,
+            Class::Spam => 3,
+            Class::Ham => 4,
         }
-    }
-
-    /// The byte of a record that keeps its LR step. Records written before it (1 and 2) keep
-    /// only the tokens: their step cannot be taken back and stays.
-    fn with_step(self) -> u8 {
-        self.byte() + 2
     }
 
     /// The class and whether the step follows.
@@ -128,13 +124,11 @@ struct Record {
 fn decode(v: &[u8]) -> Option<Record> {
     let (first, rest) = v.split_first()?;
     let (class, stepped) = Class::of(*first)?;
-    let (step, rest) = match stepped {
-        true if rest.len() >= 4 => {
-            let (g, rest) = rest.split_at(4);
-            (f32::from_le_bytes(g.try_into().expect("4 bytes")), rest)
-        }
-        true => return None,
-        false => (0.0, rest),
+    let (step, rest) = if stepped {
+        let (g, rest) = rest.split_first_chunk::<4>()?;
+        (f32::from_le_bytes(*g), rest)
+    } else {
+        (0.0, rest)
     };
     let tokens = rest
         .chunks_exact(4)
@@ -149,7 +143,7 @@ fn decode(v: &[u8]) -> Option<Record> {
 
 fn encode(class: Class, step: f32, tokens: &[u32]) -> Vec<u8> {
     let mut v = Vec::with_capacity(5 + tokens.len() * 4);
-    v.push(class.with_step());
+    v.push(class.byte());
     v.extend_from_slice(&step.to_le_bytes());
     for t in tokens {
         v.extend_from_slice(&t.to_le_bytes());

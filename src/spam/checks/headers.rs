@@ -231,14 +231,9 @@ fn forged_name(mail: &Mail<'_>, from_site: &str, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::parse::parse_guarded;
 
     fn found(raw: &str) -> Found {
-        let msg = parse_guarded(raw.as_bytes());
-        let mail = Mail::of(msg.as_ref(), raw.as_bytes(), None);
-        let mut f = Found::default();
-        check(&mail, &mut f);
-        f
+        crate::spam::checks::found_by(check, raw)
     }
 
     fn rules(f: &Found) -> Vec<&str> {

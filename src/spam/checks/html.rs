@@ -91,12 +91,9 @@ fn hidden_text_len(compact: &str, trick: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::parse::parse_guarded;
 
     fn found(raw: &str) -> Vec<&'static str> {
-        let msg = parse_guarded(raw.as_bytes());
-        let mut f = Found::default();
-        check(&Mail::of(msg.as_ref(), raw.as_bytes(), None), &mut f);
+        let f = crate::spam::checks::found_by(check, raw);
         f.hits.iter().map(|h| h.rule).collect()
     }
 

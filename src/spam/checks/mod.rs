@@ -76,6 +76,15 @@ pub fn run(mail: &Mail<'_>, profile: &Profile) -> Found {
     found
 }
 
+/// Tests: what one check finds in a raw mail, parsed as the engine parses it.
+#[cfg(test)]
+pub fn found_by(check: fn(&Mail<'_>, &mut Found), raw: &str) -> Found {
+    let msg = crate::mail::parse::parse_guarded(raw.as_bytes());
+    let mut found = Found::default();
+    check(&Mail::of(msg.as_ref(), raw.as_bytes(), None), &mut found);
+    found
+}
+
 /// The registrable part of a host, near enough for comparing senders and links: the last two
 /// labels, or three under a two-letter country's second level (`shop.co.il` → `shop.co.il`,
 /// `mail.bank.co.il` → `bank.co.il`).

@@ -86,13 +86,9 @@ fn far_letters(subject: &str, text: &str) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::parse::parse_guarded;
 
     fn fired(raw: &str) -> bool {
-        let msg = parse_guarded(raw.as_bytes());
-        let mail = Mail::of(msg.as_ref(), raw.as_bytes(), None);
-        let mut found = Found::default();
-        check(&mail, &mut found);
+        let found = crate::spam::checks::found_by(check, raw);
         found.hits.iter().any(|h| h.rule == FARAWAY_SCRIPT.id)
     }
 
