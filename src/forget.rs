@@ -1,10 +1,13 @@
 //! Forgetting a user or a mail account. Every feature that keeps rows keyed by a user or an
-//! account registers a [`Step`] (the list is the application's, `app::FORGET_STEPS`), so a
-//! removed user leaves nothing behind and a feature added later cannot be missed: the forget
-//! test scans every table of the store for the removed user's ids and addresses.
+//! account declares its [`Step`]s in its `Feature` (`crate::feature`), so a removed user leaves
+//! nothing behind and a feature added later cannot be missed: the forget test scans every table
+//! of the store for the removed user's ids and addresses.
 //!
-//! All steps run in one write transaction; `Hooks` stop the work in memory first (sync tasks)
-//! and wake it after (the outbox scheduler, which then finds the removed mail gone).
+//! All steps run in one write transaction; a feature with work in memory adds [`Hooks`] that
+//! stop it first (the sync tasks, an OAuth account's tokens) or wake it after (the outbox
+//! scheduler, which then finds the removed mail gone).
+
+use std::sync::Arc;
 
 use redb::WriteTransaction;
 
@@ -28,31 +31,24 @@ pub fn nothing(_: &WriteTransaction, _: u64) -> anyhow::Result<()> {
 /// In-memory work around the transaction: given the account ids going.
 pub trait Hooks: Send + Sync {
     /// Before: stop what uses them (a sync batch in flight finds its account gone).
-    fn stopping(&self, accounts: &[u64]);
+    fn stopping(&self, _accounts: &[u64]) {}
     /// After the commit.
-    fn forgotten(&self, accounts: &[u64]);
-}
-
-/// No work in memory (the CLI: `serve` is not running while it holds the store).
-pub struct Offline;
-
-impl Hooks for Offline {
-    fn stopping(&self, _: &[u64]) {}
-    fn forgotten(&self, _: &[u64]) {}
+    fn forgotten(&self, _accounts: &[u64]) {}
 }
 
 pub struct Forget {
-    steps: &'static [Step],
+    steps: Vec<&'static Step>,
     /// A user's account ids, read in the transaction.
     accounts_of: fn(&WriteTransaction, u64) -> anyhow::Result<Vec<u64>>,
-    hooks: Box<dyn Hooks>,
+    /// Work in memory (none without a running server: the CLI).
+    hooks: Vec<Arc<dyn Hooks>>,
 }
 
 impl Forget {
     pub fn new(
-        steps: &'static [Step],
+        steps: Vec<&'static Step>,
         accounts_of: fn(&WriteTransaction, u64) -> anyhow::Result<Vec<u64>>,
-        hooks: Box<dyn Hooks>,
+        hooks: Vec<Arc<dyn Hooks>>,
     ) -> Self {
         Self {
             steps,
@@ -62,12 +58,24 @@ impl Forget {
     }
 
     /// The steps, in the order they run.
-    pub fn steps(&self) -> &'static [Step] {
-        self.steps
+    pub fn steps(&self) -> &[&'static Step] {
+        &self.steps
+    }
+
+    fn stopping(&self, accounts: &[u64]) {
+        for h in &self.hooks {
+            h.stopping(accounts);
+        }
+    }
+
+    fn forgotten(&self, accounts: &[u64]) {
+        for h in &self.hooks {
+            h.forgotten(accounts);
+        }
     }
 
     fn accounts_in(&self, txn: &WriteTransaction, account: u64) -> anyhow::Result<()> {
-        for step in self.steps {
+        for step in &self.steps {
             (step.account)(txn, account)
                 .map_err(|e| e.context(format!("forgetting account {account}: {}", step.name)))?;
         }
@@ -76,11 +84,11 @@ impl Forget {
 
     /// Forgets one mail account: its sync task, its stored mail and every row keyed by it.
     pub fn account(&self, store: &Store, account: u64) -> Result<()> {
-        self.hooks.stopping(&[account]);
+        self.stopping(&[account]);
         let txn = store.db().begin_write()?;
         self.accounts_in(&txn, account)?;
         txn.commit()?;
-        self.hooks.forgotten(&[account]);
+        self.forgotten(&[account]);
         Ok(())
     }
 
@@ -98,20 +106,20 @@ impl Forget {
             txn.abort()?;
             ids
         };
-        self.hooks.stopping(&accounts);
+        self.stopping(&accounts);
         let txn = store.db().begin_write()?;
         // Read again inside the transaction: an account added meanwhile goes too.
         let accounts = (self.accounts_of)(&txn, user)?;
         for account in &accounts {
             self.accounts_in(&txn, *account)?;
         }
-        for step in self.steps {
+        for step in &self.steps {
             (step.user)(&txn, user)
                 .map_err(|e| e.context(format!("forgetting user {user}: {}", step.name)))?;
         }
         last(&txn)?;
         txn.commit()?;
-        self.hooks.forgotten(&accounts);
+        self.forgotten(&accounts);
         Ok(())
     }
 }

@@ -194,6 +194,22 @@ pub fn open_and_migrate_with_cache(
     Ok((store, ran))
 }
 
+/// For unit tests: a fresh store with one user, Dana. Returns the dir (kept while the store is
+/// used), the store and her id.
+#[cfg(test)]
+pub fn store_with_user() -> (tempfile::TempDir, crate::store::Store, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+    let new = crate::auth::users::NewUser {
+        username: "dana",
+        name: "",
+        password: "password1",
+        role: crate::auth::users::Role::User,
+    };
+    let id = crate::auth::users::create(&store, new, false).unwrap().id;
+    (dir, store, id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,10 @@
 //! The application state every handler gets: configuration, the store, the server key, the
-//! mail TLS context, the mail store's change feed, forgetting, and each feature's own service.
-//! It sits below every feature and names none: a feature registers its service (`Services`)
-//! when the application is built (`app::state`) and finds it again with [`AppState::service`];
-//! the sync engine, which features above and below it drive by account id, is behind the
+//! mail TLS context, the mail store's change feed, forgetting, the seams ([`Hooks`]) and each
+//! feature's own service. It sits below every feature and names none: a feature provides its
+//! service in its `init` (`crate::feature`) and finds it again with [`AppState::service`]; the
+//! sync engine, which features above and below it drive by account id, is behind the
 //! [`Mailboxes`] trait.
 
-use std::any::{Any, TypeId, type_name};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,9 +13,11 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::forget::Forget;
+use crate::hooks::Hooks;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
 use crate::mailstore::ChangeFeed;
+use crate::registry::Registry;
 use crate::store::Store;
 
 /// What the UI shows about an account's sync.
@@ -40,6 +40,25 @@ pub struct SyncStatus {
     pub next_retry_at: Option<i64>,
 }
 
+/// Why stored mail changed (the web re-reads on any; it tells the mailbox's changes from the
+/// user's own, and mail being written from the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(rename = "MailChangeReason")]
+pub enum MailChange {
+    /// New or changed mail from the mailbox.
+    Sync,
+    /// Flags (read, starred) changed.
+    Flags,
+    /// A status or a detection verdict.
+    Status,
+    Delete,
+    /// The outbox changed (queued, sent, failed).
+    Outbox,
+    /// The Drafts folder changed.
+    Drafts,
+}
+
 /// The sync engine as the rest of the application drives it: by account id.
 pub trait Mailboxes: Send + Sync {
     /// Starts (or restarts, with its new settings) the account's task.
@@ -48,16 +67,6 @@ pub trait Mailboxes: Send + Sync {
     /// Asks the account's task for a pass now (local changes to push, a refresh).
     fn wake(&self, account: u64);
     fn status(&self, account: u64) -> Option<SyncStatus>;
-}
-
-/// Each feature's service, by type.
-#[derive(Default)]
-pub struct Services(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
-
-impl Services {
-    pub fn insert<T: Any + Send + Sync>(&mut self, service: Arc<T>) {
-        self.0.insert(TypeId::of::<T>(), service);
-    }
 }
 
 #[derive(Clone)]
@@ -77,8 +86,10 @@ pub struct AppState {
     /// Forgetting users and accounts: every feature's step.
     pub forget: Arc<Forget>,
     pub mailboxes: Arc<dyn Mailboxes>,
-    /// Built by `app::state`; read with [`AppState::service`].
-    pub(crate) services: Arc<Services>,
+    /// The seams through which lower rooms call higher ones.
+    pub hooks: Hooks,
+    /// Every feature's service, built by `app::state`; read with [`AppState::service`].
+    pub(crate) services: Arc<Registry>,
 }
 
 /// The scheduler of the daemon's periodic work, with the server's state as each job's context.
@@ -102,13 +113,24 @@ impl AppState {
             .map_err(crate::error::AppError::internal)?
     }
 
-    /// The service of type `T`. Every service is registered when the state is built, so a
-    /// missing one is a programming error caught by any test that starts the app.
-    pub fn service<T: Any + Send + Sync>(&self) -> Arc<T> {
+    /// Runs store work on the blocking pool: redb commits fsync, and must not stall the async
+    /// workers that serve other requests.
+    pub async fn store_blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> crate::error::Result<T> + Send + 'static,
+    ) -> crate::error::Result<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(crate::error::AppError::internal)?
+    }
+
+    /// The service of type `T`. A feature declares each service it finds here in its
+    /// `needs`, checked when the application starts (`app::state`), so this never fails in a
+    /// request.
+    pub fn service<T: Send + Sync + 'static>(&self) -> Arc<T> {
         self.services
-            .0
-            .get(&TypeId::of::<T>())
-            .and_then(|s| s.clone().downcast::<T>().ok())
-            .unwrap_or_else(|| panic!("service {} is not registered", type_name::<T>()))
+            .get::<T>()
+            .unwrap_or_else(|e| panic!("{e} (a feature's `needs` is missing it)"))
     }
 }

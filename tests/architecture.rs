@@ -224,3 +224,115 @@ fn the_checks_see_a_cycle_and_a_use() {
     edges.get_mut("b").unwrap().clear();
     assert!(find_cycle(&edges).is_none());
 }
+
+/// The code of every top-level module: folder or file name → its files' code.
+fn modules() -> BTreeMap<String, String> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    for f in files {
+        let code = code_of(&std::fs::read_to_string(&f).unwrap());
+        out.entry(module_of(&f)).or_default().push_str(&code);
+    }
+    out
+}
+
+/// The last path segment of every `<marker>Type>` in `code` (`service::<crate::ai::Ai>` → `Ai`).
+fn type_args(code: &str, marker: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(marker) {
+        rest = &rest[i + marker.len()..];
+        let path: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        out.insert(path.rsplit("::").next().unwrap_or("").to_string());
+    }
+    out
+}
+
+/// Issue 36: a feature declares itself once (`pub static FEATURE: Feature` in its folder) and the
+/// root lists it; a folder with routes, a forget step or a backup section is a feature.
+#[test]
+fn every_feature_declares_itself_and_is_listed() {
+    let all = modules();
+    let app = &all["app"];
+    let mut wrong = Vec::new();
+    for (name, code) in &all {
+        let declares = code.contains("pub static FEATURE: Feature");
+        let listed = app.contains(&format!("&{name}::FEATURE"));
+        // The mail store sits below every feature: the sync, which fills it, declares its step.
+        let is_feature = name != "mailstore"
+            && (code.contains("pub fn router()")
+                || code.contains("wire_types!(")
+                || code.contains("pub fn forget_user(")
+                || code.contains("pub fn forget_account(")
+                || code.contains("pub fn backup_export("));
+        if is_feature && !declares {
+            wrong.push(format!("{name} has routes or per-user data but no FEATURE"));
+        }
+        if declares && !listed {
+            wrong.push(format!("{name}::FEATURE is not in app::FEATURES"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A service found at run time (`state.service::<T>()`) is declared in the finding feature's
+/// `needs` (`need::<T>`), which `app::state` checks at start-up: a missing service is a start-up
+/// error, never a panic in a request.
+#[test]
+fn every_service_a_feature_finds_is_in_its_needs() {
+    let mut wrong = Vec::new();
+    for (name, code) in modules() {
+        // The root and the commands run after the state is built and checked.
+        if ["app", "cli", "state"].contains(&name.as_str()) {
+            continue;
+        }
+        let needs = type_args(&code, "need::<");
+        for used in type_args(&code, "service::<") {
+            if !needs.contains(&used) {
+                wrong.push(format!(
+                    "{name} finds {used} but its FEATURE does not need it"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// No process-global state: a value that outlives one application (a `static` with interior
+/// mutability) would be shared by two apps in one process. Allowed: what holds no state of an
+/// application (lazily built tables, per-thread caches, a bound on concurrent password hashes).
+#[test]
+fn no_process_global_state() {
+    const ALLOWED: &[&str] = &["PERMITS", "DUMMY", "CORES"];
+    let mut wrong = Vec::new();
+    for (name, code) in modules() {
+        for line in code.lines() {
+            let t = line.trim_start();
+            if t.starts_with("static ")
+                || t.starts_with("pub static ")
+                || t.starts_with("pub(crate) static ")
+            {
+                let global = ["OnceLock", "Mutex", "RwLock", "Atomic", "LazyLock<Mutex"]
+                    .iter()
+                    .any(|m| t.contains(m));
+                let named = t
+                    .split_whitespace()
+                    .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+                    .unwrap_or("")
+                    .trim_end_matches(':');
+                if global && !ALLOWED.contains(&named) {
+                    wrong.push(format!("{name}: {t}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "process-global state:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -16,8 +16,8 @@ use common::llm::FakeLlm;
 use common::mailflow::{ADMIN_PASSWORD, connect, eventually, wait_synced};
 use common::mailserver::MailServer;
 use common::{TestApp, body_text};
-use mailclient::live::Notices;
 use mailclient::messages;
+use mailclient::notices::{Notice, Notices};
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc2822;
 
@@ -221,12 +221,14 @@ async fn exactly_the_right_mail_gets_a_draft_and_every_other_its_reason() {
     );
     assert!(asked[0].system().contains("At most 60 words"));
     assert!(asked[0].user().contains("אפשר לקבוע פגישה"));
-    let notice = tokio::time::timeout(Duration::from_secs(5), notices.recv())
+    let (_, notice) = tokio::time::timeout(Duration::from_secs(5), notices.recv())
         .await
         .expect("a notice")
         .unwrap();
-    assert_eq!(notice.event, "auto_reply");
-    assert_eq!(notice.data["subject"], "personal");
+    let Notice::AutoReply(notice) = notice else {
+        panic!("not the auto-reply's notice: {notice:?}");
+    };
+    assert_eq!(notice.subject, "personal");
 
     // The pending replies page shows it with its badge; the stats count it.
     let (_, v) = app.json("GET", "/api/drafts", Some(&token), None).await;

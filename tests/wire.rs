@@ -36,3 +36,38 @@ fn every_feature_contributes() {
         );
     }
 }
+
+/// Every event of the live channel is one variant of one generated union (issue 36): the web
+/// switches over it instead of guarding hand-written shapes.
+#[test]
+fn live_events_are_one_generated_union() {
+    let ts = mailclient::app::typescript();
+    let start = ts
+        .find("export type LiveEvent =")
+        .expect("LiveEvent is in the wire contract");
+    let union = &ts[start..ts[start..].find('\n').map_or(ts.len(), |e| start + e)];
+    for name in [
+        "auth_success",
+        "auth_error",
+        "pong",
+        "subscribed",
+        "unsubscribed",
+        "new_mail",
+        "mail_changed",
+        "stats",
+        "sync_status",
+        "system_notification",
+        "settings_changed",
+        "settings_stale",
+        "settings_conflict",
+        "auto_reply",
+        "task_due",
+        "spam_detected",
+        "oauth_sign_in_needed",
+    ] {
+        assert!(
+            union.contains(&format!("\"type\": \"{name}\"")),
+            "{name} is not in the LiveEvent union: {union}"
+        );
+    }
+}

@@ -15,12 +15,34 @@ use serde::{Deserialize, Serialize};
 
 use crate::crypto::ServerKey;
 use crate::error::{AppError, Result};
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
 use crate::mail::hosts::HostPolicy;
 use crate::mail::net::Endpoint;
 use crate::messages;
 use crate::store::{Store, next_id, record};
 
 pub use routes::router;
+
+/// Mail accounts: routes, the accounts' own records (forgotten last), the mailboxes' backup
+/// section (restored last: they start syncing), and the connection tests' budget.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "mail accounts",
+        account: forget_account,
+        user: forget::nothing,
+    }],
+    backup: &[BackupSection {
+        name: "mailboxes",
+        export: backup::export,
+        import: backup::import,
+    }],
+    init: |setup| setup.provide(std::sync::Arc::new(limit::ConnectionTests::default())),
+    needs: &[need::<limit::ConnectionTests>],
+    ..Feature::named("accounts")
+};
 
 /// id → JSON [`AccountRecord`].
 pub const ACCOUNTS: TableDefinition<u64, &[u8]> = TableDefinition::new("accounts");
@@ -166,7 +188,7 @@ impl AccountRecord {
             needs_sign_in: false,
             imap_fingerprint: None,
             smtp_fingerprint: None,
-            created_at: time::OffsetDateTime::now_utc().unix_timestamp(),
+            created_at: crate::kit::now(),
         }
     }
 
@@ -290,7 +312,7 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
             smtp_fingerprint: s.smtp_fingerprint.clone(),
             created_at: existing
                 .map(|r| r.created_at)
-                .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp()),
+                .unwrap_or_else(crate::kit::now),
         };
         txn.open_table(ACCOUNTS)?
             .insert(id, record::encode(&record).as_slice())?;

@@ -41,7 +41,7 @@ pub fn export_training(state: &AppState, user_id: u64) -> anyhow::Result<Option<
 }
 
 pub fn import_training(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
-    let now = crate::clock::now_rfc3339();
+    let now = crate::kit::now_rfc3339();
     training::save(&state.store, user_id, &v, &now)?;
     Ok(())
 }

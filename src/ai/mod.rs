@@ -24,8 +24,43 @@ pub use provider::{Ai, Ask, Endpoint, Failure};
 pub use routes::router;
 use training::Training;
 
-use crate::emails::routes::blocking;
+/// AI help: routes, the key's and the training's forget steps and backup sections, and the
+/// provider client.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[
+        Step {
+            name: "AI key and provider",
+            account: forget::nothing,
+            user: key::forget_user,
+        },
+        Step {
+            name: "AI training",
+            account: forget::nothing,
+            user: training::forget_user,
+        },
+    ],
+    backup: &[
+        BackupSection {
+            name: "aiProvider",
+            export: backup::export_provider,
+            import: backup::import_provider,
+        },
+        BackupSection {
+            name: "aiTraining",
+            export: backup::export_training,
+            import: backup::import_training,
+        },
+    ],
+    init: |setup| setup.provide(std::sync::Arc::new(Ai::new(setup.config.ai.clone())?)),
+    needs: &[need::<Ai>],
+    ..Feature::named("ai")
+};
+
 use crate::error::{AppError, Result};
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
 use crate::state::AppState;
 
 /// What every call may carry besides its own fields (spec 000 §7): settings and a system prompt
@@ -85,20 +120,21 @@ pub async fn prepare(
     let settings = extras.settings.clone();
     let config = state.config.ai.clone();
     let server_key = state.key.clone();
-    blocking(state, move |store| {
-        let endpoint = key::endpoint(store, &server_key, &config, user_id, given)?;
-        let training = training::load(store, user_id)?.overlaid(settings.as_ref())?;
-        let addresses = crate::accounts::list_for_user(store, user_id)?
-            .into_iter()
-            .map(|a| (a.id, a.email))
-            .collect();
-        Ok(Prepared {
-            endpoint,
-            training,
-            addresses,
+    state
+        .store_blocking(move |store| {
+            let endpoint = key::endpoint(store, &server_key, &config, user_id, given)?;
+            let training = training::load(store, user_id)?.overlaid(settings.as_ref())?;
+            let addresses = crate::accounts::list_for_user(store, user_id)?
+                .into_iter()
+                .map(|a| (a.id, a.email))
+                .collect();
+            Ok(Prepared {
+                endpoint,
+                training,
+                addresses,
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// Asks and reads the answer with `read`; a failure becomes `<failed>: <reason>` (502).

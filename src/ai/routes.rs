@@ -16,7 +16,6 @@ use super::training::{self, Training};
 use super::{Extras, answer, prepare, prompts, required, run};
 use crate::auth::CurrentUser;
 use crate::auth::users::{Role, UserRecord};
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::state::AppState;
@@ -67,10 +66,11 @@ async fn store_key(
     ApiJson(req): ApiJson<KeyRequest>,
 ) -> Result<Json<KeyResponse>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
-    blocking(&state, move |store| {
-        key::store_key(store, &server_key, &config, user.id, &req.api_key)
-    })
-    .await?;
+    state
+        .store_blocking(move |store| {
+            key::store_key(store, &server_key, &config, user.id, &req.api_key)
+        })
+        .await?;
     tracing::info!(user_id = user.id, "AI key stored");
     Ok(Json(KeyResponse {
         success: true,
@@ -82,7 +82,9 @@ async fn delete_key(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<KeyResponse>> {
-    blocking(&state, move |store| key::delete_key(store, user.id)).await?;
+    state
+        .store_blocking(move |store| key::delete_key(store, user.id))
+        .await?;
     Ok(Json(KeyResponse {
         success: true,
         exists: false,
@@ -94,10 +96,9 @@ async fn key_exists(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<KeyExists>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
-    let exists = blocking(&state, move |store| {
-        key::key_exists(store, &server_key, &config, user.id)
-    })
-    .await?;
+    let exists = state
+        .store_blocking(move |store| key::key_exists(store, &server_key, &config, user.id))
+        .await?;
     Ok(Json(KeyExists { exists }))
 }
 
@@ -173,13 +174,14 @@ async fn get_choice(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<AiSettings>> {
     let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
-    let (choice, stored) = blocking(&state, move |store| {
-        Ok((
-            key::choice(store, id)?,
-            key::key_exists(store, &server_key, &config, id)?,
-        ))
-    })
-    .await?;
+    let (choice, stored) = state
+        .store_blocking(move |store| {
+            Ok((
+                key::choice(store, id)?,
+                key::key_exists(store, &server_key, &config, id)?,
+            ))
+        })
+        .await?;
     Ok(Json(ai_settings(&state, &choice, stored, &user)))
 }
 
@@ -190,17 +192,18 @@ async fn put_choice(
 ) -> Result<Json<AiSettings>> {
     let may_set_url = may_set_base_url(&state, &user);
     let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
-    let (choice, stored) = blocking(&state, move |store| {
-        let mine = key::choice(store, id)?;
-        if !may_set_url && req.base_url.trim() != mine.base_url {
-            return Err(AppError::Forbidden(messages::AI_BASE_URL_ADMIN_ONLY.into()));
-        }
-        Ok((
-            key::save_choice(store, id, req)?,
-            key::key_exists(store, &server_key, &config, id)?,
-        ))
-    })
-    .await?;
+    let (choice, stored) = state
+        .store_blocking(move |store| {
+            let mine = key::choice(store, id)?;
+            if !may_set_url && req.base_url.trim() != mine.base_url {
+                return Err(AppError::Forbidden(messages::AI_BASE_URL_ADMIN_ONLY.into()));
+            }
+            Ok((
+                key::save_choice(store, id, req)?,
+                key::key_exists(store, &server_key, &config, id)?,
+            ))
+        })
+        .await?;
     Ok(Json(ai_settings(&state, &choice, stored, &user)))
 }
 
@@ -218,7 +221,9 @@ async fn get_training(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Training>> {
-    let t = blocking(&state, move |store| training::load(store, user.id)).await?;
+    let t = state
+        .store_blocking(move |store| training::load(store, user.id))
+        .await?;
     Ok(Json(t))
 }
 
@@ -231,10 +236,9 @@ async fn post_training(
 ) -> Result<Json<TrainingSaved>> {
     let body = Value::Object(fields);
     let now = crate::emails::view::iso(crate::outgoing::now());
-    let t = blocking(&state, move |store| {
-        training::save(store, user.id, &body, &now)
-    })
-    .await?;
+    let t = state
+        .store_blocking(move |store| training::save(store, user.id, &body, &now))
+        .await?;
     Ok(Json(TrainingSaved {
         success: true,
         settings: t,
@@ -276,10 +280,9 @@ async fn smart_reply(
                 .trim()
                 .parse()
                 .map_err(|_| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-            blocking(&state, move |store| {
-                source::stored(store, user.id, id, with_context)
-            })
-            .await?
+            state
+                .store_blocking(move |store| source::stored(store, user.id, id, with_context))
+                .await?
         }
         (None, Some(content)) => (content.into_text(), Vec::new()),
         (None, None) => return Err(AppError::bad_request(messages::AI_BODY_REQUIRED)),

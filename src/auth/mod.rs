@@ -14,8 +14,58 @@ pub mod throttle;
 pub mod tokens;
 pub mod users;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 pub use extract::{AdminUser, ClientAddr, CurrentUser, Session};
 pub use routes::router;
+
+use crate::config::Config;
+use crate::feature::{Feature, Setup, need};
+use crate::forget::{self, Step};
+use crate::jobs::Spec;
+use crate::state::AppState;
+
+/// Sign-in: its routes, the sessions' sweep, and the guards every request passes.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "sessions",
+        account: forget::nothing,
+        user: sessions::forget_user,
+    }],
+    jobs,
+    init,
+    needs: &[
+        need::<throttle::LoginThrottle>,
+        need::<setup::SetupGate>,
+        need::<proxies::TrustedProxies>,
+        need::<limits::RateLimits>,
+    ],
+    ..Feature::named("auth")
+};
+
+fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
+    let auth = &setup.config.auth;
+    let throttle = throttle::LoginThrottle::new(
+        auth.max_failed_logins,
+        Duration::from_secs(auth.lockout_minutes * 60),
+    );
+    setup.provide(Arc::new(throttle))?;
+    setup.provide(Arc::new(setup::SetupGate::for_store(setup.store)?))?;
+    let proxies = proxies::TrustedProxies::new(&setup.config.server.trusted_proxies);
+    setup.provide(Arc::new(proxies))?;
+    setup.provide(Arc::new(limits::RateLimits::new(&setup.config.limits)))
+}
+
+fn jobs(_: &Config) -> Vec<Spec<AppState>> {
+    vec![Spec::new(
+        sessions::SWEEP,
+        Duration::from_secs(3600),
+        sessions::sweep_job,
+    )]
+}
 
 // This feature's part of the wire contract (see `crate::wire`).
 crate::wire_types!(

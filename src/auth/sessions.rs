@@ -10,11 +10,11 @@ use redb::{
     ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition, WriteTransaction,
 };
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
 
 use super::tokens::{random_token, token_digest};
 use super::users::{self, UserRecord};
 use crate::error::Result;
+use crate::kit::now;
 use crate::store::{Store, record};
 
 /// SHA-256(token) → JSON [`SessionRecord`].
@@ -55,10 +55,6 @@ impl Lifetime {
             idle_secs: auth.session_idle_hours as i64 * 3600,
         }
     }
-}
-
-fn now() -> i64 {
-    OffsetDateTime::now_utc().unix_timestamp()
 }
 
 /// Starts a session for `user_id` within `lifetime`; returns the token for the client.
@@ -233,7 +229,6 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::users::{NewUser, Role};
 
     const HOUR: Lifetime = Lifetime {
         ttl_secs: 3600,
@@ -257,20 +252,7 @@ mod tests {
     }
 
     fn setup() -> (tempfile::TempDir, Store, u64) {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
-        let u = users::create(
-            &store,
-            NewUser {
-                username: "dana",
-                name: "",
-                password: "password1",
-                role: Role::User,
-            },
-            false,
-        )
-        .unwrap();
-        (dir, store, u.id)
+        crate::schema::store_with_user()
     }
 
     #[test]

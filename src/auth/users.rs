@@ -148,7 +148,7 @@ pub fn create(store: &Store, new: NewUser<'_>, only_if_none_exist: bool) -> Resu
         if by_name.get(key.as_str())?.is_some() {
             return Err(AppError::Conflict(messages::USERNAME_TAKEN.into()));
         }
-        let now = OffsetDateTime::now_utc().unix_timestamp();
+        let now = crate::kit::now();
         let record = UserRecord {
             id: next_id(&txn, "users")?,
             username: username.to_string(),
@@ -223,7 +223,7 @@ pub fn set_password_of(
 ) -> Result<()> {
     password::check_new(new_password).map_err(AppError::bad_request)?;
     record.password_hash = password::hash(new_password)?;
-    record.updated_at = OffsetDateTime::now_utc().unix_timestamp();
+    record.updated_at = crate::kit::now();
     let txn = store.db().begin_write()?;
     txn.open_table(USERS)?
         .insert(record.id, record::encode(&record).as_slice())?;
@@ -274,7 +274,7 @@ pub fn update(store: &Store, id: u64, changes: UserChanges<'_>) -> Result<User> 
             }
             record.role = role;
         }
-        record.updated_at = OffsetDateTime::now_utc().unix_timestamp();
+        record.updated_at = crate::kit::now();
         users.insert(record.id, record::encode(&record).as_slice())?;
         record
     };

@@ -23,6 +23,34 @@ use serde_json::Value;
 
 pub use routes::router;
 
+/// The auto-reply: routes, forget step, backup section, and the monitor on the scheduler
+/// (its place in the change log taken before any sync).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "auto-reply",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "autoReply",
+        export: backup_export,
+        import: backup_import,
+    }],
+    jobs: |_| vec![Spec::new(monitor::JOB, monitor::TICK, monitor::run)],
+    prepare: |state| monitor::join(&state.store),
+    needs: &[
+        need::<crate::notices::Notices>,
+        need::<crate::sync::SyncManager>,
+        need::<crate::ai::Ai>,
+    ],
+    ..Feature::named("autoreply")
+};
+
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
+use crate::jobs::Spec;
 use crate::state::AppState;
 
 /// Schema 11.
@@ -59,7 +87,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
     let on = s.auto_reply_enabled;
     settings::update(&state.store, user_id, |stored| {
         if on && !stored.settings.auto_reply_enabled {
-            stored.enabled_at = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+            stored.enabled_at = Some(crate::kit::now());
         }
         stored.settings = s;
         Ok(())

@@ -13,26 +13,24 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::journal::{self, Decision};
 use super::rules::{self, Reason};
 use super::settings::{self, Stored};
 use super::{facts, reply};
-use crate::accounts::{self, AccountRecord};
-use crate::emails::routes::blocking;
-use crate::live::Notices;
-use crate::mailstore::{Kind, MailRead, changes};
+use crate::accounts;
+use crate::emails::arrivals::{self, Arrival, Follower, Then};
+use crate::error::Result;
+use crate::kit::now_ms;
+use crate::mailstore::MailRead;
+use crate::notices::{AutoReplyDrafted, Notice, Notices};
 use crate::state::AppState;
+use crate::store::Store;
 
 /// The job's name and period.
 pub const JOB: &str = "auto-reply";
 pub const TICK: Duration = Duration::from_secs(6);
 /// The change log reader's name.
 const CURSOR: &str = "auto-reply";
-/// Change-log entries read per round, and rounds per run at most.
-const BATCH: usize = 2000;
-const ROUNDS: usize = 50;
 /// Tries before a mail is given up (the provider or the mailbox failing).
 const MAX_ATTEMPTS: u32 = 3;
 /// Mail decided per user per run (each answer is a provider call).
@@ -40,20 +38,16 @@ const PER_RUN: usize = 25;
 /// How old a mail's date may be when it is seen and still be answered.
 const MAX_AGE_SECS: i64 = 86_400;
 
-fn now_ms() -> i64 {
-    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
-}
-
 /// At start, before any sync: the monitor's place in the change log (the first start ever
 /// begins at its end, never at its history).
-pub fn join(store: &crate::store::Store) -> anyhow::Result<()> {
-    changes::join(store, CURSOR).map(|_| ())
+pub fn join(store: &Store) -> anyhow::Result<()> {
+    arrivals::join(store, CURSOR)
 }
 
 /// One run of the job.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
-    let arrived = blocking(&state, collect).await?;
-    let users = blocking(&state, settings::enabled).await?;
+    let arrived = state.store_blocking(collect).await?;
+    let users = state.store_blocking(settings::enabled).await?;
     let now = now_ms();
     for (user_id, stored) in users {
         let due = arrived.contains(&user_id)
@@ -64,13 +58,14 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             continue;
         }
         tracing::debug!(user_id, "auto-reply: checking");
-        blocking(&state, move |store| {
-            settings::update(store, user_id, |s| {
-                s.last_check_ms = Some(now);
-                Ok(())
+        state
+            .store_blocking(move |store| {
+                settings::update(store, user_id, |s| {
+                    s.last_check_ms = Some(now);
+                    Ok(())
+                })
             })
-        })
-        .await?;
+            .await?;
         if let Err(e) = check_user(&state, user_id, &stored).await {
             tracing::warn!(user_id, error = %e.user_message(), "auto-reply check failed");
         }
@@ -78,98 +73,86 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The monitor as a follower of new inbox mail: each mail of a user with auto-reply on that
+/// arrived after it was turned on, and not more than a day before it was seen, is queued.
+struct Collect {
+    enabled: HashMap<u64, Stored>,
+    now: i64,
+    queued: Vec<(u64, u64, i64)>,
+    users: HashSet<u64>,
+}
+
+impl Follower for Collect {
+    fn cursor(&self) -> &'static str {
+        CURSOR
+    }
+
+    fn anyone(&self) -> bool {
+        !self.enabled.is_empty()
+    }
+
+    fn wants(&mut self, _: &Store, user_id: u64) -> Result<bool> {
+        Ok(self.enabled.contains_key(&user_id))
+    }
+
+    fn arrived(&mut self, _: &Store, mail: &Arrival<'_>) -> Result<Then> {
+        let since = self.enabled[&mail.user_id].enabled_at.unwrap_or(self.now);
+        if mail.meta.date >= since.max(self.now - MAX_AGE_SECS) - 600 {
+            self.queued.push((mail.user_id, mail.meta.id, self.now));
+        }
+        Ok(Then::Next)
+    }
+
+    /// The batch's mail is queued before the log is acknowledged past it.
+    fn batch_done(&mut self, store: &Store) -> Result<()> {
+        tracing::debug!(queued = self.queued.len(), "auto-reply: change log read");
+        journal::queue(store, &self.queued)?;
+        self.users.extend(self.queued.drain(..).map(|(u, _, _)| u));
+        Ok(())
+    }
+}
+
 /// Follows the change log: queues new INBOX mail for the users with auto-reply on. Returns
 /// those users.
-fn collect(store: &crate::store::Store) -> crate::error::Result<HashSet<u64>> {
-    let mut from = changes::join(store, CURSOR)?;
-    let enabled: HashMap<u64, Stored> = settings::enabled(store)?.into_iter().collect();
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    let mut accounts: HashMap<u64, Option<(AccountRecord, String)>> = HashMap::new();
-    let mut queued = Vec::new();
-    for _ in 0..ROUNDS {
-        let batch = changes::after(store, from, BATCH)?;
-        let Some(last) = batch.last().map(|c| c.seq) else {
-            break;
-        };
-        if !enabled.is_empty() {
-            let read = MailRead::new(store)?;
-            for c in &batch {
-                if c.kind != Kind::Added || c.reason != changes::Reason::Sync {
-                    continue;
-                }
-                let account = match accounts.get(&c.account) {
-                    Some(a) => a.clone(),
-                    None => {
-                        let a = accounts::get(store, c.account)?
-                            .filter(|a| enabled.contains_key(&a.user_id))
-                            .map(|a| {
-                                let inbox = read
-                                    .roles(a.id)
-                                    .ok()
-                                    .and_then(|r| r.get("inbox").cloned())
-                                    .unwrap_or_else(|| "INBOX".into());
-                                (a, inbox)
-                            });
-                        accounts.insert(c.account, a.clone());
-                        a
-                    }
-                };
-                let Some((account, inbox)) = account else {
-                    continue;
-                };
-                if c.folder != inbox {
-                    continue;
-                }
-                let Some(meta) = read.meta(c.message)? else {
-                    continue;
-                };
-                let since = enabled[&account.user_id].enabled_at.unwrap_or(now);
-                if meta.draft || meta.date < since.max(now - MAX_AGE_SECS) - 600 {
-                    continue;
-                }
-                queued.push((account.user_id, c.message, now));
-            }
-        }
-        tracing::debug!(
-            from,
-            entries = batch.len(),
-            queued = queued.len(),
-            "auto-reply: change log read"
-        );
-        journal::queue(store, &queued)?;
-        changes::ack(store, CURSOR, last)?;
-        from = last;
-        if batch.len() < BATCH {
-            break;
-        }
-    }
-    Ok(queued.into_iter().map(|(u, _, _)| u).collect())
+fn collect(store: &Store) -> Result<HashSet<u64>> {
+    let mut c = Collect {
+        enabled: settings::enabled(store)?.into_iter().collect(),
+        now: crate::kit::now(),
+        queued: Vec::new(),
+        users: HashSet::new(),
+    };
+    arrivals::follow(store, &mut c)?;
+    Ok(c.users)
 }
 
 /// The user's check: each waiting mail decided, oldest first.
 async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::error::Result<()> {
-    let waiting = blocking(state, move |store| journal::pending(store, user_id)).await?;
+    let waiting = state
+        .store_blocking(move |store| journal::pending(store, user_id))
+        .await?;
     if waiting.is_empty() {
         return Ok(());
     }
-    let (tz, own, accounts) = blocking(state, move |store| {
-        let tz = crate::settings::load(store, user_id)?.tz();
-        let accounts = accounts::list_for_user(store, user_id)?;
-        let own: Vec<String> = accounts.iter().map(|a| a.email.to_lowercase()).collect();
-        Ok((tz, own, accounts))
-    })
-    .await?;
-    let s = &stored.settings;
-    for (message, pending) in waiting.into_iter().take(PER_RUN) {
-        let loaded = blocking(state, move |store| {
-            let Ok((meta, raw)) = crate::emails::get(store, user_id, message) else {
-                return Ok(None);
-            };
-            let read = MailRead::new(store)?;
-            let roles = read.roles(meta.account_id)?;
-            Ok(Some((meta, raw, roles)))
+    let (tz, own, accounts) = state
+        .store_blocking(move |store| {
+            let tz = crate::settings::load(store, user_id)?.tz();
+            let accounts = accounts::list_for_user(store, user_id)?;
+            let own: Vec<String> = accounts.iter().map(|a| a.email.to_lowercase()).collect();
+            Ok((tz, own, accounts))
         })
         .await?;
+    let s = &stored.settings;
+    for (message, pending) in waiting.into_iter().take(PER_RUN) {
+        let loaded = state
+            .store_blocking(move |store| {
+                let Ok((meta, raw)) = crate::emails::get(store, user_id, message) else {
+                    return Ok(None);
+                };
+                let read = MailRead::new(store)?;
+                let roles = read.roles(meta.account_id)?;
+                Ok(Some((meta, raw, roles)))
+            })
+            .await?;
         let Some((meta, raw, roles)) = loaded else {
             record(state, user_id, gone(message), s).await?;
             continue;
@@ -183,12 +166,14 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
                 .unwrap_or_else(|| format!("local-{message}"))
         );
         let k = key.clone();
-        if blocking(state, move |store| journal::decided(store, user_id, &k)).await? {
+        if state
+            .store_blocking(move |store| journal::decided(store, user_id, &k))
+            .await?
+        {
             // The same mail again (a copy, a re-sync): decided once.
-            blocking(state, move |store| {
-                journal::drop_one(store, user_id, message)
-            })
-            .await?;
+            state
+                .store_blocking(move |store| journal::drop_one(store, user_id, message))
+                .await?;
             continue;
         }
         let role_of = |f: &str| roles.iter().find(|(_, n)| *n == f).map(|(r, _)| r.as_str());
@@ -197,7 +182,7 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
             || (meta.folder.eq_ignore_ascii_case("INBOX") && !roles.contains_key("inbox"));
         let mut decision = Decision {
             seq: 0,
-            at: time::OffsetDateTime::now_utc().unix_timestamp(),
+            at: crate::kit::now(),
             message,
             key: key.clone(),
             from: meta.summary.from.trim().to_lowercase(),
@@ -210,7 +195,9 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
         };
         let facts = facts::of(&meta, &raw, junk, pending.arrived);
         let start = crate::settings::prefs::day_start(tz, decision.at);
-        let day = blocking(state, move |store| journal::day(store, user_id, start)).await?;
+        let day = state
+            .store_blocking(move |store| journal::day(store, user_id, start))
+            .await?;
         let skip = if !in_inbox && !junk {
             Some(Reason::Gone)
         } else {
@@ -237,10 +224,9 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
             }
             Err(why) => {
                 tracing::info!(user_id, reason = %why, "auto-reply: will try again");
-                blocking(state, move |store| {
-                    journal::failed_try(store, user_id, message)
-                })
-                .await?;
+                state
+                    .store_blocking(move |store| journal::failed_try(store, user_id, message))
+                    .await?;
                 // The provider or the mailbox is failing: the rest waits for the next check.
                 break;
             }
@@ -252,7 +238,7 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
 fn gone(message: u64) -> Decision {
     Decision {
         seq: 0,
-        at: time::OffsetDateTime::now_utc().unix_timestamp(),
+        at: crate::kit::now(),
         message,
         key: format!("gone-{message}"),
         from: String::new(),
@@ -272,22 +258,20 @@ async fn record(
     d: Decision,
     s: &settings::Settings,
 ) -> crate::error::Result<()> {
-    let d = blocking(state, move |store| {
-        journal::record_decision(store, user_id, d)
-    })
-    .await?;
+    let d = state
+        .store_blocking(move |store| journal::record_decision(store, user_id, d))
+        .await?;
     tracing::info!(user_id, reason = ?d.reason, "auto-reply decision");
     if d.reason == Reason::Answered && s.auto_reply_notifications {
-        state.service::<Notices>().send(
-            user_id,
-            "auto_reply",
-            json!({
-                "from": d.from,
-                "fromName": d.from_name,
-                "subject": d.subject,
-                "message": d.reason.text(),
-            }),
-        );
+        let notice = AutoReplyDrafted {
+            from: d.from,
+            from_name: d.from_name,
+            subject: d.subject,
+            message: d.reason.text().into(),
+        };
+        state
+            .service::<Notices>()
+            .send(user_id, Notice::AutoReply(notice));
     }
     Ok(())
 }

@@ -11,13 +11,12 @@ use sha2::{Digest, Sha256};
 use super::settings::{Length, Settings, Tone};
 use crate::accounts::AccountRecord;
 use crate::ai::{self, answer, prompts, source};
-use crate::emails::routes::blocking;
 use crate::mail::parse;
 use crate::mailstore::MessageMeta;
 use crate::outgoing::drafts::reply_subject;
 use crate::outgoing::mailbox::Mailbox as ImapMailbox;
 use crate::outgoing::{self, Composed, deliver, mime, uploads};
-use crate::state::AppState;
+use crate::state::{AppState, MailChange};
 use crate::sync::SyncManager;
 
 /// What the provider is told besides the mail: a first answer for the user to review.
@@ -99,11 +98,10 @@ pub async fn write(
     prepared.training.creativity = f64::from(settings.auto_reply_creativity);
     let with_context = prepared.training.include_context;
     let id = meta.id;
-    let (mail, context) = blocking(state, move |store| {
-        source::stored(store, user_id, id, with_context)
-    })
-    .await
-    .map_err(|e| e.user_message())?;
+    let (mail, context) = state
+        .store_blocking(move |store| source::stored(store, user_id, id, with_context))
+        .await
+        .map_err(|e| e.user_message())?;
     let ask = prompts::smart_reply(
         &prepared.training,
         None,
@@ -120,11 +118,10 @@ pub async fn write(
         .map_err(|f| f.reason())?;
 
     let (acc, to) = (account.clone(), reply_to(meta, raw));
-    let from = blocking(state, move |store| {
-        Ok(outgoing::sender(store, user_id, &acc))
-    })
-    .await
-    .map_err(|e| e.user_message())?;
+    let from = state
+        .store_blocking(move |store| Ok(outgoing::sender(store, user_id, &acc)))
+        .await
+        .map_err(|e| e.user_message())?;
     let message_id = draft_message_id(user_id, key, &from.email);
     // The ids of received mail: filtered like any id taken into a header.
     let parent = meta
@@ -197,7 +194,7 @@ async fn append_once(
     }
     .await;
     mb.close().await;
-    deliver::notify(state, user_id, account.id, "drafts");
+    deliver::notify(state, user_id, account.id, MailChange::Drafts);
     result
 }
 

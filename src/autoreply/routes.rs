@@ -15,7 +15,6 @@ use super::rules::Reason;
 use super::settings::{self, Settings};
 use crate::ai::key;
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::emails::view::iso;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
@@ -40,7 +39,9 @@ async fn get_settings(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Settings>> {
-    let s = blocking(&state, move |store| settings::load(store, user.id)).await?;
+    let s = state
+        .store_blocking(move |store| settings::load(store, user.id))
+        .await?;
     Ok(Json(s.settings))
 }
 
@@ -70,40 +71,41 @@ async fn post_settings(
 ) -> Result<Json<Saved>> {
     let typed = typed_key(&headers);
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
-    let saved = blocking(&state, move |store| {
-        let current = settings::load(store, user.id)?;
-        let next = current.settings.with(&fields)?;
-        let turning_on = next.auto_reply_enabled && !current.settings.auto_reply_enabled;
-        if turning_on {
-            // The monitor runs with nobody at the keyboard: the key must be on the server.
-            if let Some(k) = &typed {
-                key::store_key(store, &server_key, &config, user.id, k)?;
-            }
-            match key::endpoint(store, &server_key, &config, user.id, None) {
-                Err(AppError::AiKeyMissing) => {
-                    return Err(AppError::bad_request(messages::AUTO_REPLY_KEY_MISSING));
-                }
-                other => {
-                    other?;
-                }
-            }
-        }
-        let changed_state = next.auto_reply_enabled != current.settings.auto_reply_enabled;
-        let saved = settings::update(store, user.id, |s| {
-            s.settings = next.clone();
+    let saved = state
+        .store_blocking(move |store| {
+            let current = settings::load(store, user.id)?;
+            let next = current.settings.with(&fields)?;
+            let turning_on = next.auto_reply_enabled && !current.settings.auto_reply_enabled;
             if turning_on {
-                s.enabled_at = Some(time::OffsetDateTime::now_utc().unix_timestamp());
-                s.last_check_ms = None;
+                // The monitor runs with nobody at the keyboard: the key must be on the server.
+                if let Some(k) = &typed {
+                    key::store_key(store, &server_key, &config, user.id, k)?;
+                }
+                match key::endpoint(store, &server_key, &config, user.id, None) {
+                    Err(AppError::AiKeyMissing) => {
+                        return Err(AppError::bad_request(messages::AUTO_REPLY_KEY_MISSING));
+                    }
+                    other => {
+                        other?;
+                    }
+                }
             }
-            Ok(s.settings.clone())
-        })?;
-        if changed_state {
-            // On: only what comes from now on. Off: what came meanwhile is never answered.
-            journal::drop_pending(store, user.id)?;
-        }
-        Ok(saved)
-    })
-    .await?;
+            let changed_state = next.auto_reply_enabled != current.settings.auto_reply_enabled;
+            let saved = settings::update(store, user.id, |s| {
+                s.settings = next.clone();
+                if turning_on {
+                    s.enabled_at = Some(crate::kit::now());
+                    s.last_check_ms = None;
+                }
+                Ok(s.settings.clone())
+            })?;
+            if changed_state {
+                // On: only what comes from now on. Off: what came meanwhile is never answered.
+                journal::drop_pending(store, user.id)?;
+            }
+            Ok(saved)
+        })
+        .await?;
     Ok(Json(Saved {
         success: true,
         settings: saved,
@@ -133,29 +135,30 @@ async fn stats(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Stats>> {
-    let s = blocking(&state, move |store| {
-        let stored = settings::load(store, user.id)?;
-        let tz = crate::settings::load(store, user.id)?.tz();
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        let start = crate::settings::prefs::day_start(tz, now);
-        let day = journal::day(store, user.id, start)?;
-        let drafts = drafts::list(store, user.id)?
-            .iter()
-            .filter(|d| d.is_auto_reply)
-            .count();
-        let has_mailbox = !crate::accounts::list_for_user(store, user.id)?.is_empty();
-        let max = stored.settings.auto_reply_max_per_day;
-        Ok(Stats {
-            today_count: day.answered,
-            total_auto_reply_drafts: drafts,
-            is_monitoring: stored.settings.auto_reply_enabled && has_mailbox,
-            last_check: stored.last_check_ms.map(|ms| iso(ms / 1000)),
-            remaining_today: max.saturating_sub(day.answered),
-            max_per_day: max,
-            waiting: journal::pending(store, user.id)?.len(),
+    let s = state
+        .store_blocking(move |store| {
+            let stored = settings::load(store, user.id)?;
+            let tz = crate::settings::load(store, user.id)?.tz();
+            let now = crate::kit::now();
+            let start = crate::settings::prefs::day_start(tz, now);
+            let day = journal::day(store, user.id, start)?;
+            let drafts = drafts::list(store, user.id)?
+                .iter()
+                .filter(|d| d.is_auto_reply)
+                .count();
+            let has_mailbox = !crate::accounts::list_for_user(store, user.id)?.is_empty();
+            let max = stored.settings.auto_reply_max_per_day;
+            Ok(Stats {
+                today_count: day.answered,
+                total_auto_reply_drafts: drafts,
+                is_monitoring: stored.settings.auto_reply_enabled && has_mailbox,
+                last_check: stored.last_check_ms.map(|ms| iso(ms / 1000)),
+                remaining_today: max.saturating_sub(day.answered),
+                max_per_day: max,
+                waiting: journal::pending(store, user.id)?.len(),
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(s))
 }
 
@@ -201,10 +204,9 @@ async fn activity(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Activity>> {
-    let items = blocking(&state, move |store| {
-        journal::recent(store, user.id, ACTIVITY)
-    })
-    .await?;
+    let items = state
+        .store_blocking(move |store| journal::recent(store, user.id, ACTIVITY))
+        .await?;
     Ok(Json(Activity {
         items: items.into_iter().map(ActivityItem::from).collect(),
     }))
@@ -224,14 +226,15 @@ async fn clear(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Cleared>> {
-    let ids: Vec<String> = blocking(&state, move |store| {
-        Ok(drafts::list(store, user.id)?
-            .into_iter()
-            .filter(|d| d.is_auto_reply)
-            .map(|d| d.id)
-            .collect())
-    })
-    .await?;
+    let ids: Vec<String> = state
+        .store_blocking(move |store| {
+            Ok(drafts::list(store, user.id)?
+                .into_iter()
+                .filter(|d| d.is_auto_reply)
+                .map(|d| d.id)
+                .collect())
+        })
+        .await?;
     let mut cleared = 0;
     for id in ids {
         match drafts::delete(&state, user.id, &id).await {

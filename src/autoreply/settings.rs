@@ -2,17 +2,18 @@
 //! fields with their defaults and checks, kept per user with when auto-reply was turned on and
 //! when the monitor last looked.
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use redb::WriteTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::messages;
-use crate::store::{Store, record};
+use crate::store::Store;
+use crate::store::user_record::UserRecord;
 
 /// user id → [`Stored`] (JSON).
-const SETTINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("auto_reply_settings");
+static SETTINGS: UserRecord = UserRecord::new("auto_reply_settings");
 
 /// The longest black or white list (characters) and its most entries.
 pub const MAX_LIST_CHARS: usize = 20_000;
@@ -105,12 +106,7 @@ pub fn minutes_of(hhmm: &str) -> Option<u32> {
 }
 
 /// The entries of a black or white list: lower-cased addresses and `@domain`s.
-pub fn entries(list: &str) -> Vec<String> {
-    list.split([',', '\n', ';'])
-        .map(|e| e.trim().trim_matches(['<', '>']).to_lowercase())
-        .filter(|e| !e.is_empty())
-        .collect()
-}
+pub use crate::kit::entries;
 
 fn bad(field: &str) -> AppError {
     AppError::bad_request(messages::auto_reply_invalid(field))
@@ -185,36 +181,22 @@ pub struct Stored {
 }
 
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
-    txn.open_table(SETTINGS)?;
-    Ok(())
+    SETTINGS.create(txn)
 }
 
 pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
-    txn.open_table(SETTINGS)?.remove(user_id)?;
-    Ok(())
+    SETTINGS.forget(txn, user_id)
 }
 
 pub fn load(store: &Store, user_id: u64) -> Result<Stored> {
-    let txn = store.db().begin_read()?;
-    let t = txn.open_table(SETTINGS)?;
-    Ok(match t.get(user_id)? {
-        Some(v) => record::decode(v.value())?,
-        None => Stored::default(),
-    })
+    Ok(SETTINGS.get(store, user_id)?.unwrap_or_default())
 }
 
 /// Every user with auto-reply on.
 pub fn enabled(store: &Store) -> Result<Vec<(u64, Stored)>> {
-    let txn = store.db().begin_read()?;
-    let mut out = Vec::new();
-    for e in txn.open_table(SETTINGS)?.iter()? {
-        let (k, v) = e?;
-        let s: Stored = record::decode(v.value())?;
-        if s.settings.auto_reply_enabled {
-            out.push((k.value(), s));
-        }
-    }
-    Ok(out)
+    let mut all: Vec<(u64, Stored)> = SETTINGS.everyone(store)?;
+    all.retain(|(_, s)| s.settings.auto_reply_enabled);
+    Ok(all)
 }
 
 /// Changes the user's record in one transaction.
@@ -223,19 +205,7 @@ pub fn update<T>(
     user_id: u64,
     f: impl FnOnce(&mut Stored) -> Result<T>,
 ) -> Result<T> {
-    let txn = store.db().begin_write()?;
-    let out = {
-        let mut t = txn.open_table(SETTINGS)?;
-        let mut s: Stored = match t.get(user_id)? {
-            Some(v) => record::decode(v.value())?,
-            None => Stored::default(),
-        };
-        let out = f(&mut s)?;
-        t.insert(user_id, record::encode(&s).as_slice())?;
-        out
-    };
-    txn.commit()?;
-    Ok(out)
+    SETTINGS.update(store, user_id, f)
 }
 
 #[cfg(test)]

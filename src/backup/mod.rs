@@ -4,8 +4,8 @@
 //! so that only the master password opens it (`seal.rs`). The server keeps the last one per user;
 //! it can also be downloaded and restored on this install or another.
 //!
-//! The sections are each feature's own ([`Section`]); `app::BACKUP_SECTIONS` lists them, as it
-//! lists the forget steps. A feature that keeps per-user settings adds its section there.
+//! The sections are each feature's own (`feature::BackupSection`, declared in its `Feature`); a
+//! feature that keeps per-user settings declares one, as it declares its forget step.
 
 pub mod routes;
 pub mod seal;
@@ -15,11 +15,27 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, Result};
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
 use crate::messages;
 use crate::state::AppState;
 use crate::store::{Store, record};
 
 pub use routes::router;
+
+/// Settings backups: routes and forget step. The sections are every feature's own
+/// ([`Sections`], built by `app` from the features' declarations).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "settings backup",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    needs: &[need::<Sections>],
+    ..Feature::named("backup")
+};
 
 /// user id → JSON [`Stored`]: the user's last backup.
 pub const BACKUPS: TableDefinition<u64, &[u8]> = TableDefinition::new("settings_backups");
@@ -29,16 +45,9 @@ pub const FORMAT: &str = "mailclient-settings";
 /// A backup file is refused above this (a real one is a few KB).
 pub const MAX_BLOB: usize = 4 * 1024 * 1024;
 
-/// One feature's part of a backup: what it saves for a user (None: nothing) and how it puts it
-/// back. Both run on the blocking pool; `import` gets only what its `export` wrote.
-pub struct Section {
-    pub name: &'static str,
-    pub export: fn(&AppState, u64) -> anyhow::Result<Option<Value>>,
-    pub import: fn(&AppState, u64, Value) -> anyhow::Result<()>,
-}
-
-/// The sections of this install (a service of the state).
-pub struct Sections(pub &'static [Section]);
+/// The sections of this install, every feature's in the features' order (a service built by
+/// `app`).
+pub struct Sections(pub Vec<&'static BackupSection>);
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,12 +108,12 @@ pub fn save(state: &AppState, user_id: u64, master: &str) -> Result<Stored> {
     check_master(master)?;
     let sections = state.service::<Sections>();
     let mut contents = Map::new();
-    for s in sections.0 {
+    for s in &sections.0 {
         if let Some(v) = (s.export)(state, user_id).map_err(AppError::internal)? {
             contents.insert(s.name.to_string(), v);
         }
     }
-    let created_at = crate::clock::now_rfc3339();
+    let created_at = crate::kit::now_rfc3339();
     let plain = serde_json::json!({
         "format": FORMAT,
         "version": 1,
@@ -157,7 +166,7 @@ pub fn restore(
 ) -> Result<Vec<String>> {
     let sections = state.service::<Sections>();
     let mut done = Vec::new();
-    for s in sections.0 {
+    for s in &sections.0 {
         if let Some(v) = contents.remove(s.name) {
             (s.import)(state, user_id, v).map_err(|e| {
                 tracing::warn!(section = s.name, error = %format!("{e:#}"), "backup section not restored");

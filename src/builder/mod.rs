@@ -20,10 +20,23 @@ use serde_json::Value;
 
 use crate::config::BuilderConfig;
 use crate::error::{AppError, Result};
+use crate::feature::{Feature, need};
 use crate::mail::hosts::HostPolicy;
 use crate::messages;
 
 pub use routes::{router, wire_types};
+
+/// The page-builder page: routes, and the client that fetches entries and delivers forms.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    init: |setup| {
+        let builder = Builder::new(setup.config.builder.clone(), setup.hosts.clone())?;
+        setup.provide(Arc::new(builder))
+    },
+    needs: &[need::<Builder>, need::<crate::outgoing::Outbox>],
+    ..Feature::named("builder")
+};
 
 /// The largest content entry or form answer read from the network.
 pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;

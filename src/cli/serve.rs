@@ -43,10 +43,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         eprintln!("{warning}");
     }
     let state = crate::app::state(config, store)?;
-    let accounts = crate::app::start_background(&state).await?;
-    if accounts > 0 {
-        tracing::info!(accounts, "syncing mail accounts");
-    }
+    crate::app::start_background(&state).await?;
     let sync = state.service::<crate::sync::SyncManager>();
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -17,7 +17,27 @@ use serde_json::Value;
 pub use model::{Contact, ContactInput, Stored};
 pub use routes::router;
 
+/// The address book: routes, forget step, backup section.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "contacts",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "contacts",
+        export: backup_export,
+        import: backup_import,
+    }],
+    needs: &[need::<crate::search::Search>],
+    ..Feature::named("contacts")
+};
+
 use crate::error::Result;
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
 use crate::messages;
 use crate::search::analyzer::fold_text as fold;
 use crate::state::AppState;
@@ -256,7 +276,7 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
     let list: Vec<ContactInput> = serde_json::from_value(v)?;
-    import(&state.store, user_id, list, 0, &crate::clock::now_rfc3339())?;
+    import(&state.store, user_id, list, 0, &crate::kit::now_rfc3339())?;
     Ok(())
 }
 

@@ -12,9 +12,8 @@ use ts_rs::TS;
 
 use super::{Contact, ContactInput, Imported, vcard};
 use crate::auth::CurrentUser;
-use crate::clock::now_rfc3339;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
+use crate::kit::now_rfc3339;
 use crate::messages;
 use crate::search::Search;
 use crate::search::run::{Request as SearchRequest, SearchResult};
@@ -56,23 +55,24 @@ async fn list(
     CurrentUser(user): CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<ContactsResponse>> {
-    let r = blocking(&state, move |store| {
-        // One read of the user's contacts serves the groups and the search.
-        let all = super::all(store, user.id)?;
-        let groups: Vec<String> = all
-            .iter()
-            .flat_map(|c| c.fields.groups.iter().cloned())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let group = Some(q.group.as_str()).filter(|g| !g.is_empty());
-        let contacts = super::filter(all, &q.search, group)
-            .into_iter()
-            .map(Contact::from)
-            .collect();
-        Ok(ContactsResponse { contacts, groups })
-    })
-    .await?;
+    let r = state
+        .store_blocking(move |store| {
+            // One read of the user's contacts serves the groups and the search.
+            let all = super::all(store, user.id)?;
+            let groups: Vec<String> = all
+                .iter()
+                .flat_map(|c| c.fields.groups.iter().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let group = Some(q.group.as_str()).filter(|g| !g.is_empty());
+            let contacts = super::filter(all, &q.search, group)
+                .into_iter()
+                .map(Contact::from)
+                .collect();
+            Ok(ContactsResponse { contacts, groups })
+        })
+        .await?;
     Ok(Json(r))
 }
 
@@ -81,10 +81,9 @@ async fn create(
     CurrentUser(user): CurrentUser,
     ApiJson(input): ApiJson<ContactInput>,
 ) -> Result<Json<Contact>> {
-    let c = blocking(&state, move |store| {
-        super::create(store, user.id, input, &now_rfc3339())
-    })
-    .await?;
+    let c = state
+        .store_blocking(move |store| super::create(store, user.id, input, &now_rfc3339()))
+        .await?;
     Ok(Json(c.into()))
 }
 
@@ -95,11 +94,10 @@ async fn update(
     ApiJson(input): ApiJson<ContactInput>,
 ) -> Result<Json<Contact>> {
     let id = id_of(&id)?;
-    let c = blocking(&state, move |store| {
-        super::update(store, user.id, id, input, &now_rfc3339())
-    })
-    .await?
-    .ok_or_else(|| AppError::NotFound(messages::CONTACT_NOT_FOUND.into()))?;
+    let c = state
+        .store_blocking(move |store| super::update(store, user.id, id, input, &now_rfc3339()))
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::CONTACT_NOT_FOUND.into()))?;
     Ok(Json(c.into()))
 }
 
@@ -115,7 +113,10 @@ async fn delete(
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>> {
     let id = id_of(&id)?;
-    if !blocking(&state, move |store| super::delete(store, user.id, id)).await? {
+    if !state
+        .store_blocking(move |store| super::delete(store, user.id, id))
+        .await?
+    {
         return Err(AppError::NotFound(messages::CONTACT_NOT_FOUND.into()));
     }
     Ok(Json(Deleted { success: true }))
@@ -143,23 +144,24 @@ async fn suggestions(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<SuggestionsResponse>> {
-    let suggestions = blocking(&state, move |store| {
-        let saved: Vec<String> = super::all(store, user.id)?
-            .into_iter()
-            .map(|c| c.fields.email.to_lowercase())
-            .collect();
-        Ok(crate::outgoing::contacts::people(store, user.id)?
-            .into_iter()
-            .filter(|p| !saved.contains(&p.email.to_lowercase()))
-            .take(30)
-            .map(|p| Suggestion {
-                name: p.name,
-                email: p.email,
-                count: p.count,
-            })
-            .collect())
-    })
-    .await?;
+    let suggestions = state
+        .store_blocking(move |store| {
+            let saved: Vec<String> = super::all(store, user.id)?
+                .into_iter()
+                .map(|c| c.fields.email.to_lowercase())
+                .collect();
+            Ok(crate::outgoing::contacts::people(store, user.id)?
+                .into_iter()
+                .filter(|p| !saved.contains(&p.email.to_lowercase()))
+                .take(30)
+                .map(|p| Suggestion {
+                    name: p.name,
+                    email: p.email,
+                    count: p.count,
+                })
+                .collect())
+        })
+        .await?;
     Ok(Json(SuggestionsResponse { suggestions }))
 }
 
@@ -175,27 +177,31 @@ async fn import(
         .await
         .map_err(|_| AppError::TooLarge(messages::VCARD_TOO_LARGE.into()))?;
     let text = String::from_utf8_lossy(&body).into_owned();
-    let read = blocking(&state, move |_| Ok(vcard::read(&text))).await?;
+    let read = state
+        .store_blocking(move |_| Ok(vcard::read(&text)))
+        .await?;
     if read.cards.is_empty() {
         return Err(AppError::bad_request(messages::VCARD_EMPTY));
     }
-    let r = blocking(&state, move |store| {
-        super::import(store, user.id, read.cards, read.skipped, &now_rfc3339())
-    })
-    .await?;
+    let r = state
+        .store_blocking(move |store| {
+            super::import(store, user.id, read.cards, read.skipped, &now_rfc3339())
+        })
+        .await?;
     Ok(Json(r))
 }
 
 /// `GET /api/contacts/export`: every contact as a vCard 4.0 file.
 async fn export(State(state): State<AppState>, CurrentUser(user): CurrentUser) -> Result<Response> {
-    let text = blocking(&state, move |store| {
-        let all: Vec<ContactInput> = super::all(store, user.id)?
-            .into_iter()
-            .map(|c| c.fields)
-            .collect();
-        Ok(vcard::write(&all))
-    })
-    .await?;
+    let text = state
+        .store_blocking(move |store| {
+            let all: Vec<ContactInput> = super::all(store, user.id)?
+                .into_iter()
+                .map(|c| c.fields)
+                .collect();
+            Ok(vcard::write(&all))
+        })
+        .await?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/vcard; charset=utf-8"),
@@ -221,7 +227,8 @@ async fn mail(
     Path(id): Path<String>,
 ) -> Result<Json<ContactMailResponse>> {
     let id = id_of(&id)?;
-    let contact = blocking(&state, move |store| super::get(store, user.id, id))
+    let contact = state
+        .store_blocking(move |store| super::get(store, user.id, id))
         .await?
         .ok_or_else(|| AppError::NotFound(messages::CONTACT_NOT_FOUND.into()))?;
     let email = contact.fields.email.replace('"', "");
@@ -232,21 +239,22 @@ async fn mail(
         per_page: 20,
         ..SearchRequest::default()
     };
-    let rows = blocking(&state, move |store| {
-        let accounts: Vec<u64> = crate::emails::user_accounts(store, user.id)?
-            .into_iter()
-            .collect();
-        let outcome = match search.find(user.id, &req) {
-            Ok(o) => o,
-            // An address the query language cannot take finds nothing.
-            Err(AppError::BadQuery(_) | AppError::EmptyQuery) => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        let mut page = search.rows(store, &accounts, &outcome)?;
-        search.parse_rest(store, &mut page);
-        Ok(page.rows)
-    })
-    .await?;
+    let rows = state
+        .store_blocking(move |store| {
+            let accounts: Vec<u64> = crate::emails::user_accounts(store, user.id)?
+                .into_iter()
+                .collect();
+            let outcome = match search.find(user.id, &req) {
+                Ok(o) => o,
+                // An address the query language cannot take finds nothing.
+                Err(AppError::BadQuery(_) | AppError::EmptyQuery) => return Ok(Vec::new()),
+                Err(e) => return Err(e),
+            };
+            let mut page = search.rows(store, &accounts, &outcome)?;
+            search.parse_rest(store, &mut page);
+            Ok(page.rows)
+        })
+        .await?;
     Ok(Json(ContactMailResponse { emails: rows }))
 }
 
@@ -262,9 +270,8 @@ async fn address_book(
     CurrentUser(user): CurrentUser,
     Query(q): Query<BookQuery>,
 ) -> Result<Json<crate::outgoing::routes::ContactsResponse>> {
-    let contacts = blocking(&state, move |store| {
-        super::address_book(store, user.id, &q.q)
-    })
-    .await?;
+    let contacts = state
+        .store_blocking(move |store| super::address_book(store, user.id, &q.q))
+        .await?;
     Ok(Json(crate::outgoing::routes::ContactsResponse { contacts }))
 }

@@ -140,7 +140,7 @@ pub fn counts(store: &Store, user_id: u64) -> Result<Counts> {
 /// When the user's day began, in their time zone.
 fn today_start(store: &Store, user_id: u64) -> Result<i64> {
     let tz = crate::settings::load(store, user_id)?.tz();
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let now = crate::kit::now();
     Ok(crate::settings::prefs::day_start(tz, now))
 }
 

@@ -4,8 +4,8 @@
 //! the user always shows. Every function takes the user id and only touches that user's
 //! accounts.
 
+pub mod arrivals;
 mod counting;
-pub mod learner;
 pub mod listing;
 pub mod remote;
 pub mod routes;
@@ -19,6 +19,8 @@ use std::collections::HashSet;
 
 use crate::accounts;
 use crate::error::{AppError, Result};
+use crate::feature::Feature;
+use crate::forget::{self, Step};
 use crate::mailstore::{MailRead, MailWrite, MessageMeta, Reason};
 use crate::messages;
 use crate::store::Store;
@@ -26,6 +28,18 @@ use crate::store::Store;
 pub use listing::{Counts, ListOptions, Selector};
 pub use remote::REMOTE_SENDERS;
 pub use routes::router;
+
+/// The mail a user sees: routes, and the senders whose images they show, forgotten with them.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "remote-content senders",
+        account: forget::nothing,
+        user: remote::forget_user,
+    }],
+    ..Feature::named("emails")
+};
 
 /// Account ids of a user.
 fn account_ids(store: &Store, user_id: u64) -> Result<Vec<u64>> {

@@ -55,10 +55,8 @@ pub fn allowed(store: &Store, user_id: u64, address: &str) -> Result<bool> {
 pub fn add(store: &Store, user_id: u64, address: &str) -> Result<String> {
     let a = normalize(address)?;
     let txn = store.db().begin_write()?;
-    txn.open_table(REMOTE_SENDERS)?.insert(
-        (user_id, a.as_str()),
-        time::OffsetDateTime::now_utc().unix_timestamp(),
-    )?;
+    txn.open_table(REMOTE_SENDERS)?
+        .insert((user_id, a.as_str()), crate::kit::now())?;
     txn.commit()?;
     Ok(a)
 }

@@ -18,7 +18,6 @@ use crate::error::{ApiJson, AppError, Result};
 use crate::mail::parse;
 use crate::messages;
 use crate::state::AppState;
-use crate::store::Store;
 
 pub const DEFAULT_PER_PAGE: usize = 50;
 const MAX_PER_PAGE: usize = 500;
@@ -78,18 +77,6 @@ impl ListQuery {
     }
 }
 
-/// Runs store work on the blocking pool: redb commits fsync, and must not stall the async
-/// workers that serve other requests.
-pub(crate) async fn blocking<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&Store) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let store = state.store.clone();
-    tokio::task::spawn_blocking(move || f(&store))
-        .await
-        .map_err(AppError::internal)?
-}
-
 /// After a change made here: push it to the mailbox. The user's other sessions hear of it
 /// from the change log (the live channel follows it).
 pub(crate) fn changed(state: &AppState, accounts: impl IntoIterator<Item = u64>) {
@@ -125,10 +112,11 @@ async fn list_response(
 ) -> Result<Response> {
     let (page, per_page) = paging(q);
     let opts = q.options()?;
-    let p = blocking(state, move |store| {
-        super::listing::list(store, user_id, &sel, &opts, page, per_page)
-    })
-    .await?;
+    let p = state
+        .store_blocking(move |store| {
+            super::listing::list(store, user_id, &sel, &opts, page, per_page)
+        })
+        .await?;
     let rows: Vec<EmailRow> = p.emails.iter().map(view::row).collect();
     Ok(with_total(rows, p.total, page, per_page))
 }
@@ -143,10 +131,11 @@ async fn list_threads(
     let (page, per_page) = paging(&q);
     let opts = q.options()?;
     let sel = Selector::for_any(&folder);
-    let p = blocking(&state, move |store| {
-        super::listing::threads(store, user.id, &sel, &opts, page, per_page)
-    })
-    .await?;
+    let p = state
+        .store_blocking(move |store| {
+            super::listing::threads(store, user.id, &sel, &opts, page, per_page)
+        })
+        .await?;
     let rows: Vec<ThreadView> = p.threads.iter().map(view::list_thread).collect();
     Ok(with_total(rows, p.total, page, per_page))
 }
@@ -161,11 +150,12 @@ async fn get_thread(
 ) -> Result<Json<ThreadView>> {
     let opts = q.options()?;
     let sel = Selector::for_any(&folder);
-    let t = blocking(&state, move |store| {
-        super::listing::thread_by_id(store, user.id, &sel, &opts, &thread)
-    })
-    .await?
-    .ok_or_else(|| AppError::NotFound(messages::THREAD_NOT_FOUND.into()))?;
+    let t = state
+        .store_blocking(move |store| {
+            super::listing::thread_by_id(store, user.id, &sel, &opts, &thread)
+        })
+        .await?
+        .ok_or_else(|| AppError::NotFound(messages::THREAD_NOT_FOUND.into()))?;
     Ok(Json(view::thread(&t)))
 }
 
@@ -182,14 +172,15 @@ async fn list_or_get(
 ) -> Result<Response> {
     if let Some(id) = message_id(&key) {
         let asked = matches!(q.remote.as_deref(), Some("1" | "true"));
-        let v = blocking(&state, move |store| {
-            let (meta, raw) = super::get(store, user.id, id)?;
-            let for_sender = remote::allowed(store, user.id, &meta.summary.from)?;
-            let mut v = view::whole(&meta, &raw, for_sender || asked);
-            v.remote_allowed_for_sender = Some(for_sender);
-            Ok(v)
-        })
-        .await?;
+        let v = state
+            .store_blocking(move |store| {
+                let (meta, raw) = super::get(store, user.id, id)?;
+                let for_sender = remote::allowed(store, user.id, &meta.summary.from)?;
+                let mut v = view::whole(&meta, &raw, for_sender || asked);
+                v.remote_allowed_for_sender = Some(for_sender);
+                Ok(v)
+            })
+            .await?;
         return Ok(Json(v).into_response());
     }
     list_response(&state, user.id, Selector::for_folder(&key), &q).await
@@ -224,10 +215,11 @@ async fn update(
 ) -> Result<Json<EmailResponse>> {
     let id =
         message_id(&key).ok_or_else(|| AppError::NotFound(messages::EMAIL_NOT_FOUND.into()))?;
-    let meta = blocking(&state, move |store| {
-        super::set_flags(store, user.id, id, req.is_read, req.is_starred)
-    })
-    .await?;
+    let meta = state
+        .store_blocking(move |store| {
+            super::set_flags(store, user.id, id, req.is_read, req.is_starred)
+        })
+        .await?;
     changed(&state, [meta.account_id]);
     Ok(Json(EmailResponse {
         success: true,
@@ -275,15 +267,24 @@ async fn set_status(
         ..ListQuery::default()
     }
     .options()?;
-    let (moved, thread) = blocking(&state, move |store| {
-        let moved = triage::set_status(store, user.id, id, &req.status, req.priority.as_deref())?;
-        // The listing the user is looking at, else the mail's own folder.
-        let folder = q.folder.unwrap_or_else(|| moved.meta.folder.clone());
-        let sel = Selector::for_any(&folder);
-        let thread = super::listing::thread_in(store, user.id, &sel, &opts, &moved.meta)?;
-        Ok((moved, thread))
-    })
-    .await?;
+    let hooks = state.hooks.clone();
+    let (moved, thread) = state
+        .store_blocking(move |store| {
+            let moved = triage::set_status(
+                store,
+                &hooks,
+                user.id,
+                id,
+                &req.status,
+                req.priority.as_deref(),
+            )?;
+            // The listing the user is looking at, else the mail's own folder.
+            let folder = q.folder.unwrap_or_else(|| moved.meta.folder.clone());
+            let sel = Selector::for_any(&folder);
+            let thread = super::listing::thread_in(store, user.id, &sel, &opts, &moved.meta)?;
+            Ok((moved, thread))
+        })
+        .await?;
     changed(&state, [moved.meta.account_id]);
     Ok(Json(SetStatusResponse {
         success: true,
@@ -300,7 +301,9 @@ async fn delete(
     Path(key): Path<String>,
 ) -> Result<Json<DeleteEmailResponse>> {
     let id = parse_id(&key)?;
-    let meta = blocking(&state, move |store| triage::delete(store, user.id, id)).await?;
+    let meta = state
+        .store_blocking(move |store| triage::delete(store, user.id, id))
+        .await?;
     changed(&state, [meta.account_id]);
     Ok(Json(DeleteEmailResponse {
         success: true,
@@ -315,7 +318,9 @@ async fn trash(
     Path(key): Path<String>,
 ) -> Result<Json<TrashEmailResponse>> {
     let id = parse_id(&key)?;
-    let meta = blocking(&state, move |store| triage::trash(store, user.id, id)).await?;
+    let meta = state
+        .store_blocking(move |store| triage::trash(store, user.id, id))
+        .await?;
     changed(&state, [meta.account_id]);
     Ok(Json(TrashEmailResponse {
         success: true,
@@ -356,10 +361,10 @@ async fn bulk(
     if ids.is_empty() {
         return Err(AppError::BadRequest(messages::BULK_IDS_REQUIRED.into()));
     }
-    let out = blocking(&state, move |store| {
-        triage::bulk(store, user.id, &ids, &action)
-    })
-    .await?;
+    let hooks = state.hooks.clone();
+    let out = state
+        .store_blocking(move |store| triage::bulk(store, &hooks, user.id, &ids, &action))
+        .await?;
     changed(&state, out.accounts.iter().copied());
     Ok(Json(BulkResponse {
         success: true,
@@ -373,9 +378,11 @@ async fn inbox_zero(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<zero::InboxZero>> {
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let now = crate::kit::now();
     Ok(Json(
-        blocking(&state, move |store| zero::inbox_zero(store, user.id, now)).await?,
+        state
+            .store_blocking(move |store| zero::inbox_zero(store, user.id, now))
+            .await?,
     ))
 }
 
@@ -392,10 +399,9 @@ async fn auto_archive(
     ApiJson(req): ApiJson<AutoArchiveRequest>,
 ) -> Result<Json<AutoArchiveResponse>> {
     let ids = ids_of(&req.email_ids);
-    let (archived, accounts) = blocking(&state, move |store| {
-        triage::auto_archive(store, user.id, &ids)
-    })
-    .await?;
+    let (archived, accounts) = state
+        .store_blocking(move |store| triage::auto_archive(store, user.id, &ids))
+        .await?;
     changed(&state, accounts);
     Ok(Json(AutoArchiveResponse {
         success: true,
@@ -407,7 +413,9 @@ async fn remote_senders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<RemoteSendersResponse>> {
-    let senders = blocking(&state, move |store| remote::list(store, user.id)).await?;
+    let senders = state
+        .store_blocking(move |store| remote::list(store, user.id))
+        .await?;
     Ok(Json(RemoteSendersResponse { senders }))
 }
 
@@ -421,10 +429,9 @@ async fn allow_sender(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<SenderRequest>,
 ) -> Result<Json<SenderAdded>> {
-    let address = blocking(&state, move |store| {
-        remote::add(store, user.id, &req.address)
-    })
-    .await?;
+    let address = state
+        .store_blocking(move |store| remote::add(store, user.id, &req.address))
+        .await?;
     Ok(Json(SenderAdded {
         success: true,
         address,
@@ -436,10 +443,9 @@ async fn forbid_sender(
     CurrentUser(user): CurrentUser,
     Path(address): Path<String>,
 ) -> Result<Json<SenderRemoved>> {
-    let removed = blocking(&state, move |store| {
-        remote::remove(store, user.id, &address)
-    })
-    .await?;
+    let removed = state
+        .store_blocking(move |store| remote::remove(store, user.id, &address))
+        .await?;
     Ok(Json(SenderRemoved {
         success: true,
         removed,
@@ -451,7 +457,9 @@ async fn counts(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<super::Counts>> {
     Ok(Json(
-        blocking(&state, move |store| super::listing::counts(store, user.id)).await?,
+        state
+            .store_blocking(move |store| super::listing::counts(store, user.id))
+            .await?,
     ))
 }
 
@@ -459,7 +467,9 @@ async fn folders(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<FoldersResponse>> {
-    let folders = blocking(&state, move |store| super::listing::folders(store, user.id)).await?;
+    let folders = state
+        .store_blocking(move |store| super::listing::folders(store, user.id))
+        .await?;
     Ok(Json(FoldersResponse { folders }))
 }
 
@@ -469,12 +479,13 @@ async fn attachment(
     CurrentUser(user): CurrentUser,
     Path((id, index)): Path<(u64, usize)>,
 ) -> Result<Response> {
-    let (info, bytes) = blocking(&state, move |store| {
-        let (_, raw) = super::get(store, user.id, id)?;
-        parse::attachment(&raw, index)
-            .ok_or_else(|| AppError::NotFound(messages::ATTACHMENT_NOT_FOUND.into()))
-    })
-    .await?;
+    let (info, bytes) = state
+        .store_blocking(move |store| {
+            let (_, raw) = super::get(store, user.id, id)?;
+            parse::attachment(&raw, index)
+                .ok_or_else(|| AppError::NotFound(messages::ATTACHMENT_NOT_FOUND.into()))
+        })
+        .await?;
     let mut headers = HeaderMap::new();
     // Served as a download, never rendered in our origin: a hostile HTML attachment must not
     // run as this app.
@@ -502,7 +513,9 @@ async fn raw(
     CurrentUser(user): CurrentUser,
     Path(id): Path<u64>,
 ) -> Result<Response> {
-    let (_, raw) = blocking(&state, move |store| super::get(store, user.id, id)).await?;
+    let (_, raw) = state
+        .store_blocking(move |store| super::get(store, user.id, id))
+        .await?;
     let mut headers = HeaderMap::new();
     headers.insert(
         header::CONTENT_TYPE,

@@ -9,6 +9,8 @@ use std::collections::{HashMap, HashSet};
 use super::listing::virtual_folder;
 use super::{apply_flags, owned_meta, user_accounts};
 use crate::error::{AppError, Result};
+use crate::hooks::Hooks;
+use crate::kit::now;
 use crate::mailstore::{self as mstore, MailWrite, MessageMeta, Reason, flags, keywords};
 use crate::messages;
 use crate::store::Store;
@@ -30,10 +32,6 @@ fn roles_for<'a>(
         e.insert(w.roles(account)?);
     }
     Ok(&cache[&account])
-}
-
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
 }
 
 /// The status and priority a request asks for, given the message's current ones.
@@ -99,6 +97,7 @@ pub struct Moved {
 /// Applies a resolved status to one message in `txn` (with its keywords and move queued).
 fn apply(
     w: MailWrite,
+    hooks: &Hooks,
     user_id: u64,
     mut meta: MessageMeta,
     status: Option<String>,
@@ -123,7 +122,8 @@ fn apply(
     );
     let wanted = keywords::for_triage(meta.status.as_deref(), meta.priority.as_deref());
     w.write_meta(&meta)?;
-    super::learner::marked(w, user_id, &before, &meta)?;
+    // A marking in or out of spam trains spam detection, in this transaction.
+    hooks.marked(w, user_id, &before, &meta)?;
     w.queue_change(&meta, |op| {
         op.keywords = Some(wanted);
         op.move_to = target.map(str::to_string);
@@ -152,6 +152,7 @@ fn apply(
 /// `PUT /api/emails/{id}/status`.
 pub fn set_status(
     store: &Store,
+    hooks: &Hooks,
     user_id: u64,
     id: u64,
     status: &str,
@@ -162,7 +163,7 @@ pub fn set_status(
     let w = MailWrite::new(&txn, Reason::Status);
     let meta = owned_meta(w, &accounts, id)?;
     let (s, p) = resolve(status, priority, meta.status.as_deref())?;
-    let moved = apply(w, user_id, meta, s, p, &mut HashMap::new())?;
+    let moved = apply(w, hooks, user_id, meta, s, p, &mut HashMap::new())?;
     txn.commit()?;
     Ok(moved)
 }
@@ -304,7 +305,13 @@ pub struct BulkOutcome {
 }
 
 /// `POST /api/emails/bulk`: one transaction; ids that are not the user's are skipped.
-pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Result<BulkOutcome> {
+pub fn bulk(
+    store: &Store,
+    hooks: &Hooks,
+    user_id: u64,
+    ids: &[u64],
+    action: &BulkAction,
+) -> Result<BulkOutcome> {
     if ids.is_empty() {
         return Err(AppError::BadRequest(messages::BULK_IDS_REQUIRED.into()));
     }
@@ -334,7 +341,7 @@ pub fn bulk(store: &Store, user_id: u64, ids: &[u64], action: &BulkAction) -> Re
         let changed = match action {
             BulkAction::Status(s, p) => {
                 let (s, p) = resolve(s, p.as_deref(), meta.status.as_deref())?;
-                let moved = apply(w, user_id, meta, s, p, &mut roles)?;
+                let moved = apply(w, hooks, user_id, meta, s, p, &mut roles)?;
                 folders_moved_to.insert(moved.moved_to);
                 moved.meta
             }

@@ -2,8 +2,6 @@
 //! message for the reading pane with its sanitized body.
 
 use serde::Serialize;
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 use ts_rs::TS;
 
 use super::listing::Thread;
@@ -14,12 +12,7 @@ use crate::mailstore::MessageMeta;
 /// Inline images above this total stay placeholders.
 const INLINE_IMAGE_BUDGET: usize = 5 * 1024 * 1024;
 
-pub fn iso(ts: i64) -> String {
-    OffsetDateTime::from_unix_timestamp(ts)
-        .unwrap_or(OffsetDateTime::UNIX_EPOCH)
-        .format(&Rfc3339)
-        .unwrap_or_default()
-}
+pub use crate::kit::iso;
 
 /// A list row (spec 000 §3 Email, without the bodies).
 #[derive(Debug, Clone, Serialize, TS)]

@@ -14,9 +14,17 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::Settings;
 use crate::crypto::ServerKey;
 use crate::error::Result;
+use crate::feature::Feature;
 use crate::store::{Store, record};
 
 pub use routes::router;
+
+/// Global settings: their routes.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    ..Feature::named("household")
+};
 
 /// "email" → JSON [`Stored`].
 pub const GLOBAL_SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("global_settings");

@@ -179,7 +179,7 @@ async fn save_email(
             if let Some(k) = api_key {
                 key::store_household_key(&st.store, &st.key, &st.config.ai, &k)?;
             }
-            super::save_mail(&st.store, &st.key, &s, &by, &crate::clock::now_rfc3339())
+            super::save_mail(&st.store, &st.key, &s, &by, &crate::kit::now_rfc3339())
         })
         .await?;
     tracing::info!(admin = %admin.username, "global mail settings saved");
@@ -251,7 +251,7 @@ async fn training_save(
     let by = admin.display_name().to_string();
     let h = state
         .blocking(move |s| {
-            training::save_household(&s.store, &req.settings, &by, &crate::clock::now_rfc3339())
+            training::save_household(&s.store, &req.settings, &by, &crate::kit::now_rfc3339())
         })
         .await?;
     Ok(Json(GlobalSaveResponse {

@@ -13,7 +13,15 @@ use axum::{Json, Router};
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::feature::Feature;
 use crate::state::AppState;
+
+/// The health check (the web app's assets are the router's fallback, added by `app`).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    ..Feature::named("http")
+};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/health", get(health))

@@ -21,12 +21,24 @@ use sha2::Digest;
 
 use crate::accounts::{self, AccountRecord};
 use crate::auth::users;
+use crate::feature::Feature;
+use crate::forget::{self, Step};
 use crate::mail::parse::{self, Summary};
 use crate::mailstore::{self as mstore, Fetched, FolderState, MailWrite, Reason};
 use crate::search::{Search, schema};
 use crate::store::{Store, next_id};
 use progress::Progress;
 use sources::{Item, Source};
+
+/// `mailclient import`: its imported mail is forgotten with its account.
+pub static FEATURE: Feature = Feature {
+    forget: &[Step {
+        name: "imported mail",
+        account: forget_account,
+        user: forget::nothing,
+    }],
+    ..Feature::named("import")
+};
 
 /// (account, folder, SHA-256 of the bytes, first 16 bytes) → message id: what was imported.
 pub const IMPORTED: TableDefinition<(u64, &str, &[u8]), u64> = TableDefinition::new("imported");

@@ -2,12 +2,12 @@
 //! authenticates with the session token in its first message, then forwards the user's mail
 //! events (new mail, changes from the mailbox or from the user's other sessions) and a fresh
 //! `stats` (the folder counts) after each burst of changes, so lists and badges update without
-//! a reload. A signed-out session is closed with 4001. Features' notices ([`Notices`]) go out
-//! on the `system` channel.
+//! a reload. A signed-out session is closed with 4001. Features' notices
+//! ([`crate::notices`]) go out on the `system` channel. Every event is a [`LiveEvent`].
 
-mod notices;
+pub mod event;
 
-pub use notices::{Notice, Notices};
+pub use event::{Channel, LiveEvent, MailChange};
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -18,16 +18,27 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
-use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::auth::sessions;
+use crate::feature::{Feature, need};
 use crate::mailstore::{Change, Kind, Reason};
+use crate::notices::Notices;
 use crate::settings::{self, FeedItem, SettingsFeed};
 use crate::state::AppState;
 use crate::sync::{SyncEvent, SyncManager};
 use crate::{accounts, emails, messages};
+
+/// The live channel: its route lives outside the request timeout.
+pub static FEATURE: Feature = Feature {
+    streams: Some(router),
+    wire_types,
+    // The notices every feature may send; set up early, before the first sender.
+    init: |setup| setup.provide(std::sync::Arc::new(Notices::default())),
+    needs: &[need::<SyncManager>, need::<SettingsFeed>, need::<Notices>],
+    ..Feature::named("live")
+};
 
 /// The first message must arrive within this.
 const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -41,7 +52,6 @@ const IDLE_LIMIT: Duration = Duration::from_secs(90);
 const CLOSE_IDLE: u16 = 4000;
 /// Close code for "not signed in" (the client must not reconnect).
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
-const CHANNELS: [&str; 3] = ["mail", "settings", "system"];
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/ws", get(upgrade))
@@ -52,6 +62,7 @@ async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Respons
         .on_upgrade(move |socket| run(socket, state))
 }
 
+/// What a client sends: `auth` first, then `ping`, `subscribe` and `unsubscribe`.
 #[derive(Debug, Deserialize)]
 struct ClientMessage {
     #[serde(rename = "type")]
@@ -59,11 +70,11 @@ struct ClientMessage {
     #[serde(default)]
     token: Option<String>,
     #[serde(default)]
-    channel: Option<String>,
+    channel: Option<Channel>,
 }
 
-fn event(kind: &str, data: Value) -> Message {
-    Message::Text(json!({ "type": kind, "data": data }).to_string().into())
+fn event(e: &LiveEvent) -> Message {
+    Message::Text(e.to_json().into())
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
@@ -105,13 +116,13 @@ async fn authenticate(socket: &mut WebSocket, state: &AppState) -> Option<(Strin
     }
 }
 
-async fn stats(state: &AppState, user_id: u64) -> Option<Message> {
+async fn stats(state: &AppState, user_id: u64) -> Option<LiveEvent> {
     let store = state.store.clone();
     let counts = tokio::task::spawn_blocking(move || emails::listing::counts(&store, user_id))
         .await
         .ok()?
         .ok()?;
-    Some(event("stats", json!(counts)))
+    Some(LiveEvent::Stats(counts))
 }
 
 /// Store lookups for an event, on the blocking pool.
@@ -125,18 +136,18 @@ async fn lookup<T: Send + 'static>(
 
 /// The live reason of a logged change (the web revalidates on any; it tells changes from
 /// the mailbox apart from the user's own).
-fn reason_of(c: &Change) -> &'static str {
+fn reason_of(c: &Change) -> MailChange {
     match (c.reason, c.kind) {
-        (Reason::Sync, Kind::Updated) | (Reason::Flags, _) => "flags",
-        (Reason::Status | Reason::Detection, _) => "status",
-        (Reason::Delete, _) => "delete",
-        _ => "sync",
+        (Reason::Sync, Kind::Updated) | (Reason::Flags, _) => MailChange::Flags,
+        (Reason::Status | Reason::Detection, _) => MailChange::Status,
+        (Reason::Delete, _) => MailChange::Delete,
+        _ => MailChange::Sync,
     }
 }
 
 /// What a batch of the change log says to this user's socket: `new_mail` per folder for mail
 /// the mailbox brought, one `mail_changed` per reason for the rest.
-async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<Message> {
+async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<LiveEvent> {
     let mine: HashSet<u64> = lookup(state, move |store| {
         accounts::list_for_user(store, user_id)
             .map(|all| all.into_iter().map(|a| a.id).collect())
@@ -144,8 +155,8 @@ async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<Me
     })
     .await
     .unwrap_or_default();
-    let mut new_mail: Vec<((u64, String), usize)> = Vec::new();
-    let mut reasons: Vec<&'static str> = Vec::new();
+    let mut new_mail: Vec<((u64, String), u64)> = Vec::new();
+    let mut reasons: Vec<MailChange> = Vec::new();
     for c in batch.iter().filter(|c| mine.contains(&c.account)) {
         if c.kind == Kind::Added && c.reason == Reason::Sync {
             let key = (c.account, c.folder.clone());
@@ -172,23 +183,24 @@ async fn mail_events(state: &AppState, user_id: u64, batch: &[Change]) -> Vec<Me
             .mailboxes
             .status(account)
             .is_some_and(|s| !s.initial_sync_done);
-        out.push(event(
-            "new_mail",
-            json!({ "folder": key, "count": count, "initial": initial }),
-        ));
+        out.push(LiveEvent::NewMail(event::NewMail {
+            folder: key,
+            count,
+            initial,
+        }));
     }
     for reason in reasons {
-        out.push(event("mail_changed", json!({ "reason": reason })));
+        out.push(LiveEvent::MailChanged { reason });
     }
     out
 }
 
 /// What a sync or outbox event says to this user's socket, if anything.
-async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'static str, Message)> {
+async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<LiveEvent> {
     match e {
         SyncEvent::Changed {
             user_id: u, reason, ..
-        } if *u == user_id => Some(("mail", event("mail_changed", json!({ "reason": reason })))),
+        } if *u == user_id => Some(LiveEvent::MailChanged { reason: *reason }),
         SyncEvent::Failed {
             user_id: u,
             account_id,
@@ -206,60 +218,53 @@ async fn forward(state: &AppState, user_id: u64, e: &SyncEvent) -> Option<(&'sta
             .await
             .flatten()
             .unwrap_or_default();
-            Some((
-                "system",
-                event(
-                    "system_notification",
-                    json!({
-                        "level": "error",
-                        "message": messages::sync_failed_notice(&address, message),
-                    }),
-                ),
-            ))
+            Some(LiveEvent::SystemNotification {
+                level: event::Level::Error,
+                message: messages::sync_failed_notice(&address, message),
+            })
         }
         SyncEvent::Status {
             user_id: u,
             account_id,
         } if *u == user_id => {
             let status = state.mailboxes.status(*account_id)?;
-            Some((
-                "system",
-                event(
-                    "sync_status",
-                    json!({ "accountId": account_id, "status": status }),
-                ),
-            ))
+            Some(LiveEvent::SyncStatus {
+                account_id: *account_id,
+                status,
+            })
         }
         _ => None,
     }
 }
 
 /// What a settings event says to this session: a change made elsewhere, or its own lost race.
-fn settings_event(user_id: u64, own: &str, item: FeedItem) -> Option<Message> {
+fn settings_event(user_id: u64, own: &str, item: FeedItem) -> Option<LiveEvent> {
     if item.user_id != user_id {
         return None;
     }
     match item.event {
-        settings::Event::Changed(c) if item.session != own => {
-            Some(event("settings_changed", json!(c)))
-        }
-        settings::Event::Conflict(c) if item.session == own => {
-            Some(event("settings_conflict", json!(c)))
-        }
+        settings::Event::Changed(c) if item.session != own => Some(LiveEvent::SettingsChanged(c)),
+        settings::Event::Conflict(c) if item.session == own => Some(LiveEvent::SettingsConflict(c)),
         _ => None,
     }
+}
+
+/// Sends `e` when the session listens to its channel; false when the socket is gone.
+async fn send(socket: &mut WebSocket, channels: &HashSet<Channel>, e: &LiveEvent) -> bool {
+    if e.channel().is_some_and(|c| !channels.contains(&c)) {
+        return true;
+    }
+    socket.send(event(e)).await.is_ok()
 }
 
 async fn run(mut socket: WebSocket, state: AppState) {
     let Ok(Some((token, user_id))) =
         tokio::time::timeout(AUTH_TIMEOUT, authenticate(&mut socket, &state)).await
     else {
-        let _ = socket
-            .send(event(
-                "auth_error",
-                json!({ "message": messages::SESSION_ENDED }),
-            ))
-            .await;
+        let refused = LiveEvent::AuthError {
+            message: messages::SESSION_ENDED.into(),
+        };
+        let _ = socket.send(event(&refused)).await;
         close(&mut socket, CLOSE_UNAUTHORIZED, "unauthorized").await;
         return;
     };
@@ -269,18 +274,18 @@ async fn run(mut socket: WebSocket, state: AppState) {
     let mut settings_feed = state.service::<SettingsFeed>().subscribe();
     let mut notices = state.service::<Notices>().subscribe();
     let own_session = sessions::public_id(&token);
-    let mut channels: HashSet<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
-    if socket
-        .send(event("auth_success", json!({ "userId": user_id })))
-        .await
-        .is_err()
-    {
+    let mut channels: HashSet<Channel> = Channel::ALL.into_iter().collect();
+    if !send(&mut socket, &channels, &LiveEvent::AuthSuccess { user_id }).await {
         return;
     }
     let mut stats_due = Some(Instant::now());
     let mut check = tokio::time::interval(SESSION_CHECK);
     check.tick().await;
     let mut heard = Instant::now();
+    // Missed mail events: the counts are recomputed anyway, and lists revalidate.
+    let missed = LiveEvent::MailChanged {
+        reason: MailChange::Sync,
+    };
     loop {
         let due = stats_due;
         tokio::select! {
@@ -296,108 +301,88 @@ async fn run(mut socket: WebSocket, state: AppState) {
                     continue;
                 };
                 let reply = match (m.kind.as_str(), m.channel) {
-                    ("ping", _) => Some(event(
-                        "pong",
-                        json!({ "time": time::OffsetDateTime::now_utc().unix_timestamp() }),
-                    )),
-                    ("subscribe", Some(c)) if CHANNELS.contains(&c.as_str()) => {
-                        if c == "mail" {
+                    ("ping", _) => Some(LiveEvent::Pong {
+                        time: crate::kit::now(),
+                    }),
+                    ("subscribe", Some(channel)) => {
+                        if channel == Channel::Mail {
                             stats_due.get_or_insert_with(Instant::now);
                         }
-                        channels.insert(c.clone());
-                        Some(event("subscribed", json!({ "channel": c })))
+                        channels.insert(channel);
+                        Some(LiveEvent::Subscribed { channel })
                     }
-                    ("unsubscribe", Some(c)) => {
-                        channels.remove(&c);
-                        Some(event("unsubscribed", json!({ "channel": c })))
+                    ("unsubscribe", Some(channel)) => {
+                        channels.remove(&channel);
+                        Some(LiveEvent::Unsubscribed { channel })
                     }
                     _ => None,
                 };
                 if let Some(reply) = reply
-                    && socket.send(reply).await.is_err()
+                    && !send(&mut socket, &channels, &reply).await
                 {
                     return;
                 }
             }
             e = events.recv() => {
-                match e {
-                    Ok(e) => {
-                        if let Some((channel, msg)) = forward(&state, user_id, &e).await {
-                            if channel == "mail" {
-                                stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
-                            }
-                            if channels.contains(channel) && socket.send(msg).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                    // Missed events: the counts are recomputed anyway, and lists revalidate.
-                    Err(RecvError::Lagged(_)) => {
-                        stats_due.get_or_insert_with(Instant::now);
-                        if channels.contains("mail")
-                            && socket
-                                .send(event("mail_changed", json!({ "reason": "sync" })))
-                                .await
-                                .is_err()
-                        {
-                            return;
-                        }
-                    }
+                let e = match e {
+                    Ok(e) => forward(&state, user_id, &e).await,
+                    Err(RecvError::Lagged(_)) => Some(missed.clone()),
                     Err(RecvError::Closed) => return,
+                };
+                if let Some(e) = e {
+                    if e.channel() == Some(Channel::Mail) {
+                        stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
+                    }
+                    if !send(&mut socket, &channels, &e).await {
+                        return;
+                    }
                 }
             }
             batch = changes.recv() => {
-                let msgs = match batch {
+                let all = match batch {
                     Ok(batch) => mail_events(&state, user_id, &batch).await,
                     // Missed batches: the counts are recomputed and lists revalidate anyway.
-                    Err(RecvError::Lagged(_)) => {
-                        vec![event("mail_changed", json!({ "reason": "sync" }))]
-                    }
+                    Err(RecvError::Lagged(_)) => vec![missed.clone()],
                     Err(RecvError::Closed) => return,
                 };
-                if !msgs.is_empty() {
+                if !all.is_empty() {
                     stats_due.get_or_insert_with(|| Instant::now() + STATS_DEBOUNCE);
                 }
-                if channels.contains("mail") {
-                    for msg in msgs {
-                        if socket.send(msg).await.is_err() {
-                            return;
-                        }
+                for e in &all {
+                    if !send(&mut socket, &channels, e).await {
+                        return;
                     }
                 }
             }
             item = settings_feed.recv() => {
-                let msg = match item {
+                let e = match item {
                     Ok(item) => settings_event(user_id, &own_session, item),
-                    // Missed changes: an update without values tells the client to re-read.
-                    Err(RecvError::Lagged(_)) => Some(event("settings_changed", json!({}))),
+                    Err(RecvError::Lagged(_)) => Some(LiveEvent::SettingsStale),
                     Err(RecvError::Closed) => return,
                 };
-                if let Some(msg) = msg
-                    && channels.contains("settings")
-                    && socket.send(msg).await.is_err()
+                if let Some(e) = e
+                    && !send(&mut socket, &channels, &e).await
                 {
                     return;
                 }
             }
             notice = notices.recv() => {
-                let msg = match notice {
-                    Ok(n) if n.user_id == user_id => Some(event(n.event, n.data)),
+                let e = match notice {
+                    Ok((to, n)) if to == user_id => Some(LiveEvent::from(n)),
                     Ok(_) | Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,
                 };
-                if let Some(msg) = msg
-                    && channels.contains("system")
-                    && socket.send(msg).await.is_err()
+                if let Some(e) = e
+                    && !send(&mut socket, &channels, &e).await
                 {
                     return;
                 }
             }
             () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
                 stats_due = None;
-                if channels.contains("mail")
-                    && let Some(msg) = stats(&state, user_id).await
-                    && socket.send(msg).await.is_err()
+                if channels.contains(&Channel::Mail)
+                    && let Some(e) = stats(&state, user_id).await
+                    && !send(&mut socket, &channels, &e).await
                 {
                     return;
                 }
@@ -419,3 +404,15 @@ async fn run(mut socket: WebSocket, state: AppState) {
         }
     }
 }
+
+crate::wire_types!(
+    event::LiveEvent,
+    event::Channel,
+    event::MailChange,
+    event::NewMail,
+    event::Level,
+    crate::notices::TaskDue,
+    crate::notices::AutoReplyDrafted,
+    crate::notices::SpamDetected,
+    crate::notices::SignInNeeded,
+);

@@ -427,7 +427,7 @@ fn clip(s: &str) -> String {
 
 fn plausible(t: i64) -> bool {
     // After 1980 and not more than two days in the future.
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let now = crate::kit::now();
     (315_532_800..now + 2 * 86_400).contains(&t)
 }
 

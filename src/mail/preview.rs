@@ -50,17 +50,7 @@ fn keep(c: char) -> bool {
 }
 
 /// Tags out, `<script>`/`<style>`/`<head>` with their content out, entities decoded.
-/// `s` cut to at most `max` bytes, at a character boundary.
-pub fn cut(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
+pub use crate::kit::cut;
 
 pub fn strip_html(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 2);

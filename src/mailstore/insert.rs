@@ -92,7 +92,7 @@ impl<'t> Inserter<'t> {
         let date = summary
             .date
             .or(f.internal_date)
-            .unwrap_or_else(|| time::OffsetDateTime::now_utc().unix_timestamp());
+            .unwrap_or_else(crate::kit::now);
         let thread_id = thread_for(&self.msgids, &self.subjects, account, id, &summary)?;
         let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
         let is_hidden = self

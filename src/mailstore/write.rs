@@ -236,7 +236,7 @@ impl<'t> MailWrite<'t> {
                 let before = (meta.status.clone(), meta.priority.clone());
                 meta.take_triage_from_keywords();
                 if before != (meta.status.clone(), meta.priority.clone()) {
-                    meta.last_activity = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+                    meta.last_activity = Some(crate::kit::now());
                 }
             }
             self.write_meta(&meta)?;

@@ -15,22 +15,60 @@ pub mod provider;
 pub mod routes;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::accounts::{self, AccountRecord, AuthKind};
 use crate::config::Config;
 use crate::crypto::ServerKey;
+use crate::feature::{Feature, Setup, need};
+use crate::forget;
 use crate::mail::Credential;
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::net::{Endpoint, FailureKind, MailError};
 use crate::mail::smtp::SmtpConn;
 use crate::mail::tls::TlsContext;
 use crate::messages;
+use crate::notices::{Notice, Notices};
 use crate::store::Store;
 
 pub use provider::{Providers, TokenFailure, TokenSet};
 pub use routes::router;
+
+/// OAuth sign-in: routes, the service the sync and the outbox sign in through, and an account's
+/// tokens dropped (and revoked) when it is forgotten.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    init,
+    needs: &[need::<OAuth>],
+    ..Feature::named("oauth")
+};
+
+fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
+    let notices = setup.need::<Notices>()?;
+    let oauth = Arc::new(OAuth::new(
+        setup.config,
+        setup.store.clone(),
+        setup.key.clone(),
+        notices,
+    )?);
+    setup.on_forget(Arc::new(Forgetting(oauth.clone())));
+    setup.provide(oauth)
+}
+
+/// Before an account is forgotten: its access token goes, its refresh token is revoked.
+struct Forgetting(Arc<OAuth>);
+
+impl forget::Hooks for Forgetting {
+    fn stopping(&self, accounts: &[u64]) {
+        for id in accounts {
+            if let Ok(Some(record)) = accounts::get(&self.0.store, *id) {
+                self.0.forget(&record);
+            }
+        }
+    }
+}
 
 /// The error of a sign-in whose refresh token the provider refused: the user must sign in
 /// again. The sync stops retrying on it.
@@ -39,9 +77,6 @@ pub use routes::router;
 pub struct SignInNeeded {
     pub provider: AuthKind,
 }
-
-/// What is called when an account starts needing a sign-in: (user id, the notice's JSON).
-pub type SignInNotice = Box<dyn Fn(u64, serde_json::Value) + Send + Sync>;
 
 struct Access {
     token: String,
@@ -60,7 +95,8 @@ pub struct OAuth {
     /// One refresh at a time per account.
     refreshing: Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>,
     pub flows: flows::Flows,
-    notice: OnceLock<SignInNotice>,
+    /// Where "this account needs a sign-in" goes (the user's live sessions).
+    notices: Arc<Notices>,
 }
 
 /// How long before its expiry an access token is renewed: a tenth of its life, at least five
@@ -73,7 +109,12 @@ fn renew_margin(life: Duration) -> Duration {
 }
 
 impl OAuth {
-    pub fn new(config: &Config, store: Store, key: ServerKey) -> anyhow::Result<Self> {
+    pub fn new(
+        config: &Config,
+        store: Store,
+        key: ServerKey,
+        notices: Arc<Notices>,
+    ) -> anyhow::Result<Self> {
         Ok(Self {
             providers: Providers::new(config.oauth.clone())?,
             public_url: config.https_public_url().map(str::to_string),
@@ -82,13 +123,8 @@ impl OAuth {
             access: Mutex::new(HashMap::new()),
             refreshing: Mutex::new(HashMap::new()),
             flows: flows::Flows::default(),
-            notice: OnceLock::new(),
+            notices,
         })
-    }
-
-    /// Where "this account needs a sign-in" goes (the live notices; set by the app).
-    pub fn set_notice(&self, notice: SignInNotice) {
-        let _ = self.notice.set(notice);
     }
 
     /// Keeps a fresh access token of `account` (a flow just got it).
@@ -206,16 +242,13 @@ impl OAuth {
                 let (store, id) = (self.store.clone(), record.id);
                 tokio::task::spawn_blocking(move || accounts::set_needs_sign_in(&store, id, true))
                     .await??;
-                if let Some(notice) = self.notice.get() {
-                    notice(
-                        record.user_id,
-                        serde_json::json!({
-                            "email": record.email,
-                            "provider": record.auth.name(),
-                            "message": messages::OAUTH_SIGN_IN_NEEDED,
-                        }),
-                    );
-                }
+                let notice = crate::notices::SignInNeeded {
+                    email: record.email.clone(),
+                    provider: record.auth.name().into(),
+                    message: messages::OAUTH_SIGN_IN_NEEDED.into(),
+                };
+                self.notices
+                    .send(record.user_id, Notice::SignInNeeded(notice));
                 Err(SignInNeeded {
                     provider: record.auth,
                 }

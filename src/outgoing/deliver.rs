@@ -8,7 +8,7 @@ use crate::error::AppError;
 use crate::mail::net::MailError;
 use crate::mail::smtp::SendError;
 use crate::messages;
-use crate::state::AppState;
+use crate::state::{AppState, MailChange};
 use crate::store::Store;
 use crate::sync::{SyncEvent, SyncManager};
 
@@ -157,13 +157,13 @@ pub async fn run(state: &AppState, mut item: Item) {
     if let Ok(Err(e)) | Err(e) = written.map_err(AppError::internal) {
         tracing::error!(error = %e, "cannot write an outbox item back");
     }
-    notify(state, user_id, account_id, "outbox");
+    notify(state, user_id, account_id, MailChange::Outbox);
     if kind == Kind::Draft {
-        notify(state, user_id, account_id, "drafts");
+        notify(state, user_id, account_id, MailChange::Drafts);
     }
 }
 
-pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: &'static str) {
+pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: MailChange) {
     state.service::<SyncManager>().notify(SyncEvent::Changed {
         user_id,
         account_id,
@@ -219,7 +219,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         tokio::task::spawn_blocking(move || outbox::record(&s, &snapshot))
             .await
             .map_err(anyhow::Error::from)??;
-        notify(state, item.user_id, item.account_id, "outbox");
+        notify(state, item.user_id, item.account_id, MailChange::Outbox);
     }
     let mut mb = Mailbox::open(shared, store, &account).await?;
     let result = async {
@@ -240,7 +240,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         }
         if let Some(draft) = item.draft_copy.clone() {
             mb.expunge(&draft).await?;
-            notify(state, item.user_id, item.account_id, "drafts");
+            notify(state, item.user_id, item.account_id, MailChange::Drafts);
         }
         if let Some(original) = item.mail.original_id
             && let Err(e) = mb.mark_answered(original).await
@@ -253,7 +253,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     .await;
     mb.close().await;
     result?;
-    notify(state, item.user_id, item.account_id, "sync");
+    notify(state, item.user_id, item.account_id, MailChange::Sync);
     Ok(())
 }
 

@@ -251,12 +251,7 @@ pub fn msg_id(id: &str) -> Option<String> {
 /// A new Message-ID on the sender's domain.
 pub fn new_message_id(from: &str) -> String {
     let domain = from.rsplit_once('@').map_or("mailclient.local", |(_, d)| d);
-    format!(
-        "<{}.{}@{}>",
-        random_hex(10),
-        OffsetDateTime::now_utc().unix_timestamp(),
-        domain
-    )
+    format!("<{}.{}@{}>", random_hex(10), crate::kit::now(), domain)
 }
 
 /// The HTML part: a whole document whose body carries the direction of the text (its first

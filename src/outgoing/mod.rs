@@ -23,15 +23,56 @@ pub mod scheduler;
 pub mod uploads;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::{self, AccountRecord};
 use crate::error::{AppError, Result};
+use crate::feature::{Feature, need};
+use crate::forget::{self, Step};
+use crate::jobs::Spec;
 use crate::messages;
 use crate::store::Store;
 pub use mime::Mailbox;
 pub use routes::router;
+
+/// Mail we write: routes, the outbox's and the uploads' forget steps, the outbox's jobs, and
+/// the outbox itself (woken after an account is forgotten, so it drops what went).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[
+        Step {
+            name: "outbox",
+            account: outbox::forget_account,
+            user: outbox::forget_user,
+        },
+        Step {
+            name: "attachments",
+            account: forget::nothing,
+            user: uploads::forget_user,
+        },
+    ],
+    jobs: |_| {
+        vec![
+            Spec::new(scheduler::SEND, Duration::from_secs(1), scheduler::pass),
+            Spec::new(
+                scheduler::SWEEP,
+                Duration::from_secs(3600),
+                scheduler::sweep_uploads,
+            ),
+        ]
+    },
+    init: |setup| {
+        let outbox = Outbox::new();
+        setup.on_forget(outbox.clone());
+        setup.provide(outbox)
+    },
+    prepare: scheduler::prepare,
+    needs: &[need::<Outbox>, need::<crate::sync::SyncManager>],
+    ..Feature::named("outgoing")
+};
 
 /// A mail as the user wrote it, ready to build: what the outbox keeps.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -94,6 +135,13 @@ impl Outbox {
     }
 }
 
+/// After an account is forgotten the outbox runs, and finds its queued mail gone.
+impl forget::Hooks for Outbox {
+    fn forgotten(&self, _: &[u64]) {
+        self.wake.notify_one();
+    }
+}
+
 /// The mailbox a user writes from: the one that received the mail being answered, else the one
 /// whose address `from` names, else their first.
 pub fn sending_account(
@@ -149,13 +197,7 @@ pub fn sender(store: &Store, user_id: u64, account: &AccountRecord) -> Mailbox {
     }
 }
 
-pub fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
-
-pub fn iso(ts: i64) -> String {
-    crate::emails::view::iso(ts)
-}
+pub use crate::kit::{iso, now};
 
 // This feature's part of the wire contract (see `crate::wire`).
 crate::wire_types!(

@@ -17,10 +17,9 @@ use super::request::{self, MailRequest};
 use super::uploads::{self, UploadedAttachment};
 use super::{deliver, iso, now};
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
-use crate::state::AppState;
+use crate::state::{AppState, MailChange};
 
 /// A mail with a pasted image can be far above axum's 2 MB default.
 const JSON_LIMIT: usize = 16 << 20;
@@ -120,19 +119,20 @@ async fn send(
     let from = req.from.clone();
     let original = request::id_of(&req.original_id);
     let limits = uploads::Limits::from(&state.config.compose);
-    let (account, mail) = blocking(&state, move |store| {
-        let account = super::sending_account(store, user_id, from.as_deref(), original)?;
-        let mail = request::compose(
-            store,
-            user_id,
-            super::sender(store, user_id, &account),
-            &req,
-            draft,
-            &limits,
-        )?;
-        Ok((account, mail))
-    })
-    .await?;
+    let (account, mail) = state
+        .store_blocking(move |store| {
+            let account = super::sending_account(store, user_id, from.as_deref(), original)?;
+            let mail = request::compose(
+                store,
+                user_id,
+                super::sender(store, user_id, &account),
+                &req,
+                draft,
+                &limits,
+            )?;
+            Ok((account, mail))
+        })
+        .await?;
     if draft {
         let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
         return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
@@ -159,9 +159,11 @@ async fn send(
         }
         saved_in_mailbox = Some(item.draft_copy.is_some());
     }
-    let item = blocking(&state, move |store| outbox::add(store, item)).await?;
+    let item = state
+        .store_blocking(move |store| outbox::add(store, item))
+        .await?;
     state.service::<Outbox>().wake.notify_one();
-    deliver::notify(&state, user_id, account.id, "outbox");
+    deliver::notify(&state, user_id, account.id, MailChange::Outbox);
     let message = if item.scheduled {
         messages::MAIL_SCHEDULED
     } else {
@@ -184,11 +186,12 @@ async fn list_outbox(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<OutboxResponse>> {
-    let items = blocking(&state, move |store| {
-        let items = outbox::list(store, user.id)?;
-        Ok(items.iter().map(|i| i.view(store)).collect())
-    })
-    .await?;
+    let items = state
+        .store_blocking(move |store| {
+            let items = outbox::list(store, user.id)?;
+            Ok(items.iter().map(|i| i.view(store)).collect())
+        })
+        .await?;
     Ok(Json(OutboxResponse { items }))
 }
 
@@ -236,21 +239,22 @@ async fn edit_outbox(
     let schedule = req.schedule(now())?;
     let wants_draft = req.wants_draft() && schedule.is_none();
     let limits = uploads::Limits::from(&state.config.compose);
-    let (current, account, mut mail) = blocking(&state, move |store| {
-        let current = outbox::get(store, user_id, id)?;
-        if current.stage != outbox::Stage::Deliver {
-            return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
-        }
-        if current.sending {
-            return Err(AppError::Conflict(messages::SENDING_NOW.into()));
-        }
-        let account = crate::accounts::get(store, current.account_id)?
-            .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
-        let sender = super::sender(store, user_id, &account);
-        let mail = request::compose(store, user_id, sender, &req, wants_draft, &limits)?;
-        Ok((current, account, mail))
-    })
-    .await?;
+    let (current, account, mut mail) = state
+        .store_blocking(move |store| {
+            let current = outbox::get(store, user_id, id)?;
+            if current.stage != outbox::Stage::Deliver {
+                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+            }
+            if current.sending {
+                return Err(AppError::Conflict(messages::SENDING_NOW.into()));
+            }
+            let account = crate::accounts::get(store, current.account_id)?
+                .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
+            let sender = super::sender(store, user_id, &account);
+            let mail = request::compose(store, user_id, sender, &req, wants_draft, &limits)?;
+            Ok((current, account, mail))
+        })
+        .await?;
     if mail.original_id.is_none() {
         mail.original_id = current.mail.original_id;
     }
@@ -260,14 +264,13 @@ async fn edit_outbox(
         let saved =
             drafts::store_draft(&state, &account, user_id, mail, current.draft_copy.clone())
                 .await?;
-        blocking(&state, move |store| {
-            match outbox::remove(store, user_id, id) {
+        state
+            .store_blocking(move |store| match outbox::remove(store, user_id, id) {
                 Ok(_) | Err(AppError::NotFound(_)) => Ok(()),
                 Err(e) => Err(e),
-            }
-        })
-        .await?;
-        deliver::notify(&state, user_id, account.id, "outbox");
+            })
+            .await?;
+        deliver::notify(&state, user_id, account.id, MailChange::Outbox);
         return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
     }
 
@@ -284,35 +287,36 @@ async fn edit_outbox(
         }
     }
     let undo = state.config.compose.undo_send_secs;
-    let item = blocking(&state, move |store| {
-        let item = outbox::update(store, user_id, id, |item| {
-            if item.stage != outbox::Stage::Deliver {
-                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
-            }
-            item.kind = Kind::Send;
-            item.mail = mail;
-            item.draft_copy = copy;
-            match schedule {
-                Some(at) => {
-                    item.send_at = at;
-                    item.scheduled = true;
+    let item = state
+        .store_blocking(move |store| {
+            let item = outbox::update(store, user_id, id, |item| {
+                if item.stage != outbox::Stage::Deliver {
+                    return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
                 }
-                None => {
-                    item.send_at = super::undo_deadline(undo);
-                    item.scheduled = false;
+                item.kind = Kind::Send;
+                item.mail = mail;
+                item.draft_copy = copy;
+                match schedule {
+                    Some(at) => {
+                        item.send_at = at;
+                        item.scheduled = true;
+                    }
+                    None => {
+                        item.send_at = super::undo_deadline(undo);
+                        item.scheduled = false;
+                    }
                 }
-            }
-            item.last_error = None;
-            item.next_try = None;
-            item.retry = true;
-            item.attempts = 0;
-            Ok(())
-        })?;
-        Ok(item.view(store))
-    })
-    .await?;
+                item.last_error = None;
+                item.next_try = None;
+                item.retry = true;
+                item.attempts = 0;
+                Ok(())
+            })?;
+            Ok(item.view(store))
+        })
+        .await?;
     state.service::<Outbox>().wake.notify_one();
-    deliver::notify(&state, user_id, account.id, "outbox");
+    deliver::notify(&state, user_id, account.id, MailChange::Outbox);
     Ok(Json(UpdateOutboxResponse {
         success: true,
         item: Some(item),
@@ -328,8 +332,10 @@ async fn cancel_outbox(
     Path(key): Path<String>,
 ) -> Result<Json<Success>> {
     let id = id_of(&key)?;
-    let item = blocking(&state, move |store| outbox::remove(store, user.id, id)).await?;
-    deliver::notify(&state, user.id, item.account_id, "outbox");
+    let item = state
+        .store_blocking(move |store| outbox::remove(store, user.id, id))
+        .await?;
+    deliver::notify(&state, user.id, item.account_id, MailChange::Outbox);
     Ok(Json(Success::YES))
 }
 
@@ -347,15 +353,16 @@ async fn undo(
     Path(key): Path<String>,
 ) -> Result<Json<UndoSendResponse>> {
     let id = id_of(&key)?;
-    let (item, mail) = blocking(&state, move |store| {
-        let item = outbox::undo(store, user.id, id)?;
-        let mail = outbox::mail_view(store, user.id, &item.mail, None);
-        Ok((item, mail))
-    })
-    .await?;
-    deliver::notify(&state, user.id, item.account_id, "outbox");
+    let (item, mail) = state
+        .store_blocking(move |store| {
+            let item = outbox::undo(store, user.id, id)?;
+            let mail = outbox::mail_view(store, user.id, &item.mail, None);
+            Ok((item, mail))
+        })
+        .await?;
+    deliver::notify(&state, user.id, item.account_id, MailChange::Outbox);
     if item.draft_copy.is_some() {
-        deliver::notify(&state, user.id, item.account_id, "drafts");
+        deliver::notify(&state, user.id, item.account_id, MailChange::Drafts);
     }
     Ok(Json(UndoSendResponse {
         success: true,
@@ -376,18 +383,19 @@ async fn retry(
     Path(key): Path<String>,
 ) -> Result<Json<RetryOutboxResponse>> {
     let id = id_of(&key)?;
-    let item = blocking(&state, move |store| {
-        let item = outbox::update(store, user.id, id, |item| {
-            item.retry = true;
-            item.next_try = None;
-            if !item.scheduled {
-                item.send_at = item.send_at.min(now());
-            }
-            Ok(())
-        })?;
-        Ok(item.view(store))
-    })
-    .await?;
+    let item = state
+        .store_blocking(move |store| {
+            let item = outbox::update(store, user.id, id, |item| {
+                item.retry = true;
+                item.next_try = None;
+                if !item.scheduled {
+                    item.send_at = item.send_at.min(now());
+                }
+                Ok(())
+            })?;
+            Ok(item.view(store))
+        })
+        .await?;
     state.service::<Outbox>().wake.notify_one();
     Ok(Json(RetryOutboxResponse {
         success: true,
@@ -428,10 +436,11 @@ async fn upload(
         .unwrap_or_default()
         .to_string();
     let limits = uploads::Limits::from(&state.config.compose);
-    let saved = blocking(&state, move |store| {
-        uploads::save(store, user.id, &q.name, &content_type, &bytes, &limits)
-    })
-    .await?;
+    let saved = state
+        .store_blocking(move |store| {
+            uploads::save(store, user.id, &q.name, &content_type, &bytes, &limits)
+        })
+        .await?;
     Ok(Json(saved.view()))
 }
 
@@ -443,7 +452,9 @@ async fn remove_upload(
     let id: u64 = key
         .parse()
         .map_err(|_| AppError::NotFound(messages::UPLOAD_NOT_FOUND.into()))?;
-    blocking(&state, move |store| uploads::remove(store, user.id, id)).await?;
+    state
+        .store_blocking(move |store| uploads::remove(store, user.id, id))
+        .await?;
     Ok(Json(Success::YES))
 }
 
@@ -459,7 +470,9 @@ async fn list_drafts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<DraftsResponse>> {
-    let drafts = blocking(&state, move |store| drafts::list(store, user.id)).await?;
+    let drafts = state
+        .store_blocking(move |store| drafts::list(store, user.id))
+        .await?;
     Ok(Json(DraftsResponse {
         total: drafts.len(),
         drafts,
@@ -572,7 +585,9 @@ async fn recent_contacts(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<ContactsResponse>> {
-    let contacts = blocking(&state, move |store| contacts::recent(store, user.id)).await?;
+    let contacts = state
+        .store_blocking(move |store| contacts::recent(store, user.id))
+        .await?;
     Ok(Json(ContactsResponse { contacts }))
 }
 

@@ -1,6 +1,6 @@
 //! The outbox's jobs on the scheduler (`crate::jobs`): `pass` sends what is due (undo delay
 //! over, scheduled time reached, retry backoff passed) every second, and at once when a
-//! request wakes the outbox; `sweep_uploads` drops attachments no mail took. `resume` runs
+//! request wakes the outbox; `sweep_uploads` drops attachments no mail took. `prepare` runs
 //! once at start.
 
 use super::{Outbox, deliver, outbox, uploads};
@@ -10,19 +10,15 @@ use crate::state::AppState;
 pub const SEND: &str = "outbox";
 pub const SWEEP: &str = "upload-sweep";
 
-/// At start: sends cut by a restart are claimed again.
-pub async fn resume(state: &AppState) {
-    let store = state.store.clone();
-    match tokio::task::spawn_blocking(move || outbox::release_stale_claims(&store)).await {
-        Ok(Ok(n)) if n > 0 => tracing::warn!(items = n, "outbox: resuming sends cut by a restart"),
-        Ok(Err(e)) => tracing::error!(error = %e, "outbox: cannot release stale claims"),
-        _ => {}
-    }
-}
-
-/// A request (send, undo, edit) wakes the outbox: its job runs now rather than at the next
+/// At start, before the scheduler: sends cut by a restart are released, and a request (send,
+/// undo, edit) wakes the outbox from then on, so its job runs now rather than at the next
 /// tick.
-pub fn forward_wakes(state: &AppState) {
+pub fn prepare(state: &AppState) -> anyhow::Result<()> {
+    match outbox::release_stale_claims(&state.store) {
+        Ok(n) if n > 0 => tracing::warn!(items = n, "outbox: resuming sends cut by a restart"),
+        Ok(_) => {}
+        Err(e) => tracing::error!(error = %e, "outbox: cannot release stale claims"),
+    }
     let state = state.clone();
     tokio::spawn(async move {
         let outbox = state.service::<Outbox>();
@@ -31,10 +27,7 @@ pub fn forward_wakes(state: &AppState) {
             state.jobs().trigger(&state, SEND);
         }
     });
-}
-
-fn now_secs() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
+    Ok(())
 }
 
 /// Sends every due item, and again while sending made more due (failures reschedule
@@ -46,7 +39,7 @@ pub async fn pass(state: AppState) -> anyhow::Result<()> {
         let mut worked = false;
         for item in items {
             let Some(due) = item.due_at() else { continue };
-            let now = now_secs();
+            let now = crate::kit::now();
             if due > now {
                 continue;
             }
@@ -67,6 +60,6 @@ pub async fn pass(state: AppState) -> anyhow::Result<()> {
 /// Drops uploads older than their time that no mail took.
 pub async fn sweep_uploads(state: AppState) -> anyhow::Result<()> {
     let store = state.store.clone();
-    tokio::task::spawn_blocking(move || uploads::sweep(&store, now_secs())).await??;
+    tokio::task::spawn_blocking(move || uploads::sweep(&store, crate::kit::now())).await??;
     Ok(())
 }

@@ -10,9 +10,27 @@ use ts_rs::TS;
 use super::model::{Action, ActionKind, StoredRule};
 use crate::emails::{self, triage};
 use crate::error::Result;
+use crate::hooks::Hooks;
 use crate::outgoing::outbox::{self, Item, Kind};
 use crate::outgoing::{self, Composed, Mailbox, mime, uploads};
+use crate::state::AppState;
 use crate::store::Store;
+
+/// What the actions need besides the store: the attachment limits of a forward, and the seams a
+/// status change goes through (a marking as spam trains spam detection).
+pub struct Tools {
+    pub limits: uploads::Limits,
+    pub hooks: Hooks,
+}
+
+impl Tools {
+    pub fn of(state: &AppState) -> Self {
+        Self {
+            limits: uploads::Limits::from(&state.config.compose),
+            hooks: state.hooks.clone(),
+        }
+    }
+}
 
 /// One action's outcome.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -92,16 +110,11 @@ fn forward(
     Ok(())
 }
 
-fn one(
-    store: &Store,
-    user_id: u64,
-    id: u64,
-    a: &Action,
-    rule: &str,
-    limits: &uploads::Limits,
-) -> Result<()> {
+fn one(store: &Store, user_id: u64, id: u64, a: &Action, rule: &str, tools: &Tools) -> Result<()> {
     match a.kind {
-        ActionKind::SetStatus => triage::set_status(store, user_id, id, &a.value, None).map(|_| ()),
+        ActionKind::SetStatus => {
+            triage::set_status(store, &tools.hooks, user_id, id, &a.value, None).map(|_| ())
+        }
         ActionKind::MoveToFolder => {
             triage::move_to_folder(store, user_id, id, &a.value).map(|_| ())
         }
@@ -112,7 +125,7 @@ fn one(
         ActionKind::MarkAsStarred => {
             emails::set_flags(store, user_id, id, None, Some(true)).map(|_| ())
         }
-        ActionKind::ForwardTo => forward(store, user_id, id, &a.value, rule, limits),
+        ActionKind::ForwardTo => forward(store, user_id, id, &a.value, rule, &tools.limits),
         ActionKind::Delete => triage::trash(store, user_id, id).map(|_| ()),
     }
 }
@@ -126,7 +139,7 @@ pub fn apply(
     id: u64,
     rule: &StoredRule,
     forwarded: &mut bool,
-    limits: &uploads::Limits,
+    tools: &Tools,
 ) -> Vec<Outcome> {
     let mut actions: Vec<&Action> = rule.actions.iter().collect();
     actions.sort_by_key(|a| matches!(a.kind, ActionKind::MoveToFolder | ActionKind::Delete));
@@ -138,7 +151,7 @@ pub fn apply(
             }
             *forwarded = true;
         }
-        let result = one(store, user_id, id, a, &rule.name, limits);
+        let result = one(store, user_id, id, a, &rule.name, tools);
         out.push(Outcome {
             kind: a.kind,
             value: a.value.clone(),

@@ -23,6 +23,30 @@ use serde_json::Value;
 pub use model::{Rule, RuleInput};
 pub use routes::router;
 
+/// Rules: routes, forget step, backup section, and the runner on the scheduler (its place in
+/// the change log taken before any sync).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "rules",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "rules",
+        export: backup_export,
+        import: backup_import,
+    }],
+    jobs: |_| vec![Spec::new(runner::JOB, runner::TICK, runner::run)],
+    prepare: |state| runner::join(&state.store),
+    needs: &[need::<crate::outgoing::Outbox>],
+    ..Feature::named("rules")
+};
+
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
+use crate::jobs::Spec;
 use crate::state::AppState;
 use crate::store::per_user::UserRecords;
 

@@ -12,11 +12,11 @@ use super::actions::Outcome;
 use super::model::{MAX_RULES, Rule, RuleInput, Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES, runner};
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::emails::view::iso;
 use crate::error::{ApiJson, AppError, Result};
+use crate::kit::now;
 use crate::messages;
-use crate::outgoing::{Outbox, uploads};
+use crate::outgoing::Outbox;
 use crate::state::AppState;
 use crate::store::Store;
 use crate::store::per_user::Made;
@@ -30,10 +30,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/rules/{id}/preview", post(preview))
         .route("/api/rules/{id}/run", post(run_now))
         .route("/api/rules/{id}/activity", get(activity))
-}
-
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
 }
 
 fn not_found() -> AppError {
@@ -84,7 +80,9 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<RulesResponse>> {
-    let rules = blocking(&state, move |store| ordered(store, user.id)).await?;
+    let rules = state
+        .store_blocking(move |store| ordered(store, user.id))
+        .await?;
     Ok(Json(RulesResponse {
         rules: rules.into_iter().map(Rule::from).collect(),
     }))
@@ -95,7 +93,9 @@ async fn create(
     CurrentUser(user): CurrentUser,
     ApiJson(input): ApiJson<RuleInput>,
 ) -> Result<Json<Rule>> {
-    let r = blocking(&state, move |store| create_rule(store, user.id, input)).await?;
+    let r = state
+        .store_blocking(move |store| create_rule(store, user.id, input))
+        .await?;
     Ok(Json(r.into()))
 }
 
@@ -106,15 +106,16 @@ async fn update(
     ApiJson(input): ApiJson<RuleInput>,
 ) -> Result<Json<Rule>> {
     let id = id_of(&id)?;
-    let r = blocking(&state, move |store| {
-        let rule: StoredRule = input.checked(&own(store, user.id)?)?.into();
-        RULES.update(store, user.id, id, |r: &mut Stored| {
-            r.rule = rule;
-            Ok(())
+    let r = state
+        .store_blocking(move |store| {
+            let rule: StoredRule = input.checked(&own(store, user.id)?)?.into();
+            RULES.update(store, user.id, id, |r: &mut Stored| {
+                r.rule = rule;
+                Ok(())
+            })
         })
-    })
-    .await?
-    .ok_or_else(not_found)?;
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(r.into()))
 }
 
@@ -132,14 +133,15 @@ async fn set_active(
     ApiJson(req): ApiJson<ActiveRequest>,
 ) -> Result<Json<Rule>> {
     let id = id_of(&id)?;
-    let r = blocking(&state, move |store| {
-        RULES.update(store, user.id, id, |r: &mut Stored| {
-            r.rule.is_active = req.is_active;
-            Ok(())
+    let r = state
+        .store_blocking(move |store| {
+            RULES.update(store, user.id, id, |r: &mut Stored| {
+                r.rule.is_active = req.is_active;
+                Ok(())
+            })
         })
-    })
-    .await?
-    .ok_or_else(not_found)?;
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(r.into()))
 }
 
@@ -155,30 +157,31 @@ async fn order(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<OrderRequest>,
 ) -> Result<Json<RulesResponse>> {
-    let rules = blocking(&state, move |store| {
-        let current = ordered(store, user.id)?;
-        let ids: Vec<u64> = req.ids.iter().filter_map(|i| i.parse().ok()).collect();
-        let mut sorted = ids.clone();
-        sorted.sort_unstable();
-        let mut have: Vec<u64> = current.iter().map(|r| r.id).collect();
-        have.sort_unstable();
-        if sorted != have || ids.len() != req.ids.len() {
-            return Err(AppError::bad_request(messages::RULES_ORDER_INVALID));
-        }
-        let items: Vec<Made<Stored>> = current
-            .into_iter()
-            .map(|mut r| {
-                r.position = ids.iter().position(|i| *i == r.id).unwrap_or(0) as i64;
-                (
-                    Some(r.id),
-                    Box::new(move |_| r) as Box<dyn FnOnce(u64) -> Stored>,
-                )
-            })
-            .collect();
-        RULES.put_many(store, user.id, MAX_RULES, messages::RULES_FULL, items)?;
-        ordered(store, user.id)
-    })
-    .await?;
+    let rules = state
+        .store_blocking(move |store| {
+            let current = ordered(store, user.id)?;
+            let ids: Vec<u64> = req.ids.iter().filter_map(|i| i.parse().ok()).collect();
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            let mut have: Vec<u64> = current.iter().map(|r| r.id).collect();
+            have.sort_unstable();
+            if sorted != have || ids.len() != req.ids.len() {
+                return Err(AppError::bad_request(messages::RULES_ORDER_INVALID));
+            }
+            let items: Vec<Made<Stored>> = current
+                .into_iter()
+                .map(|mut r| {
+                    r.position = ids.iter().position(|i| *i == r.id).unwrap_or(0) as i64;
+                    (
+                        Some(r.id),
+                        Box::new(move |_| r) as Box<dyn FnOnce(u64) -> Stored>,
+                    )
+                })
+                .collect();
+            RULES.put_many(store, user.id, MAX_RULES, messages::RULES_FULL, items)?;
+            ordered(store, user.id)
+        })
+        .await?;
     Ok(Json(RulesResponse {
         rules: rules.into_iter().map(Rule::from).collect(),
     }))
@@ -196,7 +199,10 @@ async fn delete(
     Path(id): Path<String>,
 ) -> Result<Json<RuleDeleted>> {
     let id = id_of(&id)?;
-    if !blocking(&state, move |store| RULES.remove(store, user.id, id)).await? {
+    if !state
+        .store_blocking(move |store| RULES.remove(store, user.id, id))
+        .await?
+    {
         return Err(not_found());
     }
     Ok(Json(RuleDeleted { success: true }))
@@ -233,25 +239,26 @@ async fn preview(
     Path(id): Path<String>,
 ) -> Result<Json<Preview>> {
     let id = id_of(&id)?;
-    let p = blocking(&state, move |store| {
-        let rule = rule_of(store, user.id, id)?;
-        let (scanned, hits) = runner::existing(store, user.id, &rule.rule)?;
-        Ok(Preview {
-            count: hits.len(),
-            scanned,
-            sample: hits
-                .iter()
-                .take(20)
-                .map(|m| PreviewMail {
-                    id: m.id.to_string(),
-                    subject: m.summary.subject.clone(),
-                    from: m.summary.from.clone(),
-                    date: iso(m.date),
-                })
-                .collect(),
+    let p = state
+        .store_blocking(move |store| {
+            let rule = rule_of(store, user.id, id)?;
+            let (scanned, hits) = runner::existing(store, user.id, &rule.rule)?;
+            Ok(Preview {
+                count: hits.len(),
+                scanned,
+                sample: hits
+                    .iter()
+                    .take(20)
+                    .map(|m| PreviewMail {
+                        id: m.id.to_string(),
+                        subject: m.summary.subject.clone(),
+                        from: m.summary.from.clone(),
+                        date: iso(m.date),
+                    })
+                    .collect(),
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(p))
 }
 
@@ -270,31 +277,32 @@ async fn run_now(
     Path(id): Path<String>,
 ) -> Result<Json<RunResult>> {
     let id = id_of(&id)?;
-    let limits = uploads::Limits::from(&state.config.compose);
-    let (result, forwarded) = blocking(&state, move |store| {
-        let rule = rule_of(store, user.id, id)?;
-        let (_, hits) = runner::existing(store, user.id, &rule.rule)?;
-        let mut applied = 0;
-        let mut forwarded = false;
-        for meta in &hits {
-            let mut once = false;
-            let outcomes =
-                super::actions::apply(store, user.id, meta.id, &rule.rule, &mut once, &limits);
-            forwarded |= once;
-            if outcomes.iter().all(|o| o.ok) {
-                applied += 1;
+    let tools = super::actions::Tools::of(&state);
+    let (result, forwarded) = state
+        .store_blocking(move |store| {
+            let rule = rule_of(store, user.id, id)?;
+            let (_, hits) = runner::existing(store, user.id, &rule.rule)?;
+            let mut applied = 0;
+            let mut forwarded = false;
+            for meta in &hits {
+                let mut once = false;
+                let outcomes =
+                    super::actions::apply(store, user.id, meta.id, &rule.rule, &mut once, &tools);
+                forwarded |= once;
+                if outcomes.iter().all(|o| o.ok) {
+                    applied += 1;
+                }
+                runner::record(store, user.id, id, meta, outcomes)?;
             }
-            runner::record(store, user.id, id, meta, outcomes)?;
-        }
-        Ok((
-            RunResult {
-                matched: hits.len(),
-                applied,
-            },
-            forwarded,
-        ))
-    })
-    .await?;
+            Ok((
+                RunResult {
+                    matched: hits.len(),
+                    applied,
+                },
+                forwarded,
+            ))
+        })
+        .await?;
     if forwarded {
         state.service::<Outbox>().wake.notify_one();
     }
@@ -325,23 +333,24 @@ async fn activity(
     Path(id): Path<String>,
 ) -> Result<Json<ActivityResponse>> {
     let id = id_of(&id)?;
-    let items = blocking(&state, move |store| {
-        rule_of(store, user.id, id)?;
-        let all: Vec<Activity> = ACTIVITY.list(store, user.id)?;
-        Ok(all
-            .into_iter()
-            .rev()
-            .filter(|a| a.rule_id == id)
-            .take(100)
-            .map(|a| ActivityItem {
-                at: iso(a.at),
-                email_id: a.message.to_string(),
-                subject: a.subject,
-                from: a.from,
-                outcomes: a.outcomes,
-            })
-            .collect())
-    })
-    .await?;
+    let items = state
+        .store_blocking(move |store| {
+            rule_of(store, user.id, id)?;
+            let all: Vec<Activity> = ACTIVITY.list(store, user.id)?;
+            Ok(all
+                .into_iter()
+                .rev()
+                .filter(|a| a.rule_id == id)
+                .take(100)
+                .map(|a| ActivityItem {
+                    at: iso(a.at),
+                    email_id: a.message.to_string(),
+                    subject: a.subject,
+                    from: a.from,
+                    outcomes: a.outcomes,
+                })
+                .collect())
+        })
+        .await?;
     Ok(Json(ActivityResponse { items }))
 }

@@ -12,23 +12,21 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use super::actions::{self, Outcome};
+use super::actions::{self, Outcome, Tools};
 use super::matching::{self, Mail};
 use super::model::{Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES};
 use crate::accounts;
-use crate::emails::routes::blocking;
+use crate::emails::arrivals::{self, Arrival, Follower, Then};
 use crate::error::Result;
-use crate::mailstore::{Kind, MailRead, MessageMeta, changes};
-use crate::outgoing::{Outbox, uploads};
+use crate::mailstore::{MailRead, MessageMeta};
+use crate::outgoing::Outbox;
 use crate::state::AppState;
 use crate::store::Store;
 
 pub const JOB: &str = "rules";
 pub const TICK: Duration = Duration::from_secs(3);
 const CURSOR: &str = "rules";
-const BATCH: usize = 2000;
-const ROUNDS: usize = 50;
 /// Activity entries kept per user.
 const KEEP_ACTIVITY: usize = 1000;
 /// The newest inbox mails "run now" looks at.
@@ -38,7 +36,7 @@ pub const HISTORY_SECS: i64 = 3 * 86_400;
 
 /// At start, before any sync: the job's place in the change log.
 pub fn join(store: &Store) -> anyhow::Result<()> {
-    changes::join(store, CURSOR).map(|_| ())
+    arrivals::join(store, CURSOR)
 }
 
 /// The user's active rules, in order.
@@ -57,7 +55,7 @@ pub fn run_on(
     meta: &MessageMeta,
     raw: &[u8],
     rules: &[(u64, StoredRule)],
-    limits: &uploads::Limits,
+    tools: &Tools,
 ) -> Result<bool> {
     let mail = Mail::read(meta, raw);
     let mut forwarded = false;
@@ -65,7 +63,7 @@ pub fn run_on(
         if !matching::matches(rule, &mail) {
             continue;
         }
-        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, limits);
+        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, tools);
         record(store, user_id, *rule_id, meta, outcomes)?;
         if rule.stop {
             break;
@@ -82,7 +80,7 @@ pub fn record(
     meta: &MessageMeta,
     outcomes: Vec<Outcome>,
 ) -> Result<()> {
-    let at = time::OffsetDateTime::now_utc().unix_timestamp();
+    let at = crate::kit::now();
     let (subject, from) = (meta.summary.subject.clone(), meta.summary.from.clone());
     let message = meta.id;
     ACTIVITY.insert(store, user_id, usize::MAX, "", move |seq| Activity {
@@ -102,7 +100,7 @@ pub fn record(
 
 /// One run of the job.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
-    let limits = uploads::Limits::from(&state.config.compose);
+    let tools = Tools::of(&state);
     let mailboxes = state.mailboxes.clone();
     // An account with no status is not syncing here (a local import): its mail is not new.
     let syncing_new = move |account: u64| {
@@ -110,101 +108,77 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             .status(account)
             .is_some_and(|s| s.initial_sync_done)
     };
-    let forwarded = blocking(&state, move |store| follow(store, &limits, &syncing_new)).await?;
+    let forwarded = state
+        .store_blocking(move |store| follow(store, &tools, &syncing_new))
+        .await?;
     if forwarded {
         state.service::<Outbox>().wake.notify_one();
     }
     Ok(())
 }
 
-/// Reads the log since the cursor and runs the rules on new INBOX mail: mail of accounts
-/// past their first sync (`past_first_sync`), not dated long before it was stored.
-fn follow(
-    store: &Store,
-    limits: &uploads::Limits,
-    past_first_sync: &dyn Fn(u64) -> bool,
-) -> Result<bool> {
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    let mut from = changes::join(store, CURSOR)?;
+/// The rules as a follower of new inbox mail: mail of accounts past their first sync
+/// (`past_first_sync`), not dated long before it was stored.
+struct Runner<'a> {
+    tools: &'a Tools,
+    past_first_sync: &'a dyn Fn(u64) -> bool,
+    now: i64,
+    /// Whether anyone has a rule that runs.
+    anyone: bool,
+    rules_of: HashMap<u64, Vec<(u64, StoredRule)>>,
+    forwarded: bool,
+}
+
+impl Follower for Runner<'_> {
+    fn cursor(&self) -> &'static str {
+        CURSOR
+    }
+
+    fn anyone(&self) -> bool {
+        self.anyone
+    }
+
+    fn wants(&mut self, store: &Store, user_id: u64) -> Result<bool> {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.rules_of.entry(user_id) {
+            e.insert(
+                active(store, user_id)?
+                    .into_iter()
+                    .map(|r| (r.id, r.rule))
+                    .collect(),
+            );
+        }
+        Ok(!self.rules_of[&user_id].is_empty())
+    }
+
+    fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then> {
+        if !(self.past_first_sync)(mail.account_id) || mail.meta.date < self.now - HISTORY_SECS {
+            return Ok(Then::Next);
+        }
+        let raw = mail.raw()?;
+        let rules = &self.rules_of[&mail.user_id];
+        let sent = run_on(store, mail.user_id, &mail.meta, &raw, rules, self.tools)?;
+        self.forwarded |= sent;
+        // A forward is the one action not harmless twice.
+        Ok(if sent { Then::AckHere } else { Then::Next })
+    }
+}
+
+/// Reads the log since the cursor and runs the rules on new INBOX mail. Returns whether
+/// something was forwarded.
+fn follow(store: &Store, tools: &Tools, past_first_sync: &dyn Fn(u64) -> bool) -> Result<bool> {
     // Nobody has a rule that runs (the usual case, and always during a first sync before any
-    // rule exists): step over the log instead of reading it.
+    // rule exists): the log is stepped over instead of read.
     let everyone: Vec<(u64, Stored)> = RULES.everyone(store)?;
-    if !everyone.iter().any(|(_, r)| r.rule.is_active) {
-        let last = changes::last_seq(store)?;
-        if last > from {
-            changes::ack(store, CURSOR, last)?;
-        }
-        return Ok(false);
-    }
-    let mut rules_of: HashMap<u64, Vec<(u64, StoredRule)>> = HashMap::new();
-    let mut inbox_of: HashMap<u64, Option<(u64, String)>> = HashMap::new();
-    let mut forwarded = false;
-    for _ in 0..ROUNDS {
-        let batch = changes::after(store, from, BATCH)?;
-        let Some(last) = batch.last().map(|c| c.seq) else {
-            break;
-        };
-        for c in &batch {
-            if c.kind != Kind::Added || c.reason != changes::Reason::Sync {
-                continue;
-            }
-            let account = match inbox_of.get(&c.account) {
-                Some(a) => a.clone(),
-                None => {
-                    let a = accounts::get(store, c.account)?.map(|a| {
-                        let inbox = MailRead::new(store)
-                            .and_then(|r| r.roles(a.id))
-                            .ok()
-                            .and_then(|r| r.get("inbox").cloned())
-                            .unwrap_or_else(|| "INBOX".into());
-                        (a.user_id, inbox)
-                    });
-                    inbox_of.insert(c.account, a.clone());
-                    a
-                }
-            };
-            let Some((user_id, inbox)) = account else {
-                continue;
-            };
-            if c.folder != inbox || !past_first_sync(c.account) {
-                continue;
-            }
-            if let std::collections::hash_map::Entry::Vacant(e) = rules_of.entry(user_id) {
-                e.insert(
-                    active(store, user_id)?
-                        .into_iter()
-                        .map(|r| (r.id, r.rule))
-                        .collect(),
-                );
-            }
-            let rules = &rules_of[&user_id];
-            if rules.is_empty() {
-                continue;
-            }
-            let read = MailRead::new(store)?;
-            let Some(meta) = read.meta(c.message)? else {
-                continue;
-            };
-            if meta.hidden || meta.draft || meta.folder != inbox || meta.date < now - HISTORY_SECS {
-                continue;
-            }
-            let raw = read.raw(c.message)?.unwrap_or_default();
-            drop(read);
-            let sent = run_on(store, user_id, &meta, &raw, rules, limits)?;
-            if sent {
-                // A forward is the one action not harmless twice: the log is acked past this
-                // mail at once, so a crash later in the batch does not forward it again.
-                changes::ack(store, CURSOR, c.seq)?;
-            }
-            forwarded |= sent;
-        }
-        changes::ack(store, CURSOR, last)?;
-        from = last;
-        if batch.len() < BATCH {
-            break;
-        }
-    }
-    Ok(forwarded)
+    let mut runner = Runner {
+        tools,
+        past_first_sync,
+        now: crate::kit::now(),
+        anyone: everyone.iter().any(|(_, r)| r.rule.is_active),
+        rules_of: HashMap::new(),
+        forwarded: false,
+    };
+    arrivals::follow(store, &mut runner)?;
+    Ok(runner.forwarded)
 }
 
 /// The newest inbox mails of the user that `rule` matches (at most [`EXISTING_MAX`] looked at).

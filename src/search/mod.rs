@@ -9,6 +9,7 @@
 //! - `run.rs`: running a search; `routes.rs`: the HTTP side
 
 pub mod analyzer;
+mod background;
 pub mod build;
 pub mod index;
 mod materialize;
@@ -19,8 +20,42 @@ pub mod run;
 pub mod schema;
 pub mod stem;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 pub use index::{Search, WriterOptions};
 pub use routes::router;
+
+use crate::feature::{Feature, Setup, need};
+use crate::state::AppState;
+
+/// How often the indexer looks for stored changes to index.
+const INDEX_POLL: Duration = Duration::from_millis(250);
+
+/// Search: its route, the index (opened at background priority) and the indexer.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    init,
+    start,
+    needs: &[need::<Search>],
+    ..Feature::named("search")
+};
+
+/// Opens the index; the writer's threads are started here, at background priority.
+fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
+    let (dir, store) = (&setup.config.storage.data_dir, setup.store.clone());
+    let opts = setup.config.search.serve_writer();
+    let search = background::in_background(|| Search::open(dir, store, opts))?;
+    setup.provide(Arc::new(search))
+}
+
+/// The indexer thread, at background priority.
+fn start(state: &AppState) -> anyhow::Result<()> {
+    let search = state.service::<Search>();
+    background::in_background(|| search.spawn_indexer(INDEX_POLL));
+    Ok(())
+}
 
 // This feature's part of the wire contract (see `crate::wire`).
 crate::wire_types!(run::SnippetPart, run::SearchResult, routes::SearchResponse,);

@@ -15,6 +15,29 @@ pub use prefs::Preferences;
 pub use routes::router;
 pub use versions::{create_tables, forget_user};
 
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
+
+/// The preferences: routes, their step in forgetting, their backup section, and the feed of
+/// changes the live channel forwards.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "preferences and their history",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "preferences",
+        export: backup_export,
+        import: backup_import,
+    }],
+    init: |setup| setup.provide(std::sync::Arc::new(SettingsFeed::default())),
+    needs: &[need::<SettingsFeed>],
+    ..Feature::named("settings")
+};
+
 /// What a session hears about its user's preferences.
 #[derive(Debug, Clone)]
 pub enum Event {
@@ -84,7 +107,7 @@ pub fn backup_import(
         let checked = prefs::checked_update(&serde_json::json!({ k.clone(): v }))?;
         update.extend(checked);
     }
-    let now = crate::clock::now_rfc3339();
+    let now = crate::kit::now_rfc3339();
     let outcome = versions::apply(
         &state.store,
         user_id,

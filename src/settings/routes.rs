@@ -195,7 +195,7 @@ async fn put_settings(
                     settings_type,
                     base_version: Some(req.base_version),
                     changed_by: &who,
-                    timestamp: &crate::clock::now_rfc3339(),
+                    timestamp: &crate::kit::now_rfc3339(),
                 },
             )
         })
@@ -289,7 +289,7 @@ async fn rollback(
                 user_id,
                 req.version,
                 &who,
-                &crate::clock::now_rfc3339(),
+                &crate::kit::now_rfc3339(),
             )
         })
         .await?

@@ -8,6 +8,16 @@ pub mod routes;
 
 pub use routes::router;
 
+use crate::feature::{Feature, need};
+
+/// The smart features page: its routes.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    needs: &[need::<crate::ai::Ai>],
+    ..Feature::named("smart")
+};
+
 // This feature's part of the wire contract (see `crate::wire`).
 crate::wire_types!(
     crate::ai::answer::Sentiment,

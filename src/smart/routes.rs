@@ -11,7 +11,6 @@ use super::insights::Insights;
 use crate::ai::training::Training;
 use crate::ai::{self, Ask, Extras, answer, prompts, source};
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::state::AppState;
@@ -41,10 +40,9 @@ fn mail_id(key: &str) -> Result<u64> {
 /// The stored mail as text (no thread context: these features look at one mail).
 async fn mail_text(state: &AppState, user_id: u64, key: &str) -> Result<source::MailText> {
     let id = mail_id(key)?;
-    let (mail, _) = blocking(state, move |store| {
-        source::stored(store, user_id, id, false)
-    })
-    .await?;
+    let (mail, _) = state
+        .store_blocking(move |store| source::stored(store, user_id, id, false))
+        .await?;
     Ok(mail)
 }
 
@@ -189,9 +187,8 @@ async fn insights(
 ) -> Result<Json<Insights>> {
     let offset = q.tz.unwrap_or(120).clamp(-14 * 60, 14 * 60) * 60;
     let now = crate::outgoing::now();
-    let i = blocking(&state, move |store| {
-        super::insights::compute(store, user.id, now, offset)
-    })
-    .await?;
+    let i = state
+        .store_blocking(move |store| super::insights::compute(store, user.id, now, offset))
+        .await?;
     Ok(Json(i))
 }

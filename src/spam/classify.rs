@@ -77,7 +77,7 @@ pub fn start(state: &AppState, user_id: u64) -> Result<Progress> {
         };
         set(&spam, user_id, |p| {
             p.running = false;
-            p.finished_at = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+            p.finished_at = Some(crate::kit::now());
             p.error = error;
         });
     });

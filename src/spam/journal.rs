@@ -38,7 +38,7 @@ pub struct Decision {
 impl Decision {
     pub fn of(meta: &MessageMeta, verdict: &str, source: &str) -> Self {
         Decision {
-            at: time::OffsetDateTime::now_utc().unix_timestamp(),
+            at: crate::kit::now(),
             message: meta.id,
             from: meta.summary.from.clone(),
             subject: meta.summary.subject.chars().take(200).collect(),
@@ -127,7 +127,7 @@ pub fn clear(store: &Store, user_id: u64) -> anyhow::Result<()> {
 
 pub fn queue_review(txn: &WriteTransaction, user_id: u64, ids: &[u64]) -> anyhow::Result<()> {
     let mut t = txn.open_table(REVIEW)?;
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let now = crate::kit::now();
     let waiting = t.range((user_id, 0)..=(user_id, u64::MAX))?.count();
     for id in ids.iter().take(REVIEW_MAX.saturating_sub(waiting)) {
         t.insert((user_id, *id), now)?;

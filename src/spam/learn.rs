@@ -13,7 +13,7 @@ use super::mail::Mail;
 use super::model::{self, Class};
 use super::{Spam, tokens};
 use crate::ai::{self, answer, provider::Ask};
-use crate::emails::learner::Learner;
+use crate::hooks::Learner;
 use crate::mail::parse;
 use crate::mailstore::{Detection, MailWrite, MessageMeta, Reason, keywords};
 use crate::state::AppState;
@@ -48,7 +48,7 @@ pub fn tokens_of_raw(raw: &[u8]) -> Vec<u32> {
     tokens::of(&Mail::of(msg.as_ref(), raw, None))
 }
 
-/// The user's triage, as it happens (`emails::learner`): into spam is spam; out of spam or
+/// The user's triage, as it happens (the `hooks::Learner` seam): into spam is spam; out of spam or
 /// suspicious into any other status ("not spam") is ham. Trained in the transaction of the
 /// change, so the mail is still there, whatever the sync does with it next.
 pub struct Marking(pub Spam);
@@ -255,24 +255,10 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::users::{self, NewUser, Role};
 
     #[test]
     fn examples_learned_by_an_older_tokenizer_are_learned_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
-        let user = users::create(
-            &store,
-            NewUser {
-                username: "dana",
-                name: "",
-                password: "password1",
-                role: Role::User,
-            },
-            false,
-        )
-        .unwrap()
-        .id;
+        let (_dir, store, user) = crate::schema::store_with_user();
         let body = serde_json::json!({
             "spamExamples": [{"id": "1", "text": "FREE money now, click here", "date": "2026-01-01"}]
         });
@@ -281,7 +267,7 @@ mod tests {
         let txn = store.db().begin_write().unwrap();
         model::train(&txn, user, "ex:s:1", Class::Spam, &[7, 8, 9]).unwrap();
         txn.commit().unwrap();
-        examples(&store, &Spam::new()).unwrap();
+        examples(&store, &Spam::new(Default::default())).unwrap();
         let txn = store.db().begin_write().unwrap();
         assert_eq!(
             model::keys_with(&txn, user, "ex:").unwrap(),

@@ -4,6 +4,7 @@
 
 use mail_parser::{Address, HeaderValue, Message, MimeHeaders};
 
+use crate::kit::cut;
 use crate::mail::parse::Summary;
 
 /// Text and HTML scanned per mail at most (bytes).
@@ -82,17 +83,6 @@ const WANTED: &[&str] = &[
     "received",
 ];
 
-fn cut(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
-
 pub fn domain_of(address: &str) -> String {
     address
         .rsplit_once('@')
@@ -141,7 +131,7 @@ impl<'a> Mail<'a> {
             }
         }
         let has_date = headers.iter().any(|(n, _)| n == "date");
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let now = crate::kit::now();
         let date_ok = msg
             .date()
             .map(|d| d.to_timestamp())

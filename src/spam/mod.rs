@@ -33,7 +33,7 @@ pub mod settings;
 pub mod tokens;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use redb::WriteTransaction;
@@ -42,9 +42,42 @@ use serde_json::Value;
 pub use routes::router;
 
 use crate::error::Result;
-use crate::live::Notices;
+use crate::feature::{BackupSection, Feature, Setup, need};
+use crate::forget::{self, Step};
+use crate::hooks::{Learner, Screen};
+use crate::jobs::Spec;
+use crate::notices::Notices;
 use crate::state::AppState;
 use crate::store::Store;
+
+/// Spam and advertisement detection: routes, forget step, backup section, the learning job, and
+/// the two seams it fills: the sync's look at new mail ([`Screen`]) and learning from the user's
+/// triage ([`Learner`], in the marking's own transaction).
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "spam detection",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "spamDetection",
+        export: backup_export,
+        import: backup_import,
+    }],
+    jobs: |_| vec![Spec::new(learn::JOB, learn::TICK, learn::run)],
+    init,
+    needs: &[need::<Spam>, need::<crate::ai::Ai>],
+    ..Feature::named("spam")
+};
+
+fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
+    let spam = Spam::new(setup.need::<Notices>()?);
+    setup.provide::<dyn Screen>(Arc::new(spam.clone()))?;
+    setup.provide::<dyn Learner>(Arc::new(learn::Marking(spam.clone())))?;
+    setup.provide(Arc::new(spam))
+}
 
 /// How long a user's profile is used before it is read again (changes made elsewhere, such as
 /// the AI training page or a new contact, are seen within this).
@@ -55,22 +88,23 @@ type Cached = (Instant, Arc<profile::Profile>);
 
 /// The feature's service: the cached profiles, the live notices, 'load and classify''s
 /// progress.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Spam {
     profiles: Arc<Mutex<HashMap<u64, Cached>>>,
-    notices: Arc<OnceLock<Arc<Notices>>>,
+    notices: Arc<Notices>,
     pub(crate) progress: Arc<Mutex<HashMap<u64, classify::Progress>>>,
     /// A stamp of each user's examples as last learned (the job skips unchanged ones).
     pub(crate) examples_seen: Arc<Mutex<HashMap<u64, u64>>>,
 }
 
 impl Spam {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn set_notices(&self, notices: Arc<Notices>) {
-        let _ = self.notices.set(notices);
+    pub fn new(notices: Arc<Notices>) -> Self {
+        Self {
+            profiles: Default::default(),
+            notices,
+            progress: Default::default(),
+            examples_seen: Default::default(),
+        }
     }
 
     /// The user's profile, from the cache while fresh.

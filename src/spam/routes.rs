@@ -17,7 +17,6 @@ use super::journal::{self, Decision};
 use super::settings::{self, Settings};
 use crate::ai::key;
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
@@ -44,7 +43,9 @@ async fn get_settings(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Settings>> {
     Ok(Json(
-        blocking(&state, move |store| settings::load(store, user.id)).await?,
+        state
+            .store_blocking(move |store| settings::load(store, user.id))
+            .await?,
     ))
 }
 
@@ -69,26 +70,27 @@ async fn post_settings(
         .filter(|k| !k.is_empty())
         .map(str::to_string);
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
-    let saved = blocking(&state, move |store| {
-        let current = settings::load(store, user.id)?;
-        let next = current.with(&fields)?;
-        if next.use_ai && !current.use_ai {
-            if let Some(k) = &typed {
-                key::store_key(store, &server_key, &config, user.id, k)?;
-            }
-            match key::endpoint(store, &server_key, &config, user.id, None) {
-                Err(AppError::AiKeyMissing) => {
-                    return Err(AppError::bad_request(messages::SPAM_AI_KEY_MISSING));
+    let saved = state
+        .store_blocking(move |store| {
+            let current = settings::load(store, user.id)?;
+            let next = current.with(&fields)?;
+            if next.use_ai && !current.use_ai {
+                if let Some(k) = &typed {
+                    key::store_key(store, &server_key, &config, user.id, k)?;
                 }
-                other => {
-                    other?;
+                match key::endpoint(store, &server_key, &config, user.id, None) {
+                    Err(AppError::AiKeyMissing) => {
+                        return Err(AppError::bad_request(messages::SPAM_AI_KEY_MISSING));
+                    }
+                    other => {
+                        other?;
+                    }
                 }
             }
-        }
-        settings::save(store, user.id, &next)?;
-        Ok(next)
-    })
-    .await?;
+            settings::save(store, user.id, &next)?;
+            Ok(next)
+        })
+        .await?;
     state.service::<Spam>().changed(user.id);
     Ok(Json(Saved {
         success: true,
@@ -132,33 +134,34 @@ async fn debug(
     Path(id): Path<u64>,
 ) -> Result<Json<Breakdown>> {
     let spam = state.service::<Spam>();
-    let b = blocking(&state, move |store| {
-        let (meta, raw) = crate::emails::get(store, user.id, id)?;
-        let profile = spam.profile(store, user.id)?;
-        let r = engine::judge_raw(&raw, &profile);
-        Ok(Breakdown {
-            id,
-            score: r.score,
-            stored_score: meta.spam_score,
-            verdict: r.verdict,
-            status: meta.status,
-            spam_threshold: profile.settings.spam_threshold,
-            suspicious_threshold: profile.settings.suspicious_threshold,
-            spamminess: r.spamminess.map(|s| (s * 1000.0).round() / 1000.0),
-            advertisement: r.advertisement,
-            hits: r
-                .hits
-                .into_iter()
-                .map(|h| BreakdownHit {
-                    rule: h.rule.into(),
-                    label: h.label.into(),
-                    points: h.points,
-                    detail: h.detail,
-                })
-                .collect(),
+    let b = state
+        .store_blocking(move |store| {
+            let (meta, raw) = crate::emails::get(store, user.id, id)?;
+            let profile = spam.profile(store, user.id)?;
+            let r = engine::judge_raw(&raw, &profile);
+            Ok(Breakdown {
+                id,
+                score: r.score,
+                stored_score: meta.spam_score,
+                verdict: r.verdict,
+                status: meta.status,
+                spam_threshold: profile.settings.spam_threshold,
+                suspicious_threshold: profile.settings.suspicious_threshold,
+                spamminess: r.spamminess.map(|s| (s * 1000.0).round() / 1000.0),
+                advertisement: r.advertisement,
+                hits: r
+                    .hits
+                    .into_iter()
+                    .map(|h| BreakdownHit {
+                        rule: h.rule.into(),
+                        label: h.label.into(),
+                        points: h.points,
+                        detail: h.detail,
+                    })
+                    .collect(),
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(b))
 }
 
@@ -166,10 +169,9 @@ async fn classify_start(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Progress>> {
-    let enabled = blocking(&state, move |store| {
-        Ok(settings::load(store, user.id)?.enabled)
-    })
-    .await?;
+    let enabled = state
+        .store_blocking(move |store| Ok(settings::load(store, user.id)?.enabled))
+        .await?;
     if !enabled {
         return Err(AppError::bad_request(messages::SPAM_DETECTION_OFF));
     }
@@ -200,17 +202,18 @@ async fn activity(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Activity>> {
-    let a = blocking(&state, move |store| {
-        let s = settings::load(store, user.id)?;
-        let (trained_spam, trained_ham) = super::model::totals(store, user.id)?;
-        Ok(Activity {
-            logging: s.log_activity,
-            decisions: journal::activity(store, user.id, ACTIVITY)?,
-            trained_spam,
-            trained_ham,
+    let a = state
+        .store_blocking(move |store| {
+            let s = settings::load(store, user.id)?;
+            let (trained_spam, trained_ham) = super::model::totals(store, user.id)?;
+            Ok(Activity {
+                logging: s.log_activity,
+                decisions: journal::activity(store, user.id, ACTIVITY)?,
+                trained_spam,
+                trained_ham,
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(a))
 }
 
@@ -218,6 +221,8 @@ async fn clear_activity(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<Success>> {
-    blocking(&state, move |store| Ok(journal::clear(store, user.id)?)).await?;
+    state
+        .store_blocking(move |store| Ok(journal::clear(store, user.id)?))
+        .await?;
     Ok(Json(Success::YES))
 }

@@ -1,4 +1,4 @@
-//! Detection in the sync (the `sync::screen` hook): every new mail of an inbox is judged on the
+//! Detection in the sync (the `hooks::Screen` seam): every new mail of an inbox is judged on the
 //! parse threads and stored with its verdict in the same transaction. An account's first sync
 //! (its history) is not judged, and mail dated more than 3 days before it arrived is scored,
 //! never moved; 'load and classify' acts on both when asked.
@@ -7,17 +7,17 @@ use std::sync::Arc;
 
 use mail_parser::Message;
 use redb::WriteTransaction;
-use serde_json::json;
 
 use super::Spam;
 use super::engine::{self, Verdict};
 use super::journal::{self, Decision};
 use super::mail::Mail;
 use super::profile::Profile;
+use crate::hooks::{Batch, Judge, Screen};
 use crate::mail::parse::Summary;
 use crate::mailstore::{Detection, MessageMeta};
+use crate::notices::{Notice, SpamDetected};
 use crate::store::Store;
-use crate::sync::screen::{Batch, Judge, Screen};
 
 /// New mail dated this long before it is stored is history (a re-sync), not news: scored, not
 /// moved.
@@ -58,7 +58,7 @@ impl Judge for BatchJudge {
     fn judge(&self, msg: Option<&Message<'_>>, raw: &[u8], summary: &Summary) -> Option<Detection> {
         let mail = Mail::of(msg, raw, Some(summary));
         let report = engine::judge(&mail, &self.profile);
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let now = crate::kit::now();
         let news = summary.date.is_none_or(|d| d >= now - NEWS_SECS);
         Some(engine::detection(&report, &self.profile.settings, news))
     }
@@ -102,19 +102,14 @@ impl Judge for BatchJudge {
 impl Spam {
     /// Tells the user's sessions that a mail was found to be spam (`notifyOnSpam`).
     pub fn notify(&self, user_id: u64, m: &MessageMeta) {
-        if let Some(n) = self.notices.get() {
-            n.send(
-                user_id,
-                "spam_detected",
-                json!({
-                    "id": m.id,
-                    "from": m.summary.from,
-                    "fromName": m.summary.from_name,
-                    "subject": m.summary.subject,
-                    "score": m.spam_score,
-                    "message": crate::messages::SPAM_NOTICE,
-                }),
-            );
-        }
+        let notice = SpamDetected {
+            id: m.id,
+            from: m.summary.from.clone(),
+            from_name: m.summary.from_name.clone(),
+            subject: m.summary.subject.clone(),
+            score: m.spam_score,
+            message: crate::messages::SPAM_NOTICE.into(),
+        };
+        self.notices.send(user_id, Notice::SpamDetected(notice));
     }
 }

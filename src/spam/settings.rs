@@ -2,17 +2,18 @@
 //! each name drops its `spamDetection` prefix (`enabled`, `useAI`, `spamThreshold`, …). Kept
 //! per user.
 
-use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
+use redb::WriteTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::messages;
-use crate::store::{Store, record};
+use crate::store::Store;
+use crate::store::user_record::UserRecord;
 
 /// user id → [`Settings`] (JSON).
-const SETTINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("spam_settings");
+static SETTINGS: UserRecord = UserRecord::new("spam_settings");
 
 /// The longest list (characters) and its most entries.
 pub const MAX_LIST_CHARS: usize = 20_000;
@@ -67,13 +68,7 @@ impl Default for Settings {
     }
 }
 
-/// The entries of a text list: trimmed, lower-cased, split on commas, semicolons and lines.
-pub fn entries(list: &str) -> Vec<String> {
-    list.split([',', '\n', ';'])
-        .map(|e| e.trim().trim_matches(['<', '>']).to_lowercase())
-        .filter(|e| !e.is_empty())
-        .collect()
-}
+pub use crate::kit::entries;
 
 fn bad(field: &str) -> AppError {
     AppError::bad_request(messages::spam_invalid(field))
@@ -122,41 +117,25 @@ impl Settings {
 }
 
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
-    txn.open_table(SETTINGS)?;
-    Ok(())
+    SETTINGS.create(txn)
 }
 
 pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
-    txn.open_table(SETTINGS)?.remove(user_id)?;
-    Ok(())
+    SETTINGS.forget(txn, user_id)
 }
 
 /// The user's settings (the defaults until they save their own).
 pub fn load(store: &Store, user_id: u64) -> Result<Settings> {
-    let txn = store.db().begin_read()?;
-    let t = txn.open_table(SETTINGS)?;
-    Ok(match t.get(user_id)? {
-        Some(v) => record::decode(v.value())?,
-        None => Settings::default(),
-    })
+    Ok(own(store, user_id)?.unwrap_or_default())
 }
 
 /// Whether the user saved settings of their own (the backup's section).
 pub fn own(store: &Store, user_id: u64) -> Result<Option<Settings>> {
-    let txn = store.db().begin_read()?;
-    let t = txn.open_table(SETTINGS)?;
-    Ok(match t.get(user_id)? {
-        Some(v) => Some(record::decode(v.value())?),
-        None => None,
-    })
+    SETTINGS.get(store, user_id)
 }
 
 pub fn save(store: &Store, user_id: u64, s: &Settings) -> Result<()> {
-    let txn = store.db().begin_write()?;
-    txn.open_table(SETTINGS)?
-        .insert(user_id, record::encode(s).as_slice())?;
-    txn.commit()?;
-    Ok(())
+    SETTINGS.put(store, user_id, s)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 pub mod per_user;
 pub mod record;
+pub mod user_record;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -177,7 +177,7 @@ pub async fn sync_folder(
             .await?;
     }
 
-    state.last_sync = time::OffsetDateTime::now_utc().unix_timestamp();
+    state.last_sync = crate::kit::now();
     ctx.save_folder(&state).await?;
     Ok(outcome)
 }

@@ -28,7 +28,7 @@ pub async fn run(ctx: Ctx, wake: Arc<Notify>) {
         let mut s = ctx.status.lock().expect("status");
         s.state = "idle".into();
         s.initial_sync_done = true;
-        s.last_sync = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+        s.last_sync = Some(crate::kit::now());
     }
     loop {
         let account = ctx.account_id;

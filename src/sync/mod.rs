@@ -18,11 +18,75 @@ use tokio::sync::{Notify, broadcast};
 use tokio::task::JoinHandle;
 
 use crate::accounts::{self, AccountRecord};
+use crate::config::Config;
 use crate::crypto::ServerKey;
+use crate::feature::{Feature, Setup, need};
+use crate::forget::{self, Step};
+use crate::hooks::Screen;
+use crate::jobs::Spec;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
+use crate::state::{AppState, Mailboxes};
 use crate::store::Store;
 use worker::{Ctx, FetchCounters, FetchCounts, SyncStatus};
+
+/// The sync engine: a task per account (started by `serve`), the scheduler's polls, the tasks
+/// stopped before an account is forgotten, and the mail it stored forgotten with the account
+/// (the mail store sits below every feature: the sync that fills it declares its step).
+pub static FEATURE: Feature = Feature {
+    forget: &[Step {
+        name: "stored mail",
+        account: crate::mailstore::forget_account,
+        user: forget::nothing,
+    }],
+    jobs,
+    init,
+    start: |state| {
+        let accounts = state.service::<SyncManager>().start_all()?;
+        if accounts > 0 {
+            tracing::info!(accounts, "syncing mail accounts");
+        }
+        Ok(())
+    },
+    needs: &[need::<SyncManager>],
+    ..Feature::named("sync")
+};
+
+/// The manager, signing in through OAuth and asking spam detection about new mail (both set
+/// up before it).
+fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
+    let (events, _) = broadcast::channel(1024);
+    let shared = SyncShared {
+        key: setup.key.clone(),
+        tls: setup.tls.clone(),
+        timeout: Duration::from_secs(setup.config.mail.timeout_secs),
+        hosts: setup.hosts.clone(),
+        max_backoff: Duration::from_secs(300),
+        events,
+        screen: setup.need::<dyn Screen>()?,
+        oauth: setup.need::<crate::oauth::OAuth>()?,
+    };
+    let sync = Arc::new(SyncManager::new(setup.store.clone(), shared));
+    setup.on_forget(sync.clone());
+    setup.provide::<dyn Mailboxes>(sync.clone())?;
+    setup.provide(sync)
+}
+
+fn jobs(config: &Config) -> Vec<Spec<AppState>> {
+    let secs = Duration::from_secs;
+    vec![
+        Spec::new(
+            "mail-inbox-poll",
+            secs(config.mail.inbox_poll_secs),
+            SyncManager::inbox_poll_job,
+        ),
+        Spec::new(
+            "mail-full-pass",
+            secs(config.mail.poll_interval_secs),
+            SyncManager::full_pass_job,
+        ),
+    ]
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SyncEvent {
@@ -31,7 +95,7 @@ pub enum SyncEvent {
     Changed {
         user_id: u64,
         account_id: u64,
-        reason: &'static str,
+        reason: crate::state::MailChange,
     },
     /// A sync pass failed; `kind` is the mail error kind (auth, unreachable, …) when known.
     Failed {
@@ -55,8 +119,8 @@ pub struct SyncShared {
     pub hosts: HostPolicy,
     pub max_backoff: Duration,
     pub events: broadcast::Sender<SyncEvent>,
-    /// Spam detection, registered once the application is built.
-    pub screen: std::sync::OnceLock<Arc<dyn screen::Screen>>,
+    /// Spam detection's look at new mail before it is stored.
+    pub screen: Arc<dyn Screen>,
     /// Signing in: passwords, or OAuth access tokens kept fresh.
     pub oauth: Arc<crate::oauth::OAuth>,
 }
@@ -204,13 +268,13 @@ impl SyncManager {
     }
 
     /// The scheduler's job of the full pass.
-    pub async fn full_pass_job(state: crate::state::AppState) -> anyhow::Result<()> {
+    pub async fn full_pass_job(state: AppState) -> anyhow::Result<()> {
         state.service::<SyncManager>().wake_all();
         Ok(())
     }
 
     /// The scheduler's job of the INBOX poll.
-    pub async fn inbox_poll_job(state: crate::state::AppState) -> anyhow::Result<()> {
+    pub async fn inbox_poll_job(state: AppState) -> anyhow::Result<()> {
         state.service::<SyncManager>().poll_inboxes();
         Ok(())
     }
@@ -222,8 +286,17 @@ impl SyncManager {
     }
 }
 
+/// Before an account is forgotten its task stops (a batch in flight finds the account gone).
+impl forget::Hooks for SyncManager {
+    fn stopping(&self, accounts: &[u64]) {
+        for id in accounts {
+            self.stop(*id);
+        }
+    }
+}
+
 /// The rest of the application drives the sync engine by account id.
-impl crate::state::Mailboxes for SyncManager {
+impl Mailboxes for SyncManager {
     fn start(&self, account: u64) {
         match accounts::get(&self.store, account) {
             Ok(Some(record)) => SyncManager::start(self, record),

@@ -129,16 +129,14 @@ impl Ctx {
     /// chunk while the chunk before it is still being written and committed (the commit waits
     /// for the disk, and the cores would idle), then hands it to [`Self::spawn_store_parsed`].
     pub fn spawn_parse(&self, state: &FolderState, batch: Vec<Fetched>) -> Parsing {
-        let judge = self.shared.screen.get().cloned().and_then(|screen| {
-            let first_sync = !self.status.lock().expect("status").initial_sync_done;
-            let batch = screen::Batch {
-                account: self.account_id,
-                user_id: self.user_id,
-                role: &state.role,
-                first_sync,
-            };
-            screen.judge_for(&self.store, &batch)
-        });
+        let first_sync = !self.status.lock().expect("status").initial_sync_done;
+        let batch_of = screen::Batch {
+            account: self.account_id,
+            user_id: self.user_id,
+            role: &state.role,
+            first_sync,
+        };
+        let judge = self.shared.screen.judge_for(&self.store, &batch_of);
         let j = judge.clone();
         let parsed = tokio::task::spawn_blocking(move || {
             // On every core: parsing is most of a batch's work, and the store takes one
@@ -345,9 +343,7 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
                     s.state = "error".into();
                     s.error = Some(message.clone());
                     s.error_kind = kind.clone();
-                    s.next_retry_at = Some(
-                        time::OffsetDateTime::now_utc().unix_timestamp() + backoff.as_secs() as i64,
-                    );
+                    s.next_retry_at = Some(crate::kit::now() + backoff.as_secs() as i64);
                     first
                 };
                 ctx.status_changed();
@@ -454,7 +450,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         }
         {
             let mut s = ctx.status.lock().expect("status");
-            s.last_sync = Some(time::OffsetDateTime::now_utc().unix_timestamp());
+            s.last_sync = Some(crate::kit::now());
             s.error = None;
             s.error_kind = None;
             s.next_retry_at = None;

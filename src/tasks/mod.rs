@@ -16,7 +16,29 @@ use serde_json::Value;
 pub use model::{Task, TaskInput};
 pub use routes::router;
 
+/// Tasks: routes, forget step, backup section, and the reminders' job.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "tasks",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "tasks",
+        export: backup_export,
+        import: backup_import,
+    }],
+    jobs: |_| vec![Spec::new(reminders::JOB, reminders::TICK, reminders::run)],
+    needs: &[need::<crate::notices::Notices>],
+    ..Feature::named("tasks")
+};
+
 use crate::error::Result;
+use crate::feature::{BackupSection, Feature, need};
+use crate::forget::{self, Step};
+use crate::jobs::Spec;
 use crate::messages;
 use crate::state::AppState;
 use crate::store::per_user::{Made, UserRecords};

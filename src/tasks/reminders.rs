@@ -4,13 +4,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::TASKS;
 use super::model::Stored;
-use crate::emails::routes::blocking;
-use crate::emails::view::iso;
-use crate::live::Notices;
+use crate::kit::iso;
+use crate::notices::{Notice, Notices, TaskDue};
 use crate::state::AppState;
 
 pub const JOB: &str = "task-reminders";
@@ -27,29 +24,31 @@ pub fn due(tasks: &[(u64, Stored)], now: i64) -> Vec<(u64, u64)> {
 }
 
 pub async fn run(state: AppState) -> anyhow::Result<()> {
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    let announced = blocking(&state, move |store| {
-        let all: Vec<(u64, Stored)> = TASKS.everyone(store)?;
-        let mut out = Vec::new();
-        for (user, id) in due(&all, now) {
-            // Marked first: a crash after this loses one reminder rather than repeating it.
-            if let Some(t) = TASKS.update(store, user, id, |t: &mut Stored| {
-                t.reminded = true;
-                Ok(())
-            })? {
-                out.push((user, t));
+    let now = crate::kit::now();
+    let announced = state
+        .store_blocking(move |store| {
+            let all: Vec<(u64, Stored)> = TASKS.everyone(store)?;
+            let mut out = Vec::new();
+            for (user, id) in due(&all, now) {
+                // Marked first: a crash after this loses one reminder rather than repeating it.
+                if let Some(t) = TASKS.update(store, user, id, |t: &mut Stored| {
+                    t.reminded = true;
+                    Ok(())
+                })? {
+                    out.push((user, t));
+                }
             }
-        }
-        Ok(out)
-    })
-    .await?;
+            Ok(out)
+        })
+        .await?;
     let notices = state.service::<Notices>();
     for (user, t) in announced {
-        notices.send(
-            user,
-            "task_due",
-            json!({"id": t.id.to_string(), "title": t.title, "dueDate": t.due.map(iso)}),
-        );
+        let notice = TaskDue {
+            id: t.id.to_string(),
+            title: t.title,
+            due_date: t.due.map(iso),
+        };
+        notices.send(user, Notice::TaskDue(notice));
     }
     Ok(())
 }

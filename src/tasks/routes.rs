@@ -10,8 +10,8 @@ use ts_rs::TS;
 use super::TASKS;
 use super::model::{MAX_TASKS, Status, Stored, Task, TaskInput, checked_text, parse_due};
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result};
+use crate::kit::now;
 use crate::messages;
 use crate::state::AppState;
 use crate::store::Store;
@@ -21,10 +21,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/tasks", get(list).post(create))
         .route("/api/tasks/{id}", put(update).delete(delete))
         .route("/api/tasks/{id}/toggle", post(toggle))
-}
-
-fn now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
 }
 
 fn not_found() -> AppError {
@@ -79,7 +75,9 @@ async fn list(
         "overdue" => |t, now| t.overdue(now),
         _ => return Err(AppError::bad_request(messages::TASK_FILTER_INVALID)),
     };
-    let all: Vec<Stored> = blocking(&state, move |store| TASKS.list(store, user.id)).await?;
+    let all: Vec<Stored> = state
+        .store_blocking(move |store| TASKS.list(store, user.id))
+        .await?;
     let open = all.iter().filter(|t| t.status == Status::Pending).count();
     let overdue = all.iter().filter(|t| t.overdue(now)).count();
     let mut tasks: Vec<Stored> = all.into_iter().filter(|t| keep(t, now)).collect();
@@ -96,29 +94,30 @@ async fn create(
     CurrentUser(user): CurrentUser,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> Result<Json<Task>> {
-    let t = blocking(&state, move |store| {
-        let (title, description) = checked_text(&input.title, &input.description)?;
-        let due = parse_due(&input.due_date, tz(store, user.id)?)?;
-        let mail = linked_mail(store, user.id, input.email_id.as_deref())?;
-        let status = input.status.unwrap_or_default();
-        let now = now();
-        TASKS.insert(store, user.id, MAX_TASKS, messages::TASKS_FULL, move |id| {
-            Stored {
-                id,
-                title,
-                description,
-                priority: input.priority,
-                due,
-                status,
-                created: now,
-                completed: (status == Status::Completed).then_some(now),
-                email_id: mail.as_ref().map(|m| m.0),
-                email_subject: mail.map(|m| m.1),
-                reminded: false,
-            }
+    let t = state
+        .store_blocking(move |store| {
+            let (title, description) = checked_text(&input.title, &input.description)?;
+            let due = parse_due(&input.due_date, tz(store, user.id)?)?;
+            let mail = linked_mail(store, user.id, input.email_id.as_deref())?;
+            let status = input.status.unwrap_or_default();
+            let now = now();
+            TASKS.insert(store, user.id, MAX_TASKS, messages::TASKS_FULL, move |id| {
+                Stored {
+                    id,
+                    title,
+                    description,
+                    priority: input.priority,
+                    due,
+                    status,
+                    created: now,
+                    completed: (status == Status::Completed).then_some(now),
+                    email_id: mail.as_ref().map(|m| m.0),
+                    email_subject: mail.map(|m| m.1),
+                    reminded: false,
+                }
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(Task::of(t, now())))
 }
 
@@ -129,31 +128,32 @@ async fn update(
     ApiJson(input): ApiJson<TaskInput>,
 ) -> Result<Json<Task>> {
     let id = id_of(&id)?;
-    let t = blocking(&state, move |store| {
-        let (title, description) = checked_text(&input.title, &input.description)?;
-        let due = parse_due(&input.due_date, tz(store, user.id)?)?;
-        let mail = linked_mail(store, user.id, input.email_id.as_deref())?;
-        TASKS.update(store, user.id, id, |t: &mut Stored| {
-            if t.due != due {
-                // A new due time gets its own reminder.
-                t.reminded = false;
-            }
-            t.title = title;
-            t.description = description;
-            t.priority = input.priority;
-            t.due = due;
-            if let Some(s) = input.status {
-                set_status(t, s);
-            }
-            if let Some((id, subject)) = mail {
-                t.email_id = Some(id);
-                t.email_subject = Some(subject);
-            }
-            Ok(())
+    let t = state
+        .store_blocking(move |store| {
+            let (title, description) = checked_text(&input.title, &input.description)?;
+            let due = parse_due(&input.due_date, tz(store, user.id)?)?;
+            let mail = linked_mail(store, user.id, input.email_id.as_deref())?;
+            TASKS.update(store, user.id, id, |t: &mut Stored| {
+                if t.due != due {
+                    // A new due time gets its own reminder.
+                    t.reminded = false;
+                }
+                t.title = title;
+                t.description = description;
+                t.priority = input.priority;
+                t.due = due;
+                if let Some(s) = input.status {
+                    set_status(t, s);
+                }
+                if let Some((id, subject)) = mail {
+                    t.email_id = Some(id);
+                    t.email_subject = Some(subject);
+                }
+                Ok(())
+            })
         })
-    })
-    .await?
-    .ok_or_else(not_found)?;
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(Task::of(t, now())))
 }
 
@@ -170,18 +170,19 @@ async fn toggle(
     Path(id): Path<String>,
 ) -> Result<Json<Task>> {
     let id = id_of(&id)?;
-    let t = blocking(&state, move |store| {
-        TASKS.update(store, user.id, id, |t: &mut Stored| {
-            let next = match t.status {
-                Status::Pending => Status::Completed,
-                Status::Completed => Status::Pending,
-            };
-            set_status(t, next);
-            Ok(())
+    let t = state
+        .store_blocking(move |store| {
+            TASKS.update(store, user.id, id, |t: &mut Stored| {
+                let next = match t.status {
+                    Status::Pending => Status::Completed,
+                    Status::Completed => Status::Pending,
+                };
+                set_status(t, next);
+                Ok(())
+            })
         })
-    })
-    .await?
-    .ok_or_else(not_found)?;
+        .await?
+        .ok_or_else(not_found)?;
     Ok(Json(Task::of(t, now())))
 }
 
@@ -196,7 +197,10 @@ async fn delete(
     Path(id): Path<String>,
 ) -> Result<Json<TaskDeleted>> {
     let id = id_of(&id)?;
-    if !blocking(&state, move |store| TASKS.remove(store, user.id, id)).await? {
+    if !state
+        .store_blocking(move |store| TASKS.remove(store, user.id, id))
+        .await?
+    {
         return Err(not_found());
     }
     Ok(Json(TaskDeleted { success: true }))

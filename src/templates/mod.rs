@@ -8,10 +8,29 @@ use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{AppError, Result};
+use crate::feature::{BackupSection, Feature};
+use crate::forget::{self, Step};
 use crate::messages;
 use crate::store::{Store, record};
 
 pub use routes::router;
+
+/// Mail templates: routes, forget step, backup section.
+pub static FEATURE: Feature = Feature {
+    routes: Some(router),
+    wire_types,
+    forget: &[Step {
+        name: "templates",
+        account: forget::nothing,
+        user: forget_user,
+    }],
+    backup: &[BackupSection {
+        name: "templates",
+        export: backup_export,
+        import: backup_import,
+    }],
+    ..Feature::named("templates")
+};
 
 /// (user id, template id) → JSON [`Template`].
 pub const TEMPLATES: TableDefinition<(u64, u64), &[u8]> = TableDefinition::new("mail_templates");

@@ -9,7 +9,6 @@ use ts_rs::TS;
 use super::TemplateView;
 
 use crate::auth::CurrentUser;
-use crate::emails::routes::blocking;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
@@ -60,7 +59,9 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<TemplatesResponse>> {
-    let all = blocking(&state, move |store| super::list(store, user.id)).await?;
+    let all = state
+        .store_blocking(move |store| super::list(store, user.id))
+        .await?;
     Ok(Json(TemplatesResponse {
         templates: all.iter().map(super::Template::view).collect(),
     }))
@@ -71,10 +72,11 @@ async fn create(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<TemplateRequest>,
 ) -> Result<Json<TemplateResponse>> {
-    let t = blocking(&state, move |store| {
-        super::create(store, user.id, &req.name, &req.subject, &req.body)
-    })
-    .await?;
+    let t = state
+        .store_blocking(move |store| {
+            super::create(store, user.id, &req.name, &req.subject, &req.body)
+        })
+        .await?;
     Ok(TemplateResponse::of(&t))
 }
 
@@ -85,10 +87,11 @@ async fn update(
     ApiJson(req): ApiJson<TemplateRequest>,
 ) -> Result<Json<TemplateResponse>> {
     let id = id_of(&key)?;
-    let t = blocking(&state, move |store| {
-        super::update(store, user.id, id, &req.name, &req.subject, &req.body)
-    })
-    .await?;
+    let t = state
+        .store_blocking(move |store| {
+            super::update(store, user.id, id, &req.name, &req.subject, &req.body)
+        })
+        .await?;
     Ok(TemplateResponse::of(&t))
 }
 
@@ -98,6 +101,8 @@ async fn remove(
     Path(key): Path<String>,
 ) -> Result<Json<Success>> {
     let id = id_of(&key)?;
-    blocking(&state, move |store| super::remove(store, user.id, id)).await?;
+    state
+        .store_blocking(move |store| super::remove(store, user.id, id))
+        .await?;
     Ok(Json(Success::YES))
 }

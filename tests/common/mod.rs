@@ -55,11 +55,11 @@ impl TestApp {
         // The scheduler with every job, as `serve` runs it (only inside a runtime: some tests
         // are sync).
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            // Placed before the test goes on, as `serve` does before it syncs.
-            mailclient::autoreply::monitor::join(&state.store).unwrap();
-            mailclient::rules::runner::join(&state.store).unwrap();
+            // Prepared before the test goes on (the change-log readers placed), as `serve` does
+            // before it syncs.
+            mailclient::app::prepare(&state).unwrap();
             let s = state.clone();
-            rt.spawn(async move { mailclient::app::start_jobs(&s).await.unwrap() });
+            rt.spawn(async move { s.jobs().start(&s).await.unwrap() });
         }
         // The search indexer, as `serve` runs it (a thread: it needs no runtime).
         state

@@ -9,7 +9,6 @@ use super::common::{OUTBOX_PREFIX, reply_subject, send_of};
 use super::from_raw::composed_from_raw;
 use super::listing::stored;
 use crate::accounts::AccountRecord;
-use crate::emails::routes::blocking;
 use crate::error::{AppError, Result};
 use crate::mailstore::MailRead;
 use crate::messages;
@@ -18,7 +17,7 @@ use crate::outgoing::outbox::{self, Item, Kind, MailboxRef, Stage};
 use crate::outgoing::request::{self, clean_html};
 use crate::outgoing::uploads;
 use crate::outgoing::{self, Composed, Outbox, deliver, mime, now};
-use crate::state::AppState;
+use crate::state::{AppState, MailChange};
 use crate::sync::SyncManager;
 
 /// Where a saved draft went.
@@ -92,7 +91,7 @@ pub async fn append_draft(
     }
     .await;
     mb.close().await;
-    deliver::notify(state, user_id, account.id, "drafts");
+    deliver::notify(state, user_id, account.id, MailChange::Drafts);
     result
 }
 
@@ -103,10 +102,11 @@ pub async fn local_id(
     place: &MailboxRef,
 ) -> Result<Option<u64>> {
     let place = place.clone();
-    blocking(state, move |store| {
-        Ok(MailRead::new(store)?.id_of_uid(account_id, &place.folder, place.uid)?)
-    })
-    .await
+    state
+        .store_blocking(move |store| {
+            Ok(MailRead::new(store)?.id_of_uid(account_id, &place.folder, place.uid)?)
+        })
+        .await
 }
 
 /// Puts a draft into the mailbox's Drafts (replacing `replaces`), or into the outbox when the
@@ -132,8 +132,10 @@ pub async fn store_draft(
             item.next_try = Some(now() + outbox::backoff_secs(1));
             item.last_error = Some(deliver::Failure::from(e).message);
             item.draft_copy = replaces;
-            let item = blocking(state, move |store| outbox::add(store, item)).await?;
-            deliver::notify(state, user_id, account.id, "outbox");
+            let item = state
+                .store_blocking(move |store| outbox::add(store, item))
+                .await?;
+            deliver::notify(state, user_id, account.id, MailChange::Outbox);
             Ok(Saved {
                 in_mailbox: false,
                 id: Some(format!("{OUTBOX_PREFIX}{}", item.id)),
@@ -200,23 +202,23 @@ pub async fn save(state: &AppState, user_id: u64, req: SaveRequest) -> Result<Sa
         ..Default::default()
     };
     let original = request::id_of(&mail_req.original_id);
-    let account = blocking(state, move |store| {
-        outgoing::sending_account(store, user_id, None, original)
-    })
-    .await?;
+    let account = state
+        .store_blocking(move |store| outgoing::sending_account(store, user_id, None, original))
+        .await?;
     let a = account.clone();
     let limits = uploads::Limits::from(&state.config.compose);
-    let mail = blocking(state, move |store| {
-        request::compose(
-            store,
-            user_id,
-            outgoing::sender(store, user_id, &a),
-            &mail_req,
-            true,
-            &limits,
-        )
-    })
-    .await?;
+    let mail = state
+        .store_blocking(move |store| {
+            request::compose(
+                store,
+                user_id,
+                outgoing::sender(store, user_id, &a),
+                &mail_req,
+                true,
+                &limits,
+            )
+        })
+        .await?;
     store_draft(state, &account, user_id, mail, None).await
 }
 
@@ -250,12 +252,13 @@ pub async fn update(
     req: UpdateRequest,
 ) -> Result<Saved> {
     if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
-        let item = blocking(state, move |store| {
-            outbox::update(store, user_id, item_id, |item| {
-                apply_edit(&mut item.mail, &req)
+        let item = state
+            .store_blocking(move |store| {
+                outbox::update(store, user_id, item_id, |item| {
+                    apply_edit(&mut item.mail, &req)
+                })
             })
-        })
-        .await?;
+            .await?;
         state.service::<Outbox>().wake.notify_one();
         return Ok(Saved {
             in_mailbox: false,
@@ -266,16 +269,17 @@ pub async fn update(
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
     let limits = uploads::Limits::from(&state.config.compose);
-    let (draft, mut mail, linked) = blocking(state, move |store| {
-        let d = stored(store, user_id, id)?;
-        let linked = send_of(store, user_id, d.account.id, &d.place)?;
-        if linked.as_ref().is_some_and(|i| i.stage != Stage::Deliver) {
-            return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
-        }
-        let mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
-        Ok((d, mail, linked))
-    })
-    .await?;
+    let (draft, mut mail, linked) = state
+        .store_blocking(move |store| {
+            let d = stored(store, user_id, id)?;
+            let linked = send_of(store, user_id, d.account.id, &d.place)?;
+            if linked.as_ref().is_some_and(|i| i.stage != Stage::Deliver) {
+                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+            }
+            let mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
+            Ok((d, mail, linked))
+        })
+        .await?;
     apply_edit(&mut mail, &req)?;
     let Some(item) = linked else {
         return store_draft(state, &draft.account, user_id, mail, Some(draft.place)).await;
@@ -289,19 +293,20 @@ pub async fn update(
             AppError::MailboxUnavailable(messages::MAILBOX_UNAVAILABLE.into())
         })?;
     let new_place = place.clone();
-    blocking(state, move |store| {
-        outbox::update(store, user_id, item.id, move |i| {
-            i.mail = Composed {
-                message_id: i.mail.message_id.clone(),
-                original_id: i.mail.original_id,
-                from: i.mail.from.clone(),
-                ..mail
-            };
-            i.draft_copy = Some(new_place);
-            Ok(())
+    state
+        .store_blocking(move |store| {
+            outbox::update(store, user_id, item.id, move |i| {
+                i.mail = Composed {
+                    message_id: i.mail.message_id.clone(),
+                    original_id: i.mail.original_id,
+                    from: i.mail.from.clone(),
+                    ..mail
+                };
+                i.draft_copy = Some(new_place);
+                Ok(())
+            })
         })
-    })
-    .await?;
+        .await?;
     state.service::<Outbox>().wake.notify_one();
     Ok(Saved {
         in_mailbox: true,

@@ -5,14 +5,13 @@ use std::collections::{HashMap, HashSet};
 use super::common::{OUTBOX_PREFIX, send_of};
 use super::from_raw::composed_from_raw;
 use super::listing::{originals, stored};
-use crate::emails::routes::blocking;
 use crate::error::{AppError, Result};
 use crate::mailstore::{self as mstore, MailRead, MessageMeta};
 use crate::messages;
 use crate::outgoing::outbox::{self, Item, Kind, Stage};
 use crate::outgoing::request;
 use crate::outgoing::{self, Composed, Outbox, deliver};
-use crate::state::AppState;
+use crate::state::{AppState, MailChange};
 use crate::store::Store;
 
 /// `POST /api/drafts/{id}/send`: queued like a new mail (undo delay); removed from Drafts once
@@ -20,19 +19,20 @@ use crate::store::Store;
 pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
     let undo = state.config.compose.undo_send_secs;
     if let Some(item_id) = key.strip_prefix(OUTBOX_PREFIX).and_then(|k| k.parse().ok()) {
-        let item = blocking(state, move |store| {
-            outbox::update(store, user_id, item_id, |item| {
-                check_sendable(&item.mail)?;
-                item.kind = Kind::Send;
-                item.send_at = outgoing::undo_deadline(undo);
-                item.next_try = None;
-                item.last_error = None;
-                item.attempts = 0;
-                item.retry = true;
-                Ok(())
+        let item = state
+            .store_blocking(move |store| {
+                outbox::update(store, user_id, item_id, |item| {
+                    check_sendable(&item.mail)?;
+                    item.kind = Kind::Send;
+                    item.send_at = outgoing::undo_deadline(undo);
+                    item.next_try = None;
+                    item.last_error = None;
+                    item.attempts = 0;
+                    item.retry = true;
+                    Ok(())
+                })
             })
-        })
-        .await?;
+            .await?;
         state.service::<Outbox>().wake.notify_one();
         return Ok(item);
     }
@@ -40,34 +40,35 @@ pub async fn send(state: &AppState, user_id: u64, key: &str) -> Result<Item> {
         .parse()
         .map_err(|_| AppError::NotFound(messages::DRAFT_NOT_FOUND.into()))?;
     let limits = crate::outgoing::uploads::Limits::from(&state.config.compose);
-    let item = blocking(state, move |store| {
-        let d = stored(store, user_id, id)?;
-        let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
-        mail.from = outgoing::sender(store, user_id, &d.account);
-        mail.original_id = original_of(store, user_id, &d.meta);
-        check_sendable(&mail)?;
-        // "Send now" on a scheduled draft replaces its schedule: never both. A draft already
-        // on its way out is not sent again.
-        if let Some(queued) = send_of(store, user_id, d.account.id, &d.place)? {
-            if !queued.scheduled || queued.stage != Stage::Deliver {
-                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+    let item = state
+        .store_blocking(move |store| {
+            let d = stored(store, user_id, id)?;
+            let mut mail = composed_from_raw(store, user_id, &d.account, &d.raw, &limits)?;
+            mail.from = outgoing::sender(store, user_id, &d.account);
+            mail.original_id = original_of(store, user_id, &d.meta);
+            check_sendable(&mail)?;
+            // "Send now" on a scheduled draft replaces its schedule: never both. A draft already
+            // on its way out is not sent again.
+            if let Some(queued) = send_of(store, user_id, d.account.id, &d.place)? {
+                if !queued.scheduled || queued.stage != Stage::Deliver {
+                    return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
+                }
+                outbox::remove(store, user_id, queued.id)?;
             }
-            outbox::remove(store, user_id, queued.id)?;
-        }
-        let mut item = Item::new(
-            user_id,
-            d.account.id,
-            Kind::Send,
-            mail,
-            outgoing::undo_deadline(undo),
-        );
-        item.draft_copy = Some(d.place);
-        outbox::add(store, item)
-    })
-    .await?;
+            let mut item = Item::new(
+                user_id,
+                d.account.id,
+                Kind::Send,
+                mail,
+                outgoing::undo_deadline(undo),
+            );
+            item.draft_copy = Some(d.place);
+            outbox::add(store, item)
+        })
+        .await?;
     state.service::<Outbox>().wake.notify_one();
-    deliver::notify(state, user_id, item.account_id, "outbox");
-    deliver::notify(state, user_id, item.account_id, "drafts");
+    deliver::notify(state, user_id, item.account_id, MailChange::Outbox);
+    deliver::notify(state, user_id, item.account_id, MailChange::Drafts);
     Ok(item)
 }
 

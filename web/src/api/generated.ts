@@ -57,122 +57,243 @@ password?: string, };
 
 export type AdminUserResponse = { success: boolean, user: User, };
 
-export type MailAccountAuth = "password" | "google" | "microsoft";
+export type Preferences = { 
+/**
+ * The in-app bell and toasts for new mail.
+ */
+emailNotifications: boolean, 
+/**
+ * The browser's notifications for new mail.
+ */
+desktopNotifications: boolean, 
+/**
+ * A short sound on new mail.
+ */
+soundNotifications: boolean, 
+/**
+ * Opening a mail marks it read.
+ */
+autoRead: boolean, 
+/**
+ * The smart-reply buttons of the reading pane.
+ */
+smartReply: boolean, darkMode: boolean, 
+/**
+ * Hebrew is the only UI language: `he`.
+ */
+language: string, 
+/**
+ * An IANA time zone: the day of "today", the times on screen, work hours.
+ */
+timezone: string, appScale: number, fontScale: number, iconScale: number, 
+/**
+ * A denser list and reading pane.
+ */
+compactMode: boolean, };
 
-export type MailAccount = { id: number, 
-/**
- * The id as a string (the spec's name for it).
- */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
-/**
- * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
- * fixtures of password accounts from before OAuth stay valid (absent means "password").
- */
-auth?: MailAccountAuth, 
-/**
- * The provider refused the refresh token: the user must sign in again (sync waits).
- * Always sent (`Some`); absent in TypeScript means false.
- */
-needsSignIn?: boolean, };
+export type SettingsType = "general" | "notifications" | "ui";
 
-export type SyncStatus = { 
+export type SettingsSyncResponse = { success: boolean, version: number, syncedSettings: Preferences, };
+
+export type SettingsSyncRequest = { settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
 /**
- * connecting, syncing, idle, error
+ * The version the client's values are based on.
  */
-state: string, 
+baseVersion: number, };
+
+export type SettingsConflictItem = { key: string, yours: boolean | number | string, theirs: boolean | number | string, version: number, changedBy: string, };
+
+export type SettingsConflictResponse = { success: boolean, error: string, message: string, conflicts: Array<SettingsConflictItem>, 
+/**
+ * The server's version and values now: a resolution is based on these.
+ */
+version: number, syncedSettings: Preferences, };
+
+export type SettingsChanged = { changedBy: string, settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
+/**
+ * RFC 3339.
+ */
+timestamp: string, version: number, };
+
+export type SettingsHistoryEntry = { version: number, changedBy: string, settingsUpdate: Array<string>, settingsType: SettingsType, timestamp: string, };
+
+export type SettingsHistoryResponse = { success: boolean, history: Array<SettingsHistoryEntry>, };
+
+export type SettingsRollbackRequest = { version: number, };
+
+export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
+
+export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice };
+
+export type LiveChannel = "mail" | "settings" | "system";
+
+export type MailChangeReason = "sync" | "flags" | "status" | "delete" | "outbox" | "drafts";
+
+export type NewMailEvent = { 
+/**
+ * The folder's role (inbox, sent, …), or its name for the user's own folders.
+ */
+folder: string, count: number, 
+/**
+ * Brought by the mailbox's first sync: its history, not news.
+ */
+initial: boolean, };
+
+export type NotificationLevel = "error";
+
+export type TaskDueNotice = { id: string, title: string, 
+/**
+ * RFC 3339.
+ */
+dueDate: string | null, };
+
+export type AutoReplyNotice = { from: string, fromName: string, subject: string, 
+/**
+ * The decision in Hebrew.
+ */
+message: string, };
+
+export type SpamNotice = { id: number, from: string, fromName: string, subject: string, score: number | null, message: string, };
+
+export type OAuthSignInNotice = { email: string, 
+/**
+ * google or microsoft.
+ */
+provider: string, message: string, };
+
+export type AiKeyResponse = { success: boolean, exists: boolean, };
+
+export type KeyExists = { exists: boolean, };
+
+export type AiProvider = "anthropic" | "openai";
+
+export type AiProviderChoice = { provider: AiProvider, model: string, baseUrl: string, };
+
+export type AiSettings = { effective: AiProviderChoice, defaults: AiProviderChoice, keyStored: boolean, 
+/**
+ * False for an OpenAI-compatible server (a local model needs no key).
+ */
+keyRequired: boolean, 
+/**
+ * Whether this user may set the base URL (admins, or all when the server allows it); when
+ * false, a PUT that changes `baseUrl` answers 403.
+ */
+baseUrlEditable: boolean, provider: AiProvider, model: string, baseUrl: string, };
+
+export type AiTone = "professional" | "friendly" | "formal" | "casual" | "creative";
+
+export type AiLanguage = "auto" | "hebrew" | "english" | "arabic" | "russian";
+
+export type AiTemplate = { id: string, name: string, prompt: string, };
+
+export type TrainingExample = { id: string, text: string, date: string, };
+
+export type AiTrainingSettings = { systemPrompt: string, templates: Array<AiTemplate>, tone: AiTone, language: AiLanguage, creativity: number, 
+/**
+ * Words.
+ */
+maxLength: number, includeContext: boolean, autoCorrect: boolean, spamTrainingEnabled: boolean, spamExamples: Array<TrainingExample>, hamExamples: Array<TrainingExample>, spamKeywords: string, spamDomains: string, spamPatterns: string, 
+/**
+ * RFC 3339; null until first saved.
+ */
+updatedAt: string | null, };
+
+export type SaveTrainingResponse = { success: boolean, settings: AiTrainingSettings, };
+
+export type SmartReplyResponse = { success: boolean, reply: string, };
+
+export type GenerateSubjectResponse = { success: boolean, subject: string, };
+
+export type ImproveEmailResponse = { success: boolean, 
+/**
+ * The text as the editor's escaped HTML paragraphs.
+ */
+improved: string, improvedText: string, };
+
+export type SpamSettings = { enabled: boolean, 
+/**
+ * Mail between the two thresholds goes to the user's AI provider for a verdict.
+ */
+useAI: boolean, 
+/**
+ * Spam is moved to the mailbox's Junk folder.
+ */
+autoMoveSpam: boolean, 
+/**
+ * Advertisements are listed under Promotions (otherwise they stay in the inbox, marked).
+ */
+autoMoveAds: boolean, 
+/**
+ * Points from which a mail is spam; 1 to 10.
+ */
+spamThreshold: number, 
+/**
+ * Points from which a mail is suspicious; 1 to 10, not above the spam threshold.
+ */
+suspiciousThreshold: number, 
+/**
+ * Words and phrases, one per line or comma-separated.
+ */
+customKeywords: string, 
+/**
+ * Sender or link domains that are spam.
+ */
+customDomains: string, 
+/**
+ * Domains and senders that always pass.
+ */
+whitelistDomains: string, whitelistSenders: string, 
+/**
+ * Keep the list of decisions (the activity list).
+ */
+logActivity: boolean, 
+/**
+ * Tell the user's open sessions when a mail is found to be spam.
+ */
+notifyOnSpam: boolean, };
+
+export type SpamVerdict = "clean" | "suspicious" | "spam" | "advertisement";
+
+export type SpamDecision = { 
 /**
  * Unix seconds.
  */
-lastSync: number | null, error: string | null, errorKind: string | null, 
+at: number, message: number, from: string, subject: string, verdict: string, score: number, 
 /**
- * Since this process started: messages and bytes downloaded.
+ * sync (new mail), classify ('load and classify'), ai (the provider's review), user (the
+ * user's own marking, learned).
  */
-fetchedMessages: number, fetchedBytes: number, initialSyncDone: boolean, 
-/**
- * The server pushes new mail (IMAP IDLE); otherwise it is polled.
- */
-idle: boolean, 
-/**
- * After a failure: when the next attempt is due (Unix seconds).
- */
-nextRetryAt: number | null, };
+source: string, };
 
-export type MailAccountWithSync = { sync: SyncStatus | null, id: number, 
-/**
- * The id as a string (the spec's name for it).
- */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
-/**
- * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
- * fixtures of password accounts from before OAuth stay valid (absent means "password").
- */
-auth?: MailAccountAuth, 
-/**
- * The provider refused the refresh token: the user must sign in again (sync waits).
- * Always sent (`Some`); absent in TypeScript means false.
- */
-needsSignIn?: boolean, };
+export type SaveSpamSettingsResponse = { success: boolean, settings: SpamSettings, };
 
-export type MailAccountRequest = { email_address: string, 
+export type SpamBreakdown = { id: number, score: number, 
 /**
- * Empty: the password already saved for this address.
+ * The score stored when the mail was judged (null: never judged).
  */
-password: string, imap_server: string, imap_port: number | string, imap_ssl: boolean | string, smtp_server: string, smtp_port: number | string, smtp_ssl: boolean | string, 
+storedScore: number | null, verdict: SpamVerdict, status: string | null, spamThreshold: number, suspiciousThreshold: number, 
 /**
- * A certificate fingerprint the user accepted after seeing it.
+ * The learning classifier's opinion, 0 (ham) to 1 (spam).
  */
-imap_fingerprint?: string, smtp_fingerprint?: string, };
+spamminess: number | null, advertisement: boolean, hits: Array<SpamBreakdownHit>, };
 
-export type MailFailureKind = "auth" | "unreachable" | "tls" | "timeout" | "protocol";
+export type SpamBreakdownHit = { rule: string, label: string, points: number, detail: string, };
 
-export type ServerCheck = { ok: boolean, kind?: MailFailureKind, 
+export type SpamActivity = { 
 /**
- * Hebrew, ready to show.
+ * `logActivity` is on.
  */
-message?: string, 
+logging: boolean, decisions: Array<SpamDecision>, 
 /**
- * Technical detail (English, from the server or the library).
+ * Mails the user trained as spam and as not spam (markings and examples).
  */
-detail?: string, 
+trainedSpam: number, trainedHam: number, };
+
+export type SpamClassifyProgress = { running: boolean, done: number, total: number, spam: number, suspicious: number, advertisements: number, 
 /**
- * The untrusted certificate's fingerprint ("AB:CD:…"): absent when the check passed,
- * null on a failure that was not about the certificate.
+ * Unix seconds, once finished.
  */
-fingerprint?: string | null, };
-
-export type ConnectionResult = { success: boolean, 
-/**
- * `mail_connection_failed` on the 422.
- */
-error?: string, message: string, imap: ServerCheck, smtp: ServerCheck, };
-
-export type MailLoginResponse = { success: boolean, sessionId: string, message: string, account: MailAccount, };
-
-export type MailLogoutResponse = { success: boolean, removed: number, message: string, };
-
-export type MailAccountsResponse = { success: boolean, accounts: Array<MailAccountWithSync>, };
-
-export type SyncRefreshResponse = { success: boolean, accounts: number, };
-
-export type MailProvider = { id: string, 
-/**
- * Shown in the UI (brand names stay in their own script).
- */
-name: string, domains: Array<string>, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, 
-/**
- * A short Hebrew hint, e.g. that an app password is needed.
- */
-note: string, 
-/**
- * `international` or `israeli` (the settings page groups the list by it).
- */
-region: "international" | "israeli", };
-
-export type ProvidersResponse = { providers: Array<MailProvider>, };
-
-export type DetectedProvider = { known: boolean, id: string, name: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, note: string, };
-
-export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+finishedAt: number | null, error: string | null, };
 
 export type OAuthProvider = { id: MailAccountAuth, flow: OAuthFlowKind, };
 
@@ -210,13 +331,13 @@ redirectedUrl: string, };
 
 export type GoogleFinishResponse = { state: OAuthFlowState, email: string, };
 
-export type EmailAttachment = { 
-/**
- * Position in the message's attachment list; the download endpoint's index.
- */
-index: number, filename: string, contentType: string, size: number, contentId?: string, inline: boolean, };
+export type SnippetPart = { text: string, hit: boolean, };
 
-export type Email = { id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+export type SearchResult = { 
+/**
+ * `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
+ */
+folderRole: string, snippet: Array<SnippetPart>, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
 /**
  * RFC 3339.
  */
@@ -238,107 +359,15 @@ spamScore: number | null, references: Array<string>, inReplyTo: string | null, o
  */
 parsed: boolean, };
 
-export type EmailDetail = { 
+export type SearchResponse = { 
 /**
- * Sanitized on the server: safe to show in the sandboxed frame.
+ * Every match, not only this page's.
  */
-body: string, bodyPlain: string, 
+total: number, page: number, perPage: number, tookMs: number, 
 /**
- * Remote images were held back; `?remote=1` returns the body with them.
+ * Mail still waits to be indexed: results may be missing some.
  */
-remoteContentBlocked: boolean, 
-/**
- * The sender is on the user's "always show remote content" list.
- */
-remoteAllowedForSender?: boolean, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
-/**
- * RFC 3339.
- */
-date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
-/**
- * The mailbox's own labels (IMAP keywords without `$`).
- */
-labels: Array<string>, status: string | null, priority: string | null, 
-/**
- * RFC 3339: the mail's date or its last status change, whichever is later.
- */
-lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
-/**
- * The spam engine's score in points when the mail was judged (null: never judged).
- */
-spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
-/**
- * False when the message could not be decoded; its body is then shown as it arrived.
- */
-parsed: boolean, };
-
-export type Thread = { id: string, 
-/**
- * The newest mail's subject.
- */
-subject: string, hasNoSubject: boolean, count: number, 
-/**
- * RFC 3339: the newest mail's date.
- */
-lastDate: string, 
-/**
- * True only when every mail is read.
- */
-isRead: boolean, isStarred: boolean, 
-/**
- * Statuses and IMAP labels, the most urgent first (the UI shows at most 2).
- */
-labels: Array<string>, status: string | null, priority: string | null, hasAttachments: boolean, 
-/**
- * Display names (or addresses) of the people in the thread.
- */
-participants: Array<string>, 
-/**
- * Newest first.
- */
-emails: Array<Email>, };
-
-export type UpdateEmailResponse = { success: boolean, email: Email, };
-
-export type SetStatusResponse = { success: boolean, 
-/**
- * The folder key the mail is listed under now: Archive, Spam, Promotions, Updates, inbox, …
- */
-movedTo: string, email: Email, 
-/**
- * The mail's thread in its folder.
- */
-thread: Thread, };
-
-export type DeleteEmailResponse = { success: boolean, deleted: number, };
-
-export type TrashEmailResponse = { success: boolean, movedTo: string, };
-
-export type BulkResponse = { success: boolean, updated: number, movedTo: string | null, emails: Array<Email>, };
-
-export type AutoArchiveResponse = { success: boolean, archivedCount: number, };
-
-export type RemoteSendersResponse = { senders: Array<string>, };
-
-export type RemoteSenderAdded = { success: boolean, address: string, };
-
-export type RemoteSenderRemoved = { success: boolean, removed: boolean, };
-
-export type FoldersResponse = { folders: Array<FolderInfo>, };
-
-export type FolderInfo = { accountId: number, name: string, displayName: string, role: string, total: number, unread: number, };
-
-export type EmailCountsResponse = { inbox: number, unread: number, starred: number, needsReply: number, urgent: number, processed: number, spam: number, advertisements: number, info: number, sent: number, 
-/**
- * Sent since midnight in the user's time zone (the settings page's quick stats).
- */
-sentToday: number, drafts: number, trash: number, };
-
-export type InboxZeroResponse = { needsReply: number, urgent: number, overdue: number, processed: number, reminders: Array<InboxZeroReminder>, autoArchive: Array<AutoArchiveCandidate>, autoArchiveCount: number, };
-
-export type InboxZeroReminder = { id: string, subject: string, from: string, daysOverdue: number, };
-
-export type AutoArchiveCandidate = { id: string, subject: string, status: string | null, };
+indexing: boolean, results: Array<SearchResult>, };
 
 export type OutgoingMail = { 
 /**
@@ -552,6 +581,136 @@ count: number,
  */
 saved: boolean, };
 
+export type EmailAttachment = { 
+/**
+ * Position in the message's attachment list; the download endpoint's index.
+ */
+index: number, filename: string, contentType: string, size: number, contentId?: string, inline: boolean, };
+
+export type Email = { id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+/**
+ * RFC 3339.
+ */
+date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
+/**
+ * The mailbox's own labels (IMAP keywords without `$`).
+ */
+labels: Array<string>, status: string | null, priority: string | null, 
+/**
+ * RFC 3339: the mail's date or its last status change, whichever is later.
+ */
+lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
+/**
+ * The spam engine's score in points when the mail was judged (null: never judged).
+ */
+spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
+/**
+ * False when the message could not be decoded; its body is then shown as it arrived.
+ */
+parsed: boolean, };
+
+export type EmailDetail = { 
+/**
+ * Sanitized on the server: safe to show in the sandboxed frame.
+ */
+body: string, bodyPlain: string, 
+/**
+ * Remote images were held back; `?remote=1` returns the body with them.
+ */
+remoteContentBlocked: boolean, 
+/**
+ * The sender is on the user's "always show remote content" list.
+ */
+remoteAllowedForSender?: boolean, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+/**
+ * RFC 3339.
+ */
+date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
+/**
+ * The mailbox's own labels (IMAP keywords without `$`).
+ */
+labels: Array<string>, status: string | null, priority: string | null, 
+/**
+ * RFC 3339: the mail's date or its last status change, whichever is later.
+ */
+lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
+/**
+ * The spam engine's score in points when the mail was judged (null: never judged).
+ */
+spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
+/**
+ * False when the message could not be decoded; its body is then shown as it arrived.
+ */
+parsed: boolean, };
+
+export type Thread = { id: string, 
+/**
+ * The newest mail's subject.
+ */
+subject: string, hasNoSubject: boolean, count: number, 
+/**
+ * RFC 3339: the newest mail's date.
+ */
+lastDate: string, 
+/**
+ * True only when every mail is read.
+ */
+isRead: boolean, isStarred: boolean, 
+/**
+ * Statuses and IMAP labels, the most urgent first (the UI shows at most 2).
+ */
+labels: Array<string>, status: string | null, priority: string | null, hasAttachments: boolean, 
+/**
+ * Display names (or addresses) of the people in the thread.
+ */
+participants: Array<string>, 
+/**
+ * Newest first.
+ */
+emails: Array<Email>, };
+
+export type UpdateEmailResponse = { success: boolean, email: Email, };
+
+export type SetStatusResponse = { success: boolean, 
+/**
+ * The folder key the mail is listed under now: Archive, Spam, Promotions, Updates, inbox, …
+ */
+movedTo: string, email: Email, 
+/**
+ * The mail's thread in its folder.
+ */
+thread: Thread, };
+
+export type DeleteEmailResponse = { success: boolean, deleted: number, };
+
+export type TrashEmailResponse = { success: boolean, movedTo: string, };
+
+export type BulkResponse = { success: boolean, updated: number, movedTo: string | null, emails: Array<Email>, };
+
+export type AutoArchiveResponse = { success: boolean, archivedCount: number, };
+
+export type RemoteSendersResponse = { senders: Array<string>, };
+
+export type RemoteSenderAdded = { success: boolean, address: string, };
+
+export type RemoteSenderRemoved = { success: boolean, removed: boolean, };
+
+export type FoldersResponse = { folders: Array<FolderInfo>, };
+
+export type FolderInfo = { accountId: number, name: string, displayName: string, role: string, total: number, unread: number, };
+
+export type EmailCountsResponse = { inbox: number, unread: number, starred: number, needsReply: number, urgent: number, processed: number, spam: number, advertisements: number, info: number, sent: number, 
+/**
+ * Sent since midnight in the user's time zone (the settings page's quick stats).
+ */
+sentToday: number, drafts: number, trash: number, };
+
+export type InboxZeroResponse = { needsReply: number, urgent: number, overdue: number, processed: number, reminders: Array<InboxZeroReminder>, autoArchive: Array<AutoArchiveCandidate>, autoArchiveCount: number, };
+
+export type InboxZeroReminder = { id: string, subject: string, from: string, daysOverdue: number, };
+
+export type AutoArchiveCandidate = { id: string, subject: string, status: string | null, };
+
 export type Template = { id: string, name: string, 
 /**
  * May hold `{{original_subject}}`.
@@ -567,55 +726,6 @@ export type TemplateRequest = { name: string, subject: string, body: string, };
 export type TemplatesResponse = { templates: Array<Template>, };
 
 export type TemplateResponse = { success: boolean, template: Template, };
-
-export type AiKeyResponse = { success: boolean, exists: boolean, };
-
-export type KeyExists = { exists: boolean, };
-
-export type AiProvider = "anthropic" | "openai";
-
-export type AiProviderChoice = { provider: AiProvider, model: string, baseUrl: string, };
-
-export type AiSettings = { effective: AiProviderChoice, defaults: AiProviderChoice, keyStored: boolean, 
-/**
- * False for an OpenAI-compatible server (a local model needs no key).
- */
-keyRequired: boolean, 
-/**
- * Whether this user may set the base URL (admins, or all when the server allows it); when
- * false, a PUT that changes `baseUrl` answers 403.
- */
-baseUrlEditable: boolean, provider: AiProvider, model: string, baseUrl: string, };
-
-export type AiTone = "professional" | "friendly" | "formal" | "casual" | "creative";
-
-export type AiLanguage = "auto" | "hebrew" | "english" | "arabic" | "russian";
-
-export type AiTemplate = { id: string, name: string, prompt: string, };
-
-export type TrainingExample = { id: string, text: string, date: string, };
-
-export type AiTrainingSettings = { systemPrompt: string, templates: Array<AiTemplate>, tone: AiTone, language: AiLanguage, creativity: number, 
-/**
- * Words.
- */
-maxLength: number, includeContext: boolean, autoCorrect: boolean, spamTrainingEnabled: boolean, spamExamples: Array<TrainingExample>, hamExamples: Array<TrainingExample>, spamKeywords: string, spamDomains: string, spamPatterns: string, 
-/**
- * RFC 3339; null until first saved.
- */
-updatedAt: string | null, };
-
-export type SaveTrainingResponse = { success: boolean, settings: AiTrainingSettings, };
-
-export type SmartReplyResponse = { success: boolean, reply: string, };
-
-export type GenerateSubjectResponse = { success: boolean, subject: string, };
-
-export type ImproveEmailResponse = { success: boolean, 
-/**
- * The text as the editor's escaped HTML paragraphs.
- */
-improved: string, improvedText: string, };
 
 export type Sentiment = "positive" | "negative" | "neutral";
 
@@ -648,122 +758,6 @@ export type Insights = { periodDays: number, received: number, sent: number, rep
  * answered ÷ (answered + still waiting for a reply); null when there is neither.
  */
 replyRate: number | null, needsReply: InsightsBacklog, busiestSenders: Array<InsightsSender>, busiestDay: InsightsBusiestDay | null, };
-
-export type SnippetPart = { text: string, hit: boolean, };
-
-export type SearchResult = { 
-/**
- * `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
- */
-folderRole: string, snippet: Array<SnippetPart>, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
-/**
- * RFC 3339.
- */
-date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
-/**
- * The mailbox's own labels (IMAP keywords without `$`).
- */
-labels: Array<string>, status: string | null, priority: string | null, 
-/**
- * RFC 3339: the mail's date or its last status change, whichever is later.
- */
-lastActivity: string, folder: string, isSpam: boolean, isAdvertisement: boolean, 
-/**
- * The spam engine's score in points when the mail was judged (null: never judged).
- */
-spamScore: number | null, references: Array<string>, inReplyTo: string | null, originalMessageId: string | null, hasAttachments: boolean, attachments: Array<EmailAttachment>, size: number, 
-/**
- * False when the message could not be decoded; its body is then shown as it arrived.
- */
-parsed: boolean, };
-
-export type SearchResponse = { 
-/**
- * Every match, not only this page's.
- */
-total: number, page: number, perPage: number, tookMs: number, 
-/**
- * Mail still waits to be indexed: results may be missing some.
- */
-indexing: boolean, results: Array<SearchResult>, };
-
-export type Preferences = { 
-/**
- * The in-app bell and toasts for new mail.
- */
-emailNotifications: boolean, 
-/**
- * The browser's notifications for new mail.
- */
-desktopNotifications: boolean, 
-/**
- * A short sound on new mail.
- */
-soundNotifications: boolean, 
-/**
- * Opening a mail marks it read.
- */
-autoRead: boolean, 
-/**
- * The smart-reply buttons of the reading pane.
- */
-smartReply: boolean, darkMode: boolean, 
-/**
- * Hebrew is the only UI language: `he`.
- */
-language: string, 
-/**
- * An IANA time zone: the day of "today", the times on screen, work hours.
- */
-timezone: string, appScale: number, fontScale: number, iconScale: number, 
-/**
- * A denser list and reading pane.
- */
-compactMode: boolean, };
-
-export type SettingsType = "general" | "notifications" | "ui";
-
-export type SettingsSyncResponse = { success: boolean, version: number, syncedSettings: Preferences, };
-
-export type SettingsSyncRequest = { settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
-/**
- * The version the client's values are based on.
- */
-baseVersion: number, };
-
-export type SettingsConflictItem = { key: string, yours: boolean | number | string, theirs: boolean | number | string, version: number, changedBy: string, };
-
-export type SettingsConflictResponse = { success: boolean, error: string, message: string, conflicts: Array<SettingsConflictItem>, 
-/**
- * The server's version and values now: a resolution is based on these.
- */
-version: number, syncedSettings: Preferences, };
-
-export type SettingsChanged = { changedBy: string, settingsUpdate: Partial<Preferences>, settingsType: SettingsType, 
-/**
- * RFC 3339.
- */
-timestamp: string, version: number, };
-
-export type SettingsHistoryEntry = { version: number, changedBy: string, settingsUpdate: Array<string>, settingsType: SettingsType, timestamp: string, };
-
-export type SettingsHistoryResponse = { success: boolean, history: Array<SettingsHistoryEntry>, };
-
-export type SettingsRollbackRequest = { version: number, };
-
-export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
-
-export type BackupInfo = { exists: boolean, createdAt: string | null, sections: Array<string>, };
-
-export type BackupRequest = { masterPassword: string, };
-
-export type BackupFileRequest = { masterPassword: string, file: string, };
-
-export type BackupResponse = { success: boolean, message: string, createdAt: string | null, 
-/**
- * The sections saved or restored.
- */
-sections: Array<string>, };
 
 export type GlobalSettingsExists = { exists: boolean, lastUpdated: string | null, updatedBy: string | null, };
 
@@ -1044,87 +1038,131 @@ body: string,
  */
 deliveredBy: string, };
 
-export type SpamSettings = { enabled: boolean, 
-/**
- * Mail between the two thresholds goes to the user's AI provider for a verdict.
- */
-useAI: boolean, 
-/**
- * Spam is moved to the mailbox's Junk folder.
- */
-autoMoveSpam: boolean, 
-/**
- * Advertisements are listed under Promotions (otherwise they stay in the inbox, marked).
- */
-autoMoveAds: boolean, 
-/**
- * Points from which a mail is spam; 1 to 10.
- */
-spamThreshold: number, 
-/**
- * Points from which a mail is suspicious; 1 to 10, not above the spam threshold.
- */
-suspiciousThreshold: number, 
-/**
- * Words and phrases, one per line or comma-separated.
- */
-customKeywords: string, 
-/**
- * Sender or link domains that are spam.
- */
-customDomains: string, 
-/**
- * Domains and senders that always pass.
- */
-whitelistDomains: string, whitelistSenders: string, 
-/**
- * Keep the list of decisions (the activity list).
- */
-logActivity: boolean, 
-/**
- * Tell the user's open sessions when a mail is found to be spam.
- */
-notifyOnSpam: boolean, };
+export type BackupInfo = { exists: boolean, createdAt: string | null, sections: Array<string>, };
 
-export type SpamVerdict = "clean" | "suspicious" | "spam" | "advertisement";
+export type BackupRequest = { masterPassword: string, };
 
-export type SpamDecision = { 
+export type BackupFileRequest = { masterPassword: string, file: string, };
+
+export type BackupResponse = { success: boolean, message: string, createdAt: string | null, 
+/**
+ * The sections saved or restored.
+ */
+sections: Array<string>, };
+
+export type MailAccountAuth = "password" | "google" | "microsoft";
+
+export type MailAccount = { id: number, 
+/**
+ * The id as a string (the spec's name for it).
+ */
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+/**
+ * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
+ * fixtures of password accounts from before OAuth stay valid (absent means "password").
+ */
+auth?: MailAccountAuth, 
+/**
+ * The provider refused the refresh token: the user must sign in again (sync waits).
+ * Always sent (`Some`); absent in TypeScript means false.
+ */
+needsSignIn?: boolean, };
+
+export type SyncStatus = { 
+/**
+ * connecting, syncing, idle, error
+ */
+state: string, 
 /**
  * Unix seconds.
  */
-at: number, message: number, from: string, subject: string, verdict: string, score: number, 
+lastSync: number | null, error: string | null, errorKind: string | null, 
 /**
- * sync (new mail), classify ('load and classify'), ai (the provider's review), user (the
- * user's own marking, learned).
+ * Since this process started: messages and bytes downloaded.
  */
-source: string, };
+fetchedMessages: number, fetchedBytes: number, initialSyncDone: boolean, 
+/**
+ * The server pushes new mail (IMAP IDLE); otherwise it is polled.
+ */
+idle: boolean, 
+/**
+ * After a failure: when the next attempt is due (Unix seconds).
+ */
+nextRetryAt: number | null, };
 
-export type SaveSpamSettingsResponse = { success: boolean, settings: SpamSettings, };
+export type MailAccountWithSync = { sync: SyncStatus | null, id: number, 
+/**
+ * The id as a string (the spec's name for it).
+ */
+sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+/**
+ * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
+ * fixtures of password accounts from before OAuth stay valid (absent means "password").
+ */
+auth?: MailAccountAuth, 
+/**
+ * The provider refused the refresh token: the user must sign in again (sync waits).
+ * Always sent (`Some`); absent in TypeScript means false.
+ */
+needsSignIn?: boolean, };
 
-export type SpamBreakdown = { id: number, score: number, 
+export type MailAccountRequest = { email_address: string, 
 /**
- * The score stored when the mail was judged (null: never judged).
+ * Empty: the password already saved for this address.
  */
-storedScore: number | null, verdict: SpamVerdict, status: string | null, spamThreshold: number, suspiciousThreshold: number, 
+password: string, imap_server: string, imap_port: number | string, imap_ssl: boolean | string, smtp_server: string, smtp_port: number | string, smtp_ssl: boolean | string, 
 /**
- * The learning classifier's opinion, 0 (ham) to 1 (spam).
+ * A certificate fingerprint the user accepted after seeing it.
  */
-spamminess: number | null, advertisement: boolean, hits: Array<SpamBreakdownHit>, };
+imap_fingerprint?: string, smtp_fingerprint?: string, };
 
-export type SpamBreakdownHit = { rule: string, label: string, points: number, detail: string, };
+export type MailFailureKind = "auth" | "unreachable" | "tls" | "timeout" | "protocol";
 
-export type SpamActivity = { 
+export type ServerCheck = { ok: boolean, kind?: MailFailureKind, 
 /**
- * `logActivity` is on.
+ * Hebrew, ready to show.
  */
-logging: boolean, decisions: Array<SpamDecision>, 
+message?: string, 
 /**
- * Mails the user trained as spam and as not spam (markings and examples).
+ * Technical detail (English, from the server or the library).
  */
-trainedSpam: number, trainedHam: number, };
+detail?: string, 
+/**
+ * The untrusted certificate's fingerprint ("AB:CD:…"): absent when the check passed,
+ * null on a failure that was not about the certificate.
+ */
+fingerprint?: string | null, };
 
-export type SpamClassifyProgress = { running: boolean, done: number, total: number, spam: number, suspicious: number, advertisements: number, 
+export type ConnectionResult = { success: boolean, 
 /**
- * Unix seconds, once finished.
+ * `mail_connection_failed` on the 422.
  */
-finishedAt: number | null, error: string | null, };
+error?: string, message: string, imap: ServerCheck, smtp: ServerCheck, };
+
+export type MailLoginResponse = { success: boolean, sessionId: string, message: string, account: MailAccount, };
+
+export type MailLogoutResponse = { success: boolean, removed: number, message: string, };
+
+export type MailAccountsResponse = { success: boolean, accounts: Array<MailAccountWithSync>, };
+
+export type SyncRefreshResponse = { success: boolean, accounts: number, };
+
+export type MailProvider = { id: string, 
+/**
+ * Shown in the UI (brand names stay in their own script).
+ */
+name: string, domains: Array<string>, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, 
+/**
+ * A short Hebrew hint, e.g. that an app password is needed.
+ */
+note: string, 
+/**
+ * `international` or `israeli` (the settings page groups the list by it).
+ */
+region: "international" | "israeli", };
+
+export type ProvidersResponse = { providers: Array<MailProvider>, };
+
+export type DetectedProvider = { known: boolean, id: string, name: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, note: string, };
+
+export type DetectProviderResponse = { email: string, provider: DetectedProvider, };

@@ -1,0 +1,141 @@
+//! New inbox mail, as the features that act on it read it (rules, the auto-reply, and the ones to
+//! come): each follows the mail store's change log with a durable cursor of its own, and hears of
+//! each mail the sync added to an account's INBOX that is still there, not a draft and not
+//! hidden. The cursor is placed at the end of the log when the feature first starts
+//! ([`join`]), so a feature never acts on a mailbox's history; it is acknowledged after each
+//! batch, after the follower's [`Follower::batch_done`], so a crash repeats at most one batch
+//! (a follower's work must be harmless twice, or acknowledged at once with [`Then::AckHere`]).
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use crate::accounts;
+use crate::error::Result;
+use crate::mailstore::{Kind, MailRead, MessageMeta, changes};
+use crate::store::Store;
+
+/// Change-log entries read per round, and rounds per run at most.
+const BATCH: usize = 2000;
+const ROUNDS: usize = 50;
+
+/// One new mail in an inbox.
+pub struct Arrival<'a> {
+    pub user_id: u64,
+    pub account_id: u64,
+    /// Its entry in the change log.
+    pub seq: u64,
+    pub meta: MessageMeta,
+    read: &'a MailRead,
+}
+
+impl Arrival<'_> {
+    /// The mail's raw bytes (empty when they are gone).
+    pub fn raw(&self) -> Result<Vec<u8>> {
+        Ok(self.read.raw(self.meta.id)?.unwrap_or_default())
+    }
+}
+
+/// What the follower did with a mail.
+pub enum Then {
+    /// Go on; the batch is acknowledged when it is done.
+    Next,
+    /// The work done is not harmless twice (a forward sent): acknowledge the log up to this
+    /// mail at once, so a crash later in the batch does not repeat it.
+    AckHere,
+}
+
+/// A feature that acts on new inbox mail.
+pub trait Follower {
+    /// Its cursor's name in the change log.
+    fn cursor(&self) -> &'static str;
+    /// Whether any user has the feature on: when nobody does, the log is stepped over unread.
+    fn anyone(&self) -> bool;
+    /// Whether this user's new mail is wanted.
+    fn wants(&mut self, store: &Store, user_id: u64) -> Result<bool>;
+    /// One new mail of a user it wants.
+    fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then>;
+    /// A batch is done; its entries are acknowledged right after this.
+    fn batch_done(&mut self, _store: &Store) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// At start, before any sync: the follower's place in the change log (the first start ever
+/// begins at its end, never at its history).
+pub fn join(store: &Store, cursor: &str) -> anyhow::Result<()> {
+    changes::join(store, cursor).map(|_| ())
+}
+
+/// Reads the log since the follower's cursor and hands it each new inbox mail.
+pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
+    let cursor = f.cursor();
+    let mut from = changes::join(store, cursor)?;
+    if !f.anyone() {
+        let last = changes::last_seq(store)?;
+        if last > from {
+            changes::ack(store, cursor, last)?;
+        }
+        return Ok(());
+    }
+    // An account's user and inbox, when the user is wanted.
+    let mut inbox_of: HashMap<u64, Option<(u64, String)>> = HashMap::new();
+    for _ in 0..ROUNDS {
+        let batch = changes::after(store, from, BATCH)?;
+        let Some(last) = batch.last().map(|c| c.seq) else {
+            break;
+        };
+        let read = MailRead::new(store)?;
+        for c in &batch {
+            if c.kind != Kind::Added || c.reason != changes::Reason::Sync {
+                continue;
+            }
+            let account = match inbox_of.entry(c.account) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
+                    let mut found = None;
+                    if let Some(a) = accounts::get(store, c.account)?
+                        && f.wants(store, a.user_id)?
+                    {
+                        let inbox = read
+                            .roles(a.id)
+                            .ok()
+                            .and_then(|r| r.get("inbox").cloned())
+                            .unwrap_or_else(|| "INBOX".into());
+                        found = Some((a.user_id, inbox));
+                    }
+                    e.insert(found)
+                }
+            };
+            let Some((user_id, inbox)) = account else {
+                continue;
+            };
+            if c.folder != *inbox {
+                continue;
+            }
+            let Some(meta) = read.meta(c.message)? else {
+                continue;
+            };
+            if meta.hidden || meta.draft || meta.folder != *inbox {
+                continue;
+            }
+            let mail = Arrival {
+                user_id: *user_id,
+                account_id: c.account,
+                seq: c.seq,
+                meta,
+                read: &read,
+            };
+            if let Then::AckHere = f.arrived(store, &mail)? {
+                changes::ack(store, cursor, c.seq)?;
+            }
+        }
+        drop(read);
+        f.batch_done(store)?;
+        changes::ack(store, cursor, last)?;
+        from = last;
+        if batch.len() < BATCH {
+            break;
+        }
+    }
+    Ok(())
+}
