@@ -7,6 +7,7 @@ mod hostile_tests;
 pub mod hosts;
 pub mod imap;
 pub mod imap_cap;
+pub mod imap_ops;
 pub mod mutf7;
 pub mod net;
 pub mod parse;

@@ -9,10 +9,10 @@ use futures_util::TryStreamExt;
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
 use crate::mail::imap::ImapSession;
+use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags};
 use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
 use crate::store::Store;
 use crate::sync::SyncShared;
-use crate::sync::worker::{deadline, expunge_uids, store_flags};
 
 pub struct Mailbox<'a> {
     pub session: ImapSession,
@@ -195,7 +195,7 @@ impl<'a> Mailbox<'a> {
         let mailbox = match deadline(self.limit, "SELECT", self.session.select(&r.folder)).await {
             Ok(m) => m,
             // The folder is gone (renamed, deleted elsewhere): so is the message.
-            Err(e) if crate::sync::worker::refused(&e) => return Ok(()),
+            Err(e) if refused(&e) => return Ok(()),
             Err(e) => return Err(e),
         };
         let uids: Vec<u32> = if mailbox.uid_validity == Some(r.uidvalidity) && r.uid > 0 {

@@ -17,6 +17,7 @@ use super::screen::{self, Judge};
 use super::{SyncEvent, SyncShared};
 use crate::accounts::AccountRecord;
 use crate::mail::parse::Summary;
+use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags, uid_list};
 use crate::mail::{imap, mutf7};
 use crate::mailstore::keywords;
 use crate::mailstore::{
@@ -63,22 +64,6 @@ impl FetchCounters {
             commands: self.commands.load(Ordering::Relaxed),
             bodies: self.bodies.load(Ordering::Relaxed),
         }
-    }
-}
-
-/// Runs one IMAP exchange under the configured timeout: a connection that silently died (NAT
-/// dropping an idle socket) must fail and reconnect, never hang the account's task.
-pub async fn deadline<T, E>(
-    limit: Duration,
-    what: &str,
-    fut: impl std::future::Future<Output = Result<T, E>>,
-) -> anyhow::Result<T>
-where
-    E: Into<anyhow::Error>,
-{
-    match tokio::time::timeout(limit, fut).await {
-        Ok(r) => r.map_err(Into::into),
-        Err(_) => anyhow::bail!("the mail server did not answer {what} in {limit:?}"),
     }
 }
 
@@ -718,23 +703,6 @@ async fn create_archive(
     Ok("Archive".into())
 }
 
-pub async fn store_flags(
-    session: &mut imap::ImapSession,
-    uids: &str,
-    command: &str,
-    limit: Duration,
-) -> anyhow::Result<()> {
-    deadline(limit, "STORE", async {
-        session
-            .uid_store(uids, command)
-            .await?
-            .try_collect::<Vec<_>>()
-            .await
-    })
-    .await?;
-    Ok(())
-}
-
 /// Applies one shape of change to messages of one folder. Returns whether they were moved.
 async fn push_group(
     session: &mut imap::ImapSession,
@@ -748,11 +716,7 @@ async fn push_group(
     if mailbox.uid_validity != Some(op.uidvalidity) {
         return Ok(false);
     }
-    let set = uids
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
+    let set = uid_list(uids);
     for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
         let Some(value) = value else { continue };
         let sign = if value { "+" } else { "-" };
@@ -805,50 +769,6 @@ async fn push_group(
         return Ok(true);
     }
     Ok(false)
-}
-
-/// Marks `uids` of the selected folder \Deleted and expunges them (UID EXPUNGE with UIDPLUS;
-/// otherwise a plain EXPUNGE, only when the folder's \Deleted mail is exactly ours: another
-/// client may have marked mail it has not expunged).
-pub async fn expunge_uids(
-    session: &mut imap::ImapSession,
-    uids: &[u32],
-    uidplus: bool,
-    limit: Duration,
-) -> anyhow::Result<()> {
-    let set = uids
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    store_flags(session, &set, "+FLAGS.SILENT (\\Deleted)", limit).await?;
-    if uidplus {
-        deadline(limit, "EXPUNGE", async {
-            session
-                .uid_expunge(&set)
-                .await?
-                .try_collect::<Vec<_>>()
-                .await
-        })
-        .await?;
-    } else {
-        let deleted = deadline(limit, "SEARCH", session.uid_search("DELETED")).await?;
-        if deleted.iter().all(|u| uids.contains(u)) {
-            deadline(limit, "EXPUNGE", async {
-                session.expunge().await?.try_collect::<Vec<_>>().await
-            })
-            .await?;
-        }
-    }
-    Ok(())
-}
-
-/// A NO or BAD from the server: the command was understood and refused.
-pub fn refused(e: &anyhow::Error) -> bool {
-    matches!(
-        e.downcast_ref::<async_imap::error::Error>(),
-        Some(async_imap::error::Error::No(_) | async_imap::error::Error::Bad(_))
-    )
 }
 
 #[cfg(test)]
