@@ -732,7 +732,7 @@ fn server_uids(ms: &MailServer, user: &str, folder: &str) -> Vec<u32> {
         .collect()
 }
 
-fn fetch_counts(app: &TestApp, account: u64) -> mailclient::sync::worker::FetchCounts {
+fn fetch_counts(app: &TestApp, account: u64) -> mailclient::sync::FetchCounts {
     app.state
         .service::<mailclient::sync::SyncManager>()
         .fetch_counts(account)

@@ -3,11 +3,15 @@
 //! when a user connects a mailbox, and stops it (and forgets the account) on mailbox logout.
 //! Events go out on a broadcast channel for the live-update channel to forward.
 
+pub mod ctx;
 pub mod folder;
 pub mod local;
+pub mod pipeline;
 pub mod plan;
+pub mod push;
+pub mod roles;
 pub mod screen;
-pub mod worker;
+pub mod session;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,8 +25,10 @@ use crate::accounts::{self, AccountRecord};
 use crate::crypto::ServerKey;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
+use crate::state::SyncStatus;
 use crate::store::Store;
-use worker::{Ctx, FetchCounters, FetchCounts, SyncStatus};
+pub use ctx::FetchCounts;
+use ctx::{Ctx, FetchCounters};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SyncEvent {
@@ -137,7 +143,7 @@ impl SyncManager {
         let task = if account.is_local() {
             tokio::spawn(local::run(ctx, wake.clone()))
         } else {
-            tokio::spawn(worker::run(ctx, account, wake.clone()))
+            tokio::spawn(session::run(ctx, account, wake.clone()))
         };
         running.insert(
             id,
