@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::check::{Check, Checked, base_url_ok};
+use crate::mail::servers::MailServers;
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -96,7 +97,25 @@ impl Default for MicrosoftOAuthConfig {
     }
 }
 
+impl GoogleOAuthConfig {
+    /// The mail servers a Google account is saved with.
+    pub fn servers(&self) -> MailServers {
+        servers(
+            (&self.imap_server, self.imap_port, self.imap_ssl),
+            (&self.smtp_server, self.smtp_port, self.smtp_ssl),
+        )
+    }
+}
+
 impl MicrosoftOAuthConfig {
+    /// The mail servers a Microsoft account is saved with.
+    pub fn servers(&self) -> MailServers {
+        servers(
+            (&self.imap_server, self.imap_port, self.imap_ssl),
+            (&self.smtp_server, self.smtp_port, self.smtp_ssl),
+        )
+    }
+
     fn tenant_url(&self, what: &str) -> String {
         format!(
             "https://login.microsoftonline.com/{}/oauth2/v2.0/{what}",
@@ -120,6 +139,20 @@ impl MicrosoftOAuthConfig {
         } else {
             self.token_url.clone()
         }
+    }
+}
+
+/// A section's server keys as [`MailServers`]. They stay flat keys of each provider's section
+/// with the provider's own defaults (a flattened struct would take neither the section's
+/// defaults nor its key-naming errors).
+fn servers(imap: (&str, u16, bool), smtp: (&str, u16, bool)) -> MailServers {
+    MailServers {
+        imap_server: imap.0.to_string(),
+        imap_port: imap.1,
+        imap_ssl: imap.2,
+        smtp_server: smtp.0.to_string(),
+        smtp_port: smtp.1,
+        smtp_ssl: smtp.2,
     }
 }
 

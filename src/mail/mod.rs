@@ -14,6 +14,7 @@ pub mod parse;
 pub mod preview;
 pub mod providers;
 pub mod sanitize;
+pub mod servers;
 pub mod smtp;
 #[cfg(test)]
 mod smtp_tls_tests;

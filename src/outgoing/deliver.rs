@@ -206,7 +206,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         )
         .await
         .map_err(|_| Failure {
-            message: messages::mail_timeout(&account.smtp_server),
+            message: messages::mail_timeout(&account.servers.smtp_server),
             permanent: false,
         })?;
         sent?;

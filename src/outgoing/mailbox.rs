@@ -281,6 +281,6 @@ fn uidvalidity_of(w: MailWrite, account: u64, folder: &str) -> anyhow::Result<Op
 /// Whether the account's provider files sent mail into Sent by itself (Gmail does, for mail
 /// sent through its SMTP): a copy of ours would show twice.
 pub fn provider_keeps_sent(account: &AccountRecord) -> bool {
-    let host = account.smtp_server.to_ascii_lowercase();
+    let host = account.servers.smtp_server.to_ascii_lowercase();
     host == "smtp.gmail.com" || host.ends_with(".gmail.com") || host == "smtp.googlemail.com"
 }
