@@ -17,7 +17,7 @@ use crate::crypto::ServerKey;
 use crate::error::{AppError, Result};
 use crate::mail::hosts::HostPolicy;
 use crate::mail::net::Endpoint;
-use crate::mail::servers::MailServers;
+use crate::mail::servers::{MailServers, Protocol};
 use crate::messages;
 use crate::store::{Store, next_id, record};
 
@@ -183,14 +183,16 @@ impl AccountRecord {
 
     /// Where the account's IMAP server is, with its accepted certificate.
     pub fn imap_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
+        let pinned = self.imap_fingerprint.clone();
         self.servers
-            .imap_endpoint(self.imap_fingerprint.clone(), timeout, hosts)
+            .endpoint(Protocol::Imap, pinned, timeout, hosts)
     }
 
     /// Where the account's SMTP server is, with its accepted certificate.
     pub fn smtp_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
+        let pinned = self.smtp_fingerprint.clone();
         self.servers
-            .smtp_endpoint(self.smtp_fingerprint.clone(), timeout, hosts)
+            .endpoint(Protocol::Smtp, pinned, timeout, hosts)
     }
 }
 

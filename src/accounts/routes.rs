@@ -16,7 +16,7 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
 use crate::mail::net::{FailureKind, MailError};
 use crate::mail::providers::{self, PROVIDERS};
-use crate::mail::servers::MailServers;
+use crate::mail::servers::{MailServers, Protocol};
 use crate::mail::tls::normalize_fingerprint;
 use crate::mail::{Credential, imap, smtp};
 use crate::messages;
@@ -195,13 +195,9 @@ pub(crate) async fn check(
         .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })?;
     let timeout = state.mail_timeout;
     let tls = &state.tls;
-    let hosts = &state.mail_hosts;
-    let imap_ep = s
-        .servers
-        .imap_endpoint(s.imap_fingerprint.clone(), timeout, hosts);
-    let smtp_ep = s
-        .servers
-        .smtp_endpoint(s.smtp_fingerprint.clone(), timeout, hosts);
+    let (servers, hosts) = (&s.servers, &state.mail_hosts);
+    let imap_ep = servers.endpoint(Protocol::Imap, s.imap_fingerprint.clone(), timeout, hosts);
+    let smtp_ep = servers.endpoint(Protocol::Smtp, s.smtp_fingerprint.clone(), timeout, hosts);
     let imap_check = async {
         let mut session = imap::open_with(tls, &imap_ep, &s.email, credential).await?;
         let _ = session.logout().await;

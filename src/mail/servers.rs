@@ -64,39 +64,34 @@ impl<H> MailServersCamel<H> {
     }
 }
 
-impl MailServers {
-    /// Where to connect for IMAP; `pinned` is a certificate fingerprint the user accepted.
-    pub fn imap_endpoint(
-        &self,
-        pinned: Option<String>,
-        timeout: Duration,
-        hosts: &HostPolicy,
-    ) -> Endpoint {
-        endpoint(
-            &self.imap_server,
-            self.imap_port,
-            self.imap_ssl,
-            pinned,
-            timeout,
-            hosts,
-        )
-    }
+/// Which of an account's two servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Imap,
+    Smtp,
+}
 
-    /// Where to connect for SMTP; `pinned` is a certificate fingerprint the user accepted.
-    pub fn smtp_endpoint(
+impl MailServers {
+    /// Where to connect for `protocol`, with the certificate the user accepted (`pinned`).
+    pub fn endpoint(
         &self,
+        protocol: Protocol,
         pinned: Option<String>,
         timeout: Duration,
         hosts: &HostPolicy,
     ) -> Endpoint {
-        endpoint(
-            &self.smtp_server,
-            self.smtp_port,
-            self.smtp_ssl,
-            pinned,
+        let (host, port, ssl) = match protocol {
+            Protocol::Imap => (&self.imap_server, self.imap_port, self.imap_ssl),
+            Protocol::Smtp => (&self.smtp_server, self.smtp_port, self.smtp_ssl),
+        };
+        Endpoint {
+            host: host.clone(),
+            port,
+            ssl,
+            pinned_fingerprint: pinned,
             timeout,
-            hosts,
-        )
+            hosts: hosts.clone(),
+        }
     }
 
     /// The same servers (host names compared without case).
@@ -107,23 +102,5 @@ impl MailServers {
             && self.smtp_server.eq_ignore_ascii_case(&other.smtp_server)
             && self.smtp_port == other.smtp_port
             && self.smtp_ssl == other.smtp_ssl
-    }
-}
-
-fn endpoint(
-    host: &str,
-    port: u16,
-    ssl: bool,
-    pinned_fingerprint: Option<String>,
-    timeout: Duration,
-    hosts: &HostPolicy,
-) -> Endpoint {
-    Endpoint {
-        host: host.to_string(),
-        port,
-        ssl,
-        pinned_fingerprint,
-        timeout,
-        hosts: hosts.clone(),
     }
 }
