@@ -144,12 +144,12 @@ impl<'a> Mailbox<'a> {
         })
     }
 
-    /// Like [`append`](Self::append), unless the folder already holds this Message-ID (an
-    /// earlier attempt got that far): a retry never files the same mail twice.
+    /// Files a copy of ours (seen) like [`append`](Self::append), unless the folder already
+    /// holds this Message-ID (an earlier attempt got that far): a retry never files the same
+    /// mail twice.
     pub async fn append_once(
         &mut self,
         folder: &str,
-        seen: bool,
         draft: bool,
         raw: &[u8],
         message_id: &str,
@@ -163,7 +163,7 @@ impl<'a> Mailbox<'a> {
                 message_id: Some(message_id.to_string()),
             });
         }
-        self.append(folder, seen, draft, raw, message_id).await
+        self.append(folder, true, draft, raw, message_id).await
     }
 
     /// Whether `folder` holds a message with this Message-ID (an idempotent writer looks
