@@ -63,29 +63,24 @@ fn id_of(key: &str) -> Result<u64> {
 /// saved draft. Each key is absent when that outcome does not have it.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct SendResponse {
     pub success: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub outbox_id: Option<String>,
     /// RFC 3339: when it goes out.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub send_at: Option<String>,
     /// 0 for a scheduled mail.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub undo_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub scheduled: Option<bool>,
     /// A scheduled mail: whether its copy is in Drafts; a draft: whether the mailbox has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub saved_in_gmail: Option<bool>,
     /// A draft: its id, null when the sync does not know it yet.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub draft_id: Option<Option<String>>,
     pub message: String,
 }
