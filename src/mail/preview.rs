@@ -49,7 +49,6 @@ fn keep(c: char) -> bool {
         | '\u{20AA}')
 }
 
-/// Tags out, `<script>`/`<style>`/`<head>` with their content out, entities decoded.
 /// `s` cut to at most `max` bytes, at a character boundary.
 pub fn cut(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -62,6 +61,7 @@ pub fn cut(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
+/// Tags out, `<script>`/`<style>`/`<head>` with their content out, entities decoded.
 pub fn strip_html(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 2);
     let lower = html.to_ascii_lowercase();
