@@ -10,6 +10,7 @@ use axum::http::Request;
 use common::TestApp;
 use mailclient::accounts::{self, Settings};
 use mailclient::auth::users;
+use mailclient::mail::servers::MailServers;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
@@ -140,12 +141,14 @@ async fn a_saved_password_is_not_reused_for_another_certificate() {
     let saved = Settings {
         email: "dana@example.test".into(),
         password: "mailbox-pass".into(),
-        imap_server: "127.0.0.1".into(),
-        imap_port: port,
-        imap_ssl: false,
-        smtp_server: "127.0.0.1".into(),
-        smtp_port: port,
-        smtp_ssl: false,
+        servers: MailServers {
+            imap_server: "127.0.0.1".into(),
+            imap_port: port,
+            imap_ssl: false,
+            smtp_server: "127.0.0.1".into(),
+            smtp_port: port,
+            smtp_ssl: false,
+        },
         imap_fingerprint: Some(pinned.clone()),
         smtp_fingerprint: None,
         auth: Default::default(),

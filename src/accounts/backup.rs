@@ -21,12 +21,7 @@ pub fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
             password: a.secret(&state.key)?,
             auth: a.auth,
             email: a.email,
-            imap_server: a.imap_server,
-            imap_port: a.imap_port,
-            imap_ssl: a.imap_ssl,
-            smtp_server: a.smtp_server,
-            smtp_port: a.smtp_port,
-            smtp_ssl: a.smtp_ssl,
+            servers: a.servers,
             imap_fingerprint: a.imap_fingerprint,
             smtp_fingerprint: a.smtp_fingerprint,
         });

@@ -19,6 +19,7 @@ use crate::feature::{BackupSection, Feature, need};
 use crate::forget::{self, Step};
 use crate::mail::hosts::HostPolicy;
 use crate::mail::net::Endpoint;
+use crate::mail::servers::{MailServers, Protocol};
 use crate::messages;
 use crate::store::{Store, next_id, record};
 
@@ -82,12 +83,9 @@ pub struct AccountRecord {
     pub id: u64,
     pub user_id: u64,
     pub email: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// The IMAP and SMTP servers (flat keys: `imap_server`, …).
+    #[serde(flatten)]
+    pub servers: MailServers,
     /// The mailbox password, or for an OAuth account its refresh token, sealed (see
     /// [`seal_context`]).
     pub sealed_password: String,
@@ -115,12 +113,10 @@ pub struct Account {
     #[serde(rename = "sessionId")]
     pub session_id: String,
     pub email_address: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// The IMAP and SMTP servers (flat keys: `imap_server`, …).
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub servers: MailServers,
     #[serde(default)]
     pub imap_fingerprint: Option<String>,
     #[serde(default)]
@@ -143,12 +139,7 @@ impl From<&AccountRecord> for Account {
             id: r.id,
             session_id: r.id.to_string(),
             email_address: r.email.clone(),
-            imap_server: r.imap_server.clone(),
-            imap_port: r.imap_port,
-            imap_ssl: r.imap_ssl,
-            smtp_server: r.smtp_server.clone(),
-            smtp_port: r.smtp_port,
-            smtp_ssl: r.smtp_ssl,
+            servers: r.servers.clone(),
             imap_fingerprint: r.imap_fingerprint.clone(),
             smtp_fingerprint: r.smtp_fingerprint.clone(),
             auth: Some(r.auth),
@@ -177,12 +168,7 @@ impl AccountRecord {
             id,
             user_id,
             email: email.to_string(),
-            imap_server: String::new(),
-            imap_port: 0,
-            imap_ssl: false,
-            smtp_server: String::new(),
-            smtp_port: 0,
-            smtp_ssl: false,
+            servers: MailServers::default(),
             sealed_password: String::new(),
             auth: AuthKind::Password,
             needs_sign_in: false,
@@ -194,7 +180,7 @@ impl AccountRecord {
 
     /// Whether the account has no mail server (its mail lives only here).
     pub fn is_local(&self) -> bool {
-        self.imap_server.is_empty()
+        self.servers.imap_server.is_empty()
     }
 
     /// The mailbox password. An OAuth account has none (its secret is a refresh token, which
@@ -217,26 +203,18 @@ impl AccountRecord {
         Ok(String::from_utf8(bytes)?)
     }
 
+    /// Where the account's IMAP server is, with its accepted certificate.
     pub fn imap_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
-        Endpoint {
-            host: self.imap_server.clone(),
-            port: self.imap_port,
-            ssl: self.imap_ssl,
-            pinned_fingerprint: self.imap_fingerprint.clone(),
-            timeout,
-            hosts: hosts.clone(),
-        }
+        let pinned = self.imap_fingerprint.clone();
+        self.servers
+            .endpoint(Protocol::Imap, pinned, timeout, hosts)
     }
 
+    /// Where the account's SMTP server is, with its accepted certificate.
     pub fn smtp_endpoint(&self, timeout: Duration, hosts: &HostPolicy) -> Endpoint {
-        Endpoint {
-            host: self.smtp_server.clone(),
-            port: self.smtp_port,
-            ssl: self.smtp_ssl,
-            pinned_fingerprint: self.smtp_fingerprint.clone(),
-            timeout,
-            hosts: hosts.clone(),
-        }
+        let pinned = self.smtp_fingerprint.clone();
+        self.servers
+            .endpoint(Protocol::Smtp, pinned, timeout, hosts)
     }
 }
 
@@ -246,12 +224,9 @@ impl AccountRecord {
 pub struct Settings {
     pub email: String,
     pub password: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// The IMAP and SMTP servers (flat keys: `imap_server`, …).
+    #[serde(flatten)]
+    pub servers: MailServers,
     pub imap_fingerprint: Option<String>,
     pub smtp_fingerprint: Option<String>,
     /// Password or OAuth: for OAuth, `password` is the refresh token.
@@ -265,8 +240,7 @@ impl std::fmt::Debug for Settings {
         f.debug_struct("Settings")
             .field("email", &self.email)
             .field("password", &"<redacted>")
-            .field("imap", &(&self.imap_server, self.imap_port, self.imap_ssl))
-            .field("smtp", &(&self.smtp_server, self.smtp_port, self.smtp_ssl))
+            .field("servers", &self.servers)
             .field("auth", &self.auth)
             .finish_non_exhaustive()
     }
@@ -296,12 +270,7 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
             id,
             user_id,
             email: s.email.clone(),
-            imap_server: s.imap_server.clone(),
-            imap_port: s.imap_port,
-            imap_ssl: s.imap_ssl,
-            smtp_server: s.smtp_server.clone(),
-            smtp_port: s.smtp_port,
-            smtp_ssl: s.smtp_ssl,
+            servers: s.servers.clone(),
             sealed_password: key.seal(
                 &seal_context(s.auth, user_id, &s.email),
                 s.password.as_bytes(),
@@ -523,12 +492,14 @@ mod tests {
         let settings = Settings {
             email: "dana@example.test".into(),
             password: "hunter2-secret".into(),
-            imap_server: "imap.example.test".into(),
-            imap_port: 993,
-            imap_ssl: true,
-            smtp_server: "smtp.example.test".into(),
-            smtp_port: 465,
-            smtp_ssl: true,
+            servers: MailServers {
+                imap_server: "imap.example.test".into(),
+                imap_port: 993,
+                imap_ssl: true,
+                smtp_server: "smtp.example.test".into(),
+                smtp_port: 465,
+                smtp_ssl: true,
+            },
             imap_fingerprint: None,
             smtp_fingerprint: None,
             auth: AuthKind::Password,
@@ -536,5 +507,37 @@ mod tests {
         let printed = format!("{settings:?}");
         assert!(!printed.contains("hunter2-secret"), "{printed}");
         assert!(printed.contains("dana@example.test") && printed.contains("<redacted>"));
+    }
+
+    /// An account record as stored before the servers were one struct (its keys flat, in this
+    /// order): it still decodes, and encodes back to the same bytes.
+    const STORED_RECORD: &str = r#"{"id":7,"user_id":3,"email":"dana@example.test","imap_server":"imap.example.test","imap_port":993,"imap_ssl":true,"smtp_server":"smtp.example.test","smtp_port":587,"smtp_ssl":false,"sealed_password":"c2VhbGVk","auth":"password","needs_sign_in":false,"imap_fingerprint":null,"smtp_fingerprint":"ab:cd","created_at":1790000000}"#;
+
+    #[test]
+    fn a_record_stored_before_the_servers_struct_reads_back_byte_for_byte() {
+        let r: AccountRecord = record::decode(STORED_RECORD.as_bytes()).unwrap();
+        assert_eq!(
+            r.servers,
+            MailServers {
+                imap_server: "imap.example.test".into(),
+                imap_port: 993,
+                imap_ssl: true,
+                smtp_server: "smtp.example.test".into(),
+                smtp_port: 587,
+                smtp_ssl: false,
+            }
+        );
+        assert_eq!(r.smtp_fingerprint.as_deref(), Some("ab:cd"));
+        assert_eq!(record::encode(&r), STORED_RECORD.as_bytes());
+        // The oldest records have no `auth`, `needs_sign_in` or fingerprints.
+        let oldest = r#"{"id":1,"user_id":1,"email":"a@b.test","imap_server":"h","imap_port":143,"imap_ssl":false,"smtp_server":"h","smtp_port":25,"smtp_ssl":false,"sealed_password":"x","created_at":0}"#;
+        let r: AccountRecord = record::decode(oldest.as_bytes()).unwrap();
+        assert_eq!((r.servers.imap_port, r.auth), (143, AuthKind::Password));
+        // The API's account keeps its flat keys, in their order.
+        let shown = serde_json::to_string(&Account::from(&r)).unwrap();
+        assert!(
+            shown.contains(r#""email_address":"a@b.test","imap_server":"h","imap_port":143,"imap_ssl":false,"smtp_server":"h","smtp_port":25,"smtp_ssl":false,"imap_fingerprint":null"#),
+            "{shown}"
+        );
     }
 }

@@ -14,8 +14,9 @@ use super::providers::{DetectProviderResponse, ProvidersResponse};
 use super::{Account, AccountRecord, Settings, address};
 use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
-use crate::mail::net::{Endpoint, FailureKind, MailError};
+use crate::mail::net::{FailureKind, MailError};
 use crate::mail::providers::{self, PROVIDERS};
+use crate::mail::servers::{MailServers, Protocol};
 use crate::mail::tls::normalize_fingerprint;
 use crate::mail::{Credential, imap, smtp};
 use crate::messages;
@@ -100,6 +101,7 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     let email = address::normalize(&req.email)
         .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))?;
     let detected = providers::detect(&email);
+    let detected = detected.map(|d| d.servers);
     let imap_server = non_empty(&req.imap_server)
         .or_else(|| detected.as_ref().map(|d| d.imap_server.clone()))
         .ok_or_else(|| AppError::bad_request(messages::MAIL_SERVER_REQUIRED))?;
@@ -120,8 +122,14 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         _ if smtp_ssl => 465,
         _ => 587,
     };
-    let imap_port = port(&req.imap_port, default_imap_port)?;
-    let smtp_port = port(&req.smtp_port, default_smtp_port)?;
+    let servers = MailServers {
+        imap_server,
+        imap_port: port(&req.imap_port, default_imap_port)?,
+        imap_ssl,
+        smtp_server,
+        smtp_port: port(&req.smtp_port, default_smtp_port)?,
+        smtp_ssl,
+    };
     let pin = |f: Option<&str>| f.map(normalize_fingerprint).filter(|f| !f.is_empty());
     let imap_fingerprint = pin(req.imap_fingerprint.as_deref());
     let smtp_fingerprint = pin(req.smtp_fingerprint.as_deref());
@@ -134,13 +142,7 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
         }
         // The saved password goes only to the servers it was saved for: a request that names
         // other servers must carry the password itself.
-        let same_servers = existing.imap_server.eq_ignore_ascii_case(&imap_server)
-            && existing.imap_port == imap_port
-            && existing.imap_ssl == imap_ssl
-            && existing.smtp_server.eq_ignore_ascii_case(&smtp_server)
-            && existing.smtp_port == smtp_port
-            && existing.smtp_ssl == smtp_ssl;
-        if !same_servers {
+        if !existing.servers.same_as(&servers) {
             return Err(AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED));
         }
         // Nor to another certificate: a pinned fingerprint replaces the chain check, so a new
@@ -159,12 +161,7 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     Ok(Settings {
         email,
         password,
-        imap_port,
-        smtp_port,
-        imap_server,
-        imap_ssl,
-        smtp_server,
-        smtp_ssl,
+        servers,
         imap_fingerprint,
         smtp_fingerprint,
         auth: super::AuthKind::Password,
@@ -198,22 +195,9 @@ pub(crate) async fn check(
         .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })?;
     let timeout = state.mail_timeout;
     let tls = &state.tls;
-    let imap_ep = Endpoint {
-        host: s.imap_server.clone(),
-        port: s.imap_port,
-        ssl: s.imap_ssl,
-        pinned_fingerprint: s.imap_fingerprint.clone(),
-        timeout,
-        hosts: state.mail_hosts.clone(),
-    };
-    let smtp_ep = Endpoint {
-        host: s.smtp_server.clone(),
-        port: s.smtp_port,
-        ssl: s.smtp_ssl,
-        pinned_fingerprint: s.smtp_fingerprint.clone(),
-        timeout,
-        hosts: state.mail_hosts.clone(),
-    };
+    let (servers, hosts) = (&s.servers, &state.mail_hosts);
+    let imap_ep = servers.endpoint(Protocol::Imap, s.imap_fingerprint.clone(), timeout, hosts);
+    let smtp_ep = servers.endpoint(Protocol::Smtp, s.smtp_fingerprint.clone(), timeout, hosts);
     let imap_check = async {
         let mut session = imap::open_with(tls, &imap_ep, &s.email, credential).await?;
         let _ = session.logout().await;

@@ -15,6 +15,7 @@ use crate::ai::key;
 use crate::ai::training;
 use crate::auth::extract::{AdminUser, CurrentUser};
 use crate::error::{ApiJson, AppError, Result};
+use crate::mail::servers::MailServersCamel;
 use crate::messages;
 use crate::state::AppState;
 
@@ -50,12 +51,10 @@ pub struct GlobalExists {
 #[ts(rename = "GlobalEmailSettings")]
 pub struct GlobalEmailView {
     pub email: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// `imapServer`, `imapPort`, … (flat keys).
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub servers: MailServersCamel,
     pub password_set: bool,
     pub claude_api_key_set: bool,
     pub last_updated: String,
@@ -139,12 +138,7 @@ async fn email(
             Ok(
                 super::mail(&s.store, &s.key)?.map(|(m, stored)| GlobalEmailView {
                     email: m.email,
-                    imap_server: m.imap_server,
-                    imap_port: m.imap_port,
-                    imap_ssl: m.imap_ssl,
-                    smtp_server: m.smtp_server,
-                    smtp_port: m.smtp_port,
-                    smtp_ssl: m.smtp_ssl,
+                    servers: m.servers.into(),
                     password_set: !m.password.is_empty(),
                     claude_api_key_set: key_set,
                     last_updated: stored.last_updated,

@@ -376,7 +376,7 @@ fn local_account(
         if !a.is_local() {
             anyhow::bail!(
                 "{wanted} syncs with the mail server {}; import into a local account instead (--account another@address)",
-                a.imap_server
+                a.servers.imap_server
             );
         }
         return Ok(a.clone());

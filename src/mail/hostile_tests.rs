@@ -64,6 +64,43 @@ async fn stream_forever(mut s: TcpStream, first: &[u8], sent: Arc<AtomicU64>) {
     }
 }
 
+/// A hostile server on a fresh [`listener`]: `serve` gets the accepted socket and the count of
+/// the bytes it got out. Returns its port and that count.
+async fn hostile<F>(
+    serve: impl FnOnce(TcpStream, Arc<AtomicU64>) -> F + Send + 'static,
+) -> (u16, Arc<AtomicU64>)
+where
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
+    let (listener, port) = listener().await;
+    let sent = Arc::new(AtomicU64::new(0));
+    let counted = sent.clone();
+    tokio::spawn(async move {
+        let (s, _) = listener.accept().await.unwrap();
+        serve(s, counted).await;
+    });
+    (port, sent)
+}
+
+/// The client's failure is a protocol error saying `why`, reached within `within` of
+/// `started`; once the client is gone the server's writes stop: it got out at most `cap`
+/// bytes and what the kernel holds.
+async fn cut_at_the_cap(
+    err: &MailError,
+    started: Instant,
+    why: &str,
+    within: Duration,
+    sent: &AtomicU64,
+    cap: u64,
+) {
+    assert_eq!(err.kind, FailureKind::Protocol, "{err:?}");
+    assert!(err.detail.contains(why), "{err:?}");
+    assert!(started.elapsed() < within, "{:?}", started.elapsed());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let total = sent.load(Ordering::Relaxed);
+    assert!(total < cap + IN_FLIGHT, "{total} bytes sent");
+}
+
 /// Answers IMAP commands by their name (STARTTLS refused, LOGIN accepted), and the first other
 /// command with `reply` followed by bytes without end.
 async fn fake_imap(
@@ -96,41 +133,19 @@ async fn fake_imap(
 
 #[tokio::test]
 async fn an_smtp_reply_line_without_end_is_cut_at_the_cap() {
-    let (listener, port) = listener().await;
-    let sent = Arc::new(AtomicU64::new(0));
-    let counted = sent.clone();
-    tokio::spawn(async move {
-        let (s, _) = listener.accept().await.unwrap();
-        stream_forever(s, b"220-", counted).await;
-    });
+    let (port, sent) = hostile(|s, sent| stream_forever(s, b"220-", sent)).await;
     let started = Instant::now();
     let err = smtp::SmtpConn::open(&tls(), &endpoint(port, HostPolicy::default()), "u", "p")
         .await
         .err()
         .expect("an endless line fails");
-    assert_eq!(err.kind, FailureKind::Protocol, "{err:?}");
-    assert!(err.detail.contains("longer than 32768 bytes"), "{err:?}");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
-    // The client is gone: the server's writes stop.
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let total = sent.load(Ordering::Relaxed);
-    assert!(
-        total < smtp::MAX_REPLY as u64 + IN_FLIGHT,
-        "{total} bytes sent"
-    );
+    let (why, within) = ("longer than 32768 bytes", Duration::from_secs(5));
+    cut_at_the_cap(&err, started, why, within, &sent, smtp::MAX_REPLY as u64).await;
 }
 
 #[tokio::test]
 async fn an_smtp_reply_of_endless_lines_is_cut_at_the_cap() {
-    let (listener, port) = listener().await;
-    let sent = Arc::new(AtomicU64::new(0));
-    let counted = sent.clone();
-    tokio::spawn(async move {
-        let (mut s, _) = listener.accept().await.unwrap();
+    let (port, sent) = hostile(|mut s, counted| async move {
         let block = b"220-more\r\n".repeat(400);
         while counted.load(Ordering::Relaxed) < 2 << 30 {
             if s.write_all(&block).await.is_err() {
@@ -138,26 +153,16 @@ async fn an_smtp_reply_of_endless_lines_is_cut_at_the_cap() {
             }
             counted.fetch_add(block.len() as u64, Ordering::Relaxed);
         }
-    });
+    })
+    .await;
     let started = Instant::now();
     let err = smtp::SmtpConn::open(&tls(), &endpoint(port, HostPolicy::default()), "u", "p")
         .await
         .err()
         .expect("an endless reply fails");
-    assert_eq!(err.kind, FailureKind::Protocol, "{err:?}");
     // Ours, before lettre's (100,000 bytes, reached only after seconds of its re-parsing).
-    assert!(err.detail.contains("or 200 lines"), "{err:?}");
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let total = sent.load(Ordering::Relaxed);
-    assert!(
-        total < smtp::MAX_REPLY as u64 + IN_FLIGHT,
-        "{total} bytes sent"
-    );
+    let (why, within) = ("or 200 lines", Duration::from_secs(1));
+    cut_at_the_cap(&err, started, why, within, &sent, smtp::MAX_REPLY as u64).await;
 }
 
 #[tokio::test]
@@ -198,26 +203,14 @@ async fn an_imap_literal_of_a_gigabyte_is_refused_on_its_announcement() {
 
 #[tokio::test]
 async fn an_imap_greeting_without_end_is_cut_before_login() {
-    let (listener, port) = listener().await;
-    let sent = Arc::new(AtomicU64::new(0));
-    let counted = sent.clone();
-    tokio::spawn(async move {
-        let (s, _) = listener.accept().await.unwrap();
-        stream_forever(s, b"* OK ", counted).await;
-    });
+    let (port, sent) = hostile(|s, sent| stream_forever(s, b"* OK ", sent)).await;
     let started = Instant::now();
     let err = imap::open(&tls(), &endpoint(port, HostPolicy::default()), "u", "p")
         .await
         .expect_err("an endless greeting fails");
-    assert_eq!(err.kind, FailureKind::Protocol, "{err:?}");
-    assert!(err.detail.contains("larger than 65536 bytes"), "{err:?}");
-    assert!(started.elapsed() < Duration::from_secs(5));
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let total = sent.load(Ordering::Relaxed);
-    assert!(
-        total < imap_cap::BEFORE_LOGIN.total as u64 + IN_FLIGHT,
-        "{total} bytes sent"
-    );
+    let (why, within) = ("larger than 65536 bytes", Duration::from_secs(5));
+    let cap = imap_cap::BEFORE_LOGIN.total as u64;
+    cut_at_the_cap(&err, started, why, within, &sent, cap).await;
 }
 
 /// A service that says `banner` (and `then` to anything sent to it).

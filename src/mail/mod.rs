@@ -7,12 +7,14 @@ mod hostile_tests;
 pub mod hosts;
 pub mod imap;
 pub mod imap_cap;
+pub mod imap_ops;
 pub mod mutf7;
 pub mod net;
 pub mod parse;
 pub mod preview;
 pub mod providers;
 pub mod sanitize;
+pub mod servers;
 pub mod smtp;
 #[cfg(test)]
 mod smtp_tls_tests;

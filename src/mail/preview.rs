@@ -49,9 +49,9 @@ fn keep(c: char) -> bool {
         | '\u{20AA}')
 }
 
-/// Tags out, `<script>`/`<style>`/`<head>` with their content out, entities decoded.
 pub use crate::kit::cut;
 
+/// Tags out, `<script>`/`<style>`/`<head>` with their content out, entities decoded.
 pub fn strip_html(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 2);
     let lower = html.to_ascii_lowercase();

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::servers::MailServersCamel;
+
 #[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "MailProvider")]
@@ -11,12 +13,10 @@ pub struct Provider {
     /// Shown in the UI (brand names stay in their own script).
     pub name: &'static str,
     pub domains: &'static [&'static str],
-    pub imap_server: &'static str,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: &'static str,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// `imapServer`, `imapPort`, … (flat keys).
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub servers: MailServersCamel<&'static str>,
     /// A short Hebrew hint, e.g. that an app password is needed.
     pub note: &'static str,
     /// `international` or `israeli` (the settings page groups the list by it).
@@ -31,8 +31,11 @@ macro_rules! provider {
      $smtp:literal, $sp:literal, $ss:literal, $note:expr) => {
         Provider {
             id: $id, name: $name, domains: &[$($d),*],
-            imap_server: $imap, imap_port: $ip, imap_ssl: $is,
-            smtp_server: $smtp, smtp_port: $sp, smtp_ssl: $ss, note: $note,
+            servers: MailServersCamel {
+                imap_server: $imap, imap_port: $ip, imap_ssl: $is,
+                smtp_server: $smtp, smtp_port: $sp, smtp_ssl: $ss,
+            },
+            note: $note,
             region: region_of($id),
         }
     };
@@ -227,12 +230,7 @@ pub fn detect(email: &str) -> Option<Detected> {
             known: true,
             id: p.id.to_string(),
             name: p.name.to_string(),
-            imap_server: p.imap_server.to_string(),
-            imap_port: p.imap_port,
-            imap_ssl: p.imap_ssl,
-            smtp_server: p.smtp_server.to_string(),
-            smtp_port: p.smtp_port,
-            smtp_ssl: p.smtp_ssl,
+            servers: p.servers.clone().map_hosts(String::from),
             note: p.note.to_string(),
         });
     }
@@ -240,12 +238,14 @@ pub fn detect(email: &str) -> Option<Detected> {
         known: false,
         id: "guess".into(),
         name: domain.clone(),
-        imap_server: format!("imap.{domain}"),
-        imap_port: 993,
-        imap_ssl: true,
-        smtp_server: format!("smtp.{domain}"),
-        smtp_port: 465,
-        smtp_ssl: true,
+        servers: MailServersCamel {
+            imap_server: format!("imap.{domain}"),
+            imap_port: 993,
+            imap_ssl: true,
+            smtp_server: format!("smtp.{domain}"),
+            smtp_port: 465,
+            smtp_ssl: true,
+        },
         note: String::new(),
     })
 }
@@ -257,12 +257,10 @@ pub struct Detected {
     pub known: bool,
     pub id: String,
     pub name: String,
-    pub imap_server: String,
-    pub imap_port: u16,
-    pub imap_ssl: bool,
-    pub smtp_server: String,
-    pub smtp_port: u16,
-    pub smtp_ssl: bool,
+    /// `imapServer`, `imapPort`, … (flat keys).
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub servers: MailServersCamel,
     pub note: String,
 }
 
@@ -274,15 +272,18 @@ mod tests {
     fn known_domains_and_a_guess() {
         let g = detect("Dana@Gmail.com").unwrap();
         assert!(g.known);
-        assert_eq!(g.imap_server, "imap.gmail.com");
+        assert_eq!(g.servers.imap_server, "imap.gmail.com");
         let w = detect("x@walla.co.il").unwrap();
         assert_eq!(w.id, "walla");
         let b = detect("x@bezeqint.net").unwrap();
         assert_eq!(b.id, "bezeqint");
         let other = detect("me@home.example").unwrap();
         assert!(!other.known);
-        assert_eq!(other.imap_server, "imap.home.example");
-        assert_eq!((other.imap_port, other.smtp_port), (993, 465));
+        assert_eq!(other.servers.imap_server, "imap.home.example");
+        assert_eq!(
+            (other.servers.imap_port, other.servers.smtp_port),
+            (993, 465)
+        );
         assert!(detect("no-at-sign").is_none());
     }
 

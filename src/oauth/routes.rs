@@ -282,38 +282,27 @@ async fn finish(
     let Some(refresh_token) = tokens.refresh_token.clone() else {
         return Err(messages::OAUTH_NO_REFRESH_TOKEN.into());
     };
-    let (imap, smtp) = match flow.provider {
+    let servers = match flow.provider {
         AuthKind::Google => {
             let g = oauth
                 .providers
                 .google()
                 .ok_or(messages::OAUTH_GOOGLE_NOT_CONFIGURED)?;
-            (
-                (g.imap_server.clone(), g.imap_port, g.imap_ssl),
-                (g.smtp_server.clone(), g.smtp_port, g.smtp_ssl),
-            )
+            g.servers()
         }
         AuthKind::Microsoft => {
             let m = oauth
                 .providers
                 .microsoft()
                 .ok_or(messages::OAUTH_MICROSOFT_NOT_CONFIGURED)?;
-            (
-                (m.imap_server.clone(), m.imap_port, m.imap_ssl),
-                (m.smtp_server.clone(), m.smtp_port, m.smtp_ssl),
-            )
+            m.servers()
         }
         AuthKind::Password => return Err(messages::SERVER_ERROR.into()),
     };
     let settings = Settings {
         email: flow.email.clone(),
         password: refresh_token,
-        imap_server: imap.0,
-        imap_port: imap.1,
-        imap_ssl: imap.2,
-        smtp_server: smtp.0,
-        smtp_port: smtp.1,
-        smtp_ssl: smtp.2,
+        servers,
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: flow.provider,

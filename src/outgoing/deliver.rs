@@ -206,7 +206,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
         )
         .await
         .map_err(|_| Failure {
-            message: messages::mail_timeout(&account.smtp_server),
+            message: messages::mail_timeout(&account.servers.smtp_server),
             permanent: false,
         })?;
         sent?;
@@ -235,7 +235,7 @@ async fn send(state: &AppState, item: &mut Item) -> Result<(), Failure> {
                 date,
                 &limits(state),
             )?;
-            mb.append_once(&folder, true, false, &kept, &item.mail.message_id)
+            mb.append_once(&folder, false, &kept, &item.mail.message_id)
                 .await?;
         }
         if let Some(draft) = item.draft_copy.clone() {
@@ -272,7 +272,7 @@ async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
             super::now(),
             &limits(state),
         )?;
-        mb.append_once(&folder, true, true, &raw, &item.mail.message_id)
+        mb.append_once(&folder, true, &raw, &item.mail.message_id)
             .await?;
         // The version this one replaces (an edit made while the mailbox was away).
         if let Some(old) = item.draft_copy.clone() {

@@ -9,10 +9,10 @@ use futures_util::TryStreamExt;
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
 use crate::mail::imap::ImapSession;
+use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags};
 use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
 use crate::store::Store;
 use crate::sync::SyncShared;
-use crate::sync::worker::{deadline, expunge_uids, store_flags};
 
 pub struct Mailbox<'a> {
     pub session: ImapSession,
@@ -144,12 +144,12 @@ impl<'a> Mailbox<'a> {
         })
     }
 
-    /// Like [`append`](Self::append), unless the folder already holds this Message-ID (an
-    /// earlier attempt got that far): a retry never files the same mail twice.
+    /// Files a copy of ours (seen) like [`append`](Self::append), unless the folder already
+    /// holds this Message-ID (an earlier attempt got that far): a retry never files the same
+    /// mail twice.
     pub async fn append_once(
         &mut self,
         folder: &str,
-        seen: bool,
         draft: bool,
         raw: &[u8],
         message_id: &str,
@@ -163,7 +163,7 @@ impl<'a> Mailbox<'a> {
                 message_id: Some(message_id.to_string()),
             });
         }
-        self.append(folder, seen, draft, raw, message_id).await
+        self.append(folder, true, draft, raw, message_id).await
     }
 
     /// Whether `folder` holds a message with this Message-ID (an idempotent writer looks
@@ -195,7 +195,7 @@ impl<'a> Mailbox<'a> {
         let mailbox = match deadline(self.limit, "SELECT", self.session.select(&r.folder)).await {
             Ok(m) => m,
             // The folder is gone (renamed, deleted elsewhere): so is the message.
-            Err(e) if crate::sync::worker::refused(&e) => return Ok(()),
+            Err(e) if refused(&e) => return Ok(()),
             Err(e) => return Err(e),
         };
         let uids: Vec<u32> = if mailbox.uid_validity == Some(r.uidvalidity) && r.uid > 0 {
@@ -281,6 +281,6 @@ fn uidvalidity_of(w: MailWrite, account: u64, folder: &str) -> anyhow::Result<Op
 /// Whether the account's provider files sent mail into Sent by itself (Gmail does, for mail
 /// sent through its SMTP): a copy of ours would show twice.
 pub fn provider_keeps_sent(account: &AccountRecord) -> bool {
-    let host = account.smtp_server.to_ascii_lowercase();
+    let host = account.servers.smtp_server.to_ascii_lowercase();
     host == "smtp.gmail.com" || host.ends_with(".gmail.com") || host == "smtp.googlemail.com"
 }

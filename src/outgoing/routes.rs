@@ -1,5 +1,6 @@
 //! `/api/emails/send`, `/api/outbox/*`, `/api/drafts/*`, `/api/attachments`, `/api/compose/*`
-//! (docs/API.md "Sending, drafts, outbox").
+//! (docs/API.md "Sending, drafts, outbox"). Sending, uploads and contacts are here; the
+//! outbox's and the drafts' endpoints are in `routes/outbox.rs` and `routes/drafts.rs`.
 
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -11,8 +12,8 @@ use ts_rs::TS;
 
 use super::Outbox;
 use super::contacts::{self, ComposeContact};
-use super::drafts::{self, Draft, DraftSaved, SaveRequest, UpdateRequest};
-use super::outbox::{self, Item, Kind, OutboxItem, OutboxMail};
+use super::drafts::DraftSaved;
+use super::outbox::{Item, Kind};
 use super::request::{self, MailRequest};
 use super::uploads::{self, UploadedAttachment};
 use super::{deliver, iso, now};
@@ -20,6 +21,16 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::{AppState, MailChange};
+
+mod drafts;
+mod outbox;
+pub use drafts::{
+    DeleteAllDraftsResponse, DeleteDraftResponse, DraftsResponse, SaveDraftResponse,
+    UpdateDraftResponse,
+};
+use drafts::{delete_all_drafts, delete_draft, list_drafts, save_draft, send_draft, update_draft};
+pub use outbox::{OutboxResponse, RetryOutboxResponse, UndoSendResponse, UpdateOutboxResponse};
+use outbox::{cancel_outbox, edit_outbox, list_outbox, retry, undo};
 
 /// A mail with a pasted image can be far above axum's 2 MB default.
 const JSON_LIMIT: usize = 16 << 20;
@@ -51,29 +62,24 @@ fn id_of(key: &str) -> Result<u64> {
 /// saved draft. Each key is absent when that outcome does not have it.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct SendResponse {
     pub success: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub outbox_id: Option<String>,
     /// RFC 3339: when it goes out.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub send_at: Option<String>,
     /// 0 for a scheduled mail.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub undo_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub scheduled: Option<bool>,
     /// A scheduled mail: whether its copy is in Drafts; a draft: whether the mailbox has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub saved_in_gmail: Option<bool>,
     /// A draft: its id, null when the sync does not know it yet.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub draft_id: Option<Option<String>>,
     pub message: String,
 }
@@ -134,7 +140,7 @@ async fn send(
         })
         .await?;
     if draft {
-        let saved = drafts::store_draft(&state, &account, user_id, mail, None).await?;
+        let saved = super::drafts::store_draft(&state, &account, user_id, mail, None).await?;
         return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
     }
     let undo = state.config.compose.undo_send_secs;
@@ -151,7 +157,7 @@ async fn send(
         // mailbox cannot take the copy now, the mail is still scheduled (from the outbox).
         item.send_at = at;
         item.scheduled = true;
-        match drafts::append_draft(&state, &account, user_id, &mail, None).await {
+        match super::drafts::append_draft(&state, &account, user_id, &mail, None).await {
             Ok(place) => item.draft_copy = Some(place),
             Err(e) => {
                 tracing::warn!(error = %format!("{e:#}"), "a scheduled mail without its copy in Drafts")
@@ -160,7 +166,7 @@ async fn send(
         saved_in_mailbox = Some(item.draft_copy.is_some());
     }
     let item = state
-        .store_blocking(move |store| outbox::add(store, item))
+        .store_blocking(move |store| super::outbox::add(store, item))
         .await?;
     state.service::<Outbox>().wake.notify_one();
     deliver::notify(&state, user_id, account.id, MailChange::Outbox);
@@ -172,234 +178,6 @@ async fn send(
     Ok(Json(SendResponse {
         saved_in_gmail: saved_in_mailbox,
         ..queued(&item, undo, message)
-    }))
-}
-
-/// `GET /api/outbox`.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct OutboxResponse {
-    /// Newest first.
-    pub items: Vec<OutboxItem>,
-}
-
-async fn list_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<OutboxResponse>> {
-    let items = state
-        .store_blocking(move |store| {
-            let items = outbox::list(store, user.id)?;
-            Ok(items.iter().map(|i| i.view(store)).collect())
-        })
-        .await?;
-    Ok(Json(OutboxResponse { items }))
-}
-
-/// `PUT /api/outbox/{id}`: the item as it now is, or, when the mail became a draft (it left
-/// the outbox), `item: null` and the saved draft's keys.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct UpdateOutboxResponse {
-    pub success: bool,
-    pub item: Option<OutboxItem>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub saved_in_gmail: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub draft_id: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub message: Option<String>,
-}
-
-impl From<DraftSaved> for UpdateOutboxResponse {
-    fn from(d: DraftSaved) -> Self {
-        Self {
-            success: d.success,
-            item: None,
-            saved_in_gmail: Some(d.saved_in_gmail),
-            draft_id: Some(d.draft_id),
-            message: Some(d.message),
-        }
-    }
-}
-
-/// `PUT /api/outbox/{id}`: the compose page with `outboxId` changes a mail that has not gone.
-/// What the user pressed decides: `folder: "drafts"` makes it a draft (into Drafts, the send
-/// dropped); `snoozed_until` (re)schedules it, its copy in Drafts replaced; otherwise it is
-/// sent now, after the undo delay. A mail SMTP already accepted cannot change.
-async fn edit_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-    ApiJson(req): ApiJson<MailRequest>,
-) -> Result<Json<UpdateOutboxResponse>> {
-    let (id, user_id) = (id_of(&key)?, user.id);
-    let schedule = req.schedule(now())?;
-    let wants_draft = req.wants_draft() && schedule.is_none();
-    let limits = uploads::Limits::from(&state.config.compose);
-    let (current, account, mut mail) = state
-        .store_blocking(move |store| {
-            let current = outbox::get(store, user_id, id)?;
-            if current.stage != outbox::Stage::Deliver {
-                return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
-            }
-            if current.sending {
-                return Err(AppError::Conflict(messages::SENDING_NOW.into()));
-            }
-            let account = crate::accounts::get(store, current.account_id)?
-                .ok_or_else(|| AppError::bad_request(messages::MAIL_NOT_CONNECTED))?;
-            let sender = super::sender(store, user_id, &account);
-            let mail = request::compose(store, user_id, sender, &req, wants_draft, &limits)?;
-            Ok((current, account, mail))
-        })
-        .await?;
-    if mail.original_id.is_none() {
-        mail.original_id = current.mail.original_id;
-    }
-
-    if wants_draft {
-        // A new Message-ID: the draft must never be taken for the scheduled copy it replaces.
-        let saved =
-            drafts::store_draft(&state, &account, user_id, mail, current.draft_copy.clone())
-                .await?;
-        state
-            .store_blocking(move |store| match outbox::remove(store, user_id, id) {
-                Ok(_) | Err(AppError::NotFound(_)) => Ok(()),
-                Err(e) => Err(e),
-            })
-            .await?;
-        deliver::notify(&state, user_id, account.id, MailChange::Outbox);
-        return Ok(Json(saved.reply(messages::DRAFT_SAVED).into()));
-    }
-
-    mail.message_id = current.mail.message_id.clone();
-    // A scheduled mail keeps an up-to-date copy in Drafts (when the mailbox answers; if not,
-    // the older copy stays and is removed when the mail goes).
-    let mut copy = current.draft_copy.clone();
-    if schedule.is_some() {
-        match drafts::append_draft(&state, &account, user_id, &mail, copy.as_ref()).await {
-            Ok(place) => copy = Some(place),
-            Err(e) => {
-                tracing::warn!(error = %format!("{e:#}"), "the scheduled mail's copy in Drafts was not replaced")
-            }
-        }
-    }
-    let undo = state.config.compose.undo_send_secs;
-    let item = state
-        .store_blocking(move |store| {
-            let item = outbox::update(store, user_id, id, |item| {
-                if item.stage != outbox::Stage::Deliver {
-                    return Err(AppError::Conflict(messages::ALREADY_SENT.into()));
-                }
-                item.kind = Kind::Send;
-                item.mail = mail;
-                item.draft_copy = copy;
-                match schedule {
-                    Some(at) => {
-                        item.send_at = at;
-                        item.scheduled = true;
-                    }
-                    None => {
-                        item.send_at = super::undo_deadline(undo);
-                        item.scheduled = false;
-                    }
-                }
-                item.last_error = None;
-                item.next_try = None;
-                item.retry = true;
-                item.attempts = 0;
-                Ok(())
-            })?;
-            Ok(item.view(store))
-        })
-        .await?;
-    state.service::<Outbox>().wake.notify_one();
-    deliver::notify(&state, user_id, account.id, MailChange::Outbox);
-    Ok(Json(UpdateOutboxResponse {
-        success: true,
-        item: Some(item),
-        saved_in_gmail: None,
-        draft_id: None,
-        message: None,
-    }))
-}
-
-async fn cancel_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-) -> Result<Json<Success>> {
-    let id = id_of(&key)?;
-    let item = state
-        .store_blocking(move |store| outbox::remove(store, user.id, id))
-        .await?;
-    deliver::notify(&state, user.id, item.account_id, MailChange::Outbox);
-    Ok(Json(Success::YES))
-}
-
-/// `POST /api/outbox/{id}/undo`: the mail, to reopen it in compose.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct UndoSendResponse {
-    pub success: bool,
-    pub mail: OutboxMail,
-}
-
-/// `POST /api/outbox/{id}/undo`: the mail back for compose, if it has not started going.
-async fn undo(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-) -> Result<Json<UndoSendResponse>> {
-    let id = id_of(&key)?;
-    let (item, mail) = state
-        .store_blocking(move |store| {
-            let item = outbox::undo(store, user.id, id)?;
-            let mail = outbox::mail_view(store, user.id, &item.mail, None);
-            Ok((item, mail))
-        })
-        .await?;
-    deliver::notify(&state, user.id, item.account_id, MailChange::Outbox);
-    if item.draft_copy.is_some() {
-        deliver::notify(&state, user.id, item.account_id, MailChange::Drafts);
-    }
-    Ok(Json(UndoSendResponse {
-        success: true,
-        mail,
-    }))
-}
-
-/// `POST /api/outbox/{id}/retry`: the item as it now is.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct RetryOutboxResponse {
-    pub success: bool,
-    pub item: OutboxItem,
-}
-
-async fn retry(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-) -> Result<Json<RetryOutboxResponse>> {
-    let id = id_of(&key)?;
-    let item = state
-        .store_blocking(move |store| {
-            let item = outbox::update(store, user.id, id, |item| {
-                item.retry = true;
-                item.next_try = None;
-                if !item.scheduled {
-                    item.send_at = item.send_at.min(now());
-                }
-                Ok(())
-            })?;
-            Ok(item.view(store))
-        })
-        .await?;
-    state.service::<Outbox>().wake.notify_one();
-    Ok(Json(RetryOutboxResponse {
-        success: true,
-        item,
     }))
 }
 
@@ -456,122 +234,6 @@ async fn remove_upload(
         .store_blocking(move |store| uploads::remove(store, user.id, id))
         .await?;
     Ok(Json(Success::YES))
-}
-
-/// `GET /api/drafts`.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct DraftsResponse {
-    pub total: usize,
-    /// Newest first, then the drafts waiting in the outbox.
-    pub drafts: Vec<Draft>,
-}
-
-async fn list_drafts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<DraftsResponse>> {
-    let drafts = state
-        .store_blocking(move |store| drafts::list(store, user.id))
-        .await?;
-    Ok(Json(DraftsResponse {
-        total: drafts.len(),
-        drafts,
-    }))
-}
-
-/// `POST /api/drafts/save`: the saved draft, and that the reply panel moves on.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct SaveDraftResponse {
-    #[serde(flatten)]
-    #[ts(flatten)]
-    pub saved: DraftSaved,
-    pub should_navigate: bool,
-}
-
-async fn save_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    ApiJson(req): ApiJson<SaveRequest>,
-) -> Result<Json<SaveDraftResponse>> {
-    let saved = drafts::save(&state, user.id, req).await?;
-    Ok(Json(SaveDraftResponse {
-        saved: saved.reply(messages::DRAFT_SAVED),
-        should_navigate: true,
-    }))
-}
-
-/// `PUT /api/drafts/{id}`: the saved draft, with its new id also as `id`.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct UpdateDraftResponse {
-    #[serde(flatten)]
-    #[ts(flatten)]
-    pub saved: DraftSaved,
-    pub id: Option<String>,
-}
-
-async fn update_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-    ApiJson(req): ApiJson<UpdateRequest>,
-) -> Result<Json<UpdateDraftResponse>> {
-    let saved = drafts::update(&state, user.id, &key, req).await?;
-    Ok(Json(UpdateDraftResponse {
-        saved: saved.reply(messages::DRAFT_UPDATED),
-        id: saved.id,
-    }))
-}
-
-/// `DELETE /api/drafts/{id}`.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct DeleteDraftResponse {
-    pub success: bool,
-    pub message: String,
-}
-
-async fn delete_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-) -> Result<Json<DeleteDraftResponse>> {
-    drafts::delete(&state, user.id, &key).await?;
-    Ok(Json(DeleteDraftResponse {
-        success: true,
-        message: messages::DRAFT_DELETED.into(),
-    }))
-}
-
-/// `DELETE /api/drafts/delete-all`.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct DeleteAllDraftsResponse {
-    pub success: bool,
-    pub deleted_count: usize,
-}
-
-async fn delete_all_drafts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<DeleteAllDraftsResponse>> {
-    let n = drafts::delete_all(&state, user.id).await?;
-    Ok(Json(DeleteAllDraftsResponse {
-        success: true,
-        deleted_count: n,
-    }))
-}
-
-async fn send_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    Path(key): Path<String>,
-) -> Result<Json<SendResponse>> {
-    let item = drafts::send(&state, user.id, &key).await?;
-    Ok(Json(queued(
-        &item,
-        state.config.compose.undo_send_secs,
-        messages::DRAFT_SENT,
-    )))
 }
 
 /// `GET /api/compose/recent-contacts` and `GET /api/compose/address-book` (served by contacts).

@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
+use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
-use super::worker::{Ctx, deadline};
 use crate::mail::imap::{self, ImapSession};
+use crate::mail::imap_ops::deadline;
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that

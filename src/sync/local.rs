@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
-use super::worker::Ctx;
+use super::ctx::Ctx;
 use crate::mailstore::{FolderState, MailWrite};
 
 /// Folder names for roles a local account may lack.

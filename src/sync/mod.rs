@@ -3,11 +3,15 @@
 //! when a user connects a mailbox, and stops it (and forgets the account) on mailbox logout.
 //! Events go out on a broadcast channel for the live-update channel to forward.
 
+pub mod ctx;
 pub mod folder;
 pub mod local;
+pub mod pipeline;
 pub mod plan;
+pub mod push;
+pub mod roles;
 pub mod screen;
-pub mod worker;
+pub mod session;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,9 +30,10 @@ use crate::hooks::Screen;
 use crate::jobs::Spec;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
-use crate::state::{AppState, Mailboxes};
+use crate::state::{AppState, Mailboxes, SyncStatus};
 use crate::store::Store;
-use worker::{Ctx, FetchCounters, FetchCounts, SyncStatus};
+pub use ctx::FetchCounts;
+use ctx::{Ctx, FetchCounters};
 
 /// The sync engine: a task per account (started by `serve`), the scheduler's polls, the tasks
 /// stopped before an account is forgotten, and the mail it stored forgotten with the account
@@ -201,7 +206,7 @@ impl SyncManager {
         let task = if account.is_local() {
             tokio::spawn(local::run(ctx, wake.clone()))
         } else {
-            tokio::spawn(worker::run(ctx, account, wake.clone()))
+            tokio::spawn(session::run(ctx, account, wake.clone()))
         };
         running.insert(
             id,

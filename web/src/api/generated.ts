@@ -771,7 +771,7 @@ password: string, imap_server: string, imap_port: number | string, imap_ssl: boo
  */
 imap_fingerprint?: string, smtp_fingerprint?: string, };
 
-export type GlobalEmailSettings = { email: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, passwordSet: boolean, claudeApiKeySet: boolean, lastUpdated: string, updatedBy: string, };
+export type GlobalEmailSettings = { email: string, passwordSet: boolean, claudeApiKeySet: boolean, lastUpdated: string, updatedBy: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type GlobalEmailResponse = { hasSettings: boolean, settings: GlobalEmailSettings | null, };
 
@@ -1056,7 +1056,7 @@ export type MailAccount = { id: number,
 /**
  * The id as a string (the spec's name for it).
  */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+sessionId: string, email_address: string, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
 /**
  * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
  * fixtures of password accounts from before OAuth stay valid (absent means "password").
@@ -1066,7 +1066,7 @@ auth?: MailAccountAuth,
  * The provider refused the refresh token: the user must sign in again (sync waits).
  * Always sent (`Some`); absent in TypeScript means false.
  */
-needsSignIn?: boolean, };
+needsSignIn?: boolean, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, };
 
 export type SyncStatus = { 
 /**
@@ -1094,7 +1094,7 @@ export type MailAccountWithSync = { sync: SyncStatus | null, id: number,
 /**
  * The id as a string (the spec's name for it).
  */
-sessionId: string, email_address: string, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
+sessionId: string, email_address: string, imap_fingerprint: string | null, smtp_fingerprint: string | null, 
 /**
  * How the account signs in. Always sent (`Some`); optional in TypeScript so the web's
  * fixtures of password accounts from before OAuth stay valid (absent means "password").
@@ -1104,7 +1104,7 @@ auth?: MailAccountAuth,
  * The provider refused the refresh token: the user must sign in again (sync waits).
  * Always sent (`Some`); absent in TypeScript means false.
  */
-needsSignIn?: boolean, };
+needsSignIn?: boolean, imap_server: string, imap_port: number, imap_ssl: boolean, smtp_server: string, smtp_port: number, smtp_ssl: boolean, };
 
 export type MailAccountRequest = { email_address: string, 
 /**
@@ -1151,7 +1151,7 @@ export type MailProvider = { id: string,
 /**
  * Shown in the UI (brand names stay in their own script).
  */
-name: string, domains: Array<string>, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, 
+name: string, domains: Array<string>, 
 /**
  * A short Hebrew hint, e.g. that an app password is needed.
  */
@@ -1159,10 +1159,10 @@ note: string,
 /**
  * `international` or `israeli` (the settings page groups the list by it).
  */
-region: "international" | "israeli", };
+region: "international" | "israeli", imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type ProvidersResponse = { providers: Array<MailProvider>, };
 
-export type DetectedProvider = { known: boolean, id: string, name: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, note: string, };
+export type DetectedProvider = { known: boolean, id: string, name: string, note: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };

@@ -1,0 +1,185 @@
+//! The pending push: local changes (flags, triage keywords, labels, moves) written to the
+//! server in UID sets, one command per shape of change and folder, then forgotten.
+
+use std::time::Duration;
+
+use super::ctx::Ctx;
+use crate::mail::imap;
+use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags, uid_list};
+use crate::mailstore::{self as mstore, keywords};
+
+/// What the server offers for moving mail.
+pub struct MoveCaps {
+    pub move_command: bool,
+    pub uidplus: bool,
+    pub create_special_use: bool,
+}
+
+/// Writes local changes (flags, triage keywords, moves) to the server, then forgets them.
+/// Returns whether a folder was created.
+pub(super) async fn push_pending(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    caps: &MoveCaps,
+) -> anyhow::Result<bool> {
+    let account = ctx.account_id;
+    let (ops, roles) = ctx
+        .read(move |r| Ok((r.pending(account)?, r.roles(account)?)))
+        .await?;
+    let limit = ctx.limit();
+    let mut created = false;
+    let mut roles = roles;
+    // Identical changes in one folder go out together, as UID sets: a bulk action on a
+    // thousand mails is a few commands, not a thousand SELECT + STORE round trips.
+    let mut groups: std::collections::BTreeMap<String, Vec<(u64, mstore::PendingFlags)>> =
+        Default::default();
+    for (id, op) in ops {
+        let mut shape = op.clone();
+        shape.uid = 0;
+        groups
+            .entry(serde_json::to_string(&shape)?)
+            .or_default()
+            .push((id, op));
+    }
+    for (_, group) in groups {
+        let op = &group[0].1;
+        let mut target = op
+            .move_to
+            .as_ref()
+            .and_then(|to| match to.strip_prefix("folder:") {
+                Some(name) => Some(name.to_string()),
+                None => roles.get(to).cloned(),
+            });
+        if target.is_none() && op.create_target && op.move_to.as_deref() == Some("archive") {
+            match create_archive(session, caps, limit).await {
+                Ok(name) => {
+                    roles.insert("archive".into(), name.clone());
+                    target = Some(name);
+                    created = true;
+                }
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account, error = %format!("{e:#}"), "cannot create an Archive folder");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        for chunk in group.chunks(UID_SET_MAX) {
+            let uids: Vec<u32> = chunk.iter().map(|(_, op)| op.uid).collect();
+            let moved = match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
+                Ok(moved) => moved,
+                // The server refused (folder gone, read-only): these changes cannot be made;
+                // drop them rather than fail every sync after. Connection errors still fail
+                // the session.
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account, error = %format!("{e:#}"), "change refused by the server; dropped");
+                    false
+                }
+                Err(e) => return Err(e),
+            };
+            // Mail hidden while its move was pending comes back when the move did not
+            // happen (refused, no such folder, renumbered folder): never lost from view.
+            if op.move_to.is_some() && !moved {
+                let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
+                ctx.write(move |w| {
+                    for id in ids {
+                        w.unhide(id)?;
+                    }
+                    Ok(())
+                })
+                .await?;
+            }
+            // Forget a change only if it is still the one pushed: a newer one made meanwhile
+            // must go out on the next pass.
+            let done: Vec<(u64, mstore::PendingFlags)> = chunk.to_vec();
+            ctx.write(move |w| w.forget_pushed(account, &done)).await?;
+        }
+    }
+    Ok(created)
+}
+
+/// UIDs per STORE or MOVE command (keeps command lines well under server limits).
+const UID_SET_MAX: usize = 500;
+
+/// Creates "Archive" (marked \Archive where the server lets a client say so).
+async fn create_archive(
+    session: &mut imap::ImapSession,
+    caps: &MoveCaps,
+    limit: Duration,
+) -> anyhow::Result<String> {
+    let command = if caps.create_special_use {
+        "CREATE Archive (USE (\\Archive))"
+    } else {
+        "CREATE Archive"
+    };
+    deadline(limit, "CREATE", session.run_command_and_check_ok(command)).await?;
+    let _ = deadline(limit, "SUBSCRIBE", session.subscribe("Archive")).await;
+    Ok("Archive".into())
+}
+
+/// Applies one shape of change to messages of one folder. Returns whether they were moved.
+async fn push_group(
+    session: &mut imap::ImapSession,
+    op: &mstore::PendingFlags,
+    uids: &[u32],
+    target: Option<&str>,
+    caps: &MoveCaps,
+    limit: Duration,
+) -> anyhow::Result<bool> {
+    let mailbox = deadline(limit, "SELECT", session.select(&op.folder)).await?;
+    if mailbox.uid_validity != Some(op.uidvalidity) {
+        return Ok(false);
+    }
+    let set = uid_list(uids);
+    for (flag, value) in [("\\Seen", op.seen), ("\\Flagged", op.flagged)] {
+        let Some(value) = value else { continue };
+        let sign = if value { "+" } else { "-" };
+        store_flags(
+            session,
+            &set,
+            &format!("{sign}FLAGS.SILENT ({flag})"),
+            limit,
+        )
+        .await?;
+    }
+    if let Some(wanted) = &op.keywords {
+        let remove: Vec<&str> = keywords::managed()
+            .filter(|k| !wanted.iter().any(|w| w.eq_ignore_ascii_case(k)))
+            .collect();
+        let mut commands = vec![format!("-FLAGS.SILENT ({})", remove.join(" "))];
+        if !wanted.is_empty() {
+            commands.push(format!("+FLAGS.SILENT ({})", wanted.join(" ")));
+        }
+        for command in commands {
+            match store_flags(session, &set, &command, limit).await {
+                Ok(()) => {}
+                // A server without keywords keeps the status local only; the move still goes.
+                Err(e) if refused(&e) => {
+                    tracing::debug!(error = %format!("{e:#}"), "keywords refused");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    if !op.add_keywords.is_empty() {
+        let command = format!("+FLAGS.SILENT ({})", op.add_keywords.join(" "));
+        match store_flags(session, &set, &command, limit).await {
+            Ok(()) => {}
+            Err(e) if refused(&e) => {
+                tracing::debug!(error = %format!("{e:#}"), "labels refused");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(target) = target
+        && target != op.folder
+    {
+        if caps.move_command {
+            deadline(limit, "MOVE", session.uid_mv(&set, target)).await?;
+        } else {
+            deadline(limit, "COPY", session.uid_copy(&set, target)).await?;
+            expunge_uids(session, uids, caps.uidplus, limit).await?;
+        }
+        return Ok(true);
+    }
+    Ok(false)
+}

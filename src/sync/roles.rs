@@ -1,0 +1,155 @@
+//! LIST and roles: which folders the account has, and which one holds the inbox, sent mail,
+//! drafts, junk, trash and the archive (SPECIAL-USE, or the common names).
+
+use async_imap::types::NameAttribute;
+use futures_util::TryStreamExt;
+
+use super::ctx::Ctx;
+use crate::mail::imap_ops::deadline;
+use crate::mail::{imap, mutf7};
+use crate::mailstore::{FolderState, role_by_name};
+
+/// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
+/// the server has no SPECIAL-USE. INBOX first so it fills first.
+pub(super) async fn list_folders(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+) -> anyhow::Result<Vec<String>> {
+    let limit = ctx.limit();
+    let names: Vec<_> = deadline(limit, "LIST", async {
+        session
+            .list(Some(""), Some("*"))
+            .await?
+            .try_collect::<Vec<_>>()
+            .await
+    })
+    .await?;
+    // (name, role from SPECIAL-USE, role guessed from the name)
+    let mut found = Vec::new();
+    for n in &names {
+        if n.attributes()
+            .iter()
+            .any(|a| matches!(a, NameAttribute::NoSelect))
+        {
+            continue;
+        }
+        let special = n.attributes().iter().find_map(|a| match a {
+            NameAttribute::Sent => Some("sent"),
+            NameAttribute::Drafts => Some("drafts"),
+            NameAttribute::Junk => Some("junk"),
+            NameAttribute::Trash => Some("trash"),
+            NameAttribute::Archive => Some("archive"),
+            _ => None,
+        });
+        found.push((n.name().to_string(), special, role_by_name(n.name())));
+    }
+    let folders = assign_roles(found);
+    let account = ctx.account_id;
+    let list = folders.clone();
+    ctx.write(move |w| {
+        for (name, role) in &list {
+            let mut state = w.folder(account, name)?.unwrap_or_else(|| FolderState {
+                name: name.clone(),
+                ..FolderState::default()
+            });
+            state.display_name = mutf7::decode(name);
+            state.role = role.clone();
+            w.save_folder(account, &state)?;
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(folders.into_iter().map(|(n, _)| n).collect())
+}
+
+/// One folder per role, so moves never go to a user's `Clients/Junk`: a SPECIAL-USE folder
+/// wins; a name guess counts only for a role no folder is marked with, and only at the top
+/// level (or directly under INBOX). INBOX first so it fills first.
+pub fn assign_roles(
+    found: Vec<(String, Option<&'static str>, &'static str)>,
+) -> Vec<(String, String)> {
+    let mut sorted = found;
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let marked: std::collections::HashSet<&str> = sorted.iter().filter_map(|f| f.1).collect();
+    let mut taken = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (name, special, guessed) in &sorted {
+        let top_level = {
+            let rest = name
+                .strip_prefix("INBOX.")
+                .or_else(|| name.strip_prefix("INBOX/"))
+                .unwrap_or(name);
+            !rest.contains(['/', '.'])
+        };
+        let role = match special {
+            Some(r) => Some(*r),
+            None if *guessed == "inbox" => Some("inbox"),
+            None if !guessed.is_empty() && top_level && !marked.contains(guessed) => Some(*guessed),
+            None => None,
+        };
+        let role = role.filter(|r| taken.insert(*r)).unwrap_or("");
+        out.push((name.clone(), role.to_string()));
+    }
+    out.sort_by_key(|(name, role)| (role != "inbox", name.clone()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(found: &[(&str, Option<&'static str>)]) -> Vec<(String, String)> {
+        let mut out = assign_roles(
+            found
+                .iter()
+                .map(|(n, s)| (n.to_string(), *s, role_by_name(n)))
+                .collect(),
+        );
+        out.sort();
+        out
+    }
+
+    fn pair(n: &str, r: &str) -> (String, String) {
+        (n.to_string(), r.to_string())
+    }
+
+    #[test]
+    fn special_use_wins_and_nested_names_never_take_a_role() {
+        assert_eq!(
+            roles(&[
+                ("INBOX", None),
+                ("Clients/Junk", None),
+                ("Junk", Some("junk")),
+                ("Old/Trash", None),
+                ("Deleted Items", None),
+                ("Trash", None),
+            ]),
+            [
+                pair("Clients/Junk", ""),
+                pair("Deleted Items", "trash"),
+                pair("INBOX", "inbox"),
+                pair("Junk", "junk"),
+                pair("Old/Trash", ""),
+                pair("Trash", ""),
+            ]
+        );
+        // A name guess for a role some folder is marked with is ignored; INBOX.-style servers
+        // keep their folders under INBOX.
+        assert_eq!(
+            roles(&[
+                ("INBOX", None),
+                ("INBOX.Spam", None),
+                ("Bulk", Some("junk"))
+            ]),
+            [
+                pair("Bulk", "junk"),
+                pair("INBOX", "inbox"),
+                pair("INBOX.Spam", "")
+            ]
+        );
+        assert_eq!(
+            roles(&[("INBOX", None), ("INBOX.Spam", None)]),
+            [pair("INBOX", "inbox"), pair("INBOX.Spam", "junk")]
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! One account's sync task: connect, list folders, sync them (INBOX first), then wait in IDLE
+//! on INBOX (or sleep when the server has no IDLE) until new mail, a local change to push, a
+//! refresh request or the poll interval. Any error drops the connection and retries with
+//! backoff; all progress is in the store, so a retry or a restart resumes where it stopped.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_imap::extensions::idle::IdleResponse;
+use tokio::sync::Notify;
+
+use super::SyncEvent;
+use super::ctx::Ctx;
+use super::folder::{self, FolderCaps, FolderOutcome};
+use super::push::{MoveCaps, push_pending};
+use super::roles::list_folders;
+use crate::accounts::AccountRecord;
+use crate::mail::imap;
+use crate::mail::imap_ops::{deadline, refused};
+use crate::mailstore::FolderState;
+
+/// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
+/// after 30 minutes).
+const IDLE_RENEW: Duration = Duration::from_secs(25 * 60);
+
+/// Runs until aborted.
+pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
+    let mut backoff = Duration::from_secs(1);
+    if account.needs_sign_in {
+        return wait_for_sign_in(&ctx).await;
+    }
+    loop {
+        ctx.set_state("connecting");
+        let started = std::time::Instant::now();
+        match session_loop(&ctx, &account, &wake).await {
+            Ok(()) => return,
+            Err(e) if crate::oauth::sign_in_needed(&e) => {
+                return wait_for_sign_in(&ctx).await;
+            }
+            Err(e) => {
+                // A response past the cap is told in words, like a failure to connect.
+                let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
+                let capped = imap::session_error(&endpoint, &e);
+                let mail = e
+                    .downcast_ref::<crate::mail::net::MailError>()
+                    .or(capped.as_ref());
+                let (kind, message) = match mail {
+                    Some(m) => (
+                        Some(format!("{:?}", m.kind).to_lowercase()),
+                        m.message.clone(),
+                    ),
+                    None => (None, format!("{e:#}")),
+                };
+                tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), retry_in = ?backoff, "sync failed");
+                let retry_at = crate::kit::now() + backoff.as_secs() as i64;
+                // `state` is "connecting" on every retry; the kept error tells a repeat.
+                ctx.report_failure(kind, message, Some(retry_at), |s, message, _| {
+                    s.error.as_deref() == Some(message)
+                });
+                tokio::select! {
+                    () = tokio::time::sleep(backoff) => {}
+                    () = wake.notified() => {}
+                }
+                // A session that lasted a while was a success that later broke: start the
+                // backoff over.
+                if started.elapsed() > Duration::from_secs(60) {
+                    backoff = Duration::from_secs(1);
+                } else {
+                    backoff = (backoff * 2).min(ctx.shared.max_backoff);
+                }
+            }
+        }
+    }
+}
+
+/// The provider refused the account's refresh token: the status says so in Hebrew, the user
+/// hears it once, and the task waits without retrying (a new sign-in restarts it).
+async fn wait_for_sign_in(ctx: &Ctx) {
+    tracing::info!(
+        account = ctx.account_id,
+        "sync waits for a new OAuth sign-in"
+    );
+    ctx.report_failure(
+        Some(SIGN_IN_NEEDED.into()),
+        crate::messages::OAUTH_SIGN_IN_NEEDED.into(),
+        None,
+        |s, _, kind| s.error_kind.as_deref() == kind,
+    );
+    std::future::pending::<()>().await;
+}
+
+/// The sync status's `errorKind` while an OAuth account waits for a new sign-in.
+pub const SIGN_IN_NEEDED: &str = "oauth_sign_in_needed";
+
+async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyhow::Result<()> {
+    let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
+    let mut session = ctx
+        .shared
+        .oauth
+        .imap(&ctx.shared.tls, &endpoint, account)
+        .await?;
+    let limit = ctx.limit();
+    let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
+    let folder_caps = FolderCaps {
+        condstore: caps.has_str("CONDSTORE"),
+        esearch: caps.has_str("ESEARCH"),
+    };
+    let can_idle = caps.has_str("IDLE");
+    ctx.status.lock().expect("status").idle = can_idle;
+    let moves = MoveCaps {
+        move_command: caps.has_str("MOVE"),
+        uidplus: caps.has_str("UIDPLUS"),
+        create_special_use: caps.has_str("CREATE-SPECIAL-USE"),
+    };
+    loop {
+        ctx.set_state("syncing");
+        // Listed on every pass: a folder made or removed by another client (or by a rule's
+        // target being created there) is seen without reconnecting. LIST is one round trip.
+        let mut folders = list_folders(ctx, &mut session).await?;
+        if push_pending(ctx, &mut session, &moves).await? {
+            // A folder was created for a move: list again so it is synced too.
+            folders = list_folders(ctx, &mut session).await?;
+        }
+        for name in &folders {
+            match sync_one(ctx, &mut session, name, folder_caps).await {
+                Ok(_) => {}
+                // One folder the server refuses (no rights, gone since LIST) must not stop
+                // the others.
+                Err(e) if refused(&e) => {
+                    tracing::warn!(account = ctx.account_id, folder = %name, error = %format!("{e:#}"), "folder skipped");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        // Mail that reached INBOX while the other folders synced is not reported by IDLE
+        // (it is older than the IDLE command): look once more before waiting.
+        if folders.len() > 1 {
+            sync_one(ctx, &mut session, &folders[0], folder_caps).await?;
+        }
+        {
+            let mut s = ctx.status.lock().expect("status");
+            s.last_sync = Some(crate::kit::now());
+            s.error = None;
+            s.error_kind = None;
+            s.next_retry_at = None;
+            s.initial_sync_done = true;
+        }
+        ctx.set_state("idle");
+        let _ = ctx.shared.events.send(SyncEvent::Synced {
+            user_id: ctx.user_id,
+            account_id: ctx.account_id,
+        });
+
+        // Wait for something to do. New INBOX mail is synced at once: IDLE reports it, or,
+        // on a server without IDLE, the scheduler's INBOX poll asks. A wake (a refresh, local
+        // changes to push, the scheduler's full pass) goes round to a full pass.
+        let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
+        loop {
+            let new_mail = if can_idle {
+                deadline(limit, "SELECT", session.select(&inbox)).await?;
+                let mut idle = session.idle();
+                deadline(limit, "IDLE", idle.init()).await?;
+                let (response, woken) = {
+                    let (wait, stop) = idle.wait_with_timeout(IDLE_RENEW);
+                    tokio::pin!(wait);
+                    tokio::select! {
+                        r = &mut wait => (r?, false),
+                        () = wake.notified() => {
+                            drop(stop);
+                            (wait.await?, true)
+                        }
+                    }
+                };
+                session = deadline(limit, "DONE", idle.done()).await?;
+                if woken {
+                    break;
+                }
+                matches!(response, IdleResponse::NewData(_))
+            } else {
+                tokio::select! {
+                    () = wake.notified() => break,
+                    () = ctx.inbox_poll.notified() => true,
+                }
+            };
+            if new_mail {
+                ctx.set_state("syncing");
+                sync_one(ctx, &mut session, &inbox, folder_caps).await?;
+                ctx.set_state("idle");
+            }
+            // Drain what the server said unasked; the next sync reads the real state anyway.
+            while session.unsolicited_responses.try_recv().is_ok() {}
+        }
+        while session.unsolicited_responses.try_recv().is_ok() {}
+    }
+}
+
+async fn sync_one(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    name: &str,
+    caps: FolderCaps,
+) -> anyhow::Result<FolderOutcome> {
+    let account = ctx.account_id;
+    let n = name.to_string();
+    let state = ctx
+        .read(move |r| r.folder(account, &n))
+        .await?
+        .unwrap_or_else(|| FolderState {
+            name: name.to_string(),
+            ..FolderState::default()
+        });
+    let outcome = folder::sync_folder(ctx, session, state, caps).await?;
+    Ok(outcome)
+}

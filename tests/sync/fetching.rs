@@ -1,0 +1,166 @@
+//! How mail is fetched: sparse UIDs are listed, not walked; chunks are bounded by bytes.
+
+use super::*;
+
+/// Gmail-like UIDs: UIDNEXT millions above the message count. The sync lists the UIDs that
+/// exist (ESEARCH) instead of walking 500-UID windows through the gaps (100,000 FETCHes here),
+/// so every message arrives in a handful of commands; new mail across another gap too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sparse_uids_are_listed_not_walked() {
+    let ms = MailServer::start();
+    let mut subjects = Vec::new();
+    for (batch, next_uid) in [("a", Some("1000000")), ("b", Some("50000000")), ("c", None)] {
+        let mails: Vec<String> = (1..=5)
+            .map(|n| {
+                subjects.push(format!("sparse {batch}{n}"));
+                small_mail(&format!("sparse {batch}{n}"))
+            })
+            .collect();
+        ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+        if let Some(n) = next_uid {
+            ms.doveadm(&[
+                "mailbox",
+                "update",
+                "--min-next-uid",
+                n,
+                "-u",
+                "user1@example.test",
+                "INBOX",
+            ]);
+        }
+    }
+    let uids = server_uids(&ms, "user1", "INBOX");
+    assert_eq!(uids.len(), 15, "{uids:?}");
+    assert!(
+        uids.contains(&1_000_000) && uids.contains(&50_000_004),
+        "the gaps are there: {uids:?}"
+    );
+
+    let (app, token) = app_with(&ms).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    wait_synced(&app, &token).await;
+    let listed = list(&app, &token, "inbox").await;
+    let mut got: Vec<String> = listed
+        .iter()
+        .map(|e| e["subject"].as_str().unwrap().to_string())
+        .collect();
+    got.sort();
+    subjects.sort();
+    assert_eq!(got, subjects, "every message arrived once");
+    let counts = fetch_counts(&app, account);
+    // INBOX: the sizes, one chunk of bodies, the flags. The old walk: 100,000 body FETCHes.
+    assert!(
+        counts.commands <= 6 && counts.bodies <= 2,
+        "{counts:?} FETCH commands for 15 messages"
+    );
+
+    // New mail beyond another gap: listed too, not walked.
+    ms.doveadm(&[
+        "mailbox",
+        "update",
+        "--min-next-uid",
+        "90000000",
+        "-u",
+        "user1@example.test",
+        "INBOX",
+    ]);
+    let late: Vec<String> = (1..=3).map(|n| small_mail(&format!("late{n}"))).collect();
+    ms.seed("user1", mail_dir(&late).path(), "INBOX");
+    assert!(server_uids(&ms, "user1", "INBOX").contains(&90_000_002));
+    // IDLE brings it; a refresh now and then covers mail that landed just before IDLE began.
+    let mut polls = 0;
+    eventually(Duration::from_secs(30), "the late mail", || {
+        polls += 1;
+        let refresh = polls % 10 == 1;
+        let (app, token) = (&app, &token);
+        async move {
+            if refresh {
+                app.json("POST", "/api/sync/refresh", Some(token), None)
+                    .await;
+            }
+            (inbox_total(app, token).await == 18).then_some(())
+        }
+    })
+    .await;
+    let after = fetch_counts(&app, account);
+    assert!(
+        after.commands - counts.commands <= 8,
+        "{counts:?} then {after:?}"
+    );
+}
+
+/// Chunks are bounded by bytes as well as by count: three 6 MiB mails never share one FETCH
+/// of 16 MiB at most, and all arrive whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn big_messages_are_fetched_in_chunks_bounded_by_bytes() {
+    const MIB: usize = 1 << 20;
+    let big = |n: usize| {
+        let line = "QUJD".repeat(19); // 76 characters of base64
+        let lines = 6 * MIB / (line.len() + 2);
+        let mut raw = format!(
+            "From: a@sender.test\r\nTo: user1@example.test\r\nSubject: big {n}\r\n\
+             Message-ID: <big{n}@sender.test>\r\nDate: Mon, 3 Mar 2025 10:00:0{n} +0000\r\n\
+             MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+             --b\r\nContent-Type: text/plain\r\n\r\nbig {n}\r\n\
+             --b\r\nContent-Type: application/octet-stream\r\n\
+             Content-Disposition: attachment; filename=\"big{n}.bin\"\r\n\
+             Content-Transfer-Encoding: base64\r\n\r\n"
+        );
+        raw.reserve(lines * (line.len() + 2) + 16);
+        for _ in 0..lines {
+            raw.push_str(&line);
+            raw.push_str("\r\n");
+        }
+        raw.push_str("--b--\r\n");
+        raw
+    };
+    let mails = vec![
+        big(1),
+        big(2),
+        big(3),
+        small_mail("small1"),
+        small_mail("small2"),
+    ];
+    let total: usize = mails.iter().map(String::len).sum();
+    let ms = MailServer::start();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    drop(mails);
+
+    let (app, token) = app_with(&ms).await;
+    let (s, v) = connect(&app, &token, ms.account("user1")).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    let status = wait_synced(&app, &token).await;
+    let listed = list(&app, &token, "inbox").await;
+    let mut got: Vec<&str> = listed
+        .iter()
+        .map(|e| e["subject"].as_str().unwrap())
+        .collect();
+    got.sort();
+    assert_eq!(got, ["big 1", "big 2", "big 3", "small1", "small2"]);
+    assert_eq!(status["fetchedMessages"], 5, "{status}");
+    assert!(
+        status["fetchedBytes"].as_u64().unwrap() as usize >= total,
+        "{status}"
+    );
+    // 18 MiB of mail: at least two body FETCHes (one would hold it all).
+    let counts = fetch_counts(&app, account);
+    assert_eq!(counts.bodies, 2, "{counts:?}");
+    for e in listed
+        .iter()
+        .filter(|e| e["subject"] != "small1" && e["subject"] != "small2")
+    {
+        let id = e["id"].as_str().unwrap();
+        let (s, v) = app
+            .json("GET", &format!("/api/emails/{id}"), Some(&token), None)
+            .await;
+        assert_eq!(s, 200);
+        let att = &v["attachments"][0];
+        assert!(
+            att["size"].as_u64().unwrap() as usize > 4 * MIB,
+            "the attachment arrived whole: {att}"
+        );
+    }
+}
