@@ -20,6 +20,7 @@ pub mod hooks;
 pub mod household;
 pub mod http;
 pub mod import;
+pub mod invites;
 pub mod jobs;
 pub mod kit;
 pub mod live;

@@ -397,3 +397,12 @@ pub fn oauth_unreachable(provider: &str) -> String {
 pub fn oauth_refused(provider: &str, code: &str) -> String {
     format!("שרת ההרשאות של {provider} דחה את הבקשה ({code}).")
 }
+
+// Meeting invitations (`/api/invites/*`).
+pub const INVITE_NOT_FOUND: &str = "במייל הזה אין הזמנה לפגישה";
+pub const INVITE_ANSWER_INVALID: &str = "יש לבחור תשובה: מגיע/ה, אולי או לא מגיע/ה";
+pub const INVITE_COMMENT_TOO_LONG: &str = "ההערה ארוכה מדי (עד 500 תווים)";
+pub const INVITE_CANCELLED: &str = "הפגישה בוטלה: אין צורך להשיב";
+pub const INVITE_SUPERSEDED: &str = "הגיעה גרסה חדשה יותר של ההזמנה: יש להשיב עליה";
+pub const INVITE_CANNOT_ANSWER: &str = "אי אפשר להשיב להזמנה הזו מכאן";
+pub const INVITE_UNTITLED: &str = "פגישה";

@@ -154,6 +154,7 @@ pub async fn write(
         original_id: Some(meta.id),
         attachments: Vec::new(),
         auto_reply: true,
+        calendar: None,
     };
     append_once(state, user_id, account, &composed)
         .await

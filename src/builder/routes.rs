@@ -178,6 +178,7 @@ fn mail(
         original_id: None,
         attachments: Vec::new(),
         auto_reply: false,
+        calendar: None,
     };
     outbox::add(
         store,

@@ -121,6 +121,7 @@ pub fn build(
                 .unwrap_or_else(|_| time::OffsetDateTime::now_utc()),
             attachments: &attachments,
             extra,
+            calendar: mail.calendar.as_ref(),
         },
         copy,
     ))

@@ -93,6 +93,15 @@ pub fn priority_headers(priority: &str) -> &'static [(&'static str, &'static str
     }
 }
 
+/// An iMIP calendar object and its method (`REPLY`, …): the `method=` of its `text/calendar`
+/// part must name the calendar's METHOD (RFC 6047 §2.4).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CalendarPart {
+    pub method: String,
+    /// The iCalendar text (CRLF lines).
+    pub ics: String,
+}
+
 pub struct Attachment {
     pub name: String,
     pub content_type: String,
@@ -117,6 +126,8 @@ pub struct Message<'a> {
     pub attachments: &'a [Attachment],
     /// Extra headers (ours, e.g. the draft's link to its original).
     pub extra: &'a [(&'a str, String)],
+    /// The alternative's calendar part (an invitation's answer).
+    pub calendar: Option<&'a CalendarPart>,
 }
 
 /// Which copy: what goes over SMTP leaves out Bcc.
@@ -170,12 +181,27 @@ pub fn build(m: &Message, copy: Copy) -> Vec<u8> {
     );
 
     let seed = &own_id;
+    let mut versions = vec![
+        MimePart::new("text/plain", html_to_text(m.html)),
+        MimePart::new("text/html", html_document(m.html)),
+    ];
+    if let Some(cal) = m.calendar {
+        // Last: the richest version, which calendar clients read (RFC 6047 §2.4).
+        let method: String = cal
+            .method
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .collect();
+        versions.push(MimePart::new(
+            ContentType::new("text/calendar")
+                .attribute("charset", "utf-8")
+                .attribute("method", method),
+            cal.ics.clone(),
+        ));
+    }
     let alternative = MimePart::new(
         ContentType::new("multipart/alternative").attribute("boundary", boundary(seed, "alt")),
-        vec![
-            MimePart::new("text/plain", html_to_text(m.html)),
-            MimePart::new("text/html", html_document(m.html)),
-        ],
+        versions,
     );
     let body = if m.attachments.is_empty() {
         alternative

@@ -34,7 +34,7 @@ use crate::forget::{self, Step};
 use crate::jobs::Spec;
 use crate::messages;
 use crate::store::Store;
-pub use mime::Mailbox;
+pub use mime::{CalendarPart, Mailbox};
 pub use routes::router;
 
 /// Mail we write: routes, the outbox's and the uploads' forget steps, the outbox's jobs, and
@@ -104,6 +104,10 @@ pub struct Composed {
     /// the pending-replies page shows its badge and the monitor can find and clear it.
     #[serde(default)]
     pub auto_reply: bool,
+    /// An iMIP calendar object (an answer to an invitation, RFC 6047): sent as the
+    /// alternative's `text/calendar` part, beside the text and HTML.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calendar: Option<CalendarPart>,
 }
 
 /// The header that marks a draft the auto-reply monitor wrote (kept copies only, never sent).

@@ -102,6 +102,7 @@ fn forward(
         original_id: None,
         attachments: vec![upload.id],
         auto_reply: false,
+        calendar: None,
     };
     outbox::add(
         store,

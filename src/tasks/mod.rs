@@ -14,7 +14,7 @@ use redb::WriteTransaction;
 use serde_json::Value;
 
 pub use model::{Task, TaskInput};
-pub use routes::router;
+pub use routes::{add, router};
 
 /// Tasks: routes, forget step, backup section, and the reminders' job.
 pub static FEATURE: Feature = Feature {

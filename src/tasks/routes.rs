@@ -95,30 +95,34 @@ async fn create(
     ApiJson(input): ApiJson<TaskInput>,
 ) -> Result<Json<Task>> {
     let t = state
-        .store_blocking(move |store| {
-            let (title, description) = checked_text(&input.title, &input.description)?;
-            let due = parse_due(&input.due_date, tz(store, user.id)?)?;
-            let mail = linked_mail(store, user.id, input.email_id.as_deref())?;
-            let status = input.status.unwrap_or_default();
-            let now = now();
-            TASKS.insert(store, user.id, MAX_TASKS, messages::TASKS_FULL, move |id| {
-                Stored {
-                    id,
-                    title,
-                    description,
-                    priority: input.priority,
-                    due,
-                    status,
-                    created: now,
-                    completed: (status == Status::Completed).then_some(now),
-                    email_id: mail.as_ref().map(|m| m.0),
-                    email_subject: mail.map(|m| m.1),
-                    reminded: false,
-                }
-            })
-        })
+        .store_blocking(move |store| add(store, user.id, input))
         .await?;
     Ok(Json(Task::of(t, now())))
+}
+
+/// Adds a task for the user, checked as the page's form is (the invitation card and the agent
+/// API add theirs here too).
+pub fn add(store: &Store, user_id: u64, input: TaskInput) -> Result<Stored> {
+    let (title, description) = checked_text(&input.title, &input.description)?;
+    let due = parse_due(&input.due_date, tz(store, user_id)?)?;
+    let mail = linked_mail(store, user_id, input.email_id.as_deref())?;
+    let status = input.status.unwrap_or_default();
+    let now = now();
+    TASKS.insert(store, user_id, MAX_TASKS, messages::TASKS_FULL, move |id| {
+        Stored {
+            id,
+            title,
+            description,
+            priority: input.priority,
+            due,
+            status,
+            created: now,
+            completed: (status == Status::Completed).then_some(now),
+            email_id: mail.as_ref().map(|m| m.0),
+            email_subject: mail.map(|m| m.1),
+            reminded: false,
+        }
+    })
 }
 
 async fn update(

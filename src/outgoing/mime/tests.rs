@@ -20,6 +20,7 @@ fn plain(from: &Mailbox) -> Message<'_> {
         date: OffsetDateTime::from_unix_timestamp(1_790_000_000).unwrap(),
         attachments: &[],
         extra: &[],
+        calendar: None,
     }
 }
 
@@ -276,4 +277,39 @@ fn a_hebrew_attachment_name_and_a_leading_dot_read_back_as_written() {
     assert_eq!(got.contents(), att.data.as_slice());
     let plain = m.body_text(0).unwrap();
     assert_eq!(plain, ".שורה שמתחילה בנקודה\r\n.\r\n...\r\n");
+}
+
+#[test]
+fn an_invitation_s_answer_carries_its_calendar_in_the_alternative() {
+    let from = Mailbox {
+        name: "דנה".into(),
+        email: "dana@example.test".into(),
+    };
+    let cal = CalendarPart {
+        method: "REPLY".into(),
+        ics: "BEGIN:VCALENDAR\r\nMETHOD:REPLY\r\nSUMMARY:ישיבה\r\nEND:VCALENDAR\r\n".into(),
+    };
+    let raw = build(
+        &Message {
+            calendar: Some(&cal),
+            ..plain(&from)
+        },
+        Copy::Wire,
+    );
+    let m = MessageParser::default().parse(&raw).unwrap();
+    let part = m
+        .parts
+        .iter()
+        .find(|p| {
+            p.content_type()
+                .is_some_and(|c| c.subtype() == Some("calendar"))
+        })
+        .expect("a text/calendar part");
+    let ct = part.content_type().unwrap();
+    assert_eq!(ct.attribute("method"), Some("REPLY"));
+    assert_eq!(ct.attribute("charset"), Some("utf-8"));
+    assert!(part.text_contents().unwrap().contains("SUMMARY:ישיבה"));
+    // Inside the alternative, beside the text and the HTML.
+    let root = m.parts[0].content_type().unwrap();
+    assert_eq!(root.subtype(), Some("alternative"));
 }
