@@ -22,7 +22,8 @@ use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
-    invites, live, oauth, outgoing, rules, search, settings, smart, spam, sync, tasks, templates,
+    invites, live, mcp, oauth, outgoing, rules, search, settings, smart, spam, sync, tasks,
+    templates,
 };
 
 pub use crate::state::AppState;
@@ -52,6 +53,7 @@ pub static FEATURES: &[&Feature] = &[
     &tasks::FEATURE,
     &rules::FEATURE,
     &invites::FEATURE,
+    &mcp::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

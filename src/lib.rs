@@ -26,6 +26,7 @@ pub mod kit;
 pub mod live;
 pub mod mail;
 pub mod mailstore;
+pub mod mcp;
 pub mod messages;
 pub mod notices;
 pub mod oauth;

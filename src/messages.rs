@@ -36,6 +36,7 @@ pub const REQUEST_TIMEOUT: &str = "הבקשה ארכה זמן רב מדי ובו
 pub const AI_CALLS_LIMITED: &str = "יותר מדי בקשות לעזרת AI.";
 pub const SEARCHES_LIMITED: &str = "יותר מדי חיפושים.";
 pub const REFRESHES_LIMITED: &str = "יותר מדי בקשות סנכרון.";
+pub const MCP_CALLS_LIMITED: &str = "יותר מדי בקשות של סוכן (MCP).";
 
 /// "Try again in N seconds", after one of the rate-limit sentences.
 pub fn try_again_in(what: &str, secs: u64) -> String {
@@ -406,3 +407,11 @@ pub const INVITE_CANCELLED: &str = "הפגישה בוטלה: אין צורך ל�
 pub const INVITE_SUPERSEDED: &str = "הגיעה גרסה חדשה יותר של ההזמנה: יש להשיב עליה";
 pub const INVITE_CANNOT_ANSWER: &str = "אי אפשר להשיב להזמנה הזו מכאן";
 pub const INVITE_UNTITLED: &str = "פגישה";
+
+// The agent API (`/mcp`, `/api/mcp/*`).
+pub const MCP_TOKEN_INVALID: &str = "אסימון הגישה לסוכן אינו תקף או שבוטל";
+pub const MCP_TOKEN_NAME_REQUIRED: &str = "יש לתת לאסימון שם";
+pub const MCP_TOKEN_NAME_TOO_LONG: &str = "שם האסימון ארוך מדי (עד 60 תווים)";
+pub const MCP_TOKEN_SCOPES_REQUIRED: &str = "יש לבחור לפחות הרשאה אחת";
+pub const MCP_TOKENS_FULL: &str = "אפשר להחזיק עד 20 אסימונים פעילים. יש לבטל אסימון ישן קודם.";
+pub const MCP_TOKEN_NOT_FOUND: &str = "האסימון לא נמצא";

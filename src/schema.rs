@@ -10,7 +10,7 @@ use redb::WriteTransaction;
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
-    accounts, ai, autoreply, backup, contacts, emails, household, import, invites, mailstore,
+    accounts, ai, autoreply, backup, contacts, emails, household, import, invites, mailstore, mcp,
     outgoing, rules, settings, spam, tasks, templates,
 };
 
@@ -95,6 +95,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "meeting invitations: the user's records by UID",
         apply: m0016_invitations,
     },
+    Migration {
+        version: 17,
+        name: "the agent API: tokens (hashed) and their call log",
+        apply: m0017_agent_tokens,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -176,6 +181,10 @@ fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0016_invitations(txn: &WriteTransaction) -> Result<(), redb::Error> {
     invites::create_tables(txn)
+}
+
+fn m0017_agent_tokens(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mcp::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

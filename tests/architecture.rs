@@ -14,12 +14,15 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// Every source file but unit-test files of their own (`tests.rs`, `*_tests.rs`): like an inline
+/// test module (see [`code_of`]), they may use anything.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
         if p.is_dir() {
             rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
+        } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
             out.push(p);
         }
     }

@@ -27,6 +27,9 @@ pub enum Kind {
     Ai,
     Search,
     Refresh,
+    /// An agent's request to the MCP endpoint (taken by `crate::mcp`, which authenticates
+    /// with its own tokens).
+    Mcp,
 }
 
 /// The limited paths: a prefix when it ends in `/`, else the exact path.
@@ -75,6 +78,7 @@ impl RateLimits {
             Kind::Ai => self.config.ai_per_minute,
             Kind::Search => self.config.search_per_minute,
             Kind::Refresh => self.config.refresh_per_minute,
+            Kind::Mcp => self.config.mcp_per_minute,
         })
     }
 
@@ -117,11 +121,13 @@ impl RateLimits {
     }
 }
 
-fn refused(kind: Kind, retry_after_secs: u64) -> AppError {
+/// The 429 of a refused call of `kind`.
+pub fn refused(kind: Kind, retry_after_secs: u64) -> AppError {
     let what = match kind {
         Kind::Ai => messages::AI_CALLS_LIMITED,
         Kind::Search => messages::SEARCHES_LIMITED,
         Kind::Refresh => messages::REFRESHES_LIMITED,
+        Kind::Mcp => messages::MCP_CALLS_LIMITED,
     };
     AppError::RateLimited {
         retry_after_secs,
@@ -158,6 +164,7 @@ mod tests {
             ai_per_minute: per_minute,
             search_per_minute: per_minute,
             refresh_per_minute: per_minute,
+            mcp_per_minute: per_minute,
         })
     }
 

@@ -14,6 +14,8 @@ pub struct LimitsConfig {
     pub search_per_minute: u32,
     /// "Sync now" (`/api/sync/refresh`).
     pub refresh_per_minute: u32,
+    /// Requests of agents to the MCP endpoint (`/mcp`), per user over all their tokens.
+    pub mcp_per_minute: u32,
 }
 
 impl Default for LimitsConfig {
@@ -22,6 +24,7 @@ impl Default for LimitsConfig {
             ai_per_minute: 20,
             search_per_minute: 120,
             refresh_per_minute: 6,
+            mcp_per_minute: 60,
         }
     }
 }
@@ -33,6 +36,7 @@ impl LimitsConfig {
             ("ai_per_minute", self.ai_per_minute),
             ("search_per_minute", self.search_per_minute),
             ("refresh_per_minute", self.refresh_per_minute),
+            ("mcp_per_minute", self.mcp_per_minute),
         ] {
             c.within(key, value, 1..=100_000, " calls per minute")?;
         }

@@ -53,6 +53,11 @@ pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     TASKS.forget(txn, user_id)
 }
 
+/// Every task of the user, as stored (oldest first).
+pub fn all(store: &crate::store::Store, user_id: u64) -> Result<Vec<model::Stored>> {
+    TASKS.list(store, user_id)
+}
+
 /// The settings backup's section: every task, as stored. The mail a task came from is another
 /// install's mail, so only its subject travels.
 pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {

@@ -997,6 +997,112 @@ export type RuleActivityItem = { at: string, email_id: string, subject: string, 
 
 export type RuleActivityResponse = { items: Array<RuleActivityItem>, };
 
+export type InviteMethod = "request" | "cancel" | "reply" | "counter" | "publish";
+
+export type InviteAnswer = "needs-action" | "accepted" | "tentative" | "declined" | "delegated";
+
+export type InvitePerson = { name: string, email: string, };
+
+export type InviteAttendee = { name: string, email: string, answer: InviteAnswer, 
+/**
+ * Optional participation (ROLE=OPT-PARTICIPANT).
+ */
+optional: boolean, 
+/**
+ * A room or a resource, not a person.
+ */
+resource: boolean, };
+
+export type InviteState = "active" | "cancelled" | "superseded";
+
+export type InviteConflict = { title: string, 
+/**
+ * The overlapping occurrence, in words in the user's zone.
+ */
+when: string, };
+
+export type Invitation = { method: InviteMethod, uid: string, title: string, description: string, location: string, organizer: InvitePerson | null, attendees: Array<InviteAttendee>, 
+/**
+ * Attendees beyond those listed.
+ */
+moreAttendees: number, 
+/**
+ * When, in words, in the user's time zone.
+ */
+when: string, 
+/**
+ * When in the event's own zone, where its clock differs from the user's.
+ */
+whenInEventZone: string | null, allDay: boolean, 
+/**
+ * RFC 3339 (null for an all-day event).
+ */
+start: string | null, end: string | null, 
+/**
+ * The recurrence in words ("כל שבוע ביום שני, 10 פעמים").
+ */
+recurrence: string | null, state: InviteState, 
+/**
+ * The user's answer: theirs from here, else what the invitation lists for them.
+ */
+answer: InviteAnswer | null, answerComment: string, 
+/**
+ * RFC 3339.
+ */
+answeredAt: string | null, 
+/**
+ * The event changed after the user answered.
+ */
+answerOutdated: boolean, 
+/**
+ * The user can answer it from here (an invitation to them, active, from someone else).
+ */
+canAnswer: boolean, conflicts: Array<InviteConflict>, 
+/**
+ * For an answer or a proposal sent to the user: who, and their note.
+ */
+fromAttendee: InviteAttendee | null, comment: string, 
+/**
+ * For an event the user organised: the answers that came back (address, answer).
+ */
+replies: Array<InviteAttendee>, };
+
+export type InvitationResponse = { invitation: Invitation | null, };
+
+export type InviteReplyRequest = { 
+/**
+ * accepted, tentative or declined.
+ */
+answer: InviteAnswer, comment?: string, };
+
+export type McpScope = "read" | "triage" | "drafts";
+
+export type McpToken = { id: string, name: string, scopes: Array<McpScope>, 
+/**
+ * RFC 3339.
+ */
+createdAt: string, lastUsedAt: string | null, calls: number, revokedAt: string | null, };
+
+export type McpTokensResponse = { tokens: Array<McpToken>, 
+/**
+ * The endpoint's path on this server (`/mcp`).
+ */
+endpoint: string, };
+
+export type McpTokenRequest = { name: string, scopes: Array<McpScope>, };
+
+export type McpTokenCreated = { token: McpToken, secret: string, };
+
+export type McpTokenRevoked = { success: boolean, };
+
+export type McpCall = { 
+/**
+ * RFC 3339.
+ */
+at: string, method: string, target: string, ok: boolean, error: string | null, millis: number, };
+
+export type McpCallsResponse = { calls: Array<McpCall>, };
+
 export type BuilderContentResponse = { 
 /**
  * False when `[builder] api_key` is empty: the page tells the admin where to set it.
