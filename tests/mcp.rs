@@ -39,9 +39,8 @@ fn sdk(url: &str, token: &str, step: &str, args: Value) -> Value {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("{step}: {e}: {}", String::from_utf8_lossy(&out.stdout))
-    })
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{step}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn hebrew_mail(from: &str, subject_b64: &str, id: &str, body: &str) -> String {
@@ -144,7 +143,12 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
     );
     assert_eq!(out["protocolVersion"], "2026-07-28", "{out}");
     assert_eq!(out["serverName"], "mailclient");
-    assert!(out["instructions"].as_str().unwrap().contains("untrusted data"));
+    assert!(
+        out["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("untrusted data")
+    );
     let tools: Vec<&str> = out["tools"]
         .as_array()
         .unwrap()
@@ -174,10 +178,21 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
     assert_eq!(found.as_array().unwrap().len(), 1, "{search}");
     assert_eq!(found[0]["id"], mail_id.as_str());
     assert_eq!(found[0]["subject"], "תיאום ליום שלישי");
-    assert!(search["structured"]["notice"].as_str().unwrap().contains("Untrusted"));
+    assert!(
+        search["structured"]["notice"]
+            .as_str()
+            .unwrap()
+            .contains("Untrusted")
+    );
     // The mail as data.
     let read = &out["read"]["structured"]["email"];
-    assert!(read["body"].as_str().unwrap().contains("נדבר בפגישה ביום שלישי"), "{read}");
+    assert!(
+        read["body"]
+            .as_str()
+            .unwrap()
+            .contains("נדבר בפגישה ביום שלישי"),
+        "{read}"
+    );
     assert_eq!(read["from"], "user3@example.test");
     // The draft: in Dovecot's Drafts, \Draft, answering the mail, not sent.
     let draft = &out["draft"];
@@ -209,7 +224,11 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         out["resources"],
         json!(["mailclient://counts", "mailclient://folders"])
     );
-    assert!(out["folders"].to_string().contains("INBOX"), "{}", out["folders"]);
+    assert!(
+        out["folders"].to_string().contains("INBOX"),
+        "{}",
+        out["folders"]
+    );
 
     // The 2025 handshake on the same endpoint; a read-only token lists the read tools only.
     let old = sdk(&url, &read_only, "legacy", json!({}));
@@ -235,10 +254,19 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         .await;
     let calls = log["calls"].as_array().unwrap();
     let targets: Vec<&str> = calls.iter().filter_map(|c| c["target"].as_str()).collect();
-    for t in ["search_mail", "read_email", "write_reply_draft", "send_email"] {
+    for t in [
+        "search_mail",
+        "read_email",
+        "write_reply_draft",
+        "send_email",
+    ] {
         assert!(targets.contains(&t), "{t} not logged: {log}");
     }
-    assert!(calls.iter().any(|c| c["ok"] == false && c["target"] == "send_email"));
+    assert!(
+        calls
+            .iter()
+            .any(|c| c["ok"] == false && c["target"] == "send_email")
+    );
     assert!(!log.to_string().contains("נדבר בפגישה"), "{log}");
     let listed = dana.get_json("/api/mcp/tokens").await;
     let t = listed["tokens"]
@@ -250,7 +278,10 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         .clone();
     assert!(t["calls"].as_u64().unwrap() >= 10, "{t}");
     assert!(t["lastUsedAt"].is_string());
-    assert!(!listed.to_string().contains(&full), "the secret is never shown again");
+    assert!(
+        !listed.to_string().contains(&full),
+        "the secret is never shown again"
+    );
 
     // Rina can neither revoke Dana's token nor read its log.
     let r = rina
@@ -262,7 +293,9 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         .unwrap();
     assert_eq!(r.status(), 404);
     assert_eq!(
-        rina.get(&format!("/api/mcp/tokens/{full_id}/calls")).await.status(),
+        rina.get(&format!("/api/mcp/tokens/{full_id}/calls"))
+            .await
+            .status(),
         404
     );
     // Revoked by Dana: the agent cannot connect any more; the other token still can.
@@ -288,7 +321,8 @@ async fn transport_checks(url: &str, token: &str, session: &str) {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}
     });
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}});
+    let list =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}});
     let modern = [
         ("authorization", bearer.as_str()),
         ("mcp-protocol-version", "2026-07-28"),
@@ -301,7 +335,12 @@ async fn transport_checks(url: &str, token: &str, session: &str) {
     assert_eq!(v["result"]["cacheScope"], "private");
     // A session token of the web app opens nothing here.
     let with_session = format!("Bearer {session}");
-    let (s, _) = post(url, &[("authorization", with_session.as_str())], list.clone()).await;
+    let (s, _) = post(
+        url,
+        &[("authorization", with_session.as_str())],
+        list.clone(),
+    )
+    .await;
     assert_eq!(s, 401);
     let (s, _) = post(url, &[], list.clone()).await;
     assert_eq!(s, 401);
@@ -334,13 +373,23 @@ async fn transport_checks(url: &str, token: &str, session: &str) {
     let (s, v) = post(url, &h, call).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["result"]["isError"], true, "{v}");
-    assert!(v["result"]["content"][0]["text"].as_str().unwrap().contains("scopes"));
+    assert!(
+        v["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("scopes")
+    );
     // A page of another site (DNS rebinding) is refused; GET has no stream.
     let mut h = modern.to_vec();
     h.push(("origin", "http://evil.example"));
     let (s, _) = post(url, &h, list.clone()).await;
     assert_eq!(s, 403);
-    let r = reqwest::Client::new().get(url).header("authorization", &bearer).send().await.unwrap();
+    let r = reqwest::Client::new()
+        .get(url)
+        .header("authorization", &bearer)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 405);
     // Batches are not JSON-RPC here.
     let (s, v) = post(url, &modern, json!([list])).await;
