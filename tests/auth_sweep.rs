@@ -27,6 +27,9 @@ enum Access {
     /// The live channel: authenticated inside the socket (4001 when the token is bad; see
     /// tests/live.rs), so a plain request without an upgrade never gets that far.
     Socket,
+    /// The agents' endpoint: an agent token of the settings page (tests/mcp.rs), never a
+    /// session's, which answers 401 like no token.
+    Agent,
 }
 use Access::*;
 
@@ -174,6 +177,20 @@ const ROUTES: &[(&str, &str, Access)] = &[
     // the page-builder page (no per-user objects: the entry is the household's)
     ("GET", "/api/builder/content", User),
     ("POST", "/api/builder/form", User),
+    // meeting invitations in a mail
+    ("GET", "/api/invites/{id}", User),
+    ("POST", "/api/invites/{id}/reply", User),
+    ("GET", "/api/invites/{id}/ics", User),
+    ("POST", "/api/invites/{id}/task", User),
+    // the agent API: its tokens (the settings page) and its endpoint; GET and DELETE of the
+    // endpoint are 405 for anyone (no stream, no session)
+    ("GET", "/api/mcp/tokens", User),
+    ("POST", "/api/mcp/tokens", User),
+    ("DELETE", "/api/mcp/tokens/{id}", User),
+    ("GET", "/api/mcp/tokens/{id}/calls", User),
+    ("POST", "/mcp", Agent),
+    ("GET", "/mcp", Public),
+    ("DELETE", "/mcp", Public),
 ];
 
 /// `path` with each `{param}` replaced by `value(param)`.
@@ -224,6 +241,15 @@ async fn every_route_needs_its_role_and_sees_only_its_user_s_objects() {
             wrong.push(format!("{method} {uri}: {s} without a token"));
         }
     }
+    // An agent route refuses the web app's session tokens as it refuses no token.
+    for (method, path, access) in ROUTES {
+        if *access == Agent {
+            let (s, _) = app.json(method, path, Some(&rina), body_for(method)).await;
+            if s != 401 {
+                wrong.push(format!("{method} {path}: {s} with a session token"));
+            }
+        }
+    }
     // 2. A user on an admin route: 403.
     for (method, path, access) in ROUTES {
         if *access != Admin {
@@ -271,6 +297,7 @@ struct Ids {
     task: String,
     rule: String,
     template: String,
+    agent_token: String,
 }
 
 async fn yossi_objects(app: &TestApp, yossi: &str) -> Ids {
@@ -343,6 +370,18 @@ async fn yossi_objects(app: &TestApp, yossi: &str) -> Ids {
             json!({"name": "של יוסי", "subject": "s", "body": "b"}),
         )
         .await,
+        agent_token: {
+            let (s, v) = app
+                .json(
+                    "POST",
+                    "/api/mcp/tokens",
+                    Some(yossi),
+                    Some(json!({"name": "של יוסי", "scopes": ["read"]})),
+                )
+                .await;
+            assert_eq!(s, 200, "{v}");
+            v["token"]["id"].as_str().unwrap().to_string()
+        },
     }
 }
 
@@ -359,6 +398,7 @@ fn yossi_uri(path: &str, ids: &Ids) -> Option<String> {
     let id = if path.starts_with("/api/emails/{")
         || path.starts_with("/api/threads/")
         || path.starts_with("/api/spam/debug/")
+        || path.starts_with("/api/invites/")
     {
         &ids.mail
     } else if path.starts_with("/api/drafts/") {
@@ -373,6 +413,8 @@ fn yossi_uri(path: &str, ids: &Ids) -> Option<String> {
         &ids.rule
     } else if path.starts_with("/api/templates/") {
         &ids.template
+    } else if path.starts_with("/api/mcp/tokens/") {
+        &ids.agent_token
     } else {
         return None;
     };
@@ -399,6 +441,7 @@ fn valid_body(path: &str, method: &str) -> Option<Value> {
             "conditions": [{"field": "subject", "value": "y"}], "actions": [{"kind": "mark_as_read"}]}),
         ("PUT", "/api/rules/{id}/active") => json!({"is_active": false}),
         ("PUT", "/api/templates/{id}") => json!({"name": "changed", "subject": "s", "body": "b"}),
+        ("POST", "/api/invites/{id}/reply") => json!({"answer": "accepted"}),
         (m, _) => return body_for(m),
     };
     Some(v)
@@ -414,6 +457,7 @@ async fn snapshot(app: &TestApp, yossi: &str) -> Vec<Value> {
         "/api/tasks",
         "/api/rules",
         "/api/templates",
+        "/api/mcp/tokens",
     ] {
         let (s, v) = app.json("GET", uri, Some(yossi), None).await;
         assert_eq!(s, 200, "{uri}");

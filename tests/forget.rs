@@ -91,7 +91,7 @@ macro_rules! rows_with_key {
 fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
     macro_rules! any_value {
         ($($k:ty),*) => {
-            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32])))*
+            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32, (u64, u64)])))*
         };
     }
     any_value!(
@@ -228,6 +228,57 @@ async fn removing_a_user_forgets_everything_they_kept() {
         let (s, v) = app.json("POST", uri, Some(&yossi), Some(body)).await;
         assert_eq!(s, 200, "{uri}: {v}");
     }
+    // An agent's token, one call of it logged, and an invitation he saw.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/mcp/tokens",
+            Some(&yossi),
+            Some(json!({"name": "הסוכן של יוסי", "scopes": ["read"]})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let agent = app
+        .send(
+            axum::http::Request::post("/mcp")
+                .header(
+                    "authorization",
+                    format!("Bearer {}", v["secret"].as_str().unwrap()),
+                )
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from(
+                    r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+                ))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(agent.status(), 200);
+    ms.deliver(
+        "user2@example.test",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/invites/google-request.eml"
+        ))
+        .unwrap(),
+    );
+    let invited = eventually(Duration::from_secs(30), "his invitation", || async {
+        let (_, v) = app.json("GET", "/api/emails/all", Some(&yossi), None).await;
+        v.as_array()?
+            .iter()
+            .find(|m| m["messageId"] == "calendar-7c1f9a2e-0001@google.com")
+            .cloned()
+    })
+    .await;
+    let (s, v) = app
+        .json(
+            "GET",
+            &format!("/api/invites/{}", invited["id"].as_str().unwrap()),
+            Some(&yossi),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert!(v["invitation"].is_object(), "{v}");
     // A spam example, learned by the spam-learn job: Bayes counts and the logistic
     // regression's steps.
     let (s, v) = app
@@ -340,11 +391,22 @@ async fn removing_a_user_forgets_everything_they_kept() {
             assert!(!k.starts_with(&prefix), "{name} still holds {k}");
         }
     }
-    // His spam training: counts, trained keys, the logistic regression's steps.
-    for name in ["spam_tokens", "spam_trained", "spam_lr"] {
+    // His spam training: counts, trained keys, the logistic regression's steps; his agents'
+    // tokens and their calls; his invitations.
+    for name in [
+        "spam_tokens",
+        "spam_trained",
+        "spam_lr",
+        "mcp_tokens",
+        "mcp_calls",
+        "invites",
+    ] {
         for (k, _) in rows_of(&txn, name) {
             assert!(!k.starts_with(&his), "{name} still holds {k}");
         }
+    }
+    for (k, v) in rows_of(&txn, "mcp_token_digests") {
+        assert!(!v.starts_with(&his), "a digest of his token is left: {k}");
     }
     // His preferences and their history, and his settings backup, keyed by his id.
     for (name, prefix) in [

@@ -53,7 +53,8 @@ const HEADER_MISMATCH: i64 = -32020;
 const UNSUPPORTED_VERSION: i64 = -32022;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route(ENDPOINT, post(handle).get(not_allowed).delete(not_allowed))
+    // The path spelled out (= ENDPOINT): tests/auth_sweep.rs reads the routes from the source.
+    Router::new().route("/mcp", post(handle).get(not_allowed).delete(not_allowed))
 }
 
 /// Every supported version, newest first.
