@@ -1,8 +1,9 @@
 //! A fuzz harness on stable Rust (issue 22): mutated inputs through every parser that reads
 //! what strangers write — the MIME path (mail-parser → summary, full view, search text,
 //! attachments), the HTML sanitizer and the preview, the search query language, the mbox and
-//! Maildir readers, the vCard reader (and its writer on what it read), and rules (their JSON,
-//! their checks, matching). Zero panics is the property.
+//! Maildir readers, the vCard reader (and its writer on what it read), rules (their JSON,
+//! their checks, matching) and meeting invitations (the calendar parts of a mail, iCalendar,
+//! the card's words, our REPLY read back). Zero panics is the property.
 //!
 //! Deterministic: a seeded xorshift generator mutates seed inputs from `tests/fixtures` and
 //! tokens that parsers treat specially. `FUZZ_ITERS` sets the inputs per target (a brief run
@@ -14,6 +15,8 @@ use std::path::{Path, PathBuf};
 
 use mailclient::contacts::vcard;
 use mailclient::import::sources::Source;
+use mailclient::invites::event::{self, Answer, Method, Person};
+use mailclient::invites::{parts, reply, words};
 use mailclient::mail::{parse, preview, sanitize};
 use mailclient::rules::RuleInput;
 use mailclient::rules::matching::{self, Mail};
@@ -347,5 +350,39 @@ fn rules_never_panic_on_any_json_or_mail() {
         };
         let _ = matching::matches(&rule, &mail);
         let _ = matching::matches(&rule, &Mail::default());
+    });
+}
+
+#[test]
+fn invitations_never_panic_and_our_replies_read_back() {
+    let mails = fixture_files(&["invites"]);
+    // The mails, and their calendars as text: mutations of the text reach the iCalendar
+    // reader itself, not only base64.
+    let mut seeds = mails.clone();
+    for m in &mails {
+        seeds.extend(parts::calendars(m).into_iter().map(|p| p.text.into_bytes()));
+    }
+    let tz = chrono_tz::Asia::Jerusalem;
+    let me = Person {
+        name: "דנה".into(),
+        email: "dana@example.test".into(),
+    };
+    fuzz("invitations", &seeds, |raw| {
+        let text = String::from_utf8_lossy(raw);
+        let found = parts::first_event(raw, tz)
+            .or_else(|| event::parse(&text, tz, None).map(|e| (e, text.to_string())));
+        let Some((e, ics)) = found else { return };
+        if let Some(w) = &e.when {
+            let _ = words::when(w, tz);
+        }
+        if let Some(r) = &e.rrule {
+            let _ = words::recurrence(r, tz);
+        }
+        let _ = mailclient::invites::ics_file(&ics);
+        let answer = reply::ics(&e, &me, Answer::Tentative, "אולי", 1_800_000_000);
+        let back = event::parse(&answer, tz, None).expect("our REPLY reads back");
+        assert_eq!(back.method, Method::Reply);
+        assert_eq!(back.uid, e.uid.trim());
+        assert_eq!(back.attendees.len(), 1);
     });
 }
