@@ -101,7 +101,7 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     let c = card(&app, &token, &first).await;
     assert_eq!(c["method"], "request");
     assert_eq!(c["title"], "ישיבת תכנון רבעונית");
-    assert_eq!(c["when"], "יום שלישי, 23/02/2027, 14:00–15:00");
+    assert_eq!(c["when"], "יום שלישי, 23/02/2027, 14:00 עד 15:00");
     assert_eq!(c["whenInEventZone"], Value::Null);
     assert_eq!(c["location"], "חדר ישיבות 3, קומה 2");
     assert_eq!(c["organizer"]["email"], "user2@example.test");
@@ -171,7 +171,7 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     .await;
     let c = card(&app, &token, &update).await;
     assert_eq!(c["state"], "active");
-    assert_eq!(c["when"], "יום שלישי, 23/02/2027, 15:00–16:00");
+    assert_eq!(c["when"], "יום שלישי, 23/02/2027, 15:00 עד 16:00");
     assert_eq!(c["answer"], "accepted");
     assert_eq!(c["answerOutdated"], true);
     assert_eq!(card(&app, &token, &first).await["state"], "superseded");
@@ -207,7 +207,7 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     .await;
     let c = card(&app, &token, &weekly).await;
     assert_eq!(c["recurrence"], "כל שבוע ביום חמישי, 6 פעמים");
-    assert_eq!(c["when"], "יום חמישי, 11/03/2027, 10:00–10:30");
+    assert_eq!(c["when"], "יום חמישי, 11/03/2027, 10:00 עד 10:30");
     let (s, t) = app
         .json(
             "POST",
@@ -252,10 +252,10 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     )
     .await;
     let c = card(&app, &token, &london).await;
-    assert_eq!(c["when"], "יום חמישי, 14/01/2027, 14:00–15:00");
+    assert_eq!(c["when"], "יום חמישי, 14/01/2027, 14:00 עד 15:00");
     assert_eq!(
         c["whenInEventZone"],
-        "יום חמישי, 14/01/2027, 12:00–13:00 (לפי שעון Europe/London)"
+        "יום חמישי, 14/01/2027, 12:00 עד 13:00 (לפי שעון Europe/London)"
     );
 
     // Another user's mail is not found.

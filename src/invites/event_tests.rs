@@ -118,10 +118,10 @@ fn thunderbird_s_invitation_from_london_shows_both_clocks() {
     assert_eq!(e.organizer.as_ref().unwrap().name, "Noa Friedman");
     let w = e.when.clone().unwrap();
     let (here, there) = words::when(&w, Jerusalem);
-    assert_eq!(here, "יום חמישי, 14/01/2027, 14:00–15:00");
+    assert_eq!(here, "יום חמישי, 14/01/2027, 14:00 עד 15:00");
     assert_eq!(
         there.as_deref(),
-        Some("יום חמישי, 14/01/2027, 12:00–13:00 (לפי שעון Europe/London)")
+        Some("יום חמישי, 14/01/2027, 12:00 עד 13:00 (לפי שעון Europe/London)")
     );
 }
 
@@ -131,7 +131,7 @@ fn an_all_day_event_is_read_as_days() {
     let w = e.when.clone().unwrap();
     assert_eq!(
         words::when(&w, Jerusalem).0,
-        "יום שני, 14/06/2027 – יום רביעי, 16/06/2027 (כל היום)"
+        "יום שני, 14/06/2027 עד יום רביעי, 16/06/2027 (כל היום)"
     );
     assert!(
         !e.busy(),
@@ -186,7 +186,7 @@ fn a_higher_sequence_replaces_and_a_cancellation_marks_in_any_order() {
     let shown = card_for(&update, &records);
     assert_eq!(shown.state, State::Active);
     assert!(shown.can_answer);
-    assert_eq!(shown.when, "יום שלישי, 23/02/2027, 15:00–16:00");
+    assert_eq!(shown.when, "יום שלישי, 23/02/2027, 15:00 עד 16:00");
     // The cancellation marks every version cancelled.
     assert!(take(&cancel).cancelled);
     let records = store::all(&st, user).unwrap();
@@ -206,10 +206,10 @@ fn a_higher_sequence_replaces_and_a_cancellation_marks_in_any_order() {
 #[test]
 fn accepted_invitations_that_overlap_are_conflicts() {
     let (_d, st, user) = crate::schema::store_with_user();
-    // Accepted: the weekly team sync (Thursdays 10:00–10:30).
+    // Accepted: the weekly team sync (Thursdays 10:00 עד 10:30).
     let weekly = event_of("outlook-recurring.eml");
     store::answered(&st, user, &weekly, Answer::Accepted, "", NOW).unwrap();
-    // Another invitation on Thursday 18/03/2027 10:15–11:00 in Jerusalem.
+    // Another invitation on Thursday 18/03/2027 10:15 עד 11:00 in Jerusalem.
     let ics = "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:other@x\r\n\
                DTSTART;TZID=Asia/Jerusalem:20270318T101500\r\nDTEND;TZID=Asia/Jerusalem:20270318T110000\r\n\
                SUMMARY:ראיון\r\nORGANIZER:mailto:hr@example.test\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
@@ -218,7 +218,7 @@ fn accepted_invitations_that_overlap_are_conflicts() {
     let c = card_for(&other, &records);
     assert_eq!(c.conflicts.len(), 1);
     assert_eq!(c.conflicts[0].title, "סנכרון צוות");
-    assert_eq!(c.conflicts[0].when, "יום חמישי, 18/03/2027, 10:00–10:30");
+    assert_eq!(c.conflicts[0].when, "יום חמישי, 18/03/2027, 10:00 עד 10:30");
     // Declined is no conflict; nor is the meeting with itself.
     store::answered(&st, user, &weekly, Answer::Declined, "", NOW).unwrap();
     let records = store::all(&st, user).unwrap();

@@ -1,4 +1,4 @@
-//! The card's times and recurrences in Hebrew: "יום שלישי, 24/11/2026, 14:00–15:00" in the
+//! The card's times and recurrences in Hebrew: "יום שלישי, 24/11/2026, 14:00 עד 15:00" in the
 //! user's zone (dd/MM/yyyy and HH:mm, as everywhere in the app), the event's own zone beside
 //! it when its clock differs, and an RRULE read out ("כל שבוע ביום שני, 10 פעמים").
 
@@ -47,7 +47,7 @@ pub fn when(w: &When, tz: chrono_tz::Tz) -> (String, Option<String>) {
             let text = if last <= *first {
                 format!("{} (כל היום)", day(*first))
             } else {
-                format!("{} – {} (כל היום)", day(*first), day(last))
+                format!("{} עד {} (כל היום)", day(*first), day(last))
             };
             (text, None)
         }
@@ -61,7 +61,9 @@ pub fn when(w: &When, tz: chrono_tz::Tz) -> (String, Option<String>) {
     }
 }
 
-/// "יום שלישי, 24/11/2026, 14:00–15:00", or across days "… 23:00 – יום רביעי, … 01:00".
+/// "יום שלישי, 24/11/2026, 14:00 עד 15:00", or across days "… 23:00 עד יום רביעי, … 01:00".
+/// In words, not with a dash: between two times a dash is laid out right to left in a Hebrew
+/// line, and the range would read backwards.
 fn span(start: i64, end: i64, tz: chrono_tz::Tz) -> String {
     let local = |t: i64| tz.timestamp_opt(t, 0).single();
     let (Some(s), Some(e)) = (local(start), local(end)) else {
@@ -71,10 +73,10 @@ fn span(start: i64, end: i64, tz: chrono_tz::Tz) -> String {
     if end <= start {
         format!("{}, {}", day(s.date_naive()), hm(&s))
     } else if s.date_naive() == e.date_naive() {
-        format!("{}, {}–{}", day(s.date_naive()), hm(&s), hm(&e))
+        format!("{}, {} עד {}", day(s.date_naive()), hm(&s), hm(&e))
     } else {
         format!(
-            "{}, {} – {}, {}",
+            "{}, {} עד {}, {}",
             day(s.date_naive()),
             hm(&s),
             day(e.date_naive()),
@@ -297,10 +299,10 @@ mod tests {
             zone: Some(chrono_tz::Europe::London),
         };
         let (here, there) = when(&w, Jerusalem);
-        assert_eq!(here, "יום שלישי, 24/11/2026, 14:00–15:00");
+        assert_eq!(here, "יום שלישי, 24/11/2026, 14:00 עד 15:00");
         assert_eq!(
             there.as_deref(),
-            Some("יום שלישי, 24/11/2026, 12:00–13:00 (לפי שעון Europe/London)")
+            Some("יום שלישי, 24/11/2026, 12:00 עד 13:00 (לפי שעון Europe/London)")
         );
         // The same clock: no second line.
         let w = When::Timed {
@@ -315,7 +317,7 @@ mod tests {
         };
         assert_eq!(
             when(&days, Jerusalem).0,
-            "יום שני, 14/12/2026 – יום רביעי, 16/12/2026 (כל היום)"
+            "יום שני, 14/12/2026 עד יום רביעי, 16/12/2026 (כל היום)"
         );
     }
 }

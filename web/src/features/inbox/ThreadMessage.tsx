@@ -17,6 +17,7 @@ import { usePreferences } from '../settings/sync/SettingsProvider';
 import { DownloadIcon, PaperclipIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { MailBody } from '../../components/MailBody';
+import { InvitationCard } from '../invites/InvitationCard';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { formatSize } from '../../lib/size';
@@ -283,6 +284,7 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
 
       {/* Remote images are let into the frame with the body that shows them: not while the
           blocked body is still on screen (the frame would load twice, the first load cut off). */}
+      <InvitationCard mail={data} />
       <MailBody
         html={data.body ?? ''}
         title={t.bodyTitle(subject)}

@@ -79,6 +79,7 @@ describe('AiCard', () => {
       'auto-reply-card',
       'spam-card',
       'ai-card',
+      'mcp-card',
       'account-card',
       'users-card',
     ]);

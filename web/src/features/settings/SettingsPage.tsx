@@ -6,6 +6,7 @@
 import { useAuth } from '../../app/AuthProvider';
 import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
+import { McpCard } from '../mcp/McpCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
 import { AccountCard } from './AccountCard';
@@ -42,6 +43,7 @@ export default function SettingsPage() {
       <AutoReplyCard />
       <SpamCard />
       <AiCard />
+      <McpCard />
       <AccountCard />
       <UsersCard />
     </section>

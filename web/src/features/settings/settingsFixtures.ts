@@ -3,6 +3,7 @@
 // the auto-reply and spam cards' defaults. Shared by the settings tests' fetch mocks.
 import { json } from '../../test/helpers';
 import { DEFAULTS as AUTO_REPLY_DEFAULTS, STATS as AUTO_REPLY_STATS } from '../autoreply/autoReplyFixtures';
+import { MCP_ROUTES } from '../mcp/mcpFixtures';
 import { SPAM_ROUTES } from '../spam/spamFixtures';
 
 /** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
@@ -48,6 +49,8 @@ export const NO_MAILBOX = {
   'GET /api/auto-reply/activity': () => json(200, { items: [] }),
   // The spam card (features/spam): the defaults, no decisions.
   ...SPAM_ROUTES,
+  // The agent-access card (features/mcp): no token.
+  ...MCP_ROUTES,
 };
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */
