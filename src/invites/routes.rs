@@ -183,7 +183,7 @@ async fn download(
         .store_blocking(move |store| {
             let l = load(store, user.id, &id)?;
             let (_, text) = l.event.ok_or_else(not_found)?;
-            Ok(super::ics_file(&text).ok_or_else(not_found)?)
+            super::ics_file(&text).ok_or_else(not_found)
         })
         .await?;
     Ok((
