@@ -50,6 +50,17 @@ async fn card(app: &TestApp, token: &str, id: &str) -> Value {
     v["invitation"].clone()
 }
 
+/// Answers the invitation in mail `id` as `token`'s user.
+async fn reply(app: &TestApp, token: &str, id: &str, body: Value) -> (u16, Value) {
+    app.json(
+        "POST",
+        &format!("/api/invites/{id}/reply"),
+        Some(token),
+        Some(body),
+    )
+    .await
+}
+
 /// What a calendar client reads in the mail (tests/support/itip_check.py).
 fn as_calendar_client(raw: &[u8]) -> Value {
     let venv = std::env::var("MAILCLIENT_TEST_VENV")
@@ -111,24 +122,23 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     assert_eq!(c["answer"], Value::Null);
 
     // Accepting: the card shows it at once, the REPLY goes to the organiser.
-    let (s, v) = app
-        .json(
-            "POST",
-            &format!("/api/invites/{first}/reply"),
-            Some(&token),
-            Some(json!({"answer": "accepted", "comment": "אגיע, תודה"})),
-        )
-        .await;
+    let (s, v) = reply(
+        &app,
+        &token,
+        &first,
+        json!({"answer": "accepted", "comment": "אגיע, תודה"}),
+    )
+    .await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["invitation"]["answer"], "accepted");
     assert_eq!(v["invitation"]["answerComment"], "אגיע, תודה");
-    let reply = eventually(
+    let sent = eventually(
         Duration::from_secs(30),
         "the REPLY at the organiser",
         || async { ms.messages("user2", "INBOX").into_iter().next() },
     )
     .await;
-    let got = as_calendar_client(&reply.1);
+    let got = as_calendar_client(&sent.1);
     assert_eq!(got["calendarParts"], 1, "{got}");
     assert_eq!(got["contentMethod"], "REPLY", "{got}");
     assert_eq!(got["inAlternative"], true, "{got}");
@@ -176,14 +186,7 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
     assert_eq!(c["answerOutdated"], true);
     assert_eq!(card(&app, &token, &first).await["state"], "superseded");
     // A superseded invitation is not answered from its old mail.
-    let (s, v) = app
-        .json(
-            "POST",
-            &format!("/api/invites/{first}/reply"),
-            Some(&token),
-            Some(json!({"answer": "declined"})),
-        )
-        .await;
+    let (s, v) = reply(&app, &token, &first, json!({"answer": "declined"})).await;
     assert_eq!(s, 400, "{v}");
 
     // The cancellation: taken in by the job as it arrives, before the user opens it.
@@ -267,13 +270,6 @@ async fn invitations_are_shown_answered_updated_and_cancelled() {
         let (s, _) = app.json("GET", &path, Some(&yossi), None).await;
         assert_eq!(s, 404, "{path}");
     }
-    let (s, _) = app
-        .json(
-            "POST",
-            &format!("/api/invites/{weekly}/reply"),
-            Some(&yossi),
-            Some(json!({"answer": "accepted"})),
-        )
-        .await;
+    let (s, _) = reply(&app, &yossi, &weekly, json!({"answer": "accepted"})).await;
     assert_eq!(s, 404);
 }

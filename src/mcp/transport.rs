@@ -235,6 +235,42 @@ async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Bytes) 
     response
 }
 
+/// The revision a request speaks, checked: the modern one's `_meta` and headers (2026-07-28
+/// §Server Validation), or a handshake revision the server knows; else the 400's error.
+fn era_of(headers: &HeaderMap, method: &str, params: &Value) -> Result<Era, Failure> {
+    let meta = params.get("_meta");
+    let unsupported = |requested: &str| Failure {
+        code: UNSUPPORTED_VERSION,
+        message: "Unsupported protocol version".into(),
+        data: Some(json!({"supported": supported(), "requested": requested})),
+    };
+    let Some(v) = meta
+        .and_then(|m| m.get(META_VERSION))
+        .and_then(Value::as_str)
+    else {
+        let version = header_str(headers, "mcp-protocol-version").unwrap_or(UNNAMED);
+        if !LEGACY.contains(&version) && method != "initialize" {
+            return Err(unsupported(version));
+        }
+        return Ok(Era::Legacy);
+    };
+    if !MODERN.contains(&v) {
+        return Err(unsupported(v));
+    }
+    check_headers(headers, v, method, params)
+        .map_err(|why| Failure::new(HEADER_MISMATCH, format!("Header mismatch: {why}")))?;
+    if !meta
+        .and_then(|m| m.get(META_CAPABILITIES))
+        .is_some_and(Value::is_object)
+    {
+        return Err(Failure::new(
+            INVALID_PARAMS,
+            "_meta lacks clientCapabilities",
+        ));
+    }
+    Ok(Era::Modern)
+}
+
 /// What one message's call logs: method, target, and the failure (None: it worked).
 type Logged = Option<(String, String, Option<String>)>;
 
@@ -275,76 +311,9 @@ async fn one(
     if !(id.is_string() || id.is_i64() || id.is_u64()) {
         return bad(INVALID_REQUEST, "bad id");
     }
-    let meta_version = params
-        .get("_meta")
-        .and_then(|m| m.get(META_VERSION))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let era = match meta_version {
-        Some(v) => {
-            if !MODERN.contains(&v.as_str()) {
-                let data = json!({"supported": supported(), "requested": v});
-                return (
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        error_body(
-                            id,
-                            UNSUPPORTED_VERSION,
-                            "Unsupported protocol version",
-                            Some(data),
-                        ),
-                    ),
-                    None,
-                );
-            }
-            if let Err(why) = check_headers(headers, &v, method, &params) {
-                return (
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        error_body(
-                            id,
-                            HEADER_MISMATCH,
-                            &format!("Header mismatch: {why}"),
-                            None,
-                        ),
-                    ),
-                    None,
-                );
-            }
-            if !params
-                .get("_meta")
-                .and_then(|m| m.get(META_CAPABILITIES))
-                .is_some_and(Value::is_object)
-            {
-                return (
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        error_body(id, INVALID_PARAMS, "_meta lacks clientCapabilities", None),
-                    ),
-                    None,
-                );
-            }
-            Era::Modern
-        }
-        None => {
-            let version = header_str(headers, "mcp-protocol-version").unwrap_or(UNNAMED);
-            if !LEGACY.contains(&version) && method != "initialize" {
-                let data = json!({"supported": supported(), "requested": version});
-                return (
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        error_body(
-                            id,
-                            UNSUPPORTED_VERSION,
-                            "Unsupported protocol version",
-                            Some(data),
-                        ),
-                    ),
-                    None,
-                );
-            }
-            Era::Legacy
-        }
+    let era = match era_of(headers, method, &params) {
+        Ok(era) => era,
+        Err(f) => return (failed(StatusCode::BAD_REQUEST, id, &f), None),
     };
     let target = protocol::target(method, &params);
     let outcome = protocol::dispatch(state, token, era, method, &params).await;
