@@ -356,3 +356,30 @@ fn hostile_calendars_are_bounded() {
     let e = quickly(&with_rule("FREQ=DAILY").replace("METHOD:REQUEST\r\n", "")).unwrap();
     assert_eq!(e.method, Method::Publish);
 }
+
+#[test]
+fn a_backed_up_answer_comes_back_without_overriding_one_given_here() {
+    let (_d, st, user) = crate::schema::store_with_user();
+    let e = event_of("google-request.eml");
+    let answered = store::answered(&st, user, &e, Answer::Accepted, "אגיע", NOW).unwrap();
+    // What the backup keeps: the answer, without the occurrences.
+    let backed = store::Record {
+        occurrences: Vec::new(),
+        ..answered
+    };
+    let (_d2, fresh, other) = crate::schema::store_with_user();
+    store::restore_answer(&fresh, other, backed.clone()).unwrap();
+    let back = store::get(&fresh, other, &e.uid).unwrap().unwrap();
+    assert_eq!((back.answer, back.comment.as_str()), (Some(Answer::Accepted), "אגיע"));
+    // The mail arrives again: the event comes back with the answer kept.
+    let txn = fresh.db().begin_write().unwrap();
+    let r = store::register(&txn, other, &e, NOW).unwrap().unwrap();
+    txn.commit().unwrap();
+    assert_eq!(r.answer, Some(Answer::Accepted));
+    assert_eq!(r.occurrences.len(), 1);
+    // An answer given here wins over the backup's.
+    store::answered(&fresh, other, &e, Answer::Declined, "", NOW).unwrap();
+    store::restore_answer(&fresh, other, backed).unwrap();
+    let now = store::get(&fresh, other, &e.uid).unwrap().unwrap();
+    assert_eq!(now.answer, Some(Answer::Declined));
+}
