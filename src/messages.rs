@@ -366,6 +366,12 @@ pub const BUILDER_FORM_HOST_REFUSED: &str =
 pub const BUILDER_FORM_CONTENT_TYPE: &str = "סוג התוכן של הטופס אינו נתמך";
 pub const BUILDER_FORM_TOO_MANY_FIELDS: &str = "יותר מדי שדות בטופס";
 pub const BUILDER_FORM_TOO_LARGE: &str = "הטופס גדול מדי";
+/// A field name longer than `builder::form::MAX_KEY_BYTES`.
+pub const BUILDER_FORM_KEY_TOO_LONG: &str = "שם של שדה בטופס ארוך מדי";
+/// A dotted field name of more than `builder::form::MAX_KEY_DEPTH` parts.
+pub const BUILDER_FORM_KEY_TOO_DEEP: &str = "שם של שדה בטופס מקונן לעומק רב מדי";
+/// A field value that is not text, a number, true/false or empty.
+pub const BUILDER_FORM_BAD_VALUE: &str = "ערך של שדה בטופס אינו תקין";
 pub const BUILDER_FORM_BAD_EMAIL: &str = "כתובת הדואר של הטופס אינה תקינה";
 pub const BUILDER_FORM_MAILED: &str = "הטופס נשלח בדואר מתיבת הדואר שלך";
 

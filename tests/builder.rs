@@ -391,6 +391,18 @@ async fn form_blocks_post_through_the_server_as_configured() {
         .collect();
     let (s, _) = submit(&app, &token, "form-json", Value::Array(many)).await;
     assert_eq!(s, 400);
+    // A name of 130,000 dotted parts once nested the JSON body that deep: the stack overflowed
+    // writing it, and the process aborted. Refused before anything is built or sent.
+    let deep = vec!["a"; 130_000].join(".");
+    let (s, v) = submit(
+        &app,
+        &token,
+        "form-json",
+        json!([{"key": deep, "value": "x"}]),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["message"], messages::BUILDER_FORM_KEY_TOO_DEEP);
     assert_eq!(posts().len(), sent, "nothing sent for refused forms");
 }
 

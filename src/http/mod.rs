@@ -4,6 +4,7 @@
 pub mod assets;
 
 pub mod headers;
+pub mod panic;
 pub mod server;
 pub mod timeout;
 
