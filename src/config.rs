@@ -329,6 +329,13 @@ pub struct ServerConfig {
     pub request_timeout_secs: u64,
     /// Open connections at most; more wait until one closes.
     pub max_connections: u64,
+    /// Open connections of one client (an address; IPv6 per /64) at most; more are closed at
+    /// once. `trusted_proxies` are not capped.
+    pub max_connections_per_client: u64,
+    /// Seconds a new connection has to send its first byte.
+    pub first_byte_timeout_secs: u64,
+    /// The slowest a request body may arrive, on average after its first 10 seconds.
+    pub min_body_bytes_per_sec: u64,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -402,7 +409,10 @@ impl Default for ServerConfig {
             tls_cert: PathBuf::new(),
             tls_key: PathBuf::new(),
             request_timeout_secs: 300,
-            max_connections: 512,
+            max_connections: 2048,
+            max_connections_per_client: 64,
+            first_byte_timeout_secs: 10,
+            min_body_bytes_per_sec: 1024,
         }
     }
 }

@@ -12,6 +12,8 @@ pub const FORBIDDEN: &str = "אין לך הרשאה לפעולה זו";
 pub const MALFORMED_JSON: &str = "גוף הבקשה אינו JSON תקין";
 pub const UNSUPPORTED_MEDIA: &str = "יש לשלוח את הבקשה בפורמט JSON";
 pub const BODY_TOO_LARGE: &str = "הבקשה גדולה מדי";
+/// A request body that broke off or arrived too slowly (`[server] min_body_bytes_per_sec`).
+pub const BODY_INCOMPLETE: &str = "הבקשה לא הגיעה בשלמותה או הגיעה לאט מדי. נסה שוב.";
 pub const CREDENTIALS_REQUIRED: &str = "נא למלא שם משתמש וסיסמה";
 pub const SETUP_BAD_TOKEN: &str = "קישור ההגדרה הראשונית אינו תקף. השתמש בקישור שהודפס במסוף השרת.";
 pub const SETUP_ALREADY_DONE: &str = "ההגדרה הראשונית כבר הושלמה. אפשר להתחבר.";

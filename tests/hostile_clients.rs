@@ -1,7 +1,7 @@
 //! Requests that once took the real server down or locked everyone out (issue 37), against the
 //! real binary: a page-builder form whose field name had 130,000 dotted parts (the JSON body
-//! nested that deep overflowed the stack and aborted the process), and other deeply nested
-//! input (JSON bodies, search queries).
+//! nested that deep overflowed the stack and aborted the process), other deeply nested input
+//! (JSON bodies, search queries), and one host holding every connection slot with idle sockets.
 //! After each, `/api/health` still answers. Then the parsers that read what strangers write, on
 //! input nested far deeper than any mail, inside a stack the size of a server thread's (a stack
 //! overflow cannot be caught, it aborts the process), and in bounded time.
@@ -117,6 +117,44 @@ async fn deeply_nested_requests_are_refused_and_the_server_stays_up() {
         .await;
     assert_eq!(r.status(), 400);
     healthy(&server).await;
+}
+
+/// A connection to `addr` from the loopback address `from` (127.0.0.2 is another host).
+async fn connect_from(from: &str, addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_host_holding_idle_connections_cannot_starve_another() {
+    // 100 connections in all; the host at 127.0.0.2 opens 150 and sends nothing.
+    let (_dir, server) = serve("[server]\nmax_connections = 100\n");
+    let addr: std::net::SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    let mut idle = Vec::new();
+    for _ in 0..150 {
+        idle.push(connect_from("127.0.0.2", addr).await);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Another host (127.0.0.1) is still served, at once.
+    let started = std::time::Instant::now();
+    healthy(&server).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // The idle host kept its cap (64): the connections past it were closed.
+    let mut closed = 0;
+    for stream in &idle {
+        let mut byte = [0u8; 1];
+        let peeked = tokio::time::timeout(Duration::from_millis(20), stream.peek(&mut byte)).await;
+        if let Ok(Ok(0) | Err(_)) = peeked {
+            closed += 1;
+        }
+    }
+    assert!(closed >= 150 - 64, "{closed} of 150 closed");
+    drop(idle);
 }
 
 /// Runs `f` on a thread with the stack of a server thread (tokio's workers and blocking threads

@@ -82,6 +82,27 @@ pub(super) fn validate(c: &Config, bad: Bad<'_>) -> Result<(), ConfigError> {
             "expected 16 to 100000",
         );
     }
+    if !(1..=server.max_connections).contains(&server.max_connections_per_client) {
+        return bad(
+            "server.max_connections_per_client",
+            &server.max_connections_per_client,
+            "expected 1 to server.max_connections",
+        );
+    }
+    if !(1..=300).contains(&server.first_byte_timeout_secs) {
+        return bad(
+            "server.first_byte_timeout_secs",
+            &server.first_byte_timeout_secs,
+            "expected 1 to 300 seconds",
+        );
+    }
+    if !(1..=100_000_000).contains(&server.min_body_bytes_per_sec) {
+        return bad(
+            "server.min_body_bytes_per_sec",
+            &server.min_body_bytes_per_sec,
+            "expected 1 to 100000000 bytes per second",
+        );
+    }
     let auth = &c.auth;
     if auth.session_idle_hours == 0 || auth.session_idle_hours > 24 * 365 {
         return bad(
@@ -142,6 +163,18 @@ mod tests {
                 "server.request_timeout_secs",
             ),
             ("[server]\nmax_connections = 0", "server.max_connections"),
+            (
+                "[server]\nmax_connections = 100\nmax_connections_per_client = 101",
+                "server.max_connections_per_client",
+            ),
+            (
+                "[server]\nfirst_byte_timeout_secs = 0",
+                "server.first_byte_timeout_secs",
+            ),
+            (
+                "[server]\nmin_body_bytes_per_sec = 0",
+                "server.min_body_bytes_per_sec",
+            ),
             ("[auth]\nsession_idle_hours = 0", "auth.session_idle_hours"),
             (
                 "[auth]\nsession_idle_hours = 9000",
