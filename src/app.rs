@@ -266,10 +266,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     services.insert(sync.clone());
     services.insert(outbox);
     services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
-    services.insert(Arc::new(builder::Builder::new(
-        config.builder.clone(),
-        hosts.clone(),
-    )?));
+    services.insert(Arc::new(builder::Builder::new(config.builder.clone())?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));
     let notices = Arc::new(live::Notices::default());

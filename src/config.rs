@@ -179,6 +179,11 @@ pub struct BuilderConfig {
     pub timeout_secs: u64,
     /// Seconds a fetched entry is served from memory (0 to 3600; 0 = always fetch).
     pub cache_secs: u64,
+    /// The only hosts a form's action URL may name (as `[mail] allowed_hosts`); empty: any.
+    pub allowed_hosts: Vec<String>,
+    /// Loopback, private and link-local networks a form's action may reach all the same (they
+    /// are refused by default, whatever `[mail]` says).
+    pub allowed_private_networks: Vec<String>,
 }
 
 impl Default for BuilderConfig {
@@ -190,6 +195,8 @@ impl Default for BuilderConfig {
             editor_url: "https://builder.io/content".into(),
             timeout_secs: 10,
             cache_secs: 60,
+            allowed_hosts: Vec::new(),
+            allowed_private_networks: Vec::new(),
         }
     }
 }

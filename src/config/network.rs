@@ -55,6 +55,15 @@ pub(super) fn validate(c: &Config, bad: Bad<'_>) -> Result<(), ConfigError> {
             );
         }
     }
+    for network in &c.builder.allowed_private_networks {
+        if parse_network(network).is_none() {
+            return bad(
+                "builder.allowed_private_networks",
+                network,
+                "expected an IP address or a network such as 192.168.1.0/24",
+            );
+        }
+    }
     let (cert, key) = (&server.tls_cert, &server.tls_key);
     if cert.as_os_str().is_empty() != key.as_os_str().is_empty() {
         let (set, missing) = if key.as_os_str().is_empty() {

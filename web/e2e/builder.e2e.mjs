@@ -45,7 +45,8 @@ async function serverWith(builderToml) {
 before(async () => {
   stub = await startBuilderStub({ slowMs: 2500 });
   server = await serverWith(
-    `[builder]\napi_key = "${API_KEY}"\nbase_url = "${stub.base}"\nform_submit_url = "${stub.base}/api/v1/form-submit"\neditor_url = "https://builder.io/content"\ncache_secs = 60\n`,
+    // The stub's form actions are on loopback: allowed by name (refused by default).
+    `[builder]\napi_key = "${API_KEY}"\nbase_url = "${stub.base}"\nform_submit_url = "${stub.base}/api/v1/form-submit"\neditor_url = "https://builder.io/content"\ncache_secs = 60\nallowed_private_networks = ["127.0.0.1"]\n`,
   );
   bare = await serverWith('');
   browser = await launch();
