@@ -262,10 +262,12 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
         &config.server.trusted_proxies,
     )));
     services.insert(Arc::new(setup));
-    services.insert(Arc::new(auth::limits::RateLimits::new(&config.limits)));
+    // The per-user limits; the AI service takes every provider call from the same budgets.
+    let limits = Arc::new(auth::limits::RateLimits::new(&config.limits));
+    services.insert(limits.clone());
     services.insert(sync.clone());
     services.insert(outbox);
-    services.insert(Arc::new(ai::Ai::new(config.ai.clone())?));
+    services.insert(Arc::new(ai::Ai::new(config.ai.clone(), limits)?));
     services.insert(Arc::new(builder::Builder::new(config.builder.clone())?));
     services.insert(search);
     services.insert(Arc::new(settings::SettingsFeed::default()));

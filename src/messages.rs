@@ -38,6 +38,22 @@ pub const REQUEST_TIMEOUT: &str = "הבקשה ארכה זמן רב מדי ובו
 pub const AI_CALLS_LIMITED: &str = "יותר מדי בקשות לעזרת AI.";
 pub const SEARCHES_LIMITED: &str = "יותר מדי חיפושים.";
 pub const REFRESHES_LIMITED: &str = "יותר מדי בקשות סנכרון.";
+pub const RULE_RUNS_LIMITED: &str = "יותר מדי הרצות של כללים.";
+pub const SPAM_DEBUG_LIMITED: &str = "יותר מדי בקשות להסבר בדיקת הספאם.";
+pub const CONTACT_IMPORTS_LIMITED: &str = "יותר מדי ייבואים של אנשי קשר.";
+pub const BUILDER_CALLS_LIMITED: &str = "יותר מדי שליחות טפסים ותצוגות מקדימות.";
+
+/// The day's AI budget (`[limits] ai_per_day`) is spent; the next call is possible in `secs`.
+pub fn ai_budget_spent(secs: u64) -> String {
+    let when = match secs {
+        0..=90 => "בעוד דקה".to_string(),
+        91..=5_400 => format!("בעוד {} דקות", secs.div_ceil(60)),
+        _ => format!("בעוד כ-{} שעות", secs.div_ceil(3600)),
+    };
+    format!(
+        "מכסת בקשות ה-AI היומית שלך נוצלה (כולל עבודת רקע כמו בדיקת ספאם ותשובות אוטומטיות). אפשר לנסות שוב {when}."
+    )
+}
 
 /// "Try again in N seconds", after one of the rate-limit sentences.
 pub fn try_again_in(what: &str, secs: u64) -> String {

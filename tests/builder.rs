@@ -4,7 +4,8 @@
 //! editor's preview past the cache, Builder's 404/500/slow/huge/malformed answers as Hebrew
 //! errors, no key, and the form block's deliveries (custom JSON and form-urlencoded, Builder's
 //! form-submit, the user's mailbox through the outbox), with the form actions' policy (no
-//! internal address unless the admin allows it: the stand-in's loopback is allowed here).
+//! internal address unless the admin allows it: the stand-in's loopback is allowed here) and
+//! the rate limit of form posts and previews.
 
 mod common;
 
@@ -465,6 +466,37 @@ async fn form_actions_reach_no_internal_host_by_default() {
     let (s, v) = submit(&app, &token, "form-json", json!([])).await;
     assert_eq!(s, 403, "{v}");
     assert_eq!(stub.posts.lock().unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn form_posts_and_previews_are_rate_limited() {
+    let (base, _stub) = start_stub().await;
+    let (app, token) = signed_in(&config(&base, "[limits]\nbuilder_per_minute = 2\n")).await;
+    let preview = "/api/builder/content?urlPath=%2Fbuilder-demo&preview=true";
+    let (s, v) = app.json("GET", preview, Some(&token), None).await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = submit(&app, &token, "form-json", json!([])).await;
+    assert_eq!(s, 200, "{v}");
+    // The bucket is empty: a form post and a preview wait; the cached page does not.
+    let (s, v) = submit(&app, &token, "form-json", json!([])).await;
+    assert_eq!((s, v["error"].as_str()), (429, Some("rate_limited")), "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(messages::BUILDER_CALLS_LIMITED)
+    );
+    let (s, _) = app.json("GET", preview, Some(&token), None).await;
+    assert_eq!(s, 429);
+    let (s, _) = app
+        .json(
+            "GET",
+            "/api/builder/content?urlPath=%2Fbuilder-demo",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200);
 }
 
 #[tokio::test]

@@ -303,6 +303,7 @@ async fn smart_reply(
     );
     let reply = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_SMART_REPLY_FAILED,
@@ -347,6 +348,7 @@ async fn generate_subject(
     );
     let subject = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_SUBJECT_FAILED,
@@ -401,6 +403,7 @@ async fn improve_email(
     );
     let text = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_IMPROVE_FAILED,

@@ -12,24 +12,40 @@ use serde::{Deserialize, Serialize};
 use super::{Config, ConfigError};
 
 /// Calls per minute each user may make of the expensive endpoints (a token bucket that holds a
-/// minute's worth and refills evenly).
+/// minute's worth and refills evenly), and the AI calls per day.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct LimitsConfig {
     /// AI calls (`/api/claude/*`, `/api/smart/*`).
     pub ai_per_minute: u32,
+    /// Every call to the AI provider on a user's behalf, the background ones too (the spam
+    /// check's AI review, the auto-reply's drafts): a day's budget, refilled evenly.
+    pub ai_per_day: u32,
     /// Searches (`/api/search`).
     pub search_per_minute: u32,
     /// "Sync now" (`/api/sync/refresh`).
     pub refresh_per_minute: u32,
+    /// A rule's preview and "run now".
+    pub rules_per_minute: u32,
+    /// The spam check's explanation of a mail (`/api/spam/debug/{id}`).
+    pub spam_debug_per_minute: u32,
+    /// Contacts imports.
+    pub contacts_import_per_minute: u32,
+    /// Page-builder form posts and previews (each asks another server).
+    pub builder_per_minute: u32,
 }
 
 impl Default for LimitsConfig {
     fn default() -> Self {
         Self {
             ai_per_minute: 20,
+            ai_per_day: 500,
             search_per_minute: 120,
             refresh_per_minute: 6,
+            rules_per_minute: 30,
+            spam_debug_per_minute: 30,
+            contacts_import_per_minute: 6,
+            builder_per_minute: 30,
         }
     }
 }
@@ -120,14 +136,29 @@ pub(super) fn validate(c: &Config, bad: Bad<'_>) -> Result<(), ConfigError> {
             "expected 1 to 8760 hours",
         );
     }
+    let l = &c.limits;
     for (key, value) in [
-        ("limits.ai_per_minute", c.limits.ai_per_minute),
-        ("limits.search_per_minute", c.limits.search_per_minute),
-        ("limits.refresh_per_minute", c.limits.refresh_per_minute),
+        ("limits.ai_per_minute", l.ai_per_minute),
+        ("limits.search_per_minute", l.search_per_minute),
+        ("limits.refresh_per_minute", l.refresh_per_minute),
+        ("limits.rules_per_minute", l.rules_per_minute),
+        ("limits.spam_debug_per_minute", l.spam_debug_per_minute),
+        (
+            "limits.contacts_import_per_minute",
+            l.contacts_import_per_minute,
+        ),
+        ("limits.builder_per_minute", l.builder_per_minute),
     ] {
         if !(1..=100_000).contains(&value) {
             return bad(key, &value, "expected 1 to 100000 calls per minute");
         }
+    }
+    if !(1..=1_000_000).contains(&l.ai_per_day) {
+        return bad(
+            "limits.ai_per_day",
+            &l.ai_per_day,
+            "expected 1 to 1000000 calls per day",
+        );
     }
     Ok(())
 }
@@ -197,6 +228,12 @@ mod tests {
             (
                 "[limits]\nrefresh_per_minute = 0",
                 "limits.refresh_per_minute",
+            ),
+            ("[limits]\nai_per_day = 0", "limits.ai_per_day"),
+            ("[limits]\nrules_per_minute = 0", "limits.rules_per_minute"),
+            (
+                "[limits]\nbuilder_per_minute = 0",
+                "limits.builder_per_minute",
             ),
         ] {
             let err = load(toml).unwrap_err();
