@@ -398,6 +398,9 @@ pub const OAUTH_GOOGLE_NOT_CONFIGURED: &str =
     "ההתחברות עם Google לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.google] (ראו README).";
 pub const OAUTH_MICROSOFT_NOT_CONFIGURED: &str = "ההתחברות עם Microsoft לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.microsoft] (ראו README).";
 pub const OAUTH_FLOW_NOT_FOUND: &str = "תהליך ההתחברות לא נמצא או שפג תוקפו. יש להתחיל מחדש.";
+/// Google sent a browser back with a sign-in this user did not start (or one that expired):
+/// nothing is connected.
+pub const OAUTH_NOT_YOUR_FLOW: &str = "תהליך ההתחברות הזה לא התחיל מהחשבון שלך, או שפג תוקפו. לא חובר שום חשבון. אם מישהו שלח לך קישור להתחברות, אל תאשר אותו.";
 pub const OAUTH_TOO_MANY_FLOWS: &str =
     "יש יותר מדי תהליכי התחברות פתוחים בשרת. נסו שוב בעוד כמה דקות.";
 pub const OAUTH_FLOW_EXPIRED: &str = "פג תוקף תהליך ההתחברות. יש להתחיל מחדש.";
