@@ -12,6 +12,8 @@ pub const FORBIDDEN: &str = "אין לך הרשאה לפעולה זו";
 pub const MALFORMED_JSON: &str = "גוף הבקשה אינו JSON תקין";
 pub const UNSUPPORTED_MEDIA: &str = "יש לשלוח את הבקשה בפורמט JSON";
 pub const BODY_TOO_LARGE: &str = "הבקשה גדולה מדי";
+/// A request body that broke off or arrived too slowly (`[server] min_body_bytes_per_sec`).
+pub const BODY_INCOMPLETE: &str = "הבקשה לא הגיעה בשלמותה או הגיעה לאט מדי. נסה שוב.";
 pub const CREDENTIALS_REQUIRED: &str = "נא למלא שם משתמש וסיסמה";
 pub const SETUP_BAD_TOKEN: &str = "קישור ההגדרה הראשונית אינו תקף. השתמש בקישור שהודפס במסוף השרת.";
 pub const SETUP_ALREADY_DONE: &str = "ההגדרה הראשונית כבר הושלמה. אפשר להתחבר.";
@@ -36,6 +38,22 @@ pub const REQUEST_TIMEOUT: &str = "הבקשה ארכה זמן רב מדי ובו
 pub const AI_CALLS_LIMITED: &str = "יותר מדי בקשות לעזרת AI.";
 pub const SEARCHES_LIMITED: &str = "יותר מדי חיפושים.";
 pub const REFRESHES_LIMITED: &str = "יותר מדי בקשות סנכרון.";
+pub const RULE_RUNS_LIMITED: &str = "יותר מדי הרצות של כללים.";
+pub const SPAM_DEBUG_LIMITED: &str = "יותר מדי בקשות להסבר בדיקת הספאם.";
+pub const CONTACT_IMPORTS_LIMITED: &str = "יותר מדי ייבואים של אנשי קשר.";
+pub const BUILDER_CALLS_LIMITED: &str = "יותר מדי שליחות טפסים ותצוגות מקדימות.";
+
+/// The day's AI budget (`[limits] ai_per_day`) is spent; the next call is possible in `secs`.
+pub fn ai_budget_spent(secs: u64) -> String {
+    let when = match secs {
+        0..=90 => "בעוד דקה".to_string(),
+        91..=5_400 => format!("בעוד {} דקות", secs.div_ceil(60)),
+        _ => format!("בעוד כ-{} שעות", secs.div_ceil(3600)),
+    };
+    format!(
+        "מכסת בקשות ה-AI היומית שלך נוצלה (כולל עבודת רקע כמו בדיקת ספאם ותשובות אוטומטיות). אפשר לנסות שוב {when}."
+    )
+}
 
 /// "Try again in N seconds", after one of the rate-limit sentences.
 pub fn try_again_in(what: &str, secs: u64) -> String {
@@ -366,6 +384,12 @@ pub const BUILDER_FORM_HOST_REFUSED: &str =
 pub const BUILDER_FORM_CONTENT_TYPE: &str = "סוג התוכן של הטופס אינו נתמך";
 pub const BUILDER_FORM_TOO_MANY_FIELDS: &str = "יותר מדי שדות בטופס";
 pub const BUILDER_FORM_TOO_LARGE: &str = "הטופס גדול מדי";
+/// A field name longer than `builder::form::MAX_KEY_BYTES`.
+pub const BUILDER_FORM_KEY_TOO_LONG: &str = "שם של שדה בטופס ארוך מדי";
+/// A dotted field name of more than `builder::form::MAX_KEY_DEPTH` parts.
+pub const BUILDER_FORM_KEY_TOO_DEEP: &str = "שם של שדה בטופס מקונן לעומק רב מדי";
+/// A field value that is not text, a number, true/false or empty.
+pub const BUILDER_FORM_BAD_VALUE: &str = "ערך של שדה בטופס אינו תקין";
 pub const BUILDER_FORM_BAD_EMAIL: &str = "כתובת הדואר של הטופס אינה תקינה";
 pub const BUILDER_FORM_MAILED: &str = "הטופס נשלח בדואר מתיבת הדואר שלך";
 
@@ -374,6 +398,9 @@ pub const OAUTH_GOOGLE_NOT_CONFIGURED: &str =
     "ההתחברות עם Google לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.google] (ראו README).";
 pub const OAUTH_MICROSOFT_NOT_CONFIGURED: &str = "ההתחברות עם Microsoft לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.microsoft] (ראו README).";
 pub const OAUTH_FLOW_NOT_FOUND: &str = "תהליך ההתחברות לא נמצא או שפג תוקפו. יש להתחיל מחדש.";
+/// Google sent a browser back with a sign-in this user did not start (or one that expired):
+/// nothing is connected.
+pub const OAUTH_NOT_YOUR_FLOW: &str = "תהליך ההתחברות הזה לא התחיל מהחשבון שלך, או שפג תוקפו. לא חובר שום חשבון. אם מישהו שלח לך קישור להתחברות, אל תאשר אותו.";
 pub const OAUTH_TOO_MANY_FLOWS: &str =
     "יש יותר מדי תהליכי התחברות פתוחים בשרת. נסו שוב בעוד כמה דקות.";
 pub const OAUTH_FLOW_EXPIRED: &str = "פג תוקף תהליך ההתחברות. יש להתחיל מחדש.";

@@ -59,6 +59,7 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/oauth/microsoft/device", User),
     ("GET", "/api/oauth/flows/{flow_id}", User),
     ("POST", "/api/oauth/google/start", User),
+    ("POST", "/api/oauth/google/claim", User),
     ("POST", "/api/oauth/google/finish", User),
     ("GET", "/api/oauth/google/callback", Public),
     // AI

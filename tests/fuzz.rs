@@ -1,8 +1,10 @@
 //! A fuzz harness on stable Rust (issue 22): mutated inputs through every parser that reads
 //! what strangers write — the MIME path (mail-parser → summary, full view, search text,
 //! attachments), the HTML sanitizer and the preview, the search query language, the mbox and
-//! Maildir readers, the vCard reader (and its writer on what it read), and rules (their JSON,
-//! their checks, matching). Zero panics is the property.
+//! Maildir readers, the vCard reader (and its writer on what it read), rules (their JSON,
+//! their checks, matching), page-builder entries and form submissions (what whoever edits the
+//! content and whoever fills the form send), and the OAuth token endpoints' answers. Zero
+//! panics is the property, with each target's own bounds checked on what it accepted.
 //!
 //! Deterministic: a seeded xorshift generator mutates seed inputs from `tests/fixtures` and
 //! tokens that parsers treat specially. `FUZZ_ITERS` sets the inputs per target (a brief run
@@ -347,5 +349,91 @@ fn rules_never_panic_on_any_json_or_mail() {
         };
         let _ = matching::matches(&rule, &mail);
         let _ = matching::matches(&rule, &Mail::default());
+    });
+}
+
+#[test]
+fn builder_entries_and_forms_never_panic_and_stay_bounded() {
+    use mailclient::builder::{find_block, form};
+    let seeds: Vec<Vec<u8>> = [
+        r#"{"data":{"blocks":[{"@type":"@builder.io/sdk:Element","id":"f","component":{"name":"Form:Form","options":{"sendSubmissionsTo":"custom","action":"https://x.example/a","method":"put","contentType":"application/x-www-form-urlencoded","customHeaders":{"X-A":"1","Host":"h"}}},"children":[{"@type":"@builder.io/sdk:Element","id":"i","component":{"name":"Form:Input","options":{"name":"a.b"}}}]}]},"variations":{"v":{"data":{"blocks":[]}}}}"#,
+        r#"{"data":{"blocks":[{"@type":"@builder.io/sdk:Element","id":"f","component":{"name":"Form:Form","options":{"sendSubmissionsToEmail":"a@b.example","name":"צור קשר"}}}]}}"#,
+        r#"[{"key":"name","value":"דנה"},{"key":"a.b.c","value":3},{"key":"..x..","value":true},{"key":"n","value":null}]"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    fuzz("builder", &seeds, |raw| {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(raw) else {
+            return;
+        };
+        // An entry: its blocks found, a form's options read.
+        for id in ["f", "i", "x"] {
+            if let Some(block) = find_block(&value, id) {
+                let _ = form::plan(&block["component"]["options"]);
+            }
+        }
+        let _ = form::plan(&value);
+        // A submission: what passes the checks makes bodies no deeper than the bound.
+        let Ok(fields) = serde_json::from_value::<Vec<form::Field>>(value) else {
+            return;
+        };
+        if form::check_fields(&fields).is_err() {
+            return;
+        }
+        let json = form::json_body(&fields);
+        let mut depth = 0;
+        let mut level = vec![&json];
+        while !level.is_empty() {
+            depth += 1;
+            level = level
+                .iter()
+                .filter_map(|v| v.as_object())
+                .flat_map(|m| m.values())
+                .collect();
+        }
+        assert!(depth <= form::MAX_KEY_DEPTH + 1, "nested {depth} deep");
+        let _ = json.to_string();
+        let _ = form::urlencoded_body(&fields);
+        let (_, body) = form::multipart_body(&fields);
+        let _ = form::mail_html("טופס", "/p", &fields);
+        assert!(!body.is_empty());
+    });
+}
+
+#[test]
+fn oauth_token_answers_never_panic_and_tokens_are_clean() {
+    use mailclient::oauth::Providers;
+    use mailclient::oauth::provider::read_answer;
+    let seeds: Vec<Vec<u8>> = [
+        r#"{"access_token":"ya29.a0AfH6","expires_in":3599,"refresh_token":"1//0g","scope":"https://mail.google.com/","token_type":"Bearer"}"#,
+        r#"{"access_token":"EwB4A8l6","expires_in":"3600","ext_expires_in":3600,"refresh_token":"M.R3_BAY"}"#,
+        r#"{"device_code":"DAQABAAEAAAD","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":5,"message":"To sign in"}"#,
+        r#"{"error":"authorization_pending","error_description":"AADSTS70016"}"#,
+        r#"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    fuzz("oauth", &seeds, |raw| {
+        for status in [200, 400, 401, 500] {
+            let Ok(body) = read_answer(status, raw) else {
+                continue;
+            };
+            assert!((200..300).contains(&status) && body.is_object());
+            if let Ok(tokens) = Providers::tokens(&body) {
+                let t = &tokens.access_token;
+                assert!(!t.is_empty() && t.is_ascii());
+                assert!(!t.bytes().any(|b| b.is_ascii_control() || b == b' '));
+                let secs = tokens.expires_in.as_secs();
+                assert!((1..=24 * 3600).contains(&secs), "{secs}");
+            }
+            if let Ok(device) = Providers::device_answer(&body) {
+                assert!(device.verification_uri.starts_with("http"));
+                assert!(device.user_code.len() <= 64);
+                assert!((1..=1800).contains(&device.expires_in));
+                assert!((1..=60).contains(&device.interval));
+            }
+        }
     });
 }

@@ -306,6 +306,7 @@ async fn smart_reply(
     );
     let reply = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_SMART_REPLY_FAILED,
@@ -350,6 +351,7 @@ async fn generate_subject(
     );
     let subject = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_SUBJECT_FAILED,
@@ -404,6 +406,7 @@ async fn improve_email(
     );
     let text = run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_IMPROVE_FAILED,

@@ -112,7 +112,7 @@ pub async fn write(
     );
     let text = state
         .service::<ai::Ai>()
-        .complete(&prepared.endpoint, &ask)
+        .complete(user_id, &prepared.endpoint, &ask)
         .await
         .and_then(|t| answer::plain(&t))
         .map_err(|f| f.reason())?;

@@ -3,8 +3,11 @@
 
 pub mod assets;
 
+pub mod clients;
 pub mod headers;
+pub mod panic;
 pub mod server;
+pub mod slow_body;
 pub mod timeout;
 
 use axum::extract::State;

@@ -204,15 +204,27 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
             };
             let opinion = state
                 .service::<ai::Ai>()
-                .complete(endpoint, &ask)
+                .complete(user, endpoint, &ask)
                 .await
                 .and_then(|t| answer::json::<Opinion>(&t));
-            let Ok(opinion) = opinion else {
-                tracing::info!(
-                    user,
-                    "spam review: the provider did not answer; will try again"
-                );
-                break;
+            let opinion = match opinion {
+                Ok(opinion) => opinion,
+                // The mail stays waiting (and marked suspicious) until the budget refills.
+                Err(ai::Failure::BudgetSpent(secs)) => {
+                    tracing::info!(
+                        user,
+                        retry_after_secs = secs,
+                        "spam review: the user's AI budget of the day is spent; waiting"
+                    );
+                    break;
+                }
+                Err(_) => {
+                    tracing::info!(
+                        user,
+                        "spam review: the provider did not answer; will try again"
+                    );
+                    break;
+                }
             };
             let settings = profile.settings.clone();
             let s = spam.clone();

@@ -40,7 +40,9 @@ impl TestApp {
             toml.to_string()
         } else {
             format!(
-                "{toml}\n[limits]\nai_per_minute = 100000\nsearch_per_minute = 100000\nrefresh_per_minute = 100000\n"
+                "{toml}\n[limits]\nai_per_minute = 100000\nsearch_per_minute = 100000\nrefresh_per_minute = 100000\n\
+                 rules_per_minute = 100000\nspam_debug_per_minute = 100000\ncontacts_import_per_minute = 100000\n\
+                 builder_per_minute = 100000\nai_per_day = 1000000\n"
             )
         };
         let toml = toml.as_str();
@@ -173,6 +175,33 @@ pub fn timezone_update(name: &str, base_version: &serde_json::Value) -> serde_js
 pub async fn body_text(resp: Response<Body>) -> String {
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Calls `method path body` `allowed` times as `token` (any answer but 429), then once more:
+/// 429 `rate_limited` with a Hebrew message starting `message` and saying when to retry.
+pub async fn assert_limited(
+    app: &TestApp,
+    token: &str,
+    (method, path, body): (&str, &str, Option<serde_json::Value>),
+    allowed: usize,
+    message: &str,
+) {
+    for _ in 0..allowed {
+        let (s, v) = app.json(method, path, Some(token), body.clone()).await;
+        assert_ne!(s, 429, "{path}: {v}");
+    }
+    let (s, v) = app.json(method, path, Some(token), body).await;
+    assert_eq!(
+        (s, v["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{path}: {v}"
+    );
+    let text = v["message"].as_str().unwrap();
+    assert!(
+        text.starts_with(message) && text.contains("נסה שוב בעוד"),
+        "{text}"
+    );
+    assert!(v["retryAfterSecs"].as_u64().unwrap() >= 1, "{v}");
 }
 
 pub fn binary() -> PathBuf {

@@ -323,11 +323,23 @@ message?: string, email: string, };
 
 export type GoogleStartResponse = { flowId: string, authorizeUrl: string, flow: OAuthFlowKind, redirectUri: string, };
 
+export type GoogleClaimRequest = { state: string, };
+
+export type GoogleClaimResponse = { flowId: string, 
+/**
+ * The address the flow connects (what the user typed when they started it).
+ */
+email: string, };
+
 export type GoogleFinishRequest = { flowId: string, 
 /**
- * The whole address the browser ended on.
+ * The whole address the browser ended on (paste mode).
  */
-redirectedUrl: string, };
+redirectedUrl?: string, 
+/**
+ * What the callback handed to the page (redirect mode).
+ */
+code?: string, state?: string, };
 
 export type GoogleFinishResponse = { state: OAuthFlowState, email: string, };
 

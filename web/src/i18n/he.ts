@@ -1959,6 +1959,14 @@ export const he = {
       denied: 'ההתחברות לא אושרה בדף של Microsoft.',
       failed: 'ההתחברות עם Microsoft נכשלה.',
       newCode: 'קבלת קוד חדש',
+      phishing:
+        'הזן כאן רק קוד שמופיע בדף הזה, אחרי שאתה עצמך התחלת את ההתחברות. לעולם אל תזין קוד שמישהו אחר שלח לך (בדואר, בהודעה או בטלפון): מי ששלח אותו יקבל גישה לתיבת הדואר שלך.',
+    },
+    confirm: {
+      question: 'לחבר לחשבון שלך את תיבת הדואר',
+      hint: 'אשר רק אם אתה עצמך התחלת עכשיו את ההתחברות עם Google לכתובת הזו. אם הגעת לכאן מקישור שמישהו שלח לך, בטל.',
+      connect: 'חיבור התיבה',
+      connecting: 'מחבר את התיבה...',
     },
     paste: {
       title: 'התחברות עם Google',
@@ -1975,8 +1983,13 @@ export const he = {
       notAddress: 'זו לא נראית כמו כתובת מלאה. העתק את כל שורת הכתובת של הדפדפן, כולל http://',
     },
     redirecting: 'עובר לדף ההתחברות של Google...',
-    returnDone: 'ההתחברות הצליחה: החשבון חובר והסנכרון התחיל.',
     returnFailed: 'ההתחברות נכשלה.',
+    /** Why Google's redirect came back without a sign-in, by the reason code in the address. */
+    returnReasons: {
+      denied: 'לא ניתנה הרשאה בדף של Google.',
+      refused: 'Google סירבה לבקשת ההתחברות.',
+      invalid: 'הכתובת שחזרה מ-Google אינה שלמה. יש להתחיל מחדש.',
+    } as Record<string, string>,
     gmailHelp: {
       title: 'חיבור Gmail עם סיסמת אפליקציה',
       intro: 'Google לא מקבלת את הסיסמה הרגילה של החשבון. צריך סיסמת אפליקציה (App Password):',

@@ -52,7 +52,7 @@ export function MailAccountCard({
     navigate: oauthNavigate,
     openTab: oauthOpenTab,
   });
-  useOAuthReturn(reloadAfterSignIn);
+  useOAuthReturn(signIn);
   const mail = useMailAccountForm({
     accounts,
     refreshAccounts: () => void mutateAccounts(),
