@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::crypto::Secret;
+
 mod network;
 pub use network::{LimitsConfig, parse_network};
 
@@ -51,7 +53,7 @@ pub struct OAuthConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct GoogleOAuthConfig {
     pub client_id: String,
-    pub client_secret: String,
+    pub client_secret: Secret,
     pub auth_url: String,
     pub token_url: String,
     pub revoke_url: String,
@@ -68,7 +70,7 @@ impl Default for GoogleOAuthConfig {
     fn default() -> Self {
         Self {
             client_id: String::new(),
-            client_secret: String::new(),
+            client_secret: Secret::default(),
             auth_url: "https://accounts.google.com/o/oauth2/v2/auth".into(),
             token_url: "https://oauth2.googleapis.com/token".into(),
             revoke_url: "https://oauth2.googleapis.com/revoke".into(),
@@ -89,7 +91,7 @@ impl Default for GoogleOAuthConfig {
 pub struct MicrosoftOAuthConfig {
     pub client_id: String,
     /// Only for a confidential client; a public client has none.
-    pub client_secret: String,
+    pub client_secret: Secret,
     /// `common` (work and personal accounts), `consumers`, `organizations` or a tenant id.
     pub tenant: String,
     /// Empty: `https://login.microsoftonline.com/{tenant}/oauth2/v2.0/devicecode`.
@@ -108,7 +110,7 @@ impl Default for MicrosoftOAuthConfig {
     fn default() -> Self {
         Self {
             client_id: String::new(),
-            client_secret: String::new(),
+            client_secret: Secret::default(),
             tenant: "common".into(),
             device_url: String::new(),
             token_url: String::new(),
@@ -358,6 +360,8 @@ pub struct MailConfig {
     /// Refuse mail servers whose name resolves to a loopback, private or link-local address
     /// (checked on the resolved addresses). Off by default: a mail server on the LAN is common.
     pub deny_private_ranges: bool,
+    /// Mailboxes one user may connect (1 to 1000): each is a sync task and connections.
+    pub max_accounts_per_user: usize,
 }
 
 impl Default for MailConfig {
@@ -369,6 +373,7 @@ impl Default for MailConfig {
             inbox_poll_secs: 30,
             allowed_hosts: Vec::new(),
             deny_private_ranges: false,
+            max_accounts_per_user: 10,
         }
     }
 }
@@ -596,6 +601,13 @@ impl Config {
                 "mail.poll_interval_secs",
                 &self.mail.poll_interval_secs,
                 "expected at least 10 seconds",
+            );
+        }
+        if !(1..=1000).contains(&self.mail.max_accounts_per_user) {
+            return bad(
+                "mail.max_accounts_per_user",
+                &self.mail.max_accounts_per_user,
+                "expected 1 to 1000",
             );
         }
         if !(5..=3600).contains(&self.mail.inbox_poll_secs) {

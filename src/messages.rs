@@ -36,6 +36,7 @@ pub const REQUEST_TIMEOUT: &str = "הבקשה ארכה זמן רב מדי ובו
 pub const AI_CALLS_LIMITED: &str = "יותר מדי בקשות לעזרת AI.";
 pub const SEARCHES_LIMITED: &str = "יותר מדי חיפושים.";
 pub const REFRESHES_LIMITED: &str = "יותר מדי בקשות סנכרון.";
+pub const BACKUPS_LIMITED: &str = "יותר מדי שמירות או שחזורים של גיבוי.";
 
 /// "Try again in N seconds", after one of the rate-limit sentences.
 pub fn try_again_in(what: &str, secs: u64) -> String {
@@ -100,7 +101,12 @@ pub const MAIL_EMAIL_INVALID: &str = "כתובת המייל אינה תקינה"
 pub const MAIL_PASSWORD_REQUIRED: &str = "נא להזין את סיסמת תיבת הדואר";
 pub const MAIL_SERVER_REQUIRED: &str = "נא להזין שרת IMAP ושרת SMTP";
 pub const MAIL_PORT_INVALID: &str = "מספר הפורט אינו תקין (1-65535)";
+pub const MAIL_SERVER_INVALID: &str = "כתובת השרת אינה תקינה";
 pub const MAIL_ACCOUNT_NOT_FOUND: &str = "חשבון הדואר לא נמצא";
+/// `[mail] max_accounts_per_user` reached by a new mailbox.
+pub fn mailboxes_full(max: usize) -> String {
+    format!("אפשר לחבר עד {max} תיבות דואר למשתמש. נתקו תיבה אחרת לפני שתחברו חדשה.")
+}
 pub const MAIL_NOT_CONNECTED: &str = "לא מחובר לתיבת דואר. יש להתחבר בהגדרות.";
 pub const MAIL_CONNECTED: &str = "החיבור לתיבת הדואר הצליח";
 pub const MAIL_LOGGED_OUT: &str = "החשבון נותק והפרטים נמחקו מהשרת";
@@ -280,12 +286,25 @@ pub const MASTER_PASSWORD_TOO_SHORT: &str = "סיסמת האב חייבת להכ
 pub const BACKUP_NONE: &str = "אין הגדרות שמורות בשרת";
 pub const BACKUP_WRONG_PASSWORD: &str = "סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.";
 pub const BACKUP_NOT_A_BACKUP: &str = "הקובץ אינו גיבוי הגדרות של mailclient";
+/// A backup file whose key derivation asks for more than this version ever writes.
+pub const BACKUP_TOO_COSTLY: &str =
+    "הקובץ מבקש פרמטרי הצפנה כבדים מאלה שגרסה זו כותבת, ולכן לא נפתח. זה אינו גיבוי שנוצר כאן.";
 pub const BACKUP_NEWER: &str =
     "הגיבוי נוצר בגרסה חדשה יותר של mailclient. עדכן את התוכנה ונסה שוב.";
 pub const BACKUP_SAVED: &str = "ההגדרות נשמרו בשרת, מוצפנות בסיסמת האב";
 pub const BACKUP_RESTORED: &str = "ההגדרות נטענו מהגיבוי";
 pub fn backup_section_failed(section: &str) -> String {
     format!("שחזור החלק \"{section}\" של הגיבוי נכשל")
+}
+/// A restored backup's AI base URL, for a user who may not set one.
+pub const RESTORED_AI_BASE_URL_SKIPPED: &str =
+    "כתובת השרת של ספק ה-AI מהגיבוי לא שוחזרה: רק מנהל רשאי לקבוע אותה.";
+/// A restored backup's mailbox that was connected with another install's household settings.
+pub fn restored_household_mailbox_skipped(email: &str) -> String {
+    format!(
+        "תיבת הדואר {email} חוברה בהגדרות הגלובליות של הבית, והגיבוי אינו שומר את סיסמתן. \
+         כאן אין הגדרות גלובליות לכתובת הזו: חברו אותה מחדש עם הסיסמה."
+    )
 }
 /// Spec 001 §5: global save needs email and password.
 pub const GLOBAL_EMAIL_REQUIRED: &str = "מלא אימייל וסיסמה לפני השמירה הגלובלית";

@@ -27,6 +27,9 @@ pub enum Kind {
     Ai,
     Search,
     Refresh,
+    /// Saving or opening a settings backup (a password hash each; checked by the backup
+    /// routes themselves, only on the calls that hash).
+    Backup,
 }
 
 /// The limited paths: a prefix when it ends in `/`, else the exact path.
@@ -75,6 +78,7 @@ impl RateLimits {
             Kind::Ai => self.config.ai_per_minute,
             Kind::Search => self.config.search_per_minute,
             Kind::Refresh => self.config.refresh_per_minute,
+            Kind::Backup => self.config.backup_per_minute,
         })
     }
 
@@ -111,6 +115,12 @@ impl RateLimits {
         Ok(())
     }
 
+    /// [`take`](Self::take) as the 429 the middleware answers: for a route that limits only
+    /// some of its calls itself.
+    pub fn check(&self, user: u64, kind: Kind) -> Result<(), AppError> {
+        self.take(user, kind).map_err(|secs| refused(kind, secs))
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.buckets.lock().unwrap().len()
@@ -122,6 +132,7 @@ fn refused(kind: Kind, retry_after_secs: u64) -> AppError {
         Kind::Ai => messages::AI_CALLS_LIMITED,
         Kind::Search => messages::SEARCHES_LIMITED,
         Kind::Refresh => messages::REFRESHES_LIMITED,
+        Kind::Backup => messages::BACKUPS_LIMITED,
     };
     AppError::RateLimited {
         retry_after_secs,
@@ -158,6 +169,8 @@ mod tests {
             ai_per_minute: per_minute,
             search_per_minute: per_minute,
             refresh_per_minute: per_minute,
+            backup_per_minute: per_minute,
+            forwards_per_day: per_minute,
         })
     }
 

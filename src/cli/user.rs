@@ -7,6 +7,7 @@ use clap::Subcommand;
 
 use crate::auth::users::{self, NewUser, Role};
 use crate::config::Config;
+use crate::crypto::Secret;
 use crate::error::AppError;
 
 #[derive(Debug, Subcommand)]
@@ -16,7 +17,7 @@ pub enum UserCommand {
     Add {
         username: String,
         #[arg(long, conflicts_with = "password_file")]
-        password: Option<String>,
+        password: Option<Secret>,
         /// A file whose first line is the password (kept out of the process list).
         #[arg(long, value_name = "PATH")]
         password_file: Option<std::path::PathBuf>,
@@ -31,7 +32,7 @@ pub enum UserCommand {
     Passwd {
         username: String,
         #[arg(long, conflicts_with = "password_file")]
-        password: Option<String>,
+        password: Option<Secret>,
         /// A file whose first line is the password (kept out of the process list).
         #[arg(long, value_name = "PATH")]
         password_file: Option<std::path::PathBuf>,
@@ -113,11 +114,11 @@ fn user_error(e: AppError) -> anyhow::Error {
 
 /// The password from the flag, else the file's first line, else standard input.
 fn given_password(
-    flag: Option<String>,
+    flag: Option<Secret>,
     file: Option<std::path::PathBuf>,
 ) -> anyhow::Result<String> {
     if let Some(p) = flag {
-        return Ok(p);
+        return Ok(p.into_inner());
     }
     let Some(path) = file else {
         return prompt_new_password();

@@ -22,6 +22,11 @@ pub struct LimitsConfig {
     pub search_per_minute: u32,
     /// "Sync now" (`/api/sync/refresh`).
     pub refresh_per_minute: u32,
+    /// Settings backups saved or opened (`/api/settings/backup*`): each costs a password hash.
+    pub backup_per_minute: u32,
+    /// Mails one user's rules may forward per day (UTC), new mail and "run now" together: a
+    /// stranger's flood or a loop between two forwarding mailboxes stops there.
+    pub forwards_per_day: u32,
 }
 
 impl Default for LimitsConfig {
@@ -30,6 +35,8 @@ impl Default for LimitsConfig {
             ai_per_minute: 20,
             search_per_minute: 120,
             refresh_per_minute: 6,
+            backup_per_minute: 6,
+            forwards_per_day: 100,
         }
     }
 }
@@ -94,6 +101,8 @@ pub(super) fn validate(c: &Config, bad: Bad<'_>) -> Result<(), ConfigError> {
         ("limits.ai_per_minute", c.limits.ai_per_minute),
         ("limits.search_per_minute", c.limits.search_per_minute),
         ("limits.refresh_per_minute", c.limits.refresh_per_minute),
+        ("limits.backup_per_minute", c.limits.backup_per_minute),
+        ("limits.forwards_per_day", c.limits.forwards_per_day),
     ] {
         if !(1..=100_000).contains(&value) {
             return bad(key, &value, "expected 1 to 100000 calls per minute");

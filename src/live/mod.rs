@@ -52,7 +52,8 @@ async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Respons
         .on_upgrade(move |socket| run(socket, state))
 }
 
-#[derive(Debug, Deserialize)]
+/// No `Debug`: it carries the session token.
+#[derive(Deserialize)]
 struct ClientMessage {
     #[serde(rename = "type")]
     kind: String,

@@ -317,6 +317,7 @@ async fn finish(
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: flow.provider,
+        household: false,
     };
     let credential = Credential::XOAuth2(tokens.access_token.clone());
     let keep = |record: &accounts::AccountRecord| oauth.keep(record.id, &tokens);
@@ -495,12 +496,22 @@ async fn google_complete(
 }
 
 /// `POST /api/oauth/google/finish` (paste mode).
-#[derive(Debug, Default, Deserialize, TS)]
+#[derive(Default, Deserialize, TS)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GoogleFinishRequest {
     pub flow_id: String,
     /// The whole address the browser ended on.
     pub redirected_url: String,
+}
+
+/// The address carries the authorization code: never printed.
+impl std::fmt::Debug for GoogleFinishRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GoogleFinishRequest")
+            .field("flow_id", &self.flow_id)
+            .field("redirected_url", &"<redacted>")
+            .finish()
+    }
 }
 
 #[derive(Debug, Serialize, TS)]

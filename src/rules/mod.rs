@@ -65,7 +65,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 /// Restores the rules after the user's own (checked as when saved); a rule whose name the user
 /// already has is not added twice.
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let list: Vec<model::StoredRule> = serde_json::from_value(v)?;
     let have: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
     for r in list {
@@ -82,7 +86,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
         };
         routes::create_rule(&state.store, user_id, input)?;
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

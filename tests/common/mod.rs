@@ -201,6 +201,18 @@ pub fn run_cli(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> std:
     child.wait_with_output().unwrap()
 }
 
+/// A settings backup file (base64) as anyone could make one: `sections` sealed with `master`.
+pub fn sealed_backup(master: &str, sections: serde_json::Value) -> String {
+    use base64::Engine;
+    let plain = serde_json::json!({"format": "mailclient-settings", "version": 1,
+                                   "createdAt": "2026-01-01T00:00:00Z", "sections": sections});
+    let blob = mailclient::backup::seal::seal(master, plain.to_string().as_bytes());
+    base64::engine::general_purpose::STANDARD.encode(blob)
+}
+
+/// What `serve` prints before the path of the first-run link's file.
+pub const SETUP_LINK_IS_IN: &str = "The one-time link to create the first admin is in ";
+
 /// The real `mailclient serve`, on a free loopback port. Killed on drop.
 pub struct Server {
     child: Child,

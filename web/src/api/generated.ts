@@ -763,7 +763,11 @@ export type BackupResponse = { success: boolean, message: string, createdAt: str
 /**
  * The sections saved or restored.
  */
-sections: Array<string>, };
+sections: Array<string>, 
+/**
+ * What a restore left out and why (Hebrew), e.g. a mailbox of another install's household.
+ */
+notes: Array<string>, };
 
 export type GlobalSettingsExists = { exists: boolean, lastUpdated: string | null, updatedBy: string | null, };
 

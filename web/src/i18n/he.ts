@@ -1746,6 +1746,7 @@ export const he = {
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',
+      leftOut: 'חלקים מהגיבוי לא שוחזרו כפי שהם:',
     },
     master: {
       saveTitle: 'שמירת ההגדרות לשרת',
