@@ -347,6 +347,25 @@ pub const RULE_LABEL_INVALID: &str =
     "תווית יכולה להכיל אותיות באנגלית, ספרות, - ו-_ בלבד (כך היא נשמרת בתיבת הדואר)";
 pub const RULE_FORWARD_INVALID: &str = "כתובת ההעברה אינה תקינה";
 pub const RULE_FORWARD_OWN: &str = "אי אפשר להעביר לכתובת של תיבת הדואר עצמה";
+/// A rule that forwards to an address the user has not confirmed (the form asks first).
+pub fn rule_forward_confirm(to: &str) -> String {
+    format!("יש לאשר את ההעברה האוטומטית לכתובת {to} לפני שמירת הכלל")
+}
+/// A restored rule's forward, waiting for the user.
+pub fn restored_rule_forward_waits(rule: &str, to: &str) -> String {
+    format!(
+        "הכלל \"{rule}\" מעביר הודעות אל {to}: ההעברה תופעל רק אחרי שתאשרו את הכתובת בעריכת הכלל."
+    )
+}
+// Why a rule did not forward a mail (its activity).
+pub const RULE_FORWARD_UNCONFIRMED: &str =
+    "לא הועבר: כתובת ההעברה עוד לא אושרה. ערכו את הכלל ואשרו אותה.";
+pub const RULE_FORWARD_SKIPPED_OWN: &str = "לא הועבר: ההודעה נשלחה מכתובת שלך";
+pub const RULE_FORWARD_SKIPPED_AUTOMATED: &str =
+    "לא הועבר: ההודעה נשלחה או הועברה אוטומטית (כך נמנעת לולאת העברות)";
+pub fn rule_forwards_capped(per_day: u32) -> String {
+    format!("לא הועבר: הגעתם למכסה של {per_day} העברות אוטומטיות ביום")
+}
 pub const RULE_NOT_FOUND: &str = "הכלל לא נמצא";
 pub const RULES_FULL: &str = "הגעת למספר הכללים המרבי";
 pub const RULES_ORDER_INVALID: &str = "הסדר חייב למנות כל כלל פעם אחת";

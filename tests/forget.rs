@@ -91,7 +91,7 @@ macro_rules! rows_with_key {
 fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
     macro_rules! any_value {
         ($($k:ty),*) => {
-            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32])))*
+            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32, (i64, u32)])))*
         };
     }
     any_value!(

@@ -157,6 +157,7 @@ pub async fn write(
         original_id: Some(meta.id),
         attachments: Vec::new(),
         auto_reply: true,
+        auto_forwarded: false,
     };
     append_once(state, user_id, account, &composed)
         .await

@@ -63,6 +63,10 @@ pub struct Composed {
     /// the pending-replies page shows its badge and the monitor can find and clear it.
     #[serde(default)]
     pub auto_reply: bool,
+    /// Written by a forward rule: marked `Auto-Submitted: auto-forwarded` (RFC 3834) and with
+    /// `rules::forwarding::FORWARDED_HEADER`, so no rule of ours forwards it again.
+    #[serde(default)]
+    pub auto_forwarded: bool,
 }
 
 /// The header that marks a draft the auto-reply monitor wrote (kept copies only, never sent).

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::actions::{self, Outcome};
+use super::forwarding::Policy;
 use super::matching::{self, Mail};
 use super::model::{Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES};
@@ -57,7 +58,7 @@ pub fn run_on(
     meta: &MessageMeta,
     raw: &[u8],
     rules: &[(u64, StoredRule)],
-    limits: &uploads::Limits,
+    ctx: &actions::Ctx,
 ) -> Result<bool> {
     let mail = Mail::read(meta, raw);
     let mut forwarded = false;
@@ -65,7 +66,7 @@ pub fn run_on(
         if !matching::matches(rule, &mail) {
             continue;
         }
-        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, limits);
+        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, ctx);
         record(store, user_id, *rule_id, meta, outcomes)?;
         if rule.stop {
             break;
@@ -103,6 +104,7 @@ pub fn record(
 /// One run of the job.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
     let limits = uploads::Limits::from(&state.config.compose);
+    let per_day = state.config.limits.forwards_per_day;
     let mailboxes = state.mailboxes.clone();
     // An account with no status is not syncing here (a local import): its mail is not new.
     let syncing_new = move |account: u64| {
@@ -110,7 +112,10 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             .status(account)
             .is_some_and(|s| s.initial_sync_done)
     };
-    let forwarded = blocking(&state, move |store| follow(store, &limits, &syncing_new)).await?;
+    let forwarded = blocking(&state, move |store| {
+        follow(store, &limits, per_day, &syncing_new)
+    })
+    .await?;
     if forwarded {
         state.service::<Outbox>().wake.notify_one();
     }
@@ -122,6 +127,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
 fn follow(
     store: &Store,
     limits: &uploads::Limits,
+    forwards_per_day: u32,
     past_first_sync: &dyn Fn(u64) -> bool,
 ) -> Result<bool> {
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
@@ -137,6 +143,7 @@ fn follow(
         return Ok(false);
     }
     let mut rules_of: HashMap<u64, Vec<(u64, StoredRule)>> = HashMap::new();
+    let mut ctx_of: HashMap<u64, actions::Ctx> = HashMap::new();
     let mut inbox_of: HashMap<u64, Option<(u64, String)>> = HashMap::new();
     let mut forwarded = false;
     for _ in 0..ROUNDS {
@@ -176,6 +183,13 @@ fn follow(
                         .map(|r| (r.id, r.rule))
                         .collect(),
                 );
+                ctx_of.insert(
+                    user_id,
+                    actions::Ctx {
+                        limits: *limits,
+                        policy: Policy::of(store, user_id, forwards_per_day)?,
+                    },
+                );
             }
             let rules = &rules_of[&user_id];
             if rules.is_empty() {
@@ -190,7 +204,7 @@ fn follow(
             }
             let raw = read.raw(c.message)?.unwrap_or_default();
             drop(read);
-            let sent = run_on(store, user_id, &meta, &raw, rules, limits)?;
+            let sent = run_on(store, user_id, &meta, &raw, rules, &ctx_of[&user_id])?;
             if sent {
                 // A forward is the one action not harmless twice: the log is acked past this
                 // mail at once, so a crash later in the batch does not forward it again.

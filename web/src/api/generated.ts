@@ -967,9 +967,19 @@ match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>
 /**
  * No rule after this one runs on a mail it matched.
  */
-stop: boolean, };
+stop: boolean, 
+/**
+ * The forward address the user confirmed after seeing it (the form's confirm step): a
+ * rule that forwards to a new address is saved only with it.
+ */
+confirm_forward?: string, };
 
-export type Rule = { id: string, name: string, is_active: boolean, created_date: string, match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, stop: boolean, };
+export type Rule = { id: string, name: string, is_active: boolean, created_date: string, match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, stop: boolean, 
+/**
+ * It forwards to an address the user has not confirmed (a restored rule): the forward
+ * does not run until the rule is saved again with the address confirmed.
+ */
+forward_pending: boolean, };
 
 export type RuleActionOutcome = { kind: RuleActionKind, value: string, ok: boolean, 
 /**
