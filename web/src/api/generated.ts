@@ -869,7 +869,12 @@ text: string,
 /**
  * A failure's cause.
  */
-detail: string | null, };
+detail: string | null, 
+/**
+ * The draft is addressed to this Reply-To, of another domain than the sender's: the user
+ * should look before sending (anyone can write a Reply-To).
+ */
+replyToElsewhere: string | null, };
 
 export type AutoReplyActivity = { items: Array<AutoReplyActivityItem>, };
 

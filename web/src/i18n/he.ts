@@ -1011,6 +1011,8 @@ export const he = {
       showLess: 'הצג פחות',
       noSubject: '(ללא נושא)',
       unknownSender: 'שולח לא ידוע',
+      replyToElsewhere: 'שימו לב: הטיוטה ממוענת אל',
+      replyToElsewhereAfter: ', כתובת "השב אל" בדומיין אחר משל השולח. בדקו את הנמען לפני השליחה.',
     },
     /** The live notice when a draft was written (app/live). */
     written: (who: string, subject: string) => `נכתבה טיוטת תשובה אוטומטית ל-${who}: ${subject}`,
