@@ -191,6 +191,8 @@ struct RunningWork {
     outbox: Arc<Outbox>,
     /// An OAuth account's access token dropped and its refresh token revoked at the provider.
     oauth: Arc<oauth::OAuth>,
+    /// Drops the forgotten mail's bytes from the index, then overwrites the store's free pages.
+    search: Arc<Search>,
     store: Store,
 }
 
@@ -205,6 +207,9 @@ impl forget::Hooks for RunningWork {
     }
     fn forgotten(&self, _: &[u64]) {
         self.outbox.wake.notify_one();
+        if let Err(e) = self.search.request_purge() {
+            tracing::warn!(error = %format!("{e:#}"), "cannot ask for the forgotten bytes to be purged");
+        }
     }
 }
 
@@ -252,6 +257,7 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
             sync: sync.clone(),
             outbox: outbox.clone(),
             oauth: oauth.clone(),
+            search: search.clone(),
             store: store.clone(),
         }),
     );

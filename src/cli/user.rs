@@ -98,8 +98,28 @@ pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
             {
                 anyhow::bail!("no user named {username}");
             }
+            forget_bytes(config, store)?;
             println!("removed {username}");
         }
+    }
+    Ok(())
+}
+
+/// After a removal nothing of the user may stay readable in the data dir: the index drops the
+/// removed mail (it catches up with the change log, then merges its deletes away), the store's
+/// tables are rewritten and its free pages overwritten, and the store is compacted (this command
+/// holds it alone).
+fn forget_bytes(config: &Config, store: crate::store::Store) -> anyhow::Result<()> {
+    let search = crate::search::Search::open(
+        &config.storage.data_dir,
+        store.clone(),
+        config.search.serve_writer(),
+    )?;
+    search.request_purge()?;
+    search.step()?;
+    drop(search);
+    if !store.compact()? {
+        anyhow::bail!("cannot compact the store: it is still in use");
     }
     Ok(())
 }

@@ -6,6 +6,8 @@
 
 pub mod per_user;
 pub mod record;
+mod rewrite;
+mod scrub;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
