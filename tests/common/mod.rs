@@ -225,14 +225,22 @@ impl Server {
     pub fn start(data_dir: &Path, extra_args: &[&str]) -> Self {
         let mut server = Self::launch(data_dir, extra_args);
         server.wait_healthy();
-        server.setup_link = server
-            .stdout
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|l| l.contains("/#/setup?token="))
-            .map(|l| l.trim().to_string());
+        server.setup_link = server.find_setup_link();
         server
+    }
+
+    /// The first-run link: printed on a terminal, else (as here, stdout is a pipe) in the 0600
+    /// file whose path `serve` printed.
+    fn find_setup_link(&self) -> Option<String> {
+        let lines = self.stdout.lock().unwrap();
+        if let Some(l) = lines.iter().find(|l| l.contains("/#/setup?token=")) {
+            return Some(l.trim().to_string());
+        }
+        let path = lines.iter().find_map(|l| {
+            let rest = l.split(SETUP_LINK_IS_IN).nth(1)?;
+            Some(rest.split(" (").next()?.trim().to_string())
+        })?;
+        Some(std::fs::read_to_string(path).ok()?.trim().to_string())
     }
 
     /// Started and listening, not yet probed (an HTTPS server: the probe speaks plain HTTP).

@@ -7,17 +7,17 @@ export type HealthStatus = "ok" | "degraded";
 
 export type HealthResponse = { status: HealthStatus, 
 /**
- * The server's version (Cargo.toml).
+ * The server's version (Cargo.toml); signed in only.
  */
-version: string, 
+version?: string, 
 /**
- * The store's latest migration.
+ * The store's latest migration; signed in only.
  */
-schemaVersion: number, 
+schemaVersion?: number, 
 /**
- * Changes whenever the embedded web bundle does.
+ * Changes whenever the embedded web bundle does; signed in only.
  */
-webBuild: string, };
+webBuild?: string, };
 
 export type Role = "admin" | "user";
 
