@@ -7,6 +7,7 @@ pub mod llm;
 pub mod mailflow;
 pub mod mailserver;
 pub mod oauth_server;
+pub mod routes;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
