@@ -264,6 +264,9 @@ pub fn state(config: Config, store: Store) -> anyhow::Result<AppState> {
     let mut services = Services::default();
     services.insert(Arc::new(throttle));
     services.insert(Arc::new(accounts::limit::ConnectionTests::default()));
+    services.insert(Arc::new(accounts::backup::Household(
+        household::mail_settings,
+    )));
     services.insert(Arc::new(auth::proxies::TrustedProxies::new(
         &config.server.trusted_proxies,
     )));

@@ -14,8 +14,14 @@ use serde_json::Value;
 
 use super::Settings;
 use crate::backup::Notes;
+use crate::crypto::ServerKey;
 use crate::messages;
 use crate::state::AppState;
+use crate::store::Store;
+
+/// Where the household's mail settings come from: the `household` feature, which sits above
+/// this one (it connects mailboxes), so the app hands its reader in as a service.
+pub struct Household(pub fn(&Store, &ServerKey) -> crate::error::Result<Option<Settings>>);
 
 /// At most this many mailboxes are read from one backup.
 const MAX_MAILBOXES: usize = 20;
@@ -53,8 +59,9 @@ pub fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
 
 /// The household's settings for a reference to `email`, if this install has them.
 fn household_for(state: &AppState, email: &str) -> anyhow::Result<Option<Settings>> {
-    Ok(crate::household::mail(&state.store, &state.key)?
-        .map(|(mut h, _)| {
+    let read = state.service::<Household>().0;
+    Ok(read(&state.store, &state.key)?
+        .map(|mut h| {
             h.household = true;
             h
         })

@@ -58,6 +58,11 @@ pub fn mail(store: &Store, key: &ServerKey) -> Result<Option<(Settings, Stored)>
     Ok(Some((mail, stored)))
 }
 
+/// The household's mail settings without their bookkeeping (`accounts::backup::Household`).
+pub fn mail_settings(store: &Store, key: &ServerKey) -> Result<Option<Settings>> {
+    Ok(mail(store, key)?.map(|(settings, _)| settings))
+}
+
 pub fn save_mail(
     store: &Store,
     key: &ServerKey,

@@ -105,10 +105,7 @@ pub fn build(
     }
     if mail.auto_forwarded {
         extra.push(("Auto-Submitted", "auto-forwarded".to_string()));
-        extra.push((
-            crate::rules::forwarding::FORWARDED_HEADER,
-            mail.from.email.clone(),
-        ));
+        extra.push((super::FORWARDED_HEADER, mail.from.email.clone()));
     }
     Ok(mime::build(
         &mime::Message {

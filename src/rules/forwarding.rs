@@ -20,8 +20,7 @@ use crate::mail::parse;
 use crate::messages;
 use crate::store::Store;
 
-/// Our mark on a forward: the address of the user whose rule forwarded it.
-pub const FORWARDED_HEADER: &str = "X-Mailclient-Forwarded";
+pub use crate::outgoing::FORWARDED_HEADER;
 
 /// user id → (day since the epoch, UTC; forwards that day).
 pub const FORWARDS: TableDefinition<u64, (i64, u32)> = TableDefinition::new("rule_forwards");
