@@ -90,6 +90,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "spam detection: the logistic regression's per-user steps",
         apply: m0015_spam_lr,
     },
+    Migration {
+        version: 16,
+        name: "rules: forwards counted per user per day",
+        apply: m0016_rule_forwards,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -167,6 +172,10 @@ fn m0014_idle_mail(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
     spam::lr::create_tables(txn)
+}
+
+fn m0016_rule_forwards(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    rules::forwarding::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -1,6 +1,7 @@
 // What the monitor decided about each mail it checked, newest first (GET /api/auto-reply/activity:
 // the last 100): when, from whom, the subject and the reason in Hebrew — with the cause for a
-// failure — so a mail that got no draft says why. The first ten show; the rest on request, in a
+// failure — so a mail that got no draft says why. A draft addressed to a Reply-To of another domain
+// than the sender's is flagged: anyone can write a Reply-To, so the user looks before sending. The first ten show; the rest on request, in a
 // box that scrolls so the card stays short. Re-read with the stats (every 30 s, and at once on
 // the live `auto_reply` event).
 
@@ -47,6 +48,12 @@ function Item({ item }: { item: AutoReplyActivityItem }) {
           </span>
         )}
       </span>
+      {item.replyToElsewhere && (
+        <span className="auto-reply-activity__warning" role="note" data-testid="auto-reply-activity-reply-to">
+          {t.replyToElsewhere} <bdi dir="ltr">{item.replyToElsewhere}</bdi>
+          {t.replyToElsewhereAfter}
+        </span>
+      )}
     </li>
   );
 }

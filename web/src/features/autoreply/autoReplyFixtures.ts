@@ -60,6 +60,7 @@ export function activityItem(over: Partial<AutoReplyActivityItem> = {}): AutoRep
     reason: 'answered',
     text: 'נכתבה טיוטת תשובה',
     detail: null,
+    replyToElsewhere: null,
     ...over,
   };
 }

@@ -4,7 +4,9 @@
 // the kept backup as a file to download, or a file to restore from.
 //
 // A restore puts the user's mailboxes, AI provider and key, preferences, AI training and
-// templates back on the server, so every cached answer of this session is read again.
+// templates back on the server, so every cached answer of this session is read again. What it
+// left out (a mailbox of another install's household settings, a base URL only an admin sets, a
+// forward waiting for confirmation) stays listed under the buttons until the next action.
 
 import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
@@ -29,6 +31,7 @@ export function BackupSection() {
   const [mode, setMode] = useState<MasterMode | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [downloading, setDownloading] = useState(false);
+  const [notes, setNotes] = useState<readonly string[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const exists = info?.exists === true;
@@ -43,6 +46,7 @@ export function BackupSection() {
     const was = mode;
     close();
     toast.success(result.message);
+    setNotes(result.notes);
     if (was === 'save') {
       void reloadInfo({ exists: true, createdAt: result.createdAt, sections: result.sections }, { revalidate: true });
     } else {
@@ -124,6 +128,18 @@ export function BackupSection() {
           data-testid="backup-file-input"
         />
       </div>
+      {notes.length > 0 && (
+        <div className="notice notice--warning" role="status" data-testid="backup-notes">
+          <p>{t.leftOut}</p>
+          <ul>
+            {notes.map((n) => (
+              <li key={n} dir="auto">
+                {n}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {mode && <MasterPasswordDialog mode={mode} file={file} hasBackup={exists} onClose={close} onDone={done} />}
     </section>
   );

@@ -33,6 +33,8 @@ const ACCOUNT: MailAccountWithSync = {
 };
 
 const WRONG = 'סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.';
+/** A restore's note: a mailbox of another install's household settings. */
+const NOTE = 'תיבת הדואר dana@example.test חוברה בהגדרות הגלובליות של הבית';
 const KEPT = { exists: true, createdAt: '2026-11-21T09:15:00Z', sections: ['preferences', 'mailboxes'] };
 
 function calls(fetch: Fetch, method: string, path: string) {
@@ -345,6 +347,7 @@ describe('settings backup with a master password', () => {
           message: 'ההגדרות נשמרו בשרת, מוצפנות בסיסמת האב',
           createdAt: '2026-11-22T12:00:00Z',
           sections: ['preferences'],
+          notes: [],
         });
       },
     });
@@ -402,6 +405,7 @@ describe('settings backup with a master password', () => {
           message: 'ההגדרות נטענו מהגיבוי',
           createdAt: null,
           sections: ['preferences', 'mailboxes'],
+          notes: [],
         });
       },
     });
@@ -435,7 +439,13 @@ describe('settings backup with a master password', () => {
   it('restores from a chosen file, sent in base64 with the master password', async () => {
     const fetch = server(PLAIN, {
       'POST /api/settings/backup/restore-file': () =>
-        json(200, { success: true, message: 'ההגדרות נטענו מהגיבוי', createdAt: null, sections: ['templates'] }),
+        json(200, {
+          success: true,
+          message: 'ההגדרות נטענו מהגיבוי',
+          createdAt: null,
+          sections: ['templates'],
+          notes: [NOTE],
+        }),
     });
     renderCard(PLAIN);
     const user = userEvent.setup();
@@ -454,6 +464,8 @@ describe('settings backup with a master password', () => {
     });
     await waitFor(() => expect(screen.queryByTestId('master-dialog')).not.toBeInTheDocument());
     expect(screen.getByText('ההגדרות נטענו מהגיבוי', { selector: '.toast__message' })).toBeInTheDocument();
+    // What the restore left out stays in view.
+    expect(screen.getByTestId('backup-notes')).toHaveTextContent(NOTE);
   });
 
   it('downloads the kept backup with the session token', async () => {
