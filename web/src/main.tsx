@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { readScale } from './app/scale';
+import { readScale } from './session/scale';
 import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
 import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).

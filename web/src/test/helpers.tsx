@@ -9,8 +9,8 @@ import { vi } from 'vitest';
 import { swrFetcher } from '../api/client';
 import { writeStoredAuth } from '../api/session';
 import type { User } from '../api/types';
-import { AuthProvider } from '../app/AuthProvider';
-import { ToastProvider } from '../app/Toasts';
+import { AuthProvider } from '../session/AuthProvider';
+import { ToastProvider } from '../session/Toasts';
 
 export const DANA: User = {
   id: 1,

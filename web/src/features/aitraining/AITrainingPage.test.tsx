@@ -2,7 +2,6 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiTrainingSettings } from '../../api/ai';
-import { PageOutlet } from '../../app/PageOutlet';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import AITrainingPage, { SAVED_MESSAGE_MS } from './AITrainingPage';
 
@@ -65,14 +64,6 @@ describe('AITrainingPage', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
-  });
-
-  it('is the real page of /AITraining (no longer the placeholder)', async () => {
-    server();
-    signInAs(DANA);
-    renderWithProviders(<PageOutlet />, { route: '/AITraining' });
-    expect(await screen.findByTestId('page-AITrainingPage')).toBeInTheDocument();
-    expect(await screen.findByTestId('training-general')).toBeInTheDocument();
   });
 
   it('loads the server copy on open and shows the general settings tab first', async () => {

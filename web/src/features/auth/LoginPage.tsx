@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api } from '../../api/client';
 import type { LoginRequest, LoginResponse } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { he } from '../../i18n/he';

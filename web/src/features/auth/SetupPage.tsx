@@ -8,7 +8,7 @@ import useSWR from 'swr';
 import { ApiError, api, errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { SetupAdminRequest, SetupAdminResponse, SetupStatusResponse } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { NewPasswordFields } from '../../components/NewPasswordFields';

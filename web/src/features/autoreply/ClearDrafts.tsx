@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { clearAutoReplies } from '../../api/autoReply';
 import { isAutoReplyKey } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';

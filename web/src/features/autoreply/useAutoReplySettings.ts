@@ -11,7 +11,7 @@ import { saveAutoReply, type AutoReplySettings } from '../../api/autoReply';
 import { ApiError } from '../../api/client';
 import { isAutoReplyKey, keys } from '../../api/keys';
 import { failureMessage } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 
 /** Spec 001 §9: the save delay after a change. */

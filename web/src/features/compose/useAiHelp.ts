@@ -5,7 +5,7 @@
 
 import { useRef, useState, type RefObject } from 'react';
 import { generateSubject, improveEmail, type ImproveStyle } from '../../api/ai';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import { showAiFailure } from '../inbox/reply/aiFailure';
 import type { EditorHandle } from './RichEditor';

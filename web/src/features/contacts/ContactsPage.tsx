@@ -12,7 +12,7 @@ import useSWR, { useSWRConfig } from 'swr';
 import { deleteContact, type Contact, type ContactList } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
 import { isContactsKey, keys } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';

@@ -7,7 +7,7 @@ import useSWR from 'swr';
 import { createContact, suggestionContact, type ContactSuggestion, type ContactSuggestionsResponse } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';

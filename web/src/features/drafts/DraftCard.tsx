@@ -9,7 +9,7 @@ import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
 import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, withReason, type Draft } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
 import { MailBody } from '../../components/MailBody';

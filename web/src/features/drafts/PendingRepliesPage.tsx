@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { deleteAllDrafts, withReason } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ClockIcon, TrashIcon } from '../../components/icons';

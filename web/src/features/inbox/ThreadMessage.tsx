@@ -12,7 +12,7 @@ import { keys } from '../../api/keys';
 import { downloadAttachment, downloadRaw } from '../../api/mail';
 import { allowRemoteSender, revokeRemoteSender } from '../../api/triage';
 import type { Email, EmailDetail } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { usePreferences } from '../settings/sync/SettingsProvider';
 import { DownloadIcon, PaperclipIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';

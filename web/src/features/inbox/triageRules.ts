@@ -4,7 +4,7 @@
 // and its thread (label order, thread priority) is the server's: the web shows its answers.
 
 import type { Email } from '../../api/types';
-import type { ToastKind } from '../../app/Toasts';
+import type { ToastKind } from '../../session/Toasts';
 import { he, type FolderKey } from '../../i18n/he';
 import { folderTitle, normalizeFolder } from './folders';
 

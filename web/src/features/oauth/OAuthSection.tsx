@@ -6,7 +6,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { he } from '../../i18n/he';
 import '../../styles/oauth.css';
 import { looksLikeAddress } from '../settings/mailAccountForm';

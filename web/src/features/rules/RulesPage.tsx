@@ -12,7 +12,7 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { deleteRule, movedIds, orderRules, setRuleActive, type Rule, type RulesResponse } from '../../api/rules';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, RulesIcon } from '../../components/icons';

@@ -3,12 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig, type Cache, type ScopedMutator } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/App';
-import { revalidateMailData } from '../../app/live/revalidate';
+import { revalidateMailData } from '../../session/revalidateMail';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
-import { detail, list, solo } from '../inbox/testFixtures';
 import SearchPage from './SearchPage';
 import { page, result, searchCalls, searchServer } from './searchFixtures';
 
@@ -517,26 +515,5 @@ describe('Search page: opening and paging', () => {
     renderPage('/Search?q=x');
     await screen.findByTestId('search-results');
     expect(screen.queryByTestId('search-pager')).not.toBeInTheDocument();
-  });
-
-  it('in the whole app: the sidebar box lands on results, and a result opens in the inbox even when not listed there', async () => {
-    signInAs();
-    const far = result(77, { subject: 'הודעה ישנה', folderRole: 'archive' });
-    searchServer({
-      'GET /api/search': () => json(200, page([far])),
-      'GET /api/threads/Archive': () => list([solo(1)]),
-      'GET /api/emails/77': () => json(200, detail(far)),
-      'GET /api/emails/inbox-zero': () => json(200, {}),
-    });
-    const r = renderWithProviders(<AppRoutes />, { route: '/Inbox' });
-    const user = userEvent.setup();
-    await user.type(screen.getByTestId('sidebar-search'), 'ישנה{Enter}');
-    expect(await screen.findByTestId('page-SearchPage')).toBeInTheDocument();
-    expect(screen.getByTestId('search-input')).toHaveValue('ישנה');
-    await user.click(await screen.findByTestId('search-result'));
-    await waitFor(() => expect(r.location().pathname).toBe('/Inbox'));
-    const pane = await screen.findByTestId('reading-pane');
-    expect(await within(pane).findByTestId('reading-subject')).toHaveTextContent('הודעה ישנה');
-    expect(new URLSearchParams(r.location().search).get('folder')).toBe('Archive');
   });
 });

@@ -4,8 +4,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api/client';
 import type { ChangePasswordRequest, SuccessResponse } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
-import { useToast } from '../../app/Toasts';
+import { useAuth } from '../../session/AuthProvider';
+import { useToast } from '../../session/Toasts';
 import { TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';

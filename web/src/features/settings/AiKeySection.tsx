@@ -8,7 +8,7 @@ import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, deleteApiKey, storeApiKey, type KeyExists } from '../../api/ai';
 import { errorMessage } from '../../api/client';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';

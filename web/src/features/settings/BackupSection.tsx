@@ -10,7 +10,7 @@ import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { downloadBackup, householdKeys, type BackupInfo, type BackupResponse } from '../../api/household';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/household.css';

@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client';
 import { disconnectMailbox, syncNow } from '../../api/mail';
 import { accountAuth, accountNeedsSignIn, type OAuthProviderId } from '../../api/oauth';
 import type { MailAccountWithSync } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';

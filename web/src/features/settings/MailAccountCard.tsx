@@ -12,7 +12,7 @@
 import { useSWRConfig } from 'swr';
 import { householdKeys } from '../../api/household';
 import { isMailKey } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { useOAuthProviders } from '../oauth/useOAuthProviders';

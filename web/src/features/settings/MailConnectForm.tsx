@@ -6,7 +6,7 @@
 // (the account list's "edit" and the global settings' offer fill it).
 
 import type { FormEvent } from 'react';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';

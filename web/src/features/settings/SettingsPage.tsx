@@ -3,7 +3,7 @@
 // supported providers, the auto-reply card, the spam and ad detection card; then AI help (key and provider), the user's own
 // account and password, and for admins the system's users. The layout shows the page title.
 
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { he } from '../../i18n/he';

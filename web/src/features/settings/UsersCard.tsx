@@ -15,8 +15,8 @@ import type {
   UpdateUserRequest,
   User,
 } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
-import { useToast } from '../../app/Toasts';
+import { useAuth } from '../../session/AuthProvider';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SelectField, TextField } from '../../components/Field';
 import { LoadError } from '../../components/LoadError';

@@ -24,7 +24,7 @@ import { loadGlobalEmail, saveGlobalEmail, type GlobalEmailSettings } from '../.
 import { connectMailbox, testConnection } from '../../api/mail';
 import { accountAuth } from '../../api/oauth';
 import type { DetectedProvider, MailAccount } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import {
   DEFAULT_PORT,

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { clearSpamActivity, spamKeys, type SpamActivity, type SpamDecision } from '../../api/spam';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';

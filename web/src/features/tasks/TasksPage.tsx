@@ -13,7 +13,7 @@ import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { isTasksKey, keys } from '../../api/keys';
 import { deleteTask, TASK_FILTERS, toggleTask, type Task, type TaskFilter, type TasksResponse } from '../../api/tasks';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, TasksIcon } from '../../components/icons';

@@ -17,7 +17,7 @@ import { aiKeys, type AiTrainingSettings } from '../../../api/ai';
 import { keys } from '../../../api/keys';
 import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/outgoing';
 import type { EmailDetail } from '../../../api/types';
-import { useToast } from '../../../app/Toasts';
+import { useToast } from '../../../session/Toasts';
 import { PenIcon, SendIcon, SparkIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { useUndoSend } from '../../outbox/undoSend';

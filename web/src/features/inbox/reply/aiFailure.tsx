@@ -4,7 +4,7 @@
 
 import { Link } from 'react-router-dom';
 import { aiFailureMessage, isKeyMissing } from '../../../api/ai';
-import type { ToastApi } from '../../../app/Toasts';
+import type { ToastApi } from '../../../session/Toasts';
 import { he } from '../../../i18n/he';
 
 export function showAiFailure(toast: ToastApi, e: unknown, fixed: string): void {

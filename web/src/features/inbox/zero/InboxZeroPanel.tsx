@@ -10,10 +10,9 @@ import { autoArchive } from '../../../api/inboxZero';
 import { ApiError, errorMessage } from '../../../api/client';
 import { keys } from '../../../api/keys';
 import type { InboxZeroResponse } from '../../../api/types';
-import { useAuth } from '../../../app/AuthProvider';
-import { revalidateMailData } from '../../../app/live/revalidate';
-import { resolvePage } from '../../../app/routes';
-import { useToast } from '../../../app/Toasts';
+import { useAuth } from '../../../session/AuthProvider';
+import { revalidateMailData } from '../../../session/revalidateMail';
+import { useToast } from '../../../session/Toasts';
 import { ArchiveIcon, CheckIcon, ClockIcon, RefreshIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { dismissAutoArchive, isAutoArchiveDismissed } from './dismiss';
@@ -92,15 +91,14 @@ export function InboxZeroPanel(): JSX.Element | null {
 
   const openMail = useCallback(
     (id: string) => {
-      // Keep the inbox's other query (filter, sort) when the panel is already on it.
-      const onInbox = resolvePage(location.pathname) === 'Inbox';
-      const next = new URLSearchParams(onInbox ? location.search : '');
+      // Keep the inbox's other query (filter, sort): the panel is shown on the inbox page only.
+      const next = new URLSearchParams(location.search);
       const hadMail = next.has(MAIL_PARAM);
       next.set('folder', 'inbox');
       next.set(MAIL_PARAM, id);
       navigate({ pathname: '/Inbox', search: `?${next.toString()}` }, { replace: hadMail });
     },
-    [location.pathname, location.search, navigate],
+    [location.search, navigate],
   );
 
   const data = raw ? normalize(raw) : null;

@@ -1,10 +1,10 @@
 // "מידע על המכשיר" (spec 001 §2's side column: platform and screen resolution), plus the browser
-// and the UI scale in use: the three factors app/scale.ts sets as CSS custom properties on <html>,
+// and the UI scale in use: the three factors session/scale.ts sets as CSS custom properties on <html>,
 // as percentages, and the preset they make up if any. It follows changes while open: a window
 // moved to another screen (resize) or a new scale chosen in the top bar (the root's style).
 
 import { useEffect, useState } from 'react';
-import { matchPreset } from '../../../app/scale';
+import { matchPreset } from '../../../session/scale';
 import { he } from '../../../i18n/he';
 import '../../../styles/settings-cards.css';
 import {

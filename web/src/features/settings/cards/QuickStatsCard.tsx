@@ -9,7 +9,7 @@ import useSWR from 'swr';
 import { errorMessage } from '../../../api/client';
 import { keys } from '../../../api/keys';
 import type { EmailCountsResponse } from '../../../api/types';
-import { useAuth } from '../../../app/AuthProvider';
+import { useAuth } from '../../../session/AuthProvider';
 import { LoadError } from '../../../components/LoadError';
 import { he } from '../../../i18n/he';
 import '../../../styles/settings-cards.css';

@@ -5,8 +5,8 @@
 
 import { useId, useMemo, useState } from 'react';
 import type { Preferences } from '../../../api/settings';
-import { askDesktopPermission, desktopSupported } from '../../../app/live/newMail';
-import { SCALE_PRESETS, matchPreset } from '../../../app/scale';
+import { askDesktopPermission, desktopSupported } from '../../../session/desktopNotifications';
+import { SCALE_PRESETS, matchPreset } from '../../../session/scale';
 import { Switch } from '../../../components/Switch';
 import { he } from '../../../i18n/he';
 import { useSettingsSync } from './SettingsProvider';

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY } from '../../api/session';
-import { AppRoutes } from '../../app/App';
+import { AppRoutes } from '../App';
 import { DANA, json, mockFetch, renderWithProviders } from '../../test/helpers';
 
 function renderLogin() {

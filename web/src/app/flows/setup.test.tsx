@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/App';
+import { AppRoutes } from '../App';
 import { DANA, json, mockFetch, renderWithProviders } from '../../test/helpers';
 
 async function fill(p: { name?: string; username?: string; password?: string; confirm?: string }) {

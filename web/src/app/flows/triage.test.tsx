@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Email } from '../../api/types';
-import { AppRoutes } from '../../app/App';
+import { AppRoutes } from '../App';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
-import type { Handler } from './testFixtures';
+import type { Handler } from '../../features/inbox/testFixtures';
 import {
   bodyOf,
   bulkAnswer,
@@ -20,7 +20,7 @@ import {
   thread,
   threadPath,
   toasts,
-} from './testFixtures';
+} from '../../features/inbox/testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
