@@ -9,7 +9,7 @@ import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';
 import { useAuth } from '../../session/AuthProvider';
 import { he } from '../../i18n/he';
 import '../../styles/oauth.css';
-import { looksLikeAddress } from '../settings/mailAccountForm';
+import { looksLikeAddress } from '../../lib/address';
 import { DeviceCodePanel } from './DeviceCodePanel';
 import { PastePanel } from './PastePanel';
 import type { OAuthSignIn } from './useOAuthSignIn';

@@ -13,7 +13,7 @@ import type { MailAccount } from '../../api/types';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/household.css';
-import type { MailAccountForm } from './useMailAccountForm';
+import type { MailAccountForm } from '../accounts/useMailAccountForm';
 
 const t = he.household.mail;
 

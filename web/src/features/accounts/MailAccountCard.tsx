@@ -14,13 +14,13 @@ import { householdKeys } from '../../api/household';
 import { isMailKey } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
-import { useMailAccounts } from '../accounts/useMailAccounts';
+import { useMailAccounts } from './useMailAccounts';
 import { useOAuthProviders } from '../oauth/useOAuthProviders';
 import { useOAuthReturn } from '../oauth/useOAuthReturn';
 import { useOAuthSignIn, type OAuthSignInOptions } from '../oauth/useOAuthSignIn';
-import { BackupSection } from './BackupSection';
+import { BackupSection } from '../settings/BackupSection';
 import { ConnectedAccounts } from './ConnectedAccounts';
-import { GlobalMailOffer } from './GlobalMailOffer';
+import { GlobalMailOffer } from '../settings/GlobalMailOffer';
 import { MailConnectForm } from './MailConnectForm';
 import { useMailAccountForm } from './useMailAccountForm';
 

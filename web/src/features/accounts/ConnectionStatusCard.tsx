@@ -7,15 +7,15 @@
 // The data is useMailAccounts (GET /api/auth/accounts). The live channel revalidates that key on
 // a `sync_status` event; the 30 s poll is only the fallback when the channel is down.
 
-import { errorMessage } from '../../../api/client';
-import type { MailAccountWithSync } from '../../../api/types';
-import { LoadError } from '../../../components/LoadError';
-import { he } from '../../../i18n/he';
-import { formatDateTime } from '../../../lib/dates';
-import { useMailAccounts } from '../../accounts/useMailAccounts';
-import '../../../styles/settings-cards.css';
+import { errorMessage } from '../../api/client';
+import type { MailAccountWithSync } from '../../api/types';
+import { LoadError } from '../../components/LoadError';
+import { he } from '../../i18n/he';
+import { formatDateTime } from '../../lib/dates';
+import { useMailAccounts } from './useMailAccounts';
+import '../../styles/settings-cards.css';
 import { connectionView, lastSyncText, retryText, type ConnectionView } from './connectionStatus';
-import { useNow } from './useNow';
+import { useNow } from '../../components/useNow';
 
 const t = he.settings.cards.connection;
 

@@ -24,6 +24,7 @@ import { loadGlobalEmail, saveGlobalEmail, type GlobalEmailSettings } from '../.
 import { connectMailbox, testConnection } from '../../api/mail';
 import { accountAuth } from '../../api/oauth';
 import type { DetectedProvider, MailAccount } from '../../api/types';
+import { looksLikeAddress } from '../../lib/address';
 import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import {
@@ -32,7 +33,6 @@ import {
   SERVER_FIELDS,
   formOf,
   isConnectionResult,
-  looksLikeAddress,
   pinsOf,
   providerValues,
   serverOf,

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { detectProvider } from '../../api/mail';
 import type { DetectedProvider } from '../../api/types';
-import { looksLikeAddress } from './mailAccountForm';
+import { looksLikeAddress } from '../../lib/address';
 
 /** Detection runs this long after the last keystroke in the address (and at once on blur). */
 const DETECT_DELAY_MS = 500;

@@ -4,11 +4,11 @@
 // that for any other domain the servers are guessed from the domain.
 
 import useSWR from 'swr';
-import { errorMessage } from '../../../api/client';
-import type { MailProvider, ProvidersResponse } from '../../../api/types';
-import { LoadError } from '../../../components/LoadError';
-import { he } from '../../../i18n/he';
-import '../../../styles/settings-cards.css';
+import { errorMessage } from '../../api/client';
+import type { MailProvider, ProvidersResponse } from '../../api/types';
+import { LoadError } from '../../components/LoadError';
+import { he } from '../../i18n/he';
+import '../../styles/settings-cards.css';
 
 const t = he.settings.cards.providers;
 

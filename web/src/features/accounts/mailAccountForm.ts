@@ -54,10 +54,6 @@ export interface Outcome {
   result?: ConnectionResult;
 }
 
-export function looksLikeAddress(s: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim());
-}
-
 export function isConnectionResult(body: unknown): body is ConnectionResult {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;

@@ -15,7 +15,7 @@ import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/oauth.css';
-import { isBusy } from '../accounts/useMailAccounts';
+import { isBusy } from './useMailAccounts';
 
 const t = he.settings.mail;
 const to = he.oauth;

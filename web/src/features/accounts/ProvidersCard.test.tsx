@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { MailProvider } from '../../../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../../test/helpers';
+import type { MailProvider } from '../../api/types';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { ProvidersCard } from './ProvidersCard';
 
 function provider(p: Partial<MailProvider> & Pick<MailProvider, 'id' | 'name' | 'region'>): MailProvider {

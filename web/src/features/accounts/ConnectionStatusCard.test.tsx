@@ -2,9 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSWRConfig } from 'swr';
-import { keys } from '../../../api/keys';
-import type { MailAccountWithSync, SyncStatus } from '../../../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../../test/helpers';
+import { keys } from '../../api/keys';
+import type { MailAccountWithSync, SyncStatus } from '../../api/types';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { CONNECTION_POLL_MS, ConnectionStatusCard } from './ConnectionStatusCard';
 
 type Fetch = ReturnType<typeof mockFetch>;

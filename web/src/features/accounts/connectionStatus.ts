@@ -5,8 +5,8 @@
 // succeeds: after a failure the state is `error` with `nextRetryAt`, then `connecting` again
 // while it retries (the error still set), then `syncing`, then `idle` with the error cleared.
 
-import type { SyncStatus } from '../../../api/types';
-import { formatDateTime, formatTime, isSameDay } from '../../../lib/dates';
+import type { SyncStatus } from '../../api/types';
+import { formatDateTime, formatTime, isSameDay } from '../../lib/dates';
 
 export type ConnectionKind =
   | 'connected'

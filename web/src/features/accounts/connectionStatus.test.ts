@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncStatus } from '../../../api/types';
+import type { SyncStatus } from '../../api/types';
 import { connectionView, lastSyncText, retryText } from './connectionStatus';
 
 const BASE: SyncStatus = {

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
-import SettingsPage from './SettingsPage';
-import { NO_HOUSEHOLD } from './settingsFixtures';
+import SettingsPage from '../settings/SettingsPage';
+import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
 
 type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
