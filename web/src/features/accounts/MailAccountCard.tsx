@@ -18,9 +18,9 @@ import { useMailAccounts } from './useMailAccounts';
 import { useOAuthProviders } from '../oauth/useOAuthProviders';
 import { useOAuthReturn } from '../oauth/useOAuthReturn';
 import { useOAuthSignIn, type OAuthSignInOptions } from '../oauth/useOAuthSignIn';
-import { BackupSection } from '../settings/BackupSection';
+import { BackupSection } from '../household/BackupSection';
 import { ConnectedAccounts } from './ConnectedAccounts';
-import { GlobalMailOffer } from '../settings/GlobalMailOffer';
+import { GlobalMailOffer } from '../household/GlobalMailOffer';
 import { MailConnectForm } from './MailConnectForm';
 import { useMailAccountForm } from './useMailAccountForm';
 

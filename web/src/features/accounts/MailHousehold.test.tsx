@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MailAccountWithSync, User } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import { GLOBAL_LOGIN_DELAY_MS } from '../settings/GlobalMailOffer';
+import { GLOBAL_LOGIN_DELAY_MS } from '../household/GlobalMailOffer';
 import { MailAccountCard, REDIRECT_MS } from './MailAccountCard';
 import { GLOBAL_MAIL, GLOBAL_MAIL_EXISTS, NO_HOUSEHOLD } from '../settings/settingsFixtures';
 

@@ -7,13 +7,12 @@
 
 import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
-import { fetchGlobalEmail, householdKeys, type GlobalSettingsExists } from '../../api/household';
+import { fetchGlobalEmail, householdKeys, type GlobalEmailSettings, type GlobalSettingsExists } from '../../api/household';
 import { withReason } from '../../api/outgoing';
 import type { MailAccount } from '../../api/types';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/household.css';
-import type { MailAccountForm } from '../accounts/useMailAccountForm';
 
 const t = he.household.mail;
 
@@ -22,7 +21,17 @@ export const GLOBAL_LOGIN_DELAY_MS = 1000;
 
 type Phase = 'ask' | 'fetching' | 'connecting' | 'declined' | 'done';
 
-export function GlobalMailOffer({ accounts, mail }: { accounts: MailAccount[] | undefined; mail: MailAccountForm }) {
+/** What the offer needs of the mail account form (features/accounts, useMailAccountForm). */
+export interface GlobalMailTarget {
+  /** Not null while the form tests or saves: loading then waits. */
+  busy: unknown;
+  /** Shows the household's address, servers and ports in the form (never a password). */
+  fillFromGlobal: (settings: GlobalEmailSettings) => void;
+  /** Connects the mailbox with the household's settings, on the server; ends like a save. */
+  connectWithGlobal: () => Promise<unknown>;
+}
+
+export function GlobalMailOffer({ accounts, mail }: { accounts: MailAccount[] | undefined; mail: GlobalMailTarget }) {
   const { data, error } = useSWR<GlobalSettingsExists>(householdKeys.emailExists());
   const [phase, setPhase] = useState<Phase>('ask');
   const [failure, setFailure] = useState<string | null>(null);
