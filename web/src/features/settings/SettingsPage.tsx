@@ -9,7 +9,7 @@ import { SpamCard } from '../spam/SpamCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
 import { AccountCard } from './AccountCard';
-import { AiCard } from './AiCard';
+import { AiCard } from '../ai/AiCard';
 import { ConnectionStatusCard } from '../accounts/ConnectionStatusCard';
 import { DeviceInfoCard } from './cards/DeviceInfoCard';
 import { ProvidersCard } from '../accounts/ProvidersCard';

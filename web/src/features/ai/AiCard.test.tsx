@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiSettings } from '../../api/ai';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { AiCard } from './AiCard';
-import SettingsPage from './SettingsPage';
+import SettingsPage from '../settings/SettingsPage';
 
 type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
