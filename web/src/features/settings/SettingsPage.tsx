@@ -8,7 +8,7 @@ import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
-import { AccountCard } from './AccountCard';
+import { AccountCard } from '../auth/AccountCard';
 import { AiCard } from '../ai/AiCard';
 import { ConnectionStatusCard } from '../accounts/ConnectionStatusCard';
 import { DeviceInfoCard } from './cards/DeviceInfoCard';
@@ -17,7 +17,7 @@ import { QuickStatsCard } from './cards/QuickStatsCard';
 import { MailAccountCard } from '../accounts/MailAccountCard';
 import { PreferencesCard } from './sync/PreferencesCard';
 import { SyncStatusCard } from './sync/SyncStatusCard';
-import { UsersCard } from './UsersCard';
+import { UsersCard } from '../auth/UsersCard';
 
 export default function SettingsPage() {
   const { user } = useAuth();

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import SettingsPage from './SettingsPage';
-import { NO_MAILBOX } from './settingsFixtures';
+import SettingsPage from '../settings/SettingsPage';
+import { NO_MAILBOX } from '../settings/settingsFixtures';
 
 
 const PASSWORD_PATH = '/api/app/password';

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../api/types';
 import { formatDate } from '../../lib/dates';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import SettingsPage from './SettingsPage';
-import { NO_MAILBOX } from './settingsFixtures';
+import SettingsPage from '../settings/SettingsPage';
+import { NO_MAILBOX } from '../settings/settingsFixtures';
 
 
 const YOSSI: User = { id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user', createdAt: '2026-11-23T09:00:00Z' };
