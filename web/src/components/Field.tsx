@@ -1,7 +1,7 @@
 // The labelled form field used by every form: label, control, and an optional hint that the
 // control points at with aria-describedby, so screen readers read the hint with the field.
 
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 interface FieldProps {
   id: string;
@@ -64,6 +64,28 @@ export function SelectField(props: FieldProps & NativeSelect) {
       >
         {children}
       </select>
+    </FieldShell>
+  );
+}
+
+type NativeTextArea = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'>;
+
+/** A multi-line field (4 rows unless told), e.g. the AI training prompts and the spam lists. */
+export function TextAreaField(props: FieldProps & NativeTextArea) {
+  const { id, label, value, onValueChange, hint, testId, dir = 'auto', rows = 4, ...textarea } = props;
+  return (
+    <FieldShell id={id} label={label} hint={hint}>
+      <textarea
+        {...textarea}
+        id={id}
+        dir={dir}
+        rows={rows}
+        className="field__textarea"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        data-testid={testId ?? id}
+      />
     </FieldShell>
   );
 }

@@ -3,9 +3,8 @@
 // an inline message when out of range), thread context and auto-correct.
 
 import { AI_LANGUAGES, AI_TONES, MAX_LENGTH_RANGE, type AiLanguage, type AiTone } from '../../api/ai';
-import { CheckboxField, SelectField } from '../../components/Field';
+import { CheckboxField, SelectField, TextAreaField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { TextAreaField } from './TextAreaField';
 import { CREATIVITY, parseMaxLength, roundCreativity, type TrainingForm } from './trainingForm';
 
 const t = he.aiTraining;

@@ -4,9 +4,8 @@
 
 import { useState, type FormEvent } from 'react';
 import type { AiTemplate } from '../../api/ai';
-import { TextField } from '../../components/Field';
+import { TextAreaField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { TextAreaField } from './TextAreaField';
 import { newTemplateId } from './trainingForm';
 
 const t = he.aiTraining;

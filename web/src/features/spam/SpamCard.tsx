@@ -17,12 +17,11 @@ import {
   spamKeys,
   type SpamSettings,
 } from '../../api/spam';
-import { TextField } from '../../components/Field';
+import { TextAreaField, TextField } from '../../components/Field';
 import { LoadError } from '../../components/LoadError';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import '../../styles/spam.css';
-import { TextAreaField } from '../aitraining/TextAreaField';
 import { SpamActivityList } from './SpamActivityList';
 
 const t = he.spam;
