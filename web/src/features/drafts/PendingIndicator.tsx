@@ -4,8 +4,8 @@
 // Pending replies page.
 
 import { he } from '../../i18n/he';
-import { useDrafts } from '../drafts/useDrafts';
-import { useOutbox } from './useOutbox';
+import { useDrafts } from './useDrafts';
+import { useOutbox } from '../outbox/useOutbox';
 
 const t = he.outgoing.outbox;
 
