@@ -8,7 +8,7 @@ import type { SearchResult, SnippetPart } from '../../api/search';
 import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
-import { labelText, shownPriority } from '../inbox/triageRules';
+import { labelText, shownPriority } from '../../lib/mailLabels';
 import { resultFolderTitle } from './folders';
 
 const t = he.searchPage;

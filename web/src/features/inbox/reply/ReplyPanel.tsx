@@ -24,7 +24,7 @@ import { useUndoSend } from '../../outbox/undoSend';
 import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
 import { replyDrafts, useReplyDraft } from './replyDrafts';
-import { showAiFailure } from './aiFailure';
+import { showAiFailure } from '../../ai/aiFailure';
 import { usePreferences } from '../../settings/sync/SettingsProvider';
 import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 
