@@ -7,15 +7,15 @@
 // The data is useMailAccounts (GET /api/auth/accounts). The live channel revalidates that key on
 // a `sync_status` event; the 30 s poll is only the fallback when the channel is down.
 
-import { errorMessage } from '../../api/client';
 import type { MailAccountWithSync } from '../../api/types';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { useMailAccounts } from './useMailAccounts';
 import '../../styles/settings-cards.css';
 import { connectionView, lastSyncText, retryText, type ConnectionView } from './connectionStatus';
 import { useNow } from '../../components/useNow';
+import { Card } from '../../components/Card';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.settings.cards.connection;
 
@@ -30,20 +30,8 @@ export function ConnectionStatusCard() {
   const now = useNow(counting);
 
   let body;
-  if (failed) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(error)}`}
-        onRetry={() => void mutate()}
-        testId="connection-status-error"
-      />
-    );
-  } else if (!views) {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+  if (failed || !views) {
+    body = <LoadState of={{ error, mutate }} text={t} failed={failed} testIds={{ error: 'connection-status-error' }} />;
   } else if (views.length === 0) {
     body = (
       <p className="card__status" data-testid="connection-status-empty">
@@ -61,12 +49,9 @@ export function ConnectionStatusCard() {
   }
 
   return (
-    <section className="card" aria-labelledby="connection-status-title" data-testid="connection-status">
-      <h2 id="connection-status-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="connection-status" title={t.title} testId="connection-status">
       {body}
-    </section>
+    </Card>
   );
 }
 

@@ -23,6 +23,7 @@ import { ConnectedAccounts } from './ConnectedAccounts';
 import { GlobalMailOffer } from '../household/GlobalMailOffer';
 import { MailConnectForm } from './MailConnectForm';
 import { useMailAccountForm } from './useMailAccountForm';
+import { Card } from '../../components/Card';
 
 export { REDIRECT_MS, SAVED_TOAST_MS } from './useMailAccountForm';
 
@@ -60,11 +61,7 @@ export function MailAccountCard({
   });
 
   return (
-    <section className="card" aria-labelledby="mail-account-title" data-testid="mail-account-card">
-      <h2 id="mail-account-title" className="card__title">
-        {t.title}
-      </h2>
-      <p className="card__status">{t.intro}</p>
+    <Card id="mail-account" title={t.title} intro={t.intro} testId="mail-account-card">
 
       <ConnectedAccounts
         accounts={accounts}
@@ -85,6 +82,6 @@ export function MailAccountCard({
       <MailConnectForm mail={mail} oauth={{ providers: oauthProviders, signIn }} />
 
       <BackupSection />
-    </section>
+    </Card>
   );
 }

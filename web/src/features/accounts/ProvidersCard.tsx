@@ -4,9 +4,9 @@
 // that for any other domain the servers are guessed from the domain.
 
 import useSWR from 'swr';
-import { errorMessage } from '../../api/client';
 import type { MailProvider, ProvidersResponse } from '../../api/types';
-import { LoadError } from '../../components/LoadError';
+import { Card } from '../../components/Card';
+import { LoadState } from '../../components/LoadState';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';
 
@@ -39,34 +39,19 @@ export function ProvidersCard() {
         </div>
       );
     });
-  } else if (list.error !== undefined || list.data !== undefined) {
-    // A 2xx without a list (a proxy's page) is a failure too, not an endless "loading".
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void list.mutate()}
-        testId="providers-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    // A 2xx without a list (a proxy's page) is a failure too, not an endless "loading".
+    const failed = list.error !== undefined || list.data !== undefined;
+    body = <LoadState of={list} text={t} failed={failed} testIds={{ error: 'providers-error' }} />;
   }
 
   return (
-    <section className="card" aria-labelledby="providers-card-title" data-testid="providers-card">
-      <h2 id="providers-card-title" className="card__title">
-        {t.title}
-      </h2>
-      <p className="card__status">{t.intro}</p>
+    <Card id="providers-card" title={t.title} intro={t.intro} testId="providers-card">
       {body}
       <p className="notice notice--info" data-testid="providers-tip">
         {t.tip}
       </p>
-    </section>
+    </Card>
   );
 }
 

@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings } from '../../api/ai';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
+import { Card } from '../../components/Card';
+import { LoadState } from '../../components/LoadState';
 import { he } from '../../i18n/he';
 import { AiKeySection } from './AiKeySection';
 import { AiProviderForm } from './AiProviderForm';
@@ -28,28 +28,12 @@ export function AiCard() {
   let provider;
   if (settings.data) {
     provider = <AiProviderForm settings={settings.data} mutate={settings.mutate} onSaved={onSaved} />;
-  } else if (settings.error) {
-    provider = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(settings.error)}`}
-        onRetry={() => void settings.mutate()}
-        testId="ai-settings-load-error"
-      />
-    );
   } else {
-    provider = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    provider = <LoadState of={settings} text={t} testIds={{ error: 'ai-settings-load-error' }} />;
   }
 
   return (
-    <section className="card ai-card" aria-labelledby="ai-card-title" data-testid="ai-card">
-      <h2 id="ai-card-title" className="card__title">
-        {t.title}
-      </h2>
-      <p className="card__status">{t.intro}</p>
+    <Card id="ai-card" title={t.title} intro={t.intro} className="ai-card" testId="ai-card">
       <p className="notice notice--info ai-card__privacy" data-testid="ai-privacy">
         {t.privacy}
       </p>
@@ -58,6 +42,6 @@ export function AiCard() {
         keyElsewhere={keyElsewhere && settings.data?.keyStored === false}
       />
       {provider}
-    </section>
+    </Card>
   );
 }

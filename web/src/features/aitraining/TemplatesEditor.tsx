@@ -7,6 +7,7 @@ import type { AiTemplate } from '../../api/ai';
 import { TextAreaField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import { newTemplateId } from './trainingForm';
+import { Card } from '../../components/Card';
 
 const t = he.aiTraining;
 
@@ -43,11 +44,7 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
   }
 
   return (
-    <section className="card" aria-labelledby="training-templates-title" data-testid="training-templates">
-      <h2 id="training-templates-title" className="card__title">
-        {t.templatesTitle}
-      </h2>
-      <p className="card__status">{t.templatesHint}</p>
+    <Card id="training-templates" title={t.templatesTitle} intro={t.templatesHint} testId="training-templates">
 
       {templates.length === 0 ? (
         <p className="card__status" data-testid="training-template-empty">
@@ -160,6 +157,6 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
           </button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -10,6 +10,7 @@ import { TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { passwordProblem } from '../../lib/passwords';
+import { Card } from '../../components/Card';
 
 const t = he.settings.account;
 
@@ -56,10 +57,7 @@ export function AccountCard() {
   }
 
   return (
-    <section className="card" aria-labelledby="account-card-title" data-testid="account-card">
-      <h2 id="account-card-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="account-card" title={t.title} testId="account-card">
 
       <dl className="facts">
         <div className="facts__row">
@@ -135,6 +133,6 @@ export function AccountCard() {
           </button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

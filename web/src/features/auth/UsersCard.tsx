@@ -19,11 +19,12 @@ import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { SelectField, TextField } from '../../components/Field';
-import { LoadError } from '../../components/LoadError';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
 import { passwordProblem } from '../../lib/passwords';
+import { Card } from '../../components/Card';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.settings.users;
 
@@ -92,20 +93,9 @@ function UsersCardBody({ me }: { me: User }) {
   const users = Array.isArray(list.data?.users) ? list.data.users : undefined;
   const failed = (list.error !== undefined && !users) || (list.data !== undefined && !users);
   let body;
-  if (failed) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void revalidate()}
-        testId="users-error"
-      />
-    );
-  } else if (!users) {
-    body = (
-      <p className="card__status" role="status" data-testid="users-loading">
-        {t.loading}
-      </p>
-    );
+  if (!users) {
+    const ids = { error: 'users-error', loading: 'users-loading' };
+    body = <LoadState of={{ error: list.error, mutate: revalidate }} text={t} failed={failed} testIds={ids} />;
   } else if (users.length === 0) {
     body = <p className="card__status">{t.empty}</p>;
   } else {
@@ -130,10 +120,7 @@ function UsersCardBody({ me }: { me: User }) {
   }
 
   return (
-    <section className="card" aria-labelledby="users-card-title" data-testid="users-card">
-      <h2 id="users-card-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="users-card" title={t.title} testId="users-card">
       {body}
       <AddUserForm onAdded={revalidate} />
       {deleting && (
@@ -152,7 +139,7 @@ function UsersCardBody({ me }: { me: User }) {
           <p>{t.deleteWarning}</p>
         </ConfirmDialog>
       )}
-    </section>
+    </Card>
   );
 }
 

@@ -7,10 +7,9 @@
 import { useState } from 'react';
 import type { SWRResponse } from 'swr';
 import type { AutoReplyActivity, AutoReplyActivityItem, AutoReplyReason } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.autoReply.activity;
 
@@ -85,20 +84,8 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
         )}
       </>
     );
-  } else if (activity.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(activity.error)}`}
-        onRetry={() => void activity.mutate()}
-        testId="auto-reply-activity-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {he.app.loading}
-      </p>
-    );
+    body = <LoadState of={activity} text={{ loadFailed: t.loadFailed }} testIds={{ error: 'auto-reply-activity-error' }} />;
   }
 
   return (

@@ -5,10 +5,9 @@
 
 import type { SWRResponse } from 'swr';
 import type { AutoReplyStats } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.autoReply.stats;
 
@@ -72,20 +71,8 @@ export function StatsPanel({ stats }: { stats: SWRResponse<AutoReplyStats> }) {
         )}
       </>
     );
-  } else if (stats.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(stats.error)}`}
-        onRetry={() => void stats.mutate()}
-        testId="auto-reply-stats-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <LoadState of={stats} text={t} testIds={{ error: 'auto-reply-stats-error' }} />;
   }
 
   return (

@@ -16,7 +16,6 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import '../../styles/contacts.css';
 import { ContactCard } from './ContactCard';
@@ -27,6 +26,7 @@ import { SuggestionsPanel } from './SuggestionsPanel';
 import { useDebounced } from './useDebounced';
 import { VcardButtons, type ImportResult } from './VcardButtons';
 import { useContactsView, ViewToggle } from './ViewToggle';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.contacts;
 
@@ -92,21 +92,8 @@ export default function ContactsPage() {
   );
 
   let content;
-  if (!data && list.error) {
-    content = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void list.mutate()}
-        testId="contacts-error"
-        retryTestId="contacts-retry"
-      />
-    );
-  } else if (!data) {
-    content = (
-      <p className="card__status" role="status" data-testid="contacts-loading">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    content = <LoadState of={list} text={t} testIds={{ error: 'contacts-error', retry: 'contacts-retry', loading: 'contacts-loading' }} />;
   } else if (contacts.length === 0 && !filtered) {
     content = (
       <EmptyState testId="contacts-empty" icon={<ContactsIcon />} action={add}>

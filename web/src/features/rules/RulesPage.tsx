@@ -16,13 +16,13 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, RulesIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import '../../styles/rules.css';
 import { RuleActivity } from './RuleActivity';
 import { RuleForm } from './RuleForm';
 import { RuleRow } from './RuleRow';
 import { RunRuleDialog } from './RunRuleDialog';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.rules;
 
@@ -122,21 +122,8 @@ export default function RulesPage() {
   );
 
   let content;
-  if (!rules && list.error) {
-    content = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void mutate()}
-        testId="rules-error"
-        retryTestId="rules-retry"
-      />
-    );
-  } else if (!rules) {
-    content = (
-      <p className="card__status" role="status" data-testid="rules-loading">
-        {t.loading}
-      </p>
-    );
+  if (!rules) {
+    content = <LoadState of={{ error: list.error, mutate }} text={t} testIds={{ error: 'rules-error', retry: 'rules-retry', loading: 'rules-loading' }} />;
   } else if (rules.length === 0) {
     content = (
       <EmptyState testId="rules-empty" icon={<RulesIcon />} action={add}>

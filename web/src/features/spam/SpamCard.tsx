@@ -8,7 +8,7 @@
 import { useId, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings, type KeyExists } from '../../api/ai';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { withReason } from '../../api/outgoing';
 import {
   THRESHOLD_RANGE,
@@ -18,11 +18,11 @@ import {
   type SpamSettings,
 } from '../../api/spam';
 import { TextAreaField, TextField } from '../../components/Field';
-import { LoadError } from '../../components/LoadError';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import '../../styles/spam.css';
 import { SpamActivityList } from './SpamActivityList';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.spam;
 
@@ -197,20 +197,8 @@ export function SpamCard() {
         </div>
       </form>
     );
-  } else if (settings.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(settings.error)}`}
-        onRetry={() => void settings.mutate()}
-        testId="spam-load-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <LoadState of={settings} text={t} testIds={{ error: 'spam-load-error' }} />;
   }
 
   return (

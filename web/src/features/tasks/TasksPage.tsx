@@ -17,12 +17,12 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, TasksIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import '../../styles/tasks.css';
 import { TaskFilters, type TaskCounts } from './TaskFilters';
 import { TaskForm } from './TaskForm';
 import { TaskRow } from './TaskRow';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.tasks;
 
@@ -118,21 +118,8 @@ export default function TasksPage() {
 
   const data = list.data;
   let content;
-  if (!data && list.error) {
-    content = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void list.mutate()}
-        testId="tasks-error"
-        retryTestId="tasks-retry"
-      />
-    );
-  } else if (!data) {
-    content = (
-      <p className="card__status" role="status" data-testid="tasks-loading">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    content = <LoadState of={list} text={t} testIds={{ error: 'tasks-error', retry: 'tasks-retry', loading: 'tasks-loading' }} />;
   } else if (data.tasks.length === 0 && filter === 'all') {
     content = (
       <EmptyState testId="tasks-empty" icon={<TasksIcon />} action={add}>

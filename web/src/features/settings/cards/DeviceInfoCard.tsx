@@ -17,6 +17,7 @@ import {
   type Platform,
   type UiScale,
 } from './deviceInfo';
+import { Card } from '../../../components/Card';
 
 const t = he.settings.cards.device;
 
@@ -65,10 +66,7 @@ export function DeviceInfoCard() {
   const known = app !== null || font !== null || icon !== null;
 
   return (
-    <section className="card" aria-labelledby="device-info-title" data-testid="device-info">
-      <h2 id="device-info-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="device-info" title={t.title} testId="device-info">
       <dl className="facts device-facts">
         <div className="facts__row">
           <dt>{t.platform}</dt>
@@ -122,7 +120,7 @@ export function DeviceInfoCard() {
           </dd>
         </div>
       </dl>
-    </section>
+    </Card>
   );
 }
 
