@@ -6,6 +6,7 @@ import { keys } from '../../api/keys';
 import type { MailAccountWithSync, SyncStatus } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { CONNECTION_POLL_MS, ConnectionStatusCard } from './ConnectionStatusCard';
+import { IDLE_SYNC, mailAccount } from './accountFixtures';
 
 type Fetch = ReturnType<typeof mockFetch>;
 
@@ -13,35 +14,11 @@ type Fetch = ReturnType<typeof mockFetch>;
 const NOW = new Date(2026, 10, 30, 10, 0, 0).getTime();
 const secs = (ms: number) => Math.floor(ms / 1000);
 
-const SYNC: SyncStatus = {
-  state: 'idle',
-  lastSync: secs(new Date(2026, 10, 30, 9, 42).getTime()),
-  error: null,
-  errorKind: null,
-  fetchedMessages: 0,
-  fetchedBytes: 0,
-  initialSyncDone: true,
-  idle: true,
-  nextRetryAt: null,
-};
+const SYNC: SyncStatus = { ...IDLE_SYNC, lastSync: secs(new Date(2026, 10, 30, 9, 42).getTime()) };
 
 function account(id: number, email: string, sync: Partial<SyncStatus> | null): MailAccountWithSync {
-  return {
-    id,
-    sessionId: String(id),
-    email_address: email,
-    imap_server: 'mail.example',
-    imap_port: 993,
-    imap_ssl: true,
-    smtp_server: 'mail.example',
-    smtp_port: 465,
-    smtp_ssl: true,
-    imap_fingerprint: null,
-    smtp_fingerprint: null,
-    auth: 'password',
-    needsSignIn: false,
-    sync: sync === null ? null : { ...SYNC, ...sync },
-  };
+  const status = sync === null ? null : { ...SYNC, ...sync };
+  return mailAccount({ id, email_address: email, imap_server: 'mail.example', smtp_server: 'mail.example', sync: status });
 }
 
 function server(accounts: () => MailAccountWithSync[] | Response) {

@@ -6,6 +6,7 @@ import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test
 import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
 import SettingsPage from '../settings/SettingsPage';
 import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
+import { IDLE_SYNC, mailAccount } from './accountFixtures';
 
 type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
@@ -25,32 +26,13 @@ const GMAIL: DetectedProvider = {
 
 const FP = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 
-const ACCOUNT: MailAccountWithSync = {
+const ACCOUNT: MailAccountWithSync = mailAccount({
   id: 7,
-  sessionId: '7',
   email_address: 'dana@home.example',
   imap_server: 'mail.home.example',
-  imap_port: 993,
-  imap_ssl: true,
   smtp_server: 'mail.home.example',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  auth: 'password',
-  needsSignIn: false,
-  sync: {
-    state: 'idle',
-    lastSync: Date.UTC(2026, 10, 30, 8, 5) / 1000,
-    error: null,
-    errorKind: null,
-    fetchedMessages: 0,
-    fetchedBytes: 0,
-    initialSyncDone: true,
-    idle: true,
-    nextRetryAt: null,
-  },
-};
+  sync: { ...IDLE_SYNC, lastSync: Date.UTC(2026, 10, 30, 8, 5) / 1000 },
+});
 
 const CONNECTED = { success: true, message: 'החיבור לתיבת הדואר הצליח', imap: { ok: true }, smtp: { ok: true } };
 

@@ -9,28 +9,20 @@ import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test
 import { GLOBAL_LOGIN_DELAY_MS } from '../household/GlobalMailOffer';
 import { MailAccountCard, REDIRECT_MS } from './MailAccountCard';
 import { GLOBAL_MAIL, GLOBAL_MAIL_EXISTS, NO_HOUSEHOLD } from '../settings/settingsFixtures';
+import { mailAccount } from './accountFixtures';
 
 type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const PLAIN: User = { ...DANA, id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user' };
 
-const ACCOUNT: MailAccountWithSync = {
+const ACCOUNT: MailAccountWithSync = mailAccount({
   id: 7,
-  sessionId: '7',
   email_address: 'family@home.example',
   imap_server: 'mail.home.example',
-  imap_port: 993,
-  imap_ssl: true,
   smtp_server: 'smtp.home.example',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  auth: 'password',
-  needsSignIn: false,
   sync: null,
-};
+});
 
 const WRONG = 'סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.';
 const KEPT = { exists: true, createdAt: '2026-11-21T09:15:00Z', sections: ['preferences', 'mailboxes'] };

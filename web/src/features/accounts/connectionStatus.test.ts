@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../api/types';
 import { connectionView, lastSyncText, retryText } from './connectionStatus';
+import { IDLE_SYNC } from './accountFixtures';
 
-const BASE: SyncStatus = {
-  state: 'idle',
-  lastSync: 1_700_000_000,
-  error: null,
-  errorKind: null,
-  fetchedMessages: 0,
-  fetchedBytes: 0,
-  initialSyncDone: true,
-  idle: true,
-  nextRetryAt: null,
-};
+const BASE: SyncStatus = IDLE_SYNC;
 
 const sync = (over: Partial<SyncStatus>): SyncStatus => ({ ...BASE, ...over });
 

@@ -7,36 +7,12 @@ import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test
 import type { Preferences } from '../../api/settings';
 import { StaticPreferences } from '../settings/sync/SettingsProvider';
 import InboxPage from './InboxPage';
+import { mailAccount } from '../accounts/accountFixtures';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
 
-export const ACCOUNT: MailAccountWithSync = {
-  id: 1,
-  sessionId: '1',
-  email_address: 'dana@example.test',
-  imap_server: 'imap.example.test',
-  imap_port: 993,
-  imap_ssl: true,
-  smtp_server: 'smtp.example.test',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  auth: 'password',
-  needsSignIn: false,
-  sync: {
-    state: 'idle',
-    lastSync: 1_700_000_000,
-    error: null,
-    errorKind: null,
-    fetchedMessages: 0,
-    fetchedBytes: 0,
-    initialSyncDone: true,
-    idle: true,
-    nextRetryAt: null,
-  },
-};
+export const ACCOUNT: MailAccountWithSync = mailAccount();
 
 export function mail(id: number, over: Partial<Email> = {}): Email {
   const date = over.date ?? '2025-03-04T09:15:00Z';
