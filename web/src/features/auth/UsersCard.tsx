@@ -17,7 +17,7 @@ import type {
 } from '../../api/types';
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { SelectField, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
@@ -124,20 +124,12 @@ function UsersCardBody({ me }: { me: User }) {
       {body}
       <AddUserForm onAdded={revalidate} />
       {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={busyId === deleting.id}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setDeleting(null)}
-        >
+        <ConfirmDelete text={t} busy={busyId === deleting.id} onConfirm={() => void confirmDelete()} onCancel={() => setDeleting(null)}>
           <p>
             {t.deleteQuestion} <bdi>{deleting.name}</bdi> (<bdi>{deleting.username}</bdi>)?
           </p>
           <p>{t.deleteWarning}</p>
-        </ConfirmDialog>
+        </ConfirmDelete>
       )}
     </Card>
   );

@@ -13,7 +13,7 @@ import { deleteContact, type Contact, type ContactList } from '../../api/contact
 import { errorMessage } from '../../api/client';
 import { isContactsKey, keys } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
@@ -45,14 +45,13 @@ export default function ContactsPage() {
   const list = useSWR<ContactList>(keys.contacts(search, group), { keepPreviousData: true });
   const [editing, setEditing] = useState<Contact | 'new' | null>(null);
   const [mailOf, setMailOf] = useState<Contact | null>(null);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const deletion = useConfirmation<Contact>();
   const [importResult, setImportResult] = useState<ImportResult | null>(null);
 
   // Every list, the groups and the suggestions follow any change.
   const refresh = useCallback(() => void mutate(isContactsKey), [mutate]);
   const onEdit = useCallback((c: Contact) => setEditing(c), []);
-  const onDelete = useCallback((c: Contact) => setDeleting(c), []);
+  const onDelete = deletion.ask;
 
   const data = list.data;
   const contacts = data?.contacts ?? [];
@@ -65,16 +64,13 @@ export default function ContactsPage() {
     refresh();
   }
 
-  async function confirmDelete(c: Contact) {
-    setDeleteBusy(true);
+  async function remove(c: Contact) {
     try {
       await deleteContact(c.id);
       toast.success(t.deleted(c.name));
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
     } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
       refresh();
     }
   }
@@ -203,19 +199,11 @@ export default function ContactsPage() {
         />
       )}
       {mailOf && <ContactMail contact={mailOf} onClose={() => setMailOf(null)} />}
-      {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deleteBusy}
-          onConfirm={() => void confirmDelete(deleting)}
-          onCancel={() => setDeleting(null)}
-        >
-          <p dir="auto">{t.deleteQuestion(deleting.name)}</p>
+      {deletion.item && (
+        <ConfirmDelete text={t} {...deletion.dialog(remove)}>
+          <p dir="auto">{t.deleteQuestion(deletion.item.name)}</p>
           <p className="muted">{t.deleteNote}</p>
-        </ConfirmDialog>
+        </ConfirmDelete>
       )}
     </section>
   );

@@ -13,7 +13,7 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { deleteRule, movedIds, orderRules, setRuleActive, type Rule, type RulesResponse } from '../../api/rules';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, RulesIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
@@ -36,8 +36,7 @@ export default function RulesPage() {
   const list = useSWR<RulesResponse>(keys.rules());
   const { mutate } = list;
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Rule | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const deletion = useConfirmation<Rule>();
   const [running, setRunning] = useState<Rule | null>(null);
   const [activityOf, setActivityOf] = useState<Rule | null>(null);
   const [moving, setMoving] = useState(false);
@@ -86,7 +85,7 @@ export default function RulesPage() {
   const onActiveRow = useCallback((rule: Rule, active: boolean) => void onActive(rule, active), [onActive]);
   const onMoveRow = useCallback((index: number, step: -1 | 1) => void onMove(index, step), [onMove]);
   const onEdit = useCallback((rule: Rule) => setEditing(rule), []);
-  const onDelete = useCallback((rule: Rule) => setDeleting(rule), []);
+  const onDelete = deletion.ask;
   const onRun = useCallback((rule: Rule) => setRunning(rule), []);
   const onActivity = useCallback((rule: Rule) => setActivityOf(rule), []);
 
@@ -99,8 +98,7 @@ export default function RulesPage() {
     );
   }
 
-  async function confirmDelete(rule: Rule) {
-    setDeleteBusy(true);
+  async function remove(rule: Rule) {
     try {
       await deleteRule(rule.id);
       await mutate((d) => d && { ...d, rules: d.rules.filter((r) => r.id !== rule.id) }, { revalidate: false });
@@ -108,9 +106,6 @@ export default function RulesPage() {
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
       void mutate();
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
     }
   }
 
@@ -186,19 +181,11 @@ export default function RulesPage() {
         />
       )}
       {activityOf && <RuleActivity rule={activityOf} onClose={() => setActivityOf(null)} />}
-      {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deleteBusy}
-          onConfirm={() => void confirmDelete(deleting)}
-          onCancel={() => setDeleting(null)}
-        >
-          <p dir="auto">{t.deleteQuestion(deleting.name)}</p>
+      {deletion.item && (
+        <ConfirmDelete text={t} {...deletion.dialog(remove)}>
+          <p dir="auto">{t.deleteQuestion(deletion.item.name)}</p>
           <p className="muted">{t.deleteNote}</p>
-        </ConfirmDialog>
+        </ConfirmDelete>
       )}
     </section>
   );

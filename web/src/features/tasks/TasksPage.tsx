@@ -14,7 +14,7 @@ import { errorMessage } from '../../api/client';
 import { isTasksKey, keys } from '../../api/keys';
 import { deleteTask, TASK_FILTERS, toggleTask, type Task, type TaskFilter, type TasksResponse } from '../../api/tasks';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
@@ -39,8 +39,7 @@ export default function TasksPage() {
   const all = useSWR<TasksResponse>(keys.tasks('all'));
   const list = useSWR<TasksResponse>(keys.tasks(filter), { keepPreviousData: true });
   const [editing, setEditing] = useState<Task | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Task | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const deletion = useConfirmation<Task>();
   const [toggling, setToggling] = useState<ReadonlySet<string>>(() => new Set());
 
   const refresh = useCallback(() => void mutate(isTasksKey), [mutate]);
@@ -79,7 +78,7 @@ export default function TasksPage() {
   );
   const onToggle = useCallback((task: Task) => void toggle(task), [toggle]);
   const onEdit = useCallback((task: Task) => setEditing(task), []);
-  const onDelete = useCallback((task: Task) => setDeleting(task), []);
+  const onDelete = deletion.ask;
 
   function saved(_task: Task, created: boolean) {
     setEditing(null);
@@ -87,16 +86,13 @@ export default function TasksPage() {
     refresh();
   }
 
-  async function confirmDelete(task: Task) {
-    setDeleteBusy(true);
+  async function remove(task: Task) {
     try {
       await deleteTask(task.id);
       toast.success(t.deleted);
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
     } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
       refresh();
     }
   }
@@ -177,18 +173,10 @@ export default function TasksPage() {
       {editing && (
         <TaskForm task={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={saved} />
       )}
-      {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deleteBusy}
-          onConfirm={() => void confirmDelete(deleting)}
-          onCancel={() => setDeleting(null)}
-        >
-          <p dir="auto">{t.deleteQuestion(deleting.title)}</p>
-        </ConfirmDialog>
+      {deletion.item && (
+        <ConfirmDelete text={t} {...deletion.dialog(remove)}>
+          <p dir="auto">{t.deleteQuestion(deletion.item.title)}</p>
+        </ConfirmDelete>
       )}
     </section>
   );
