@@ -3,16 +3,7 @@
 // background with GET /api/app/me — a 401 there (or on any authenticated call) signs the user out.
 // `loading` is true only when there is a token but no usable user, which needs the server's answer.
 
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import useSWR, { SWRConfig, useSWRConfig } from 'swr';
 import { api } from '../api/client';

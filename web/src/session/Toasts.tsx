@@ -2,18 +2,10 @@
 // log that the bell reads: every toast shown is also recorded as a notification, newest first,
 // keeping the last 20, so a message that vanished while the user looked away is not lost.
 
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { he } from '../i18n/he';
 import { CloseIcon } from '../components/icons';
+import { IconButton } from '../components/IconButton';
 
 export type ToastKind = 'success' | 'error' | 'warning' | 'info';
 
@@ -189,14 +181,9 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
           {toast.message}
         </p>
       )}
-      <button
-        type="button"
-        className="icon-button toast__close"
-        aria-label={he.toasts.close}
-        onClick={() => onDismiss(toast.id)}
-      >
+      <IconButton label={he.toasts.close} className="toast__close" onClick={() => onDismiss(toast.id)}>
         <CloseIcon />
-      </button>
+      </IconButton>
     </li>
   );
 }

@@ -19,14 +19,7 @@
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
 
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
 import { isAutoReplyKey, isTasksKey, keys } from '../../api/keys';

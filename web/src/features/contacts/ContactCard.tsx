@@ -7,6 +7,7 @@ import type { Contact } from '../../api/contacts';
 import { MailIcon, PenIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { GroupBadges } from './GroupBadges';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.contacts;
 
@@ -64,36 +65,21 @@ export const ContactCard = memo(function ContactCard({ contact: c, onMail, onEdi
         </p>
       )}
       <div className="contact-card__actions" role="group" aria-label={t.actionsFor(c.name)}>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.mailOf(c.name)}
-          title={t.recentMail}
-          onClick={() => onMail(c)}
-          data-testid="contact-mail"
-        >
+        <IconButton label={t.mailOf(c.name)} title={t.recentMail} onClick={() => onMail(c)} testId="contact-mail">
           <MailIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.editOf(c.name)}
-          title={t.edit}
-          onClick={() => onEdit(c)}
-          data-testid="contact-edit"
-        >
+        </IconButton>
+        <IconButton label={t.editOf(c.name)} title={t.edit} onClick={() => onEdit(c)} testId="contact-edit">
           <PenIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button--danger"
-          aria-label={t.deleteOf(c.name)}
+        </IconButton>
+        <IconButton
+          label={t.deleteOf(c.name)}
           title={t.delete}
+          danger
           onClick={() => onDelete(c)}
-          data-testid="contact-delete"
+          testId="contact-delete"
         >
           <TrashIcon />
-        </button>
+        </IconButton>
       </div>
     </article>
   );

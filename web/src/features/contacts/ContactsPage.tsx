@@ -27,6 +27,7 @@ import { useDebounced } from './useDebounced';
 import { VcardButtons, type ImportResult } from './VcardButtons';
 import { useContactsView, ViewToggle } from './ViewToggle';
 import { LoadState } from '../../components/LoadState';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.contacts;
 
@@ -167,14 +168,13 @@ export default function ContactsPage() {
           data-kind={importResult.kind}
         >
           <p dir="auto">{importResult.text}</p>
-          <button
-            type="button"
-            className="icon-button contacts-import-result__close"
-            aria-label={t.vcard.dismiss}
+          <IconButton
+            label={t.vcard.dismiss}
+            className="contacts-import-result__close"
             onClick={() => setImportResult(null)}
           >
             <CloseIcon />
-          </button>
+          </IconButton>
         </div>
       )}
 

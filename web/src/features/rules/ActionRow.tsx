@@ -9,6 +9,7 @@ import { CloseIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { RULE_ACTION_KINDS, newAction } from './ruleModel';
 import type { FolderChoice } from './useFolders';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.rules.action;
 
@@ -161,16 +162,15 @@ export function ActionRow({ index, action: a, onChange, onRemove, forwardTaken, 
           ))}
         </select>
         {value}
-        <button
-          type="button"
-          className="icon-button rule-row__remove"
-          aria-label={t.remove(n)}
+        <IconButton
+          label={t.remove(n)}
           title={t.remove(n)}
+          className="rule-row__remove"
           onClick={onRemove}
-          data-testid="action-remove"
+          testId="action-remove"
         >
           <CloseIcon />
-        </button>
+        </IconButton>
       </div>
       {hint}
     </li>

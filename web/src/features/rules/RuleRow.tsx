@@ -10,6 +10,7 @@ import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
 import { describeActions, describeConditions } from './describe';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.rules;
 
@@ -56,28 +57,24 @@ export const RuleRow = memo(function RuleRow({
           <span aria-hidden="true">{index + 1}</span>
           <span className="visually-hidden">{t.position(index + 1)}</span>
         </span>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.moveUp(name)}
+        <IconButton
+          label={t.moveUp(name)}
           title={t.moveUp(name)}
           disabled={moveDisabled || index === 0}
           onClick={() => onMove(index, -1)}
-          data-testid="rule-up"
+          testId="rule-up"
         >
           <ArrowUpIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.moveDown(name)}
+        </IconButton>
+        <IconButton
+          label={t.moveDown(name)}
           title={t.moveDown(name)}
           disabled={moveDisabled || index === total - 1}
           onClick={() => onMove(index, 1)}
-          data-testid="rule-down"
+          testId="rule-down"
         >
           <ArrowDownIcon />
-        </button>
+        </IconButton>
       </div>
 
       <div className="rule-card__main">
@@ -117,36 +114,26 @@ export const RuleRow = memo(function RuleRow({
             <PlayIcon />
             {t.runNow}
           </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t.activity.show(name)}
+          <IconButton
+            label={t.activity.show(name)}
             title={t.activity.title}
             onClick={() => onActivity(rule)}
-            data-testid="rule-activity"
+            testId="rule-activity"
           >
             <ClockIcon />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t.editLabel(name)}
-            title={t.edit}
-            onClick={() => onEdit(rule)}
-            data-testid="rule-edit"
-          >
+          </IconButton>
+          <IconButton label={t.editLabel(name)} title={t.edit} onClick={() => onEdit(rule)} testId="rule-edit">
             <PenIcon />
-          </button>
-          <button
-            type="button"
-            className="icon-button icon-button--danger"
-            aria-label={t.deleteLabel(name)}
+          </IconButton>
+          <IconButton
+            label={t.deleteLabel(name)}
             title={t.delete}
+            danger
             onClick={() => onDelete(rule)}
-            data-testid="rule-delete"
+            testId="rule-delete"
           >
             <TrashIcon />
-          </button>
+          </IconButton>
         </div>
       </div>
     </li>

@@ -10,6 +10,7 @@ import { CheckIcon, ClockIcon, MailIcon, PenIcon, TrashIcon } from '../../compon
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { openResultHref } from '../search/folders';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.tasks;
 
@@ -101,26 +102,18 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
         )}
       </div>
       <div className="task-row__actions">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.editOf(title)}
-          title={t.edit}
-          onClick={() => onEdit(task)}
-          data-testid="task-edit"
-        >
+        <IconButton label={t.editOf(title)} title={t.edit} onClick={() => onEdit(task)} testId="task-edit">
           <PenIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button--danger"
-          aria-label={t.deleteOf(title)}
+        </IconButton>
+        <IconButton
+          label={t.deleteOf(title)}
           title={t.delete}
+          danger
           onClick={() => onDelete(task)}
-          data-testid="task-delete"
+          testId="task-delete"
         >
           <TrashIcon />
-        </button>
+        </IconButton>
       </div>
     </li>
   );

@@ -16,6 +16,7 @@ import { useToast } from '../../../session/Toasts';
 import { ArchiveIcon, CheckIcon, ClockIcon, RefreshIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { dismissAutoArchive, isAutoArchiveDismissed } from './dismiss';
+import { IconButton } from '../../../components/IconButton';
 
 const t = he.inboxZero;
 
@@ -182,17 +183,16 @@ export function InboxZeroPanel(): JSX.Element | null {
             </li>
           ))}
         </ul>
-        <button
-          type="button"
-          className="icon-button inbox-zero__refresh"
-          aria-label={t.refresh}
+        <IconButton
+          label={t.refresh}
           title={t.refresh}
+          className="inbox-zero__refresh"
           disabled={refreshing}
           onClick={() => void refresh()}
-          data-testid="iz-refresh"
+          testId="iz-refresh"
         >
           <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
-        </button>
+        </IconButton>
       </div>
 
       {(shown.length > 0 || allClear || showPrompt) && (
