@@ -18,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/contacts.css';
+import '../../styles/contacts-dialogs.css';
 import { ContactCard } from './ContactCard';
 import { ContactForm } from './ContactForm';
 import { ContactMail } from './ContactMail';

@@ -18,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, RulesIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/rules.css';
+import '../../styles/rules-dialogs.css';
 import { RuleActivity } from './RuleActivity';
 import { RuleForm } from './RuleForm';
 import { RuleRow } from './RuleRow';
