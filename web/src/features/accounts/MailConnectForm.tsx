@@ -7,7 +7,7 @@
 
 import type { FormEvent } from 'react';
 import { useAuth } from '../../session/AuthProvider';
-import { TextField } from '../../components/Field';
+import { SubmitButton, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';
 import { OAuthSection } from '../oauth/OAuthSection';
@@ -47,12 +47,10 @@ export function MailConnectForm({
       <div className="form-grid">
         <TextField
           id="mail-email"
+          verbatim
           label={t.email}
           type="email"
-          dir="ltr"
           autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
           placeholder={t.emailPlaceholder}
           required
           disabled={disabled}
@@ -136,14 +134,9 @@ export function MailConnectForm({
         >
           {busy === 'test' ? t.testing : t.test}
         </button>
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={disabled || !form.email.trim()}
-          data-testid="mail-save"
-        >
-          {busy === 'save' ? t.saving : t.save}
-        </button>
+        <SubmitButton busy={busy === 'save'} busyLabel={t.saving} disabled={disabled || !form.email.trim()} testId="mail-save">
+          {t.save}
+        </SubmitButton>
         {isAdmin && (
           <button
             type="button"

@@ -63,11 +63,9 @@ export function ServerFields({
     <>
       <TextField
         id={`mail-${server}-server`}
+        verbatim
         label={t[host]}
-        dir="ltr"
         autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
         placeholder={guess ?? t[`${server}Placeholder`]}
         disabled={disabled}
         value={form[host]}

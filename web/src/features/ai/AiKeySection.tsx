@@ -100,13 +100,11 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
       >
         <TextField
           id="ai-key-input"
+          verbatim
           label={t.keyLabel}
           hint={keyRequired === false ? `${t.keyOptional} ${t.keyHint}` : t.keyHint}
           type="password"
-          dir="ltr"
           autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
           placeholder={t.keyPlaceholder}
           disabled={saving}
           value={value}

@@ -110,11 +110,9 @@ export function AiProviderForm({
       <div className="form-grid">
         <TextField
           id="ai-model"
+          verbatim
           label={t.model}
-          dir="ltr"
           autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
           placeholder={placeholderFor('model', form.provider, settings)}
           disabled={saving}
           value={form.model}
@@ -123,12 +121,10 @@ export function AiProviderForm({
         {urlEditable ? (
           <TextField
             id="ai-base-url"
+            verbatim
             label={t.baseUrl}
             type="url"
-            dir="ltr"
             autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             hint={form.provider === 'openai' ? t.localExample : undefined}
             placeholder={placeholderFor('baseUrl', form.provider, settings)}
             disabled={saving}

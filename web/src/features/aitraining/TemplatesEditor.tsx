@@ -4,7 +4,7 @@
 
 import { useState, type FormEvent } from 'react';
 import type { AiTemplate } from '../../api/ai';
-import { TextAreaField, TextField } from '../../components/Field';
+import { SubmitButton, TextAreaField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import { newTemplateId } from './trainingForm';
 import { Card } from '../../components/Card';
@@ -77,14 +77,9 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
                     </p>
                   )}
                   <div className="form__actions">
-                    <button
-                      type="submit"
-                      className="button button--primary"
-                      disabled={disabled || !editing.name.trim()}
-                      data-testid="training-template-edit-save"
-                    >
+                    <SubmitButton disabled={disabled || !editing.name.trim()} testId="training-template-edit-save">
                       {t.templateSave}
-                    </button>
+                    </SubmitButton>
                     <button type="button" className="button" onClick={() => setEditing(null)} data-testid="training-template-edit-cancel">
                       {t.templateCancel}
                     </button>

@@ -6,7 +6,7 @@ import { api, errorMessage } from '../../api/client';
 import type { ChangePasswordRequest, SuccessResponse } from '../../api/types';
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
-import { TextField } from '../../components/Field';
+import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { passwordProblem } from '../../lib/passwords';
@@ -123,14 +123,9 @@ export function AccountCard() {
           errorTestId="password-error"
         />
         <div>
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={submitting || empty}
-            data-testid="password-submit"
-          >
-            {submitting ? t.submitting : t.submit}
-          </button>
+          <SubmitButton busy={submitting} busyLabel={t.submitting} disabled={submitting || empty} testId="password-submit">
+            {t.submit}
+          </SubmitButton>
         </div>
       </form>
     </Card>

@@ -9,12 +9,12 @@ import { ApiError, api, errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { SetupAdminRequest, SetupAdminResponse, SetupStatusResponse } from '../../api/types';
 import { useToast } from '../../session/Toasts';
-import { TextField } from '../../components/Field';
-import { MailIcon } from '../../components/icons';
+import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { passwordProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
+import { AuthCard } from './AuthCard';
 
 export function validateSetup(f: {
   name: string;
@@ -59,18 +59,9 @@ export default function SetupPage() {
   }
 
   return (
-    <main className="auth-page">
-      <div className="auth-card auth-card--wide">
-        <div className="auth-card__brand">
-          <span className="brand-mark" aria-hidden="true">
-            <MailIcon />
-          </span>
-          <span className="brand-name">{he.app.name}</span>
-        </div>
-        <h1 className="auth-card__title">{he.setup.title}</h1>
-        {body}
-      </div>
-    </main>
+    <AuthCard title={he.setup.title} wide>
+      {body}
+    </AuthCard>
   );
 }
 
@@ -155,14 +146,12 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         />
         <TextField
           id="setup-username"
+          verbatim
           label={he.setup.username}
           hint={he.setup.usernameHint}
           name="username"
           type="text"
-          dir="ltr"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           required
           disabled={submitting}
           value={username}
@@ -188,14 +177,15 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
           error={error}
           errorTestId="setup-error"
         />
-        <button
-          type="submit"
-          className="button button--primary button--block"
+        <SubmitButton
+          busy={submitting}
+          busyLabel={he.setup.submitting}
+          className="button--block"
           disabled={submitting}
-          data-testid="setup-submit"
+          testId="setup-submit"
         >
-          {submitting ? he.setup.submitting : he.setup.submit}
-        </button>
+          {he.setup.submit}
+        </SubmitButton>
       </form>
     </>
   );

@@ -18,7 +18,7 @@ import type {
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete } from '../../components/ConfirmDialog';
-import { SelectField, TextField } from '../../components/Field';
+import { SelectField, SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
@@ -270,14 +270,14 @@ function ResetPasswordForm({
         error={error}
       />
       <div className="form__actions">
-        <button
-          type="submit"
-          className="button button--primary"
+        <SubmitButton
+          busy={busy}
+          busyLabel={t.resetSaving}
           disabled={busy || !password}
-          data-testid={`user-reset-submit-${u.username}`}
+          testId={`user-reset-submit-${u.username}`}
         >
-          {busy ? t.resetSaving : t.resetSave}
-        </button>
+          {t.resetSave}
+        </SubmitButton>
         <button type="button" className="button" onClick={onCancel} disabled={busy}>
           {t.resetCancel}
         </button>
@@ -336,13 +336,11 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
       <div className="form-grid">
         <TextField
           id="add-user-username"
+          verbatim
           label={t.username}
           hint={t.usernameHint}
           type="text"
-          dir="ltr"
           autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
           required
           maxLength={64}
           disabled={submitting}
@@ -380,14 +378,9 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
         </p>
       )}
       <div>
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={submitting || empty}
-          data-testid="add-user-submit"
-        >
-          {submitting ? t.adding : t.add}
-        </button>
+        <SubmitButton busy={submitting} busyLabel={t.adding} disabled={submitting || empty} testId="add-user-submit">
+          {t.add}
+        </SubmitButton>
       </div>
     </form>
   );

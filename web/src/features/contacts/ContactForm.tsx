@@ -8,7 +8,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { createContact, updateContact, type Contact, type ContactInput } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
-import { TextField } from '../../components/Field';
+import { SubmitButton, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -182,15 +182,15 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
           </p>
         )}
         <div className="form__actions contact-form__actions">
-          <button
-            type="submit"
-            className="button button--primary"
+          <SubmitButton
+            busy={busy}
+            busyLabel={t.saving}
             disabled={!complete || busy}
             title={complete ? undefined : t.requiredHint}
-            data-testid="contact-form-save"
+            testId="contact-form-save"
           >
-            {busy ? t.saving : t.save}
-          </button>
+            {t.save}
+          </SubmitButton>
           <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="contact-form-cancel">
             {t.cancel}
           </button>

@@ -9,7 +9,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client';
 import { createRule, updateRule, type Rule, type RuleAction, type RuleCondition } from '../../api/rules';
-import { CheckboxField, TextField } from '../../components/Field';
+import { CheckboxField, SubmitButton, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -187,15 +187,15 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
               {t.missingHint(missingText)}
             </small>
           )}
-          <button
-            type="submit"
-            className="button button--primary"
+          <SubmitButton
+            busy={busy}
+            busyLabel={t.saving}
             disabled={!complete || busy}
             aria-describedby={complete ? undefined : id('missing')}
-            data-testid="rule-form-save"
+            testId="rule-form-save"
           >
-            {busy ? t.saving : t.save}
-          </button>
+            {t.save}
+          </SubmitButton>
           <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="rule-form-cancel">
             {t.cancel}
           </button>
