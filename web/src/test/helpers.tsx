@@ -1,5 +1,6 @@
 // Test harness: the real providers around a component, an in-memory router whose current
-// location the test can read, and a fetch mock that answers by "METHOD /path".
+// location the test can read, a fetch mock that answers by "METHOD /path", and what a test reads
+// back (the calls it got, their bodies, the toasts shown).
 
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -31,7 +32,7 @@ export function json(status: number, body: unknown): Response {
   });
 }
 
-type Handler = (init: RequestInit | undefined, url: string) => Response | Promise<Response>;
+export type Handler = (init: RequestInit | undefined, url: string) => Response | Promise<Response>;
 
 /** Installs a fetch mock; unknown routes answer 404 in the API's error shape. */
 export function mockFetch(routes: Record<string, Handler>) {
@@ -77,4 +78,24 @@ export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: st
       return current;
     },
   };
+}
+
+export type Fetch = ReturnType<typeof mockFetch>;
+
+/** The calls the fetch mock got for `METHOD /path` (the query string ignored). */
+export function calls(fetch: Fetch, method: string, path: string) {
+  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
+}
+
+/** The JSON body one fetch call sent. */
+export function bodyOf(call: unknown[]): Record<string, unknown> {
+  return JSON.parse(String((call[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+}
+
+/** The toasts on screen, oldest first: their kind (success, error, …) and text. */
+export function toasts(): { kind: string; text: string }[] {
+  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
+    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
+    text: el.querySelector('.toast__message')?.textContent ?? '',
+  }));
 }

@@ -2,13 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
 import SettingsPage from '../settings/SettingsPage';
 import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
 import { IDLE_SYNC, mailAccount } from './accountFixtures';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const GMAIL: DetectedProvider = {
@@ -44,16 +43,6 @@ function failed(imap: object, smtp: object) {
     imap,
     smtp,
   });
-}
-
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
 }
 
 function server(routes: Record<string, Handler> = {}, accounts: MailAccountWithSync[] = []) {

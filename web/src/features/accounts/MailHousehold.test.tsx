@@ -5,13 +5,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MailAccountWithSync, User } from '../../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { GLOBAL_LOGIN_DELAY_MS } from '../household/GlobalMailOffer';
 import { MailAccountCard, REDIRECT_MS } from './MailAccountCard';
 import { GLOBAL_MAIL, GLOBAL_MAIL_EXISTS, NO_HOUSEHOLD } from '../settings/settingsFixtures';
 import { mailAccount } from './accountFixtures';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const PLAIN: User = { ...DANA, id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user' };
@@ -26,16 +25,6 @@ const ACCOUNT: MailAccountWithSync = mailAccount({
 
 const WRONG = 'סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.';
 const KEPT = { exists: true, createdAt: '2026-11-21T09:15:00Z', sections: ['preferences', 'mailboxes'] };
-
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
 
 function server(user: User, routes: Record<string, Handler> = {}, accounts: MailAccountWithSync[] = []) {
   return mockFetch({

@@ -2,11 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiSettings } from '../../api/ai';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { AiCard } from './AiCard';
 import SettingsPage from '../settings/SettingsPage';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const ANTHROPIC = { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' } as const;
@@ -21,14 +20,6 @@ const SETTINGS: AiSettings = {
   keyRequired: true,
   baseUrlEditable: true,
 };
-
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
-}
-
-function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
 
 /** A server that remembers whether a key is stored. */
 function server({ stored = false, settings = SETTINGS, routes = {} }: { stored?: boolean; settings?: AiSettings; routes?: Record<string, Handler> } = {}) {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../api/types';
 import { formatDate } from '../../lib/dates';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import SettingsPage from '../settings/SettingsPage';
 import { NO_MAILBOX } from '../settings/settingsFixtures';
 
@@ -15,10 +15,6 @@ type Fetch = ReturnType<typeof mockFetch>;
 
 function calls(fetch: Fetch, method: string, path: string) {
   return fetch.mock.calls.filter(([url, init]) => url === path && (init?.method ?? 'GET') === method);
-}
-
-function bodyOf(call: unknown[]): unknown {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
 }
 
 /** A tiny in-memory server for the admin routes; `users` changes as the tests act. */

@@ -4,7 +4,9 @@
 
 import type { AiSettings } from '../../api/ai';
 import type { AutoReplyActivityItem, AutoReplySettings, AutoReplyStats } from '../../api/autoReply';
-import { DANA, json, mockFetch } from '../../test/helpers';
+import { calls, DANA, json, mockFetch } from '../../test/helpers';
+
+export { calls };
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -102,10 +104,6 @@ export function autoReplyServer(options: ServerOptions = {}) {
     'GET /api/auto-reply/activity': () => json(200, { items: options.activity ?? [] }),
     ...options.routes,
   });
-}
-
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
 }
 
 /** The bodies of the settings saves, in order. */

@@ -14,6 +14,7 @@ import { ToastProvider } from '../../session/Toasts';
 import { DANA, json, mockFetch, signInAs } from '../../test/helpers';
 import ComposePage from './ComposePage';
 import { $exportHtml, $setHtml } from './editorHtml';
+export { bodyOf, calls, toasts } from '../../test/helpers';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -79,16 +80,6 @@ export function renderCompose(route = '/Compose', state?: unknown): RenderedComp
   };
 }
 
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-export function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
-}
-
 export const chips = (within: ParentNode = document) =>
   Array.from(within.querySelectorAll<HTMLElement>('[data-testid="recipient-chip"]')).map((c) => c.dataset.email);
 
@@ -107,14 +98,6 @@ export const bodyHtml = () => lexical().getEditorState().read($exportHtml);
 /** Writes the body as the user's typing would (a user's edit, not the page's), and waits for it. */
 export function typeBody(html: string) {
   act(() => lexical().update(() => $setHtml(html), { discrete: true }));
-}
-
-/** The toasts on screen with their kind (success, error, warning, info). */
-export function toasts(): { kind: string; text: string }[] {
-  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
-    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
-    text: el.querySelector('.toast__message')?.textContent ?? '',
-  }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Preferences } from '../../api/settings';
 import { StaticPreferences } from '../settings/sync/SettingsProvider';
 import InboxPage from './InboxPage';
 import { mailAccount } from '../accounts/accountFixtures';
+export { bodyOf, calls, toasts } from '../../test/helpers';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -119,16 +120,6 @@ export function list(threads: Thread[], total = threads.length): Response {
   });
 }
 
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-export function bodyOf(call: unknown[]): unknown {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
-
 export const INBOX_ZERO = {
   needsReply: 0,
   urgent: 0,
@@ -160,10 +151,3 @@ export function renderInbox(route = '/Inbox?folder=inbox', prefs: Partial<Prefer
   );
 }
 
-/** The toasts on screen with their kind (success, error, warning, info). */
-export function toasts(): { kind: string; text: string }[] {
-  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
-    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
-    text: el.querySelector('.toast__message')?.textContent ?? '',
-  }));
-}
