@@ -11,6 +11,7 @@ import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { passwordProblem } from '../../lib/passwords';
 import { Card } from '../../components/Card';
+import { Fact } from '../../components/Fact';
 
 const t = he.settings.account;
 
@@ -60,24 +61,15 @@ export function AccountCard() {
     <Card id="account-card" title={t.title} testId="account-card">
 
       <dl className="facts">
-        <div className="facts__row">
-          <dt>{t.name}</dt>
-          <dd dir="auto" data-testid="account-name">
-            {user.name}
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.username}</dt>
-          <dd dir="auto" data-testid="account-username">
-            <bdi>{user.username}</bdi>
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.role}</dt>
-          <dd data-testid="account-role">
-            <span className={`badge badge--role badge--${user.role}`}>{he.settings.roles[user.role]}</span>
-          </dd>
-        </div>
+        <Fact label={t.name} dir="auto" testId="account-name">
+          {user.name}
+        </Fact>
+        <Fact label={t.username} dir="auto" testId="account-username">
+          <bdi>{user.username}</bdi>
+        </Fact>
+        <Fact label={t.role} testId="account-role">
+          <span className={`badge badge--role badge--${user.role}`}>{he.settings.roles[user.role]}</span>
+        </Fact>
       </dl>
 
       <h3 className="card__subtitle">{t.changePassword}</h3>

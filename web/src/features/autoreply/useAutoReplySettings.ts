@@ -40,6 +40,14 @@ function withoutSent(overlay: Patch, sent: Patch): Patch {
   return rest as Patch;
 }
 
+/** What each of the card's field groups (work hours, style, senders, limits) is given. */
+export interface FieldGroupProps {
+  /** The card's id prefix, for the groups' field ids. */
+  idBase: string;
+  values: AutoReplySettings;
+  change: (patch: Partial<AutoReplySettings>) => void;
+}
+
 export interface AutoReplySettingsState {
   /** The server's settings with the unsaved changes over them; undefined while loading. */
   values: AutoReplySettings | undefined;

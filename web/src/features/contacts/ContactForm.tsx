@@ -74,6 +74,14 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
   }
 
   const id = (name: string) => `${idBase}-${name}`;
+  /** What every text field of the form shares: its id, value, setter and test id. */
+  const field = (name: keyof TextFields) => ({
+    id: id(name),
+    value: values[name],
+    onValueChange: set(name),
+    autoComplete: 'off',
+    testId: `contact-form-${name}`,
+  });
 
   return (
     <Modal
@@ -86,55 +94,13 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
     >
       <form className="form contact-form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="contact-form__row">
-          <TextField
-            id={id('name')}
-            label={<Required label={t.name} />}
-            value={values.name}
-            onValueChange={set('name')}
-            autoComplete="off"
-            aria-required="true"
-            data-autofocus
-            testId="contact-form-name"
-          />
-          <TextField
-            id={id('email')}
-            label={<Required label={t.email} />}
-            type="email"
-            dir="ltr"
-            value={values.email}
-            onValueChange={set('email')}
-            autoComplete="off"
-            aria-required="true"
-            testId="contact-form-email"
-          />
+          <TextField {...field('name')} label={<Required label={t.name} />} aria-required="true" data-autofocus />
+          <TextField {...field('email')} label={<Required label={t.email} />} type="email" dir="ltr" aria-required="true" />
         </div>
         <div className="contact-form__row contact-form__row--three">
-          <TextField
-            id={id('phone')}
-            label={t.phone}
-            type="tel"
-            dir="ltr"
-            value={values.phone}
-            onValueChange={set('phone')}
-            autoComplete="off"
-            testId="contact-form-phone"
-          />
-          <TextField
-            id={id('company')}
-            label={t.company}
-            value={values.company}
-            onValueChange={set('company')}
-            autoComplete="off"
-            testId="contact-form-company"
-          />
-          <TextField
-            id={id('position')}
-            label={t.position}
-            value={values.position}
-            onValueChange={set('position')}
-            autoComplete="off"
-            testId="contact-form-position"
-          />
+          <TextField {...field('phone')} label={t.phone} type="tel" dir="ltr" />
+          <TextField {...field('company')} label={t.company} />
+          <TextField {...field('position')} label={t.position} />
         </div>
         <div className="contact-form__groups">
           <TextField

@@ -53,6 +53,11 @@ export function spamSaveError(err: unknown): string {
 }
 
 const LISTS = ['customKeywords', 'customDomains', 'whitelistDomains', 'whitelistSenders'] as const;
+/** The two score thresholds, with their fields' test ids. */
+const THRESHOLDS = [
+  ['spamThreshold', 'spam-threshold'],
+  ['suspiciousThreshold', 'spam-suspicious-threshold'],
+] as const;
 
 export function SpamCard() {
   const idBase = useId();
@@ -132,34 +137,23 @@ export function SpamCard() {
           <Switch id={id('notifyOnSpam')} label={t.notifyOnSpam} checked={form.notifyOnSpam} onChange={(v) => change({ notifyOnSpam: v })} testId="spam-notify" />
         </div>
         <div className="spam-card__thresholds">
-          <TextField
-            id={id('spamThreshold')}
-            label={t.spamThreshold}
-            hint={t.thresholdHint}
-            type="number"
-            inputMode="numeric"
-            min={THRESHOLD_RANGE.min}
-            max={THRESHOLD_RANGE.max}
-            step={1}
-            dir="ltr"
-            value={form.spamThreshold}
-            onValueChange={(v) => change({ spamThreshold: v })}
-            testId="spam-threshold"
-          />
-          <TextField
-            id={id('suspiciousThreshold')}
-            label={t.suspiciousThreshold}
-            hint={t.thresholdHint}
-            type="number"
-            inputMode="numeric"
-            min={THRESHOLD_RANGE.min}
-            max={THRESHOLD_RANGE.max}
-            step={1}
-            dir="ltr"
-            value={form.suspiciousThreshold}
-            onValueChange={(v) => change({ suspiciousThreshold: v })}
-            testId="spam-suspicious-threshold"
-          />
+          {THRESHOLDS.map(([name, testId]) => (
+            <TextField
+              key={name}
+              id={id(name)}
+              label={t[name]}
+              hint={t.thresholdHint}
+              type="number"
+              inputMode="numeric"
+              min={THRESHOLD_RANGE.min}
+              max={THRESHOLD_RANGE.max}
+              step={1}
+              dir="ltr"
+              value={form[name]}
+              onValueChange={(v) => change({ [name]: v })}
+              testId={testId}
+            />
+          ))}
         </div>
         <div className="spam-card__lists">
           {LISTS.map((name) => (

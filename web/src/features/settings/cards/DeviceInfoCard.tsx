@@ -18,6 +18,7 @@ import {
   type UiScale,
 } from './deviceInfo';
 import { Card } from '../../../components/Card';
+import { Fact } from '../../../components/Fact';
 
 const t = he.settings.cards.device;
 
@@ -68,57 +69,45 @@ export function DeviceInfoCard() {
   return (
     <Card id="device-info" title={t.title} testId="device-info">
       <dl className="facts device-facts">
-        <div className="facts__row">
-          <dt>{t.platform}</dt>
-          <dd data-testid="device-platform">{d.platform ? <bdi dir="ltr">{d.platform}</bdi> : t.unknown}</dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.browser}</dt>
-          <dd data-testid="device-browser">
-            {d.browser ? (
-              <bdi dir="ltr">{d.browser.version !== null ? `${d.browser.name} ${d.browser.version}` : d.browser.name}</bdi>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.screen}</dt>
-          <dd data-testid="device-screen">
-            {d.width > 0 && d.height > 0 ? (
-              <>
-                <bdi dir="ltr">
-                  {d.width} × {d.height}
-                </bdi>
-                {d.pixelRatio !== 1 && (
-                  <span className="device-facts__extra" data-testid="device-pixel-ratio">
-                    {' '}
-                    {t.pixelRatio(formatRatio(d.pixelRatio))}
-                  </span>
-                )}
-              </>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.scale}</dt>
-          <dd data-testid="device-scale">
-            {known ? (
-              <>
-                <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
-                <ul className="device-scale" aria-label={t.scaleParts}>
-                  <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
-                  <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />
-                  <ScalePart label={t.scaleIcon} value={icon} testId="device-scale-icon" />
-                </ul>
-              </>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
+        <Fact label={t.platform} testId="device-platform">{d.platform ? <bdi dir="ltr">{d.platform}</bdi> : t.unknown}</Fact>
+        <Fact label={t.browser} testId="device-browser">
+          {d.browser ? (
+            <bdi dir="ltr">{d.browser.version !== null ? `${d.browser.name} ${d.browser.version}` : d.browser.name}</bdi>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
+        <Fact label={t.screen} testId="device-screen">
+          {d.width > 0 && d.height > 0 ? (
+            <>
+              <bdi dir="ltr">
+                {d.width} × {d.height}
+              </bdi>
+              {d.pixelRatio !== 1 && (
+                <span className="device-facts__extra" data-testid="device-pixel-ratio">
+                  {' '}
+                  {t.pixelRatio(formatRatio(d.pixelRatio))}
+                </span>
+              )}
+            </>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
+        <Fact label={t.scale} testId="device-scale">
+          {known ? (
+            <>
+              <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
+              <ul className="device-scale" aria-label={t.scaleParts}>
+                <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
+                <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />
+                <ScalePart label={t.scaleIcon} value={icon} testId="device-scale-icon" />
+              </ul>
+            </>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
       </dl>
     </Card>
   );
