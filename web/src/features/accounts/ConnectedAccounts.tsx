@@ -93,7 +93,7 @@ export function ConnectedAccounts({
     );
   } else {
     body = (
-      <ul className="user-list" aria-label={t.accountsLabel} data-testid="mail-accounts">
+      <ul className="list-box" aria-label={t.accountsLabel} data-testid="mail-accounts">
         {accounts.map((a) => (
           <AccountRow
             key={a.id}

@@ -51,7 +51,7 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
           {t.templatesEmpty}
         </p>
       ) : (
-        <ul className="user-list ai-templates" aria-label={t.templatesLabel} data-testid="training-template-list">
+        <ul className="list-box ai-templates" aria-label={t.templatesLabel} data-testid="training-template-list">
           {templates.map((tpl) =>
             editing?.id === tpl.id ? (
               <li key={tpl.id} className="user-row ai-template" data-testid="training-template-row" data-id={tpl.id}>

@@ -100,7 +100,7 @@ function UsersCardBody({ me }: { me: User }) {
     body = <p className="card__status">{t.empty}</p>;
   } else {
     body = (
-      <ul className="user-list" aria-label={t.listLabel} data-testid="users-list">
+      <ul className="list-box" aria-label={t.listLabel} data-testid="users-list">
         {users.map((u) => (
           <UserRow
             key={u.id}

@@ -65,7 +65,7 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
     const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
     body = (
       <>
-        <ol className="auto-reply-activity__list" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
+        <ol className="auto-reply-activity__list list-box" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
           {shown.map((item, i) => (
             // Decisions carry no id; the rows hold no state, so a position key is harmless.
             <Item key={i} item={item} />

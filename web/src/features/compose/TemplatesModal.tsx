@@ -80,7 +80,7 @@ export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProp
     list = <p className="card__status">{t.empty}</p>;
   } else {
     list = (
-      <ul className="template-list" aria-label={t.listLabel}>
+      <ul className="list-box" aria-label={t.listLabel}>
         {templates.map((template) => (
           <li
             key={template.id}

@@ -63,7 +63,7 @@ export function ContactMail({ contact, onClose }: { contact: Contact; onClose: (
     );
   } else {
     body = (
-      <ul className="contact-mail" aria-label={t.listLabel}>
+      <ul className="contact-mail list-box" aria-label={t.listLabel}>
         {data.emails.map((m) => (
           <MailRow key={m.id} mail={m} onOpen={(r) => navigate(openResultHref(r))} />
         ))}

@@ -96,7 +96,7 @@ export function SuggestionsPanel({ onAdded }: { onAdded: () => void }) {
   }
 
   return (
-    <aside className="contacts-suggestions" aria-labelledby="contacts-suggestions-title" data-testid="contacts-suggestions">
+    <aside className="contacts-suggestions panel" aria-labelledby="contacts-suggestions-title" data-testid="contacts-suggestions">
       <h3 id="contacts-suggestions-title" className="contacts-suggestions__title">
         {t.title}
       </h3>

@@ -129,7 +129,7 @@ export default function RulesPage() {
     );
   } else {
     content = (
-      <ol className="rule-list" aria-label={t.listLabel} data-testid="rule-list">
+      <ol className="rule-list panel" aria-label={t.listLabel} data-testid="rule-list">
         {rules.map((rule, i) => (
           <RuleRow
             key={rule.id}

@@ -65,7 +65,7 @@ export function FilterPanel({ draft, onChange, onApply, onClear, open, onToggle,
 
       <form
         id="search-filters"
-        className="form search-filters"
+        className="form search-filters panel"
         onSubmit={submit}
         noValidate
         aria-labelledby="search-filters-title"

@@ -119,7 +119,7 @@ const ResultRow = memo(function ResultRow({ result, onOpen }: { result: SearchRe
 
 export function ResultList({ results, onOpen }: { results: readonly SearchResult[]; onOpen: (r: SearchResult) => void }) {
   return (
-    <ul className="search-results" aria-label={t.resultsLabel} data-testid="search-results">
+    <ul className="search-results panel" aria-label={t.resultsLabel} data-testid="search-results">
       {results.map((r) => (
         <ResultRow key={r.id} result={r} onOpen={onOpen} />
       ))}

@@ -78,7 +78,7 @@ export function SpamActivityList() {
             {t.empty}
           </p>
         ) : (
-          <ol className="spam-activity__list" data-testid="spam-activity-list">
+          <ol className="spam-activity__list list-box" data-testid="spam-activity-list">
             {data.decisions.map((d) => (
               <Decision key={`${d.at}-${d.message}-${d.source}`} d={d} />
             ))}

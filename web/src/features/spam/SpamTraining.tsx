@@ -77,7 +77,7 @@ function ExamplesEditor({
           {t.examplesEmpty}
         </p>
       ) : (
-        <ul className="spam-examples__list" data-testid={`spam-examples-list-${kind}`}>
+        <ul className="spam-examples__list list-box" data-testid={`spam-examples-list-${kind}`}>
           {examples.map((ex) => {
             const preview = examplePreview(ex.text);
             return (

@@ -134,7 +134,7 @@ export default function TasksPage() {
     );
   } else {
     content = (
-      <ul className="task-list" aria-label={t.listLabel} data-testid="task-list">
+      <ul className="task-list panel" aria-label={t.listLabel} data-testid="task-list">
         {data.tasks.map((task) => (
           <TaskRow
             key={task.id}
