@@ -46,7 +46,7 @@ export const RuleRow = memo(function RuleRow({
   const name = rule.name;
   return (
     <li
-      className={`rule-card${rule.is_active ? '' : ' is-inactive'}`}
+      className={`rule-card panel-row${rule.is_active ? '' : ' is-inactive'}`}
       data-testid="rule-row"
       data-id={rule.id}
       data-active={rule.is_active}
@@ -83,7 +83,7 @@ export const RuleRow = memo(function RuleRow({
             {name}
           </h3>
           {rule.stop && (
-            <span className="rule-card__stops" data-testid="rule-stops">
+            <span className="rule-card__stops pill pill--warning" data-testid="rule-stops">
               {t.stops}
             </span>
           )}

@@ -30,7 +30,7 @@ export function taskMailHref(emailId: string): string {
 export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onDelete }: TaskRowProps) {
   const done = task.status === 'completed';
   const title = task.title.trim() || t.untitled;
-  const classes = ['task-row', done && 'is-completed', task.overdue && 'is-overdue'].filter(Boolean).join(' ');
+  const classes = ['task-row', 'panel-row', done && 'is-completed', task.overdue && 'is-overdue'].filter(Boolean).join(' ');
   return (
     <li className={classes} data-testid="task-row" data-id={task.id} data-status={task.status}>
       <button
@@ -60,7 +60,7 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
             {t.priorities[task.priority]}
           </span>
           {task.overdue && (
-            <span className="task-overdue" data-testid="task-overdue">
+            <span className="task-overdue pill" data-testid="task-overdue">
               {t.overdue}
             </span>
           )}

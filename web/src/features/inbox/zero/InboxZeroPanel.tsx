@@ -221,7 +221,7 @@ export function InboxZeroPanel(): JSX.Element | null {
                         <bdi className="iz-reminder__from" dir="auto">
                           {r.from || he.mail.unknownSender}
                         </bdi>
-                        <span className="iz-reminder__days" title={t.overdueFor(days)}>
+                        <span className="iz-reminder__days pill pill--warning" title={t.overdueFor(days)}>
                           <span className="visually-hidden">{t.overdueFor(days)}</span>
                           <span aria-hidden="true">{days}</span>
                         </span>
