@@ -29,3 +29,12 @@ export function LoadState({ of, text, failed = of.error !== undefined, testIds =
     </p>
   );
 }
+
+/** A list that did load once and then failed to refresh: it stays, with this notice above it. */
+export function RefreshFailed({ error, text }: { error: unknown; text: { loadFailed: string } }) {
+  return (
+    <p className="notice notice--error" role="alert">
+      {text.loadFailed} {errorMessage(error)}
+    </p>
+  );
+}

@@ -15,7 +15,7 @@ import { isContactsKey, keys } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
+import { CloseIcon, ContactsIcon, SearchIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/contacts.css';
 import '../../styles/contacts-dialogs.css';
@@ -27,8 +27,9 @@ import { SuggestionsPanel } from './SuggestionsPanel';
 import { useDebounced } from './useDebounced';
 import { VcardButtons, type ImportResult } from './VcardButtons';
 import { useContactsView, ViewToggle } from './ViewToggle';
-import { LoadState } from '../../components/LoadState';
+import { LoadState, RefreshFailed } from '../../components/LoadState';
 import { IconButton } from '../../components/IconButton';
+import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.contacts;
 
@@ -82,12 +83,7 @@ export default function ContactsPage() {
     setGroup('');
   }
 
-  const add = (
-    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="contacts-add">
-      <PlusIcon />
-      {t.add}
-    </button>
-  );
+  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="contacts-add" />;
 
   let content;
   if (!data) {
@@ -121,16 +117,8 @@ export default function ContactsPage() {
   }
 
   return (
-    <section className="page-section contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
-      <header className="contacts-header">
-        <div className="contacts-header__title">
-          <h2 id={`${idBase}-title`}>{t.pageLabel}</h2>
-          {data && (
-            <span className="contacts-header__count" data-testid="contacts-count" data-count={contacts.length}>
-              {t.count(contacts.length)}
-            </span>
-          )}
-        </div>
+    <section className="page-section list-page contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
+      <ListHeader titleId={`${idBase}-title`} title={t.pageLabel} count={data && { text: t.count(contacts.length), n: contacts.length, testId: 'contacts-count' }}>
         <div className="contacts-header__actions">
           <VcardButtons
             exportDisabled={!!data && contacts.length === 0 && !filtered}
@@ -139,7 +127,7 @@ export default function ContactsPage() {
           />
           {add}
         </div>
-      </header>
+      </ListHeader>
 
       <div className="contacts-toolbar">
         <div className="contacts-search" role="search">
@@ -181,11 +169,7 @@ export default function ContactsPage() {
 
       <div className="contacts-layout">
         <div className="contacts-layout__main">
-          {list.error && data && (
-            <p className="notice notice--error" role="alert">
-              {t.loadFailed} {errorMessage(list.error)}
-            </p>
-          )}
+          {list.error && data && <RefreshFailed error={list.error} text={t} />}
           {content}
         </div>
         <SuggestionsPanel onAdded={refresh} />

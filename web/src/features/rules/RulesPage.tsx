@@ -15,7 +15,7 @@ import { deleteRule, movedIds, orderRules, setRuleActive, type Rule, type RulesR
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { PlusIcon, RulesIcon } from '../../components/icons';
+import { RulesIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/rules.css';
 import '../../styles/rules-dialogs.css';
@@ -23,7 +23,8 @@ import { RuleActivity } from './RuleActivity';
 import { RuleForm } from './RuleForm';
 import { RuleRow } from './RuleRow';
 import { RunRuleDialog } from './RunRuleDialog';
-import { LoadState } from '../../components/LoadState';
+import { LoadState, RefreshFailed } from '../../components/LoadState';
+import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.rules;
 
@@ -110,12 +111,7 @@ export default function RulesPage() {
     }
   }
 
-  const add = (
-    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="rules-add">
-      <PlusIcon />
-      {t.add}
-    </button>
-  );
+  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="rules-add" />;
 
   let content;
   if (!rules) {
@@ -150,24 +146,12 @@ export default function RulesPage() {
   }
 
   return (
-    <section className="page-section rules-page" data-testid="page-RulesPage" aria-labelledby="rules-title">
-      <header className="rules-header">
-        <div className="rules-header__title">
-          <h2 id="rules-title">{he.pages.Rules}</h2>
-          {rules && (
-            <span className="rules-header__count" data-testid="rules-count" data-count={rules.length}>
-              {t.count(rules.length)}
-            </span>
-          )}
-        </div>
+    <section className="page-section list-page rules-page" data-testid="page-RulesPage" aria-labelledby="rules-title">
+      <ListHeader titleId="rules-title" title={he.pages.Rules} count={rules && { text: t.count(rules.length), n: rules.length, testId: 'rules-count' }}>
         {add}
-      </header>
+      </ListHeader>
       <p className="rules-intro">{t.intro}</p>
-      {list.error && rules && (
-        <p className="notice notice--error" role="alert">
-          {t.loadFailed} {errorMessage(list.error)}
-        </p>
-      )}
+      {list.error && rules && <RefreshFailed error={list.error} text={t} />}
       {content}
 
       {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={saved} />}

@@ -16,13 +16,14 @@ import { deleteTask, TASK_FILTERS, toggleTask, type Task, type TaskFilter, type 
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { PlusIcon, TasksIcon } from '../../components/icons';
+import { TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/tasks.css';
 import { TaskFilters, type TaskCounts } from './TaskFilters';
 import { TaskForm } from './TaskForm';
 import { TaskRow } from './TaskRow';
-import { LoadState } from '../../components/LoadState';
+import { LoadState, RefreshFailed } from '../../components/LoadState';
+import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.tasks;
 
@@ -105,12 +106,7 @@ export default function TasksPage() {
     overdue: totals?.overdue,
   };
 
-  const add = (
-    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="tasks-add">
-      <PlusIcon />
-      {t.add}
-    </button>
-  );
+  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="tasks-add" />;
 
   const data = list.data;
   let content;
@@ -150,24 +146,12 @@ export default function TasksPage() {
   }
 
   return (
-    <section className="page-section tasks-page" data-testid="page-TasksPage" aria-labelledby="tasks-title">
-      <header className="tasks-header">
-        <div className="tasks-header__title">
-          <h2 id="tasks-title">{t.pageLabel}</h2>
-          {totals && (
-            <span className="tasks-header__summary" data-testid="tasks-summary">
-              {t.summary(totals.open, totals.overdue)}
-            </span>
-          )}
-        </div>
+    <section className="page-section list-page tasks-page" data-testid="page-TasksPage" aria-labelledby="tasks-title">
+      <ListHeader titleId="tasks-title" title={t.pageLabel} count={totals && { text: t.summary(totals.open, totals.overdue), testId: 'tasks-summary' }}>
         {add}
-      </header>
+      </ListHeader>
       <TaskFilters value={filter} counts={counts} onChange={setFilter} />
-      {list.error && data && (
-        <p className="notice notice--error" role="alert">
-          {t.loadFailed} {errorMessage(list.error)}
-        </p>
-      )}
+      {list.error && data && <RefreshFailed error={list.error} text={t} />}
       {content}
 
       {editing && (
