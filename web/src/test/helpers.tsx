@@ -52,7 +52,8 @@ export interface Rendered extends RenderResult {
   location: () => Location;
 }
 
-export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string } = {}): Rendered {
+/** Renders `ui` inside the app's providers at `route` (a path, or a location with its state). */
+export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string | Partial<Location> } = {}): Rendered {
   let current: Location | undefined;
   function Probe() {
     current = useLocation();

@@ -5,21 +5,11 @@ import type { AiSettings } from '../../api/ai';
 import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { AiCard } from './AiCard';
 import SettingsPage from '../settings/SettingsPage';
+import { AI_SETTINGS } from './aiFixtures';
 
 type Handler = Parameters<typeof mockFetch>[0][string];
 
-const ANTHROPIC = { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' } as const;
-
-const SETTINGS: AiSettings = {
-  provider: 'anthropic',
-  model: '',
-  baseUrl: '',
-  effective: ANTHROPIC,
-  defaults: ANTHROPIC,
-  keyStored: false,
-  keyRequired: true,
-  baseUrlEditable: true,
-};
+const SETTINGS: AiSettings = AI_SETTINGS;
 
 /** A server that remembers whether a key is stored. */
 function server({ stored = false, settings = SETTINGS, routes = {} }: { stored?: boolean; settings?: AiSettings; routes?: Record<string, Handler> } = {}) {

@@ -5,6 +5,7 @@
 import type { AiSettings } from '../../api/ai';
 import type { AutoReplyActivityItem, AutoReplySettings, AutoReplyStats } from '../../api/autoReply';
 import { calls, DANA, json, mockFetch } from '../../test/helpers';
+import { AI_SETTINGS } from '../ai/aiFixtures';
 
 export { calls };
 
@@ -42,16 +43,7 @@ export const STATS: AutoReplyStats = {
   waiting: 0,
 };
 
-const AI: AiSettings = {
-  provider: 'anthropic',
-  model: '',
-  baseUrl: '',
-  effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-  defaults: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-  keyStored: false,
-  keyRequired: true,
-  baseUrlEditable: true,
-};
+const AI: AiSettings = AI_SETTINGS;
 
 export function activityItem(over: Partial<AutoReplyActivityItem> = {}): AutoReplyActivityItem {
   return {

@@ -2,16 +2,12 @@
 // a render with a router entry that can carry location.state (undo send hands the mail back that
 // way), a scriptable XMLHttpRequest for uploads, and small helpers to fill the form.
 
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { getNearestEditorFromDOMNode, type LexicalEditor } from 'lexical';
-import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
-import { SWRConfig } from 'swr';
+import { type Location } from 'react-router-dom';
 import { vi } from 'vitest';
-import { swrFetcher } from '../../api/client';
 import type { ComposeContact, Template } from '../../api/outgoing';
-import { AuthProvider } from '../../session/AuthProvider';
-import { ToastProvider } from '../../session/Toasts';
-import { DANA, json, mockFetch, signInAs } from '../../test/helpers';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import ComposePage from './ComposePage';
 import { $exportHtml, $setHtml } from './editorHtml';
 export { bodyOf, calls, toasts } from '../../test/helpers';
@@ -54,30 +50,8 @@ export interface RenderedCompose {
 /** Renders the compose page at `route`, optionally with location.state (as undo send navigates). */
 export function renderCompose(route = '/Compose', state?: unknown): RenderedCompose {
   signInAs();
-  let current: Location | undefined;
-  function Probe() {
-    current = useLocation();
-    return null;
-  }
   const [pathname, search = ''] = route.split('?');
-  render(
-    <MemoryRouter initialEntries={[{ pathname, search: search ? `?${search}` : '', state }]}>
-      <SWRConfig value={{ fetcher: swrFetcher, provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
-        <ToastProvider>
-          <AuthProvider>
-            <ComposePage />
-            <Probe />
-          </AuthProvider>
-        </ToastProvider>
-      </SWRConfig>
-    </MemoryRouter>,
-  );
-  return {
-    location: () => {
-      if (!current) throw new Error('no location yet');
-      return current;
-    },
-  };
+  return renderWithProviders(<ComposePage />, { route: { pathname, search: search ? `?${search}` : '', state } });
 }
 
 export const chips = (within: ParentNode = document) =>

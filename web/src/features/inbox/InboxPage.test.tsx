@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDate } from '../../lib/dates';
 import { json } from '../../test/helpers';
-import { bodyOf, calls, detail, list, mail, partial, renderInbox, server, solo, thread, threadPath } from './testFixtures';
+import { bodyOf, calls, detail, list, mail, paged, partial, renderInbox, server, solo, thread, threadPath } from './testFixtures';
 
 describe('InboxPage', () => {
   afterEach(() => {
@@ -84,10 +84,7 @@ describe('InboxPage', () => {
   it('loads more while X-Total-Count says there is more', async () => {
     const all = Array.from({ length: 60 }, (_, i) => solo(i + 1));
     const fetch = server({
-      'GET /api/threads/inbox': (_init, url) => {
-        const page = Number(new URL(url, 'http://x').searchParams.get('page'));
-        return list(all.slice((page - 1) * 50, page * 50), all.length);
-      },
+      'GET /api/threads/inbox': paged(all),
     });
     renderInbox();
     await waitFor(() => expect(screen.getAllByTestId('thread-row')).toHaveLength(50));

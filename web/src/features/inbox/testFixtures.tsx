@@ -120,6 +120,14 @@ export function list(threads: Thread[], total = threads.length): Response {
   });
 }
 
+/** GET /api/threads/<folder> answering `all` in pages of 50, as `?page=` asks. */
+export function paged(all: Thread[]): Handler {
+  return (_init, url) => {
+    const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+    return list(all.slice((page - 1) * 50, page * 50), all.length);
+  };
+}
+
 export const INBOX_ZERO = {
   needsReply: 0,
   urgent: 0,
