@@ -2,7 +2,7 @@
 // location the test can read, a fetch mock that answers by "METHOD /path", and what a test reads
 // back (the calls it got, their bodies, the toasts shown).
 
-import { render, type RenderResult } from '@testing-library/react';
+import { act, render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { SWRConfig } from 'swr';
@@ -99,4 +99,18 @@ export function toasts(): { kind: string; text: string }[] {
     kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
     text: el.querySelector('.toast__message')?.textContent ?? '',
   }));
+}
+
+/** Captured before any test fakes it. */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Lets pending work finish without moving a fake clock: promises and real macrotasks (the mocked
+ * fetch's body) run, the app's timers do not. RTL's waitFor hangs under a fake setTimeout.
+ */
+export async function settle(done: () => boolean) {
+  for (let i = 0; i < 50 && !done(); i++) {
+    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
+  }
+  if (!done()) throw new Error('never settled');
 }

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
-import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, settle, signInAs } from '../../test/helpers';
 import { MailAccountCard, REDIRECT_MS, SAVED_TOAST_MS } from './MailAccountCard';
 import SettingsPage from '../settings/SettingsPage';
 import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
@@ -74,20 +74,6 @@ function server(routes: Record<string, Handler> = {}, accounts: MailAccountWithS
 function renderCard() {
   signInAs({ ...DANA, role: 'user' });
   return renderWithProviders(<MailAccountCard />, { route: '/Settings' });
-}
-
-/** Captured before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
-/**
- * Lets pending work finish without moving the (fake) clock: promises and real macrotasks (the
- * mocked fetch's body) run, the app's timers do not. RTL's waitFor hangs under a fake setTimeout.
- */
-async function settle(done: () => boolean) {
-  for (let i = 0; i < 50 && !done(); i++) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-  if (!done()) throw new Error('never settled');
 }
 
 async function fillAccount(user: ReturnType<typeof userEvent.setup>, email = 'dana@gmail.com', password = 'app-pass') {

@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MailAccountWithSync, User } from '../../api/types';
-import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, settle, signInAs } from '../../test/helpers';
 import { GLOBAL_LOGIN_DELAY_MS } from '../household/GlobalMailOffer';
 import { MailAccountCard, REDIRECT_MS } from './MailAccountCard';
 import { GLOBAL_MAIL, GLOBAL_MAIL_EXISTS, NO_HOUSEHOLD } from '../settings/settingsFixtures';
@@ -54,17 +54,6 @@ function server(user: User, routes: Record<string, Handler> = {}, accounts: Mail
 function renderCard(user: User) {
   signInAs(user);
   return renderWithProviders(<MailAccountCard />, { route: '/Settings' });
-}
-
-/** Captured before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
-/** Lets promises and the mocked fetch finish without moving the (fake) clock. */
-async function settle(done: () => boolean) {
-  for (let i = 0; i < 50 && !done(); i++) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-  if (!done()) throw new Error('never settled');
 }
 
 async function fillForm(user: ReturnType<typeof userEvent.setup>, password = 'family-pass') {

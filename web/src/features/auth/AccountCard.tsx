@@ -2,16 +2,17 @@
 // (docs/API.md "Own password": POST /api/app/password; other sessions end, this one stays).
 
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../api/client';
+import { api } from '../../api/client';
 import type { ChangePasswordRequest, SuccessResponse } from '../../api/types';
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
 import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
-import { passwordProblem } from '../../lib/passwords';
+import { passwordFormProblem } from '../../lib/passwords';
 import { Card } from '../../components/Card';
 import { Fact } from '../../components/Fact';
+import { useSubmit } from '../../components/useSubmit';
 
 const t = he.settings.account;
 
@@ -21,40 +22,22 @@ export function AccountCard() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, submit } = useSubmit();
 
   if (!user) return null;
 
   const empty = !current || !next || !confirm;
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (submitting) return;
-    if (empty) {
-      setError(he.settings.validation.required);
-      return;
-    }
-    const problem = passwordProblem(next, confirm);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
-    try {
+  // A 400 (wrong current password, a too-short one): the server's Hebrew message shows under the form.
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    void submit(e, passwordFormProblem(empty, next, confirm), async () => {
       const body: ChangePasswordRequest = { currentPassword: current, newPassword: next };
       await api<SuccessResponse>('/api/app/password', { method: 'POST', body });
       toast.success(t.updated);
       setCurrent('');
       setNext('');
       setConfirm('');
-    } catch (err) {
-      // 400 wrong current password or a too-short one: the server's Hebrew message says which.
-      setError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   return (

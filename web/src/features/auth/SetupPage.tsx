@@ -12,9 +12,10 @@ import { useToast } from '../../session/Toasts';
 import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
-import { passwordProblem } from '../../lib/passwords';
+import { passwordFormProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
 import { AuthCard } from './AuthCard';
+import { useSubmit } from '../../components/useSubmit';
 
 export function validateSetup(f: {
   name: string;
@@ -22,8 +23,8 @@ export function validateSetup(f: {
   password: string;
   confirm: string;
 }): string | null {
-  if (!f.name.trim() || !f.username.trim() || !f.password || !f.confirm) return he.setup.required;
-  return passwordProblem(f.password, f.confirm);
+  const empty = !f.name.trim() || !f.username.trim() || !f.password || !f.confirm;
+  return passwordFormProblem(empty, f.password, f.confirm, he.setup.required);
 }
 
 export default function SetupPage() {
@@ -85,19 +86,14 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, submit } = useSubmit();
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (submitting) return;
-    const invalid = validateSetup({ name, username, password, confirm });
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    void submit(e, validateSetup({ name, username, password, confirm }), send);
+  }
+
+  // A 403 (wrong token) or 400 (invalid fields): the server's Hebrew message says which.
+  async function send() {
     try {
       const body: SetupAdminRequest = { token, name: name.trim(), username: username.trim(), password };
       const res = await api<SetupAdminResponse>('/api/setup/admin', {
@@ -112,16 +108,11 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         username: res.user?.username ?? username.trim(),
       };
       navigate('/login', { replace: true, state });
-      return;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        onAlreadyDone();
-        return;
-      }
-      // 403 wrong token, 400 invalid fields: the server's Hebrew message says which.
-      setError(errorMessage(err));
+      // Someone finished setup meanwhile: the "already done" view.
+      if (err instanceof ApiError && err.status === 409) onAlreadyDone();
+      else throw err;
     }
-    setSubmitting(false);
   }
 
   return (

@@ -22,9 +22,10 @@ import { SelectField, SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
-import { passwordProblem } from '../../lib/passwords';
+import { passwordFormProblem, passwordProblem } from '../../lib/passwords';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
+import { useSubmit } from '../../components/useSubmit';
 
 const t = he.settings.users;
 
@@ -292,26 +293,13 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('user');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, submit: run } = useSubmit();
 
   const empty = !username.trim() || !name.trim() || !password;
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (submitting) return;
-    if (empty) {
-      setError(he.settings.validation.required);
-      return;
-    }
-    const problem = passwordProblem(password);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
-    try {
+  // A 400 (invalid fields) or 409 (the username exists): the server's Hebrew message, as a toast.
+  function submit(e: FormEvent<HTMLFormElement>) {
+    const send = async () => {
       const body: CreateUserRequest = { username: username.trim(), name: name.trim(), password, role };
       const res = await api<AdminUserResponse>(keys.adminUsers(), { method: 'POST', body });
       toast.success(t.added(res?.user?.name ?? body.name));
@@ -320,12 +308,8 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
       setPassword('');
       setRole('user');
       await onAdded();
-    } catch (err) {
-      // 400 invalid fields, 409 the username exists: the server's Hebrew message says which.
-      toast.error(errorMessage(err));
-    } finally {
-      setSubmitting(false);
-    }
+    };
+    void run(e, passwordFormProblem(empty, password), send, toast.error);
   }
 
   return (

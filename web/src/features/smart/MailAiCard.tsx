@@ -10,10 +10,8 @@ import { SmartError } from './SmartError';
 export interface MailAiCardProps {
   /** `summary` or `replies`: names the testids (`smart-<name>-card`, `-busy`) and the title id. */
   name: string;
-  title: string;
-  button: string;
-  busyText: string;
-  failed: string;
+  /** The card's strings: its title, its button, the line while the AI works, the failure's words. */
+  text: { title: string; button: string; busy: string; failed: string };
   buttonTestId: string;
   hasMail: boolean;
   busy: boolean;
@@ -22,26 +20,26 @@ export interface MailAiCardProps {
   children?: ReactNode;
 }
 
-export function MailAiCard({ name, title, button, busyText, failed, buttonTestId, hasMail, busy, error, onRun, children }: MailAiCardProps) {
+export function MailAiCard({ name, text, buttonTestId, hasMail, busy, error, onRun, children }: MailAiCardProps) {
   const titleId = `smart-${name}-title`;
   return (
     <section className="card smart-card" data-testid={`smart-${name}-card`} aria-busy={busy} aria-labelledby={titleId}>
       <header className="smart-card__header">
         <h3 className="card__subtitle" id={titleId}>
-          {title}
+          {text.title}
         </h3>
         <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={onRun} data-testid={buttonTestId}>
           <SparkIcon />
-          {busy ? busyText : button}
+          {busy ? text.busy : text.button}
         </button>
       </header>
       {!hasMail && <p className="card__status">{he.smart.chooseMail}</p>}
       {busy && (
         <p className="card__status" role="status" data-testid={`smart-${name}-busy`}>
-          {busyText}
+          {text.busy}
         </p>
       )}
-      {error !== undefined && !busy && <SmartError error={error} fallback={failed} />}
+      {error !== undefined && !busy && <SmartError error={error} fallback={text.failed} />}
       {children}
     </section>
   );

@@ -25,10 +25,7 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
   return (
     <MailAiCard
       name="replies"
-      title={t.title}
-      button={t.button}
-      busyText={t.busy}
-      failed={t.failed}
+      text={t}
       buttonTestId="smart-replies-generate"
       hasMail={!!mail}
       busy={busy}

@@ -25,10 +25,7 @@ export function SummaryCard({ mail }: { mail: Email | null }) {
   return (
     <MailAiCard
       name="summary"
-      title={t.title}
-      button={t.button}
-      busyText={t.busy}
-      failed={t.failed}
+      text={t}
       buttonTestId="smart-summarize"
       hasMail={!!mail}
       busy={busy}
