@@ -3,6 +3,7 @@
 // error. The card's result goes in `children`.
 
 import type { ReactNode } from 'react';
+import type { Email } from '../../api/types';
 import { SparkIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { SmartError } from './SmartError';
@@ -13,22 +14,25 @@ export interface MailAiCardProps {
   /** The card's strings: its title, its button, the line while the AI works, the failure's words. */
   text: { title: string; button: string; busy: string; failed: string };
   buttonTestId: string;
-  hasMail: boolean;
-  busy: boolean;
-  error: unknown;
-  onRun: () => void;
+  /** The chosen mail, if any: the button asks about it. */
+  mail: Email | null;
+  /** The AI's work on that mail: under way, or its failure. */
+  state: { busy: boolean; error?: unknown };
+  onRun: (mail: Email) => void;
   children?: ReactNode;
 }
 
-export function MailAiCard({ name, text, buttonTestId, hasMail, busy, error, onRun, children }: MailAiCardProps) {
+export function MailAiCard({ name, text, buttonTestId, mail, state, onRun, children }: MailAiCardProps) {
   const titleId = `smart-${name}-title`;
+  const { busy, error } = state;
+  const hasMail = mail !== null;
   return (
     <section className="card smart-card" data-testid={`smart-${name}-card`} aria-busy={busy} aria-labelledby={titleId}>
       <header className="smart-card__header">
         <h3 className="card__subtitle" id={titleId}>
           {text.title}
         </h3>
-        <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={onRun} data-testid={buttonTestId}>
+        <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={() => mail && onRun(mail)} data-testid={buttonTestId}>
           <SparkIcon />
           {busy ? text.busy : text.button}
         </button>
