@@ -81,9 +81,36 @@ export interface DeleteText {
   deleteNo: string;
 }
 
-/** The confirmation before deleting a list's item: danger-styled, worded by the feature's strings. */
-export function ConfirmDelete({ text, ...rest }: { text: DeleteText } & Omit<ConfirmDialogProps, 'title' | 'confirmLabel' | 'cancelLabel' | 'danger'>) {
-  return <ConfirmDialog title={text.deleteTitle} confirmLabel={text.deleteYes} cancelLabel={text.deleteNo} danger {...rest} />;
+/** A list item's delete question ("delete X?") and the note under it, when the feature has one. */
+export interface DeleteQuestion {
+  deleteQuestion: (name: string) => string;
+  deleteNote?: string;
+}
+
+type ConfirmDeleteProps = Omit<ConfirmDialogProps, 'title' | 'confirmLabel' | 'cancelLabel' | 'danger' | 'children'> &
+  ({ text: DeleteText; children: ReactNode } | { text: DeleteText & DeleteQuestion; name: string });
+
+/**
+ * The confirmation before deleting a list's item: danger-styled, worded by the feature's strings;
+ * given the item's `name`, its body is the feature's question about it and the note, if any.
+ */
+export function ConfirmDelete(props: ConfirmDeleteProps) {
+  const { text, busy, onConfirm, onCancel } = props;
+  const labels = { title: text.deleteTitle, confirmLabel: text.deleteYes, cancelLabel: text.deleteNo };
+  const body =
+    'name' in props ? (
+      <>
+        <p dir="auto">{props.text.deleteQuestion(props.name)}</p>
+        {props.text.deleteNote && <p className="muted">{props.text.deleteNote}</p>}
+      </>
+    ) : (
+      props.children
+    );
+  return (
+    <ConfirmDialog {...labels} danger busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
+      {body}
+    </ConfirmDialog>
+  );
 }
 
 /**

@@ -185,10 +185,7 @@ export default function ContactsPage() {
       )}
       {mailOf && <ContactMail contact={mailOf} onClose={() => setMailOf(null)} />}
       {deletion.item && (
-        <ConfirmDelete text={t} {...deletion.dialog(remove)}>
-          <p dir="auto">{t.deleteQuestion(deletion.item.name)}</p>
-          <p className="muted">{t.deleteNote}</p>
-        </ConfirmDelete>
+        <ConfirmDelete text={t} name={deletion.item.name} {...deletion.dialog(remove)} />
       )}
     </section>
   );

@@ -158,9 +158,7 @@ export default function TasksPage() {
         <TaskForm task={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={saved} />
       )}
       {deletion.item && (
-        <ConfirmDelete text={t} {...deletion.dialog(remove)}>
-          <p dir="auto">{t.deleteQuestion(deletion.item.title)}</p>
-        </ConfirmDelete>
+        <ConfirmDelete text={t} name={deletion.item.title} {...deletion.dialog(remove)} />
       )}
     </section>
   );
