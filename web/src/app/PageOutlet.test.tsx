@@ -2,7 +2,7 @@
 
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
+import { DANA, json, LAZY_PAGE, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
 import { PageOutlet } from './PageOutlet';
 
 describe('PageOutlet', () => {
@@ -12,6 +12,6 @@ describe('PageOutlet', () => {
     mockFetch({ 'GET /api/app/me': () => json(200, { success: true, user: DANA }) });
     signInAs(DANA);
     renderWithProviders(<PageOutlet />, { route: '/AITraining' });
-    expect(await screen.findByTestId('page-AITrainingPage')).toBeInTheDocument();
+    expect(await screen.findByTestId('page-AITrainingPage', {}, LAZY_PAGE)).toBeInTheDocument();
   });
 });

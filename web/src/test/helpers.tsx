@@ -83,6 +83,9 @@ export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: st
 
 export type Fetch = ReturnType<typeof mockFetch>;
 
+/** waitFor options for a lazy page: on a busy machine its chunk can take over a second to load. */
+export const LAZY_PAGE = { timeout: 5000 };
+
 /** The calls the fetch mock got for `METHOD /path` (the query string ignored). */
 export function calls(fetch: Fetch, method: string, path: string) {
   return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { detail, list, solo } from '../../features/inbox/testFixtures';
 import { page, result, searchServer } from '../../features/search/searchFixtures';
-import { json, renderWithProviders, signInAs } from '../../test/helpers';
+import { json, LAZY_PAGE, renderWithProviders, signInAs } from '../../test/helpers';
 import { AppRoutes } from '../App';
 
 afterEach(() => {
@@ -26,7 +26,7 @@ describe('search in the app', () => {
     const r = renderWithProviders(<AppRoutes />, { route: '/Inbox' });
     const user = userEvent.setup();
     await user.type(screen.getByTestId('sidebar-search'), 'ישנה{Enter}');
-    expect(await screen.findByTestId('page-SearchPage')).toBeInTheDocument();
+    expect(await screen.findByTestId('page-SearchPage', {}, LAZY_PAGE)).toBeInTheDocument();
     expect(screen.getByTestId('search-input')).toHaveValue('ישנה');
     await user.click(await screen.findByTestId('search-result'));
     await waitFor(() => expect(r.location().pathname).toBe('/Inbox'));
