@@ -116,9 +116,11 @@ export default function ContactsPage() {
     );
   }
 
+  const count = data && { text: t.count(contacts.length), n: contacts.length, testId: 'contacts-count' };
+
   return (
     <section className="page-section list-page contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
-      <ListHeader titleId={`${idBase}-title`} title={t.pageLabel} count={data && { text: t.count(contacts.length), n: contacts.length, testId: 'contacts-count' }}>
+      <ListHeader titleId={`${idBase}-title`} title={t.pageLabel} count={count}>
         <div className="contacts-header__actions">
           <VcardButtons
             exportDisabled={!!data && contacts.length === 0 && !filtered}
