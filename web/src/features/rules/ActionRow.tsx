@@ -9,7 +9,6 @@ import { CloseIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { RULE_ACTION_KINDS, newAction } from './ruleModel';
 import type { FolderChoice } from './useFolders';
-import { IconButton } from '../../components/IconButton';
 
 const t = he.rules.action;
 
@@ -162,15 +161,16 @@ export function ActionRow({ index, action: a, onChange, onRemove, forwardTaken, 
           ))}
         </select>
         {value}
-        <IconButton
-          label={t.remove(n)}
+        <button
+          type="button"
+          className="icon-button rule-row__remove"
+          aria-label={t.remove(n)}
           title={t.remove(n)}
-          className="rule-row__remove"
           onClick={onRemove}
-          testId="action-remove"
+          data-testid="action-remove"
         >
           <CloseIcon />
-        </IconButton>
+        </button>
       </div>
       {hint}
     </li>

@@ -7,7 +7,6 @@ import type { RuleCondition, RuleField } from '../../api/rules';
 import { CloseIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { RULE_FIELDS, fieldKind, withField, type FieldKind } from './ruleModel';
-import { IconButton } from '../../components/IconButton';
 
 const t = he.rules.condition;
 
@@ -123,15 +122,16 @@ export function ConditionRow({ index, condition: c, onChange, onRemove, autoFocu
           </span>
         )}
 
-        <IconButton
-          label={t.remove(n)}
+        <button
+          type="button"
+          className="icon-button rule-row__remove"
+          aria-label={t.remove(n)}
           title={t.remove(n)}
-          className="rule-row__remove"
           onClick={onRemove}
-          testId="condition-remove"
+          data-testid="condition-remove"
         >
           <CloseIcon />
-        </IconButton>
+        </button>
       </div>
       {kind === 'header' && <small className="field__hint rule-row__hint">{t.hints.header}</small>}
     </li>

@@ -6,11 +6,11 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { Rule, RuleActivityResponse } from '../../api/rules';
+import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { describeAction } from './describe';
-import { LoadState } from '../../components/LoadState';
 
 const t = he.rules.activity;
 
@@ -24,8 +24,21 @@ export function RuleActivity({ rule, onClose }: RuleActivityProps) {
   const data = res.data;
 
   let body;
-  if (!data) {
-    body = <LoadState of={res} text={t} testIds={{ error: 'rule-activity-error', retry: 'rule-activity-retry', loading: 'rule-activity-loading' }} />;
+  if (!data && res.error) {
+    body = (
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(res.error)}`}
+        onRetry={() => void res.mutate()}
+        testId="rule-activity-error"
+        retryTestId="rule-activity-retry"
+      />
+    );
+  } else if (!data) {
+    body = (
+      <p className="card__status" role="status" data-testid="rule-activity-loading">
+        {t.loading}
+      </p>
+    );
   } else if (data.items.length === 0) {
     body = (
       <p className="rule-activity__empty" data-testid="rule-activity-empty">

@@ -9,7 +9,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client';
 import { createRule, updateRule, type Rule, type RuleAction, type RuleCondition } from '../../api/rules';
-import { CheckboxField, SubmitButton, TextField } from '../../components/Field';
+import { CheckboxField, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -187,15 +187,15 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
               {t.missingHint(missingText)}
             </small>
           )}
-          <SubmitButton
-            busy={busy}
-            busyLabel={t.saving}
+          <button
+            type="submit"
+            className="button button--primary"
             disabled={!complete || busy}
             aria-describedby={complete ? undefined : id('missing')}
-            testId="rule-form-save"
+            data-testid="rule-form-save"
           >
-            {t.save}
-          </SubmitButton>
+            {busy ? t.saving : t.save}
+          </button>
           <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="rule-form-cancel">
             {t.cancel}
           </button>

@@ -10,7 +10,6 @@ import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
 import { describeActions, describeConditions } from './describe';
-import { IconButton } from '../../components/IconButton';
 
 const t = he.rules;
 
@@ -46,7 +45,7 @@ export const RuleRow = memo(function RuleRow({
   const name = rule.name;
   return (
     <li
-      className={`rule-card panel-row${rule.is_active ? '' : ' is-inactive'}`}
+      className={`rule-card${rule.is_active ? '' : ' is-inactive'}`}
       data-testid="rule-row"
       data-id={rule.id}
       data-active={rule.is_active}
@@ -57,24 +56,28 @@ export const RuleRow = memo(function RuleRow({
           <span aria-hidden="true">{index + 1}</span>
           <span className="visually-hidden">{t.position(index + 1)}</span>
         </span>
-        <IconButton
-          label={t.moveUp(name)}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t.moveUp(name)}
           title={t.moveUp(name)}
           disabled={moveDisabled || index === 0}
           onClick={() => onMove(index, -1)}
-          testId="rule-up"
+          data-testid="rule-up"
         >
           <ArrowUpIcon />
-        </IconButton>
-        <IconButton
-          label={t.moveDown(name)}
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t.moveDown(name)}
           title={t.moveDown(name)}
           disabled={moveDisabled || index === total - 1}
           onClick={() => onMove(index, 1)}
-          testId="rule-down"
+          data-testid="rule-down"
         >
           <ArrowDownIcon />
-        </IconButton>
+        </button>
       </div>
 
       <div className="rule-card__main">
@@ -83,7 +86,7 @@ export const RuleRow = memo(function RuleRow({
             {name}
           </h3>
           {rule.stop && (
-            <span className="rule-card__stops pill pill--warning" data-testid="rule-stops">
+            <span className="rule-card__stops" data-testid="rule-stops">
               {t.stops}
             </span>
           )}
@@ -114,26 +117,36 @@ export const RuleRow = memo(function RuleRow({
             <PlayIcon />
             {t.runNow}
           </button>
-          <IconButton
-            label={t.activity.show(name)}
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t.activity.show(name)}
             title={t.activity.title}
             onClick={() => onActivity(rule)}
-            testId="rule-activity"
+            data-testid="rule-activity"
           >
             <ClockIcon />
-          </IconButton>
-          <IconButton label={t.editLabel(name)} title={t.edit} onClick={() => onEdit(rule)} testId="rule-edit">
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t.editLabel(name)}
+            title={t.edit}
+            onClick={() => onEdit(rule)}
+            data-testid="rule-edit"
+          >
             <PenIcon />
-          </IconButton>
-          <IconButton
-            label={t.deleteLabel(name)}
+          </button>
+          <button
+            type="button"
+            className="icon-button icon-button--danger"
+            aria-label={t.deleteLabel(name)}
             title={t.delete}
-            danger
             onClick={() => onDelete(rule)}
-            testId="rule-delete"
+            data-testid="rule-delete"
           >
             <TrashIcon />
-          </IconButton>
+          </button>
         </div>
       </div>
     </li>

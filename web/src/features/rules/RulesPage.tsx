@@ -13,9 +13,10 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { deleteRule, movedIds, orderRules, setRuleActive, type Rule, type RulesResponse } from '../../api/rules';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { RulesIcon } from '../../components/icons';
+import { PlusIcon, RulesIcon } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import '../../styles/rules.css';
 import '../../styles/rules-dialogs.css';
@@ -23,8 +24,6 @@ import { RuleActivity } from './RuleActivity';
 import { RuleForm } from './RuleForm';
 import { RuleRow } from './RuleRow';
 import { RunRuleDialog } from './RunRuleDialog';
-import { LoadState, RefreshFailed } from '../../components/LoadState';
-import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.rules;
 
@@ -38,7 +37,8 @@ export default function RulesPage() {
   const list = useSWR<RulesResponse>(keys.rules());
   const { mutate } = list;
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
-  const deletion = useConfirmation<Rule>();
+  const [deleting, setDeleting] = useState<Rule | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
   const [running, setRunning] = useState<Rule | null>(null);
   const [activityOf, setActivityOf] = useState<Rule | null>(null);
   const [moving, setMoving] = useState(false);
@@ -87,7 +87,7 @@ export default function RulesPage() {
   const onActiveRow = useCallback((rule: Rule, active: boolean) => void onActive(rule, active), [onActive]);
   const onMoveRow = useCallback((index: number, step: -1 | 1) => void onMove(index, step), [onMove]);
   const onEdit = useCallback((rule: Rule) => setEditing(rule), []);
-  const onDelete = deletion.ask;
+  const onDelete = useCallback((rule: Rule) => setDeleting(rule), []);
   const onRun = useCallback((rule: Rule) => setRunning(rule), []);
   const onActivity = useCallback((rule: Rule) => setActivityOf(rule), []);
 
@@ -100,7 +100,8 @@ export default function RulesPage() {
     );
   }
 
-  async function remove(rule: Rule) {
+  async function confirmDelete(rule: Rule) {
+    setDeleteBusy(true);
     try {
       await deleteRule(rule.id);
       await mutate((d) => d && { ...d, rules: d.rules.filter((r) => r.id !== rule.id) }, { revalidate: false });
@@ -108,14 +109,35 @@ export default function RulesPage() {
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
       void mutate();
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
     }
   }
 
-  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="rules-add" />;
+  const add = (
+    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="rules-add">
+      <PlusIcon />
+      {t.add}
+    </button>
+  );
 
   let content;
-  if (!rules) {
-    content = <LoadState of={{ error: list.error, mutate }} text={t} testIds={{ error: 'rules-error', retry: 'rules-retry', loading: 'rules-loading' }} />;
+  if (!rules && list.error) {
+    content = (
+      <LoadError
+        message={`${t.loadFailed} ${errorMessage(list.error)}`}
+        onRetry={() => void mutate()}
+        testId="rules-error"
+        retryTestId="rules-retry"
+      />
+    );
+  } else if (!rules) {
+    content = (
+      <p className="card__status" role="status" data-testid="rules-loading">
+        {t.loading}
+      </p>
+    );
   } else if (rules.length === 0) {
     content = (
       <EmptyState testId="rules-empty" icon={<RulesIcon />} action={add}>
@@ -125,7 +147,7 @@ export default function RulesPage() {
     );
   } else {
     content = (
-      <ol className="rule-list panel" aria-label={t.listLabel} data-testid="rule-list">
+      <ol className="rule-list" aria-label={t.listLabel} data-testid="rule-list">
         {rules.map((rule, i) => (
           <RuleRow
             key={rule.id}
@@ -146,12 +168,24 @@ export default function RulesPage() {
   }
 
   return (
-    <section className="page-section list-page rules-page" data-testid="page-RulesPage" aria-labelledby="rules-title">
-      <ListHeader titleId="rules-title" title={he.pages.Rules} count={rules && { text: t.count(rules.length), n: rules.length, testId: 'rules-count' }}>
+    <section className="page-section rules-page" data-testid="page-RulesPage" aria-labelledby="rules-title">
+      <header className="rules-header">
+        <div className="rules-header__title">
+          <h2 id="rules-title">{he.pages.Rules}</h2>
+          {rules && (
+            <span className="rules-header__count" data-testid="rules-count" data-count={rules.length}>
+              {t.count(rules.length)}
+            </span>
+          )}
+        </div>
         {add}
-      </ListHeader>
+      </header>
       <p className="rules-intro">{t.intro}</p>
-      {list.error && rules && <RefreshFailed error={list.error} text={t} />}
+      {list.error && rules && (
+        <p className="notice notice--error" role="alert">
+          {t.loadFailed} {errorMessage(list.error)}
+        </p>
+      )}
       {content}
 
       {editing && <RuleForm rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={saved} />}
@@ -166,8 +200,19 @@ export default function RulesPage() {
         />
       )}
       {activityOf && <RuleActivity rule={activityOf} onClose={() => setActivityOf(null)} />}
-      {deletion.item && (
-        <ConfirmDelete text={t} name={deletion.item.name} {...deletion.dialog(remove)} />
+      {deleting && (
+        <ConfirmDialog
+          title={t.deleteTitle}
+          confirmLabel={t.deleteYes}
+          cancelLabel={t.deleteNo}
+          danger
+          busy={deleteBusy}
+          onConfirm={() => void confirmDelete(deleting)}
+          onCancel={() => setDeleting(null)}
+        >
+          <p dir="auto">{t.deleteQuestion(deleting.name)}</p>
+          <p className="muted">{t.deleteNote}</p>
+        </ConfirmDialog>
       )}
     </section>
   );

@@ -117,7 +117,7 @@ export function RunRuleDialog({ rule, onClose, onShowActivity }: RunRuleDialogPr
           )}
           <p className="field__hint">{t.scanned(preview.scanned)}</p>
           {preview.sample.length > 0 && (
-            <ul className="rule-run__sample list-box" aria-label={t.sampleLabel} data-testid="rule-run-sample">
+            <ul className="rule-run__sample" aria-label={t.sampleLabel} data-testid="rule-run-sample">
               {preview.sample.map((m) => (
                 <li key={m.id} className="rule-run__mail">
                   <span className="rule-run__subject" dir="auto">
