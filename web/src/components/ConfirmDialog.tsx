@@ -138,5 +138,5 @@ export function useConfirmation<T>() {
     return { busy, onConfirm: () => void onConfirm(), onCancel: cancel };
   }
 
-  return { item, ask, dialog };
+  return { item, busy, ask, dialog };
 }

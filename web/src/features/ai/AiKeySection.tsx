@@ -9,7 +9,7 @@ import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, deleteApiKey, storeApiKey, type KeyExists } from '../../api/ai';
 import { errorMessage } from '../../api/client';
 import { useToast } from '../../session/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 
@@ -25,8 +25,7 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
   // Blur and the button's click arrive one after the other: the key goes out once.
   const savingRef = useRef(false);
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const confirm = useConfirmation<true>();
 
   /** Shows the server's answer at once, then re-reads it (and the provider's keyStored). */
   function refresh(exists: boolean) {
@@ -53,18 +52,14 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
     }
   }
 
+  // The dialog closes either way; a failure shows under the field.
   async function remove() {
-    setDeleting(true);
     try {
       const res = await deleteApiKey();
-      setConfirming(false);
       toast.success(t.keyDeleted);
       refresh(res?.exists ?? false);
     } catch (err) {
-      setConfirming(false);
       setError(errorMessage(err));
-    } finally {
-      setDeleting(false);
     }
   }
 
@@ -119,8 +114,8 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
             <button
               type="button"
               className="button"
-              disabled={saving || deleting}
-              onClick={() => setConfirming(true)}
+              disabled={saving || confirm.busy}
+              onClick={() => confirm.ask(true)}
               data-testid="ai-key-delete"
             >
               {t.keyDelete}
@@ -133,15 +128,13 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
           {error}
         </p>
       )}
-      {confirming && (
+      {confirm.item && (
         <ConfirmDialog
+          {...confirm.dialog(remove)}
           title={t.keyDeleteTitle}
           confirmLabel={t.keyDeleteYes}
           cancelLabel={t.keyDeleteNo}
           danger
-          busy={deleting}
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
         >
           <p>{t.keyDeleteQuestion}</p>
           {keyRequired !== false && <p>{t.keyDeleteExplain}</p>}

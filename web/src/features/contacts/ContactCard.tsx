@@ -60,18 +60,19 @@ export const ContactCard = memo(function ContactCard({ contact: c, onMail, onEdi
         </div>
       )}
       {c.notes.trim() && (
-        <p className="contact-card__notes" dir="auto" title={c.notes}>
+        <p className="contact-card__notes clamped-text" dir="auto" title={c.notes}>
           {c.notes}
         </p>
       )}
       <div className="contact-card__actions" role="group" aria-label={t.actionsFor(c.name)}>
-        <IconButton label={t.mailOf(c.name)} title={t.recentMail} onClick={() => onMail(c)} testId="contact-mail">
+        <IconButton small label={t.mailOf(c.name)} title={t.recentMail} onClick={() => onMail(c)} testId="contact-mail">
           <MailIcon />
         </IconButton>
-        <IconButton label={t.editOf(c.name)} title={t.edit} onClick={() => onEdit(c)} testId="contact-edit">
+        <IconButton small label={t.editOf(c.name)} title={t.edit} onClick={() => onEdit(c)} testId="contact-edit">
           <PenIcon />
         </IconButton>
         <IconButton
+          small
           label={t.deleteOf(c.name)}
           title={t.delete}
           danger

@@ -14,7 +14,7 @@ import { errorMessage } from '../../api/client';
 import { isContactsKey, keys } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, NoMatch } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, SearchIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/contacts.css';
@@ -96,14 +96,7 @@ export default function ContactsPage() {
       </EmptyState>
     );
   } else if (contacts.length === 0) {
-    content = (
-      <div className="contacts-nomatch" data-testid="contacts-nomatch">
-        <p>{t.noMatch}</p>
-        <button type="button" className="link-button" onClick={clearFilters}>
-          {t.clearFilters}
-        </button>
-      </div>
-    );
+    content = <NoMatch text={t.noMatch} actionLabel={t.clearFilters} onAction={clearFilters} testId="contacts-nomatch" />;
   } else {
     content = (
       <ul className={`contacts-list contacts-list--${view}`} aria-label={t.listLabel} data-testid="contacts-list" data-view={view}>

@@ -66,7 +66,7 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
           )}
         </div>
         {task.description.trim() && (
-          <p className="task-row__description" dir="auto">
+          <p className="task-row__description clamped-text" dir="auto">
             {task.description}
           </p>
         )}
@@ -102,10 +102,11 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
         )}
       </div>
       <div className="task-row__actions">
-        <IconButton label={t.editOf(title)} title={t.edit} onClick={() => onEdit(task)} testId="task-edit">
+        <IconButton small label={t.editOf(title)} title={t.edit} onClick={() => onEdit(task)} testId="task-edit">
           <PenIcon />
         </IconButton>
         <IconButton
+          small
           label={t.deleteOf(title)}
           title={t.delete}
           danger

@@ -15,7 +15,7 @@ import { isTasksKey, keys } from '../../api/keys';
 import { deleteTask, TASK_FILTERS, toggleTask, type Task, type TaskFilter, type TasksResponse } from '../../api/tasks';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, NoMatch } from '../../components/EmptyState';
 import { TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/tasks.css';
@@ -120,14 +120,8 @@ export default function TasksPage() {
       </EmptyState>
     );
   } else if (data.tasks.length === 0) {
-    content = (
-      <div className="tasks-nomatch" data-testid="tasks-empty-filter">
-        <p>{t.emptyFiltered[filter]}</p>
-        <button type="button" className="link-button" onClick={() => setFilter('all')}>
-          {t.showAll}
-        </button>
-      </div>
-    );
+    const showAll = () => setFilter('all');
+    content = <NoMatch text={t.emptyFiltered[filter]} actionLabel={t.showAll} onAction={showAll} testId="tasks-empty-filter" />;
   } else {
     content = (
       <ul className="task-list panel" aria-label={t.listLabel} data-testid="task-list">
