@@ -7,6 +7,7 @@ import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
 import './styles/base.css';
 import './styles/components.css';
+import './styles/boxes.css';
 import './styles/cards.css';
 import './styles/layout.css';
 import './styles/mail-account.css';
