@@ -8,10 +8,9 @@
 import { useState } from 'react';
 import type { SWRResponse } from 'swr';
 import type { AutoReplyActivity, AutoReplyActivityItem, AutoReplyReason } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.autoReply.activity;
 
@@ -73,7 +72,7 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
     const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
     body = (
       <>
-        <ol className="auto-reply-activity__list" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
+        <ol className="auto-reply-activity__list list-box" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
           {shown.map((item, i) => (
             // Decisions carry no id; the rows hold no state, so a position key is harmless.
             <Item key={i} item={item} />
@@ -92,20 +91,8 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
         )}
       </>
     );
-  } else if (activity.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(activity.error)}`}
-        onRetry={() => void activity.mutate()}
-        testId="auto-reply-activity-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {he.app.loading}
-      </p>
-    );
+    body = <LoadState of={activity} text={{ loadFailed: t.loadFailed }} testIds={{ error: 'auto-reply-activity-error' }} />;
   }
 
   return (
