@@ -180,6 +180,8 @@ pub fn app(state: AppState) -> Router {
         .layer(from_fn_with_state(timeout, http::timeout::limit))
         // Added after the timeout: the live channel is long-lived.
         .merge(streams)
+        // Inside the security headers: a panic's 500 gets them too.
+        .layer(http::panic::layer())
         .layer(from_fn(http::headers::security_headers))
         .layer(http::headers::hsts(state.config.tls_files().is_some()))
         .layer(TraceLayer::new_for_http())

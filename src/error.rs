@@ -196,7 +196,11 @@ impl From<JsonRejection> for AppError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
             JsonRejection::MissingJsonContentType(_) => Self::UnsupportedMediaType,
-            JsonRejection::BytesRejection(_) => Self::PayloadTooLarge,
+            JsonRejection::BytesRejection(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Self::PayloadTooLarge
+            }
+            // The body broke off, or came too slowly (`http::slow_body`).
+            JsonRejection::BytesRejection(_) => Self::BadRequest(messages::BODY_INCOMPLETE.into()),
             // Syntax errors and wrong field types alike: the detail (which field) helps the
             // developer of a client, the Hebrew sentence helps the user.
             JsonRejection::JsonDataError(e) => {

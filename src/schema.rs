@@ -92,13 +92,18 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 16,
-        name: "meeting invitations: the user's records by UID",
-        apply: m0016_invitations,
+        name: "rules: forwards counted per user per day",
+        apply: m0016_rule_forwards,
     },
     Migration {
         version: 17,
+        name: "meeting invitations: the user's records by UID",
+        apply: m0017_invitations,
+    },
+    Migration {
+        version: 18,
         name: "the agent API: tokens (hashed) and their call log",
-        apply: m0017_agent_tokens,
+        apply: m0018_agent_tokens,
     },
 ];
 
@@ -179,11 +184,15 @@ fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
     spam::lr::create_tables(txn)
 }
 
-fn m0016_invitations(txn: &WriteTransaction) -> Result<(), redb::Error> {
+fn m0016_rule_forwards(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    rules::forwarding::create_tables(txn)
+}
+
+fn m0017_invitations(txn: &WriteTransaction) -> Result<(), redb::Error> {
     invites::create_tables(txn)
 }
 
-fn m0017_agent_tokens(txn: &WriteTransaction) -> Result<(), redb::Error> {
+fn m0018_agent_tokens(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mcp::create_tables(txn)
 }
 

@@ -16,7 +16,19 @@ async fn health_answers_without_auth() {
     let (s, v) = app.json("GET", "/api/health", None, None).await;
     assert_eq!(s, 200);
     assert_eq!(v["status"], "ok");
+    // Nothing that tells a stranger which version runs here.
+    for field in ["version", "schemaVersion", "webBuild"] {
+        assert!(
+            v.get(field).is_none(),
+            "{field} for an anonymous caller: {v}"
+        );
+    }
+    // A signed-in user sees them.
+    let token = app.admin_token("dana", "admin-password-1").await;
+    let (s, v) = app.json("GET", "/api/health", Some(&token), None).await;
+    assert_eq!(s, 200);
     assert_eq!(v["schemaVersion"], mailclient::schema::SCHEMA_VERSION);
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
 }
 
 #[tokio::test]
@@ -358,22 +370,7 @@ async fn ai_search_and_refresh_are_rate_limited_per_user() {
         ),
     ] {
         // The calls themselves may fail (no AI key here): each still took its turn.
-        for _ in 0..allowed {
-            let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
-            assert_ne!(s, 429, "{path}: {v}");
-        }
-        let (s, v) = app.json(method, path, Some(&dana), body.clone()).await;
-        assert_eq!(
-            (s, v["error"].as_str()),
-            (429, Some("rate_limited")),
-            "{path}"
-        );
-        let text = v["message"].as_str().unwrap();
-        assert!(
-            text.starts_with(message) && text.contains("נסה שוב בעוד"),
-            "{text}"
-        );
-        assert!(v["retryAfterSecs"].as_u64().unwrap() >= 1, "{v}");
+        common::assert_limited(&app, &dana, (method, path, body), allowed, message).await;
     }
     // Another user has buckets of their own; other calls are not limited.
     let (s, _) = app

@@ -3,7 +3,9 @@
 //! `{"results": [entry]}`; `POST /api/v1/form-submit?apiKey&to&name`): the entry cached, the
 //! editor's preview past the cache, Builder's 404/500/slow/huge/malformed answers as Hebrew
 //! errors, no key, and the form block's deliveries (custom JSON and form-urlencoded, Builder's
-//! form-submit, the user's mailbox through the outbox), with the host policy on action URLs.
+//! form-submit, the user's mailbox through the outbox), with the form actions' policy (no
+//! internal address unless the admin allows it: the stand-in's loopback is allowed here) and
+//! the rate limit of form posts and previews.
 
 mod common;
 
@@ -61,6 +63,9 @@ fn entry(base: &str) -> Value {
             form("form-xml", json!({"sendSubmissionsTo": "custom", "action": format!("{base}/action"),
                 "contentType": "text/xml"})),
             form("form-elsewhere", json!({"sendSubmissionsTo": "custom", "action": "http://10.0.0.1:9/x"})),
+            form("form-metadata", json!({"sendSubmissionsTo": "custom",
+                "action": "http://169.254.169.254/latest/meta-data/", "method": "PUT"})),
+            form("form-mapped", json!({"sendSubmissionsTo": "custom", "action": "http://[::ffff:127.0.0.1]:9/x"})),
         ]},
         "variations": {}, "lastUpdated": 1764230400000u64, "testRatio": 1
     })
@@ -134,7 +139,14 @@ async fn start_stub() -> (String, Stub) {
     (base, stub)
 }
 
+/// The stand-in on loopback as Builder; its form actions (on loopback too) allowed.
 fn config(base: &str, extra: &str) -> String {
+    let allow = "allowed_private_networks = [\"127.0.0.1\"]\n";
+    bare_config(base, &format!("{allow}{extra}"))
+}
+
+/// As [`config`], with the form actions' default policy: no internal address.
+fn bare_config(base: &str, extra: &str) -> String {
     format!(
         "[builder]\napi_key = \"{KEY}\"\nbase_url = \"{base}\"\nform_submit_url = \"{base}/api/v1/form-submit\"\ntimeout_secs = 1\ncache_secs = 60\n{extra}"
     )
@@ -391,14 +403,32 @@ async fn form_blocks_post_through_the_server_as_configured() {
         .collect();
     let (s, _) = submit(&app, &token, "form-json", Value::Array(many)).await;
     assert_eq!(s, 400);
+    // A name of 130,000 dotted parts once nested the JSON body that deep: the stack overflowed
+    // writing it, and the process aborted. Refused before anything is built or sent.
+    let deep = vec!["a"; 130_000].join(".");
+    let (s, v) = submit(
+        &app,
+        &token,
+        "form-json",
+        json!([{"key": deep, "value": "x"}]),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["message"], messages::BUILDER_FORM_KEY_TOO_DEEP);
     assert_eq!(posts().len(), sent, "nothing sent for refused forms");
 }
 
 #[tokio::test]
-async fn form_actions_pass_the_mail_host_policy() {
+async fn form_actions_reach_no_internal_host_by_default() {
     let (base, stub) = start_stub().await;
-    // The admin's base_url is trusted; the content's action URLs are not.
-    let (app, token) = signed_in(&config(&base, "[mail]\ndeny_private_ranges = true\n")).await;
+    // The admin's base_url (loopback here) is trusted; the content's action URLs are not:
+    // loopback, the cloud metadata address and IPv4-mapped loopback are refused whatever
+    // [mail] allows.
+    let (app, token) = signed_in(&bare_config(
+        &base,
+        "[mail]\ndeny_private_ranges = false\nallowed_hosts = []\n",
+    ))
+    .await;
     let (s, v) = app
         .json(
             "GET",
@@ -408,22 +438,65 @@ async fn form_actions_pass_the_mail_host_policy() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
-    for block in ["form-json", "form-elsewhere"] {
+    for block in [
+        "form-json",
+        "form-elsewhere",
+        "form-metadata",
+        "form-mapped",
+    ] {
         let (s, v) = submit(&app, &token, block, json!([{"key": "a", "value": "b"}])).await;
         assert_eq!(s, 403, "{block}: {v}");
         assert_eq!(v["message"], messages::BUILDER_FORM_HOST_REFUSED);
     }
     assert!(stub.posts.lock().unwrap().is_empty());
 
+    // The admin allowed 127.0.0.1 (the stand-in): that one goes, nothing else internal.
+    let (app, token) = signed_in(&config(&base, "")).await;
+    for block in ["form-elsewhere", "form-metadata"] {
+        let (s, v) = submit(&app, &token, block, json!([])).await;
+        assert_eq!(s, 403, "{block}: {v}");
+    }
+    assert!(stub.posts.lock().unwrap().is_empty());
+    let (s, v) = submit(&app, &token, "form-json", json!([])).await;
+    assert_eq!(s, 200, "{v}");
+
     // An allowed list that does not name the action's host refuses it too.
-    let (app, token) = signed_in(&config(
-        &base,
-        "[mail]\nallowed_hosts = [\"mail.example.com\"]\n",
-    ))
-    .await;
+    let (app, token) = signed_in(&config(&base, "allowed_hosts = [\"forms.example.com\"]\n")).await;
+    let before = stub.posts.lock().unwrap().len();
     let (s, v) = submit(&app, &token, "form-json", json!([])).await;
     assert_eq!(s, 403, "{v}");
-    assert!(stub.posts.lock().unwrap().is_empty());
+    assert_eq!(stub.posts.lock().unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn form_posts_and_previews_are_rate_limited() {
+    let (base, _stub) = start_stub().await;
+    let (app, token) = signed_in(&config(&base, "[limits]\nbuilder_per_minute = 2\n")).await;
+    let preview = "/api/builder/content?urlPath=%2Fbuilder-demo&preview=true";
+    let (s, v) = app.json("GET", preview, Some(&token), None).await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = submit(&app, &token, "form-json", json!([])).await;
+    assert_eq!(s, 200, "{v}");
+    // The bucket is empty: a form post and a preview wait; the cached page does not.
+    let (s, v) = submit(&app, &token, "form-json", json!([])).await;
+    assert_eq!((s, v["error"].as_str()), (429, Some("rate_limited")), "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(messages::BUILDER_CALLS_LIMITED)
+    );
+    let (s, _) = app.json("GET", preview, Some(&token), None).await;
+    assert_eq!(s, 429);
+    let (s, _) = app
+        .json(
+            "GET",
+            "/api/builder/content?urlPath=%2Fbuilder-demo",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200);
 }
 
 #[tokio::test]
@@ -446,8 +519,9 @@ async fn email_forms_go_through_the_users_mailbox_when_there_is_one() {
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: Default::default(),
+        household: false,
     };
-    mailclient::accounts::save(&app.state.store, &app.state.key, user_id, &settings).unwrap();
+    mailclient::accounts::save(&app.state.store, &app.state.key, user_id, &settings, 10).unwrap();
     let (s, v) = submit(
         &app,
         &token,

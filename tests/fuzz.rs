@@ -2,17 +2,26 @@
 //! what strangers write — the MIME path (mail-parser → summary, full view, search text,
 //! attachments), the HTML sanitizer and the preview, the search query language, the mbox and
 //! Maildir readers, the vCard reader (and its writer on what it read), rules (their JSON,
-//! their checks, matching) and meeting invitations (the calendar parts of a mail, iCalendar,
-//! the card's words, our REPLY read back). Zero panics is the property.
+//! their checks, matching), page-builder entries and form submissions (what whoever edits the
+//! content and whoever fills the form send), the OAuth token endpoints' answers, settings
+//! backup files (the sealed blob's header and key derivation, and a restore of any contents into
+//! a running app) and meeting invitations (the calendar parts of a mail, iCalendar, the card's
+//! words, our REPLY read back). Zero panics is the property, with each target's own bounds
+//! checked on what it accepted: the vCard reader must also stay linear and a backup within this
+//! build's cost and caps.
 //!
 //! Deterministic: a seeded xorshift generator mutates seed inputs from `tests/fixtures` and
 //! tokens that parsers treat specially. `FUZZ_ITERS` sets the inputs per target (a brief run
 //! in the test command; `scripts/fuzz.sh` runs a long one in release) and `FUZZ_SEED` the seed,
 //! so a failure printed here is reproduced by running again with the same two.
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
+use mailclient::backup::{self, seal};
 use mailclient::contacts::vcard;
 use mailclient::import::sources::Source;
 use mailclient::invites::event::{self, Answer, Method, Person};
@@ -176,10 +185,15 @@ fn fixture_files(dirs: &[&str]) -> Vec<Vec<u8>> {
 
 /// Runs `target` on `iters()` mutations of `seeds`; fails with the seed and the input's
 /// number when one panics.
-fn fuzz(name: &str, seeds: &[Vec<u8>], target: impl Fn(&[u8])) {
+fn fuzz(name: &str, seeds: &[Vec<u8>], target: impl FnMut(&[u8])) {
+    fuzz_n(name, seeds, iters(), target)
+}
+
+/// [`fuzz`] with `n` inputs (a target whose every input costs more).
+fn fuzz_n(name: &str, seeds: &[Vec<u8>], n: usize, mut target: impl FnMut(&[u8])) {
     let start = seed() ^ name.bytes().fold(0u64, |h, b| h.rotate_left(5) ^ b as u64);
     let mut rng = Rng(start | 1);
-    for i in 0..iters() {
+    for i in 0..n {
         let base = rng.pick(seeds).clone();
         let input = if i % 10 == 0 {
             base
@@ -308,7 +322,10 @@ fn vcards_never_panic_and_what_is_read_writes_and_reads_again() {
     .collect();
     fuzz("vcard", &seeds, |raw| {
         let text = String::from_utf8_lossy(raw);
+        let started = Instant::now();
         let read = vcard::read(&text);
+        // Linear: a few KB never take long, however they are folded.
+        assert!(started.elapsed() < Duration::from_secs(2), "slow: {text:?}");
         let written = vcard::write(read.cards.iter());
         let again = vcard::read(&written);
         assert_eq!(
@@ -385,4 +402,162 @@ fn invitations_never_panic_and_our_replies_read_back() {
         assert_eq!(back.uid, e.uid.trim());
         assert_eq!(back.attendees.len(), 1);
     });
+}
+
+#[test]
+fn builder_entries_and_forms_never_panic_and_stay_bounded() {
+    use mailclient::builder::{find_block, form};
+    let seeds: Vec<Vec<u8>> = [
+        r#"{"data":{"blocks":[{"@type":"@builder.io/sdk:Element","id":"f","component":{"name":"Form:Form","options":{"sendSubmissionsTo":"custom","action":"https://x.example/a","method":"put","contentType":"application/x-www-form-urlencoded","customHeaders":{"X-A":"1","Host":"h"}}},"children":[{"@type":"@builder.io/sdk:Element","id":"i","component":{"name":"Form:Input","options":{"name":"a.b"}}}]}]},"variations":{"v":{"data":{"blocks":[]}}}}"#,
+        r#"{"data":{"blocks":[{"@type":"@builder.io/sdk:Element","id":"f","component":{"name":"Form:Form","options":{"sendSubmissionsToEmail":"a@b.example","name":"צור קשר"}}}]}}"#,
+        r#"[{"key":"name","value":"דנה"},{"key":"a.b.c","value":3},{"key":"..x..","value":true},{"key":"n","value":null}]"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    fuzz("builder", &seeds, |raw| {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(raw) else {
+            return;
+        };
+        // An entry: its blocks found, a form's options read.
+        for id in ["f", "i", "x"] {
+            if let Some(block) = find_block(&value, id) {
+                let _ = form::plan(&block["component"]["options"]);
+            }
+        }
+        let _ = form::plan(&value);
+        // A submission: what passes the checks makes bodies no deeper than the bound.
+        let Ok(fields) = serde_json::from_value::<Vec<form::Field>>(value) else {
+            return;
+        };
+        if form::check_fields(&fields).is_err() {
+            return;
+        }
+        let json = form::json_body(&fields);
+        let mut depth = 0;
+        let mut level = vec![&json];
+        while !level.is_empty() {
+            depth += 1;
+            level = level
+                .iter()
+                .filter_map(|v| v.as_object())
+                .flat_map(|m| m.values())
+                .collect();
+        }
+        assert!(depth <= form::MAX_KEY_DEPTH + 1, "nested {depth} deep");
+        let _ = json.to_string();
+        let _ = form::urlencoded_body(&fields);
+        let (_, body) = form::multipart_body(&fields);
+        let _ = form::mail_html("טופס", "/p", &fields);
+        assert!(!body.is_empty());
+    });
+}
+
+#[test]
+fn oauth_token_answers_never_panic_and_tokens_are_clean() {
+    use mailclient::oauth::Providers;
+    use mailclient::oauth::provider::read_answer;
+    let seeds: Vec<Vec<u8>> = [
+        r#"{"access_token":"ya29.a0AfH6","expires_in":3599,"refresh_token":"1//0g","scope":"https://mail.google.com/","token_type":"Bearer"}"#,
+        r#"{"access_token":"EwB4A8l6","expires_in":"3600","ext_expires_in":3600,"refresh_token":"M.R3_BAY"}"#,
+        r#"{"device_code":"DAQABAAEAAAD","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":5,"message":"To sign in"}"#,
+        r#"{"error":"authorization_pending","error_description":"AADSTS70016"}"#,
+        r#"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    fuzz("oauth", &seeds, |raw| {
+        for status in [200, 400, 401, 500] {
+            let Ok(body) = read_answer(status, raw) else {
+                continue;
+            };
+            assert!((200..300).contains(&status) && body.is_object());
+            if let Ok(tokens) = Providers::tokens(&body) {
+                let t = &tokens.access_token;
+                assert!(!t.is_empty() && t.is_ascii());
+                assert!(!t.bytes().any(|b| b.is_ascii_control() || b == b' '));
+                let secs = tokens.expires_in.as_secs();
+                assert!((1..=24 * 3600).contains(&secs), "{secs}");
+            }
+            if let Ok(device) = Providers::device_answer(&body) {
+                assert!(device.verification_uri.starts_with("http"));
+                assert!(device.user_code.len() <= 64);
+                assert!((1..=1800).contains(&device.expires_in));
+                assert!((1..=60).contains(&device.interval));
+            }
+        }
+    });
+}
+
+/// A realistic backup's contents: every section, as this build writes them.
+const BACKUP_CONTENTS: &str = r#"{"format":"mailclient-settings","version":1,"createdAt":"2026-01-01T00:00:00Z","sections":{
+"preferences":{"darkMode":true,"timezone":"Asia/Jerusalem"},
+"aiProvider":{"choice":{"provider":"openai","model":"m","baseUrl":"http://127.0.0.1:9/v1"},"key":"sk-x"},
+"aiTraining":{"tone":"friendly","maxLength":120},
+"autoReply":{"autoReplyEnabled":true,"autoReplyBlacklist":"a@b.test"},
+"contacts":[{"name":"שרה","email":"sara@example.test","groups":["משפחה"]}],
+"rules":[{"name":"r","is_active":true,"match_all":true,"conditions":[{"field":"subject","value":"x"}],"actions":[{"kind":"forward_to","value":"out@example.test"}],"stop":false}],
+"tasks":[{"id":1,"title":"t","description":"","priority":"low","due":null,"status":"pending","created":0,"completed":null,"email_id":null,"email_subject":null}],
+"templates":[{"name":"n","subject":"s","body":"b"}],
+"mailboxes":[{"email":"box@example.test","password":"p","imap_server":"imap.fuzz.invalid","imap_port":993,"imap_ssl":true,"smtp_server":"smtp.fuzz.invalid","smtp_port":465,"smtp_ssl":true,"imap_fingerprint":null,"smtp_fingerprint":null},{"email":"h@example.test","password":"","household":true,"imap_server":"x","imap_port":1,"imap_ssl":true,"smtp_server":"x","smtp_port":1,"smtp_ssl":true,"imap_fingerprint":null,"smtp_fingerprint":null}]}}"#;
+
+#[test]
+fn backup_files_never_panic_nor_cost_more_than_this_build_writes() {
+    const MASTER: &str = "fuzz-master-password";
+    let seeds = vec![seal::seal(MASTER, BACKUP_CONTENTS.as_bytes()), {
+        // The smallest file the reader looks at, asking for too much.
+        let mut b = b"MCBK\x01".to_vec();
+        for n in [256 * 1024u32, 10, 1] {
+            b.extend_from_slice(&n.to_le_bytes());
+        }
+        b.resize(61, 7);
+        b
+    }];
+    let mut derived = 0;
+    fuzz("backup", &seeds, |raw| {
+        let started = Instant::now();
+        match seal::header(raw) {
+            Ok(cost) => {
+                assert!(cost.acceptable(), "{cost:?}");
+                // The key derivation (a few hundred ms unoptimized) for some of them.
+                if derived % 25 == 0 {
+                    let _ = seal::open(MASTER, raw);
+                }
+                derived += 1;
+            }
+            Err(_) => assert!(
+                started.elapsed() < Duration::from_millis(100),
+                "refused slowly"
+            ),
+        }
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restoring_any_backup_contents_never_panics_and_keeps_the_caps() {
+    // Mailboxes are saved but never reached: no mail host is allowed.
+    let app = common::TestApp::with_config(
+        "[mail]\nallowed_hosts = [\"fuzz.invalid\"]\nmax_accounts_per_user = 3\n",
+    );
+    let token = app.admin_token("dana", "fuzz-admin-password").await;
+    let (_, me) = app.json("GET", "/api/app/me", Some(&token), None).await;
+    let user = me["user"]["id"].as_u64().unwrap();
+    let seeds = vec![BACKUP_CONTENTS.as_bytes().to_vec()];
+    // Each restore writes to the store: a tenth of the other targets' count.
+    let state = app.state.clone();
+    let rt = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let _guard = rt.enter();
+        fuzz_n("backup-contents", &seeds, (iters() / 10).max(20), |raw| {
+            let Ok(contents) = backup::parse(raw) else {
+                return;
+            };
+            let _ = backup::restore(&state, user, contents);
+            let accounts = mailclient::accounts::list_for_user(&state.store, user).unwrap();
+            assert!(accounts.len() <= 3, "{} mailboxes", accounts.len());
+        });
+    })
+    .await
+    .unwrap();
 }

@@ -7,7 +7,8 @@
 //! copy) → an access token that dies early is refreshed with no visible error → a revoked
 //! refresh token: needs sign-in, the notice, no more token requests → signing in again resumes
 //! the sync → no token anywhere in the store, the log or an API answer. Then Google's redirect
-//! mode (the callback) on a second binary.
+//! mode (the callback hands the code to the app page, which finishes with the session of the
+//! user who started the flow, after they confirm the address) on a second binary.
 
 mod common;
 
@@ -589,7 +590,9 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         r.headers()["location"].to_str().unwrap().to_string()
     };
 
-    // Redirect mode: done, the account saved and syncing.
+    // Redirect mode. The callback finishes nothing: it hands the code and the state to the
+    // app page (in the fragment), which finishes with the session of the user who started the
+    // flow, once they confirmed the address.
     let (s, start) = seen
         .json(
             api.post(
@@ -605,8 +608,93 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         start["redirectUri"],
         "https://mail.example.test/api/oauth/google/callback"
     );
+    let flow_id = start["flowId"].as_str().unwrap().to_string();
+    let exchanges = op.count("token:authorization_code");
     let landed = trip(start["authorizeUrl"].as_str().unwrap()).await;
-    assert_eq!(landed, "https://mail.example.test/#/settings?oauth=done");
+    let prefix = "https://mail.example.test/#/settings?oauth=return&";
+    let returned: std::collections::HashMap<String, String> = url::form_urlencoded::parse(
+        landed
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{landed}"))
+            .as_bytes(),
+    )
+    .into_owned()
+    .collect();
+    let (code, state) = (returned["code"].clone(), returned["state"].clone());
+    // Nothing was saved for the user who started it, and the code was not exchanged.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        account(&api, &mut seen, "user3@example.test")
+            .await
+            .is_null()
+    );
+    assert_eq!(op.count("token:authorization_code"), exchanges);
+    // Whoever's browser came back with it (here another user of the install, signed in)
+    // cannot claim the flow nor finish it: it is not theirs.
+    let (s, v) = seen
+        .json(
+            api.post(
+                "/api/admin/users",
+                json!({ "username": "yossi", "password": "password-2" }),
+            )
+            .await,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let other = Api::login_as(&server, "yossi", "password-2").await;
+    let (s, v) = seen
+        .json(
+            other
+                .post("/api/oauth/google/claim", json!({ "state": state }))
+                .await,
+        )
+        .await;
+    assert_eq!(s, 404, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("לא התחיל מהחשבון שלך"),
+        "{v}"
+    );
+    let (s, v) = seen
+        .json(
+            other
+                .post(
+                    "/api/oauth/google/finish",
+                    json!({ "flowId": flow_id, "code": code, "state": state }),
+                )
+                .await,
+        )
+        .await;
+    assert_eq!(s, 404, "{v}");
+    let (_, mine) = seen.json(other.get("/api/auth/accounts").await).await;
+    assert_eq!(mine["accounts"], json!([]), "{mine}");
+    assert_eq!(op.count("token:authorization_code"), exchanges);
+    // The user who started it: the page claims the flow (the address to confirm), then
+    // finishes it with its session.
+    let (s, v) = seen
+        .json(
+            api.post("/api/oauth/google/claim", json!({ "state": state }))
+                .await,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        v,
+        json!({ "flowId": flow_id, "email": "user3@example.test" })
+    );
+    let (s, v) = seen
+        .json(
+            api.post(
+                "/api/oauth/google/finish",
+                json!({ "flowId": flow_id, "code": code, "state": state }),
+            )
+            .await,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v, json!({ "state": "done", "email": "user3@example.test" }));
     let a3 = synced(&api, &mut seen, "user3@example.test").await;
     assert_eq!(a3["auth"], "google");
     // A settings backup carries the account with its refresh token (sealed with the master
@@ -631,17 +719,25 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         (Some("google"), Some(false))
     );
 
-    // A callback with a state no flow has fails, back on the settings page with the reason.
+    // A callback without a code fails, back on the settings page with a reason's code (the
+    // page says it in its own words); a state no flow of the session has is not found.
     let r = browser
-        .get(server.url("/api/oauth/google/callback?state=nope&code=x"))
+        .get(server.url("/api/oauth/google/callback?state=nope"))
         .send()
         .await
         .unwrap();
     let failed = r.headers()["location"].to_str().unwrap().to_string();
-    assert!(
-        failed.starts_with("https://mail.example.test/#/settings?oauth=failed&message=%D7"),
-        "{failed}"
+    assert_eq!(
+        failed,
+        "https://mail.example.test/#/settings?oauth=failed&reason=invalid"
     );
+    let (s, _) = seen
+        .json(
+            api.post("/api/oauth/google/claim", json!({ "state": "nope" }))
+                .await,
+        )
+        .await;
+    assert_eq!(s, 404);
 
     // Google: the user refuses consent.
     op.set_deny(true);
@@ -655,13 +751,10 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         )
         .await;
     let landed = trip(start["authorizeUrl"].as_str().unwrap()).await;
-    let message = landed.split("message=").nth(1).unwrap();
-    let message: String = url::form_urlencoded::parse(format!("m={message}").as_bytes())
-        .next()
-        .unwrap()
-        .1
-        .into_owned();
-    assert!(message.contains("לא ניתנה הרשאה"), "{message}");
+    assert_eq!(
+        landed,
+        "https://mail.example.test/#/settings?oauth=failed&reason=denied"
+    );
     op.set_deny(false);
 
     // Microsoft: denied on the provider's page.

@@ -53,7 +53,14 @@ pub static FEATURE: Feature = Feature {
             import: backup::import_training,
         },
     ],
-    init: |setup| setup.provide(std::sync::Arc::new(Ai::new(setup.config.ai.clone())?)),
+    // Every provider call takes from the user's budgets (the per-user limits, set up by auth).
+    init: |setup| {
+        let limits = setup.need::<crate::auth::limits::RateLimits>()?;
+        setup.provide(std::sync::Arc::new(Ai::new(
+            setup.config.ai.clone(),
+            limits,
+        )?))
+    },
     needs: &[need::<Ai>],
     ..Feature::named("ai")
 };
@@ -137,9 +144,11 @@ pub async fn prepare(
         .await
 }
 
-/// Asks and reads the answer with `read`; a failure becomes `<failed>: <reason>` (502).
+/// Asks for `user_id` and reads the answer with `read`; a failure becomes
+/// `<failed>: <reason>` (502), a spent day's budget the 429 of `[limits] ai_per_day`.
 pub async fn run<T>(
     state: &AppState,
+    user_id: u64,
     prepared: &Prepared,
     ask: &Ask,
     failed: &str,
@@ -147,11 +156,14 @@ pub async fn run<T>(
 ) -> Result<T> {
     let answer = state
         .service::<Ai>()
-        .complete(&prepared.endpoint, ask)
+        .complete(user_id, &prepared.endpoint, ask)
         .await;
-    answer
-        .and_then(|text| read(&text))
-        .map_err(|f| AppError::AiFailed(format!("{failed}: {}", f.reason())))
+    answer.and_then(|text| read(&text)).map_err(|f| match f {
+        Failure::BudgetSpent(secs) => {
+            crate::auth::limits::refused(crate::auth::limits::Kind::AiDaily, secs)
+        }
+        f => AppError::AiFailed(format!("{failed}: {}", f.reason())),
+    })
 }
 
 /// A non-blank text field, else the given message (400).

@@ -2,12 +2,17 @@
 //! ([`Endpoint`]), the two wire formats behind one trait ([`WireFormat`], implemented in
 //! `anthropic.rs` and `openai.rs`), and [`Ai::complete`], which sends it with the timeout and
 //! the retries of the `[ai]` config and turns every failure into a [`Failure`] the user can read.
+//! Every call names the user it is for and first takes one from their day's AI budget
+//! (`[limits] ai_per_day`, `auth::limits`): the one door to a provider, for the pages and the
+//! background work alike.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::auth::limits::{Kind, RateLimits};
 use crate::config::AiConfig;
 use crate::messages;
 
@@ -112,10 +117,16 @@ pub enum Failure {
     RateLimited,
     Overloaded,
     ProviderError(u16),
-    Refused { status: u16, detail: String },
+    Refused {
+        status: u16,
+        detail: String,
+    },
     Timeout(u64),
     Unreachable(String),
     Malformed,
+    /// The user's AI budget for the day is spent (`[limits] ai_per_day`); the seconds until the
+    /// next call. Nothing was sent.
+    BudgetSpent(u64),
 }
 
 impl Failure {
@@ -130,6 +141,7 @@ impl Failure {
             Self::Timeout(secs) => messages::ai_timeout(*secs),
             Self::Unreachable(url) => messages::ai_unreachable(url),
             Self::Malformed => messages::AI_MALFORMED.into(),
+            Self::BudgetSpent(secs) => messages::ai_budget_spent(*secs),
         }
     }
 
@@ -149,25 +161,41 @@ const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 /// The longest Retry-After we honour; longer means "give up now".
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(20);
 
-/// The shared HTTP client and the server's `[ai]` settings.
+/// The shared HTTP client, the server's `[ai]` settings and the users' budgets.
 pub struct Ai {
     http: reqwest::Client,
     pub config: AiConfig,
+    budgets: Arc<RateLimits>,
 }
 
 impl Ai {
-    pub fn new(config: AiConfig) -> anyhow::Result<Self> {
+    pub fn new(config: AiConfig, budgets: Arc<RateLimits>) -> anyhow::Result<Self> {
         let http = reqwest::Client::builder()
             // A redirect would carry the key to wherever it points: providers do not redirect.
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(config.timeout_secs.min(15)))
             .user_agent(concat!("mailclient/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        Ok(Self { http, config })
+        Ok(Self {
+            http,
+            config,
+            budgets,
+        })
     }
 
-    /// Sends `ask` and returns the answer's text, retrying "later" answers.
-    pub async fn complete(&self, endpoint: &Endpoint, ask: &Ask) -> Result<String, Failure> {
+    /// Sends `ask` for `user` and returns the answer's text, retrying "later" answers. Takes one
+    /// call from the user's day's budget first; an empty one sends nothing
+    /// ([`Failure::BudgetSpent`]).
+    pub async fn complete(
+        &self,
+        user: u64,
+        endpoint: &Endpoint,
+        ask: &Ask,
+    ) -> Result<String, Failure> {
+        if let Err(secs) = self.budgets.take(user, Kind::AiDaily) {
+            tracing::info!(user, retry_after_secs = secs, "AI budget of the day spent");
+            return Err(Failure::BudgetSpent(secs));
+        }
         let mut attempt = 0;
         loop {
             match self.attempt(endpoint, ask).await {

@@ -29,6 +29,12 @@ pub const MULTIPART: &str = "multipart/form-data";
 pub const MAX_FIELDS: usize = 100;
 /// At most this many bytes of names and values together.
 pub const MAX_FORM_BYTES: usize = 256 * 1024;
+/// The longest field name, in bytes.
+pub const MAX_KEY_BYTES: usize = 256;
+/// The most parts of a dotted field name (`a.b.c` has three): the JSON body nests one object
+/// per part, and a nesting as deep as a client likes would overflow the stack when the body is
+/// written or dropped (both recurse), which aborts the whole process.
+pub const MAX_KEY_DEPTH: usize = 32;
 /// The part of the action's answer that is read (the form shows it on error).
 pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 const MAX_HEADERS: usize = 20;
@@ -157,12 +163,25 @@ pub fn plan(options: &Value) -> Result<Delivery> {
     })
 }
 
-/// Checks the fields' count and size.
+/// Checks the fields' count and size, each name's length and depth, and that each value is a
+/// scalar (what a form input gives): nothing a submission carries nests deeper than
+/// [`MAX_KEY_DEPTH`].
 pub fn check_fields(fields: &[Field]) -> Result<()> {
     if fields.len() > MAX_FIELDS {
         return Err(AppError::bad_request(
             messages::BUILDER_FORM_TOO_MANY_FIELDS,
         ));
+    }
+    for f in fields {
+        if key_parts(&f.key).count() > MAX_KEY_DEPTH {
+            return Err(AppError::bad_request(messages::BUILDER_FORM_KEY_TOO_DEEP));
+        }
+        if f.key.len() > MAX_KEY_BYTES {
+            return Err(AppError::bad_request(messages::BUILDER_FORM_KEY_TOO_LONG));
+        }
+        if f.value.is_array() || f.value.is_object() {
+            return Err(AppError::bad_request(messages::BUILDER_FORM_BAD_VALUE));
+        }
     }
     let size: usize = fields
         .iter()
@@ -183,26 +202,36 @@ pub fn as_text(value: &Value) -> String {
     }
 }
 
+/// The non-empty parts of a dotted field name.
+fn key_parts(key: &str) -> impl Iterator<Item = &str> {
+    key.split('.').filter(|p| !p.is_empty())
+}
+
 /// The JSON body: each field set at its dotted path (`a.b` → `{"a": {"b": …}}`), as the SDK's
-/// `set` does.
+/// `set` does. The depth is [`check_fields`]'s bound; past it (a caller that did not check) the
+/// rest of the name stays one key, so the body never nests deeper.
 pub fn json_body(fields: &[Field]) -> Value {
     let mut root = Map::new();
     for f in fields {
-        let parts: Vec<&str> = f.key.split('.').filter(|p| !p.is_empty()).collect();
+        let mut parts: Vec<String> = key_parts(&f.key).map(str::to_string).collect();
+        if parts.len() > MAX_KEY_DEPTH {
+            let rest = parts.split_off(MAX_KEY_DEPTH - 1).join(".");
+            parts.push(rest);
+        }
         let Some((last, path)) = parts.split_last() else {
             continue;
         };
         let mut here = &mut root;
         for p in path {
             let slot = here
-                .entry((*p).to_string())
+                .entry(p.clone())
                 .or_insert_with(|| Value::Object(Map::new()));
             if !slot.is_object() {
                 *slot = Value::Object(Map::new());
             }
             here = slot.as_object_mut().expect("made an object");
         }
-        here.insert((*last).to_string(), f.value.clone());
+        here.insert(last.clone(), f.value.clone());
     }
     Value::Object(root)
 }
@@ -443,6 +472,41 @@ mod tests {
         assert!(check_fields(&many).is_err());
         assert!(check_fields(&fields(&[("big", json!("x".repeat(MAX_FORM_BYTES)))])).is_err());
         assert!(check_fields(&fields(&[("ok", json!("x"))])).is_ok());
+    }
+
+    #[test]
+    fn names_are_bounded_in_length_and_depth_and_values_are_scalars() {
+        let deep = vec!["a"; MAX_KEY_DEPTH + 1].join(".");
+        let err = |f: &[Field]| check_fields(f).unwrap_err().user_message();
+        assert_eq!(
+            err(&fields(&[(deep.as_str(), json!("x"))])),
+            messages::BUILDER_FORM_KEY_TOO_DEEP
+        );
+        let long = "a".repeat(MAX_KEY_BYTES + 1);
+        assert_eq!(
+            err(&fields(&[(long.as_str(), json!("x"))])),
+            messages::BUILDER_FORM_KEY_TOO_LONG
+        );
+        for v in [json!([1]), json!({"a": 1})] {
+            assert_eq!(err(&fields(&[("k", v)])), messages::BUILDER_FORM_BAD_VALUE);
+        }
+        let ok = vec!["a"; MAX_KEY_DEPTH].join(".");
+        assert!(check_fields(&fields(&[(ok.as_str(), json!(1)), ("..x..", json!(null))])).is_ok());
+    }
+
+    #[test]
+    fn the_json_body_never_nests_past_the_bound() {
+        // 130,000 parts (the request that aborted the server) made as many nested objects.
+        let key = vec!["a"; 130_000].join(".");
+        let body = json_body(&fields(&[(key.as_str(), json!("x"))]));
+        let mut depth = 0;
+        let mut here = &body;
+        while let Some(map) = here.as_object() {
+            depth += 1;
+            here = map.values().next().unwrap();
+        }
+        assert_eq!(depth, MAX_KEY_DEPTH);
+        assert!(body.to_string().len() > 130_000);
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //!
 //! Where the server connects: the configured `[builder] base_url` and `form_submit_url` (the
 //! admin chose them), and a form's own action URL, which whoever edits the content chose: that
-//! one passes `[mail] allowed_hosts` and `deny_private_ranges` like a mail server, checked on
-//! the name and again on the addresses the connection uses ([`PolicyResolver`]). No redirect is
+//! one passes the form actions' own policy (`policy.rs`: `[builder] allowed_hosts`, and no
+//! loopback, private or link-local address unless `allowed_private_networks` lists it),
+//! checked on the name and again on the addresses the connection uses. No redirect is
 //! followed. Every answer is bounded in time (`timeout_secs`) and size.
 
 pub mod form;
+pub mod policy;
 pub mod routes;
 
 use std::collections::HashMap;
@@ -21,8 +23,8 @@ use serde_json::Value;
 use crate::config::BuilderConfig;
 use crate::error::{AppError, Result};
 use crate::feature::{Feature, need};
-use crate::mail::hosts::HostPolicy;
 use crate::messages;
+use policy::{ActionPolicy, PolicyResolver};
 
 pub use routes::{router, wire_types};
 
@@ -31,7 +33,7 @@ pub static FEATURE: Feature = Feature {
     routes: Some(router),
     wire_types,
     init: |setup| {
-        let builder = Builder::new(setup.config.builder.clone(), setup.hosts.clone())?;
+        let builder = Builder::new(setup.config.builder.clone())?;
         setup.provide(Arc::new(builder))
     },
     needs: &[need::<Builder>, need::<crate::outgoing::Outbox>],
@@ -54,7 +56,7 @@ pub struct Builder {
     /// For form action URLs: resolves names through the host policy.
     forms: reqwest::Client,
     pub config: BuilderConfig,
-    hosts: HostPolicy,
+    actions: ActionPolicy,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
@@ -66,7 +68,8 @@ struct Cached {
 }
 
 impl Builder {
-    pub fn new(config: BuilderConfig, hosts: HostPolicy) -> anyhow::Result<Self> {
+    pub fn new(config: BuilderConfig) -> anyhow::Result<Self> {
+        let actions = ActionPolicy::new(&config);
         let timeout = Duration::from_secs(config.timeout_secs);
         let base = || {
             reqwest::Client::builder()
@@ -80,10 +83,10 @@ impl Builder {
             // No proxy from the environment: the connection must go to the checked addresses.
             forms: base()
                 .no_proxy()
-                .dns_resolver(Arc::new(PolicyResolver(hosts.clone())))
+                .dns_resolver(Arc::new(PolicyResolver(actions.clone())))
                 .build()?,
             config,
-            hosts,
+            actions,
             cache: Mutex::new(HashMap::new()),
         })
     }
@@ -187,8 +190,8 @@ impl Builder {
         }
     }
 
-    /// Checks a form action URL against the host policy before anything is sent (the
-    /// resolver checks the addresses again when it connects).
+    /// Checks a form action URL against the actions' policy before anything is sent (the
+    /// resolver checks the addresses again when it connects, and connects to those).
     pub async fn check_action(&self, url: &reqwest::Url) -> Result<()> {
         let refused = || AppError::Forbidden(messages::BUILDER_FORM_HOST_REFUSED.into());
         let Some(host) = url.host_str() else {
@@ -198,7 +201,7 @@ impl Builder {
             .trim_start_matches('[')
             .trim_end_matches(']')
             .to_string();
-        self.hosts.check_name(&host).map_err(|_| refused())?;
+        self.actions.check_name(&host).map_err(|_| refused())?;
         let port = url.port_or_known_default().unwrap_or(443);
         let addrs: Vec<SocketAddr> = match host.parse::<IpAddr>() {
             Ok(ip) => vec![SocketAddr::new(ip, port)],
@@ -207,7 +210,7 @@ impl Builder {
                 .map_err(|_| AppError::Upstream(messages::BUILDER_UPSTREAM_UNREACHABLE.into()))?
                 .collect(),
         };
-        self.hosts.check_addresses(&addrs).map_err(|_| refused())
+        self.actions.check_addresses(&addrs).map_err(|_| refused())
     }
 }
 
@@ -241,28 +244,6 @@ pub async fn read_bounded(mut response: reqwest::Response, max: usize) -> Result
         out.extend_from_slice(&chunk);
     }
     Ok(out)
-}
-
-/// Resolves names for form requests and refuses addresses the host policy refuses, so the
-/// connection goes only to addresses that were checked.
-struct PolicyResolver(HostPolicy);
-
-impl reqwest::dns::Resolve for PolicyResolver {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let policy = self.0.clone();
-        let host = name.as_str().to_string();
-        Box::pin(async move {
-            let addrs: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            if policy.check_addresses(&addrs).is_err() {
-                return Err(
-                    Box::new(std::io::Error::other("refused by the host policy"))
-                        as Box<dyn std::error::Error + Send + Sync>,
-                );
-            }
-            Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
-        })
-    }
 }
 
 /// A page path as the browser sends it: `/`-rooted, bounded, no control characters.

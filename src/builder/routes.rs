@@ -179,6 +179,7 @@ fn mail(
         attachments: Vec::new(),
         auto_reply: false,
         calendar: None,
+        auto_forwarded: false,
     };
     outbox::add(
         store,

@@ -21,6 +21,11 @@ pub struct BuilderConfig {
     pub timeout_secs: u64,
     /// Seconds a fetched entry is served from memory (0 to 3600; 0 = always fetch).
     pub cache_secs: u64,
+    /// The only hosts a form's action URL may name (as `[mail] allowed_hosts`); empty: any.
+    pub allowed_hosts: Vec<String>,
+    /// Loopback, private and link-local networks a form's action may reach all the same (they
+    /// are refused by default, whatever `[mail]` says).
+    pub allowed_private_networks: Vec<String>,
 }
 
 impl Default for BuilderConfig {
@@ -32,6 +37,8 @@ impl Default for BuilderConfig {
             editor_url: "https://builder.io/content".into(),
             timeout_secs: 10,
             cache_secs: 60,
+            allowed_hosts: Vec::new(),
+            allowed_private_networks: Vec::new(),
         }
     }
 }
@@ -43,6 +50,15 @@ impl BuilderConfig {
         c.web_url("form_submit_url", &self.form_submit_url)?;
         c.web_url("editor_url", &self.editor_url)?;
         c.within("timeout_secs", self.timeout_secs, 1..=120, " seconds")?;
-        c.within("cache_secs", self.cache_secs, 0..=3600, " seconds")
+        c.within("cache_secs", self.cache_secs, 0..=3600, " seconds")?;
+        for network in &self.allowed_private_networks {
+            c.ensure(
+                super::parse_network(network).is_some(),
+                "allowed_private_networks",
+                network,
+                "expected an IP address or a network such as 192.168.1.0/24",
+            )?;
+        }
+        Ok(())
     }
 }

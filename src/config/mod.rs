@@ -456,6 +456,18 @@ mod tests {
                 "server.request_timeout_secs",
             ),
             ("[server]\nmax_connections = 0", "server.max_connections"),
+            (
+                "[server]\nmax_connections = 100\nmax_connections_per_client = 101",
+                "server.max_connections_per_client",
+            ),
+            (
+                "[server]\nfirst_byte_timeout_secs = 0",
+                "server.first_byte_timeout_secs",
+            ),
+            (
+                "[server]\nmin_body_bytes_per_sec = 0",
+                "server.min_body_bytes_per_sec",
+            ),
             ("[auth]\nsession_idle_hours = 0", "auth.session_idle_hours"),
             (
                 "[auth]\nsession_idle_hours = 9000",
@@ -469,6 +481,12 @@ mod tests {
             (
                 "[limits]\nrefresh_per_minute = 0",
                 "limits.refresh_per_minute",
+            ),
+            ("[limits]\nai_per_day = 0", "limits.ai_per_day"),
+            ("[limits]\nrules_per_minute = 0", "limits.rules_per_minute"),
+            (
+                "[limits]\nbuilder_per_minute = 0",
+                "limits.builder_per_minute",
             ),
         ] {
             let err = load(toml).unwrap_err();

@@ -27,6 +27,13 @@ pub struct ServerConfig {
     pub request_timeout_secs: u64,
     /// Open connections at most; more wait until one closes.
     pub max_connections: u64,
+    /// Open connections of one client (an address; IPv6 per /64) at most; more are closed at
+    /// once. `trusted_proxies` are not capped.
+    pub max_connections_per_client: u64,
+    /// Seconds a new connection has to send its first byte.
+    pub first_byte_timeout_secs: u64,
+    /// The slowest a request body may arrive, on average after its first 10 seconds.
+    pub min_body_bytes_per_sec: u64,
 }
 
 impl Default for ServerConfig {
@@ -38,7 +45,10 @@ impl Default for ServerConfig {
             tls_cert: PathBuf::new(),
             tls_key: PathBuf::new(),
             request_timeout_secs: 300,
-            max_connections: 512,
+            max_connections: 2048,
+            max_connections_per_client: 64,
+            first_byte_timeout_secs: 10,
+            min_body_bytes_per_sec: 1024,
         }
     }
 }
@@ -82,7 +92,25 @@ impl ServerConfig {
             5..=3600,
             " seconds",
         )?;
-        c.within("max_connections", self.max_connections, 16..=100_000, "")
+        c.within("max_connections", self.max_connections, 16..=100_000, "")?;
+        c.ensure(
+            (1..=self.max_connections).contains(&self.max_connections_per_client),
+            "max_connections_per_client",
+            &self.max_connections_per_client,
+            "expected 1 to server.max_connections",
+        )?;
+        c.within(
+            "first_byte_timeout_secs",
+            self.first_byte_timeout_secs,
+            1..=300,
+            " seconds",
+        )?;
+        c.within(
+            "min_body_bytes_per_sec",
+            self.min_body_bytes_per_sec,
+            1..=100_000_000,
+            " bytes per second",
+        )
     }
 }
 

@@ -1,11 +1,17 @@
 //! The accept loop of `serve`, in place of `axum::serve`, which sets no header-read timeout
 //! (hyper's only works with a timer, and axum gives it none), no connection limit and no TLS:
 //!
-//! - a client has [`HEADER_READ_TIMEOUT`] to send a request's headers (also between requests
-//!   on a kept-alive connection), so slow-drip clients cannot hold connections;
-//! - at most `[server] max_connections` are open; past that the loop stops accepting until one
-//!   closes (the kernel's backlog holds the rest). A connection upgraded to `/ws` leaves the
-//!   count: the live channel closes it unless it signs in within seconds;
+//! - a new connection must send its first byte within `[server] first_byte_timeout_secs`, and
+//!   a request's headers within [`HEADER_READ_TIMEOUT`] (also between requests on a kept-alive
+//!   connection), so idle and slow-drip clients cannot hold connections;
+//! - a request body must keep up `[server] min_body_bytes_per_sec` on average
+//!   (`slow_body.rs`);
+//! - at most `[server] max_connections` are open, and at most
+//!   `max_connections_per_client` from one client (`clients.rs`: an address, IPv6 per /64): a
+//!   connection past its client's cap is closed at once, so one host cannot take every slot.
+//!   Past the total the loop stops accepting until one closes (the kernel's backlog holds the
+//!   rest). A connection upgraded to `/ws` leaves the total: the live channel closes it unless
+//!   it signs in within seconds;
 //! - with `[server] tls_cert`/`tls_key`, HTTPS with rustls on aws-lc-rs, the one crypto
 //!   provider of the tree (the mail connections use it too); the handshake has
 //!   [`HANDSHAKE_TIMEOUT`];
@@ -30,6 +36,9 @@ use tokio_rustls::rustls::crypto::aws_lc_rs;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tower::ServiceExt;
+
+use super::clients::Clients;
+use super::slow_body::{self, MinRate};
 
 /// How long a client may take to send a request's headers.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -65,17 +74,56 @@ pub fn tls_acceptor(cert: &Path, key: &Path) -> anyhow::Result<TlsAcceptor> {
 }
 
 /// The limits of the accept loop.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     pub max_connections: usize,
+    /// Open connections of one client at most.
+    pub per_client: usize,
+    /// Clients not capped (`[server] trusted_proxies`).
+    pub uncapped: Vec<ipnet::IpNet>,
+    pub first_byte_timeout: Duration,
     pub header_read_timeout: Duration,
+    /// A request body's average rate at least, after [`slow_body::GRACE`].
+    pub min_body_rate: u64,
+    pub body_grace: Duration,
 }
 
 impl Limits {
     pub fn of(config: &crate::config::Config) -> Self {
+        let server = &config.server;
         Self {
-            max_connections: config.server.max_connections as usize,
+            max_connections: server.max_connections as usize,
+            per_client: server.max_connections_per_client as usize,
+            uncapped: server
+                .trusted_proxies
+                .iter()
+                .filter_map(|p| crate::config::parse_network(p))
+                .collect(),
+            first_byte_timeout: Duration::from_secs(server.first_byte_timeout_secs),
             header_read_timeout: HEADER_READ_TIMEOUT,
+            min_body_rate: server.min_body_bytes_per_sec,
+            body_grace: slow_body::GRACE,
+        }
+    }
+}
+
+/// Raises this process's limit of open files to the hard limit (a connection is one; the
+/// usual soft limit of 1,024 is below `max_connections`' default). Best effort.
+fn raise_open_files_limit() {
+    #[cfg(unix)]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 && lim.rlim_cur < lim.rlim_max {
+                lim.rlim_cur = lim.rlim_max;
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                    tracing::debug!("cannot raise the open files limit");
+                }
+            }
         }
     }
 }
@@ -88,8 +136,10 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) {
+    raise_open_files_limit();
     let max_connections = limits.max_connections;
-    let header_read_timeout = limits.header_read_timeout;
+    let clients = Clients::new(limits.per_client, limits.uncapped.clone());
+    let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(max_connections));
     let (stop, stopping) = watch::channel(false);
     tokio::pin!(shutdown);
@@ -110,17 +160,30 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let Some(client_slot) = clients.enter(peer.ip()) else {
+            tracing::debug!(%peer, "the client holds its connections already: closed");
+            continue;
+        };
         let _ = stream.set_nodelay(true);
-        let (app, tls, stopping) = (app.clone(), tls.clone(), stopping.clone());
+        let (app, tls, stopping, limits) =
+            (app.clone(), tls.clone(), stopping.clone(), limits.clone());
         tokio::spawn(async move {
-            let _slot = slot;
+            let _slots = (slot, client_slot);
+            // Nothing is spent on a connection that says nothing.
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(limits.first_byte_timeout, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                Ok(_) => return,
+                Err(_) => {
+                    tracing::debug!(%peer, "no request in time: closed");
+                    return;
+                }
+            }
             match tls {
-                None => connection(stream, peer, app, header_read_timeout, stopping).await,
+                None => connection(stream, peer, app, &limits, stopping).await,
                 Some(tls) => {
                     match tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(stream)).await {
-                        Ok(Ok(stream)) => {
-                            connection(stream, peer, app, header_read_timeout, stopping).await
-                        }
+                        Ok(Ok(stream)) => connection(stream, peer, app, &limits, stopping).await,
                         Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake failed"),
                         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
                     }
@@ -137,19 +200,21 @@ async fn connection<I>(
     io: I,
     peer: SocketAddr,
     app: Router,
-    header_read_timeout: Duration,
+    limits: &Limits,
     mut stopping: watch::Receiver<bool>,
 ) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let (rate, grace) = (limits.min_body_rate, limits.body_grace);
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-        let mut request = request.map(axum::body::Body::new);
+        let mut request =
+            request.map(|body| axum::body::Body::new(MinRate::new(body, rate, grace)));
         request.extensions_mut().insert(ConnectInfo(peer));
         app.clone().oneshot(request)
     });
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(header_read_timeout)
+        .header_read_timeout(limits.header_read_timeout)
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades();
     tokio::pin!(conn);
@@ -170,22 +235,45 @@ async fn connection<I>(
 
 #[cfg(test)]
 mod tests {
-    use axum::routing::get;
+    use axum::routing::{get, post};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    use tokio::net::TcpStream;
+    use tokio::net::{TcpSocket, TcpStream};
 
     use super::*;
 
-    /// A server of `/` on a free loopback port with these limits; stops when the test ends.
+    fn limits(max_connections: usize, per_client: usize) -> Limits {
+        Limits {
+            max_connections,
+            per_client,
+            uncapped: Vec::new(),
+            first_byte_timeout: Duration::from_secs(30),
+            header_read_timeout: Duration::from_secs(30),
+            min_body_rate: 1024,
+            body_grace: Duration::from_secs(10),
+        }
+    }
+
+    /// A server of `/` (and `POST /echo`, which reads the body) on a free loopback port with
+    /// these limits; stops when the test ends.
     async fn start(limits: Limits) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let app = Router::new().route("/", get(|| async { "ok" }));
+        let app = Router::new().route("/", get(|| async { "ok" })).route(
+            "/echo",
+            post(|body: axum::body::Bytes| async move { format!("got {}", body.len()) }),
+        );
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(serve(listener, app, None, limits, async {
             let _ = stopped.await;
         }));
         (addr, stop)
+    }
+
+    /// A connection to `addr` from the loopback address `from` (127.0.0.2 is another client).
+    async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
+        let socket = TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        socket.connect(addr).await.unwrap()
     }
 
     /// Sends one request and reads until the server closes or `wait` passes.
@@ -202,8 +290,8 @@ mod tests {
     #[tokio::test]
     async fn a_client_slow_to_send_its_headers_is_cut_off() {
         let (addr, _stop) = start(Limits {
-            max_connections: 8,
             header_read_timeout: Duration::from_millis(300),
+            ..limits(8, 8)
         })
         .await;
         let mut slow = TcpStream::connect(addr).await.unwrap();
@@ -222,12 +310,24 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn past_max_connections_a_client_waits_for_a_free_one() {
+    async fn a_connection_that_says_nothing_is_closed_after_the_first_byte_timeout() {
         let (addr, _stop) = start(Limits {
-            max_connections: 2,
-            header_read_timeout: Duration::from_secs(30),
+            first_byte_timeout: Duration::from_millis(300),
+            ..limits(8, 8)
         })
         .await;
+        let mut idle = TcpStream::connect(addr).await.unwrap();
+        let mut buf = Vec::new();
+        let closed = tokio::time::timeout(Duration::from_secs(3), idle.read_to_end(&mut buf)).await;
+        assert!(
+            closed.is_ok(),
+            "the idle connection should have been closed"
+        );
+    }
+
+    #[tokio::test]
+    async fn past_max_connections_a_client_waits_for_a_free_one() {
+        let (addr, _stop) = start(limits(2, 8)).await;
         let idle1 = TcpStream::connect(addr).await.unwrap();
         let _idle2 = TcpStream::connect(addr).await.unwrap();
         let mut third = TcpStream::connect(addr).await.unwrap();
@@ -241,5 +341,67 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(String::from_utf8_lossy(&out).contains("200 OK"));
+    }
+
+    #[tokio::test]
+    async fn a_client_at_its_cap_cannot_starve_another() {
+        let (addr, _stop) = start(limits(16, 4)).await;
+        // 127.0.0.2 opens 30 idle connections: it keeps 4, the rest are closed at once.
+        let mut hog = Vec::new();
+        for _ in 0..30 {
+            hog.push(connect_from("127.0.0.2", addr).await);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let mut other = connect_from("127.0.0.1", addr).await;
+        assert!(
+            ask(&mut other, Duration::from_secs(3))
+                .await
+                .contains("200 OK")
+        );
+        // The hog's own fifth connection was closed without an answer.
+        let mut fifth = hog.remove(10);
+        assert_eq!(ask(&mut fifth, Duration::from_secs(1)).await, "");
+    }
+
+    #[tokio::test]
+    async fn a_body_that_trickles_is_cut_off() {
+        let (addr, _stop) = start(Limits {
+            min_body_rate: 1000,
+            body_grace: Duration::from_millis(300),
+            ..limits(8, 8)
+        })
+        .await;
+        let mut slow = TcpStream::connect(addr).await.unwrap();
+        slow.write_all(
+            b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n",
+        )
+        .await
+        .unwrap();
+        // ...and then nothing: past the grace the body is refused.
+        let started = std::time::Instant::now();
+        let mut out = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut out))
+            .await
+            .expect("answered and closed")
+            .unwrap();
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.starts_with("HTTP/1.1 4"), "{out}");
+        assert!(
+            started.elapsed() >= Duration::from_millis(300),
+            "{:?}",
+            started.elapsed()
+        );
+        // A body that keeps up is read whole.
+        let mut quick = TcpStream::connect(addr).await.unwrap();
+        quick
+            .write_all(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        tokio::time::timeout(Duration::from_secs(3), quick.read_to_end(&mut out))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(String::from_utf8_lossy(&out).contains("got 5"));
     }
 }

@@ -29,8 +29,10 @@ const MAX_ZONES: usize = 20;
 pub const MAX_ATTENDEES: usize = 100;
 /// Occurrences expanded from the start, and kept from now on.
 const EXPAND_LIMIT: usize = 2000;
+/// Upcoming occurrences kept for conflicts.
 pub const MAX_OCCURRENCES: usize = 200;
-const MAX_TEXT: usize = 300;
+/// A title, a place, a name or a comment at most (characters).
+pub const MAX_TEXT: usize = 300;
 const MAX_DESCRIPTION: usize = 4000;
 
 /// What the calendar object asks (RFC 5546 §1.4).

@@ -370,7 +370,10 @@ fn a_backed_up_answer_comes_back_without_overriding_one_given_here() {
     let (_d2, fresh, other) = crate::schema::store_with_user();
     store::restore_answer(&fresh, other, backed.clone()).unwrap();
     let back = store::get(&fresh, other, &e.uid).unwrap().unwrap();
-    assert_eq!((back.answer, back.comment.as_str()), (Some(Answer::Accepted), "אגיע"));
+    assert_eq!(
+        (back.answer, back.comment.as_str()),
+        (Some(Answer::Accepted), "אגיע")
+    );
     // The mail arrives again: the event comes back with the answer kept.
     let txn = fresh.db().begin_write().unwrap();
     let r = store::register(&txn, other, &e, NOW).unwrap().unwrap();

@@ -22,7 +22,7 @@ use crate::state::{AppState, MailChange};
 use crate::store::Store;
 
 /// A comment's length at most (characters).
-const MAX_COMMENT: usize = 500;
+pub(super) const MAX_COMMENT: usize = 500;
 
 pub fn router() -> Router<AppState> {
     Router::new()

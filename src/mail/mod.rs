@@ -5,6 +5,7 @@
 #[cfg(test)]
 mod hostile_tests;
 pub mod hosts;
+pub mod html_depth;
 pub mod imap;
 pub mod imap_cap;
 pub mod imap_ops;

@@ -3,7 +3,8 @@
 //! frames, SVG, `<base>`, `<meta>`, and every URL scheme but http, https, mailto and cid.
 //! Remote images and CSS `url()` are replaced by a placeholder unless the user allowed remote
 //! content for this message or its sender; inline (cid:) images become data: URIs so the
-//! sandboxed frame needs no credentials to show them.
+//! sandboxed frame needs no credentials to show them. HTML nested past 512 elements is flattened
+//! first (`html_depth.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -127,7 +128,8 @@ pub fn sanitize(
         .attribute_filter(move |element, attribute, value| {
             filter_attribute(element, attribute, value, allow_remote, &flag)
         });
-    let cleaned = builder.clean(html).to_string();
+    // Nested deeper than a browser keeps: flattened first (html5ever is quadratic in depth).
+    let cleaned = builder.clean(&super::html_depth::limited(html)).to_string();
     let html = replace_cid_images(&cleaned, inline_image);
     Sanitized {
         html,

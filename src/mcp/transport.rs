@@ -164,11 +164,11 @@ async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Bytes) 
     }
     let token = match bearer(&headers) {
         Some(secret) => {
-            let (store, secret) = (state.store.clone(), secret.to_string());
-            tokio::task::spawn_blocking(move || tokens::authenticate(&store, &secret))
+            let secret = secret.to_string();
+            state
+                .store_blocking(move |store| tokens::authenticate(store, &secret))
                 .await
                 .ok()
-                .and_then(Result::ok)
                 .flatten()
         }
         None => None,
@@ -226,9 +226,11 @@ async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Bytes) 
             error: outcome,
             millis: started.elapsed().as_millis().min(u128::from(u32::MAX)) as u32,
         };
-        let (store, user) = (state.store.clone(), token.user_id);
-        let logged = tokio::task::spawn_blocking(move || calls::log(&store, user, entry)).await;
-        if !matches!(logged, Ok(Ok(()))) {
+        let user = token.user_id;
+        let logged = state
+            .store_blocking(move |store| calls::log(store, user, entry))
+            .await;
+        if logged.is_err() {
             tracing::warn!("cannot log an MCP call");
         }
     }

@@ -140,15 +140,18 @@ impl Flows {
         })
     }
 
-    /// The Google flow whose state is `state` (the redirect's callback has no session).
-    pub fn by_state(&self, state: &str) -> Option<Shared> {
+    /// The pending Google flow of `user_id` whose state is `state`: the browser Google sent
+    /// back carries the state, and only the session of the user who started the flow may
+    /// finish it (another user's flow is not found).
+    pub fn by_state(&self, user_id: u64, state: &str) -> Option<Shared> {
         if state.is_empty() {
             return None;
         }
         let open = self.open.lock().expect("oauth flows");
         open.values()
             .find(|e| {
-                e.expires_at > Instant::now()
+                e.user_id == user_id
+                    && e.expires_at > Instant::now()
                     && e.state
                         .as_deref()
                         .is_some_and(|s| crate::auth::tokens::secrets_equal(s, state))
@@ -210,6 +213,22 @@ mod tests {
         assert!(flows.get(1, "f0").is_none() && flows.get(1, "f1").is_none());
         assert!(flows.get(1, "f4").is_some());
         assert!(flows.get(1, "other").is_none(), "another user's flow");
+    }
+
+    #[test]
+    fn a_google_flow_is_found_by_its_state_only_for_its_user() {
+        let flows = Flows::default();
+        let mut google = flow(1, "g");
+        google.kind = FlowKind::Google {
+            state: "the-state".into(),
+            verifier: "v".into(),
+            redirect_uri: "r".into(),
+        };
+        flows.insert(google).unwrap();
+        assert!(flows.by_state(1, "the-state").is_some());
+        assert!(flows.by_state(2, "the-state").is_none(), "another user");
+        assert!(flows.by_state(1, "other").is_none());
+        assert!(flows.by_state(1, "").is_none());
     }
 
     #[test]

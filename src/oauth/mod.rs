@@ -1,7 +1,8 @@
 //! OAuth2 sign-in (XOAUTH2) to Gmail and Microsoft mailboxes (issue 24): the flows that get a
 //! refresh token (`flows.rs`: Microsoft's device code, Google's authorization code with PKCE),
-//! the providers' endpoints (`provider.rs`), the routes (`routes.rs`), and here the service the
-//! sync and the outbox sign in through ([`OAuth::imap`], [`OAuth::smtp`]).
+//! the providers' endpoints (`provider.rs`), the routes (`routes.rs`, Google's in `google.rs`:
+//! a flow is finished only by the session of the user who started it), and here the service
+//! the sync and the outbox sign in through ([`OAuth::imap`], [`OAuth::smtp`]).
 //!
 //! The refresh token is sealed in the account record like a password
 //! (`accounts::AccountRecord::secret`) and never leaves the server; access tokens live in memory
@@ -11,6 +12,7 @@
 //! provider again until they sign in.
 
 pub mod flows;
+pub mod google;
 pub mod provider;
 pub mod routes;
 
@@ -324,9 +326,11 @@ crate::wire_types!(
     routes::DeviceFlowResponse,
     routes::OAuthFlowState,
     routes::OAuthFlowResponse,
-    routes::GoogleStartResponse,
-    routes::GoogleFinishRequest,
-    routes::GoogleFinishResponse,
+    google::GoogleStartResponse,
+    google::GoogleClaimRequest,
+    google::GoogleClaimResponse,
+    google::GoogleFinishRequest,
+    google::GoogleFinishResponse,
 );
 
 #[cfg(test)]

@@ -162,29 +162,17 @@ impl Providers {
             }
             bytes.extend_from_slice(&chunk);
         }
-        let body: Option<Value> = serde_json::from_slice(&bytes).ok();
-        if status.is_success() {
-            return body.filter(Value::is_object).ok_or(TokenFailure::Malformed);
+        let answer = read_answer(status.as_u16(), &bytes);
+        if let Err(failure) = &answer
+            && !status.is_success()
+        {
+            tracing::info!(%url, status = status.as_u16(), ?failure, "OAuth token endpoint refused");
         }
-        let code = body
-            .as_ref()
-            .and_then(|b| b.get("error"))
-            .and_then(Value::as_str)
-            .map(|c| c.chars().take(64).collect::<String>());
-        tracing::info!(%url, status = status.as_u16(), error = ?code, "OAuth token endpoint refused");
-        Err(match code.as_deref() {
-            Some("authorization_pending") => TokenFailure::Pending,
-            Some("slow_down") => TokenFailure::SlowDown,
-            Some("expired_token") => TokenFailure::Expired,
-            Some("access_denied" | "authorization_declined") => TokenFailure::Denied,
-            Some("invalid_grant") => TokenFailure::InvalidGrant,
-            Some(other) => TokenFailure::Refused(other.to_string()),
-            None => TokenFailure::Unreachable(format!("HTTP {}", status.as_u16())),
-        })
+        answer
     }
 
     /// The token answer of a 2xx: an access token, its lifetime, maybe a refresh token.
-    fn tokens(body: &Value) -> Result<TokenSet, TokenFailure> {
+    pub fn tokens(body: &Value) -> Result<TokenSet, TokenFailure> {
         let text = |k: &str| {
             body.get(k)
                 .and_then(Value::as_str)
@@ -227,7 +215,7 @@ impl Providers {
                         ("grant_type", "refresh_token"),
                         ("refresh_token", refresh_token),
                         ("client_id", &g.client_id),
-                        ("client_secret", &g.client_secret),
+                        ("client_secret", g.client_secret.expose()),
                     ],
                 )
                 .await?
@@ -243,7 +231,7 @@ impl Providers {
                     ("scope", MICROSOFT_SCOPE),
                 ];
                 if !m.client_secret.is_empty() {
-                    form.push(("client_secret", &m.client_secret));
+                    form.push(("client_secret", m.client_secret.expose()));
                 }
                 self.post(&m.token_endpoint(), &form).await?
             }
@@ -271,7 +259,7 @@ impl Providers {
                     ("code_verifier", verifier),
                     ("redirect_uri", redirect_uri),
                     ("client_id", &g.client_id),
-                    ("client_secret", &g.client_secret),
+                    ("client_secret", g.client_secret.expose()),
                 ],
             )
             .await?;
@@ -289,6 +277,12 @@ impl Providers {
                 &[("client_id", &m.client_id), ("scope", MICROSOFT_SCOPE)],
             )
             .await?;
+        Self::device_answer(&body)
+    }
+
+    /// The device authorization's answer: the codes, where to enter one, and the timings
+    /// (clamped: at most half an hour, a poll every 1 to 60 seconds).
+    pub fn device_answer(body: &Value) -> Result<DeviceStart, TokenFailure> {
         let text = |k: &str| {
             body.get(k)
                 .and_then(Value::as_str)
@@ -323,7 +317,7 @@ impl Providers {
             ("client_id", m.client_id.as_str()),
         ];
         if !m.client_secret.is_empty() {
-            form.push(("client_secret", &m.client_secret));
+            form.push(("client_secret", m.client_secret.expose()));
         }
         let body = self.post(&m.token_endpoint(), &form).await?;
         Self::tokens(&body)
@@ -357,6 +351,29 @@ impl Providers {
             Err(e) => tracing::info!(error = %transport(&e), "revoking the Google token failed"),
         }
     }
+}
+
+/// A token endpoint's answer (`status`, at most `MAX_ANSWER` bytes of body): the JSON object
+/// of a 2xx, else the failure its `error` names (RFC 6749 §5.2, RFC 8628 §3.5).
+pub fn read_answer(status: u16, bytes: &[u8]) -> Result<Value, TokenFailure> {
+    let body: Option<Value> = serde_json::from_slice(bytes).ok();
+    if (200..300).contains(&status) {
+        return body.filter(Value::is_object).ok_or(TokenFailure::Malformed);
+    }
+    let code = body
+        .as_ref()
+        .and_then(|b| b.get("error"))
+        .and_then(Value::as_str)
+        .map(|c| c.chars().take(64).collect::<String>());
+    Err(match code.as_deref() {
+        Some("authorization_pending") => TokenFailure::Pending,
+        Some("slow_down") => TokenFailure::SlowDown,
+        Some("expired_token") => TokenFailure::Expired,
+        Some("access_denied" | "authorization_declined") => TokenFailure::Denied,
+        Some("invalid_grant") => TokenFailure::InvalidGrant,
+        Some(other) => TokenFailure::Refused(other.to_string()),
+        None => TokenFailure::Unreachable(format!("HTTP {status}")),
+    })
 }
 
 fn transport(e: &reqwest::Error) -> String {

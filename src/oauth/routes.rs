@@ -1,13 +1,12 @@
-//! `/api/oauth/*`: which providers the admin configured, Microsoft's device code flow, Google's
-//! authorization code flow (redirect or pasted redirect), and a flow's state. On success the
-//! account is checked and saved exactly as `POST /api/auth/login` does, signing in with
-//! XOAUTH2 (the refresh token sealed as its secret).
+//! `/api/oauth/*`: which providers the admin configured, Microsoft's device code flow, a
+//! flow's state, and the end every flow shares ([`finish`]); Google's authorization code flow
+//! is in `google.rs`. On success the account is checked and saved exactly as
+//! `POST /api/auth/login` does, signing in with XOAUTH2 (the refresh token sealed as its
+//! secret).
 
 use std::time::{Duration, Instant};
 
-use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -15,7 +14,8 @@ use ts_rs::TS;
 
 use super::OAuth;
 use super::flows::{self, Flow, FlowKind, FlowState};
-use super::provider::{GOOGLE_SCOPE, TokenFailure, TokenSet};
+use super::google;
+use super::provider::{TokenFailure, TokenSet};
 use crate::accounts::{self, AuthKind, Settings, address};
 use crate::auth::CurrentUser;
 use crate::auth::users::UserRecord;
@@ -24,20 +24,15 @@ use crate::mail::Credential;
 use crate::messages;
 use crate::state::AppState;
 
-/// The loopback redirect of Google's desktop-type clients (paste mode): nothing listens there;
-/// the user copies the address the browser ends on.
-pub const PASTE_REDIRECT_URI: &str = "http://127.0.0.1:8765/";
-/// The longest pasted address.
-const MAX_PASTED: usize = 8 * 1024;
-
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/oauth/providers", get(providers))
         .route("/api/oauth/microsoft/device", post(microsoft_device))
         .route("/api/oauth/flows/{flow_id}", get(flow_state))
-        .route("/api/oauth/google/start", post(google_start))
-        .route("/api/oauth/google/finish", post(google_finish))
-        .route("/api/oauth/google/callback", get(google_callback))
+        .route("/api/oauth/google/start", post(google::start))
+        .route("/api/oauth/google/claim", post(google::claim))
+        .route("/api/oauth/google/finish", post(google::finish))
+        .route("/api/oauth/google/callback", get(google::callback))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, TS)]
@@ -63,7 +58,7 @@ pub struct OAuthProvidersResponse {
     pub providers: Vec<OAuthProvider>,
 }
 
-fn google_flow(oauth: &OAuth) -> OAuthFlowKind {
+pub(super) fn google_flow(oauth: &OAuth) -> OAuthFlowKind {
     if oauth.public_url.is_some() {
         OAuthFlowKind::Redirect
     } else {
@@ -99,7 +94,7 @@ pub struct OAuthStartRequest {
     pub email: String,
 }
 
-fn start_email(req: &OAuthStartRequest) -> Result<String> {
+pub(super) fn start_email(req: &OAuthStartRequest) -> Result<String> {
     address::normalize(&req.email)
         .ok_or_else(|| AppError::bad_request(messages::MAIL_EMAIL_INVALID))
 }
@@ -108,7 +103,34 @@ fn too_many(_: flows::TooMany) -> AppError {
     AppError::Conflict(messages::OAUTH_TOO_MANY_FLOWS.into())
 }
 
-fn upstream(kind: AuthKind, failure: &TokenFailure) -> AppError {
+/// Opens a pending flow of `user_id` for `email`, living `life`; its id.
+pub(super) fn open_flow(
+    oauth: &OAuth,
+    user_id: u64,
+    email: String,
+    provider: AuthKind,
+    life: Duration,
+    kind: FlowKind,
+) -> Result<String> {
+    let now = Instant::now();
+    let id = flows::random();
+    oauth
+        .flows
+        .insert(Flow {
+            id: id.clone(),
+            user_id,
+            email,
+            provider,
+            created: now,
+            expires_at: now + life,
+            state: FlowState::Pending,
+            kind,
+        })
+        .map_err(too_many)?;
+    Ok(id)
+}
+
+pub(super) fn upstream(kind: AuthKind, failure: &TokenFailure) -> AppError {
     AppError::Upstream(failure.message(kind))
 }
 
@@ -142,26 +164,19 @@ async fn microsoft_device(
         .device_start()
         .await
         .map_err(|f| upstream(AuthKind::Microsoft, &f))?;
-    let now = Instant::now();
-    let id = flows::random();
     let interval = Duration::from_secs(device.interval);
-    oauth
-        .flows
-        .insert(Flow {
-            id: id.clone(),
-            user_id: user.id,
-            email,
-            provider: AuthKind::Microsoft,
-            created: now,
-            expires_at: now + Duration::from_secs(device.expires_in),
-            state: FlowState::Pending,
-            kind: FlowKind::Device {
-                device_code: device.device_code,
-                interval,
-                next_poll: now + interval,
-            },
-        })
-        .map_err(too_many)?;
+    let id = open_flow(
+        &oauth,
+        user.id,
+        email,
+        AuthKind::Microsoft,
+        Duration::from_secs(device.expires_in),
+        FlowKind::Device {
+            device_code: device.device_code,
+            interval,
+            next_poll: Instant::now() + interval,
+        },
+    )?;
     Ok(Json(DeviceFlowResponse {
         flow_id: id,
         user_code: device.user_code,
@@ -272,7 +287,7 @@ async fn flow_state(
 
 /// With fresh tokens: checks IMAP and SMTP with the access token and saves the account (its
 /// refresh token sealed), as a mailbox login does. The Hebrew reason when it did not work.
-async fn finish(
+pub(super) async fn finish(
     state: &AppState,
     oauth: &OAuth,
     user: &UserRecord,
@@ -306,6 +321,7 @@ async fn finish(
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: flow.provider,
+        household: false,
     };
     let credential = Credential::XOAuth2(tokens.access_token.clone());
     let keep = |record: &accounts::AccountRecord| oauth.keep(record.id, &tokens);
@@ -332,247 +348,4 @@ async fn finish(
         }
         Err(e) => Err(e.user_message()),
     }
-}
-
-/// `POST /api/oauth/google/start`.
-#[derive(Debug, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct GoogleStartResponse {
-    pub flow_id: String,
-    pub authorize_url: String,
-    pub flow: OAuthFlowKind,
-    pub redirect_uri: String,
-}
-
-async fn google_start(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    ApiJson(req): ApiJson<OAuthStartRequest>,
-) -> Result<Json<GoogleStartResponse>> {
-    let oauth = state.service::<OAuth>();
-    let Some(g) = oauth.providers.google() else {
-        return Err(AppError::bad_request(messages::OAUTH_GOOGLE_NOT_CONFIGURED));
-    };
-    let email = start_email(&req)?;
-    let flow_kind = google_flow(&oauth);
-    let redirect_uri = match &oauth.public_url {
-        Some(base) => format!("{base}/api/oauth/google/callback"),
-        None => PASTE_REDIRECT_URI.to_string(),
-    };
-    let (flow_state, verifier) = (flows::random(), flows::random());
-    let mut url = url::Url::parse(&g.auth_url).map_err(AppError::internal)?;
-    url.query_pairs_mut()
-        .append_pair("response_type", "code")
-        .append_pair("client_id", &g.client_id)
-        .append_pair("redirect_uri", &redirect_uri)
-        .append_pair("scope", GOOGLE_SCOPE)
-        .append_pair("state", &flow_state)
-        .append_pair("code_challenge", &flows::challenge(&verifier))
-        .append_pair("code_challenge_method", "S256")
-        .append_pair("access_type", "offline")
-        .append_pair("prompt", "consent")
-        .append_pair("login_hint", &email);
-    let now = Instant::now();
-    let id = flows::random();
-    oauth
-        .flows
-        .insert(Flow {
-            id: id.clone(),
-            user_id: user.id,
-            email,
-            provider: AuthKind::Google,
-            created: now,
-            expires_at: now + flows::GOOGLE_LIFETIME,
-            state: FlowState::Pending,
-            kind: FlowKind::Google {
-                state: flow_state,
-                verifier,
-                redirect_uri: redirect_uri.clone(),
-            },
-        })
-        .map_err(too_many)?;
-    Ok(Json(GoogleStartResponse {
-        flow_id: id,
-        authorize_url: url.into(),
-        flow: flow_kind,
-        redirect_uri,
-    }))
-}
-
-/// The query of the address Google sends the browser back to.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Returned {
-    code: Option<String>,
-    state: Option<String>,
-    error: Option<String>,
-}
-
-/// Finishes a Google flow with what came back: checks the state, exchanges the code (with the
-/// PKCE verifier) and connects the account. A failure before the exchange leaves the flow
-/// pending (another paste may follow); after it, the flow is failed.
-async fn google_complete(
-    state: &AppState,
-    oauth: &OAuth,
-    user: &UserRecord,
-    flow: &mut Flow,
-    returned: Returned,
-) -> Result<()> {
-    flow.check_expiry();
-    match &flow.state {
-        FlowState::Pending => {}
-        FlowState::Done => return Ok(()),
-        FlowState::Expired => return Err(AppError::bad_request(messages::OAUTH_FLOW_EXPIRED)),
-        FlowState::Denied => return Err(AppError::bad_request(messages::OAUTH_ACCESS_DENIED)),
-        FlowState::Failed(m) => return Err(AppError::bad_request(m.clone())),
-    }
-    let FlowKind::Google {
-        state: expected,
-        verifier,
-        redirect_uri,
-    } = &flow.kind
-    else {
-        return Err(AppError::NotFound(messages::OAUTH_FLOW_NOT_FOUND.into()));
-    };
-    let same_state = returned
-        .state
-        .as_deref()
-        .is_some_and(|s| crate::auth::tokens::secrets_equal(s, expected));
-    if !same_state {
-        return Err(AppError::bad_request(messages::OAUTH_STATE_MISMATCH));
-    }
-    if let Some(error) = returned.error.as_deref() {
-        if error == "access_denied" {
-            return Err(AppError::bad_request(messages::OAUTH_ACCESS_DENIED));
-        }
-        let code: String = error.chars().take(64).collect();
-        return Err(AppError::bad_request(messages::oauth_refused(
-            "Google", &code,
-        )));
-    }
-    let code = returned
-        .code
-        .filter(|c| !c.is_empty() && c.len() <= 4096)
-        .ok_or_else(|| AppError::bad_request(messages::OAUTH_PASTE_INVALID))?;
-    let tokens = match oauth
-        .providers
-        .google_code(&code, verifier, redirect_uri)
-        .await
-    {
-        Ok(tokens) => tokens,
-        // A code is good once: a refused one means starting over.
-        Err(f @ (TokenFailure::InvalidGrant | TokenFailure::Refused(_))) => {
-            let message = match f {
-                TokenFailure::InvalidGrant => messages::OAUTH_FLOW_EXPIRED.to_string(),
-                other => other.message(AuthKind::Google),
-            };
-            flow.state = FlowState::Failed(message.clone());
-            return Err(AppError::bad_request(message));
-        }
-        Err(f) => return Err(upstream(AuthKind::Google, &f)),
-    };
-    match finish(state, oauth, user, flow, tokens).await {
-        Ok(()) => {
-            flow.state = FlowState::Done;
-            Ok(())
-        }
-        Err(message) => {
-            flow.state = FlowState::Failed(message.clone());
-            Err(AppError::MailboxUnavailable(message))
-        }
-    }
-}
-
-/// `POST /api/oauth/google/finish` (paste mode).
-#[derive(Debug, Default, Deserialize, TS)]
-#[serde(default, rename_all = "camelCase")]
-pub struct GoogleFinishRequest {
-    pub flow_id: String,
-    /// The whole address the browser ended on.
-    pub redirected_url: String,
-}
-
-#[derive(Debug, Serialize, TS)]
-pub struct GoogleFinishResponse {
-    pub state: OAuthFlowState,
-    pub email: String,
-}
-
-async fn google_finish(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-    ApiJson(req): ApiJson<GoogleFinishRequest>,
-) -> Result<Json<GoogleFinishResponse>> {
-    let oauth = state.service::<OAuth>();
-    let shared = oauth.flows.of_user(user.id, &req.flow_id)?;
-    let pasted = req.redirected_url.trim();
-    if pasted.len() > MAX_PASTED {
-        return Err(AppError::bad_request(messages::OAUTH_PASTE_INVALID));
-    }
-    let url = url::Url::parse(pasted)
-        .map_err(|_| AppError::bad_request(messages::OAUTH_PASTE_INVALID))?;
-    let returned: Returned = serde_urlencoded_pairs(&url);
-    let mut flow = shared.lock().await;
-    google_complete(&state, &oauth, &user, &mut flow, returned).await?;
-    Ok(Json(GoogleFinishResponse {
-        state: OAuthFlowState::Done,
-        email: flow.email.clone(),
-    }))
-}
-
-fn serde_urlencoded_pairs(url: &url::Url) -> Returned {
-    let mut r = Returned::default();
-    for (k, v) in url.query_pairs() {
-        match k.as_ref() {
-            "code" => r.code = Some(v.into_owned()),
-            "state" => r.state = Some(v.into_owned()),
-            "error" => r.error = Some(v.into_owned()),
-            _ => {}
-        }
-    }
-    r
-}
-
-/// `GET /api/oauth/google/callback` (redirect mode): the browser comes back from Google
-/// without the app's session token (it is not a request of the app); the state names the flow
-/// and its user. Redirects to the settings page with the outcome.
-async fn google_callback(
-    State(state): State<AppState>,
-    Query(returned): Query<Returned>,
-) -> Result<Response> {
-    let oauth = state.service::<OAuth>();
-    let base = oauth.public_url.clone().unwrap_or_default();
-    let back = |outcome: std::result::Result<(), String>| {
-        let location = match outcome {
-            Ok(()) => format!("{base}/#/settings?oauth=done"),
-            Err(message) => {
-                let encoded: String =
-                    url::form_urlencoded::byte_serialize(message.as_bytes()).collect();
-                format!("{base}/#/settings?oauth=failed&message={encoded}")
-            }
-        };
-        (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
-    };
-    let Some(shared) = returned
-        .state
-        .as_deref()
-        .and_then(|s| oauth.flows.by_state(s))
-    else {
-        return Ok(back(Err(messages::OAUTH_FLOW_NOT_FOUND.into())));
-    };
-    let mut flow = shared.lock().await;
-    let user_id = flow.user_id;
-    let user = {
-        let store = state.store.clone();
-        tokio::task::spawn_blocking(move || crate::auth::users::get(&store, user_id))
-            .await
-            .map_err(AppError::internal)??
-    };
-    let Some(user) = user else {
-        return Ok(back(Err(messages::OAUTH_FLOW_NOT_FOUND.into())));
-    };
-    let outcome = google_complete(&state, &oauth, &user, &mut flow, returned)
-        .await
-        .map_err(|e| e.user_message());
-    Ok(back(outcome))
 }

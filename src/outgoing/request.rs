@@ -244,6 +244,7 @@ pub fn compose(
         attachments,
         auto_reply: false,
         calendar: None,
+        auto_forwarded: false,
     })
 }
 

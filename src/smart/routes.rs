@@ -59,7 +59,7 @@ async fn about_mail<T>(
     let mail = mail_text(state, user_id, &req.email_id).await?;
     let prepared = ai::prepare(state, user_id, &req.extras, headers).await?;
     let ask = question(&prepared.training, &mail);
-    ai::run(state, &prepared, &ask, failed, read).await
+    ai::run(state, user_id, &prepared, &ask, failed, read).await
 }
 
 /// `POST /api/smart/summary`.
@@ -160,6 +160,7 @@ async fn compose(
     let ask = prompts::compose(&prepared.training, &prompt, about.as_ref());
     let content = ai::run(
         &state,
+        user.id,
         &prepared,
         &ask,
         messages::AI_COMPOSE_FAILED,

@@ -7,6 +7,7 @@ pub mod llm;
 pub mod mailflow;
 pub mod mailserver;
 pub mod oauth_server;
+pub mod routes;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -40,7 +41,9 @@ impl TestApp {
             toml.to_string()
         } else {
             format!(
-                "{toml}\n[limits]\nai_per_minute = 100000\nsearch_per_minute = 100000\nrefresh_per_minute = 100000\n"
+                "{toml}\n[limits]\nai_per_minute = 100000\nsearch_per_minute = 100000\nrefresh_per_minute = 100000\n\
+                 rules_per_minute = 100000\nspam_debug_per_minute = 100000\ncontacts_import_per_minute = 100000\n\
+                 builder_per_minute = 100000\nai_per_day = 1000000\n"
             )
         };
         let toml = toml.as_str();
@@ -175,6 +178,33 @@ pub async fn body_text(resp: Response<Body>) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// Calls `method path body` `allowed` times as `token` (any answer but 429), then once more:
+/// 429 `rate_limited` with a Hebrew message starting `message` and saying when to retry.
+pub async fn assert_limited(
+    app: &TestApp,
+    token: &str,
+    (method, path, body): (&str, &str, Option<serde_json::Value>),
+    allowed: usize,
+    message: &str,
+) {
+    for _ in 0..allowed {
+        let (s, v) = app.json(method, path, Some(token), body.clone()).await;
+        assert_ne!(s, 429, "{path}: {v}");
+    }
+    let (s, v) = app.json(method, path, Some(token), body).await;
+    assert_eq!(
+        (s, v["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{path}: {v}"
+    );
+    let text = v["message"].as_str().unwrap();
+    assert!(
+        text.starts_with(message) && text.contains("נסה שוב בעוד"),
+        "{text}"
+    );
+    assert!(v["retryAfterSecs"].as_u64().unwrap() >= 1, "{v}");
+}
+
 pub fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_mailclient"))
 }
@@ -201,6 +231,18 @@ pub fn run_cli(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> std:
     child.wait_with_output().unwrap()
 }
 
+/// A settings backup file (base64) as anyone could make one: `sections` sealed with `master`.
+pub fn sealed_backup(master: &str, sections: serde_json::Value) -> String {
+    use base64::Engine;
+    let plain = serde_json::json!({"format": "mailclient-settings", "version": 1,
+                                   "createdAt": "2026-01-01T00:00:00Z", "sections": sections});
+    let blob = mailclient::backup::seal::seal(master, plain.to_string().as_bytes());
+    base64::engine::general_purpose::STANDARD.encode(blob)
+}
+
+/// What `serve` prints before the path of the first-run link's file.
+pub const SETUP_LINK_IS_IN: &str = "The one-time link to create the first admin is in ";
+
 /// The real `mailclient serve`, on a free loopback port. Killed on drop.
 pub struct Server {
     child: Child,
@@ -213,14 +255,22 @@ impl Server {
     pub fn start(data_dir: &Path, extra_args: &[&str]) -> Self {
         let mut server = Self::launch(data_dir, extra_args);
         server.wait_healthy();
-        server.setup_link = server
-            .stdout
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|l| l.contains("/#/setup?token="))
-            .map(|l| l.trim().to_string());
+        server.setup_link = server.find_setup_link();
         server
+    }
+
+    /// The first-run link: printed on a terminal, else (as here, stdout is a pipe) in the 0600
+    /// file whose path `serve` printed.
+    fn find_setup_link(&self) -> Option<String> {
+        let lines = self.stdout.lock().unwrap();
+        if let Some(l) = lines.iter().find(|l| l.contains("/#/setup?token=")) {
+            return Some(l.trim().to_string());
+        }
+        let path = lines.iter().find_map(|l| {
+            let rest = l.split(SETUP_LINK_IS_IN).nth(1)?;
+            Some(rest.split(" (").next()?.trim().to_string())
+        })?;
+        Some(std::fs::read_to_string(path).ok()?.trim().to_string())
     }
 
     /// Started and listening, not yet probed (an HTTPS server: the probe speaks plain HTTP).

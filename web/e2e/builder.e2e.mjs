@@ -45,7 +45,8 @@ async function serverWith(builderToml) {
 before(async () => {
   stub = await startBuilderStub({ slowMs: 2500 });
   server = await serverWith(
-    `[builder]\napi_key = "${API_KEY}"\nbase_url = "${stub.base}"\nform_submit_url = "${stub.base}/api/v1/form-submit"\neditor_url = "https://builder.io/content"\ncache_secs = 60\n`,
+    // The stub's form actions are on loopback: allowed by name (refused by default).
+    `[builder]\napi_key = "${API_KEY}"\nbase_url = "${stub.base}"\nform_submit_url = "${stub.base}/api/v1/form-submit"\neditor_url = "https://builder.io/content"\ncache_secs = 60\nallowed_private_networks = ["127.0.0.1"]\n`,
   );
   bare = await serverWith('');
   browser = await launch();
@@ -102,6 +103,18 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
       maxWidth: inner ? getComputedStyle(inner).maxWidth : null,
       scoped: getComputedStyle(document.querySelector('.e2e-scoped')).color,
       styleElements: document.querySelectorAll('style').length,
+      // The app's own elements, outside the entry: its CSS does not reach them.
+      outside: (() => {
+        const probe = document.createElement('input');
+        probe.type = 'password';
+        probe.className = 'e2e-probe';
+        probe.value = 'a';
+        document.body.append(probe);
+        const color = getComputedStyle(probe).color;
+        probe.remove();
+        return color;
+      })(),
+      sheets: document.adoptedStyleSheets.length,
     };
   });
   assert.ok(layout.sameRow, `columns side by side: ${JSON.stringify(layout)}`);
@@ -109,6 +122,8 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
   assert.equal(layout.maxWidth, '1200px');
   assert.equal(layout.scoped, 'rgb(0, 96, 0)');
   assert.equal(layout.styleElements, 0, 'no <style> element (the CSP refuses them)');
+  assert.notEqual(layout.outside, 'rgb(255, 0, 0)', 'the entry\'s CSS reached a password input outside it');
+  assert.ok(layout.sheets >= 2, `the entry's sheets adopted: ${layout.sheets}`);
   await shot(page, SUITE, 'content-top');
 
   // In the dark theme the page keeps its light paper and dark text (it was designed light).
@@ -192,6 +207,13 @@ test('content: Builder SDK renders the entry of /builder-demo, RTL, lazy images,
     foreign.filter((u) => !u.startsWith(`${stub.base}/img/`) && u !== `${stub.base}/poster.png`),
     [],
     'the browser talks only to our server',
+  );
+  // Leaving the page takes the entry's stylesheets away with it.
+  await page.evaluate(() => (window.location.hash = '#/inbox'));
+  await eventually(
+    'the entry\'s sheets removed',
+    async () => (await page.evaluate(() => document.adoptedStyleSheets.length)) === layout.sheets - 2,
+    10_000,
   );
   assert.deepEqual(problems, []);
 });

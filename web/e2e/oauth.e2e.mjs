@@ -7,6 +7,9 @@
 //      listens there); a tampered address is refused in Hebrew, the real one connects the mailbox.
 //   3. The user removes the app's access at the provider: the live notice and the account's
 //      warning; "sign in again" runs the device flow for that address and sync comes back.
+//   4. Google's way back to the app (redirect mode's callback hands the code and the state to
+//      #/settings?oauth=return&…): the code leaves the address bar, the page shows the address
+//      being connected, and nothing is connected until the user confirms.
 // Screenshots (desktop and phone width): web/e2e/screenshots/oauth/.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -243,4 +246,29 @@ test('a revoked sign-in: the notice, the warning, and "sign in again" brings syn
   const unexpected = problems.filter((p) => !/status of 400/.test(p));
   assert.deepEqual(unexpected, [], 'no console errors, CSP violations or failed requests');
   await context.close();
+});
+
+test("Google's way back: the address is confirmed before it is connected, and the code leaves the address bar", async () => {
+  const fresh = await newPage(browser, DESKTOP);
+  const { page: back, context: ctx } = fresh;
+  await signIn(back, server, ADMIN);
+  // A flow of this user; Google's page (the stand-in) ends where the redirect would.
+  const start = (await api('POST', '/api/oauth/google/start', { email: 'user2@example.test' })).body;
+  const google = await ctx.newPage();
+  const landed = ctx.waitForEvent('request', (r) => r.url().startsWith(LOOPBACK));
+  await google.goto(start.authorizeUrl).catch(() => {});
+  const url = new URL((await landed).url());
+  await google.close();
+  const returned = new URLSearchParams({ oauth: 'return', state: url.searchParams.get('state'), code: url.searchParams.get('code') });
+  await back.goto(`${server.base}/#/settings?${returned}`);
+  const question = back.getByTestId('oauth-confirm-question');
+  await question.waitFor();
+  assert.match(await question.innerText(), /user2@example\.test/);
+  assert.ok(!back.url().includes('code='), `the code left the address bar: ${back.url()}`);
+  await shots(back, '11-confirm', back.getByTestId('oauth-flow'));
+  await back.getByTestId('oauth-confirm-connect').click();
+  await back.getByTestId('oauth-done').waitFor({ timeout: 30_000 });
+  assert.match(await back.getByTestId('oauth-done').innerText(), /החשבון user2@example\.test חובר/);
+  assert.deepEqual(fresh.problems, [], 'no console errors, CSP violations or failed requests');
+  await ctx.close();
 });

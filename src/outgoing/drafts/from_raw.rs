@@ -84,6 +84,7 @@ pub fn composed_from_raw(
         attachments,
         auto_reply: msg.header_raw(crate::outgoing::AUTO_REPLY_HEADER).is_some(),
         calendar: None,
+        auto_forwarded: false,
     })
 }
 

@@ -43,7 +43,9 @@ export function demoEntry(base) {
       url: '/builder-demo',
       inputs: [],
       state: { deviceSize: 'large', location: { path: '', query: {} } },
-      cssCode: '& .e2e-scoped { color: rgb(0, 96, 0); }',
+      // Its own rule, and a keylogger's: an attribute selector over the app's password inputs.
+      cssCode:
+        '& .e2e-scoped { color: rgb(0, 96, 0); } input[type="password"], body:has(.e2e-scoped) .e2e-probe { color: rgb(255, 0, 0); }',
       blocks: [
         // A data binding (JavaScript the SDK would evaluate; the page leaves it out, the CSP
         // has no 'unsafe-eval').

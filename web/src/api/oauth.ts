@@ -7,6 +7,8 @@ import { api } from './client';
 
 import type {
   DeviceFlowResponse,
+  GoogleClaimRequest,
+  GoogleClaimResponse,
   GoogleFinishRequest,
   GoogleFinishResponse,
   GoogleStartResponse,
@@ -18,6 +20,7 @@ import type {
 
 export type {
   DeviceFlowResponse,
+  GoogleClaimResponse,
   GoogleFinishResponse,
   GoogleStartResponse,
   MailAccountAuth,
@@ -58,6 +61,21 @@ export function startGoogle(email: string): Promise<GoogleStartResponse> {
 /** The paste flow's end: the whole address the browser ended on. */
 export function finishGoogle(flowId: string, redirectedUrl: string): Promise<GoogleFinishResponse> {
   const body: GoogleFinishRequest = { flowId, redirectedUrl };
+  return api<GoogleFinishResponse>('/api/oauth/google/finish', { method: 'POST', body });
+}
+
+/**
+ * The redirect flow's way back: which of this session's flows the returning state names, and the
+ * address it connects (a 404 when the flow is not this user's). Nothing is connected yet.
+ */
+export function claimGoogle(state: string): Promise<GoogleClaimResponse> {
+  const body: GoogleClaimRequest = { state };
+  return api<GoogleClaimResponse>('/api/oauth/google/claim', { method: 'POST', body });
+}
+
+/** The redirect flow's end, once the user confirmed the address: the code and state the callback handed on. */
+export function finishGoogleReturn(flowId: string, code: string, state: string): Promise<GoogleFinishResponse> {
+  const body: GoogleFinishRequest = { flowId, code, state };
   return api<GoogleFinishResponse>('/api/oauth/google/finish', { method: 'POST', body });
 }
 

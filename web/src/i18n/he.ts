@@ -1011,6 +1011,8 @@ export const he = {
       showLess: 'הצג פחות',
       noSubject: '(ללא נושא)',
       unknownSender: 'שולח לא ידוע',
+      replyToElsewhere: 'שימו לב: הטיוטה ממוענת אל',
+      replyToElsewhereAfter: ', כתובת "השב אל" בדומיין אחר משל השולח. בדקו את הנמען לפני השליחה.',
     },
     /** The live notice when a draft was written (app/live). */
     written: (who: string, subject: string) => `נכתבה טיוטת תשובה אוטומטית ל-${who}: ${subject}`,
@@ -1032,6 +1034,8 @@ export const he = {
     position: (n: number) => `כלל ${count(n)} בסדר ההפעלה`,
     createdOn: (date: string) => `נוצר ב-${date}`,
     stops: 'עוצר כללים נוספים',
+    forwardPending: 'ההעברה ממתינה לאישור',
+    forwardPendingHint: 'הכלל שוחזר מגיבוי: הוא לא יעביר הודעות עד שתערכו אותו ותאשרו את כתובת ההעברה.',
     edit: 'עריכה',
     editLabel: (name: string) => `עריכת הכלל ${name}`,
     delete: 'מחיקה',
@@ -1074,6 +1078,12 @@ export const he = {
       missing: { name: 'שם', condition: 'תנאי אחד לפחות', action: 'פעולה אחת לפחות' },
       missingHint: (parts: readonly string[]) => `כדי לשמור חסרים: ${parts.join(', ')}`,
       saveFailed: 'שגיאה בשמירת הכלל',
+      confirmForwardTitle: 'אישור העברה אוטומטית',
+      confirmForwardBefore: 'כל מייל שיתאים לכלל יועבר אוטומטית אל',
+      confirmForwardAfter:
+        'ודאו שזו כתובת שלכם או של מי שאתם סומכים עליו: העותקים ייצאו מתיבת הדואר שלכם. מיילים שנשלחו או הועברו אוטומטית, ומיילים מהכתובות שלכם, לא יועברו, ומספר ההעברות ביום מוגבל.',
+      confirmForwardYes: 'אישור ושמירה',
+      confirmForwardNo: 'חזרה לכלל',
     },
 
     condition: {
@@ -1746,6 +1756,7 @@ export const he = {
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',
+      leftOut: 'חלקים מהגיבוי לא שוחזרו כפי שהם:',
     },
     master: {
       saveTitle: 'שמירת ההגדרות לשרת',
@@ -1959,6 +1970,14 @@ export const he = {
       denied: 'ההתחברות לא אושרה בדף של Microsoft.',
       failed: 'ההתחברות עם Microsoft נכשלה.',
       newCode: 'קבלת קוד חדש',
+      phishing:
+        'הזן כאן רק קוד שמופיע בדף הזה, אחרי שאתה עצמך התחלת את ההתחברות. לעולם אל תזין קוד שמישהו אחר שלח לך (בדואר, בהודעה או בטלפון): מי ששלח אותו יקבל גישה לתיבת הדואר שלך.',
+    },
+    confirm: {
+      question: 'לחבר לחשבון שלך את תיבת הדואר',
+      hint: 'אשר רק אם אתה עצמך התחלת עכשיו את ההתחברות עם Google לכתובת הזו. אם הגעת לכאן מקישור שמישהו שלח לך, בטל.',
+      connect: 'חיבור התיבה',
+      connecting: 'מחבר את התיבה...',
     },
     paste: {
       title: 'התחברות עם Google',
@@ -1975,8 +1994,13 @@ export const he = {
       notAddress: 'זו לא נראית כמו כתובת מלאה. העתק את כל שורת הכתובת של הדפדפן, כולל http://',
     },
     redirecting: 'עובר לדף ההתחברות של Google...',
-    returnDone: 'ההתחברות הצליחה: החשבון חובר והסנכרון התחיל.',
     returnFailed: 'ההתחברות נכשלה.',
+    /** Why Google's redirect came back without a sign-in, by the reason code in the address. */
+    returnReasons: {
+      denied: 'לא ניתנה הרשאה בדף של Google.',
+      refused: 'Google סירבה לבקשת ההתחברות.',
+      invalid: 'הכתובת שחזרה מ-Google אינה שלמה. יש להתחיל מחדש.',
+    } as Record<string, string>,
     gmailHelp: {
       title: 'חיבור Gmail עם סיסמת אפליקציה',
       intro: 'Google לא מקבלת את הסיסמה הרגילה של החשבון. צריך סיסמת אפליקציה (App Password):',

@@ -6,12 +6,14 @@
 // The SDK never fetches here: it gets the entry the server fetched (`content`, inline), tracking is
 // off, and the parts of an entry the CSP would refuse are left out rather than tried: its custom
 // JavaScript (`jsCode`, blocks' bindings, code and actions), HTTP requests made from the browser
-// (`httpRequests`) and remote fonts (`customFonts`). Its custom CSS goes into a constructed stylesheet (see emotionSheet.ts).
+// (`httpRequests`) and remote fonts (`customFonts`). Its custom CSS and its blocks' styles go into
+// constructed stylesheets of this entry, scoped to its container and removed when it goes (see
+// emotionSheet.ts and scopedCss.ts).
 
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useState } from 'react';
 import { BuilderComponent, builder } from '@builder.io/react';
 import { CacheProvider } from '@emotion/core';
-import { applyContentCss, builderEmotionCache } from './emotionSheet';
+import { createBuilderSheets } from './emotionSheet';
 import { withSectionDefaults, withoutCode, withoutPixel, type Block } from './entry';
 import { registerFormBlock } from './FormBlock';
 
@@ -28,12 +30,16 @@ function init(apiKey: string) {
 
 type Entry = Record<string, unknown> & { id?: string; data?: Record<string, unknown> };
 
-/** The entry without what the CSP would refuse or what would reach Builder; its CSS applied. */
+/** The entry's own CSS (`data.cssCode`). */
+export function contentCss(entry: Entry): string {
+  const css = entry.data?.cssCode;
+  return typeof css === 'string' ? css : '';
+}
+
+/** The entry without what the CSP would refuse or what would reach Builder (its CSS goes into its own sheet). */
 export function prepareEntry(entry: Entry): Entry {
   const data = { ...(entry.data ?? {}) };
   if (Array.isArray(data.blocks)) data.blocks = withoutPixel(withSectionDefaults(withoutCode(data.blocks)) as Block[]);
-  const css = typeof data.cssCode === 'string' ? data.cssCode : '';
-  applyContentCss(String(entry.id ?? ''), css);
   delete data.cssCode;
   delete data.jsCode;
   delete data.httpRequests;
@@ -48,9 +54,25 @@ export default function BuilderView({ apiKey, entry, urlPath }: { apiKey: string
   // Set before the blocks render, and only when it changes (it notifies mounted containers).
   if (builder.getUserAttributes().urlPath !== urlPath) builder.setUserAttributes({ urlPath });
   const content = useMemo(() => prepareEntry(entry), [entry]);
+  const [sheets] = useState(createBuilderSheets);
+  // Adopted while the entry is shown, removed when it goes. The blocks render only once the
+  // sheets are adopted (still before the first paint): the SDK's lazy images measure themselves
+  // as they mount, and an unstyled page would put every image in view.
+  const [adopted, setAdopted] = useState(false);
+  useLayoutEffect(() => {
+    sheets.attach();
+    setAdopted(true);
+    return sheets.detach;
+  }, [sheets]);
+  const css = contentCss(entry);
+  useLayoutEffect(() => sheets.setContentCss(css), [sheets, css]);
   return (
-    <CacheProvider value={builderEmotionCache()}>
-      <BuilderComponent model="page" content={content as never} inlineContent />
-    </CacheProvider>
+    <div className={`builder-entry ${sheets.scope}`} data-testid="builder-entry">
+      {adopted && (
+        <CacheProvider value={sheets.cache}>
+          <BuilderComponent model="page" content={content as never} inlineContent />
+        </CacheProvider>
+      )}
+    </div>
   );
 }

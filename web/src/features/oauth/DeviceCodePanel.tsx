@@ -1,6 +1,8 @@
 // Microsoft's device-code sign-in as the user sees it: the link to open (a new tab), the code to
 // type there (big, copyable), a countdown to its expiry, and a status line that screen readers
-// hear when it changes. The polling itself is in useOAuthSignIn.
+// hear when it changes. The polling itself is in useOAuthSignIn. A warning says never to enter a
+// code someone else sent: a device code connects the mailbox of whoever enters it to the account
+// of whoever asked for it (docs/SECURITY.md, "OAuth sign-in").
 
 import { useEffect, useState } from 'react';
 import { he } from '../../i18n/he';
@@ -50,6 +52,9 @@ export function DeviceCodePanel({ flow, onCancel }: { flow: DeviceFlow; onCancel
 
   return (
     <div className="oauth-flow" data-testid="oauth-device" data-state="pending">
+      <p className="notice notice--warning" role="note" data-testid="oauth-device-phishing">
+        {td.phishing}
+      </p>
       <ol className="oauth-steps">
         <li>
           <span>{td.step1}</span>

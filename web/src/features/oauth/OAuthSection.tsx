@@ -6,10 +6,11 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { he } from '../../i18n/he';
 import '../../styles/oauth.css';
-import { looksLikeAddress } from '../settings/mailAccountForm';
+import { looksLikeAddress } from '../../lib/address';
+import { ConfirmPanel } from './ConfirmPanel';
 import { DeviceCodePanel } from './DeviceCodePanel';
 import { PastePanel } from './PastePanel';
 import type { OAuthSignIn } from './useOAuthSignIn';
@@ -131,11 +132,12 @@ function ProviderMark({ id }: { id: OAuthProviderId }) {
 export function FlowPanel({ signIn }: { signIn: OAuthSignIn }) {
   const { flow } = signIn;
   const heading = useRef<HTMLHeadingElement>(null);
-  const flowKey = flow.kind === 'device' || flow.kind === 'paste' ? flow.flowId : flow.kind;
+  const flowKey = flow.kind === 'device' || flow.kind === 'paste' || flow.kind === 'confirm' ? flow.flowId : flow.kind;
 
-  // A new step of the sign-in: bring it into view (the accounts list's "sign in again" is above).
+  // A new step of the sign-in: bring it into view (the accounts list's "sign in again" is above;
+  // the confirmation after Google's redirect is below the page's top).
   useEffect(() => {
-    if (flow.kind === 'device' || flow.kind === 'paste') {
+    if (flow.kind === 'device' || flow.kind === 'paste' || flow.kind === 'confirm') {
       heading.current?.scrollIntoView?.({ block: 'nearest' });
       heading.current?.focus({ preventScroll: true });
     }
@@ -166,6 +168,9 @@ export function FlowPanel({ signIn }: { signIn: OAuthSignIn }) {
       break;
     case 'paste':
       body = <PastePanel flow={flow} onSubmit={(url) => void signIn.submitPaste(url)} onCancel={signIn.cancel} />;
+      break;
+    case 'confirm':
+      body = <ConfirmPanel flow={flow} onConfirm={() => void signIn.confirmReturn()} onCancel={signIn.cancel} />;
       break;
     case 'done':
       body = (

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OAuthProvider } from '../../api/oauth';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import { MailAccountCard } from '../settings/MailAccountCard';
+import { MailAccountCard } from '../accounts/MailAccountCard';
 import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
 import { formatRemaining } from './DeviceCodePanel';
 
@@ -255,6 +255,8 @@ describe('the mail account card: signing in with Google and Microsoft', () => {
       const panel = await screen.findByTestId('oauth-device');
       expect(bodyOf(calls(fetch, 'POST', '/api/oauth/microsoft/device')[0])).toEqual({ email: 'dana@outlook.com' });
       expect(screen.getByTestId('oauth-device-code')).toHaveTextContent('ABCD-EFGH');
+      // Never a code someone else sent: whoever sent it would get the mailbox.
+      expect(screen.getByTestId('oauth-device-phishing')).toHaveTextContent('לעולם אל תזין קוד שמישהו אחר שלח לך');
       const link = screen.getByTestId('oauth-device-link');
       expect(link).toHaveAttribute('href', 'https://microsoft.com/devicelogin');
       expect(link).toHaveAttribute('target', '_blank');
@@ -457,20 +459,64 @@ describe('the mail account card: signing in with Google and Microsoft', () => {
       expect(openTab).not.toHaveBeenCalled();
     });
 
-    it('says how the redirect ended when the browser comes back, and cleans the address', async () => {
+    it('says a failed return in its own words for the reason code, never text from the address', async () => {
       server(BOTH);
-      const view = renderCard({ route: '/settings?oauth=failed&message=%D7%94%D7%94%D7%AA%D7%97%D7%91%D7%A8%D7%95%D7%AA%20%D7%91%D7%95%D7%98%D7%9C%D7%94' });
-      expect(await screen.findByTestId('toast')).toHaveTextContent('ההתחברות נכשלה. ההתחברות בוטלה');
+      const view = renderCard({ route: '/settings?oauth=failed&reason=denied&message=%3Cb%3Ecall%20us%3C%2Fb%3E' });
+      const toast = await screen.findByTestId('toast');
+      expect(toast).toHaveTextContent('ההתחברות נכשלה. לא ניתנה הרשאה בדף של Google.');
+      expect(toast).not.toHaveTextContent('call us');
       await waitFor(() => expect(view.location().search).toBe(''));
       expect(view.location().pathname).toBe('/settings');
     });
 
-    it('re-reads the accounts after a successful return', async () => {
+    it('an unknown reason code adds nothing to the sentence', async () => {
       server(BOTH);
-      const view = renderCard({ route: '/settings?oauth=done' });
-      expect(await screen.findByTestId('toast')).toHaveTextContent('ההתחברות הצליחה');
-      await waitFor(() => expect(accountsReads).toBeGreaterThanOrEqual(2));
+      renderCard({ route: '/settings?oauth=failed&reason=%D7%94%D7%AA%D7%A7%D7%A9%D7%A8%D7%95' });
+      const toast = await screen.findByTestId('toast');
+      expect(toast).toHaveTextContent(/ההתחברות נכשלה\.$/);
+      expect(toast).not.toHaveTextContent('התקשרו');
+    });
+
+    it('back from Google: the code leaves the address, the address to connect is confirmed, then finished with this session', async () => {
+      const fetch = server(BOTH, {
+        'POST /api/oauth/google/claim': () => json(200, { flowId: 'g-1', email: 'dana@gmail.com' }),
+        'POST /api/oauth/google/finish': () => json(200, { state: 'done', email: 'dana@gmail.com' }),
+      });
+      const user = userEvent.setup();
+      const view = renderCard({ route: '/settings?oauth=return&state=st-1&code=4%2F0Ab' });
+      // Nothing is finished before the user says so.
+      const question = await screen.findByTestId('oauth-confirm-question');
+      expect(question).toHaveTextContent('לחבר לחשבון שלך את תיבת הדואר dana@gmail.com');
       expect(view.location().search).toBe('');
+      expect(bodyOf(calls(fetch, 'POST', '/api/oauth/google/claim')[0])).toEqual({ state: 'st-1' });
+      expect(calls(fetch, 'POST', '/api/oauth/google/finish')).toHaveLength(0);
+      await user.click(screen.getByTestId('oauth-confirm-connect'));
+      expect(await screen.findByTestId('oauth-done')).toHaveTextContent('החשבון dana@gmail.com חובר');
+      expect(bodyOf(calls(fetch, 'POST', '/api/oauth/google/finish')[0])).toEqual({ flowId: 'g-1', code: '4/0Ab', state: 'st-1' });
+      await waitFor(() => expect(accountsReads).toBeGreaterThanOrEqual(2));
+    });
+
+    it('back from Google with a flow this user did not start: nothing to confirm, the server\'s reason said', async () => {
+      const fetch = server(BOTH, {
+        'POST /api/oauth/google/claim': () =>
+          json(404, { success: false, error: 'not_found', message: 'תהליך ההתחברות הזה לא התחיל מהחשבון שלך, או שפג תוקפו.' }),
+      });
+      renderCard({ route: '/settings?oauth=return&state=theirs&code=c' });
+      expect(await screen.findByTestId('toast')).toHaveTextContent('לא התחיל מהחשבון שלך');
+      expect(screen.queryByTestId('oauth-confirm')).not.toBeInTheDocument();
+      expect(calls(fetch, 'POST', '/api/oauth/google/finish')).toHaveLength(0);
+    });
+
+    it('cancelling the confirmation connects nothing', async () => {
+      const fetch = server(BOTH, {
+        'POST /api/oauth/google/claim': () => json(200, { flowId: 'g-1', email: 'dana@gmail.com' }),
+      });
+      const user = userEvent.setup();
+      renderCard({ route: '/settings?oauth=return&state=st-1&code=c' });
+      await screen.findByTestId('oauth-confirm');
+      await user.click(screen.getByTestId('oauth-cancel'));
+      expect(screen.queryByTestId('oauth-confirm')).not.toBeInTheDocument();
+      expect(calls(fetch, 'POST', '/api/oauth/google/finish')).toHaveLength(0);
     });
   });
 

@@ -1,39 +1,60 @@
-// The way back from Google's `redirect` flow: the server finishes the sign-in and sends the
-// browser to #/settings?oauth=done, or ?oauth=failed&message=… (the message in Hebrew). Said
-// once in a toast; the accounts re-read, and the address bar cleaned so a reload says nothing.
+// The way back from Google's `redirect` flow. The server's callback finishes nothing: it sends the
+// browser to #/settings?oauth=return&state=…&code=… (or ?oauth=failed&reason=…). Here the code and
+// state are taken out of the address bar at once (so a reload or the history holds no code), the
+// server is asked which of this session's flows the state names (claimGoogle: a flow another user
+// started is not found, and nothing is connected), and the sign-in panel asks the user to confirm
+// the address before it is connected (useOAuthSignIn's `confirm`). A failure is said once in a
+// toast, in our own words for its reason code: text from the address is never shown.
 
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useToast } from '../../app/Toasts';
+import { claimGoogle } from '../../api/oauth';
+import { errorMessage } from '../../api/client';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
+import type { OAuthSignIn } from './useOAuthSignIn';
 
 const t = he.oauth;
 
-export function useOAuthReturn(onConnected: () => void) {
+/** The Hebrew sentence of a failure's reason code (an unknown code says nothing more). */
+export function returnReason(code: string | null): string {
+  const reasons: Record<string, string> = t.returnReasons;
+  return code && Object.prototype.hasOwnProperty.call(reasons, code) ? reasons[code] : '';
+}
+
+/** The parameters of the way back, removed from the address. */
+const RETURN_PARAMS = ['oauth', 'reason', 'message', 'state', 'code'];
+
+export function useOAuthReturn(signIn: Pick<OAuthSignIn, 'offerConfirm'>) {
   const location = useLocation();
   const navigate = useNavigate();
   const toast = useToast();
   const handled = useRef('');
-  const connectedRef = useRef(onConnected);
-  connectedRef.current = onConnected;
+  const offerRef = useRef(signIn.offerConfirm);
+  offerRef.current = signIn.offerConfirm;
 
   useEffect(() => {
     const params = new URLSearchParams(location.search);
     const outcome = params.get('oauth');
-    if (outcome !== 'done' && outcome !== 'failed') return;
-    // StrictMode runs effects twice; one toast per return.
+    if (outcome !== 'return' && outcome !== 'failed') return;
+    // StrictMode runs effects twice; one answer per return.
     if (handled.current === location.key) return;
     handled.current = location.key;
-    if (outcome === 'done') {
-      toast.success(t.returnDone);
-      connectedRef.current();
-    } else {
-      const message = params.get('message')?.trim();
-      toast.error(message ? `${t.returnFailed} ${message}` : t.returnFailed);
-    }
-    params.delete('oauth');
-    params.delete('message');
+    const state = params.get('state') ?? '';
+    const code = params.get('code') ?? '';
+    const reason = params.get('reason');
+    for (const p of RETURN_PARAMS) params.delete(p);
     const rest = params.toString();
     navigate({ pathname: location.pathname, search: rest ? `?${rest}` : '' }, { replace: true });
+
+    if (outcome === 'failed' || !state || !code) {
+      const why = returnReason(outcome === 'failed' ? reason : 'invalid');
+      toast.error(why ? `${t.returnFailed} ${why}` : t.returnFailed);
+      return;
+    }
+    claimGoogle(state).then(
+      (claimed) => offerRef.current({ flowId: claimed.flowId, email: claimed.email, code, state }),
+      (err) => toast.error(`${t.returnFailed} ${errorMessage(err)}`),
+    );
   }, [location, navigate, toast]);
 }

@@ -4,7 +4,8 @@
 //   is asked every `interval` seconds (asking is what makes the server ask Microsoft) until the
 //   flow is done, denied or failed, or its `expiresIn` has passed here.
 // - Google, `redirect`: the browser goes to Google and comes back to #/settings?oauth=… (see
-//   useOAuthReturn).
+//   useOAuthReturn, which offers the flow here to confirm: `confirm` shows the address, and
+//   `confirmReturn` finishes it with this session).
 // - Google, `paste`: Google's page opens in a new tab; the user pastes the address the browser
 //   ended on, and a bad paste leaves the flow open for another.
 //
@@ -15,6 +16,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import {
   finishGoogle,
+  finishGoogleReturn,
   oauthFlow,
   startGoogle,
   startMicrosoftDevice,
@@ -58,6 +60,17 @@ export type OAuthFlow =
       error: string | null;
     }
   | { kind: 'redirecting'; provider: 'google'; email: string }
+  | {
+      /** Back from Google's redirect: the address is shown, nothing is connected until the user confirms. */
+      kind: 'confirm';
+      provider: 'google';
+      email: string;
+      flowId: string;
+      code: string;
+      state: string;
+      submitting: boolean;
+      error: string | null;
+    }
   | { kind: 'done'; provider: OAuthProviderId; email: string }
   | { kind: 'ended'; provider: OAuthProviderId; email: string; reason: EndReason; message: string }
   | { kind: 'startFailed'; provider: OAuthProviderId; email: string; message: string };
@@ -200,6 +213,29 @@ export function useOAuthSignIn({ onConnected, navigate = defaultNavigate, openTa
     [finish],
   );
 
+  /** A returning redirect flow of this session (useOAuthReturn): asks the user to confirm it. */
+  const offerConfirm = useCallback((returned: { flowId: string; email: string; code: string; state: string }) => {
+    seq.current++;
+    setFlow({ kind: 'confirm', provider: 'google', ...returned, submitting: false, error: null });
+  }, []);
+
+  const confirmReturn = useCallback(async () => {
+    const f = flowRef.current;
+    if (f.kind !== 'confirm' || f.submitting) return;
+    const mine = seq.current;
+    setFlow({ ...f, submitting: true, error: null });
+    try {
+      const res = await finishGoogleReturn(f.flowId, f.code, f.state);
+      if (mine !== seq.current) return;
+      finish('google', res.email || f.email);
+    } catch (err) {
+      if (mine !== seq.current) return;
+      // A code is good once: whatever went wrong, the way on is a new sign-in.
+      seq.current++;
+      setFlow({ kind: 'ended', provider: 'google', email: f.email, reason: 'failed', message: errorMessage(err, t.returnFailed) });
+    }
+  }, [finish]);
+
   // The device flow's polling: one request at a time, `interval` apart.
   const deviceId = flow.kind === 'device' ? flow.flowId : null;
   useEffect(() => {
@@ -278,7 +314,7 @@ export function useOAuthSignIn({ onConnected, navigate = defaultNavigate, openTa
     [],
   );
 
-  return { flow, start, cancel, restart, submitPaste };
+  return { flow, start, cancel, restart, submitPaste, offerConfirm, confirmReturn };
 }
 
 export type OAuthSignIn = ReturnType<typeof useOAuthSignIn>;
