@@ -56,6 +56,7 @@ macro_rules! with_values {
             || rewrite_as::<$k, u8>($txn, $name)?
             || rewrite_as::<$k, f32>($txn, $name)?
             || rewrite_as::<$k, (i64, u32)>($txn, $name)?
+            || rewrite_as::<$k, (u64, u64)>($txn, $name)?
     }};
 }
 
