@@ -109,7 +109,8 @@ pub struct AccountRecord {
     pub created_at: i64,
     /// Connected with the household's settings (`household`): the password is the household's,
     /// which the user never typed nor saw, so a backup carries a reference, never the secret.
-    #[serde(default)]
+    /// Written only when set, so the records of every other account keep their stored bytes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_household: bool,
 }
 
