@@ -6,6 +6,10 @@
 //! All steps run in one write transaction; a feature with work in memory adds [`Hooks`] that
 //! stop it first (the sync tasks, an OAuth account's tokens) or wake it after (the outbox
 //! scheduler, which then finds the removed mail gone).
+//!
+//! Entry points: `DELETE /api/admin/users/{id}`, `mailclient user remove` and the mailbox logout.
+//! The index forgets the mail through the change log; then the bytes go (`Search::request_purge`,
+//! see `search/index.rs`; the CLI does the same and compacts).
 
 use std::sync::Arc;
 

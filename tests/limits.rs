@@ -1,4 +1,4 @@
-//! The per-user limits of issue 37 (`[limits]`; tests/api.rs checks the first ones, AI help,
+//! The per-user limits of issue 37 (`[limits]`; tests/api/shell.rs checks the first ones, AI help,
 //! search and "sync now"):
 //!
 //! - a rule's preview and "run now", the spam check's explanation and contacts imports are

@@ -1,6 +1,15 @@
 //! Mail accounts: a user's connection to a real mailbox. The password is sealed with the
 //! server key (see `crate::crypto`) under a context naming the account, and never leaves the
 //! server. The HTTP side (`/api/auth/...`, `/api/providers`) is in `routes.rs`.
+//!
+//! A login (`POST /api/auth/login`) checks IMAP and SMTP side by side before saving; each failure
+//! is one of auth, unreachable, tls (with the certificate's fingerprint when it is untrusted),
+//! timeout, protocol. An empty password in a later request means the saved one, for the same
+//! servers and the same pinned certificates only (a new fingerprint takes the password again: a
+//! pin replaces the chain check). Every test or login spends a try of the user's bucket
+//! (`limit.rs`), so the server is no port scanner; the host policy is `mail::hosts`. A mailbox
+//! loaded from the household's settings (`from_household`) is exported to a backup as a reference,
+//! without its password.
 
 pub mod address;
 pub mod backup;
@@ -109,7 +118,8 @@ pub struct AccountRecord {
     pub created_at: i64,
     /// Connected with the household's settings (`household`): the password is the household's,
     /// which the user never typed nor saw, so a backup carries a reference, never the secret.
-    #[serde(default)]
+    /// Written only when set, so the records of every other account keep their stored bytes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_household: bool,
 }
 

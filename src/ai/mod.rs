@@ -4,6 +4,14 @@
 //! about (`source`), the questions (`prompts`), reading the answers (`answer`) and the routes of
 //! the key, the settings and the three compose/reply calls (`routes`). The smart-features page
 //! (`crate::smart`) asks through [`prepare`] and [`run`] too.
+//!
+//! A call reads the provider choice and sealed key (`key::endpoint`, falling back to the
+//! household's; Anthropic without a key is `ai_key_missing`) and the AI-training settings
+//! (`training::load`, overlaid with the call's own), builds its question, sends it (retries on
+//! 429/529/5xx honouring Retry-After, no redirects) and reads the answer (structured answers are
+//! validated JSON; anything else is `ai_failed`). To add a provider: a `WireFormat` implementation
+//! and a `ProviderKind` variant. To add a feature: a prompt in `prompts.rs`, a reader in
+//! `answer.rs`, a route using [`prepare`] and [`run`].
 
 pub mod answer;
 pub mod anthropic;

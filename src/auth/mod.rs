@@ -1,6 +1,12 @@
 //! Sign-in to mailclient itself: users, password hashes, sessions, login throttling and the
 //! first-run setup. The HTTP side is in `routes.rs`; the request extractor that checks the
 //! session token is `crate::auth::CurrentUser`.
+//!
+//! The access check is the extractor: a handler that takes `CurrentUser` (or `AdminUser`) is
+//! signed in, one without is public, and only health, login and the first-run setup are
+//! (`tests/auth_sweep.rs` fails on a route missing from its table). No more password hashes run at
+//! once than there are cores (`password::bounded`; the backups' key derivation uses it too); a
+//! password change is throttled like a login.
 
 pub mod admin;
 pub mod extract;

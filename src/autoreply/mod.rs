@@ -9,6 +9,12 @@
 //! - `reply`: the provider's draft, APPENDed once (its Message-ID is derived from the mail).
 //! - `monitor`: the job: the change log → waiting mail → decisions.
 //! - `routes`: the API.
+//!
+//! Each mail is decided once (key: account + Message-ID): skipped with a `rules::Reason`, or
+//! answered; three failed tries (provider, mailbox) record `failed`. The last 1,000 decisions are
+//! kept: the card's activity list (100) and the day's counts behind the daily maximum and
+//! no-repeat (days in the user's time zone). With `autoReplyNotifications` on, an answered mail is
+//! an `auto_reply` notice to the user's sessions.
 
 pub mod facts;
 pub mod journal;

@@ -6,6 +6,12 @@
 //!
 //! The sections are each feature's own (`feature::BackupSection`, declared in its `Feature`); a
 //! feature that keeps per-user settings declares one, as it declares its forget step.
+//!
+//! Restore runs the sections in `app::FEATURES`' order (the preferences first, the AI provider
+//! before what could call it, the mailboxes last) and each re-seals its secrets under this
+//! server's key; an import runs the same checks and limits as the feature's routes and returns
+//! notes (`feature::Notes`) for what it left out. The key derivation runs under
+//! `auth::password::bounded`.
 
 pub mod routes;
 pub mod seal;

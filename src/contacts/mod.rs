@@ -6,6 +6,11 @@
 //! - `model`: the fields and their checks.
 //! - `vcard`: reading 4.0/3.0/2.1 files, writing 4.0.
 //! - `routes`: `/api/contacts/*`.
+//!
+//! Bounds are in `model.rs` (at most `MAX_CONTACTS` a user, each field bounded) and `vcard.rs` (a
+//! file of at most 5 MB). Search folds text as the index does (`search::analyzer::fold_text`:
+//! case, niqqud, final letters, geresh), so "כהן", "כהנ" and "כֹּהֵן" find each other. An import
+//! merges by address and reports what it added, updated and skipped.
 
 pub mod model;
 pub mod routes;

@@ -3,6 +3,14 @@
 //! (written locally at once and queued for the server), and the senders whose remote images
 //! the user always shows. Every function takes the user id and only touches that user's
 //! accounts.
+//!
+//! The API (`routes.rs`): lists are JSON arrays with the total in `X-Total-Count`;
+//! `/api/emails/{key}` is a folder when `key` is a name and one mail when it is a number. A page
+//! walks a folder's index or a tag newest first only as far as it needs; sorting by sender or
+//! subject still reads every row of the folder. Keywords decide a mail's status where the folder
+//! allows keywords (`FolderState::keywords_ok`), so a re-sync or another client's change is
+//! followed. Delete is `hidden` plus a hidden-key row by Message-ID, so a refetch stays hidden.
+//! New inbox mail, for the features that act on it, is `arrivals`.
 
 pub mod arrivals;
 mod counting;

@@ -1,5 +1,6 @@
-//! HTTP plumbing shared by every feature: the embedded web app, authentication extractors,
-//! security headers, health.
+//! HTTP plumbing shared by every feature: the embedded web app, security headers, the
+//! request timeout, a panic's Hebrew 500, health, and `serve`'s accept loop (`server.rs`). The
+//! request extractors are `auth`'s (`crate::auth::extract`).
 
 pub mod assets;
 

@@ -8,6 +8,12 @@
 //! [`COMMIT_EVERY`] messages and at the end. A kill at any point loses nothing: the store has
 //! whole transactions, the index catches up from the change log on the next start, and running
 //! the import again skips what is stored.
+//!
+//! A local account (`AccountRecord::is_local`) gets a task that applies queued moves to the store
+//! instead of a server (`sync/local.rs`). The importer indexes on its own writer
+//! (`SearchConfig::import_writer`: half the cores, up to 4, merges bounded as `serve`'s), and the
+//! index commits only after the store has. The sources (`sources.rs`) never follow a symbolic link
+//! inside the tree given; `cli/import.rs` refuses root importing into a data dir another user owns.
 
 pub mod progress;
 pub mod sources;

@@ -1,5 +1,6 @@
 //! The daemon's periodic work on one in-process scheduler (tokio-cron-scheduler): `serve`
-//! starts it with every job (`app::jobs`) and shuts it down before it exits. Each job:
+//! starts it with every job (each feature's `Feature::jobs`) and shuts it down before it exits.
+//! Each job:
 //! - runs in a task of its own, so a panic is caught there, logged, and the job runs again at
 //!   its next tick; a failure (`Err`) is logged the same way. The server never goes down for it.
 //! - is never started twice: a tick that comes while it still runs is skipped.

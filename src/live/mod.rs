@@ -4,6 +4,12 @@
 //! `stats` (the folder counts) after each burst of changes, so lists and badges update without
 //! a reload. A signed-out session is closed with 4001. Features' notices
 //! ([`crate::notices`]) go out on the `system` channel. Every event is a [`LiveEvent`].
+//!
+//! From the change feed: mail the mailbox brought is `new_mail` per folder, any other change of the
+//! user's mail one `mail_changed` per reason; `stats` goes out `STATS_DEBOUNCE` after a burst. A
+//! saved preference goes to the user's other sessions (`settings_changed`, never echoed to the
+//! session that saved it, told apart by `auth::sessions::public_id`), a lost race to its own
+//! (`settings_conflict`).
 
 pub mod event;
 

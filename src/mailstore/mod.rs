@@ -9,6 +9,14 @@
 //! parses them on demand, and a restart never refetches them), its place in its folder by UID
 //! and by date (`IndexRow`), and its thread key. Every reader checks that the account belongs
 //! to the signed-in user first: the store itself knows accounts, not users.
+//!
+//! Reading: `MailRead::new(&store)`; changing: `MailWrite::new(&txn, Reason::…)` inside the
+//! caller's transaction. A new durable reader of the change log takes a cursor name, reads
+//! `changes::after`, acks, and must handle an entry twice harmlessly; a feature acting on new
+//! inbox mail uses `emails::arrivals` instead. The derived tables (`derived.rs`: counters, tags,
+//! thread members and summaries, idle mail) arrived with schemas 8 and 14; a store from before
+//! them gets them from `finish_build`, run by `schema::open_and_migrate` in committed steps, and
+//! `mailclient migrate --rebuild-counters` rebuilds them on request.
 
 pub mod changes;
 mod derived;

@@ -10,6 +10,16 @@
 //! - `mailbox`: the IMAP side (APPEND to Drafts/Sent, expunging a draft, \Answered).
 //! - `deliver`: one outbox item through SMTP and IMAP, with retry and backoff.
 //! - `drafts`, `uploads`, `contacts`: the drafts page, attachments, compose's address book.
+//!
+//! An item's life in the outbox: a send waits `[compose] undo_send_secs` (undo is `POST
+//! /api/outbox/{id}/undo`), a scheduled mail its time (its copy waits in Drafts), a failed one its
+//! backoff (`outbox::backoff_secs`: 30 s doubling up to 30 min; a permanent SMTP refusal waits for
+//! the user). `deliver` records `Stage::CopyToSent` as soon as SMTP accepted, so a retry never
+//! sends twice. A draft the mailbox cannot take now waits as `Kind::Draft` and is listed with
+//! `savedInGmail: false`. Drafts link to their original by In-Reply-To (the drafts list finds it
+//! through the thread hash). Ids taken from stored mail into In-Reply-To/References go through
+//! `mime::msg_id`, and `mime::build` filters them again, so a bare CR in a stored header never
+//! reaches a mail we write.
 
 pub mod contacts;
 pub mod deliver;

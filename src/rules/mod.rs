@@ -11,6 +11,12 @@
 //!   cap, confirmed addresses).
 //! - `runner`: the job on the change log, and "run now" on existing mail.
 //! - `routes`: `/api/rules/*`.
+//!
+//! A rule's move or delete goes last (the other actions change the mail where it is); a rule
+//! with `stop` ends the rules after it for that mail. A mail is forwarded at most once, and the
+//! change log is acked past it at once so a restart does not forward it again. The last 1,000
+//! matches a user's rules made are kept as activity; "run now" previews its count over the
+//! newest 5,000 inbox mails, then applies.
 
 pub mod actions;
 pub mod forwarding;

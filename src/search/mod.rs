@@ -7,6 +7,15 @@
 //! - `index.rs`: the index on disk, its writer, rebuilds and the indexer thread
 //! - `query.rs`: parsing the query language; `build.rs`: the parsed query as a tantivy query
 //! - `run.rs`: running a search; `routes.rs`: the HTTP side
+//!
+//! Priorities on a two-core home server: the indexer thread and the writer's threads run at a
+//! lower CPU priority (`background.rs`), and during a bulk load of the store (`Store::bulk_load`)
+//! the indexer waits (up to two minutes at a time) while searches say `indexing`. Each document
+//! goes to the writer as soon as it is made, a commit per 1,000 log entries, carrying the last
+//! sequence number as its payload before the cursor is acked; merges are bounded (`merge.rs`). A
+//! query is answered in the request handler (index reads only); snippets past the stored preview
+//! are read on the blocking pool (`run/`). To change the analysis or the fields: bump
+//! `schema::VERSION` (every index is rebuilt once).
 
 pub mod analyzer;
 mod background;

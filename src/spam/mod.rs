@@ -14,6 +14,19 @@
 //! - `screen`: the sync's hook. `learn`: the job that learns from the user's markings and the
 //!   training page's examples, and has the AI review suspicious mail. `classify`: 'load and
 //!   classify'. `journal`: the activity list and the AI's queue. `routes`: the API.
+//!
+//! Learning (`learn.rs`): a status change by the user (`Reason::Status`) into spam is learned as
+//! spam, out of spam as ham; the training page's examples when they change. Training is kept per
+//! user with each mail's tokens (`model.rs`), so a reversed decision moves its tokens and a removed
+//! example is unlearned; the regression's online step keeps its gradient, so it is taken back
+//! exactly. Neither is in the settings backup (both are rebuilt from the examples and markings).
+//! Our own changes to stored mail (classify, the AI's review) are `Reason::Detection`, never
+//! learned back, and the engine does not learn from its own verdicts (auto-learning was measured
+//! and not a gain: docs/BENCHMARKS.md issue 18). A moved mail's copy keeps its score and ad mark
+//! (`Carried`) and is not judged again. The shipped models (`assets/spam-base.zst`,
+//! `assets/spam-lr.zst`) come from `scripts/spam-model.sh`; the examples' training keys carry the
+//! tokenizer version, so a new tokenizer re-learns them from their text. The tokenizer, the
+//! constants and the second learner were chosen by cross-validation (`examples/spam_cv/`).
 
 pub mod bayes;
 pub mod checks;

@@ -2,6 +2,29 @@
 //! manager starts a task for every saved account when `serve` starts, starts or restarts one
 //! when a user connects a mailbox, and stops it (and forgets the account) on mailbox logout.
 //! Events go out on a broadcast channel for the live-update channel to forward.
+//!
+//! The steps of one account, each in its file:
+//! - `roles.rs`: LIST, each folder's role from SPECIAL-USE or its common name; INBOX first.
+//! - `folder.rs` (planned in `plan.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
+//!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
+//!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
+//!   `mail/imap.rs`) or a plain `UID SEARCH`, so a sparse Gmail-like folder costs a few commands.
+//!   The listing is sized window by window (`UID FETCH lo:hi (UID RFC822.SIZE)`, `SIZE_WINDOW`
+//!   UIDs; the walk's first window is the first page, `FIRST_CHUNK`) and cut into body FETCHes of
+//!   at most `CHUNK_MESSAGES` messages and `CHUNK_BYTES` (a bigger message goes alone): newest
+//!   first for the initial sync, oldest first for new mail. A walk of more than `BULK_WALK` is a
+//!   bulk load (`Store::bulk_load`): the search index waits for it, and its end hands the freed
+//!   heap back to the kernel.
+//! - `pipeline.rs`: each chunk is parsed (and judged by the spam screen) on every core as soon as
+//!   it has arrived, while the chunk before is written; the writes keep the walk's order.
+//! - `session.rs`: then IDLE on INBOX (renewed every 25 minutes); a server without IDLE has INBOX
+//!   synced by the scheduler's `mail-inbox-poll`; every folder on `mail-full-pass` or at once on
+//!   a wake (a refresh, a local change).
+//! - `push.rs`: local changes (flags, keywords, moves, queued in the mail store's pending table)
+//!   win over the server's flags until they are stored there.
+//!
+//! `RUST_LOG=mailclient::sync=debug` logs per folder the seconds spent waiting for the server and
+//! for the store; `SyncManager::fetch_counts` is the task's FETCH count (the tests assert on it).
 
 pub mod ctx;
 pub mod folder;

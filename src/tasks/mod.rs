@@ -5,6 +5,9 @@
 //! - `model`: the fields, their checks, due times.
 //! - `routes`: `/api/tasks/*`.
 //! - `reminders`: the job.
+//!
+//! A date alone is 09:00 that day in the user's zone. The job marks a task reminded before it sends
+//! `task_due`, once per due time (a new due time reminds again).
 
 pub mod model;
 pub mod reminders;

@@ -36,7 +36,7 @@ impl TestApp {
 
     pub fn with_config(toml: &str) -> Self {
         // Tests drive the API faster than a person: the per-user limits stay out of the way
-        // unless a test sets its own (tests/api.rs checks them).
+        // unless a test sets its own (tests/api/shell.rs checks them).
         let toml = if toml.contains("[limits]") {
             toml.to_string()
         } else {

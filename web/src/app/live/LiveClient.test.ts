@@ -57,7 +57,7 @@ describe('LiveClient', () => {
 
     ws.receive({ type: 'stats', data: { inbox: 3 } });
     expect(events.map((e) => e.type)).toEqual(['auth_success', 'stats']);
-    expect(events[1].data).toEqual({ inbox: 3 });
+    expect(events[1]).toEqual({ type: 'stats', data: { inbox: 3 } });
     client.stop();
   });
 

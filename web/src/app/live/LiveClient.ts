@@ -4,6 +4,7 @@
 // — 3 s, then 6 s, 12 s, … at most 5 attempts. Close codes 1000 (normal) and 4001 (signed out)
 // end the channel for good. An error event marks the connection as failed ("Connection failed").
 
+import type { LiveChannel, LiveEvent } from '../../api/generated';
 import { INITIAL_LIVE_STATE, type LiveState } from '../../session/liveStatus';
 
 export type { LiveState, LiveStatus } from '../../session/liveStatus';
@@ -13,16 +14,16 @@ export const LIVE_RECONNECT_BASE_MS = 3000;
 export const LIVE_MAX_RECONNECT_ATTEMPTS = 5;
 export const LIVE_PING_INTERVAL_MS = 30_000;
 /** The channels the app listens to; the server subscribes every channel after auth anyway. */
-export const LIVE_CHANNELS: readonly string[] = ['mail', 'settings', 'system'];
+export const LIVE_CHANNELS: readonly LiveChannel[] = ['mail', 'settings', 'system'];
 /** Close codes after which the client does not reconnect. */
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_UNAUTHORIZED = 4001;
 
-/** A server message: `{type, data}`. */
-export interface LiveEvent {
-  type: string;
-  data?: unknown;
-}
+/**
+ * A server message: one of the `LiveEvent` union generated from the server's own enum
+ * (src/live/event.rs), so every event's data is typed here as the server writes it.
+ */
+export type { LiveEvent };
 
 export interface LiveClientOptions {
   url: string;
@@ -44,14 +45,16 @@ export function reconnectDelay(attempt: number): number {
   return LIVE_RECONNECT_BASE_MS * 2 ** Math.max(0, attempt - 1);
 }
 
+/**
+ * The envelope is checked (a JSON object with a string `type`); its data is the server's, typed
+ * by the generated union, and unknown types fall through the handlers' switches untouched.
+ */
 function parseEvent(raw: unknown): LiveEvent | null {
   if (typeof raw !== 'string') return null;
   try {
     const msg = JSON.parse(raw) as unknown;
     if (typeof msg !== 'object' || msg === null) return null;
-    const type = (msg as { type?: unknown }).type;
-    if (typeof type !== 'string') return null;
-    return { type, data: (msg as { data?: unknown }).data };
+    return typeof (msg as { type?: unknown }).type === 'string' ? (msg as LiveEvent) : null;
   } catch {
     return null;
   }

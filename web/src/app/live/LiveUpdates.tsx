@@ -6,6 +6,7 @@
 //                         the outbox, or the drafts and the counts (revalidateOutgoing);
 //   system_notification → a toast by level (error, warning, success, otherwise info);
 //   settings_changed    → another session's preference change, applied here (SettingsProvider);
+//   settings_stale      → this session fell behind the settings channel: the preferences re-read;
 //   settings_conflict   → this session's save lost a race: a conflict for the user to decide;
 //   sync_status         → a mailbox's connection changed: the accounts re-read;
 //   auto_reply          → the auto-reply monitor wrote a draft: a toast (autoReply.ts), the
@@ -31,11 +32,12 @@ import { useSettingsSync } from '../../features/settings/sync/SettingsProvider';
 import { folderTitle, normalizeFolder } from '../../features/inbox/folders';
 import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../../session/Toasts';
-import { announceAutoReply, isAutoReplyNotice } from './autoReply';
-import { announceNewMail, isNewMail } from './newMail';
-import { announceOAuthSignIn, isOAuthSignInNotice } from './oauthSignIn';
-import { announceSpam, isSpamNotice } from './spamDetected';
-import { announceTaskDue, isTaskDueNotice } from './taskDue';
+import type { NewMailEvent, NotificationLevel } from '../../api/generated';
+import { announceAutoReply } from './autoReply';
+import { announceNewMail } from './newMail';
+import { announceOAuthSignIn } from './oauthSignIn';
+import { announceSpam } from './spamDetected';
+import { announceTaskDue } from './taskDue';
 import { LiveClient, liveUrl, type LiveEvent } from './LiveClient';
 import {
   INITIAL_LIVE_STATE,
@@ -52,27 +54,16 @@ export const LIVE_REVALIDATE_DELAY_MS = 200;
 /** New mail within this window is announced once. */
 export const NEW_MAIL_ANNOUNCE_DELAY_MS = 1500;
 
-function toastByLevel(toast: ToastApi, data: unknown): void {
-  if (typeof data !== 'object' || data === null) return;
-  const { level, message } = data as { level?: unknown; message?: unknown };
-  if (typeof message !== 'string' || !message.trim()) return;
+/** A system notice's toast by its level; a level this build does not know reads as info. */
+function toastByLevel(toast: ToastApi, level: NotificationLevel, message: string): void {
+  if (!message.trim()) return;
   switch (level) {
     case 'error':
       toast.error(message);
       break;
-    case 'warning':
-      toast.warning(message);
-      break;
-    case 'success':
-      toast.success(message);
-      break;
     default:
       toast.info(message);
   }
-}
-
-function isCounts(data: unknown): data is Partial<EmailCountsResponse> {
-  return typeof data === 'object' && data !== null && !Array.isArray(data);
 }
 
 export function LiveUpdates({ children }: { children: ReactNode }) {
@@ -88,8 +79,8 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   // New inbox mail is counted over a short window and announced once.
   const arrived = useRef<{ timer: ReturnType<typeof setTimeout> | null; count: number }>({ timer: null, count: 0 });
   const noteNewMail = useCallback(
-    (data: unknown) => {
-      if (!isNewMail(data) || normalizeFolder(data.folder) !== 'inbox') return;
+    (data: NewMailEvent) => {
+      if (data.count <= 0 || normalizeFolder(data.folder) !== 'inbox') return;
       // A mailbox on its first sync brings old mail, not news (the server says so; the cached
       // accounts are the fallback for an older server).
       if (data.initial) return;
@@ -143,28 +134,28 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   const onEvent = useCallback(
     (event: LiveEvent) => {
       switch (event.type) {
-        case 'stats':
-          if (isCounts(event.data)) {
-            const counts = event.data;
-            void mutate<Partial<EmailCountsResponse>>(
-              keys.emailCounts(),
-              (current) => ({ ...current, ...counts }),
-              { revalidate: false },
-            );
-          }
+        case 'stats': {
+          const counts = event.data;
+          void mutate<Partial<EmailCountsResponse>>(keys.emailCounts(), (current) => ({ ...current, ...counts }), {
+            revalidate: false,
+          });
           break;
+        }
         case 'new_mail':
           scheduleRevalidate({ allPages: false });
           noteNewMail(event.data);
           break;
         case 'mail_changed':
-          scheduleRevalidate(outgoingReason(event.data) ?? { allPages: true });
+          scheduleRevalidate(outgoingReason(event.data.reason) ?? { allPages: true });
           break;
         case 'system_notification':
-          toastByLevel(toast, event.data);
+          toastByLevel(toast, event.data.level, event.data.message);
           break;
         case 'settings_changed':
           settings.remoteChanged(event.data);
+          break;
+        case 'settings_stale':
+          settings.remoteChanged(null);
           break;
         case 'settings_conflict':
           settings.remoteConflict(event.data);
@@ -173,21 +164,21 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           void mutate(keys.mailAccounts());
           break;
         case 'auto_reply':
-          if (isAutoReplyNotice(event.data)) announceAutoReply(event.data, prefsRef.current, toast);
+          announceAutoReply(event.data, prefsRef.current, toast);
           scheduleRevalidate('drafts');
           void mutate(isAutoReplyKey);
           break;
         case 'spam_detected':
-          if (isSpamNotice(event.data)) announceSpam(event.data, prefsRef.current, toast);
+          announceSpam(event.data, prefsRef.current, toast);
           scheduleRevalidate({ allPages: false });
           void mutate(isSpamKey);
           break;
         case 'oauth_sign_in_needed':
-          if (isOAuthSignInNotice(event.data)) announceOAuthSignIn(event.data, prefsRef.current, toast);
+          announceOAuthSignIn(event.data, prefsRef.current, toast);
           void mutate(keys.mailAccounts());
           break;
         case 'task_due':
-          if (isTaskDueNotice(event.data)) announceTaskDue(event.data, prefsRef.current, toast);
+          announceTaskDue(event.data, prefsRef.current, toast);
           void mutate(isTasksKey);
           break;
         default:

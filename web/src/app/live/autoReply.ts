@@ -3,26 +3,16 @@
 // shown: a toast (kept in the bell's log), and the browser's notification as desktopNotifications
 // says, as new mail does (newMail.ts).
 
+import type { AutoReplyNotice } from '../../api/generated';
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
 import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
 
-export interface AutoReplyNotice {
-  from: string;
-  fromName?: string;
-  subject?: string;
-}
-
-export function isAutoReplyNotice(data: unknown): data is AutoReplyNotice {
-  const d = data as Partial<AutoReplyNotice> | null;
-  return !!d && typeof d === 'object' && typeof d.from === 'string';
-}
-
 /** The notice's text: 'נכתבה טיוטת תשובה אוטומטית ל-{name or address}: {subject}'. */
 export function autoReplyText(n: AutoReplyNotice): string {
-  const who = n.fromName?.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
-  const subject = n.subject?.trim() || he.autoReply.activity.noSubject;
+  const who = n.fromName.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
+  const subject = n.subject.trim() || he.autoReply.activity.noSubject;
   return he.autoReply.written(who, subject);
 }
 

@@ -8,18 +8,6 @@ import { he } from '../../i18n/he';
 import { notifyDesktop } from '../../session/desktopNotifications';
 import type { ToastApi } from '../../session/Toasts';
 
-export interface NewMail {
-  folder: string;
-  count: number;
-  /** Brought by a mailbox's first sync: its history, not news. */
-  initial?: boolean;
-}
-
-export function isNewMail(data: unknown): data is NewMail {
-  const d = data as Partial<NewMail> | null;
-  return !!d && typeof d.folder === 'string' && typeof d.count === 'number' && d.count > 0;
-}
-
 let audio: AudioContext | null = null;
 
 /** Two short soft beeps, made on the spot (no sound file to ship or fetch). */

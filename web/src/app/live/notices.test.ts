@@ -16,8 +16,8 @@ describe('live notices', () => {
 
   it('words the spam_detected notice with the server\'s message, the sender and the subject', () => {
     expect(
-      spamNoticeText({ id: 7, from: 'x@bad.example', fromName: 'בנק', subject: 'חשבונך הוקפא', message: 'מייל זוהה כספאם והועבר לספאם' }),
+      spamNoticeText({ id: 7, from: 'x@bad.example', fromName: 'בנק', subject: 'חשבונך הוקפא', score: 9, message: 'מייל זוהה כספאם והועבר לספאם' }),
     ).toBe('מייל זוהה כספאם והועבר לספאם: בנק — חשבונך הוקפא');
-    expect(spamNoticeText({ from: 'x@bad.example', subject: '' })).toBe('זוהה ספאם: x@bad.example — (ללא נושא)');
+    expect(spamNoticeText({ id: 8, from: 'x@bad.example', fromName: '', subject: '', score: null, message: '' })).toBe('זוהה ספאם: x@bad.example — (ללא נושא)');
   });
 });

@@ -4,26 +4,16 @@
 // settings page, where the account shows "sign in again" (kept in the bell's log); the browser's
 // notification as desktopNotifications says. The caller re-reads the accounts.
 
+import type { OAuthSignInNotice } from '../../api/generated';
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
 import '../../styles/household.css';
 import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
 
-export interface OAuthSignInNotice {
-  email: string;
-  provider?: 'google' | 'microsoft' | string;
-  message?: string;
-}
-
-export function isOAuthSignInNotice(data: unknown): data is OAuthSignInNotice {
-  const d = data as Partial<OAuthSignInNotice> | null;
-  return !!d && typeof d === 'object' && typeof d.email === 'string';
-}
-
 /** '{server message} ({address})', or the app's own words when the server said none. */
 export function oauthSignInText(n: OAuthSignInNotice): string {
-  const message = n.message?.trim();
+  const message = n.message.trim();
   return message ? `${message} (${n.email})` : he.oauth.noticeFor(n.email);
 }
 

@@ -3,6 +3,7 @@
 // mail data with revalidateMailData (session/revalidateMail.ts).
 
 import type { ScopedMutator } from 'swr';
+import type { MailChangeReason } from '../../api/generated';
 import { keys } from '../../api/keys';
 import { outgoingKeys } from '../../api/outgoing';
 
@@ -13,8 +14,8 @@ import { outgoingKeys } from '../../api/outgoing';
  */
 export type OutgoingReason = 'outbox' | 'drafts';
 
-export function outgoingReason(data: unknown): OutgoingReason | null {
-  const reason = typeof data === 'object' && data !== null ? (data as { reason?: unknown }).reason : undefined;
+/** The outgoing reason of a `mail_changed`, or null for a change of stored mail. */
+export function outgoingReason(reason: MailChangeReason): OutgoingReason | null {
   return reason === 'outbox' || reason === 'drafts' ? reason : null;
 }
 

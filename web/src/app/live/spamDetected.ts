@@ -3,30 +3,17 @@
 // shown: a warning toast with the server's Hebrew message and the sender and subject (kept in the
 // bell's log), and the browser's notification as desktopNotifications says (as autoReply.ts).
 
+import type { SpamNotice } from '../../api/generated';
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
 import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
 
-export interface SpamNotice {
-  id?: number | string;
-  from: string;
-  fromName?: string | null;
-  subject?: string | null;
-  score?: number | null;
-  message?: string;
-}
-
-export function isSpamNotice(data: unknown): data is SpamNotice {
-  const d = data as Partial<SpamNotice> | null;
-  return !!d && typeof d === 'object' && typeof d.from === 'string';
-}
-
 /** '{server message}: {name or address} — {subject}'. */
 export function spamNoticeText(n: SpamNotice): string {
-  const who = n.fromName?.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
-  const subject = n.subject?.trim() || he.spam.activity.noSubject;
-  const lead = n.message?.trim() || he.spam.desktopTitle;
+  const who = n.fromName.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
+  const subject = n.subject.trim() || he.spam.activity.noSubject;
+  const lead = n.message.trim() || he.spam.desktopTitle;
   return `${lead}: ${who} — ${subject}`;
 }
 

@@ -3,22 +3,11 @@
 // notification as desktopNotifications says, as new mail does (newMail.ts). The caller re-reads
 // the tasks lists: the task now counts as overdue.
 
+import type { TaskDueNotice } from '../../api/generated';
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
 import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
-
-export interface TaskDueNotice {
-  id: string;
-  title: string;
-  /** RFC 3339. */
-  dueDate?: string | null;
-}
-
-export function isTaskDueNotice(data: unknown): data is TaskDueNotice {
-  const d = data as Partial<TaskDueNotice> | null;
-  return !!d && typeof d === 'object' && typeof d.id === 'string' && typeof d.title === 'string';
-}
 
 export function taskDueText(n: TaskDueNotice): string {
   return he.tasks.reminder(n.title.trim() || he.tasks.untitled);

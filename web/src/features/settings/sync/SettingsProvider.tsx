@@ -59,8 +59,9 @@ export interface SettingsSync {
   /** "Accept theirs": keeps the server's values. */
   acceptTheirs: (id: string) => void;
   rollback: (version: number) => Promise<boolean>;
-  remoteChanged: (data: unknown) => void;
-  remoteConflict: (data: unknown) => void;
+  /** Another session's change, or null when changes were missed (`settings_stale`): re-read. */
+  remoteChanged: (event: SettingsChanged | null) => void;
+  remoteConflict: (event: SettingsConflictResponse) => void;
 }
 
 interface ServerState {
@@ -113,16 +114,6 @@ function without<T extends object>(obj: T, keys: string[]): T {
   const out = { ...obj } as Record<string, unknown>;
   for (const k of keys) delete out[k];
   return out as T;
-}
-
-function isChange(data: unknown): data is SettingsChanged {
-  const d = data as Partial<SettingsChanged> | null;
-  return !!d && typeof d.version === 'number' && typeof d.settingsUpdate === 'object' && d.settingsUpdate !== null;
-}
-
-function isConflict(data: unknown): data is SettingsConflictResponse {
-  const d = data as Partial<SettingsConflictResponse> | null;
-  return !!d && Array.isArray(d.conflicts) && typeof d.version === 'number' && !!d.syncedSettings;
 }
 
 export function SettingsProvider({ children }: { children: ReactNode }) {
@@ -279,11 +270,11 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   );
 
   const remoteChanged = useCallback(
-    (event: unknown) => {
+    (event: SettingsChanged | null) => {
       const known = serverRef.current;
       refreshHistory();
       // Missed changes (or a gap in versions): read the whole object again.
-      if (!isChange(event) || !known || event.version > known.version + 1) {
+      if (!event || !known || event.version > known.version + 1) {
         void reload();
         return;
       }
@@ -293,8 +284,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     [adopt, refreshHistory, reload],
   );
 
-  const remoteConflict = useCallback((event: unknown) => {
-    if (!isConflict(event)) return;
+  const remoteConflict = useCallback((event: SettingsConflictResponse) => {
     setConflicts((q) => withConflict(q, pendingOf(event)));
   }, []);
 

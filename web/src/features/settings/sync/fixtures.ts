@@ -2,6 +2,7 @@
 // history, answering like the real one (versions, 409 on a stale base that touches a key
 // changed since). Spread its routes into a test's mockFetch table.
 
+import type { SettingsChanged } from '../../../api/generated';
 import type { Preferences, SettingsHistoryEntry } from '../../../api/settings';
 import { json } from '../../../test/helpers';
 import { DEFAULT_PREFERENCES } from './prefs';
@@ -15,7 +16,7 @@ export function settingsServer(initial: Partial<Preferences> = {}) {
     puts: [] as { settingsUpdate: Partial<Preferences>; settingsType: string; baseVersion: number }[],
   };
   /** Another session's change, as the server would save it. */
-  function changeElsewhere(update: Partial<Preferences>, by = 'דנה (Firefox, Android)') {
+  function changeElsewhere(update: Partial<Preferences>, by = 'דנה (Firefox, Android)'): SettingsChanged {
     state.version += 1;
     state.values = { ...state.values, ...update };
     for (const k of Object.keys(update)) state.setAt[k] = state.version;
