@@ -20,7 +20,7 @@ import {
 } from '../../api/invites';
 import { isTasksKey } from '../../api/keys';
 import type { EmailAttachment } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { DownloadIcon, TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/invites.css';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { mcpKeys, revokeMcpToken, type McpCallsResponse, type McpToken } from '../../api/mcp';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
