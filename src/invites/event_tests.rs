@@ -386,3 +386,37 @@ fn a_backed_up_answer_comes_back_without_overriding_one_given_here() {
     let now = store::get(&fresh, other, &e.uid).unwrap().unwrap();
     assert_eq!(now.answer, Some(Answer::Declined));
 }
+
+#[test]
+fn a_backed_up_record_brings_only_a_bounded_answer() {
+    let big = "א".repeat(100_000);
+    let hostile = store::Record {
+        uid: "u@example.test".into(),
+        title: big.clone(),
+        comment: big,
+        answer: Some(Answer::Accepted),
+        occurrences: vec![(0, 1); 10_000],
+        replies: vec![("x@example.test".into(), Answer::Declined); 10_000],
+        ..store::Record::default()
+    };
+    let r = crate::invites::restorable(hostile.clone()).unwrap();
+    assert!(r.title.chars().count() <= 300 && r.comment.chars().count() <= 2000);
+    assert!(r.occurrences.is_empty() && r.replies.is_empty());
+    // No answer, an answer the card never gives, or no UID: nothing comes in.
+    for bad in [
+        store::Record {
+            answer: None,
+            ..hostile.clone()
+        },
+        store::Record {
+            answer: Some(Answer::Delegated),
+            ..hostile.clone()
+        },
+        store::Record {
+            uid: " ".into(),
+            ..hostile
+        },
+    ] {
+        assert!(crate::invites::restorable(bad).is_none());
+    }
+}

@@ -76,8 +76,6 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 }
 
 /// Restores the backed-up answers beside the user's own (an answer the user gave here wins).
-/// A backup file may be anyone's: only answers come in, their texts bounded as the card's and
-/// the reply route's are; the occurrences and attendees' answers come back with the mail.
 pub fn backup_import(
     state: &AppState,
     user_id: u64,
@@ -85,23 +83,31 @@ pub fn backup_import(
 ) -> anyhow::Result<crate::backup::Notes> {
     let list: Vec<store::Record> = serde_json::from_value(v)?;
     for r in list.into_iter().take(store::MAX_RECORDS) {
-        let answered = matches!(
-            r.answer,
-            Some(event::Answer::Accepted | event::Answer::Tentative | event::Answer::Declined)
-        );
-        if r.uid.trim().is_empty() || !answered {
-            continue;
+        if let Some(r) = restorable(r) {
+            store::restore_answer(&state.store, user_id, r)?;
         }
-        let r = store::Record {
-            title: event::clean(&r.title, event::MAX_TEXT),
-            comment: event::clean(&r.comment, routes::MAX_COMMENT * 4),
-            occurrences: Vec::new(),
-            replies: Vec::new(),
-            ..r
-        };
-        store::restore_answer(&state.store, user_id, r)?;
     }
     Ok(Vec::new())
+}
+
+/// What of a backed-up record may come in. A backup file may be anyone's: only an answer the
+/// user could give on the card, its texts bounded as the card's and the reply route's are; the
+/// occurrences and the attendees' answers come back with the mail.
+pub fn restorable(r: store::Record) -> Option<store::Record> {
+    let answered = matches!(
+        r.answer,
+        Some(event::Answer::Accepted | event::Answer::Tentative | event::Answer::Declined)
+    );
+    if r.uid.trim().is_empty() || !answered {
+        return None;
+    }
+    Some(store::Record {
+        title: event::clean(&r.title, event::MAX_TEXT),
+        comment: event::clean(&r.comment, routes::MAX_COMMENT * 4),
+        occurrences: Vec::new(),
+        replies: Vec::new(),
+        ..r
+    })
 }
 
 /// A calendar text as a file to import: read and written again by calcard (what the user

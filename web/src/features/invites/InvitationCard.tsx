@@ -170,7 +170,7 @@ function Card({ emailId, invitation: inv }: { emailId: string; invitation: Invit
         {inv.organizer && (
           <div>
             <dt>{t.organizer}</dt>
-            <dd>
+            <dd className="invite-card__organizer">
               {inv.organizer.name && <bdi>{inv.organizer.name}</bdi>} <bdi className="invite-card__address">{inv.organizer.email}</bdi>
             </dd>
           </div>
