@@ -339,3 +339,60 @@ fn no_process_global_state() {
         wrong.join("\n")
     );
 }
+
+/// Small files (issue 36): no source file of the repository over 600 lines, but for generated
+/// code and the string catalogues, which are long lists by nature.
+#[test]
+fn no_source_file_is_over_600_lines() {
+    const MAX: usize = 600;
+    const LONG_BY_NATURE: &[&str] = &["web/src/api/generated.ts", "web/src/i18n/he.ts"];
+    const CODE: &[&str] = &["rs", "ts", "tsx", "mjs", "js", "py", "sh", "css"];
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if name == "node_modules" || name == "dist" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "src", "tests", "examples", "bench", "scripts", "web/src", "web/e2e",
+    ] {
+        walk(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 300, "the walk found {} files", files.len());
+    let mut long = Vec::new();
+    for f in files {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let code = f
+            .extension()
+            .is_some_and(|e| CODE.contains(&e.to_string_lossy().as_ref()));
+        if !code || LONG_BY_NATURE.contains(&rel.as_str()) {
+            continue;
+        }
+        let lines = std::fs::read_to_string(&f).map_or(0, |t| t.lines().count());
+        if lines > MAX {
+            long.push(format!("{rel}: {lines} lines"));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX} lines:\n{}",
+        long.join("\n")
+    );
+}
