@@ -273,56 +273,7 @@ async fn removing_a_user_forgets_everything_they_kept() {
         assert_eq!(s, 200, "{uri}: {v}");
     }
     // An agent's token, one call of it logged, and an invitation he saw.
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/mcp/tokens",
-            Some(&yossi),
-            Some(json!({"name": "הסוכן של יוסי", "scopes": ["read"]})),
-        )
-        .await;
-    assert_eq!(s, 200, "{v}");
-    let agent = app
-        .send(
-            axum::http::Request::post("/mcp")
-                .header(
-                    "authorization",
-                    format!("Bearer {}", v["secret"].as_str().unwrap()),
-                )
-                .header("content-type", "application/json")
-                .body(axum::body::Body::from(
-                    r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
-                ))
-                .unwrap(),
-        )
-        .await;
-    assert_eq!(agent.status(), 200);
-    ms.deliver(
-        "user2@example.test",
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/invites/google-request.eml"
-        ))
-        .unwrap(),
-    );
-    let invited = eventually(Duration::from_secs(30), "his invitation", || async {
-        let (_, v) = app.json("GET", "/api/emails/all", Some(&yossi), None).await;
-        v.as_array()?
-            .iter()
-            .find(|m| m["messageId"] == "calendar-7c1f9a2e-0001@google.com")
-            .cloned()
-    })
-    .await;
-    let (s, v) = app
-        .json(
-            "GET",
-            &format!("/api/invites/{}", invited["id"].as_str().unwrap()),
-            Some(&yossi),
-            None,
-        )
-        .await;
-    assert_eq!(s, 200, "{v}");
-    assert!(v["invitation"].is_object(), "{v}");
+    common::agents::leave_traces(&app, &ms, &yossi).await;
     // A spam example, learned by the spam-learn job: Bayes counts and the logistic
     // regression's steps.
     let (s, v) = app

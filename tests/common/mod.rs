@@ -2,6 +2,7 @@
 //! temp data dir and a free loopback port, polled until its health check answers.
 #![allow(dead_code)]
 
+pub mod agents;
 pub mod binary_api;
 pub mod llm;
 pub mod mailflow;
