@@ -22,7 +22,7 @@ use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
-    live, oauth, outgoing, rules, search, settings, smart, spam, sync, tasks, templates,
+    live, oauth, outgoing, rules, search, settings, smart, snooze, spam, sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -51,6 +51,7 @@ pub static FEATURES: &[&Feature] = &[
     &contacts::FEATURE,
     &tasks::FEATURE,
     &rules::FEATURE,
+    &snooze::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

@@ -35,6 +35,7 @@ pub mod schema;
 pub mod search;
 pub mod settings;
 pub mod smart;
+pub mod snooze;
 pub mod spam;
 pub mod state;
 pub mod store;

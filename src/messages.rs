@@ -424,3 +424,15 @@ pub fn oauth_unreachable(provider: &str) -> String {
 pub fn oauth_refused(provider: &str, code: &str) -> String {
     format!("שרת ההרשאות של {provider} דחה את הבקשה ({code}).")
 }
+
+// Snooze.
+pub const SNOOZE_NOT_FOUND: &str = "הדחייה לא נמצאה";
+pub const SNOOZES_FULL: &str = "הגעת למספר השיחות הדחויות המרבי";
+pub const SNOOZE_NOT_IN_INBOX: &str = "אפשר לדחות רק שיחה שיש לה הודעה בתיבת הדואר הנכנס";
+pub const SNOOZE_TIME_INVALID: &str = "מועד הדחייה אינו תקין";
+pub const SNOOZE_IN_PAST: &str = "מועד הדחייה כבר עבר";
+pub const SNOOZE_TOO_FAR: &str = "אפשר לדחות עד שנה קדימה";
+pub const SNOOZE_LATE: &str = "כבר מאוחר מדי להיום: בחרו מחר או מועד אחר";
+pub const SNOOZED: &str = "השיחה נדחתה";
+pub const SNOOZE_WOKE: &str = "שיחה שנדחתה חזרה לתיבת הדואר הנכנס";
+pub const SNOOZE_WOKE_BY_REPLY: &str = "הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס";

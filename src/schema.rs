@@ -11,7 +11,7 @@ use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
     accounts, ai, autoreply, backup, contacts, emails, household, import, mailstore, outgoing,
-    rules, settings, spam, tasks, templates,
+    rules, settings, snooze, spam, tasks, templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -90,6 +90,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "spam detection: the logistic regression's per-user steps",
         apply: m0015_spam_lr,
     },
+    Migration {
+        version: 16,
+        name: "snoozed threads, awaited replies, subscriptions and unsubscribe attempts",
+        apply: m0016_attention,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -167,6 +172,10 @@ fn m0014_idle_mail(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
     spam::lr::create_tables(txn)
+}
+
+fn m0016_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    snooze::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

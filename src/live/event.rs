@@ -6,7 +6,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::emails::Counts;
-use crate::notices::{AutoReplyDrafted, Notice, SignInNeeded, SpamDetected, TaskDue};
+use crate::notices::{AutoReplyDrafted, Notice, SignInNeeded, SnoozeWoke, SpamDetected, TaskDue};
 use crate::settings::routes::{SettingsChanged, SettingsConflictResponse};
 pub use crate::state::MailChange;
 use crate::state::SyncStatus;
@@ -98,6 +98,8 @@ pub enum LiveEvent {
     SpamDetected(SpamDetected),
     #[serde(rename = "oauth_sign_in_needed")]
     SignInNeeded(SignInNeeded),
+    /// A snoozed thread is back in the inbox.
+    SnoozeWoke(SnoozeWoke),
 }
 
 impl LiveEvent {
@@ -119,7 +121,8 @@ impl LiveEvent {
             | Self::AutoReply(_)
             | Self::TaskDue(_)
             | Self::SpamDetected(_)
-            | Self::SignInNeeded(_) => Some(Channel::System),
+            | Self::SignInNeeded(_)
+            | Self::SnoozeWoke(_) => Some(Channel::System),
         }
     }
 
@@ -136,6 +139,7 @@ impl From<Notice> for LiveEvent {
             Notice::AutoReply(a) => Self::AutoReply(a),
             Notice::SpamDetected(s) => Self::SpamDetected(s),
             Notice::SignInNeeded(s) => Self::SignInNeeded(s),
+            Notice::SnoozeWoke(s) => Self::SnoozeWoke(s),
         }
     }
 }
