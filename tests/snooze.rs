@@ -76,9 +76,15 @@ async fn inbox_id(api: &Api, subject: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_another() {
     let ms = MailServer::start();
-    ms.deliver("user1@example.test", &raw("plan1@example.test", "תוכנית לשבוע", None));
+    ms.deliver(
+        "user1@example.test",
+        &raw("plan1@example.test", "תוכנית לשבוע", None),
+    );
     std::thread::sleep(Duration::from_secs(1));
-    ms.deliver("user1@example.test", &raw("later1@example.test", "נחזור לזה", None));
+    ms.deliver(
+        "user1@example.test",
+        &raw("later1@example.test", "נחזור לזה", None),
+    );
     let env = BinaryEnv::new(&ms);
     let server = env.start();
     let api = Api::login(&server).await;
@@ -87,12 +93,21 @@ async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_anot
     // Bad times are refused in Hebrew; the presets come in the user's zone.
     let plan = inbox_id(&api, "תוכנית לשבוע").await;
     let r = api
-        .post("/api/snooze", json!({"emailId": plan, "until": "2020-01-01T09:00"}))
+        .post(
+            "/api/snooze",
+            json!({"emailId": plan, "until": "2020-01-01T09:00"}),
+        )
         .await;
     assert_eq!(r.status(), 400);
-    assert_eq!(r.json::<Value>().await.unwrap()["message"], "מועד הדחייה כבר עבר");
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["message"],
+        "מועד הדחייה כבר עבר"
+    );
     let options = api.get_json("/api/snooze/options").await;
-    assert!(options["nextWeek"].is_string() && options["weekend"].is_string(), "{options}");
+    assert!(
+        options["nextWeek"].is_string() && options["weekend"].is_string(),
+        "{options}"
+    );
 
     // Snoozed for a short while: out of the inbox at once, into Snoozed with its keywords.
     let r = api
@@ -100,11 +115,16 @@ async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_anot
         .await;
     assert_eq!(r.status(), 200);
     let subjects = |t: Vec<Value>| -> Vec<String> {
-        t.iter().map(|t| t["subject"].as_str().unwrap().to_string()).collect()
+        t.iter()
+            .map(|t| t["subject"].as_str().unwrap().to_string())
+            .collect()
     };
     assert_eq!(subjects(threads(&api, "inbox").await), ["נחזור לזה"]);
     let flags = until_server(&ms, "Snoozed", "plan1@example.test", "moved to Snoozed").await;
-    assert!(flags.contains("$Snoozed") && flags.contains("$SnoozedUntil-"), "{flags}");
+    assert!(
+        flags.contains("$Snoozed") && flags.contains("$SnoozedUntil-"),
+        "{flags}"
+    );
     assert!(on_server(&ms, "INBOX", "plan1@example.test").is_none());
     let list = api.get_json("/api/snooze").await;
     assert_eq!(list["snoozed"].as_array().unwrap().len(), 1, "{list}");
@@ -113,7 +133,10 @@ async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_anot
     // Killed before its time, started after it.
     drop(server);
     tokio::time::sleep(Duration::from_secs(28)).await;
-    assert!(on_server(&ms, "INBOX", "plan1@example.test").is_none(), "nobody woke it");
+    assert!(
+        on_server(&ms, "INBOX", "plan1@example.test").is_none(),
+        "nobody woke it"
+    );
     let server = env.start();
     let api = Api::login(&server).await;
     let flags = until_server(&ms, "INBOX", "plan1@example.test", "back in INBOX").await;
@@ -145,7 +168,10 @@ async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_anot
         .unwrap();
     assert_eq!(r.status(), 200);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !on_server(&ms, "INBOX", "plan1@example.test").unwrap().contains("\\Seen") {
+    while !on_server(&ms, "INBOX", "plan1@example.test")
+        .unwrap()
+        .contains("\\Seen")
+    {
         assert!(Instant::now() < deadline, "read not written");
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
@@ -162,15 +188,28 @@ async fn a_snoozed_thread_wakes_at_its_time_across_a_kill_and_a_reply_wakes_anot
     // Another thread, snoozed until tomorrow: a reply wakes it now.
     let later = inbox_id(&api, "נחזור לזה").await;
     let r = api
-        .post("/api/snooze", json!({"emailId": later, "preset": "tomorrow"}))
+        .post(
+            "/api/snooze",
+            json!({"emailId": later, "preset": "tomorrow"}),
+        )
         .await;
     assert_eq!(r.status(), 200);
     until_server(&ms, "Snoozed", "later1@example.test", "moved to Snoozed").await;
     ms.deliver(
         "user1@example.test",
-        &raw("later2@example.test", "Re: נחזור לזה", Some("later1@example.test")),
+        &raw(
+            "later2@example.test",
+            "Re: נחזור לזה",
+            Some("later1@example.test"),
+        ),
     );
-    let flags = until_server(&ms, "INBOX", "Message-ID: <later1@example.test>", "woken by the reply").await;
+    let flags = until_server(
+        &ms,
+        "INBOX",
+        "Message-ID: <later1@example.test>",
+        "woken by the reply",
+    )
+    .await;
     assert!(!flags.contains("$Snoozed"), "{flags}");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {

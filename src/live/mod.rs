@@ -415,4 +415,5 @@ crate::wire_types!(
     crate::notices::AutoReplyDrafted,
     crate::notices::SpamDetected,
     crate::notices::SignInNeeded,
+    crate::notices::SnoozeWoke,
 );

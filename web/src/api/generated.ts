@@ -123,7 +123,7 @@ export type SettingsRollbackRequest = { version: number, };
 
 export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
 
-export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice };
+export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice };
 
 export type LiveChannel = "mail" | "settings" | "system";
 
@@ -160,6 +160,12 @@ export type OAuthSignInNotice = { email: string,
  * google or microsoft.
  */
 provider: string, message: string, };
+
+export type SnoozeWokeNotice = { id: string, threadId: string, emailId: string | null, subject: string, from: string, 
+/**
+ * time, reply or user.
+ */
+by: "time" | "reply" | "user", message: string, };
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
@@ -1008,6 +1014,54 @@ applied: number, };
 export type RuleActivityItem = { at: string, email_id: string, subject: string, from: string, outcomes: Array<RuleActionOutcome>, };
 
 export type RuleActivityResponse = { items: Array<RuleActivityItem>, };
+
+export type SnoozeWokeBy = "time" | "reply" | "user";
+
+export type SnoozeItem = { id: string, threadId: string, 
+/**
+ * The thread's newest mail here (to open it), when the store has it.
+ */
+emailId: string | null, subject: string, from: string, 
+/**
+ * RFC 3339.
+ */
+until: string, created: string, 
+/**
+ * RFC 3339, once woken.
+ */
+wokeAt: string | null, wokeBy: SnoozeWokeBy | null, };
+
+export type SnoozeOptions = { laterToday: string | null, tomorrow: string, 
+/**
+ * Friday morning (Saturday morning on a Friday after eight).
+ */
+weekend: string, 
+/**
+ * Sunday morning, the first day of the next week.
+ */
+nextWeek: string, 
+/**
+ * The zone the times were read in.
+ */
+timezone: string, };
+
+export type SnoozeListResponse = { snoozed: Array<SnoozeItem>, woken: Array<SnoozeItem>, };
+
+export type SnoozeRequest = { 
+/**
+ * The mail whose thread is snoozed (POST only).
+ */
+emailId?: string, 
+/**
+ * laterToday, tomorrow, weekend or nextWeek.
+ */
+preset?: string, 
+/**
+ * RFC 3339, or `YYYY-MM-DDTHH:MM` in the user's time zone.
+ */
+until?: string, };
+
+export type SnoozeResponse = { snooze: SnoozeItem, message: string, };
 
 export type BuilderContentResponse = { 
 /**
