@@ -21,8 +21,9 @@ use crate::mailstore::ChangeFeed;
 use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
-    accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
-    live, oauth, outgoing, rules, search, settings, smart, snooze, spam, sync, tasks, templates,
+    accounts, ai, auth, autoreply, backup, builder, contacts, emails, followups, household, http,
+    import, live, oauth, outgoing, rules, search, settings, smart, snooze, spam, sync, tasks,
+    templates,
 };
 
 pub use crate::state::AppState;
@@ -52,6 +53,7 @@ pub static FEATURES: &[&Feature] = &[
     &tasks::FEATURE,
     &rules::FEATURE,
     &snooze::FEATURE,
+    &followups::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

@@ -436,3 +436,14 @@ pub const SNOOZE_LATE: &str = "כבר מאוחר מדי להיום: בחרו מ�
 pub const SNOOZED: &str = "השיחה נדחתה";
 pub const SNOOZE_WOKE: &str = "שיחה שנדחתה חזרה לתיבת הדואר הנכנס";
 pub const SNOOZE_WOKE_BY_REPLY: &str = "הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס";
+pub const SETTINGS_FOLLOW_UP_DAYS: &str = "מספר הימים להמתנה לתשובה חייב להיות בין 1 ל-60";
+
+// Follow-ups.
+pub const FOLLOW_UP_NOT_FOUND: &str = "המעקב לא נמצא";
+pub const FOLLOWUPS_FULL: &str = "הגעת למספר המרבי של הודעות במעקב";
+pub const FOLLOW_UP_NOT_SENT: &str = "אפשר לעקוב רק אחרי הודעה שנשלחה";
+pub const FOLLOW_UP_TIME_INVALID: &str = "מועד התזכורת אינו תקין";
+pub const FOLLOW_UP_MARKED: &str = "ההודעה במעקב: תגיע תזכורת אם לא תתקבל תשובה";
+pub const FOLLOW_UP_STOPPED: &str = "המעקב הופסק";
+pub const FOLLOW_UP_DUE: &str = "לא התקבלה תשובה להודעה ששלחת";
+pub const NUDGE_SAVED: &str = "טיוטת תזכורת נשמרה בטיוטות";

@@ -71,6 +71,18 @@ pub struct SnoozeWoke {
     pub message: String,
 }
 
+/// A sent mail's wait for an answer is over, unanswered (`follow_up_due`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "FollowUpDueNotice")]
+pub struct FollowUpDue {
+    pub id: String,
+    pub email_id: String,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub message: String,
+}
+
 /// What a feature tells a user's sessions.
 #[derive(Debug, Clone)]
 pub enum Notice {
@@ -79,6 +91,7 @@ pub enum Notice {
     SpamDetected(SpamDetected),
     SignInNeeded(SignInNeeded),
     SnoozeWoke(SnoozeWoke),
+    FollowUpDue(FollowUpDue),
 }
 
 /// The broadcast of notices (a service every feature may send on).

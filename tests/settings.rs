@@ -58,7 +58,8 @@ async fn versions_conflicts_merges_and_isolation() {
         json!({"emailNotifications": true, "desktopNotifications": true,
             "soundNotifications": false, "autoRead": false, "smartReply": true,
             "darkMode": false, "language": "he", "timezone": "Asia/Jerusalem",
-            "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false})
+            "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false,
+            "followUpDays": 3})
     );
 
     // A change is a new version, and the other session reads it.

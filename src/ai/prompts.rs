@@ -34,7 +34,8 @@ pub fn detect_language(text: &str) -> &'static str {
     }
 }
 
-fn language_name(language: &str) -> &'static str {
+/// The name of a detected (or chosen) language as the prompts say it.
+pub fn language_name(language: &str) -> &'static str {
     match language {
         "english" => "English",
         "arabic" => "Arabic (العربية)",

@@ -2,8 +2,9 @@
 //! follow-ups, subscriptions): each follows the mail store's change log with a durable cursor of
 //! its own, and hears of each mail the sync added to an account's INBOX (or the folder of
 //! another role: [`Follower::role`]) that is still there, not a draft and not hidden. A copy
-//! our own move yields ('not spam' back to the inbox, a snoozed mail woken) is not new mail,
-//! unless the follower asks for it ([`Follower::moved_too`]). The cursor is placed at the end of the log when the feature first starts
+//! our own move yields ('not spam' back to the inbox, a snoozed mail woken) is not new mail, nor
+//! is mail this client stored itself (a sent copy), unless the follower takes them
+//! ([`Follower::takes`]). The cursor is placed at the end of the log when the feature first starts
 //! ([`join`]), so a feature never acts on a mailbox's history; it is acknowledged after each
 //! batch, after the follower's [`Follower::batch_done`], so a crash repeats at most one batch
 //! (a follower's work must be harmless twice, or acknowledged at once with [`Then::AckHere`]).
@@ -54,9 +55,11 @@ pub trait Follower {
     fn role(&self) -> &'static str {
         "inbox"
     }
-    /// Whether it also hears of the copies our own moves yield.
-    fn moved_too(&self) -> bool {
-        false
+    /// Whether it hears of mail stored for this reason: the mailbox's new mail (the sync)
+    /// only, unless it says otherwise (the copies our own moves yield; the sent copies this
+    /// client stored).
+    fn takes(&self, reason: changes::Reason) -> bool {
+        reason == changes::Reason::Sync
     }
     /// Whether any user has the feature on: when nobody does, the log is stepped over unread.
     fn anyone(&self) -> bool;
@@ -109,7 +112,6 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
     }
     // An account's user and folder of the role, when the user is wanted.
     let role = f.role();
-    let moved_too = f.moved_too();
     let mut inbox_of: HashMap<u64, Option<(u64, String)>> = HashMap::new();
     for _ in 0..ROUNDS {
         let batch = changes::after(store, from, BATCH)?;
@@ -118,9 +120,7 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
         };
         let read = MailRead::new(store)?;
         for c in &batch {
-            let wanted_reason = c.reason == changes::Reason::Sync
-                || (moved_too && c.reason == changes::Reason::Moved);
-            if c.kind != Kind::Added || !wanted_reason {
+            if c.kind != Kind::Added || !f.takes(c.reason) {
                 continue;
             }
             let account = match inbox_of.entry(c.account) {

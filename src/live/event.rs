@@ -6,7 +6,9 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::emails::Counts;
-use crate::notices::{AutoReplyDrafted, Notice, SignInNeeded, SnoozeWoke, SpamDetected, TaskDue};
+use crate::notices::{
+    AutoReplyDrafted, FollowUpDue, Notice, SignInNeeded, SnoozeWoke, SpamDetected, TaskDue,
+};
 use crate::settings::routes::{SettingsChanged, SettingsConflictResponse};
 pub use crate::state::MailChange;
 use crate::state::SyncStatus;
@@ -100,6 +102,8 @@ pub enum LiveEvent {
     SignInNeeded(SignInNeeded),
     /// A snoozed thread is back in the inbox.
     SnoozeWoke(SnoozeWoke),
+    /// A sent mail is still unanswered at its time.
+    FollowUpDue(FollowUpDue),
 }
 
 impl LiveEvent {
@@ -122,7 +126,8 @@ impl LiveEvent {
             | Self::TaskDue(_)
             | Self::SpamDetected(_)
             | Self::SignInNeeded(_)
-            | Self::SnoozeWoke(_) => Some(Channel::System),
+            | Self::SnoozeWoke(_)
+            | Self::FollowUpDue(_) => Some(Channel::System),
         }
     }
 
@@ -140,6 +145,7 @@ impl From<Notice> for LiveEvent {
             Notice::SpamDetected(s) => Self::SpamDetected(s),
             Notice::SignInNeeded(s) => Self::SignInNeeded(s),
             Notice::SnoozeWoke(s) => Self::SnoozeWoke(s),
+            Notice::FollowUpDue(f) => Self::FollowUpDue(f),
         }
     }
 }

@@ -416,4 +416,5 @@ crate::wire_types!(
     crate::notices::SpamDetected,
     crate::notices::SignInNeeded,
     crate::notices::SnoozeWoke,
+    crate::notices::FollowUpDue,
 );

@@ -123,8 +123,8 @@ impl Follower for Found {
     fn role(&self) -> &'static str {
         "snoozed"
     }
-    fn moved_too(&self) -> bool {
-        true
+    fn takes(&self, reason: Reason) -> bool {
+        matches!(reason, Reason::Sync | Reason::Moved)
     }
     fn anyone(&self) -> bool {
         true
