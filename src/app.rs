@@ -22,8 +22,8 @@ use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, followups, household, http,
-    import, live, oauth, outgoing, rules, search, settings, smart, snooze, spam, sync, tasks,
-    templates,
+    import, live, oauth, outgoing, rules, search, settings, smart, snooze, spam, subscriptions,
+    sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -54,6 +54,7 @@ pub static FEATURES: &[&Feature] = &[
     &rules::FEATURE,
     &snooze::FEATURE,
     &followups::FEATURE,
+    &subscriptions::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

@@ -40,6 +40,7 @@ pub mod snooze;
 pub mod spam;
 pub mod state;
 pub mod store;
+pub mod subscriptions;
 pub mod sync;
 pub mod tasks;
 pub mod templates;

@@ -447,3 +447,34 @@ pub const FOLLOW_UP_MARKED: &str = "ההודעה במעקב: תגיע תזכור
 pub const FOLLOW_UP_STOPPED: &str = "המעקב הופסק";
 pub const FOLLOW_UP_DUE: &str = "לא התקבלה תשובה להודעה ששלחת";
 pub const NUDGE_SAVED: &str = "טיוטת תזכורת נשמרה בטיוטות";
+
+// Subscriptions.
+pub const SUBSCRIPTION_NOT_FOUND: &str = "השולח לא נמצא ברשימת המינויים";
+pub const SUBSCRIPTIONS_FULL: &str = "הגעת למספר השולחים המרבי ברשימת המינויים";
+pub const UNSUBSCRIBE_NO_METHOD: &str = "השולח לא מציע דרך להסרה מרשימת התפוצה";
+pub const UNSUBSCRIBE_BAD_URL: &str = "כתובת ההסרה אינה תקינה";
+pub const UNSUBSCRIBE_NOT_HTTPS: &str = "הסרה בלחיצה אחת אפשרית רק בכתובת מאובטחת (https)";
+pub const UNSUBSCRIBE_HOST_REFUSED: &str = "כתובת ההסרה מפנה לרשת פנימית ולכן נחסמה";
+pub const UNSUBSCRIBE_UNREACHABLE: &str = "לא ניתן להגיע לשרת ההסרה של השולח";
+pub const UNSUBSCRIBE_TIMEOUT: &str = "שרת ההסרה של השולח לא ענה בזמן";
+pub const UNSUBSCRIBE_REDIRECT: &str = "שרת ההסרה ניסה להפנות לכתובת אחרת, וההפניה לא בוצעה";
+pub const UNSUBSCRIBED: &str = "הוסרת מרשימת התפוצה";
+pub const UNSUBSCRIBE_QUEUED: &str = "בקשת ההסרה נשלחת מתיבת הדואר שלך";
+pub const UNSUBSCRIBE_OPEN: &str = "יש להשלים את ההסרה בדף של השולח שנפתח";
+pub const UNSUBSCRIBE_FAILED: &str = "ההסרה נכשלה";
+pub const SENDER_BLOCKED: &str = "השולח נחסם: נוצר כלל שאפשר לראות ולערוך בעמוד הכללים";
+
+/// The endpoint answered with an error status.
+pub fn unsubscribe_refused(status: u16) -> String {
+    format!("שרת ההסרה של השולח השיב בשגיאה ({status})")
+}
+
+/// The name of the rule that blocks a sender.
+pub fn subscription_rule_name(address: &str) -> String {
+    format!("חסימת {address}")
+}
+
+/// How many of a sender's mails were archived.
+pub fn sender_archived(n: usize) -> String {
+    format!("{n} הודעות של השולח הועברו לארכיון")
+}

@@ -11,7 +11,7 @@ use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
     accounts, ai, autoreply, backup, contacts, emails, followups, household, import, mailstore,
-    outgoing, rules, settings, snooze, spam, tasks, templates,
+    outgoing, rules, settings, snooze, spam, subscriptions, tasks, templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -176,7 +176,8 @@ fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0016_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
     snooze::create_tables(txn)?;
-    followups::create_tables(txn)
+    followups::create_tables(txn)?;
+    subscriptions::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).
