@@ -39,7 +39,7 @@ grep -q 'ExecStart=/usr/local/bin/mailclient serve --config /etc/mailclient/conf
 # The hardening the unit must keep, and the install's own data dir as the one writable path.
 for line in 'ReadWritePaths=/var/lib/mailclient' 'UMask=0077' 'PrivateDevices=true' \
   'SystemCallFilter=@system-service' 'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' \
-  'MemoryMax=2G'; do
+  'MemoryMax=2G' 'CapabilityBoundingSet=' 'ProtectProc=invisible' 'TasksMax=1024'; do
   grep -qx "$line" "$unit" || { echo "the unit lost: $line" >&2; exit 1; }
 done
 if grep -q '@[A-Z]*@' "$unit"; then echo "the unit has an unfilled placeholder" >&2; exit 1; fi

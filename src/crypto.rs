@@ -1,4 +1,5 @@
-//! The server key and sealing of secrets at rest (mailbox passwords, later AI keys).
+//! The server key and sealing of secrets at rest (mailbox passwords, later AI keys), and
+//! [`Secret`], the type a secret travels in (requests, config) so no `Debug` output prints it.
 //!
 //! The key is 32 random bytes in `<data_dir>/server.key`, created on first use with mode 0600.
 //! A sealed value is `base64(nonce || ciphertext+tag)` under ChaCha20-Poly1305, with a context
@@ -116,6 +117,57 @@ fn create_key_file(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A secret in transit: a password, a master password, a key, a client secret. Its `Debug` is
+/// `<redacted>`, so a request or config struct deriving `Debug` cannot put it into a log line
+/// or a panic message; serde reads and writes it as the plain string.
+#[derive(Clone, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The secret itself, for the one place that uses it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Secret {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Secret {
+    fn from(s: String) -> Self {
+        Self(s)
+    }
+}
+
+/// For command-line arguments (`mailclient user add --password`).
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_string()))
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(s: &str) -> Self {
+        Self(s.to_string())
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +208,68 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("damaged"), "{err}");
+    }
+
+    #[test]
+    fn no_request_or_config_prints_its_secret_in_debug() {
+        const SECRET: &str = "hunter2-secret-marker";
+        let debugs = [
+            format!("{:?}", Secret::from(SECRET)),
+            format!(
+                "{:?}",
+                serde_json::from_value::<crate::accounts::routes::ConnectRequest>(
+                    serde_json::json!({"email": "a@b.test", "password": SECRET})
+                )
+                .unwrap()
+            ),
+            format!(
+                "{:?}",
+                serde_json::from_value::<crate::household::routes::GlobalEmailRequest>(
+                    serde_json::json!({"email": "a@b.test", "password": SECRET,
+                                       "claudeApiKey": SECRET})
+                )
+                .unwrap()
+            ),
+            format!(
+                "{:?}",
+                serde_json::from_value::<crate::backup::routes::BackupRequest>(
+                    serde_json::json!({"masterPassword": SECRET})
+                )
+                .unwrap()
+            ),
+            format!(
+                "{:?}",
+                serde_json::from_value::<crate::backup::routes::BackupFileRequest>(
+                    serde_json::json!({"masterPassword": SECRET, "file": "AA=="})
+                )
+                .unwrap()
+            ),
+            format!(
+                "{:?}",
+                serde_json::from_value::<crate::oauth::google::GoogleFinishRequest>(
+                    serde_json::json!({"flowId": "f", "redirectedUrl":
+                        format!("http://127.0.0.1/?code={SECRET}&state=s")})
+                )
+                .unwrap()
+            ),
+            format!(
+                "{:?}",
+                crate::config::Config::from_sources(
+                    Some(&format!(
+                        "[oauth.google]\nclient_id = \"c\"\nclient_secret = \"{SECRET}\"\n\
+                         [oauth.microsoft]\nclient_id = \"m\"\nclient_secret = \"{SECRET}\"\n"
+                    )),
+                    None,
+                    &[],
+                    &Default::default(),
+                )
+                .unwrap()
+            ),
+        ];
+        for d in &debugs {
+            assert!(!d.contains(SECRET), "{d}");
+        }
+        // The secret is still there for the code that uses it.
+        assert_eq!(Secret::from(SECRET).expose(), SECRET);
     }
 }

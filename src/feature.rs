@@ -25,12 +25,17 @@ pub use crate::registry::Registry;
 use crate::state::AppState;
 use crate::store::Store;
 
+/// What a backup section tells the user about its restore (Hebrew): a part it left out and why.
+pub type Notes = Vec<String>;
+
 /// One feature's part of a settings backup: what it saves for a user (None: nothing) and how it
-/// puts it back. Both run on the blocking pool; `import` gets only what its `export` wrote.
+/// puts it back. Both run on the blocking pool. `import` reads a file that may be anyone's: it
+/// goes through the same checks and limits as the feature's own routes (one function each, used
+/// by both), and says what it left out.
 pub struct BackupSection {
     pub name: &'static str,
     pub export: fn(&AppState, u64) -> anyhow::Result<Option<Value>>,
-    pub import: fn(&AppState, u64, Value) -> anyhow::Result<()>,
+    pub import: fn(&AppState, u64, Value) -> anyhow::Result<Notes>,
 }
 
 /// A service a feature finds by type at run time (`AppState::service`): checked when the

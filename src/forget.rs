@@ -108,8 +108,18 @@ impl Forget {
         };
         self.stopping(&accounts);
         let txn = store.db().begin_write()?;
-        // Read again inside the transaction: an account added meanwhile goes too.
+        // Read again inside the transaction: an account added meanwhile goes too, and its sync
+        // (started after the first read) is stopped like the others.
+        let before = accounts;
         let accounts = (self.accounts_of)(&txn, user)?;
+        let added: Vec<u64> = accounts
+            .iter()
+            .filter(|a| !before.contains(a))
+            .copied()
+            .collect();
+        if !added.is_empty() {
+            self.stopping(&added);
+        }
         for account in &accounts {
             self.accounts_in(&txn, *account)?;
         }

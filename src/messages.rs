@@ -54,6 +54,7 @@ pub fn ai_budget_spent(secs: u64) -> String {
         "מכסת בקשות ה-AI היומית שלך נוצלה (כולל עבודת רקע כמו בדיקת ספאם ותשובות אוטומטיות). אפשר לנסות שוב {when}."
     )
 }
+pub const BACKUPS_LIMITED: &str = "יותר מדי שמירות או שחזורים של גיבוי.";
 
 /// "Try again in N seconds", after one of the rate-limit sentences.
 pub fn try_again_in(what: &str, secs: u64) -> String {
@@ -118,7 +119,12 @@ pub const MAIL_EMAIL_INVALID: &str = "כתובת המייל אינה תקינה"
 pub const MAIL_PASSWORD_REQUIRED: &str = "נא להזין את סיסמת תיבת הדואר";
 pub const MAIL_SERVER_REQUIRED: &str = "נא להזין שרת IMAP ושרת SMTP";
 pub const MAIL_PORT_INVALID: &str = "מספר הפורט אינו תקין (1-65535)";
+pub const MAIL_SERVER_INVALID: &str = "כתובת השרת אינה תקינה";
 pub const MAIL_ACCOUNT_NOT_FOUND: &str = "חשבון הדואר לא נמצא";
+/// `[mail] max_accounts_per_user` reached by a new mailbox.
+pub fn mailboxes_full(max: usize) -> String {
+    format!("אפשר לחבר עד {max} תיבות דואר למשתמש. נתקו תיבה אחרת לפני שתחברו חדשה.")
+}
 pub const MAIL_NOT_CONNECTED: &str = "לא מחובר לתיבת דואר. יש להתחבר בהגדרות.";
 pub const MAIL_CONNECTED: &str = "החיבור לתיבת הדואר הצליח";
 pub const MAIL_LOGGED_OUT: &str = "החשבון נותק והפרטים נמחקו מהשרת";
@@ -298,12 +304,25 @@ pub const MASTER_PASSWORD_TOO_SHORT: &str = "סיסמת האב חייבת להכ
 pub const BACKUP_NONE: &str = "אין הגדרות שמורות בשרת";
 pub const BACKUP_WRONG_PASSWORD: &str = "סיסמת האב שגויה (או שהגיבוי שונה). דבר לא השתנה.";
 pub const BACKUP_NOT_A_BACKUP: &str = "הקובץ אינו גיבוי הגדרות של mailclient";
+/// A backup file whose key derivation asks for more than this version ever writes.
+pub const BACKUP_TOO_COSTLY: &str =
+    "הקובץ מבקש פרמטרי הצפנה כבדים מאלה שגרסה זו כותבת, ולכן לא נפתח. זה אינו גיבוי שנוצר כאן.";
 pub const BACKUP_NEWER: &str =
     "הגיבוי נוצר בגרסה חדשה יותר של mailclient. עדכן את התוכנה ונסה שוב.";
 pub const BACKUP_SAVED: &str = "ההגדרות נשמרו בשרת, מוצפנות בסיסמת האב";
 pub const BACKUP_RESTORED: &str = "ההגדרות נטענו מהגיבוי";
 pub fn backup_section_failed(section: &str) -> String {
     format!("שחזור החלק \"{section}\" של הגיבוי נכשל")
+}
+/// A restored backup's AI base URL, for a user who may not set one.
+pub const RESTORED_AI_BASE_URL_SKIPPED: &str =
+    "כתובת השרת של ספק ה-AI מהגיבוי לא שוחזרה: רק מנהל רשאי לקבוע אותה.";
+/// A restored backup's mailbox that was connected with another install's household settings.
+pub fn restored_household_mailbox_skipped(email: &str) -> String {
+    format!(
+        "תיבת הדואר {email} חוברה בהגדרות הגלובליות של הבית, והגיבוי אינו שומר את סיסמתן. \
+         כאן אין הגדרות גלובליות לכתובת הזו: חברו אותה מחדש עם הסיסמה."
+    )
 }
 /// Spec 001 §5: global save needs email and password.
 pub const GLOBAL_EMAIL_REQUIRED: &str = "מלא אימייל וסיסמה לפני השמירה הגלובלית";
@@ -346,6 +365,25 @@ pub const RULE_LABEL_INVALID: &str =
     "תווית יכולה להכיל אותיות באנגלית, ספרות, - ו-_ בלבד (כך היא נשמרת בתיבת הדואר)";
 pub const RULE_FORWARD_INVALID: &str = "כתובת ההעברה אינה תקינה";
 pub const RULE_FORWARD_OWN: &str = "אי אפשר להעביר לכתובת של תיבת הדואר עצמה";
+/// A rule that forwards to an address the user has not confirmed (the form asks first).
+pub fn rule_forward_confirm(to: &str) -> String {
+    format!("יש לאשר את ההעברה האוטומטית לכתובת {to} לפני שמירת הכלל")
+}
+/// A restored rule's forward, waiting for the user.
+pub fn restored_rule_forward_waits(rule: &str, to: &str) -> String {
+    format!(
+        "הכלל \"{rule}\" מעביר הודעות אל {to}: ההעברה תופעל רק אחרי שתאשרו את הכתובת בעריכת הכלל."
+    )
+}
+// Why a rule did not forward a mail (its activity).
+pub const RULE_FORWARD_UNCONFIRMED: &str =
+    "לא הועבר: כתובת ההעברה עוד לא אושרה. ערכו את הכלל ואשרו אותה.";
+pub const RULE_FORWARD_SKIPPED_OWN: &str = "לא הועבר: ההודעה נשלחה מכתובת שלך";
+pub const RULE_FORWARD_SKIPPED_AUTOMATED: &str =
+    "לא הועבר: ההודעה נשלחה או הועברה אוטומטית (כך נמנעת לולאת העברות)";
+pub fn rule_forwards_capped(per_day: u32) -> String {
+    format!("לא הועבר: הגעתם למכסה של {per_day} העברות אוטומטיות ביום")
+}
 pub const RULE_NOT_FOUND: &str = "הכלל לא נמצא";
 pub const RULES_FULL: &str = "הגעת למספר הכללים המרבי";
 pub const RULES_ORDER_INVALID: &str = "הסדר חייב למנות כל כלל פעם אחת";

@@ -92,8 +92,13 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 16,
+        name: "rules: forwards counted per user per day",
+        apply: m0016_rule_forwards,
+    },
+    Migration {
+        version: 17,
         name: "snoozed threads, awaited replies, subscriptions and unsubscribe attempts",
-        apply: m0016_attention,
+        apply: m0017_attention,
     },
 ];
 
@@ -174,7 +179,11 @@ fn m0015_spam_lr(txn: &WriteTransaction) -> Result<(), redb::Error> {
     spam::lr::create_tables(txn)
 }
 
-fn m0016_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
+fn m0016_rule_forwards(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    rules::forwarding::create_tables(txn)
+}
+
+fn m0017_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
     snooze::create_tables(txn)?;
     followups::create_tables(txn)?;
     subscriptions::create_tables(txn)

@@ -63,8 +63,18 @@ async fn ai_help_about_stored_mail_and_insights_from_it() {
         .await;
     assert_eq!(s, 200);
 
-    // A Hebrew thread from user2: a question, then a follow-up. Their dates are counted from
-    // one `now`, which the insights' busiest day below is worked out from too.
+    // A Hebrew thread from user2, a contact (a stranger's mail gets no earlier mails as context:
+    // tests/autoreply.rs): a question, then a follow-up. Their dates are counted from one
+    // `now`, which the insights' busiest day below is worked out from too.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/contacts",
+            Some(&token),
+            Some(json!({"name": "דנה", "email": "user2@example.test"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     ms.deliver(
         "user1@example.test",

@@ -16,7 +16,19 @@ async fn health_answers_without_auth() {
     let (s, v) = app.json("GET", "/api/health", None, None).await;
     assert_eq!(s, 200);
     assert_eq!(v["status"], "ok");
+    // Nothing that tells a stranger which version runs here.
+    for field in ["version", "schemaVersion", "webBuild"] {
+        assert!(
+            v.get(field).is_none(),
+            "{field} for an anonymous caller: {v}"
+        );
+    }
+    // A signed-in user sees them.
+    let token = app.admin_token("dana", "admin-password-1").await;
+    let (s, v) = app.json("GET", "/api/health", Some(&token), None).await;
+    assert_eq!(s, 200);
     assert_eq!(v["schemaVersion"], mailclient::schema::SCHEMA_VERSION);
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
 }
 
 #[tokio::test]

@@ -223,6 +223,23 @@ async fn serve_first_run_login_and_restart() {
         "the link names the bound port: {link}"
     );
     let token = server.setup_token().unwrap();
+    // Not a terminal (the journal, here a pipe): the token is in no line serve printed, only in
+    // a file of the data dir that this user alone may read.
+    assert!(
+        server
+            .stdout
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|l| !l.contains(&token)),
+        "the setup token reached the log"
+    );
+    let link_file = dir.path().join(mailclient::auth::setup::LINK_FILE);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&link_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
     let http = reqwest::Client::new();
 
     let health: Value = http
@@ -234,6 +251,10 @@ async fn serve_first_run_login_and_restart() {
         .await
         .unwrap();
     assert_eq!(health["status"], "ok");
+    assert!(
+        health.get("version").is_none(),
+        "no version for a stranger: {health}"
+    );
 
     // The web app answers at / with the Hebrew RTL page.
     let index = http
@@ -253,6 +274,7 @@ async fn serve_first_run_login_and_restart() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 200);
+    assert!(!link_file.exists(), "the spent link's file is removed");
     let login: Value = http
         .post(server.url("/api/app/login"))
         .json(&json!({"username": "admin", "password": "admin-password"}))

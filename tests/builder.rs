@@ -519,8 +519,9 @@ async fn email_forms_go_through_the_users_mailbox_when_there_is_one() {
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: Default::default(),
+        household: false,
     };
-    mailclient::accounts::save(&app.state.store, &app.state.key, user_id, &settings).unwrap();
+    mailclient::accounts::save(&app.state.store, &app.state.key, user_id, &settings, 10).unwrap();
     let (s, v) = submit(
         &app,
         &token,

@@ -152,8 +152,9 @@ async fn a_saved_password_is_not_reused_for_another_certificate() {
         imap_fingerprint: Some(pinned.clone()),
         smtp_fingerprint: None,
         auth: Default::default(),
+        household: false,
     };
-    accounts::save(&app.state.store, &app.state.key, user.id, &saved).unwrap();
+    accounts::save(&app.state.store, &app.state.key, user.id, &saved, 10).unwrap();
 
     let try_with = |imap_fingerprint: Option<String>| {
         let mut body = request(port);

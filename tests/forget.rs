@@ -2,7 +2,9 @@
 //! draft, a scheduled mail, an upload, a template, an AI key and a remote-content sender is
 //! removed by an admin; then every table of the store is read whole (whatever its types) and
 //! searched for the user's name, address and ids, the search index is checked to hold only
-//! the mail that is left, and the scheduled mail never reaches the mail server.
+//! the mail that is left, and the scheduled mail never reaches the mail server. And nothing of
+//! theirs stays readable anywhere in the data dir: every file (the store's free pages, the
+//! index's segments) is read as bytes and searched for their marker strings (issue 37).
 
 mod common;
 
@@ -91,7 +93,7 @@ macro_rules! rows_with_key {
 fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
     macro_rules! any_value {
         ($($k:ty),*) => {
-            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32])))*
+            None$(.or_else(|| rows_with_key!(txn, name, $k, [&[u8], u64, i64, &str, (), u8, f32, (i64, u32)])))*
         };
     }
     any_value!(
@@ -114,6 +116,40 @@ fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
     .unwrap_or_else(|| panic!("table {name} has key/value types this test cannot read: add them"))
 }
 
+/// Words only the removed user's data holds: a mail's subject and text, a template, a contact,
+/// a task.
+const MARKERS: [&str; 5] = [
+    "zqxforgetsubject",
+    "zqxforgetbodytext",
+    "zqxforgettemplate",
+    "zqxforgetcontact",
+    "zqxforgettask",
+];
+
+/// The markers found in any file under `dir`, with the file.
+fn markers_in(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&p) else {
+                continue;
+            };
+            for m in MARKERS {
+                if bytes.windows(m.len()).any(|w| w == m.as_bytes()) {
+                    found.push((p.display().to_string(), m.to_string()));
+                }
+            }
+        }
+    }
+    found
+}
+
 /// When the removed user's scheduled mail was due, after it was queued.
 const SCHEDULED_IN: Duration = Duration::from_secs(15);
 
@@ -124,6 +160,14 @@ async fn removing_a_user_forgets_everything_they_kept() {
     ms.seed("user2", &fixtures("hebrew"), "INBOX");
     let (app, admin) = synced_app(&ms, "user1").await;
     let yossi = second_user(&app, &admin, &ms, "user2").await;
+    ms.deliver(
+        "user2@example.test",
+        &format!(
+            "From: Noa <noa@example.test>\r\nTo: user2@example.test\r\nSubject: {}\r\n\
+             Message-ID: <forget-marker@example.test>\r\nContent-Type: text/plain\r\n\r\n{} only\r\n",
+            MARKERS[0], MARKERS[1]
+        ),
+    );
     let (_, me) = app.json("GET", "/api/app/me", Some(&yossi), None).await;
     let user_id = me["user"]["id"].as_u64().unwrap();
     let (_, accounts) = app
@@ -183,7 +227,7 @@ async fn removing_a_user_forgets_everything_they_kept() {
             "POST",
             "/api/templates",
             Some(&yossi),
-            Some(json!({"name": "תבנית של יוסי", "subject": "s", "body": "b"})),
+            Some(json!({"name": format!("תבנית של יוסי {}", MARKERS[2]), "subject": "s", "body": "b"})),
         )
         .await;
     assert_eq!(s, 200, "{v}");
@@ -209,11 +253,11 @@ async fn removing_a_user_forgets_everything_they_kept() {
     for (uri, body) in [
         (
             "/api/contacts",
-            json!({"name": "יוסי אחר", "email": "friend-of-yossi@example.test"}),
+            json!({"name": format!("יוסי אחר {}", MARKERS[3]), "email": "friend-of-yossi@example.test"}),
         ),
         (
             "/api/tasks",
-            json!({"title": "משימה של יוסי", "due_date": "2020-01-01"}),
+            json!({"title": format!("משימה של יוסי {}", MARKERS[4]), "due_date": "2020-01-01"}),
         ),
         (
             "/api/rules",
@@ -271,7 +315,32 @@ async fn removing_a_user_forgets_everything_they_kept() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
-    // The index has caught up with yossi's mail before he goes.
+    // The index has caught up with yossi's mail before he goes, the marked mail too.
+    let data_dir = app.state.config.storage.data_dir.clone();
+    eventually(
+        Duration::from_secs(30),
+        "the marked mail indexed",
+        || async {
+            let (_, v) = app
+                .json(
+                    "GET",
+                    &format!("/api/search?q={}&perPage=5", MARKERS[0]),
+                    Some(&yossi),
+                    None,
+                )
+                .await;
+            (v["total"].as_u64() == Some(1)).then_some(())
+        },
+    )
+    .await;
+    // Before: his markers are in the data dir's files (what the end of this test rules out).
+    let before: std::collections::HashSet<String> =
+        markers_in(&data_dir).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        before.len(),
+        MARKERS.len(),
+        "every marker stored: {before:?}"
+    );
     eventually(Duration::from_secs(30), "yossi's mail indexed", || async {
         let (_, v) = app
             .json(
@@ -299,6 +368,8 @@ async fn removing_a_user_forgets_everything_they_kept() {
 
     // Every table, read whole: nothing names him, his address, or his ids.
     let needles = [
+        MARKERS[0].to_string(),
+        MARKERS[1].to_string(),
         "yossi".to_string(),
         "יוסי".to_string(),
         "user2@example.test".to_string(),
@@ -389,7 +460,94 @@ async fn removing_a_user_forgets_everything_they_kept() {
 
     assert!(left > 0, "the admin's mail stays");
 
+    // No byte of his is left readable in the data dir: the index merged his documents away (a
+    // delete alone only marks them; its files are compressed, so they are checked through
+    // tantivy), and the store was rewritten and its freed pages overwritten.
+    eventually(
+        Duration::from_secs(60),
+        "his documents merged away",
+        || async {
+            let search = app.state.service::<mailclient::search::Search>();
+            (search.deleted_docs() == 0).then_some(())
+        },
+    )
+    .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = markers_in(&data_dir);
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "left in the data dir: {left:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+
     // His scheduled mail never goes out: a few send passes (one a second) after it was due.
     tokio::time::sleep_until(queued + SCHEDULED_IN + Duration::from_secs(4)).await;
     assert_eq!(ms.message_count("user3", "INBOX"), 0);
+}
+
+/// A folder of `n` mails whose subject and text say `words`, for `mailclient import`.
+fn eml_folder(dir: &std::path::Path, n: usize, id: &str, words: &str) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    for i in 0..n {
+        let mail = format!(
+            "From: Noa <noa@example.test>\r\nSubject: {words} {i}\r\nMessage-ID: <{id}-{i}@example.test>\r\n\
+             Content-Type: text/plain\r\n\r\n{words} {i}\r\n"
+        );
+        std::fs::write(dir.join(format!("{i}.eml")), mail).unwrap();
+    }
+    dir.to_path_buf()
+}
+
+#[test]
+fn user_remove_on_the_command_line_leaves_no_readable_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let d = data.to_str().unwrap();
+    // `mailclient --data-dir <data> <args>`, which must succeed.
+    let cli = |args: &[&str], stdin: Option<&str>| {
+        let all: Vec<&str> = ["--data-dir", d].iter().chain(args).copied().collect();
+        let out = common::run_cli(&all, &[], stdin);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    cli(
+        &["user", "add", "dana", "--admin"],
+        Some("a-password-123\n"),
+    );
+    cli(&["user", "add", "yossi"], Some("a-password-123\n"));
+    // Yossi's mail, imported (stored and indexed), with his marker words; Dana's, which stays.
+    let words = format!("{} {}", MARKERS[0], MARKERS[1]);
+    let his = eml_folder(&dir.path().join("his"), 20, "his", &words);
+    cli(&["import", his.to_str().unwrap(), "--user", "yossi"], None);
+    assert!(
+        !markers_in(&data).is_empty(),
+        "his mail is stored and indexed"
+    );
+    let hers = eml_folder(&dir.path().join("hers"), 5, "hers", "hers");
+    cli(&["import", hers.to_str().unwrap(), "--user", "dana"], None);
+    // One segment holding both users' documents, as `serve`'s indexer makes them: removing his
+    // then only marks them deleted in it.
+    cli(&["migrate", "--rebuild-index"], None);
+
+    cli(&["user", "remove", "yossi"], None);
+    let left = markers_in(&data);
+    assert!(left.is_empty(), "left in the data dir: {left:?}");
+    // The index holds Dana's five, and none of his even as a deleted document (its files are
+    // compressed: tantivy is asked).
+    let (store, _) = mailclient::schema::open_and_migrate(&data).unwrap();
+    let search = mailclient::search::Search::open(
+        &data,
+        store,
+        mailclient::config::Config::default().search.serve_writer(),
+    )
+    .unwrap();
+    assert_eq!((search.num_docs(), search.deleted_docs()), (5, 0));
 }

@@ -3,17 +3,24 @@
 //! attachments), the HTML sanitizer and the preview, the search query language, the mbox and
 //! Maildir readers, the vCard reader (and its writer on what it read), rules (their JSON,
 //! their checks, matching), page-builder entries and form submissions (what whoever edits the
-//! content and whoever fills the form send), and the OAuth token endpoints' answers. Zero
-//! panics is the property, with each target's own bounds checked on what it accepted.
+//! content and whoever fills the form send), the OAuth token endpoints' answers, and settings
+//! backup files (the sealed blob's header and key derivation, and a restore of any contents into
+//! a running app). Zero panics is the property, with each target's own bounds checked on what it
+//! accepted: the vCard reader must also stay linear and a backup within this build's cost and
+//! caps.
 //!
 //! Deterministic: a seeded xorshift generator mutates seed inputs from `tests/fixtures` and
 //! tokens that parsers treat specially. `FUZZ_ITERS` sets the inputs per target (a brief run
 //! in the test command; `scripts/fuzz.sh` runs a long one in release) and `FUZZ_SEED` the seed,
 //! so a failure printed here is reproduced by running again with the same two.
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
+use mailclient::backup::{self, seal};
 use mailclient::contacts::vcard;
 use mailclient::import::sources::Source;
 use mailclient::mail::{parse, preview, sanitize};
@@ -175,10 +182,15 @@ fn fixture_files(dirs: &[&str]) -> Vec<Vec<u8>> {
 
 /// Runs `target` on `iters()` mutations of `seeds`; fails with the seed and the input's
 /// number when one panics.
-fn fuzz(name: &str, seeds: &[Vec<u8>], target: impl Fn(&[u8])) {
+fn fuzz(name: &str, seeds: &[Vec<u8>], target: impl FnMut(&[u8])) {
+    fuzz_n(name, seeds, iters(), target)
+}
+
+/// [`fuzz`] with `n` inputs (a target whose every input costs more).
+fn fuzz_n(name: &str, seeds: &[Vec<u8>], n: usize, mut target: impl FnMut(&[u8])) {
     let start = seed() ^ name.bytes().fold(0u64, |h, b| h.rotate_left(5) ^ b as u64);
     let mut rng = Rng(start | 1);
-    for i in 0..iters() {
+    for i in 0..n {
         let base = rng.pick(seeds).clone();
         let input = if i % 10 == 0 {
             base
@@ -307,7 +319,10 @@ fn vcards_never_panic_and_what_is_read_writes_and_reads_again() {
     .collect();
     fuzz("vcard", &seeds, |raw| {
         let text = String::from_utf8_lossy(raw);
+        let started = Instant::now();
         let read = vcard::read(&text);
+        // Linear: a few KB never take long, however they are folded.
+        assert!(started.elapsed() < Duration::from_secs(2), "slow: {text:?}");
         let written = vcard::write(read.cards.iter());
         let again = vcard::read(&written);
         assert_eq!(
@@ -436,4 +451,76 @@ fn oauth_token_answers_never_panic_and_tokens_are_clean() {
             }
         }
     });
+}
+
+/// A realistic backup's contents: every section, as this build writes them.
+const BACKUP_CONTENTS: &str = r#"{"format":"mailclient-settings","version":1,"createdAt":"2026-01-01T00:00:00Z","sections":{
+"preferences":{"darkMode":true,"timezone":"Asia/Jerusalem"},
+"aiProvider":{"choice":{"provider":"openai","model":"m","baseUrl":"http://127.0.0.1:9/v1"},"key":"sk-x"},
+"aiTraining":{"tone":"friendly","maxLength":120},
+"autoReply":{"autoReplyEnabled":true,"autoReplyBlacklist":"a@b.test"},
+"contacts":[{"name":"שרה","email":"sara@example.test","groups":["משפחה"]}],
+"rules":[{"name":"r","is_active":true,"match_all":true,"conditions":[{"field":"subject","value":"x"}],"actions":[{"kind":"forward_to","value":"out@example.test"}],"stop":false}],
+"tasks":[{"id":1,"title":"t","description":"","priority":"low","due":null,"status":"pending","created":0,"completed":null,"email_id":null,"email_subject":null}],
+"templates":[{"name":"n","subject":"s","body":"b"}],
+"mailboxes":[{"email":"box@example.test","password":"p","imap_server":"imap.fuzz.invalid","imap_port":993,"imap_ssl":true,"smtp_server":"smtp.fuzz.invalid","smtp_port":465,"smtp_ssl":true,"imap_fingerprint":null,"smtp_fingerprint":null},{"email":"h@example.test","password":"","household":true,"imap_server":"x","imap_port":1,"imap_ssl":true,"smtp_server":"x","smtp_port":1,"smtp_ssl":true,"imap_fingerprint":null,"smtp_fingerprint":null}]}}"#;
+
+#[test]
+fn backup_files_never_panic_nor_cost_more_than_this_build_writes() {
+    const MASTER: &str = "fuzz-master-password";
+    let seeds = vec![seal::seal(MASTER, BACKUP_CONTENTS.as_bytes()), {
+        // The smallest file the reader looks at, asking for too much.
+        let mut b = b"MCBK\x01".to_vec();
+        for n in [256 * 1024u32, 10, 1] {
+            b.extend_from_slice(&n.to_le_bytes());
+        }
+        b.resize(61, 7);
+        b
+    }];
+    let mut derived = 0;
+    fuzz("backup", &seeds, |raw| {
+        let started = Instant::now();
+        match seal::header(raw) {
+            Ok(cost) => {
+                assert!(cost.acceptable(), "{cost:?}");
+                // The key derivation (a few hundred ms unoptimized) for some of them.
+                if derived % 25 == 0 {
+                    let _ = seal::open(MASTER, raw);
+                }
+                derived += 1;
+            }
+            Err(_) => assert!(
+                started.elapsed() < Duration::from_millis(100),
+                "refused slowly"
+            ),
+        }
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restoring_any_backup_contents_never_panics_and_keeps_the_caps() {
+    // Mailboxes are saved but never reached: no mail host is allowed.
+    let app = common::TestApp::with_config(
+        "[mail]\nallowed_hosts = [\"fuzz.invalid\"]\nmax_accounts_per_user = 3\n",
+    );
+    let token = app.admin_token("dana", "fuzz-admin-password").await;
+    let (_, me) = app.json("GET", "/api/app/me", Some(&token), None).await;
+    let user = me["user"]["id"].as_u64().unwrap();
+    let seeds = vec![BACKUP_CONTENTS.as_bytes().to_vec()];
+    // Each restore writes to the store: a tenth of the other targets' count.
+    let state = app.state.clone();
+    let rt = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let _guard = rt.enter();
+        fuzz_n("backup-contents", &seeds, (iters() / 10).max(20), |raw| {
+            let Ok(contents) = backup::parse(raw) else {
+                return;
+            };
+            let _ = backup::restore(&state, user, contents);
+            let accounts = mailclient::accounts::list_for_user(&state.store, user).unwrap();
+            assert!(accounts.len() <= 3, "{} mailboxes", accounts.len());
+        });
+    })
+    .await
+    .unwrap();
 }

@@ -2,14 +2,16 @@
 //! folder, adds its label as an IMAP keyword and marks it read (checked with doveadm); a
 //! forward rule's copy reaches user2 with the original attached; an inactive rule does
 //! nothing; rules run in order and `stop` ends them; "run now" previews then applies; bad rules
-//! are refused in Hebrew.
+//! are refused in Hebrew. Forwards (issue 37): a new forward address must be confirmed; two users
+//! forwarding to each other do not ping-pong; a stranger's flood beyond the day's cap is not
+//! forwarded ("run now" included); the user's own mail is not; forwards carry the RFC 3834 mark.
 
 mod common;
 
 use std::time::Duration;
 
 use common::TestApp;
-use common::mailflow::{ADMIN_PASSWORD, connect, eventually, list, wait_synced};
+use common::mailflow::{ADMIN_PASSWORD, connect, eventually, list, second_user, wait_synced};
 use common::mailserver::MailServer;
 use mailclient::messages;
 use serde_json::{Value, json};
@@ -55,6 +57,7 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
     wait_synced(&app, &token).await;
 
     // Bad rules: each refused with its Hebrew message, nothing stored.
+    let confirm = messages::rule_forward_confirm("user3@example.test");
     for (body, message) in [
         (
             rule(
@@ -103,6 +106,14 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
                 json!([{"kind": "mark_as_read"}]),
             ),
             messages::RULE_SIZE_INVALID,
+        ),
+        (
+            rule(
+                "r",
+                json!([{"field": "subject", "value": "x"}]),
+                json!([{"kind": "forward_to", "value": "user3@example.test"}]),
+            ),
+            confirm.as_str(),
         ),
     ] {
         let (s, v) = app
@@ -161,6 +172,7 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
         json!([{"kind": "forward_to", "value": "user3@example.test"}]),
     );
     off["is_active"] = json!(false);
+    off["confirm_forward"] = json!("user3@example.test");
     let (s, _) = app
         .json("POST", "/api/rules", Some(&token), Some(off))
         .await;
@@ -225,19 +237,17 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
     );
 
     // A forward rule: its copy reaches user2, the original attached.
+    let mut accountant = rule(
+        "העברה לרואת החשבון",
+        json!([{"field": "header", "header": "X-Report", "value": ""}]),
+        json!([{"kind": "forward_to", "value": "user2@example.test"}]),
+    );
+    accountant["confirm_forward"] = json!("User2@example.test");
     let (s, v) = app
-        .json(
-            "POST",
-            "/api/rules",
-            Some(&token),
-            Some(rule(
-                "העברה לרואת החשבון",
-                json!([{"field": "header", "header": "X-Report", "value": ""}]),
-                json!([{"kind": "forward_to", "value": "user2@example.test"}]),
-            )),
-        )
+        .json("POST", "/api/rules", Some(&token), Some(accountant))
         .await;
     assert_eq!(s, 200, "{v}");
+    assert_eq!(v["forward_pending"], false, "{v}");
     // Move it first, so the starring rule's stop does not hide it.
     let mut ids: Vec<String> = {
         let (_, v) = app.json("GET", "/api/rules", Some(&token), None).await;
@@ -341,4 +351,152 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
         .json("DELETE", &format!("/api/rules/{id}"), Some(&token), None)
         .await;
     assert_eq!(s, 404);
+}
+
+/// A forward rule of the user behind `token` for mail whose subject holds `word`, confirmed.
+async fn forward_rule(app: &TestApp, token: &str, name: &str, word: &str, to: &str) -> String {
+    let mut r = rule(
+        name,
+        json!([{"field": "subject", "value": word}]),
+        json!([{"kind": "forward_to", "value": to}]),
+    );
+    r["confirm_forward"] = json!(to);
+    let (s, v) = app.json("POST", "/api/rules", Some(token), Some(r)).await;
+    assert_eq!(s, 200, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+/// The error of each forward outcome in the rule's activity, newest first.
+async fn forward_errors(app: &TestApp, token: &str, rule: &str) -> Vec<Option<String>> {
+    let (_, act) = app
+        .json(
+            "GET",
+            &format!("/api/rules/{rule}/activity"),
+            Some(token),
+            None,
+        )
+        .await;
+    act["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|i| i["outcomes"].as_array().unwrap().clone())
+        .filter(|o| o["kind"] == "forward_to")
+        .map(|o| o["error"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwards_never_loop_and_stop_at_the_days_cap() {
+    let ms = MailServer::start();
+    let app = TestApp::with_config(&format!(
+        "{}\n[compose]\nundo_send_secs = 0\n[limits]\nforwards_per_day = 3\n",
+        ms.config_toml()
+    ));
+    let dana = app.admin_token("dana", ADMIN_PASSWORD).await;
+    assert_eq!(connect(&app, &dana, ms.account("user1")).await.0, 200);
+    wait_synced(&app, &dana).await;
+    let yossi = second_user(&app, &dana, &ms, "user2").await;
+
+    // Each forwards the other's "ping" mail: the loop that must not happen.
+    let dana_rule = forward_rule(&app, &dana, "לרואה החשבון", "ping", "user2@example.test").await;
+    let yossi_rule = forward_rule(&app, &yossi, "בחזרה לדנה", "ping", "user1@example.test").await;
+
+    ms.deliver("user1@example.test", &mail("ping 1", "ping1", "x"));
+    // Dana's forward reaches Yossi, marked as RFC 3834 asks and with our mark.
+    let (_, fwd) = wait_server(&ms, "user2", "INBOX", "X-Mailclient-Forwarded").await;
+    assert!(fwd.contains("Auto-Submitted: auto-forwarded"), "{fwd}");
+    assert!(
+        fwd.contains("X-Mailclient-Forwarded: user1@example.test"),
+        "{fwd}"
+    );
+    // Yossi's rule sees it and does not send it back: no ping-pong.
+    eventually(Duration::from_secs(60), "yossi's rule decided", || async {
+        let errors = forward_errors(&app, &yossi, &yossi_rule).await;
+        (!errors.is_empty()).then_some(errors)
+    })
+    .await
+    .iter()
+    .for_each(|e| assert_eq!(e.as_deref(), Some(messages::RULE_FORWARD_SKIPPED_AUTOMATED)));
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(
+        on_server(&ms, "user1", "INBOX", "ping").len(),
+        1,
+        "only the original"
+    );
+    assert_eq!(
+        on_server(&ms, "user2", "INBOX", "ping").len(),
+        1,
+        "one forward"
+    );
+
+    // Mail from Dana's own address is not forwarded.
+    ms.deliver(
+        "user1@example.test",
+        &mail("ping own", "own1", "x").replace(
+            "From: Shop <orders@shop.example.test>",
+            "From: user1@example.test",
+        ),
+    );
+    // A stranger's flood: 5 more; the cap of 3 a day lets 2 more through.
+    for i in 0..5 {
+        ms.deliver(
+            "user1@example.test",
+            &mail(&format!("ping flood {i}"), &format!("flood{i}"), "x"),
+        );
+    }
+    eventually(
+        Duration::from_secs(90),
+        "every flood mail decided",
+        || async {
+            let errors = forward_errors(&app, &dana, &dana_rule).await;
+            (errors.len() >= 7).then_some(())
+        },
+    )
+    .await;
+    let errors = forward_errors(&app, &dana, &dana_rule).await;
+    let capped = messages::rule_forwards_capped(3);
+    assert_eq!(
+        errors.iter().filter(|e| e.is_none()).count(),
+        3,
+        "{errors:?}"
+    );
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|e| e.as_deref() == Some(capped.as_str()))
+            .count(),
+        3,
+        "{errors:?}"
+    );
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|e| e.as_deref() == Some(messages::RULE_FORWARD_SKIPPED_OWN))
+            .count(),
+        1,
+        "{errors:?}"
+    );
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(
+        on_server(&ms, "user2", "INBOX", "X-Mailclient-Forwarded").len(),
+        3
+    );
+
+    // "Run now" on the whole inbox respects the cap too.
+    let (s, r) = app
+        .json(
+            "POST",
+            &format!("/api/rules/{dana_rule}/run"),
+            Some(&dana),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["applied"], 0, "{r}");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(
+        on_server(&ms, "user2", "INBOX", "X-Mailclient-Forwarded").len(),
+        3
+    );
 }

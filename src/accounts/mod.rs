@@ -7,6 +7,10 @@ pub mod backup;
 pub mod limit;
 pub mod providers;
 pub mod routes;
+mod validate;
+
+#[cfg(test)]
+mod save_tests;
 
 use std::time::Duration;
 
@@ -24,6 +28,7 @@ use crate::messages;
 use crate::store::{Store, next_id, record};
 
 pub use routes::router;
+pub use validate::validated;
 
 /// Mail accounts: routes, the accounts' own records (forgotten last), the mailboxes' backup
 /// section (restored last: they start syncing), and the connection tests' budget.
@@ -41,7 +46,7 @@ pub static FEATURE: Feature = Feature {
         import: backup::import,
     }],
     init: |setup| setup.provide(std::sync::Arc::new(limit::ConnectionTests::default())),
-    needs: &[need::<limit::ConnectionTests>],
+    needs: &[need::<limit::ConnectionTests>, need::<backup::Household>],
     ..Feature::named("accounts")
 };
 
@@ -102,6 +107,10 @@ pub struct AccountRecord {
     #[serde(default)]
     pub smtp_fingerprint: Option<String>,
     pub created_at: i64,
+    /// Connected with the household's settings (`household`): the password is the household's,
+    /// which the user never typed nor saw, so a backup carries a reference, never the secret.
+    #[serde(default)]
+    pub from_household: bool,
 }
 
 /// What the API shows of an account: everything but the password.
@@ -175,6 +184,7 @@ impl AccountRecord {
             imap_fingerprint: None,
             smtp_fingerprint: None,
             created_at: crate::kit::now(),
+            from_household: false,
         }
     }
 
@@ -232,6 +242,10 @@ pub struct Settings {
     /// Password or OAuth: for OAuth, `password` is the refresh token.
     #[serde(default)]
     pub auth: AuthKind,
+    /// The household's settings (the password is theirs): kept on the record, so a backup
+    /// names the mailbox without its password. In a backup: a reference with no password.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub household: bool,
 }
 
 /// Everything but the password, which never reaches a log.
@@ -242,26 +256,46 @@ impl std::fmt::Debug for Settings {
             .field("password", &"<redacted>")
             .field("servers", &self.servers)
             .field("auth", &self.auth)
+            .field("household", &self.household)
             .finish_non_exhaustive()
     }
 }
 
 /// Saves the account of `user_id` for `settings.email`, replacing an earlier one for the same
 /// address (its cached mail is kept: same mailbox). Returns the record.
-pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Result<AccountRecord> {
+///
+/// Refused, inside the write, when the user is gone (an admin removed them while a mailbox
+/// login, an OAuth finish or a restore was connecting: the removal either ran first and nothing
+/// is saved, or runs after and forgets this account too) and when a new address would take the
+/// user past `max_accounts` mailboxes (`[mail] max_accounts_per_user`).
+pub fn save(
+    store: &Store,
+    key: &ServerKey,
+    user_id: u64,
+    s: &Settings,
+    max_accounts: usize,
+) -> Result<AccountRecord> {
     let txn = store.db().begin_write()?;
     let record = {
-        let existing = find_by_email_in(
-            &txn.open_table(ACCOUNTS)?,
-            &txn.open_table(USER_ACCOUNTS)?,
-            user_id,
-            &s.email,
-        )?;
+        if !crate::auth::users::exists_in(&txn, user_id)? {
+            return Err(AppError::NotFound(messages::USER_NOT_FOUND.into()));
+        }
+        let links = txn.open_table(USER_ACCOUNTS)?;
+        let existing = find_by_email_in(&txn.open_table(ACCOUNTS)?, &links, user_id, &s.email)?;
         if existing.as_ref().is_some_and(AccountRecord::is_local) {
             return Err(AppError::Conflict(
                 messages::LOCAL_ACCOUNT_ADDRESS_TAKEN.into(),
             ));
         }
+        if existing.is_none() {
+            let have = links.range((user_id, 0)..=(user_id, u64::MAX))?.count();
+            if have >= max_accounts {
+                return Err(AppError::bad_request(messages::mailboxes_full(
+                    max_accounts,
+                )));
+            }
+        }
+        drop(links);
         let id = match &existing {
             Some(r) => r.id,
             None => next_id(&txn, "accounts")?,
@@ -282,6 +316,7 @@ pub fn save(store: &Store, key: &ServerKey, user_id: u64, s: &Settings) -> Resul
             created_at: existing
                 .map(|r| r.created_at)
                 .unwrap_or_else(crate::kit::now),
+            from_household: s.household,
         };
         txn.open_table(ACCOUNTS)?
             .insert(id, record::encode(&record).as_slice())?;
@@ -490,19 +525,8 @@ mod tests {
     #[test]
     fn the_password_never_reaches_a_debug_print() {
         let settings = Settings {
-            email: "dana@example.test".into(),
             password: "hunter2-secret".into(),
-            servers: MailServers {
-                imap_server: "imap.example.test".into(),
-                imap_port: 993,
-                imap_ssl: true,
-                smtp_server: "smtp.example.test".into(),
-                smtp_port: 465,
-                smtp_ssl: true,
-            },
-            imap_fingerprint: None,
-            smtp_fingerprint: None,
-            auth: AuthKind::Password,
+            ..super::save_tests::settings("dana@example.test")
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("hunter2-secret"), "{printed}");

@@ -13,6 +13,7 @@ use super::limit::ConnectionTests;
 use super::providers::{DetectProviderResponse, ProvidersResponse};
 use super::{Account, AccountRecord, Settings, address};
 use crate::auth::CurrentUser;
+use crate::crypto::Secret;
 use crate::error::{ApiJson, AppError, Result};
 use crate::mail::net::{FailureKind, MailError};
 use crate::mail::providers::{self, PROVIDERS};
@@ -44,7 +45,8 @@ pub struct ConnectRequest {
     #[ts(rename = "email_address")]
     pub(crate) email: String,
     /// Empty: the password already saved for this address.
-    pub(crate) password: String,
+    #[ts(type = "string")]
+    pub(crate) password: Secret,
     #[serde(alias = "imapServer")]
     imap_server: String,
     #[serde(alias = "imapPort")]
@@ -133,6 +135,7 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
     let pin = |f: Option<&str>| f.map(normalize_fingerprint).filter(|f| !f.is_empty());
     let imap_fingerprint = pin(req.imap_fingerprint.as_deref());
     let smtp_fingerprint = pin(req.smtp_fingerprint.as_deref());
+    let mut household = false;
     let password = if req.password.is_empty() {
         let existing = super::find_by_email(&state.store, user_id, &email)?
             .ok_or_else(|| AppError::bad_request(messages::MAIL_PASSWORD_REQUIRED))?;
@@ -154,18 +157,30 @@ pub(crate) fn settings(state: &AppState, user_id: u64, req: ConnectRequest) -> R
                 messages::MAIL_PASSWORD_REQUIRED_NEW_CERT,
             ));
         }
+        // The household's password stays the household's when reused.
+        household = existing.from_household;
         existing.password(&state.key).map_err(AppError::internal)?
     } else {
-        req.password
+        req.password.into_inner()
     };
-    Ok(Settings {
+    super::validated(Settings {
         email,
         password,
         servers,
         imap_fingerprint,
         smtp_fingerprint,
         auth: super::AuthKind::Password,
+        household,
     })
+}
+
+/// Spends one of the user's tries at making the server connect to mail servers (`limit.rs`):
+/// a connection test, a mailbox login, a restored mailbox. The 429 when none is left.
+pub(crate) fn spend_try(state: &AppState, user_id: u64) -> Result<()> {
+    state
+        .service::<ConnectionTests>()
+        .take(user_id)
+        .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })
 }
 
 fn non_empty(s: &str) -> Option<String> {
@@ -189,10 +204,7 @@ pub(crate) async fn check(
 ) -> Result<Checked> {
     let password = Credential::Password(s.password.clone());
     let credential = credential.unwrap_or(&password);
-    state
-        .service::<ConnectionTests>()
-        .take(user_id)
-        .map_err(|retry_after_secs| AppError::TooManyConnectionTests { retry_after_secs })?;
+    spend_try(state, user_id)?;
     let timeout = state.mail_timeout;
     let tls = &state.tls;
     let (servers, hosts) = (&s.servers, &state.mail_hosts);
@@ -344,11 +356,19 @@ pub(crate) async fn check_and_save(
     credential: Option<&Credential>,
     on_saved: Option<&(dyn Fn(&AccountRecord) + Sync)>,
 ) -> Result<std::result::Result<AccountRecord, Checked>> {
+    let s = super::validated(s)?;
+    let max = state.config.mail.max_accounts_per_user;
+    // A mailbox that could not be saved is refused before any connection (and checked again
+    // in the save's write).
+    let mine = super::list_for_user(&state.store, user.id)?;
+    if mine.len() >= max && !mine.iter().any(|a| a.email.eq_ignore_ascii_case(&s.email)) {
+        return Err(AppError::bad_request(messages::mailboxes_full(max)));
+    }
     let (imap_r, smtp_r) = check(state, user.id, &s, credential).await?;
     if imap_r.is_err() || smtp_r.is_err() {
         return Ok(Err((imap_r, smtp_r)));
     }
-    let record = super::save(&state.store, &state.key, user.id, &s)?;
+    let record = super::save(&state.store, &state.key, user.id, &s, max)?;
     tracing::info!(user = %user.username, account = record.id, auth = record.auth.name(), "mailbox connected");
     if let Some(f) = on_saved {
         f(&record);

@@ -9,6 +9,7 @@ use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::provider::{Endpoint, ProviderKind};
+use crate::auth::users::{Role, UserRecord};
 use crate::config::AiConfig;
 use crate::crypto::ServerKey;
 use crate::error::{AppError, Result};
@@ -94,7 +95,7 @@ pub fn own_key(
     config: &AiConfig,
     user_id: u64,
 ) -> Result<Option<String>> {
-    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
     stored_key(store, server_key, user_id, kind, &base_url)
 }
 
@@ -129,7 +130,7 @@ pub fn store_key(
     if key.len() > MAX_KEY || key.chars().any(char::is_control) {
         return Err(AppError::bad_request(messages::AI_KEY_TOO_LONG));
     }
-    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
     let sealed = server_key.seal(&context(user_id, kind, &base_url), key.as_bytes());
     let txn = store.db().begin_write()?;
     txn.open_table(AI_KEYS)?.insert(user_id, sealed.as_str())?;
@@ -158,7 +159,7 @@ pub fn key_exists(
     config: &AiConfig,
     user_id: u64,
 ) -> Result<bool> {
-    let (kind, _, base_url) = effective(config, &choice(store, user_id)?);
+    let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
     Ok(stored_key(store, server_key, user_id, kind, &base_url)?.is_some())
 }
 
@@ -224,7 +225,44 @@ pub fn choice(store: &Store, user_id: u64) -> Result<Choice> {
     })
 }
 
-pub fn save_choice(store: &Store, user_id: u64, choice: Choice) -> Result<Choice> {
+/// Whether `user` may point their AI calls at an address of their own: the server would POST
+/// wherever it says, so by default only admins may (`[ai] allow_user_base_url`).
+pub fn may_set_base_url(config: &AiConfig, user: &UserRecord) -> bool {
+    user.role == Role::Admin || config.allow_user_base_url
+}
+
+/// The user's choice as it may be used now: their own base URL only while they may set one.
+/// Checked where the URL is used, not only where it is saved: a URL saved while an admin (or
+/// while the config allowed it) stops at the demotion, and one brought by a restored backup
+/// never takes effect for a user who may not set it.
+pub fn in_effect(store: &Store, config: &AiConfig, user_id: u64) -> Result<Choice> {
+    let mut c = choice(store, user_id)?;
+    if !c.base_url.is_empty() {
+        let allowed =
+            crate::auth::users::get(store, user_id)?.is_some_and(|u| may_set_base_url(config, &u));
+        if !allowed {
+            c.base_url.clear();
+        }
+    }
+    Ok(c)
+}
+
+/// Saves `user`'s choice through the checks of `PUT /api/settings/ai` (a restored backup's
+/// too): a user who may not set the base URL keeps the one they have (403 on another).
+pub fn set_choice(
+    store: &Store,
+    config: &AiConfig,
+    user: &UserRecord,
+    wanted: Choice,
+) -> Result<Choice> {
+    let mine = choice(store, user.id)?;
+    if !may_set_base_url(config, user) && wanted.base_url.trim() != mine.base_url {
+        return Err(AppError::Forbidden(messages::AI_BASE_URL_ADMIN_ONLY.into()));
+    }
+    save_choice(store, user.id, wanted)
+}
+
+fn save_choice(store: &Store, user_id: u64, choice: Choice) -> Result<Choice> {
     let choice = choice.checked()?;
     let txn = store.db().begin_write()?;
     txn.open_table(AI_CHOICE)?
@@ -263,7 +301,7 @@ pub fn endpoint(
     user_id: u64,
     given: Option<String>,
 ) -> Result<Endpoint> {
-    let (kind, model, base_url) = effective(config, &choice(store, user_id)?);
+    let (kind, model, base_url) = effective(config, &in_effect(store, config, user_id)?);
     let key = match given
         .map(|k| k.trim().to_string())
         .filter(|k| !k.is_empty())

@@ -15,7 +15,7 @@ use super::source::{self, GivenContent};
 use super::training::{self, Training};
 use super::{Extras, answer, prepare, prompts, required, run};
 use crate::auth::CurrentUser;
-use crate::auth::users::{Role, UserRecord};
+use crate::auth::users::UserRecord;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::state::AppState;
@@ -102,12 +102,6 @@ async fn key_exists(
     Ok(Json(KeyExists { exists }))
 }
 
-/// Whether this user may point their AI calls at an address of their own: the server would
-/// POST wherever it says, so by default only admins may (`[ai] allow_user_base_url`).
-fn may_set_base_url(state: &AppState, user: &UserRecord) -> bool {
-    user.role == Role::Admin || state.config.ai.allow_user_base_url
-}
-
 /// A provider with its model and base URL.
 #[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -154,7 +148,12 @@ fn ai_settings(
     user: &UserRecord,
 ) -> AiSettings {
     let config = &state.config.ai;
-    let effective = ProviderChoice::new(key::effective(config, choice));
+    // In effect: the user's own base URL only while they may set one.
+    let mut usable = choice.clone();
+    if !key::may_set_base_url(config, user) {
+        usable.base_url.clear();
+    }
+    let effective = ProviderChoice::new(key::effective(config, &usable));
     AiSettings {
         choice: ProviderChoice {
             provider: effective.provider,
@@ -165,7 +164,7 @@ fn ai_settings(
         effective,
         defaults: ProviderChoice::new(key::effective(config, &Choice::default())),
         key_stored,
-        base_url_editable: may_set_base_url(state, user),
+        base_url_editable: key::may_set_base_url(config, user),
     }
 }
 
@@ -190,16 +189,12 @@ async fn put_choice(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<Choice>,
 ) -> Result<Json<AiSettings>> {
-    let may_set_url = may_set_base_url(&state, &user);
     let (server_key, config, id) = (state.key.clone(), state.config.ai.clone(), user.id);
+    let who = user.clone();
     let (choice, stored) = state
         .store_blocking(move |store| {
-            let mine = key::choice(store, id)?;
-            if !may_set_url && req.base_url.trim() != mine.base_url {
-                return Err(AppError::Forbidden(messages::AI_BASE_URL_ADMIN_ONLY.into()));
-            }
             Ok((
-                key::save_choice(store, id, req)?,
+                key::set_choice(store, &config, &who, req)?,
                 key::key_exists(store, &server_key, &config, id)?,
             ))
         })

@@ -1,6 +1,12 @@
 //! The mail an AI call is about, as text: one of the user's stored mails (with the earlier mails
-//! of its thread when the settings include context), or content the request carries. Bodies are
+//! it answers when the settings include context), or content the request carries. Bodies are
 //! clipped so a huge mail cannot make a huge (and costly) request.
+//!
+//! Context is taken only from the mails this one names in References or In-Reply-To, and only
+//! when its sender is someone the user knows (a contact, or someone they wrote to). The list's
+//! threads also join mail by subject, which anyone can write: `Re: Your verification code` from a
+//! stranger must not bring the user's real mail into a prompt (and so into a draft addressed to
+//! the stranger).
 
 use serde::Deserialize;
 
@@ -112,8 +118,32 @@ fn mail_text(meta: &mstore::MessageMeta, raw: &[u8], max: usize) -> MailText {
     }
 }
 
-/// A stored mail of the user (404 when it is not theirs), and up to three earlier mails of its
-/// thread, oldest first, when `with_context`.
+/// Whether the user knows `from`: one of their contacts, or someone they wrote to.
+fn known_sender(store: &Store, user_id: u64, from: &str) -> Result<bool> {
+    let from = from.trim().to_lowercase();
+    if from.is_empty() {
+        return Ok(false);
+    }
+    if crate::contacts::all(store, user_id)?
+        .iter()
+        .any(|c| c.fields.email.trim().eq_ignore_ascii_case(&from))
+    {
+        return Ok(true);
+    }
+    Ok(crate::outgoing::contacts::written_to(store, user_id)?.contains(&from))
+}
+
+/// A Message-ID as compared here: without its angle brackets, lower case.
+fn id_key(id: &str) -> String {
+    id.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .to_ascii_lowercase()
+}
+
+/// A stored mail of the user (404 when it is not theirs), and when `with_context` up to three
+/// earlier mails it names (References, In-Reply-To), oldest first; none when its sender is a
+/// stranger.
 pub fn stored(
     store: &Store,
     user_id: u64,
@@ -122,7 +152,15 @@ pub fn stored(
 ) -> Result<(MailText, Vec<MailText>)> {
     let (meta, raw) = emails::get(store, user_id, id)?;
     let mail = mail_text(&meta, &raw, MAX_BODY_CHARS);
-    if !with_context {
+    let named: std::collections::HashSet<String> = meta
+        .summary
+        .references
+        .iter()
+        .chain(meta.summary.in_reply_to.iter())
+        .map(|r| id_key(r))
+        .filter(|r| !r.is_empty())
+        .collect();
+    if !with_context || named.is_empty() || !known_sender(store, user_id, &meta.summary.from)? {
         return Ok((mail, Vec::new()));
     }
     let thread = mstore::thread_hash(&meta.thread_id);
@@ -154,9 +192,14 @@ pub fn stored(
         let Some(m) = stored.meta(*other)? else {
             continue;
         };
-        // A draft is not part of the conversation yet; the same mail in two folders (INBOX and
-        // Archive) is told once.
-        if m.draft
+        // Only a mail this one names (the thread may hold others, joined by subject); a draft is
+        // not part of the conversation yet; the same mail in two folders (INBOX and Archive) is
+        // told once.
+        let Some(its_id) = m.summary.message_id.as_deref().map(id_key) else {
+            continue;
+        };
+        if !named.contains(&its_id)
+            || m.draft
             || m.hidden
             || (m.summary.message_id.is_some() && m.summary.message_id == meta.summary.message_id)
         {

@@ -27,6 +27,10 @@ pub struct CurrentUser(pub UserRecord);
 /// The signed-in user, who must be an admin.
 pub struct AdminUser(pub UserRecord);
 
+/// The signed-in user if the request has a live session, else `None`: for a public route that
+/// tells a signed-in user more (never a 401).
+pub struct MaybeUser(pub Option<UserRecord>);
+
 /// The client's address, for throttling and logs: the TCP peer, or behind a trusted proxy the
 /// address it forwarded (`proxies.rs`); "unknown" when not served over TCP, as in `oneshot`
 /// tests without a `ConnectInfo`.
@@ -108,6 +112,18 @@ impl FromRequestParts<AppState> for AdminUser {
             return Err(AppError::Forbidden(crate::messages::FORBIDDEN.into()));
         }
         Ok(Self(user))
+    }
+}
+
+impl FromRequestParts<AppState> for MaybeUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        match authenticate(parts, state).await {
+            Ok((_, user)) => Ok(Self(Some(user))),
+            Err(AppError::Unauthorized) => Ok(Self(None)),
+            Err(e) => Err(e),
+        }
     }
 }
 

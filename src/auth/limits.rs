@@ -45,6 +45,9 @@ pub enum Kind {
     ContactsImport,
     /// A page-builder form post, or a preview fetched past the cache.
     Builder,
+    /// Saving or opening a settings backup (a password hash each; checked by the backup
+    /// routes themselves, only on the calls that hash).
+    Backup,
 }
 
 /// The limited paths: a prefix when it ends in `/`, else the whole path; `*` stands for one
@@ -125,6 +128,7 @@ impl RateLimits {
             Kind::SpamDebug => per_minute(c.spam_debug_per_minute),
             Kind::ContactsImport => per_minute(c.contacts_import_per_minute),
             Kind::Builder => per_minute(c.builder_per_minute),
+            Kind::Backup => per_minute(c.backup_per_minute),
         }
     }
 
@@ -160,6 +164,12 @@ impl RateLimits {
         Ok(())
     }
 
+    /// [`take`](Self::take) as the 429 the middleware answers: for a route that limits only
+    /// some of its calls itself.
+    pub fn check(&self, user: u64, kind: Kind) -> Result<(), AppError> {
+        self.take(user, kind).map_err(|secs| refused(kind, secs))
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.buckets.lock().unwrap().len()
@@ -182,6 +192,7 @@ pub fn refused(kind: Kind, retry_after_secs: u64) -> AppError {
         Kind::SpamDebug => messages::SPAM_DEBUG_LIMITED,
         Kind::ContactsImport => messages::CONTACT_IMPORTS_LIMITED,
         Kind::Builder => messages::BUILDER_CALLS_LIMITED,
+        Kind::Backup => messages::BACKUPS_LIMITED,
     };
     AppError::RateLimited {
         retry_after_secs,
@@ -223,6 +234,8 @@ mod tests {
             spam_debug_per_minute: per_minute,
             contacts_import_per_minute: per_minute,
             builder_per_minute: per_minute,
+            backup_per_minute: per_minute,
+            forwards_per_day: per_minute,
         })
     }
 

@@ -1,6 +1,13 @@
-//! First run: while no user exists, `serve` prints a one-time link carrying a random token;
-//! only that token can create the first admin. `mailclient user add --admin` is the other way in.
+//! First run: while no user exists, `serve` shows a one-time link carrying a random token; only
+//! that token can create the first admin. `mailclient user add --admin` is the other way in.
+//!
+//! The link goes where only the machine's owner reads it: printed once when `serve` runs on a
+//! terminal, otherwise (a service, whose output goes to the journal that other local users and
+//! log shippers may read) written to [`LINK_FILE`] in the data dir, mode 0600, with only its path
+//! logged. The file is removed when the token is spent.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::tokens::{random_token, secrets_equal};
@@ -9,9 +16,14 @@ use crate::error::{AppError, Result};
 use crate::messages;
 use crate::store::Store;
 
+/// The file in the data dir that holds the link when there is no terminal to print it on.
+pub const LINK_FILE: &str = "setup-link.txt";
+
 #[derive(Default)]
 pub struct SetupGate {
     token: Mutex<Option<String>>,
+    /// Where the link was written, removed once the token is spent.
+    file: Mutex<Option<PathBuf>>,
 }
 
 impl SetupGate {
@@ -24,7 +36,29 @@ impl SetupGate {
         };
         Ok(Self {
             token: Mutex::new(token),
+            file: Mutex::new(None),
         })
+    }
+
+    /// Writes `link` to [`LINK_FILE`] in `data_dir`, readable by this user only; returns the
+    /// file's path. It is removed when the token is spent.
+    pub fn write_link(&self, data_dir: &Path, link: &str) -> std::io::Result<PathBuf> {
+        let path = data_dir.join(LINK_FILE);
+        let _ = std::fs::remove_file(&path);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&path)?;
+        writeln!(f, "{link}")?;
+        *self.file.lock().expect("setup lock") = Some(path.clone());
+        Ok(path)
+    }
+
+    fn spent(&self) {
+        if let Some(path) = self.file.lock().expect("setup lock").take() {
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     /// The token to print, while setup is open.
@@ -45,6 +79,7 @@ impl SetupGate {
         let mut guard = self.token.lock().expect("setup lock");
         if users::any_exist(store)? {
             *guard = None;
+            self.spent();
             return Err(AppError::Conflict(messages::SETUP_ALREADY_DONE.into()));
         }
         match guard.as_deref() {
@@ -62,6 +97,7 @@ impl SetupGate {
             true,
         )?;
         *guard = None;
+        self.spent();
         Ok(user)
     }
 }

@@ -175,6 +175,12 @@ pub fn get(store: &Store, id: u64) -> Result<Option<UserRecord>> {
     }
 }
 
+/// Whether user `id` exists, inside the caller's write (what must not outlive a removal
+/// checks here: a mailbox saved for a user being removed).
+pub fn exists_in(txn: &redb::WriteTransaction, id: u64) -> Result<bool> {
+    Ok(txn.open_table(USERS)?.get(id)?.is_some())
+}
+
 pub fn find_by_username(store: &Store, username: &str) -> Result<Option<UserRecord>> {
     let txn = store.db().begin_read()?;
     let by_name = txn.open_table(USERS_BY_NAME)?;

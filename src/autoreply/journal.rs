@@ -54,6 +54,10 @@ pub struct Decision {
     /// The draft's Message-ID, for `Answered`.
     #[serde(default)]
     pub draft: Option<String>,
+    /// The draft goes to this Reply-To, whose domain is not the sender's: a stranger may have
+    /// written someone else's address there (flagged in the activity).
+    #[serde(default)]
+    pub reply_to_elsewhere: Option<String>,
 }
 
 pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {

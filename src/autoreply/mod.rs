@@ -75,7 +75,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 }
 
 /// Restores the settings (turned on only with a key for the monitor, as the card requires).
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let mut s: settings::Settings = serde_json::from_value(v)?;
     s = s.checked()?;
     if s.auto_reply_enabled
@@ -92,7 +96,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
         stored.settings = s;
         Ok(())
     })?;
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

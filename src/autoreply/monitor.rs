@@ -192,6 +192,7 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
             detail: None,
             thread: meta.thread_id.clone(),
             draft: None,
+            reply_to_elsewhere: None,
         };
         let facts = facts::of(&meta, &raw, junk, pending.arrived);
         let start = crate::settings::prefs::day_start(tz, decision.at);
@@ -212,8 +213,9 @@ async fn check_user(state: &AppState, user_id: u64, stored: &Stored) -> crate::e
             continue;
         };
         match reply::write(state, user_id, account, &meta, &raw, &key, s).await {
-            Ok(draft) => {
-                decision.draft = Some(draft);
+            Ok(written) => {
+                decision.draft = Some(written.message_id);
+                decision.reply_to_elsewhere = written.reply_to_elsewhere;
                 record(state, user_id, decision, s).await?;
             }
             Err(why) if pending.attempts + 1 >= MAX_ATTEMPTS => {
@@ -248,6 +250,7 @@ fn gone(message: u64) -> Decision {
         detail: None,
         thread: String::new(),
         draft: None,
+        reply_to_elsewhere: None,
     }
 }
 

@@ -56,6 +56,24 @@ fn tone(t: Tone) -> &'static str {
     }
 }
 
+/// The domain of an address, lower case.
+fn domain(address: &str) -> String {
+    address
+        .trim()
+        .rsplit_once('@')
+        .map_or("", |(_, d)| d)
+        .trim_end_matches('>')
+        .to_ascii_lowercase()
+}
+
+/// What was written: the draft's Message-ID, and its Reply-To when that is of another domain
+/// than the sender's (flagged in the activity: anyone can write a Reply-To).
+#[derive(Debug)]
+pub struct Written {
+    pub message_id: String,
+    pub reply_to_elsewhere: Option<String>,
+}
+
 /// Who the answer goes to: Reply-To when the mail has one, else From.
 fn reply_to(meta: &MessageMeta, raw: &[u8]) -> outgoing::Mailbox {
     let given = parse::parse_guarded(raw).and_then(|m| {
@@ -79,8 +97,8 @@ fn reply_to(meta: &MessageMeta, raw: &[u8]) -> outgoing::Mailbox {
     }
 }
 
-/// Writes the draft answering `meta` (unless Drafts has it already). Returns its Message-ID,
-/// or the reason it could not (Hebrew).
+/// Writes the draft answering `meta` (unless Drafts has it already). Returns what it wrote, or
+/// the reason it could not (Hebrew).
 pub async fn write(
     state: &AppState,
     user_id: u64,
@@ -89,7 +107,7 @@ pub async fn write(
     raw: &[u8],
     key: &str,
     settings: &Settings,
-) -> Result<String, String> {
+) -> Result<Written, String> {
     let mut prepared = ai::prepare(state, user_id, &ai::Extras::default(), &HeaderMap::new())
         .await
         .map_err(|e| e.user_message())?;
@@ -118,6 +136,8 @@ pub async fn write(
         .map_err(|f| f.reason())?;
 
     let (acc, to) = (account.clone(), reply_to(meta, raw));
+    let reply_to_elsewhere =
+        (domain(&to.email) != domain(&meta.summary.from)).then(|| to.email.clone());
     let from = state
         .store_blocking(move |store| Ok(outgoing::sender(store, user_id, &acc)))
         .await
@@ -154,11 +174,15 @@ pub async fn write(
         original_id: Some(meta.id),
         attachments: Vec::new(),
         auto_reply: true,
+        auto_forwarded: false,
     };
     append_once(state, user_id, account, &composed)
         .await
         .map_err(|e| deliver::Failure::from(e).message)?;
-    Ok(message_id)
+    Ok(Written {
+        message_id,
+        reply_to_elsewhere,
+    })
 }
 
 /// APPENDs to Drafts unless a draft with the same Message-ID is there.

@@ -177,6 +177,9 @@ pub struct ActivityItem {
     pub text: String,
     /// A failure's cause.
     pub detail: Option<String>,
+    /// The draft is addressed to this Reply-To, of another domain than the sender's: the user
+    /// should look before sending (anyone can write a Reply-To).
+    pub reply_to_elsewhere: Option<String>,
 }
 
 impl From<Decision> for ActivityItem {
@@ -189,6 +192,7 @@ impl From<Decision> for ActivityItem {
             text: d.reason.text().to_string(),
             reason: d.reason,
             detail: d.detail,
+            reply_to_elsewhere: d.reply_to_elsewhere,
         }
     }
 }

@@ -14,6 +14,7 @@ use redb::{ReadableDatabase, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::auth::password;
 use crate::error::{AppError, Result};
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::{self, Step};
@@ -33,7 +34,7 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    needs: &[need::<Sections>],
+    needs: &[need::<Sections>, need::<crate::auth::limits::RateLimits>],
     ..Feature::named("backup")
 };
 
@@ -44,6 +45,9 @@ pub const BACKUPS: TableDefinition<u64, &[u8]> = TableDefinition::new("settings_
 pub const FORMAT: &str = "mailclient-settings";
 /// A backup file is refused above this (a real one is a few KB).
 pub const MAX_BLOB: usize = 4 * 1024 * 1024;
+
+/// What a section tells the user about its restore (Hebrew): a part it left out and why.
+pub use crate::feature::Notes;
 
 /// The sections of this install, every feature's in the features' order (a service built by
 /// `app`).
@@ -103,50 +107,69 @@ pub fn check_master(password: &str) -> Result<()> {
     Ok(())
 }
 
-/// Collects every section, seals them and keeps the blob for the user. Returns what it kept.
-pub fn save(state: &AppState, user_id: u64, master: &str) -> Result<Stored> {
-    check_master(master)?;
-    let sections = state.service::<Sections>();
-    let mut contents = Map::new();
-    for s in &sections.0 {
-        if let Some(v) = (s.export)(state, user_id).map_err(AppError::internal)? {
-            contents.insert(s.name.to_string(), v);
-        }
-    }
-    let created_at = crate::kit::now_rfc3339();
-    let plain = serde_json::json!({
-        "format": FORMAT,
-        "version": 1,
-        "createdAt": created_at,
-        "sections": contents,
-    });
-    let blob = seal::seal(master, plain.to_string().as_bytes());
+/// Collects every section (on the blocking pool), seals them with the master password (in the
+/// bounded pool of password hashes) and keeps the blob for the user. Returns what it kept.
+pub async fn save(state: &AppState, user_id: u64, master: String) -> Result<Stored> {
+    check_master(&master)?;
+    let (created_at, names, plain) = state
+        .blocking(move |s| {
+            let mut contents = Map::new();
+            for section in &s.service::<Sections>().0 {
+                if let Some(v) = (section.export)(s, user_id).map_err(AppError::internal)? {
+                    contents.insert(section.name.to_string(), v);
+                }
+            }
+            let created_at = crate::kit::now_rfc3339();
+            let names: Vec<String> = contents.keys().cloned().collect();
+            let plain = serde_json::json!({
+                "format": FORMAT,
+                "version": 1,
+                "createdAt": created_at,
+                "sections": contents,
+            });
+            Ok((created_at, names, plain.to_string()))
+        })
+        .await?;
+    let blob = password::bounded(move || seal::seal(&master, plain.as_bytes())).await;
     let stored = Stored {
         created_at,
-        sections: contents.keys().cloned().collect(),
+        sections: names,
         blob,
     };
-    let txn = state.store.db().begin_write()?;
-    txn.open_table(BACKUPS)?
-        .insert(user_id, record::encode(&stored).as_slice())?;
-    txn.commit()?;
-    Ok(stored)
+    state
+        .blocking(move |s| {
+            let txn = s.store.db().begin_write()?;
+            txn.open_table(BACKUPS)?
+                .insert(user_id, record::encode(&stored).as_slice())?;
+            txn.commit()?;
+            Ok(stored)
+        })
+        .await
 }
 
-/// Opens a blob with the master password; nothing is changed when it does not open.
-pub fn open(master: &str, blob: &[u8]) -> Result<Map<String, Value>> {
-    check_master(master)?;
+/// Opens a blob with the master password (the key derived in the bounded pool of password
+/// hashes, and only for parameters this build writes); nothing is changed when it does not open.
+pub async fn open(master: String, blob: Vec<u8>) -> Result<Map<String, Value>> {
+    check_master(&master)?;
     if blob.len() > MAX_BLOB {
         return Err(AppError::bad_request(messages::BACKUP_NOT_A_BACKUP));
     }
-    let plain = seal::open(master, blob).map_err(|e| {
-        AppError::bad_request(match e {
-            seal::OpenError::WrongPassword => messages::BACKUP_WRONG_PASSWORD,
-            seal::OpenError::UnknownVersion => messages::BACKUP_NEWER,
-            seal::OpenError::NotABackup => messages::BACKUP_NOT_A_BACKUP,
-        })
-    })?;
-    let v: Value = serde_json::from_slice(&plain)
+    let plain = password::bounded(move || seal::open(&master, &blob))
+        .await
+        .map_err(|e| {
+            AppError::bad_request(match e {
+                seal::OpenError::WrongPassword => messages::BACKUP_WRONG_PASSWORD,
+                seal::OpenError::UnknownVersion => messages::BACKUP_NEWER,
+                seal::OpenError::NotABackup => messages::BACKUP_NOT_A_BACKUP,
+                seal::OpenError::TooCostly => messages::BACKUP_TOO_COSTLY,
+            })
+        })?;
+    parse(&plain)
+}
+
+/// The sections of an opened blob's text (a backup of this program, or the Hebrew refusal).
+pub fn parse(plain: &[u8]) -> Result<Map<String, Value>> {
+    let v: Value = serde_json::from_slice(plain)
         .map_err(|_| AppError::bad_request(messages::BACKUP_NOT_A_BACKUP))?;
     if v["format"] != FORMAT {
         return Err(AppError::bad_request(messages::BACKUP_NOT_A_BACKUP));
@@ -158,24 +181,34 @@ pub fn open(master: &str, blob: &[u8]) -> Result<Map<String, Value>> {
 }
 
 /// Puts the sections back, in this install's order; a section this install does not know is
-/// skipped. Returns the names restored.
+/// skipped. Returns the names restored and the sections' notes.
 pub fn restore(
     state: &AppState,
     user_id: u64,
     mut contents: Map<String, Value>,
-) -> Result<Vec<String>> {
+) -> Result<(Vec<String>, Notes)> {
     let sections = state.service::<Sections>();
     let mut done = Vec::new();
+    let mut notes = Vec::new();
     for s in &sections.0 {
         if let Some(v) = contents.remove(s.name) {
-            (s.import)(state, user_id, v).map_err(|e| {
+            let said = (s.import)(state, user_id, v).map_err(|e| {
                 tracing::warn!(section = s.name, error = %format!("{e:#}"), "backup section not restored");
-                AppError::bad_request(messages::backup_section_failed(s.name))
+                // A refusal of the feature's own checks says why, in its words.
+                let why = e
+                    .downcast_ref::<AppError>()
+                    .filter(|a| !matches!(a, AppError::Internal(_)))
+                    .map(AppError::user_message);
+                AppError::bad_request(match why {
+                    Some(why) => format!("{}: {why}", messages::backup_section_failed(s.name)),
+                    None => messages::backup_section_failed(s.name),
+                })
             })?;
             done.push(s.name.to_string());
+            notes.extend(said);
         }
     }
-    Ok(done)
+    Ok((done, notes))
 }
 
 crate::wire_types!(

@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::auth::extract::CurrentUser;
+use crate::auth::limits::{Kind, RateLimits};
+use crate::crypto::Secret;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::state::AppState;
@@ -37,14 +39,16 @@ pub struct BackupInfo {
 #[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BackupRequest {
-    pub master_password: String,
+    #[ts(type = "string")]
+    pub master_password: Secret,
 }
 
 /// `POST /api/settings/backup/restore-file`: a downloaded backup (base64) and its password.
 #[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BackupFileRequest {
-    pub master_password: String,
+    #[ts(type = "string")]
+    pub master_password: Secret,
     pub file: String,
 }
 
@@ -57,6 +61,8 @@ pub struct BackupResponse {
     pub created_at: Option<String>,
     /// The sections saved or restored.
     pub sections: Vec<String>,
+    /// What a restore left out and why (Hebrew), e.g. a mailbox of another install's household.
+    pub notes: Vec<String>,
 }
 
 async fn info(
@@ -86,15 +92,21 @@ async fn save(
     ApiJson(req): ApiJson<BackupRequest>,
 ) -> Result<axum::Json<BackupResponse>> {
     super::check_master(&req.master_password)?;
-    let stored = state
-        .blocking(move |s| super::save(s, user.id, &req.master_password))
-        .await?;
+    limited(&state, user.id)?;
+    let stored = super::save(&state, user.id, req.master_password.into_inner()).await?;
     Ok(axum::Json(BackupResponse {
         success: true,
         message: messages::BACKUP_SAVED.into(),
         created_at: Some(stored.created_at),
         sections: stored.sections,
+        notes: Vec::new(),
     }))
+}
+
+/// Saving and opening a backup cost a password hash each: a few a minute per user
+/// (`[limits] backup_per_minute`), whatever the password or the file.
+fn limited(state: &AppState, user_id: u64) -> Result<()> {
+    state.service::<RateLimits>().check(user_id, Kind::Backup)
 }
 
 /// The user's kept backup; 404 without one.
@@ -111,17 +123,17 @@ async fn restore_blob(
     master: String,
     blob: Vec<u8>,
 ) -> Result<axum::Json<BackupResponse>> {
-    let sections = state
-        .blocking(move |s| {
-            let contents = super::open(&master, &blob)?;
-            super::restore(s, user_id, contents)
-        })
+    limited(state, user_id)?;
+    let contents = super::open(master, blob).await?;
+    let (sections, notes) = state
+        .blocking(move |s| super::restore(s, user_id, contents))
         .await?;
     Ok(axum::Json(BackupResponse {
         success: true,
         message: messages::BACKUP_RESTORED.into(),
         created_at: None,
         sections,
+        notes,
     }))
 }
 
@@ -132,7 +144,13 @@ async fn restore(
 ) -> Result<axum::Json<BackupResponse>> {
     super::check_master(&req.master_password)?;
     let stored = kept(&state, user.id).await?;
-    restore_blob(&state, user.id, req.master_password, stored.blob).await
+    restore_blob(
+        &state,
+        user.id,
+        req.master_password.into_inner(),
+        stored.blob,
+    )
+    .await
 }
 
 async fn download(
@@ -163,5 +181,5 @@ async fn restore_file(
     let blob = STANDARD
         .decode(req.file.trim())
         .map_err(|_| AppError::bad_request(messages::BACKUP_NOT_A_BACKUP))?;
-    restore_blob(&state, user.id, req.master_password, blob).await
+    restore_blob(&state, user.id, req.master_password.into_inner(), blob).await
 }

@@ -21,10 +21,13 @@ const HEADER_LEN: usize = 4 + 1 + 12 + SALT_LEN + NONCE_LEN;
 const MEMORY_KIB: u32 = 19 * 1024;
 const PASSES: u32 = 2;
 const LANES: u32 = 1;
-/// What a blob may ask for when opened (a hostile file must not exhaust the server).
-const MAX_MEMORY_KIB: u32 = 256 * 1024;
-const MAX_PASSES: u32 = 10;
-const MAX_LANES: u32 = 8;
+/// What a blob may ask for when opened: what this build writes, with a margin for a later
+/// build that raises them a little. Anything above is refused before any work: a 61-byte file
+/// must not buy 256 MiB and seconds of a core (the hash runs in the bounded pool of logins too,
+/// `auth::password::bounded`, so a few at once cannot pass the unit's memory cap).
+const MAX_MEMORY_KIB: u32 = 64 * 1024;
+const MAX_PASSES: u32 = 4;
+const MAX_LANES: u32 = 4;
 
 #[derive(Debug, PartialEq)]
 pub enum OpenError {
@@ -34,6 +37,8 @@ pub enum OpenError {
     UnknownVersion,
     /// The password does not open it (or the blob was changed).
     WrongPassword,
+    /// It asks for more memory or passes than this build ever writes.
+    TooCostly,
 }
 
 fn key(password: &str, salt: &[u8], m: u32, t: u32, p: u32) -> Result<[u8; 32], OpenError> {
@@ -73,7 +78,23 @@ pub fn seal(password: &str, plain: &[u8]) -> Vec<u8> {
     out
 }
 
-pub fn open(password: &str, blob: &[u8]) -> Result<Vec<u8>, OpenError> {
+/// The key derivation's parameters a blob asks for: memory in KiB, passes, lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    pub memory_kib: u32,
+    pub passes: u32,
+    pub lanes: u32,
+}
+
+impl Cost {
+    /// Whether this build does that much work for a blob (what it writes, with a margin).
+    pub fn acceptable(self) -> bool {
+        self.memory_kib <= MAX_MEMORY_KIB && self.passes <= MAX_PASSES && self.lanes <= MAX_LANES
+    }
+}
+
+/// The checks before any work: the magic, the version, and parameters this build accepts.
+pub fn header(blob: &[u8]) -> Result<Cost, OpenError> {
     if blob.len() < HEADER_LEN + 16 || &blob[..4] != MAGIC {
         return Err(OpenError::NotABackup);
     }
@@ -81,10 +102,23 @@ pub fn open(password: &str, blob: &[u8]) -> Result<Vec<u8>, OpenError> {
         return Err(OpenError::UnknownVersion);
     }
     let u32_at = |i: usize| u32::from_le_bytes(blob[i..i + 4].try_into().expect("4 bytes"));
-    let (m, t, p) = (u32_at(5), u32_at(9), u32_at(13));
-    if m > MAX_MEMORY_KIB || t > MAX_PASSES || p > MAX_LANES {
-        return Err(OpenError::NotABackup);
+    let cost = Cost {
+        memory_kib: u32_at(5),
+        passes: u32_at(9),
+        lanes: u32_at(13),
+    };
+    if !cost.acceptable() {
+        return Err(OpenError::TooCostly);
     }
+    Ok(cost)
+}
+
+pub fn open(password: &str, blob: &[u8]) -> Result<Vec<u8>, OpenError> {
+    let Cost {
+        memory_kib: m,
+        passes: t,
+        lanes: p,
+    } = header(blob)?;
     let salt = &blob[17..17 + SALT_LEN];
     let nonce = &blob[17 + SALT_LEN..HEADER_LEN];
     let k = key(password, salt, m, t, p)?;
@@ -143,6 +177,40 @@ mod tests {
         // A hostile file asking for 4 GiB of memory is refused before any work.
         let mut greedy = seal("master-password", b"data");
         greedy[5..9].copy_from_slice(&(4 * 1024 * 1024u32).to_le_bytes());
-        assert_eq!(open("master-password", &greedy), Err(OpenError::NotABackup));
+        assert_eq!(open("master-password", &greedy), Err(OpenError::TooCostly));
+    }
+
+    /// The smallest file the reader looks at: the header and an empty ciphertext's tag.
+    fn crafted(m: u32, t: u32, p: u32) -> Vec<u8> {
+        let mut blob = Vec::from(&MAGIC[..]);
+        blob.push(VERSION);
+        for n in [m, t, p] {
+            blob.extend_from_slice(&n.to_le_bytes());
+        }
+        blob.resize(HEADER_LEN + 16, 7);
+        blob
+    }
+
+    #[test]
+    fn a_61_byte_file_with_huge_parameters_is_refused_before_any_work() {
+        // What the old bounds let through: 256 MiB and 10 passes, 2.6 s of a core each.
+        for (m, t, p) in [
+            (256 * 1024, 10, 1),
+            (MAX_MEMORY_KIB + 1, PASSES, LANES),
+            (MEMORY_KIB, MAX_PASSES + 1, LANES),
+            (MEMORY_KIB, PASSES, MAX_LANES + 1),
+        ] {
+            let blob = crafted(m, t, p);
+            assert_eq!(blob.len(), 61);
+            let started = std::time::Instant::now();
+            assert_eq!(open("master-password", &blob), Err(OpenError::TooCostly));
+            // No key derived: far below one hash (generous for a loaded machine).
+            assert!(started.elapsed() < std::time::Duration::from_millis(200));
+        }
+        // What this build writes stays accepted (the file is just not a sealed one).
+        assert_eq!(
+            open("master-password", &crafted(MEMORY_KIB, PASSES, LANES)),
+            Err(OpenError::WrongPassword)
+        );
     }
 }

@@ -178,6 +178,7 @@ fn mail(
         original_id: None,
         attachments: Vec::new(),
         auto_reply: false,
+        auto_forwarded: false,
     };
     outbox::add(
         store,

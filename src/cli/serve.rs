@@ -3,6 +3,7 @@
 //! Plain HTTP on an address other than loopback gets a warning on the console: passwords and
 //! mail would cross the network readable.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 
 use anyhow::Context;
@@ -52,10 +53,25 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let public_url = state.config.public_url(bound);
     let scheme = if tls.is_some() { "https" } else { "http" };
     println!("mailclient listening on {scheme}://{bound}");
-    if let Some(token) = state.service::<crate::auth::setup::SetupGate>().token() {
-        // The console is the trusted channel: whoever can read it may create the first admin.
-        println!("No user exists yet. Open this link once to create the first admin:");
-        println!("  {public_url}/#/setup?token={token}");
+    let gate = state.service::<crate::auth::setup::SetupGate>();
+    if let Some(token) = gate.token() {
+        // Whoever reads the link may create the first admin: a terminal is the owner's, a
+        // journal may be anyone's on the machine (and shipped elsewhere), so there it goes to a
+        // file only this user reads.
+        let link = format!("{public_url}/#/setup?token={token}");
+        if std::io::stdout().is_terminal() {
+            println!("No user exists yet. Open this link once to create the first admin:");
+            println!("  {link}");
+        } else {
+            let path = gate
+                .write_link(&state.config.storage.data_dir, &link)
+                .context("cannot write the first-run link")?;
+            println!(
+                "No user exists yet. The one-time link to create the first admin is in {} \
+                 (readable by this user only; removed once used).",
+                path.display()
+            );
+        }
         println!("(or run: mailclient user add <name> --admin)");
     }
     let limits = crate::http::server::Limits::of(&state.config);

@@ -7,6 +7,7 @@ use clap::Subcommand;
 
 use crate::auth::users::{self, NewUser, Role};
 use crate::config::Config;
+use crate::crypto::Secret;
 use crate::error::AppError;
 
 #[derive(Debug, Subcommand)]
@@ -16,7 +17,7 @@ pub enum UserCommand {
     Add {
         username: String,
         #[arg(long, conflicts_with = "password_file")]
-        password: Option<String>,
+        password: Option<Secret>,
         /// A file whose first line is the password (kept out of the process list).
         #[arg(long, value_name = "PATH")]
         password_file: Option<std::path::PathBuf>,
@@ -31,7 +32,7 @@ pub enum UserCommand {
     Passwd {
         username: String,
         #[arg(long, conflicts_with = "password_file")]
-        password: Option<String>,
+        password: Option<Secret>,
         /// A file whose first line is the password (kept out of the process list).
         #[arg(long, value_name = "PATH")]
         password_file: Option<std::path::PathBuf>,
@@ -97,8 +98,28 @@ pub fn run(config: &Config, cmd: UserCommand) -> anyhow::Result<()> {
             {
                 anyhow::bail!("no user named {username}");
             }
+            forget_bytes(config, store)?;
             println!("removed {username}");
         }
+    }
+    Ok(())
+}
+
+/// After a removal nothing of the user may stay readable in the data dir: the index drops the
+/// removed mail (it catches up with the change log, then merges its deletes away), the store's
+/// tables are rewritten and its free pages overwritten, and the store is compacted (this command
+/// holds it alone).
+fn forget_bytes(config: &Config, store: crate::store::Store) -> anyhow::Result<()> {
+    let search = crate::search::Search::open(
+        &config.storage.data_dir,
+        store.clone(),
+        config.search.serve_writer(),
+    )?;
+    search.request_purge()?;
+    search.step()?;
+    drop(search);
+    if !store.compact()? {
+        anyhow::bail!("cannot compact the store: it is still in use");
     }
     Ok(())
 }
@@ -113,11 +134,11 @@ fn user_error(e: AppError) -> anyhow::Error {
 
 /// The password from the flag, else the file's first line, else standard input.
 fn given_password(
-    flag: Option<String>,
+    flag: Option<Secret>,
     file: Option<std::path::PathBuf>,
 ) -> anyhow::Result<String> {
     if let Some(p) = flag {
-        return Ok(p);
+        return Ok(p.into_inner());
     }
     let Some(path) = file else {
         return prompt_new_password();

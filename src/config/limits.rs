@@ -25,6 +25,11 @@ pub struct LimitsConfig {
     pub contacts_import_per_minute: u32,
     /// Page-builder form posts and previews (each asks another server).
     pub builder_per_minute: u32,
+    /// Settings backups saved or opened (`/api/settings/backup*`): each costs a password hash.
+    pub backup_per_minute: u32,
+    /// Mails one user's rules may forward per day (UTC), new mail and "run now" together: a
+    /// stranger's flood or a loop between two forwarding mailboxes stops there.
+    pub forwards_per_day: u32,
 }
 
 impl Default for LimitsConfig {
@@ -38,6 +43,8 @@ impl Default for LimitsConfig {
             spam_debug_per_minute: 30,
             contacts_import_per_minute: 6,
             builder_per_minute: 30,
+            backup_per_minute: 6,
+            forwards_per_day: 100,
         }
     }
 }
@@ -56,6 +63,7 @@ impl LimitsConfig {
                 self.contacts_import_per_minute,
             ),
             ("builder_per_minute", self.builder_per_minute),
+            ("backup_per_minute", self.backup_per_minute),
         ] {
             c.within(key, value, 1..=100_000, " calls per minute")?;
         }
@@ -64,6 +72,12 @@ impl LimitsConfig {
             self.ai_per_day,
             1..=1_000_000,
             " calls per day",
+        )?;
+        c.within(
+            "forwards_per_day",
+            self.forwards_per_day,
+            1..=100_000,
+            " forwards per day",
         )
     }
 }

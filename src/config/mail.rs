@@ -23,9 +23,13 @@ pub struct MailConfig {
     /// `*.example.com` for its subdomains); empty means any. Any user names the hosts of a
     /// connection test, so this keeps the server from connecting wherever they say.
     pub allowed_hosts: Vec<String>,
-    /// Refuse mail servers whose name resolves to a loopback, private or link-local address
-    /// (checked on the resolved addresses). Off by default: a mail server on the LAN is common.
+    /// Refuse mail servers whose name resolves to a loopback or private address too (checked on
+    /// the resolved addresses). Off by default: a mail server on the LAN, or on this machine, is
+    /// common. Link-local, metadata and other addresses where no mail server lives are refused
+    /// whatever this says (`mail::hosts::never_mail`).
     pub deny_private_ranges: bool,
+    /// Mailboxes one user may connect (1 to 1000): each is a sync task and connections.
+    pub max_accounts_per_user: usize,
 }
 
 impl Default for MailConfig {
@@ -37,6 +41,7 @@ impl Default for MailConfig {
             inbox_poll_secs: 30,
             allowed_hosts: Vec::new(),
             deny_private_ranges: false,
+            max_accounts_per_user: 10,
         }
     }
 }
@@ -56,6 +61,12 @@ impl MailConfig {
             self.inbox_poll_secs,
             5..=3600,
             " seconds",
+        )?;
+        c.within(
+            "max_accounts_per_user",
+            self.max_accounts_per_user as u64,
+            1..=1000,
+            "",
         )?;
         if let Some(bad) = self.allowed_hosts.iter().find(|h| !host_pattern_ok(h)) {
             return c.bad(

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::crypto::Secret;
+
 use super::check::{Check, Checked, base_url_ok};
 use crate::mail::servers::MailServers;
 
@@ -26,7 +28,7 @@ pub struct OAuthConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct GoogleOAuthConfig {
     pub client_id: String,
-    pub client_secret: String,
+    pub client_secret: Secret,
     pub auth_url: String,
     pub token_url: String,
     pub revoke_url: String,
@@ -43,7 +45,7 @@ impl Default for GoogleOAuthConfig {
     fn default() -> Self {
         Self {
             client_id: String::new(),
-            client_secret: String::new(),
+            client_secret: Secret::default(),
             auth_url: "https://accounts.google.com/o/oauth2/v2/auth".into(),
             token_url: "https://oauth2.googleapis.com/token".into(),
             revoke_url: "https://oauth2.googleapis.com/revoke".into(),
@@ -64,7 +66,7 @@ impl Default for GoogleOAuthConfig {
 pub struct MicrosoftOAuthConfig {
     pub client_id: String,
     /// Only for a confidential client; a public client has none.
-    pub client_secret: String,
+    pub client_secret: Secret,
     /// `common` (work and personal accounts), `consumers`, `organizations` or a tenant id.
     pub tenant: String,
     /// Empty: `https://login.microsoftonline.com/{tenant}/oauth2/v2.0/devicecode`.
@@ -83,7 +85,7 @@ impl Default for MicrosoftOAuthConfig {
     fn default() -> Self {
         Self {
             client_id: String::new(),
-            client_secret: String::new(),
+            client_secret: Secret::default(),
             tenant: "common".into(),
             device_url: String::new(),
             token_url: String::new(),

@@ -274,10 +274,14 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
     Ok(Some(serde_json::to_value(list)?))
 }
 
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let list: Vec<ContactInput> = serde_json::from_value(v)?;
     import(&state.store, user_id, list, 0, &crate::kit::now_rfc3339())?;
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

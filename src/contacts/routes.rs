@@ -1,6 +1,9 @@
 //! `/api/contacts` (list with search and group, create, change, delete), `/api/contacts/
 //! suggestions`, `/api/contacts/import` and `/export` (vCard), `/api/contacts/{id}/mail`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
@@ -165,6 +168,17 @@ async fn suggestions(
     Ok(Json(SuggestionsResponse { suggestions }))
 }
 
+/// A flag raised when it is dropped: work on the blocking pool looks at it to stop when the
+/// request that asked for it is gone.
+#[derive(Default)]
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// `POST /api/contacts/import`: the body is the vCard file (`text/vcard`, any content type).
 async fn import(
     State(state): State<AppState>,
@@ -177,9 +191,24 @@ async fn import(
         .await
         .map_err(|_| AppError::TooLarge(messages::VCARD_TOO_LARGE.into()))?;
     let text = String::from_utf8_lossy(&body).into_owned();
+    // Raised when this handler is dropped (the request timed out or the client left): the
+    // reading on the blocking pool stops with it instead of running on unseen.
+    let stop = StopOnDrop::default();
+    let flag = stop.0.clone();
     let read = state
-        .store_blocking(move |_| Ok(vcard::read(&text)))
+        .store_blocking(move |_| {
+            vcard::read_until(&text, &flag)
+                .ok_or_else(|| AppError::internal(anyhow::anyhow!("vCard import cancelled")))
+        })
         .await?;
+    drop(stop);
+    if read.too_long > 0 {
+        tracing::info!(
+            user_id = user.id,
+            lines = read.too_long,
+            "vCard import: properties too long were dropped"
+        );
+    }
     if read.cards.is_empty() {
         return Err(AppError::bad_request(messages::VCARD_EMPTY));
     }

@@ -3,6 +3,8 @@
 //! and refuse the 3.0/2.1 files people actually have (quoted-printable Hebrew, `CHARSET=`).
 //! Bounded: [`MAX_BYTES`] and [`MAX_CARDS`]; a malformed line is skipped, never a panic.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::model::ContactInput;
 
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
@@ -16,25 +18,125 @@ struct Line {
     value: String,
 }
 
-/// Joins folded lines (a line starting with a space or tab continues the one before) and
-/// quoted-printable soft breaks (a line ending in `=` inside a QP value).
-fn unfold(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut qp_open = false;
-    for raw in text.split('\n') {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if qp_open && let Some(last) = out.last_mut() {
-            last.pop(); // the '='
-            last.push_str(line);
-        } else if (line.starts_with(' ') || line.starts_with('\t')) && !out.is_empty() {
-            out.last_mut().expect("checked").push_str(&line[1..]);
-        } else {
-            out.push(line.to_string());
-        }
-        let last = out.last().map(String::as_str).unwrap_or("");
-        qp_open = last.ends_with('=') && last.to_ascii_uppercase().contains("QUOTED-PRINTABLE");
+/// The longest logical line kept (a property with its folded continuations), in bytes. A
+/// contact's fields are short; a longer line (a phone's embedded photo, a hostile file) is
+/// dropped as it is read, never kept whole.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Physical lines read between two looks at the request's stop flag.
+const CHECK_EVERY: usize = 4096;
+
+/// The logical line being joined. Linear in what it reads: each physical line is scanned once
+/// (for the head's colon while it is not found), and the quoted-printable question is asked of
+/// the head once, never of the whole accumulated line again.
+struct Logical {
+    text: String,
+    /// Where the head (name and parameters) ends, once its colon was read.
+    head_end: Option<usize>,
+    /// Inside a quoted parameter value while looking for the colon.
+    quoted: bool,
+    /// The head says QUOTED-PRINTABLE: a line ending in `=` continues on the next one.
+    qp: bool,
+    /// Longer than [`MAX_LINE`]: only its last few bytes are kept (to tell whether a soft
+    /// break follows), and it is dropped when it ends.
+    too_long: bool,
+}
+
+impl Logical {
+    fn new(line: &str) -> Self {
+        let mut l = Self {
+            text: String::new(),
+            head_end: None,
+            quoted: false,
+            qp: false,
+            too_long: false,
+        };
+        l.push(line);
+        l
     }
-    out
+
+    fn push(&mut self, piece: &str) {
+        let start = self.text.len();
+        self.text.push_str(piece);
+        if self.head_end.is_none() && !self.too_long {
+            for (i, c) in self.text[start..].char_indices() {
+                match c {
+                    '"' => self.quoted = !self.quoted,
+                    ':' if !self.quoted => {
+                        let end = start + i;
+                        self.head_end = Some(end);
+                        self.qp = self.text[..end]
+                            .to_ascii_uppercase()
+                            .contains("QUOTED-PRINTABLE");
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if self.text.len() > MAX_LINE {
+            self.too_long = true;
+        }
+        if self.too_long {
+            // Keep the tail only: a soft break is a last `=`.
+            let mut cut = self.text.len().saturating_sub(4);
+            while !self.text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.text.drain(..cut);
+        }
+    }
+
+    /// Whether the next physical line continues this one as a quoted-printable soft break.
+    fn soft_break(&self) -> bool {
+        self.qp && self.text.ends_with('=')
+    }
+}
+
+/// Logical lines, and how many were dropped for their length.
+#[derive(Default)]
+struct Unfolded {
+    lines: Vec<String>,
+    too_long: usize,
+}
+
+impl Unfolded {
+    fn end(&mut self, l: Logical) {
+        if l.too_long {
+            self.too_long += 1;
+        } else {
+            self.lines.push(l.text);
+        }
+    }
+}
+
+/// Joins folded lines (a line starting with a space or tab continues the one before) and
+/// quoted-printable soft breaks (a line ending in `=` inside a QP value). `None` when `stop`
+/// was raised (the request that asked is gone).
+fn unfold(text: &str, stop: &AtomicBool) -> Option<Unfolded> {
+    let mut out = Unfolded::default();
+    let mut current: Option<Logical> = None;
+    for (n, raw) in text.split('\n').enumerate() {
+        if n % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        match current.as_mut() {
+            Some(l) if l.soft_break() => {
+                l.text.pop(); // the '='
+                l.push(line);
+            }
+            Some(l) if line.starts_with(' ') || line.starts_with('\t') => l.push(&line[1..]),
+            _ => {
+                if let Some(done) = current.replace(Logical::new(line)) {
+                    out.end(done);
+                }
+            }
+        }
+    }
+    if let Some(done) = current {
+        out.end(done);
+    }
+    Some(out)
 }
 
 /// The index of the ':' that ends the name and parameters (not one inside a quoted value).
@@ -183,14 +285,29 @@ fn components(l: &Line, sep: char) -> Vec<String> {
 pub struct Read {
     pub cards: Vec<ContactInput>,
     pub skipped: usize,
+    /// Properties longer than [`MAX_LINE`], dropped.
+    pub too_long: usize,
 }
 
 /// Reads every card of `text` (already checked against [`MAX_BYTES`]).
 pub fn read(text: &str) -> Read {
-    let mut out = Read::default();
+    read_until(text, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`read`], giving up (`None`) once `stop` is raised: the route raises it when its request
+/// ends, so a file's work never outlives the request that sent it.
+pub fn read_until(text: &str, stop: &AtomicBool) -> Option<Read> {
+    let unfolded = unfold(text, stop)?;
+    let mut out = Read {
+        too_long: unfolded.too_long,
+        ..Read::default()
+    };
     let mut card: Option<ContactInput> = None;
     let mut structured_name = String::new();
-    for line in unfold(text) {
+    for (n, line) in unfolded.lines.into_iter().enumerate() {
+        if n % CHECK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+            return None;
+        }
         if line.trim().is_empty() {
             continue;
         }
@@ -246,7 +363,7 @@ pub fn read(text: &str) -> Read {
     if card.is_some() {
         out.skipped += 1;
     }
-    out
+    Some(out)
 }
 
 fn escape(s: &str) -> String {
@@ -368,5 +485,81 @@ mod tests {
             assert!(r.cards.is_empty(), "{junk:?}");
         }
         assert_eq!(read("BEGIN:VCARD\nFN:no email\nEND:VCARD").skipped, 1);
+    }
+    /// Runs `f` on another thread; `None` when it takes longer than `limit` (the thread is
+    /// left to finish: on the old, quadratic reader that took minutes).
+    fn within<T: Send + 'static>(
+        limit: std::time::Duration,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(limit).ok()
+    }
+
+    #[test]
+    fn a_hostile_5_mb_file_reads_in_linear_time() {
+        // Quoted-printable soft breaks: each continuation used to upper-case the whole line
+        // joined so far (minutes of a core for 5 MB). Folded lines ending in `=`: the same.
+        let mut soft =
+            String::from("BEGIN:VCARD\nFN:x\nEMAIL:x@y.z\nNOTE;ENCODING=QUOTED-PRINTABLE:a=\n");
+        let mut folded = String::from("BEGIN:VCARD\nFN:x\nEMAIL:x@y.z\nNOTE:a=\n");
+        while soft.len() < MAX_BYTES - 100 {
+            soft.push_str("a=\n");
+            folded.push_str(" a=\n");
+        }
+        // An empty line ends the soft breaks; then the card ends.
+        soft.push_str("\nEND:VCARD\n");
+        folded.push_str("END:VCARD\n");
+        // The yardstick, on this machine under its load now: an ordinary file of that size.
+        let card = "BEGIN:VCARD\nFN:x\nEMAIL:x@y.z\nNOTE:a\nEND:VCARD\n";
+        let ordinary = card.repeat(MAX_BYTES / card.len());
+        let started = std::time::Instant::now();
+        assert!(!read(&ordinary).cards.is_empty());
+        let limit = started.elapsed() * 4 + std::time::Duration::from_millis(500);
+        for text in [soft, folded] {
+            let r = within(limit, move || read(&text))
+                .unwrap_or_else(|| panic!("not read within {limit:?}, 4 times an ordinary file"));
+            // The one huge property is dropped, the card kept.
+            assert_eq!((r.cards.len(), r.too_long), (1, 1), "{r:?}");
+            assert_eq!(r.cards[0].notes, "");
+        }
+    }
+
+    #[test]
+    fn a_logical_line_past_the_cap_is_dropped_and_the_rest_kept() {
+        let mut long = String::from("BEGIN:VCARD\r\nFN:דנה\r\nNOTE:start");
+        for _ in 0..MAX_LINE / 74 + 2 {
+            long.push_str("\r\n ");
+            long.push_str(&"y".repeat(74));
+        }
+        long.push_str("\r\nEMAIL:dana@example.test\r\nEND:VCARD\r\n");
+        let r = read(&long);
+        assert_eq!(r.too_long, 1);
+        assert_eq!(r.cards.len(), 1, "{r:?}");
+        assert_eq!(r.cards[0].email, "dana@example.test");
+        assert_eq!(r.cards[0].notes, "", "the note past the cap is not kept");
+        // Just under the cap stays.
+        let fits = format!(
+            "BEGIN:VCARD\nFN:x\nEMAIL:x@y.z\nNOTE:{}\nEND:VCARD\n",
+            "z".repeat(MAX_LINE - 10)
+        );
+        let r = read(&fits);
+        assert_eq!((r.too_long, r.cards[0].notes.len()), (0, MAX_LINE - 10));
+    }
+
+    #[test]
+    fn reading_stops_when_the_request_is_gone() {
+        let text = "BEGIN:VCARD\nFN:x\nEMAIL:x@y.z\nEND:VCARD\n".repeat(10);
+        assert!(read_until(&text, &AtomicBool::new(true)).is_none());
+        assert_eq!(
+            read_until(&text, &AtomicBool::new(false))
+                .unwrap()
+                .cards
+                .len(),
+            10
+        );
     }
 }

@@ -134,7 +134,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 /// Restores the waiting follow-ups of mailboxes the user has here (one already tracked for the
 /// same mail is kept as it is). The sent mail is found again by its Message-ID when listed.
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::feature::Notes> {
     let saved: Vec<Saved> = serde_json::from_value(v)?;
     let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
     let txn = state.store.db().begin_write()?;
@@ -177,7 +181,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
         FOLLOWUPS.put_in(&txn, user_id, id, &rec)?;
     }
     txn.commit()?;
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

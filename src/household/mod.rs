@@ -19,10 +19,16 @@ use crate::store::{Store, record};
 
 pub use routes::router;
 
-/// Global settings: their routes.
+/// Global settings: their routes, and their reader of the mail settings for restores.
 pub static FEATURE: Feature = Feature {
     routes: Some(router),
     wire_types,
+    // A restored mailbox from the household's settings is read through this (accounts sits
+    // below the household).
+    init: |setup| {
+        let reader = crate::accounts::backup::Household(mail_settings);
+        setup.provide(std::sync::Arc::new(reader))
+    },
     ..Feature::named("household")
 };
 
@@ -64,6 +70,11 @@ pub fn mail(store: &Store, key: &ServerKey) -> Result<Option<(Settings, Stored)>
     let mail: Settings =
         serde_json::from_slice(&plain).map_err(crate::error::AppError::internal)?;
     Ok(Some((mail, stored)))
+}
+
+/// The household's mail settings without their bookkeeping (`accounts::backup::Household`).
+pub fn mail_settings(store: &Store, key: &ServerKey) -> Result<Option<Settings>> {
+    Ok(mail(store, key)?.map(|(settings, _)| settings))
 }
 
 pub fn save_mail(

@@ -14,6 +14,7 @@ use crate::accounts::routes::{ConnectRequest, connect, settings};
 use crate::ai::key;
 use crate::ai::training;
 use crate::auth::extract::{AdminUser, CurrentUser};
+use crate::crypto::Secret;
 use crate::error::{ApiJson, AppError, Result};
 use crate::mail::servers::MailServersCamel;
 use crate::messages;
@@ -79,8 +80,8 @@ pub struct GlobalEmailRequest {
     #[ts(flatten)]
     pub account: ConnectRequest,
     #[serde(default)]
-    #[ts(optional)]
-    pub claude_api_key: Option<String>,
+    #[ts(optional, type = "string")]
+    pub claude_api_key: Option<Secret>,
 }
 
 #[derive(Debug, Serialize, TS)]
@@ -198,7 +199,11 @@ async fn load_email(
         .blocking(|s| super::mail(&s.store, &s.key))
         .await?
         .ok_or_else(|| AppError::NotFound(messages::GLOBAL_NONE.into()))?;
-    connect(&state, &user, mail.0).await
+    // Marked as the household's: a backup of this mailbox carries a reference, never the
+    // password (the user never saw it, and must not get it by making a backup of their own).
+    let mut settings = mail.0;
+    settings.household = true;
+    connect(&state, &user, settings).await
 }
 
 async fn training_exists(

@@ -17,6 +17,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::auth::extract::MaybeUser;
 use crate::feature::Feature;
 use crate::state::AppState;
 
@@ -39,20 +40,28 @@ pub enum HealthStatus {
     Degraded,
 }
 
-/// `GET /api/health`.
+/// `GET /api/health`. Anyone gets the status (a monitor needs no account); the version, schema
+/// and build, which tell a scanner which known bugs to try, only a signed-in user.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HealthResponse {
     pub status: HealthStatus,
-    /// The server's version (Cargo.toml).
-    pub version: &'static str,
-    /// The store's latest migration.
-    pub schema_version: u64,
-    /// Changes whenever the embedded web bundle does.
-    pub web_build: &'static str,
+    /// The server's version (Cargo.toml); signed in only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub version: Option<&'static str>,
+    /// The store's latest migration; signed in only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub schema_version: Option<u64>,
+    /// Changes whenever the embedded web bundle does; signed in only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub web_build: Option<&'static str>,
 }
 
-async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
+async fn health(State(state): State<AppState>, MaybeUser(user): MaybeUser) -> Json<HealthResponse> {
+    let signed_in = user.is_some();
     // A cheap read proves the store answers, not only that the process is up.
     let store_ok = state.store.schema_version().is_ok();
     Json(HealthResponse {
@@ -61,9 +70,9 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
         } else {
             HealthStatus::Degraded
         },
-        version: env!("CARGO_PKG_VERSION"),
-        schema_version: state.store.latest_version(),
-        web_build: assets::WEB_BUILD_STAMP,
+        version: signed_in.then_some(env!("CARGO_PKG_VERSION")),
+        schema_version: signed_in.then(|| state.store.latest_version()),
+        web_build: signed_in.then_some(assets::WEB_BUILD_STAMP),
     })
 }
 

@@ -62,8 +62,9 @@ async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Respons
         .on_upgrade(move |socket| run(socket, state))
 }
 
-/// What a client sends: `auth` first, then `ping`, `subscribe` and `unsubscribe`.
-#[derive(Debug, Deserialize)]
+/// What a client sends: `auth` first, then `ping`, `subscribe` and `unsubscribe`. No `Debug`:
+/// it carries the session token.
+#[derive(Deserialize)]
 struct ClientMessage {
     #[serde(rename = "type")]
     kind: String,

@@ -4,6 +4,15 @@
 //! the allowed list before anything is sent; addresses are checked after DNS, on the resolved
 //! IPs (a public name may resolve to 127.0.0.1), and the connection goes to exactly those IPs,
 //! never to a second lookup of the name.
+//!
+//! Whatever the config, addresses where no mail server lives are refused: link-local (the
+//! cloud metadata service at 169.254.169.254 and its IPv6 and vendor twins), unspecified,
+//! broadcast, multicast and reserved ones ([`never_mail`]). Loopback and the private ranges stay
+//! allowed by default, because a household's mail server is often on the LAN or on this very
+//! machine (a Dovecot beside mailclient, ProtonMail Bridge on 127.0.0.1); `deny_private_ranges`
+//! refuses them too when every mailbox is on the internet. What a user can learn there is bounded
+//! anyway: a connection test reads back a server's words only when it speaks IMAP or SMTP, and
+//! each user has a few tries a minute.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -22,6 +31,8 @@ pub struct HostPolicy {
 pub enum Refusal {
     NotListed,
     Private,
+    /// An address no mail server has (link-local, metadata, multicast…), refused always.
+    NeverMail,
 }
 
 impl HostPolicy {
@@ -58,6 +69,9 @@ impl HostPolicy {
     /// refuses the name: a name that mixes public and private addresses is not a mail server
     /// to trust with a password.
     pub fn check_addresses(&self, addrs: &[SocketAddr]) -> Result<(), Refusal> {
+        if addrs.iter().any(|a| never_mail(a.ip())) {
+            return Err(Refusal::NeverMail);
+        }
         if self.deny_private && addrs.iter().any(|a| is_internal(a.ip())) {
             return Err(Refusal::Private);
         }
@@ -71,6 +85,37 @@ fn normalize(host: &str) -> String {
         .trim_start_matches('[')
         .trim_end_matches(']')
         .to_ascii_lowercase()
+}
+
+/// An address where no mail server lives, refused whatever the config: link-local (IPv4
+/// 169.254/16 with the cloud metadata service, IPv6 fe80::/10), the metadata services at other
+/// addresses (AWS's fd00:ec2::254, Alibaba's 100.100.100.200), unspecified, broadcast,
+/// multicast, 0/8 and the reserved 240/4; IPv4 inside IPv6 is judged as IPv4.
+pub fn never_mail(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => never_mail_v4(v4),
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return never_mail_v4(v4);
+            }
+            let s = v6.segments();
+            v6.is_unspecified()
+                || v6.is_multicast()
+                || (s[0] & 0xffc0) == 0xfe80
+                || v6 == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
+        }
+    }
+}
+
+fn never_mail_v4(ip: Ipv4Addr) -> bool {
+    let [a, ..] = ip.octets();
+    ip.is_link_local()
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || ip.is_multicast()
+        || a == 0
+        || a >= 240
+        || ip == Ipv4Addr::new(100, 100, 100, 200)
 }
 
 /// An address that is not on the public internet: loopback, private (RFC 1918, IPv6 unique
@@ -200,5 +245,41 @@ mod tests {
             strict.check_addresses(&[public, local]),
             Err(Refusal::Private)
         );
+    }
+
+    #[test]
+    fn metadata_and_link_local_addresses_are_refused_by_default() {
+        let default = HostPolicy::default();
+        for a in [
+            "169.254.169.254:993",
+            "169.254.1.1:143",
+            "[fe80::1]:993",
+            "[fd00:ec2::254]:993",
+            "100.100.100.200:993",
+            "0.0.0.0:993",
+            "[::]:993",
+            "255.255.255.255:993",
+            "224.0.0.1:993",
+            "[::ffff:169.254.169.254]:993",
+        ] {
+            let addr: SocketAddr = a.parse().unwrap();
+            assert_eq!(
+                default.check_addresses(&[addr]),
+                Err(Refusal::NeverMail),
+                "{a}"
+            );
+        }
+        // A household's own mail server stays reachable by default: loopback, the LAN.
+        for a in [
+            "127.0.0.1:993",
+            "[::1]:993",
+            "192.168.1.10:993",
+            "10.0.0.5:143",
+            "[fd12::5]:993",
+            "8.8.8.8:993",
+        ] {
+            let addr: SocketAddr = a.parse().unwrap();
+            assert_eq!(default.check_addresses(&[addr]), Ok(()), "{a}");
+        }
     }
 }

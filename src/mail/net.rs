@@ -141,6 +141,9 @@ impl MailError {
             Refusal::Private => {
                 "the host resolves to a loopback, private or link-local address and [mail] deny_private_ranges is on"
             }
+            Refusal::NeverMail => {
+                "the host resolves to a link-local, metadata, multicast or reserved address, where no mail server lives"
+            }
         };
         let mut err = Self::new(FailureKind::Unreachable, endpoint, detail);
         err.message = messages::mail_host_refused(&endpoint.host);

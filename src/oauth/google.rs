@@ -228,7 +228,7 @@ pub(super) async fn claim(
 
 /// `POST /api/oauth/google/finish`: the pasted address (paste mode), or the code and state
 /// the app page took from the callback's redirect (redirect mode, after the user confirmed).
-#[derive(Debug, Default, Deserialize, TS)]
+#[derive(Default, Deserialize, TS)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GoogleFinishRequest {
     pub flow_id: String,
@@ -240,6 +240,21 @@ pub struct GoogleFinishRequest {
     pub code: Option<String>,
     #[ts(optional)]
     pub state: Option<String>,
+}
+
+/// The address and the code carry the authorization code: never printed.
+impl std::fmt::Debug for GoogleFinishRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GoogleFinishRequest")
+            .field("flow_id", &self.flow_id)
+            .field(
+                "redirected_url",
+                &self.redirected_url.as_ref().map(|_| "<redacted>"),
+            )
+            .field("code", &self.code.as_ref().map(|_| "<redacted>"))
+            .field("state", &self.state)
+            .finish()
+    }
 }
 
 #[derive(Debug, Serialize, TS)]

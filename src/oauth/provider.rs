@@ -215,7 +215,7 @@ impl Providers {
                         ("grant_type", "refresh_token"),
                         ("refresh_token", refresh_token),
                         ("client_id", &g.client_id),
-                        ("client_secret", &g.client_secret),
+                        ("client_secret", g.client_secret.expose()),
                     ],
                 )
                 .await?
@@ -231,7 +231,7 @@ impl Providers {
                     ("scope", MICROSOFT_SCOPE),
                 ];
                 if !m.client_secret.is_empty() {
-                    form.push(("client_secret", &m.client_secret));
+                    form.push(("client_secret", m.client_secret.expose()));
                 }
                 self.post(&m.token_endpoint(), &form).await?
             }
@@ -259,7 +259,7 @@ impl Providers {
                     ("code_verifier", verifier),
                     ("redirect_uri", redirect_uri),
                     ("client_id", &g.client_id),
-                    ("client_secret", &g.client_secret),
+                    ("client_secret", g.client_secret.expose()),
                 ],
             )
             .await?;
@@ -317,7 +317,7 @@ impl Providers {
             ("client_id", m.client_id.as_str()),
         ];
         if !m.client_secret.is_empty() {
-            form.push(("client_secret", &m.client_secret));
+            form.push(("client_secret", m.client_secret.expose()));
         }
         let body = self.post(&m.token_endpoint(), &form).await?;
         Self::tokens(&body)

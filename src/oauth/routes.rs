@@ -321,6 +321,7 @@ pub(super) async fn finish(
         imap_fingerprint: None,
         smtp_fingerprint: None,
         auth: flow.provider,
+        household: false,
     };
     let credential = Credential::XOAuth2(tokens.access_token.clone());
     let keep = |record: &accounts::AccountRecord| oauth.keep(record.id, &tokens);

@@ -99,12 +99,14 @@ pub fn build(
             data,
         })
         .collect();
-    let marked = [(super::AUTO_REPLY_HEADER, "yes".to_string())];
-    let extra: &[(&str, String)] = if mail.auto_reply && copy == Copy::Kept {
-        &marked
-    } else {
-        &[]
-    };
+    let mut extra: Vec<(&str, String)> = Vec::new();
+    if mail.auto_reply && copy == Copy::Kept {
+        extra.push((super::AUTO_REPLY_HEADER, "yes".to_string()));
+    }
+    if mail.auto_forwarded {
+        extra.push(("Auto-Submitted", "auto-forwarded".to_string()));
+        extra.push((super::FORWARDED_HEADER, mail.from.email.clone()));
+    }
     Ok(mime::build(
         &mime::Message {
             from: &mail.from,
@@ -120,7 +122,7 @@ pub fn build(
             date: time::OffsetDateTime::from_unix_timestamp(date)
                 .unwrap_or_else(|_| time::OffsetDateTime::now_utc()),
             attachments: &attachments,
-            extra,
+            extra: &extra,
         },
         copy,
     ))

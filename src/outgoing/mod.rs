@@ -104,7 +104,15 @@ pub struct Composed {
     /// the pending-replies page shows its badge and the monitor can find and clear it.
     #[serde(default)]
     pub auto_reply: bool,
+    /// Written by a forward rule: marked `Auto-Submitted: auto-forwarded` (RFC 3834) and with
+    /// [`FORWARDED_HEADER`], so no rule of ours forwards it again.
+    #[serde(default)]
+    pub auto_forwarded: bool,
 }
+
+/// The header that marks a forward a rule wrote, naming the user whose rule it was: no rule of
+/// ours forwards such a mail again (`rules::forwarding`).
+pub const FORWARDED_HEADER: &str = "X-Mailclient-Forwarded";
 
 /// The header that marks a draft the auto-reply monitor wrote (kept copies only, never sent).
 pub const AUTO_REPLY_HEADER: &str = "X-Mailclient-Auto-Reply";

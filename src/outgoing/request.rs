@@ -243,6 +243,7 @@ pub fn compose(
         original_id,
         attachments,
         auto_reply: false,
+        auto_forwarded: false,
     })
 }
 

@@ -141,6 +141,7 @@ mod tests {
                 value: String::new(),
             }],
             stop: false,
+            forward_confirmed: None,
         }
     }
 

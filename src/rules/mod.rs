@@ -7,10 +7,13 @@
 //! - `model`: rules, their parts and checks.
 //! - `matching`: a mail against the conditions (folded Hebrew, like search).
 //! - `actions`: carrying out the actions through triage, flags and the outbox.
+//! - `forwarding`: what keeps forwards from looping and amplifying (marks, own mail, a daily
+//!   cap, confirmed addresses).
 //! - `runner`: the job on the change log, and "run now" on existing mail.
 //! - `routes`: `/api/rules/*`.
 
 pub mod actions;
+pub mod forwarding;
 pub mod matching;
 pub mod model;
 pub mod routes;
@@ -73,6 +76,7 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
     RULES.forget(txn, user_id)?;
+    forwarding::forget_user(txn, user_id)?;
     ACTIVITY.forget(txn, user_id)
 }
 
@@ -88,10 +92,16 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 }
 
 /// Restores the rules after the user's own (checked as when saved); a rule whose name the user
-/// already has is not added twice.
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+/// already has is not added twice. A forward comes back waiting for the user to confirm its
+/// address (a backup file may be anyone's), and the restore says so.
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let list: Vec<model::StoredRule> = serde_json::from_value(v)?;
     let have: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
+    let mut notes = Vec::new();
     for r in list {
         if have.iter().any(|h| h.rule.name == r.name) {
             continue;
@@ -103,10 +113,18 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
             conditions: r.conditions,
             actions: r.actions,
             stop: r.stop,
+            confirm_forward: None,
         };
-        routes::create_rule(&state.store, user_id, input)?;
+        let made = routes::create_rule(&state.store, user_id, input, routes::Forward::MayWait)?;
+        if made.rule.forward_pending() {
+            let to = made.rule.forward_to().unwrap_or_default();
+            notes.push(crate::messages::restored_rule_forward_waits(
+                &made.rule.name,
+                &to,
+            ));
+        }
     }
-    Ok(())
+    Ok(notes)
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

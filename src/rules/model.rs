@@ -87,6 +87,9 @@ pub struct RuleInput {
     pub actions: Vec<Action>,
     /// No rule after this one runs on a mail it matched.
     pub stop: bool,
+    /// The forward address the user confirmed after seeing it (the form's confirm step): a
+    /// rule that forwards to a new address is saved only with it.
+    pub confirm_forward: Option<String>,
 }
 
 impl Default for RuleInput {
@@ -98,6 +101,7 @@ impl Default for RuleInput {
             conditions: Vec::new(),
             actions: Vec::new(),
             stop: false,
+            confirm_forward: None,
         }
     }
 }
@@ -218,9 +222,30 @@ pub struct StoredRule {
     pub conditions: Vec<Condition>,
     pub actions: Vec<Action>,
     pub stop: bool,
+    /// The forward address the user confirmed (lower case); a forward to any other address
+    /// does not run. Never taken from a backup file: a restored forward waits for the user.
+    #[serde(default)]
+    pub forward_confirmed: Option<String>,
+}
+
+impl StoredRule {
+    /// The address the rule forwards to (lower case), if it forwards.
+    pub fn forward_to(&self) -> Option<String> {
+        self.actions
+            .iter()
+            .find(|a| a.kind == ActionKind::ForwardTo)
+            .map(|a| a.value.trim().to_lowercase())
+    }
+
+    /// Whether its forward waits for the user to confirm the address.
+    pub fn forward_pending(&self) -> bool {
+        self.forward_to()
+            .is_some_and(|to| self.forward_confirmed.as_deref() != Some(to.as_str()))
+    }
 }
 
 impl From<RuleInput> for StoredRule {
+    /// Unconfirmed: the route confirms the forward address (`routes::confirmed`).
     fn from(r: RuleInput) -> Self {
         Self {
             name: r.name,
@@ -229,6 +254,7 @@ impl From<RuleInput> for StoredRule {
             conditions: r.conditions,
             actions: r.actions,
             stop: r.stop,
+            forward_confirmed: None,
         }
     }
 }
@@ -244,6 +270,9 @@ pub struct Rule {
     pub conditions: Vec<Condition>,
     pub actions: Vec<Action>,
     pub stop: bool,
+    /// It forwards to an address the user has not confirmed (a restored rule): the forward
+    /// does not run until the rule is saved again with the address confirmed.
+    pub forward_pending: bool,
 }
 
 impl From<Stored> for Rule {
@@ -251,6 +280,7 @@ impl From<Stored> for Rule {
         Self {
             id: s.id.to_string(),
             created_date: crate::emails::view::iso(s.created),
+            forward_pending: s.rule.forward_pending(),
             name: s.rule.name,
             is_active: s.rule.is_active,
             match_all: s.rule.match_all,

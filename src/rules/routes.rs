@@ -16,7 +16,7 @@ use crate::emails::view::iso;
 use crate::error::{ApiJson, AppError, Result};
 use crate::kit::now;
 use crate::messages;
-use crate::outgoing::Outbox;
+use crate::outgoing::{Outbox, uploads};
 use crate::state::AppState;
 use crate::store::Store;
 use crate::store::per_user::Made;
@@ -53,9 +53,49 @@ fn ordered(store: &Store, user_id: u64) -> Result<Vec<Stored>> {
     Ok(rules)
 }
 
+/// Whether a rule's new forward address must come confirmed (the form), or may wait for the
+/// user to confirm it later (a restored backup: the file cannot confirm anything).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Forward {
+    MustBeConfirmed,
+    MayWait,
+}
+
+/// `input` through the route's checks. Its forward address is confirmed when the user confirmed
+/// it now (`confirm_forward`, the form's confirm step showed it) or had confirmed the same
+/// address for this rule `before`; otherwise the forward waits, or (`MustBeConfirmed`) the rule
+/// is refused with the address named.
+fn stored_rule(
+    store: &Store,
+    user_id: u64,
+    input: RuleInput,
+    before: Option<&StoredRule>,
+    forward: Forward,
+) -> Result<StoredRule> {
+    let confirmed_now = input
+        .confirm_forward
+        .as_deref()
+        .map(|c| c.trim().to_lowercase());
+    let mut rule: StoredRule = input.checked(&own(store, user_id)?)?.into();
+    if let Some(to) = rule.forward_to() {
+        let before = before.and_then(|b| b.forward_confirmed.as_deref());
+        if confirmed_now.as_deref() == Some(to.as_str()) || before == Some(to.as_str()) {
+            rule.forward_confirmed = Some(to);
+        } else if forward == Forward::MustBeConfirmed {
+            return Err(AppError::bad_request(messages::rule_forward_confirm(&to)));
+        }
+    }
+    Ok(rule)
+}
+
 /// A new rule, last in order.
-pub fn create_rule(store: &Store, user_id: u64, input: RuleInput) -> Result<Stored> {
-    let rule: StoredRule = input.checked(&own(store, user_id)?)?.into();
+pub fn create_rule(
+    store: &Store,
+    user_id: u64,
+    input: RuleInput,
+    forward: Forward,
+) -> Result<Stored> {
+    let rule = stored_rule(store, user_id, input, None, forward)?;
     let position = ordered(store, user_id)?
         .last()
         .map_or(0, |r| r.position + 1);
@@ -94,7 +134,7 @@ async fn create(
     ApiJson(input): ApiJson<RuleInput>,
 ) -> Result<Json<Rule>> {
     let r = state
-        .store_blocking(move |store| create_rule(store, user.id, input))
+        .store_blocking(move |store| create_rule(store, user.id, input, Forward::MustBeConfirmed))
         .await?;
     Ok(Json(r.into()))
 }
@@ -108,7 +148,14 @@ async fn update(
     let id = id_of(&id)?;
     let r = state
         .store_blocking(move |store| {
-            let rule: StoredRule = input.checked(&own(store, user.id)?)?.into();
+            let before = rule_of(store, user.id, id)?;
+            let rule = stored_rule(
+                store,
+                user.id,
+                input,
+                Some(&before.rule),
+                Forward::MustBeConfirmed,
+            )?;
             RULES.update(store, user.id, id, |r: &mut Stored| {
                 r.rule = rule;
                 Ok(())
@@ -277,17 +324,25 @@ async fn run_now(
     Path(id): Path<String>,
 ) -> Result<Json<RunResult>> {
     let id = id_of(&id)?;
-    let tools = super::actions::Tools::of(&state);
+    let limits = uploads::Limits::from(&state.config.compose);
+    let per_day = state.config.limits.forwards_per_day;
+    let hooks = state.hooks.clone();
     let (result, forwarded) = state
         .store_blocking(move |store| {
             let rule = rule_of(store, user.id, id)?;
             let (_, hits) = runner::existing(store, user.id, &rule.rule)?;
+            // The same forwarding policy as new mail: the day's cap holds for "run now" too.
+            let ctx = super::actions::Ctx {
+                limits,
+                policy: super::forwarding::Policy::of(store, user.id, per_day)?,
+                hooks,
+            };
             let mut applied = 0;
             let mut forwarded = false;
             for meta in &hits {
                 let mut once = false;
                 let outcomes =
-                    super::actions::apply(store, user.id, meta.id, &rule.rule, &mut once, &tools);
+                    super::actions::apply(store, user.id, meta.id, &rule.rule, &mut once, &ctx);
                 forwarded |= once;
                 if outcomes.iter().all(|o| o.ok) {
                     applied += 1;

@@ -12,15 +12,17 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use super::actions::{self, Outcome, Tools};
+use super::actions::{self, Outcome};
+use super::forwarding::Policy;
 use super::matching::{self, Mail};
 use super::model::{Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES};
 use crate::accounts;
 use crate::emails::arrivals::{self, Arrival, Follower, Then};
 use crate::error::Result;
+use crate::hooks::Hooks;
 use crate::mailstore::{MailRead, MessageMeta};
-use crate::outgoing::Outbox;
+use crate::outgoing::{Outbox, uploads};
 use crate::state::AppState;
 use crate::store::Store;
 
@@ -55,7 +57,7 @@ pub fn run_on(
     meta: &MessageMeta,
     raw: &[u8],
     rules: &[(u64, StoredRule)],
-    tools: &Tools,
+    ctx: &actions::Ctx,
 ) -> Result<bool> {
     let mail = Mail::read(meta, raw);
     let mut forwarded = false;
@@ -63,7 +65,7 @@ pub fn run_on(
         if !matching::matches(rule, &mail) {
             continue;
         }
-        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, tools);
+        let outcomes = actions::apply(store, user_id, meta.id, rule, &mut forwarded, ctx);
         record(store, user_id, *rule_id, meta, outcomes)?;
         if rule.stop {
             break;
@@ -100,7 +102,11 @@ pub fn record(
 
 /// One run of the job.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
-    let tools = Tools::of(&state);
+    let base = Base {
+        limits: uploads::Limits::from(&state.config.compose),
+        forwards_per_day: state.config.limits.forwards_per_day,
+        hooks: state.hooks.clone(),
+    };
     let mailboxes = state.mailboxes.clone();
     // An account with no status is not syncing here (a local import): its mail is not new.
     let syncing_new = move |account: u64| {
@@ -109,7 +115,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             .is_some_and(|s| s.initial_sync_done)
     };
     let forwarded = state
-        .store_blocking(move |store| follow(store, &tools, &syncing_new))
+        .store_blocking(move |store| follow(store, &base, &syncing_new))
         .await?;
     if forwarded {
         state.service::<Outbox>().wake.notify_one();
@@ -120,13 +126,21 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
 /// The rules as a follower of new inbox mail: mail of accounts past their first sync
 /// (`past_first_sync`), not dated long before it was stored.
 struct Runner<'a> {
-    tools: &'a Tools,
+    base: &'a Base,
     past_first_sync: &'a dyn Fn(u64) -> bool,
     now: i64,
     /// Whether anyone has a rule that runs.
     anyone: bool,
-    rules_of: HashMap<u64, Vec<(u64, StoredRule)>>,
+    /// Each user's active rules and what their actions need (their forwarding policy).
+    rules_of: HashMap<u64, (Vec<(u64, StoredRule)>, actions::Ctx)>,
     forwarded: bool,
+}
+
+/// What every user's actions share: the upload limits, the forwards a day, the seams.
+struct Base {
+    limits: uploads::Limits,
+    forwards_per_day: u32,
+    hooks: Hooks,
 }
 
 impl Follower for Runner<'_> {
@@ -140,14 +154,18 @@ impl Follower for Runner<'_> {
 
     fn wants(&mut self, store: &Store, user_id: u64) -> Result<bool> {
         if let std::collections::hash_map::Entry::Vacant(e) = self.rules_of.entry(user_id) {
-            e.insert(
-                active(store, user_id)?
-                    .into_iter()
-                    .map(|r| (r.id, r.rule))
-                    .collect(),
-            );
+            let rules = active(store, user_id)?
+                .into_iter()
+                .map(|r| (r.id, r.rule))
+                .collect();
+            let ctx = actions::Ctx {
+                limits: self.base.limits,
+                policy: Policy::of(store, user_id, self.base.forwards_per_day)?,
+                hooks: self.base.hooks.clone(),
+            };
+            e.insert((rules, ctx));
         }
-        Ok(!self.rules_of[&user_id].is_empty())
+        Ok(!self.rules_of[&user_id].0.is_empty())
     }
 
     fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then> {
@@ -155,8 +173,8 @@ impl Follower for Runner<'_> {
             return Ok(Then::Next);
         }
         let raw = mail.raw()?;
-        let rules = &self.rules_of[&mail.user_id];
-        let sent = run_on(store, mail.user_id, &mail.meta, &raw, rules, self.tools)?;
+        let (rules, ctx) = &self.rules_of[&mail.user_id];
+        let sent = run_on(store, mail.user_id, &mail.meta, &raw, rules, ctx)?;
         self.forwarded |= sent;
         // A forward is the one action not harmless twice.
         Ok(if sent { Then::AckHere } else { Then::Next })
@@ -165,12 +183,12 @@ impl Follower for Runner<'_> {
 
 /// Reads the log since the cursor and runs the rules on new INBOX mail. Returns whether
 /// something was forwarded.
-fn follow(store: &Store, tools: &Tools, past_first_sync: &dyn Fn(u64) -> bool) -> Result<bool> {
+fn follow(store: &Store, base: &Base, past_first_sync: &dyn Fn(u64) -> bool) -> Result<bool> {
     // Nobody has a rule that runs (the usual case, and always during a first sync before any
     // rule exists): the log is stepped over instead of read.
     let everyone: Vec<(u64, Stored)> = RULES.everyone(store)?;
     let mut runner = Runner {
-        tools,
+        base,
         past_first_sync,
         now: crate::kit::now(),
         anyone: everyone.iter().any(|(_, r)| r.rule.is_active),

@@ -4,6 +4,13 @@
 //! Opening checks the index against the store: an index that is missing, unreadable, written
 //! with another [`schema::VERSION`], left mid-rebuild, or older than the store (its commit covers
 //! less than the store says was indexed) is rebuilt from the stored mail.
+//!
+//! Forgetting (a removed user or mailbox): a delete in tantivy only marks a document, whose terms
+//! and text stay in its segment until a merge. After a forget ([`Search::request_purge`]), once
+//! the indexer has deleted the forgotten mail, the segments holding deleted documents are merged
+//! (dropping them) and the old files removed; then the store's tables are rewritten into fresh
+//! pages and its free pages overwritten (`Store::rewrite_tables`, `Store::scrub_free_pages`),
+//! here on the indexer's background thread.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -60,6 +67,9 @@ pub struct Search {
     /// The indexer thread runs in this process (`serve`, tests), so it may index a message
     /// the importer is adding too.
     indexer_running: AtomicBool,
+    /// A forget asked for its bytes to go: 1 + the change-log entry up to which the index must
+    /// have caught up first; 0 for none.
+    purge_after: AtomicU64,
 }
 
 pub use crate::config::WriterOptions;
@@ -130,6 +140,7 @@ impl Search {
             wake: (Mutex::new(false), Condvar::new()),
             texts: Default::default(),
             indexer_running: AtomicBool::new(false),
+            purge_after: AtomicU64::new(0),
         })
     }
 
@@ -144,6 +155,16 @@ impl Search {
 
     pub fn num_docs(&self) -> u64 {
         self.indexed_docs.load(Ordering::Relaxed)
+    }
+
+    /// Documents deleted but still in their segments' files (until a merge drops them).
+    pub fn deleted_docs(&self) -> u64 {
+        self.reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .map(|s| u64::from(s.num_deleted_docs()))
+            .sum()
     }
 
     pub fn rebuild_pending(&self) -> bool {
@@ -208,6 +229,45 @@ impl Search {
         }
         while self.catch_up_batch()? {}
         self.busy.store(false, Ordering::Relaxed);
+        let want = self.purge_after.load(Ordering::Relaxed);
+        if want > 0 && changes::cursor(&self.store, changes::SEARCH)? + 1 >= want {
+            self.purge_deleted()?;
+            self.store.rewrite_tables()?;
+            self.store.scrub_free_pages()?;
+            // A later request (another forget meanwhile) stays pending.
+            let _ =
+                self.purge_after
+                    .compare_exchange(want, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// After a forget: once the change log up to now is indexed, the deleted documents' bytes
+    /// go from the index and the store's free pages are overwritten (see the module doc).
+    pub fn request_purge(&self) -> anyhow::Result<()> {
+        let seq = changes::last_seq(&self.store)?;
+        self.purge_after.fetch_max(seq + 1, Ordering::Relaxed);
+        self.poke();
+        Ok(())
+    }
+
+    /// Merges away every segment that holds deleted documents and removes the files no
+    /// segment uses any more: what was deleted is then nowhere in the index's files.
+    pub fn purge_deleted(&self) -> anyhow::Result<()> {
+        let with_deletes: Vec<tantivy::index::SegmentId> = self
+            .reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .filter(|s| s.num_deleted_docs() > 0)
+            .map(|s| s.segment_id())
+            .collect();
+        let mut w = self.writer.lock().expect("search writer");
+        if !with_deletes.is_empty() {
+            w.merge(&with_deletes).wait()?;
+            self.reader.reload()?;
+        }
+        w.garbage_collect_files().wait()?;
         Ok(())
     }
 

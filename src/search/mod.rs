@@ -46,8 +46,21 @@ pub static FEATURE: Feature = Feature {
 fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
     let (dir, store) = (&setup.config.storage.data_dir, setup.store.clone());
     let opts = setup.config.search.serve_writer();
-    let search = background::in_background(|| Search::open(dir, store, opts))?;
-    setup.provide(Arc::new(search))
+    let search = Arc::new(background::in_background(|| {
+        Search::open(dir, store, opts)
+    })?);
+    setup.on_forget(search.clone());
+    setup.provide(search)
+}
+
+/// After a removal the forgotten mail's bytes leave the index, then the store's free pages are
+/// overwritten (on the indexer's thread).
+impl crate::forget::Hooks for Search {
+    fn forgotten(&self, _: &[u64]) {
+        if let Err(e) = self.request_purge() {
+            tracing::warn!(error = %format!("{e:#}"), "cannot ask for the forgotten bytes to be purged");
+        }
+    }
 }
 
 /// The indexer thread, at background priority.

@@ -99,7 +99,7 @@ pub fn backup_import(
     state: &crate::state::AppState,
     user_id: u64,
     v: serde_json::Value,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::backup::Notes> {
     let values: Preferences = serde_json::from_value(v)?;
     let mut update = serde_json::Map::new();
     for (k, v) in values.to_map() {
@@ -126,7 +126,7 @@ pub fn backup_import(
             Event::Changed(routes::changed_event(&version)),
         );
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 crate::wire_types!(

@@ -110,7 +110,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 /// Restores the sleeping snoozes of mailboxes the user has here (a thread already sleeping is
 /// left as it is).
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::feature::Notes> {
     let saved: Vec<Saved> = serde_json::from_value(v)?;
     let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
     let txn = state.store.db().begin_write()?;
@@ -149,7 +153,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
     }
     txn.commit()?;
     state.jobs().trigger(state, wake::JOB);
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

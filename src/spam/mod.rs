@@ -153,7 +153,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
     })
 }
 
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let mut s: settings::Settings = serde_json::from_value(v)?;
     s = s.checked()?;
     if s.use_ai
@@ -164,7 +168,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
     }
     settings::save(&state.store, user_id, &s)?;
     state.service::<Spam>().changed(user_id);
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

@@ -6,6 +6,8 @@
 
 pub mod per_user;
 pub mod record;
+mod rewrite;
+mod scrub;
 pub mod user_record;
 
 use std::path::{Path, PathBuf};

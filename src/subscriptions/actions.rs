@@ -12,6 +12,7 @@ use crate::kit::now;
 use crate::mailstore::MailRead;
 use crate::messages;
 use crate::rules::model::{Action, ActionKind, Condition, Field, RuleInput};
+use crate::rules::routes::Forward;
 use crate::state::AppState;
 use crate::store::Store;
 
@@ -64,8 +65,9 @@ pub fn block(store: &Store, user_id: u64, id: u64, to: BlockTo) -> Result<u64> {
         }],
         actions: vec![action],
         stop: true,
+        confirm_forward: None,
     };
-    let rule = crate::rules::routes::create_rule(store, user_id, input)?;
+    let rule = crate::rules::routes::create_rule(store, user_id, input, Forward::MayWait)?;
     SENDERS.update(store, user_id, id, |x: &mut Sender| {
         x.blocked_rule = Some(rule.id);
         Ok(())

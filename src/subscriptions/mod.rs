@@ -109,7 +109,11 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 /// Restores the attempts beside the user's own (each under a new id; one already here with the
 /// same address, target and time is not added twice). They name no sender of this install.
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::feature::Notes> {
     let list: Vec<Attempt> = serde_json::from_value(v)?;
     let have: Vec<Attempt> = ATTEMPTS.list(&state.store, user_id)?;
     let txn = state.store.db().begin_write()?;
@@ -131,7 +135,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
         ATTEMPTS.put_in(&txn, user_id, a.id, &a)?;
     }
     txn.commit()?;
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

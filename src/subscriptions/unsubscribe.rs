@@ -134,6 +134,7 @@ pub fn queue_mailto(store: &Store, user_id: u64, s: &Sender, uri: &str) -> Resul
         original_id: None,
         attachments: Vec::new(),
         auto_reply: false,
+        auto_forwarded: false,
     };
     let item = outbox::add(
         store,

@@ -65,10 +65,24 @@ pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Va
 
 /// Restores the backup's tasks beside the user's own (each under a new id); a task already
 /// here with the same title and creation time is not added twice.
-pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<()> {
+pub fn backup_import(
+    state: &AppState,
+    user_id: u64,
+    v: Value,
+) -> anyhow::Result<crate::backup::Notes> {
     let list: Vec<model::Stored> = serde_json::from_value(v)?;
     let have: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
-    let items = list
+    // Each task passes the route's checks of its texts (a backup file may be anyone's).
+    let mut checked = Vec::new();
+    for mut t in list.into_iter().take(model::MAX_TASKS) {
+        (t.title, t.description) = model::checked_text(&t.title, &t.description)?;
+        t.email_subject = t
+            .email_subject
+            .and_then(|s| model::checked_text(&s, "").ok())
+            .map(|(s, _)| s);
+        checked.push(t);
+    }
+    let items = checked
         .into_iter()
         .filter(|t| {
             !have
@@ -92,7 +106,7 @@ pub fn backup_import(state: &AppState, user_id: u64, v: Value) -> anyhow::Result
         messages::TASKS_FULL,
         items,
     )?;
-    Ok(())
+    Ok(Vec::new())
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

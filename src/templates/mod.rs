@@ -230,7 +230,7 @@ pub fn backup_import(
     state: &crate::state::AppState,
     user_id: u64,
     v: serde_json::Value,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::backup::Notes> {
     #[derive(Deserialize)]
     struct Backed {
         name: String,
@@ -247,7 +247,7 @@ pub fn backup_import(
             create(&state.store, user_id, &t.name, &t.subject, &t.body)?;
         }
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {

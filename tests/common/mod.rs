@@ -3,10 +3,12 @@
 #![allow(dead_code)]
 
 pub mod binary_api;
+pub mod https_standin;
 pub mod llm;
 pub mod mailflow;
 pub mod mailserver;
 pub mod oauth_server;
+pub mod routes;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -230,6 +232,18 @@ pub fn run_cli(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> std:
     child.wait_with_output().unwrap()
 }
 
+/// A settings backup file (base64) as anyone could make one: `sections` sealed with `master`.
+pub fn sealed_backup(master: &str, sections: serde_json::Value) -> String {
+    use base64::Engine;
+    let plain = serde_json::json!({"format": "mailclient-settings", "version": 1,
+                                   "createdAt": "2026-01-01T00:00:00Z", "sections": sections});
+    let blob = mailclient::backup::seal::seal(master, plain.to_string().as_bytes());
+    base64::engine::general_purpose::STANDARD.encode(blob)
+}
+
+/// What `serve` prints before the path of the first-run link's file.
+pub const SETUP_LINK_IS_IN: &str = "The one-time link to create the first admin is in ";
+
 /// The real `mailclient serve`, on a free loopback port. Killed on drop.
 pub struct Server {
     child: Child,
@@ -242,14 +256,22 @@ impl Server {
     pub fn start(data_dir: &Path, extra_args: &[&str]) -> Self {
         let mut server = Self::launch(data_dir, extra_args);
         server.wait_healthy();
-        server.setup_link = server
-            .stdout
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|l| l.contains("/#/setup?token="))
-            .map(|l| l.trim().to_string());
+        server.setup_link = server.find_setup_link();
         server
+    }
+
+    /// The first-run link: printed on a terminal, else (as here, stdout is a pipe) in the 0600
+    /// file whose path `serve` printed.
+    fn find_setup_link(&self) -> Option<String> {
+        let lines = self.stdout.lock().unwrap();
+        if let Some(l) = lines.iter().find(|l| l.contains("/#/setup?token=")) {
+            return Some(l.trim().to_string());
+        }
+        let path = lines.iter().find_map(|l| {
+            let rest = l.split(SETUP_LINK_IS_IN).nth(1)?;
+            Some(rest.split(" (").next()?.trim().to_string())
+        })?;
+        Some(std::fs::read_to_string(path).ok()?.trim().to_string())
     }
 
     /// Started and listening, not yet probed (an HTTPS server: the probe speaks plain HTTP).

@@ -1,17 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { readScale } from './app/scale';
+import { readScale } from './session/scale';
 import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
 import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
 import './styles/base.css';
 import './styles/components.css';
+import './styles/boxes.css';
+import './styles/cards.css';
 import './styles/layout.css';
+import './styles/mail-account.css';
 import './styles/mail.css';
+import './styles/mail-pane.css';
 import './styles/inbox-zero.css';
 import './styles/outgoing.css';
 import './styles/compose.css';
+import './styles/compose-panels.css';
 import './styles/ai.css';
 import './styles/ai-settings.css';
 import './styles/smart.css';

@@ -83,6 +83,7 @@ pub fn composed_from_raw(
         original_id: None,
         attachments,
         auto_reply: msg.header_raw(crate::outgoing::AUTO_REPLY_HEADER).is_some(),
+        auto_forwarded: false,
     })
 }
 

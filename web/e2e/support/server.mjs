@@ -2,12 +2,15 @@
 // command line: `cli`) and a free loopback port, waits for the health check, and hands back its
 // URL and first-run setup link. Stopped by PID.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** What `serve` prints before the path of the first-run link's file. */
+const SETUP_LINK_IS_IN = 'The one-time link to create the first admin is in ';
 
 export function binaryPath() {
   return process.env.E2E_MAILCLIENT_BIN ?? resolve(here, '../../../target/debug/mailclient');
@@ -84,7 +87,15 @@ export async function startServer({ args = [], dataDir = newDataDir() } = {}) {
     if (Date.now() > deadline) throw new Error('health check never answered');
     await sleep(50);
   }
-  const setupLink = lines.find((l) => l.includes('/#/setup?token='))?.trim();
+  // Printed on a terminal; here (stdout is a pipe) `serve` writes it to a 0600 file and prints
+  // the file's path.
+  const printed = lines.find((l) => l.includes('/#/setup?token='))?.trim();
+  const fileLine = lines.find((l) => l.includes(SETUP_LINK_IS_IN));
+  const setupLink =
+    printed ??
+    (fileLine
+      ? readFileSync(fileLine.split(SETUP_LINK_IS_IN)[1].split(' (')[0].trim(), 'utf8').trim()
+      : undefined);
 
   return {
     base,

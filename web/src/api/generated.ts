@@ -7,17 +7,17 @@ export type HealthStatus = "ok" | "degraded";
 
 export type HealthResponse = { status: HealthStatus, 
 /**
- * The server's version (Cargo.toml).
+ * The server's version (Cargo.toml); signed in only.
  */
-version: string, 
+version?: string, 
 /**
- * The store's latest migration.
+ * The store's latest migration; signed in only.
  */
-schemaVersion: number, 
+schemaVersion?: number, 
 /**
- * Changes whenever the embedded web bundle does.
+ * Changes whenever the embedded web bundle does; signed in only.
  */
-webBuild: string, };
+webBuild?: string, };
 
 export type Role = "admin" | "user";
 
@@ -877,7 +877,12 @@ text: string,
 /**
  * A failure's cause.
  */
-detail: string | null, };
+detail: string | null, 
+/**
+ * The draft is addressed to this Reply-To, of another domain than the sender's: the user
+ * should look before sending (anyone can write a Reply-To).
+ */
+replyToElsewhere: string | null, };
 
 export type AutoReplyActivity = { items: Array<AutoReplyActivityItem>, };
 
@@ -975,9 +980,19 @@ match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>
 /**
  * No rule after this one runs on a mail it matched.
  */
-stop: boolean, };
+stop: boolean, 
+/**
+ * The forward address the user confirmed after seeing it (the form's confirm step): a
+ * rule that forwards to a new address is saved only with it.
+ */
+confirm_forward?: string, };
 
-export type Rule = { id: string, name: string, is_active: boolean, created_date: string, match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, stop: boolean, };
+export type Rule = { id: string, name: string, is_active: boolean, created_date: string, match_all: boolean, conditions: Array<RuleCondition>, actions: Array<RuleAction>, stop: boolean, 
+/**
+ * It forwards to an address the user has not confirmed (a restored rule): the forward
+ * does not run until the rule is saved again with the address confirmed.
+ */
+forward_pending: boolean, };
 
 export type RuleActionOutcome = { kind: RuleActionKind, value: string, ok: boolean, 
 /**
@@ -1114,7 +1129,11 @@ export type BackupResponse = { success: boolean, message: string, createdAt: str
 /**
  * The sections saved or restored.
  */
-sections: Array<string>, };
+sections: Array<string>, 
+/**
+ * What a restore left out and why (Hebrew), e.g. a mailbox of another install's household.
+ */
+notes: Array<string>, };
 
 export type MailAccountAuth = "password" | "google" | "microsoft";
 

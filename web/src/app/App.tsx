@@ -7,14 +7,14 @@ import { SWRConfig } from 'swr';
 import { swrFetcher } from '../api/client';
 import LoginPage from '../features/auth/LoginPage';
 import { he } from '../i18n/he';
-import { AuthProvider, SessionScope } from './AuthProvider';
+import { AuthProvider, SessionScope } from '../session/AuthProvider';
 import { Layout } from './Layout';
 import { SettingsProvider } from '../features/settings/sync/SettingsProvider';
 import { LiveUpdates } from './live/LiveUpdates';
 import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
 import { StartupGlobalCheck } from './StartupGlobalCheck';
-import { ToastProvider } from './Toasts';
+import { ToastProvider } from '../session/Toasts';
 
 // Seen once per installation; not worth shipping in the first chunk.
 const SetupPage = lazy(() => import('../features/auth/SetupPage'));

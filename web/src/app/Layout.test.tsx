@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
+import { DANA, json, LAZY_PAGE, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
 import { settingsServer } from '../features/settings/sync/fixtures';
 import { AppRoutes } from './App';
 
@@ -22,14 +22,14 @@ describe('Layout', () => {
   it("titles the inbox with the folder's Hebrew name", async () => {
     renderApp('/Inbox?folder=Spam');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('ספאם');
-    expect(await screen.findByText('אין עדיין תיבת דואר מחוברת.')).toBeInTheDocument();
+    expect(await screen.findByText('אין עדיין תיבת דואר מחוברת.', {}, LAZY_PAGE)).toBeInTheDocument();
     expect(screen.getByRole('main')).toBeInTheDocument();
   });
 
   it('resolves pages by their last path segment', async () => {
     renderApp('/anything/settings');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('הגדרות');
-    expect(await screen.findByTestId('page-SettingsPage')).toBeInTheDocument();
+    expect(await screen.findByTestId('page-SettingsPage', {}, LAZY_PAGE)).toBeInTheDocument();
   });
 
   it.each(['/BuilderPage', '/anything/builder'])('shows the page-builder page for %s', async (route) => {
@@ -44,7 +44,7 @@ describe('Layout', () => {
     });
     renderWithProviders(<AppRoutes />, { route });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('עורך חזותי');
-    expect(await screen.findByTestId('builder-not-configured')).toBeInTheDocument();
+    expect(await screen.findByTestId('builder-not-configured', {}, LAZY_PAGE)).toBeInTheDocument();
   });
 
   it.each([
@@ -54,7 +54,7 @@ describe('Layout', () => {
   ])('shows the real page for %s', async (route, title, testId) => {
     renderApp(route);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(title);
-    expect(await screen.findByTestId(testId)).toBeInTheDocument();
+    expect(await screen.findByTestId(testId, {}, LAZY_PAGE)).toBeInTheDocument();
   });
 
   it('opens the drawer from the menu button and closes it on Escape, backdrop and navigation', async () => {

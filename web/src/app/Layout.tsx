@@ -12,6 +12,7 @@ import { LiveStatusIndicator } from './live/LiveUpdates';
 import { NotificationBell } from './NotificationBell';
 import { pageTitle, resolvePage } from './routes';
 import { Sidebar } from './Sidebar';
+import { IconButton } from '../components/IconButton';
 
 const SIDEBAR_ID = 'app-sidebar';
 
@@ -70,18 +71,17 @@ export function Layout({ children }: { children: ReactNode }) {
       />
       <div className="app-main">
         <header className="topbar">
-          <button
+          <IconButton
+            label={he.layout.openMenu}
+            className="topbar__menu"
             ref={menuButton}
-            type="button"
-            className="icon-button topbar__menu"
-            aria-label={he.layout.openMenu}
             aria-expanded={drawerOpen}
             aria-controls={SIDEBAR_ID}
             onClick={() => setDrawerOpen(true)}
-            data-testid="menu-button"
+            testId="menu-button"
           >
             <MenuIcon />
-          </button>
+          </IconButton>
           <h1 className="topbar__title" data-testid="page-title">
             {title}
           </h1>

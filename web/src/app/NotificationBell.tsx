@@ -6,7 +6,7 @@ import { BellIcon } from '../components/icons';
 import { useDismiss } from '../components/useDismiss';
 import { he } from '../i18n/he';
 import { formatTime } from '../lib/dates';
-import { useNotifications } from './Toasts';
+import { useNotifications } from '../session/Toasts';
 
 export function NotificationBell() {
   const { items, unreadCount, markAllRead } = useNotifications();

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { DANA } from '../test/helpers';
-import { AuthContext, type AuthContextValue } from './AuthProvider';
+import { AuthContext, type AuthContextValue } from '../session/AuthProvider';
 import { RequireAuth } from './RequireAuth';
 
 function auth(over: Partial<AuthContextValue>): AuthContextValue {

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { he } from '../i18n/he';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../session/AuthProvider';
 
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { isAuthenticated, loading } = useAuth();

@@ -6,7 +6,7 @@ import { CheckIcon, TextSizeIcon } from '../components/icons';
 import { useDismiss } from '../components/useDismiss';
 import { he } from '../i18n/he';
 import { useSettingsSync } from '../features/settings/sync/SettingsProvider';
-import { SCALE_PRESETS, matchPreset } from './scale';
+import { SCALE_PRESETS, matchPreset } from '../session/scale';
 
 export function ScaleControl() {
   const { prefs, update } = useSettingsSync();

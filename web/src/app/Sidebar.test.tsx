@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { DANA, renderWithProviders, signInAs } from '../test/helpers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OutboxItem } from '../api/outgoing';
+import { outboxItem } from '../features/outbox/outboxFixtures';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
 import { Sidebar } from './Sidebar';
 
 function renderSidebar(counts = {}, route = '/Inbox') {
@@ -95,5 +97,29 @@ describe('Sidebar', () => {
     expect(screen.getByTestId('user-name')).toHaveTextContent(DANA.name);
     expect(screen.getByTestId('user-username')).toHaveTextContent('dana');
     expect(screen.getByRole('button', { name: 'התנתקות' })).toBeInTheDocument();
+  });
+});
+
+describe('Sidebar: the pending-replies entry', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('the sidebar marks a failed send on the pending-replies entry', async () => {
+    let items: OutboxItem[] = [outboxItem('1', 'waiting')];
+    mockFetch({
+      'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+      'GET /api/outbox': () => json(200, { items }),
+      'GET /api/drafts': () => json(200, { drafts: [], total: 2 }),
+    });
+    signInAs();
+    const { unmount } = renderWithProviders(<Sidebar counts={{}} />, { route: '/Inbox' });
+    const entry = screen.getByTestId('folder-pending-replies');
+    await waitFor(() => expect(within(entry).getByTestId('drafts-count')).toHaveAttribute('data-count', '2'));
+    expect(within(entry).queryByTestId('outbox-failed')).toBeNull();
+    unmount();
+
+    items = [outboxItem('1', 'waiting'), outboxItem('4', 'failed', { lastError: 'x' })];
+    renderWithProviders(<Sidebar counts={{}} />, { route: '/Inbox' });
+    const dot = await within(screen.getByTestId('folder-pending-replies')).findByTestId('outbox-failed');
+    expect(dot).toHaveAttribute('title', 'שליחת מייל נכשלה. פרטים בדף הממתינים לתשובה.');
   });
 });

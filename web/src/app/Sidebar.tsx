@@ -30,9 +30,9 @@ import {
   TrashIcon,
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
-import { PendingIndicator } from '../features/outbox/PendingIndicator';
+import { PendingIndicator } from '../features/drafts/PendingIndicator';
 import { he, type FolderKey } from '../i18n/he';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../session/AuthProvider';
 import { pagePath, resolvePage, type PageName } from './routes';
 import { ScaleControl } from './ScaleControl';
 

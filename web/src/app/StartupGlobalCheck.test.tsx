@@ -4,39 +4,24 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MailAccountWithSync } from '../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
+import { calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../test/helpers';
 import { AppRoutes } from './App';
 import { STARTUP_CHECK_DELAY_MS, STARTUP_TOAST_MS, StartupGlobalCheck } from './StartupGlobalCheck';
+import { mailAccount } from '../features/accounts/accountFixtures';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const FOUND = 'נמצאו הגדרות מייל גלובליות!';
 
-const ACCOUNT = {
+const ACCOUNT = mailAccount({
   id: 7,
-  sessionId: '7',
   email_address: 'dana@home.example',
   imap_server: 'mail.home.example',
-  imap_port: 993,
-  imap_ssl: true,
   smtp_server: 'mail.home.example',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  auth: 'password',
-  needsSignIn: false,
   sync: null,
-} satisfies MailAccountWithSync;
+});
 
 const EXISTS = { exists: true, lastUpdated: '2026-11-20T08:30:00Z', updatedBy: 'דנה כהן' };
-
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
 
 function server(routes: Record<string, Handler> = {}, accounts: MailAccountWithSync[] = []) {
   return mockFetch({

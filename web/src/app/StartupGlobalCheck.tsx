@@ -11,7 +11,7 @@ import { keys } from '../api/keys';
 import type { MailAccountsResponse } from '../api/types';
 import { he } from '../i18n/he';
 import '../styles/household.css';
-import { useToast } from './Toasts';
+import { useToast } from '../session/Toasts';
 
 /** Spec 001 §9. */
 export const STARTUP_CHECK_DELAY_MS = 2000;

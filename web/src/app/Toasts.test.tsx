@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NotificationBell } from './NotificationBell';
-import { TOAST_LIMIT, ToastProvider, useToast, type ToastApi } from './Toasts';
+import { TOAST_LIMIT, ToastProvider, useToast, type ToastApi } from '../session/Toasts';
 
 let toast!: ToastApi;
 function Grab() {

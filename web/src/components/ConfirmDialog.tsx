@@ -3,7 +3,7 @@
 // the safe choice (cancel) on open, Tab stays inside, Escape or a click on the backdrop cancels,
 // and focus returns on close.
 
-import { useId, useRef, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { DialogFrame } from './Modal';
 
 export interface ConfirmDialogProps {
@@ -72,4 +72,71 @@ export function ConfirmDialog({
       </div>
     </DialogFrame>
   );
+}
+
+/** A feature's strings for deleting one of its items (he.ts's `deleteTitle`, `deleteYes`, `deleteNo`). */
+export interface DeleteText {
+  deleteTitle: string;
+  deleteYes: string;
+  deleteNo: string;
+}
+
+/** A list item's delete question ("delete X?") and the note under it, when the feature has one. */
+export interface DeleteQuestion {
+  deleteQuestion: (name: string) => string;
+  deleteNote?: string;
+}
+
+type ConfirmDeleteProps = Omit<ConfirmDialogProps, 'title' | 'confirmLabel' | 'cancelLabel' | 'danger' | 'children'> &
+  ({ text: DeleteText; children: ReactNode } | { text: DeleteText & DeleteQuestion; name: string });
+
+/**
+ * The confirmation before deleting a list's item: danger-styled, worded by the feature's strings;
+ * given the item's `name`, its body is the feature's question about it and the note, if any.
+ */
+export function ConfirmDelete(props: ConfirmDeleteProps) {
+  const { text, busy, onConfirm, onCancel } = props;
+  const labels = { title: text.deleteTitle, confirmLabel: text.deleteYes, cancelLabel: text.deleteNo };
+  const body =
+    'name' in props ? (
+      <>
+        <p dir="auto">{props.text.deleteQuestion(props.name)}</p>
+        {props.text.deleteNote && <p className="muted">{props.text.deleteNote}</p>}
+      </>
+    ) : (
+      props.children
+    );
+  return (
+    <ConfirmDialog {...labels} danger busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
+      {body}
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * The item a confirmation asks about (`ask` opens it, `item` is what it asks about) and, once
+ * confirmed, the action on it: the dialog is busy while the action runs and closes after it,
+ * whether it succeeded or not (the action says which). `dialog(action)` gives the dialog's props.
+ */
+export function useConfirmation<T>() {
+  const [item, setItem] = useState<T | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = useCallback((x: T) => setItem(x), []);
+  const cancel = useCallback(() => setItem(null), []);
+
+  function dialog(action: (item: T) => Promise<void>) {
+    const onConfirm = async () => {
+      if (item === null) return;
+      setBusy(true);
+      try {
+        await action(item);
+      } finally {
+        setBusy(false);
+        setItem(null);
+      }
+    };
+    return { busy, onConfirm: () => void onConfirm(), onCancel: cancel };
+  }
+
+  return { item, busy, ask, dialog };
 }

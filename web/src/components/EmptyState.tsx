@@ -20,3 +20,15 @@ export function EmptyState({
     </div>
   );
 }
+
+/** Nothing in the list matches its filter: says so, with the way back to the whole list. */
+export function NoMatch({ text, actionLabel, onAction, testId }: { text: string; actionLabel: string; onAction: () => void; testId: string }) {
+  return (
+    <div className="no-match" data-testid={testId}>
+      <p>{text}</p>
+      <button type="button" className="link-button" onClick={onAction}>
+        {actionLabel}
+      </button>
+    </div>
+  );
+}

@@ -1,7 +1,8 @@
-// The labelled form field used by every form: label, control, and an optional hint that the
-// control points at with aria-describedby, so screen readers read the hint with the field.
+// The labelled form fields used by every form (label, control, and an optional hint that the
+// control points at with aria-describedby, so screen readers read the hint with the field), and
+// the form's submit button.
 
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 interface FieldProps {
   id: string;
@@ -31,11 +32,16 @@ function FieldShell({ id, label, hint, children }: ShellProps) {
   );
 }
 
-export function TextField(props: FieldProps & NativeInput) {
-  const { id, label, value, onValueChange, hint, testId, dir = 'auto', ...input } = props;
+/**
+ * A one-line field. `verbatim`: text typed exactly as it is meant (an address, a server, a key, a
+ * model name): left to right unless `dir` says otherwise, no capitals added, no spell-check.
+ */
+export function TextField(props: FieldProps & NativeInput & { verbatim?: boolean }) {
+  const { id, label, value, onValueChange, hint, testId, verbatim = false, dir = verbatim ? 'ltr' : 'auto', ...input } = props;
   return (
     <FieldShell id={id} label={label} hint={hint}>
       <input
+        {...(verbatim ? { autoCapitalize: 'none', spellCheck: false } : {})}
         {...input}
         id={id}
         dir={dir}
@@ -68,6 +74,28 @@ export function SelectField(props: FieldProps & NativeSelect) {
   );
 }
 
+type NativeTextArea = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'>;
+
+/** A multi-line field (4 rows unless told), e.g. the AI training prompts and the spam lists. */
+export function TextAreaField(props: FieldProps & NativeTextArea) {
+  const { id, label, value, onValueChange, hint, testId, dir = 'auto', rows = 4, ...textarea } = props;
+  return (
+    <FieldShell id={id} label={label} hint={hint}>
+      <textarea
+        {...textarea}
+        id={id}
+        dir={dir}
+        rows={rows}
+        className="field__textarea"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        data-testid={testId ?? id}
+      />
+    </FieldShell>
+  );
+}
+
 type NativeCheckbox = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type' | 'checked' | 'onChange' | 'value'>;
 
 /** A checkbox with its label beside it (and an optional hint below). */
@@ -95,5 +123,17 @@ export function CheckboxField(
         </small>
       )}
     </div>
+  );
+}
+
+type NativeButton = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'>;
+
+/** A form's primary button: it submits the form, and reads `busyLabel` while `busy`. */
+export function SubmitButton(props: { busy?: boolean; busyLabel?: ReactNode; testId?: string } & NativeButton) {
+  const { busy = false, busyLabel, testId, className, children, ...button } = props;
+  return (
+    <button type="submit" {...button} className={className ? `button button--primary ${className}` : 'button button--primary'} data-testid={testId}>
+      {busy && busyLabel !== undefined ? busyLabel : children}
+    </button>
   );
 }

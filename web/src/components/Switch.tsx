@@ -1,5 +1,5 @@
 // An on/off switch: a real checkbox with role="switch" laid over a drawn track (styles in
-// components.css: .switch), its label and an optional hint beside it. The whole row is the label,
+// cards.css: .switch), its label and an optional hint beside it. The whole row is the label,
 // so a click anywhere on it toggles. Used by the preferences, the auto-reply card and the rules
 // list (where the visible label is the state, 'פעיל' or 'כבוי', and `ariaLabel` names the rule).
 

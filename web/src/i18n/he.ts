@@ -1011,6 +1011,8 @@ export const he = {
       showLess: 'הצג פחות',
       noSubject: '(ללא נושא)',
       unknownSender: 'שולח לא ידוע',
+      replyToElsewhere: 'שימו לב: הטיוטה ממוענת אל',
+      replyToElsewhereAfter: ', כתובת "השב אל" בדומיין אחר משל השולח. בדקו את הנמען לפני השליחה.',
     },
     /** The live notice when a draft was written (app/live). */
     written: (who: string, subject: string) => `נכתבה טיוטת תשובה אוטומטית ל-${who}: ${subject}`,
@@ -1032,6 +1034,8 @@ export const he = {
     position: (n: number) => `כלל ${count(n)} בסדר ההפעלה`,
     createdOn: (date: string) => `נוצר ב-${date}`,
     stops: 'עוצר כללים נוספים',
+    forwardPending: 'ההעברה ממתינה לאישור',
+    forwardPendingHint: 'הכלל שוחזר מגיבוי: הוא לא יעביר הודעות עד שתערכו אותו ותאשרו את כתובת ההעברה.',
     edit: 'עריכה',
     editLabel: (name: string) => `עריכת הכלל ${name}`,
     delete: 'מחיקה',
@@ -1074,6 +1078,12 @@ export const he = {
       missing: { name: 'שם', condition: 'תנאי אחד לפחות', action: 'פעולה אחת לפחות' },
       missingHint: (parts: readonly string[]) => `כדי לשמור חסרים: ${parts.join(', ')}`,
       saveFailed: 'שגיאה בשמירת הכלל',
+      confirmForwardTitle: 'אישור העברה אוטומטית',
+      confirmForwardBefore: 'כל מייל שיתאים לכלל יועבר אוטומטית אל',
+      confirmForwardAfter:
+        'ודאו שזו כתובת שלכם או של מי שאתם סומכים עליו: העותקים ייצאו מתיבת הדואר שלכם. מיילים שנשלחו או הועברו אוטומטית, ומיילים מהכתובות שלכם, לא יועברו, ומספר ההעברות ביום מוגבל.',
+      confirmForwardYes: 'אישור ושמירה',
+      confirmForwardNo: 'חזרה לכלל',
     },
 
     condition: {
@@ -1746,6 +1756,7 @@ export const he = {
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',
+      leftOut: 'חלקים מהגיבוי לא שוחזרו כפי שהם:',
     },
     master: {
       saveTitle: 'שמירת ההגדרות לשרת',

@@ -12,3 +12,16 @@ export function passwordProblem(password: string, confirm?: string): string | nu
   if (confirm !== undefined && password !== confirm) return he.passwords.mismatch;
   return null;
 }
+
+/**
+ * The first problem of a form that sets a password: `required` when a field it needs is empty,
+ * then the password's own (passwordProblem).
+ */
+export function passwordFormProblem(
+  empty: boolean,
+  password: string,
+  confirm?: string,
+  required: string = he.settings.validation.required,
+): string | null {
+  return empty ? required : passwordProblem(password, confirm);
+}

@@ -4,6 +4,10 @@
 // — 3 s, then 6 s, 12 s, … at most 5 attempts. Close codes 1000 (normal) and 4001 (signed out)
 // end the channel for good. An error event marks the connection as failed ("Connection failed").
 
+import { INITIAL_LIVE_STATE, type LiveState } from '../../session/liveStatus';
+
+export type { LiveState, LiveStatus } from '../../session/liveStatus';
+
 /** Spec 000 §9. */
 export const LIVE_RECONNECT_BASE_MS = 3000;
 export const LIVE_MAX_RECONNECT_ATTEMPTS = 5;
@@ -13,38 +17,6 @@ export const LIVE_CHANNELS: readonly string[] = ['mail', 'settings', 'system'];
 /** Close codes after which the client does not reconnect. */
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_UNAUTHORIZED = 4001;
-
-export type LiveStatus =
-  /** Opening the socket or waiting for `auth_success`. */
-  | 'connecting'
-  /** Authenticated: events flow. */
-  | 'connected'
-  /** Closed unexpectedly; the next attempt is scheduled. */
-  | 'reconnecting'
-  /** Closed and out of attempts: only the 30 s polls keep the screen fresh. */
-  | 'failed'
-  /** Closed on purpose (1000, 4001 or `stop()`): no reconnect. */
-  | 'closed';
-
-export interface LiveState {
-  status: LiveStatus;
-  /** An error event was seen since the last successful authentication ("Connection failed"). */
-  error: boolean;
-  /** Reconnect attempts made since the last successful authentication (0 to 5). */
-  attempt: number;
-  /** Milliseconds until the scheduled reconnect, while `reconnecting`. */
-  retryInMs: number | null;
-  /** The server refused the token (`auth_error` or close code 4001). */
-  unauthorized: boolean;
-}
-
-export const INITIAL_LIVE_STATE: LiveState = Object.freeze({
-  status: 'connecting',
-  error: false,
-  attempt: 0,
-  retryInMs: null,
-  unauthorized: false,
-});
 
 /** A server message: `{type, data}`. */
 export interface LiveEvent {

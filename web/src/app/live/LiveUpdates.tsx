@@ -19,53 +19,38 @@
 // burst, and not what a mailbox's first sync brings (`initial`: that is history, not news).
 // The 30 s counts poll (useFolderCounts) stays as the fallback when the channel is down.
 
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
 import { isAutoReplyKey, isTasksKey, keys } from '../../api/keys';
 import { isSpamKey } from '../../api/spam';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
-import { useAuth } from '../AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { useSettingsSync } from '../../features/settings/sync/SettingsProvider';
 import { folderTitle, normalizeFolder } from '../../features/inbox/folders';
 import type { MailAccountsResponse } from '../../api/types';
-import { useToast, type ToastApi } from '../Toasts';
+import { useToast, type ToastApi } from '../../session/Toasts';
 import { announceAutoReply, isAutoReplyNotice } from './autoReply';
 import { announceNewMail, isNewMail } from './newMail';
 import { announceOAuthSignIn, isOAuthSignInNotice } from './oauthSignIn';
 import { announceSpam, isSpamNotice } from './spamDetected';
 import { announceTaskDue, isTaskDueNotice } from './taskDue';
-import { INITIAL_LIVE_STATE, LiveClient, liveUrl, type LiveEvent, type LiveState } from './LiveClient';
-import { outgoingReason, revalidateMailData, revalidateOutgoing, type OutgoingReason } from './revalidate';
+import { LiveClient, liveUrl, type LiveEvent } from './LiveClient';
+import {
+  INITIAL_LIVE_STATE,
+  LiveStatusContext,
+  useLiveStatus,
+  type LiveState,
+  type LiveStatusValue,
+} from '../../session/liveStatus';
+import { revalidateMailData } from '../../session/revalidateMail';
+import { outgoingReason, revalidateOutgoing, type OutgoingReason } from './revalidate';
 
 /** Bursts of events (a sync storing mail batch after batch) make one re-read. */
 export const LIVE_REVALIDATE_DELAY_MS = 200;
 /** New mail within this window is announced once. */
 export const NEW_MAIL_ANNOUNCE_DELAY_MS = 1500;
-
-export interface LiveStatusValue extends LiveState {
-  /** Reconnect now, after the client gave up (or is waiting for its next attempt). */
-  retry: () => void;
-}
-
-const IDLE: LiveStatusValue = { ...INITIAL_LIVE_STATE, status: 'closed', retry: () => {} };
-
-const LiveStatusContext = createContext<LiveStatusValue>(IDLE);
-
-/** The channel's state, for an indicator; 'closed' outside a signed-in session. */
-export function useLiveStatus(): LiveStatusValue {
-  return useContext(LiveStatusContext);
-}
 
 function toastByLevel(toast: ToastApi, data: unknown): void {
   if (typeof data !== 'object' || data === null) return;

@@ -5,8 +5,8 @@
 
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
-import type { ToastApi } from '../Toasts';
-import { notifyDesktop } from './newMail';
+import type { ToastApi } from '../../session/Toasts';
+import { notifyDesktop } from '../../session/desktopNotifications';
 
 export interface AutoReplyNotice {
   from: string;

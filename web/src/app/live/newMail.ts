@@ -5,7 +5,8 @@
 
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
-import type { ToastApi } from '../Toasts';
+import { notifyDesktop } from '../../session/desktopNotifications';
+import type { ToastApi } from '../../session/Toasts';
 
 export interface NewMail {
   folder: string;
@@ -17,40 +18,6 @@ export interface NewMail {
 export function isNewMail(data: unknown): data is NewMail {
   const d = data as Partial<NewMail> | null;
   return !!d && typeof d.folder === 'string' && typeof d.count === 'number' && d.count > 0;
-}
-
-export function desktopSupported(): boolean {
-  return typeof window !== 'undefined' && 'Notification' in window;
-}
-
-/** Asks for the browser's permission (call from a click: browsers ignore it otherwise). */
-export async function askDesktopPermission(): Promise<NotificationPermission | 'unsupported'> {
-  if (!desktopSupported()) return 'unsupported';
-  if (Notification.permission !== 'default') return Notification.permission;
-  try {
-    return await Notification.requestPermission();
-  } catch {
-    return Notification.permission;
-  }
-}
-
-function inFront(): boolean {
-  return document.visibilityState === 'visible' && document.hasFocus();
-}
-
-/**
- * The browser's notification, when the user asked for them (desktopNotifications), allowed them,
- * and the app is not in front (in front, the toast is enough). Returns whether it was shown.
- */
-export function notifyDesktop(wanted: boolean, title: string, body: string, tag: string): boolean {
-  if (!wanted || !desktopSupported() || Notification.permission !== 'granted' || inFront()) return false;
-  try {
-    new Notification(title, { body, tag, lang: 'he', dir: 'rtl' });
-    return true;
-  } catch {
-    /* some browsers only allow notifications from a service worker */
-    return false;
-  }
 }
 
 let audio: AudioContext | null = null;

@@ -5,7 +5,7 @@
 import useSWR from 'swr';
 import { keys } from '../../api/keys';
 import type { MailAccountWithSync, MailAccountsResponse } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 export const BUSY_POLL_MS = 5000;
 

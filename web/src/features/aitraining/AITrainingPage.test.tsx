@@ -2,25 +2,17 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiTrainingSettings } from '../../api/ai';
-import { PageOutlet } from '../../app/PageOutlet';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import AITrainingPage, { SAVED_MESSAGE_MS } from './AITrainingPage';
+import { renderTrainingPage, trainingServer, trainingSettings } from './trainingFixtures';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
-const TRAINING: AiTrainingSettings = {
-  systemPrompt: 'אתה עוזר אישי שכותב מיילים בשמי.',
+const TRAINING: AiTrainingSettings = trainingSettings({
   templates: [
     { id: 'formal', name: 'עסקי רשמי', prompt: 'כתוב בסגנון עסקי רשמי' },
     { id: 'friendly', name: 'ידידותי', prompt: 'כתוב בחום' },
   ],
-  tone: 'professional',
-  language: 'auto',
-  creativity: 0.7,
-  maxLength: 2000,
-  includeContext: true,
-  autoCorrect: true,
   // Not shown on the page: must go back exactly as loaded.
   spamTrainingEnabled: false,
   spamExamples: [{ id: 's1', text: 'זכית בפרס!', date: '2026-11-01T10:00:00Z' }],
@@ -28,51 +20,18 @@ const TRAINING: AiTrainingSettings = {
   spamKeywords: 'lottery\nprize',
   spamDomains: 'spam.example',
   spamPatterns: '^win.*',
-  updatedAt: '2026-11-22T10:00:00Z',
-};
+});
 
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
-}
-
-function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
-
-/** A server that keeps what is saved and answers with it. */
 function server(routes: Record<string, Handler> = {}, initial: AiTrainingSettings = TRAINING) {
-  let stored = initial;
-  return mockFetch({
-    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
-    'GET /api/settings/ai-training': () => json(200, stored),
-    'GET /api/global-settings/ai-training/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
-    'POST /api/settings/ai-training': (init) => {
-      stored = { ...stored, ...JSON.parse(String(init?.body)), updatedAt: '2026-11-23T09:00:00Z' };
-      return json(200, { success: true, settings: stored });
-    },
-    ...routes,
-  });
+  return trainingServer(initial, routes);
 }
 
-async function renderPage() {
-  signInAs(DANA);
-  const r = renderWithProviders(<AITrainingPage />, { route: '/AITraining' });
-  await screen.findByTestId('training-general');
-  return r;
-}
+const renderPage = () => renderTrainingPage();
 
 describe('AITrainingPage', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
-  });
-
-  it('is the real page of /AITraining (no longer the placeholder)', async () => {
-    server();
-    signInAs(DANA);
-    renderWithProviders(<PageOutlet />, { route: '/AITraining' });
-    expect(await screen.findByTestId('page-AITrainingPage')).toBeInTheDocument();
-    expect(await screen.findByTestId('training-general')).toBeInTheDocument();
   });
 
   it('loads the server copy on open and shows the general settings tab first', async () => {

@@ -20,8 +20,8 @@ import {
   type GlobalSettingsExists,
 } from '../../api/household';
 import { withReason } from '../../api/outgoing';
-import { useAuth } from '../../app/AuthProvider';
-import { useToast } from '../../app/Toasts';
+import { useAuth } from '../../session/AuthProvider';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';

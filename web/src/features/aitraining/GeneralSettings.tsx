@@ -3,10 +3,10 @@
 // an inline message when out of range), thread context and auto-correct.
 
 import { AI_LANGUAGES, AI_TONES, MAX_LENGTH_RANGE, type AiLanguage, type AiTone } from '../../api/ai';
-import { CheckboxField, SelectField } from '../../components/Field';
+import { CheckboxField, SelectField, TextAreaField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { TextAreaField } from './TextAreaField';
 import { CREATIVITY, parseMaxLength, roundCreativity, type TrainingForm } from './trainingForm';
+import { Card } from '../../components/Card';
 
 const t = he.aiTraining;
 
@@ -19,10 +19,7 @@ interface Props {
 export function GeneralSettings({ form, onChange, disabled }: Props) {
   const maxLengthValid = parseMaxLength(form.maxLength) !== null;
   return (
-    <section className="card" aria-labelledby="training-general-title" data-testid="training-general">
-      <h2 id="training-general-title" className="card__title">
-        {t.general}
-      </h2>
+    <Card id="training-general" title={t.general} testId="training-general">
       <div className="form">
         <TextAreaField
           id="training-system-prompt"
@@ -129,6 +126,6 @@ export function GeneralSettings({ form, onChange, disabled }: Props) {
           onCheckedChange={(autoCorrect) => onChange({ autoCorrect })}
         />
       </div>
-    </section>
+    </Card>
   );
 }

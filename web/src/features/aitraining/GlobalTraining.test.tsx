@@ -6,63 +6,22 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiTrainingSettings } from '../../api/ai';
 import type { User } from '../../api/types';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import AITrainingPage from './AITrainingPage';
+import { bodyOf, calls, DANA, json, mockFetch } from '../../test/helpers';
+import { NO_GLOBAL, renderTrainingPage, trainingServer, trainingSettings } from './trainingFixtures';
 
-type Fetch = ReturnType<typeof mockFetch>;
 type Handler = Parameters<typeof mockFetch>[0][string];
 
 const PLAIN: User = { ...DANA, id: 2, username: 'yossi', name: 'יוסי לוי', role: 'user' };
 
-const TRAINING: AiTrainingSettings = {
-  systemPrompt: 'אתה עוזר אישי שכותב מיילים בשמי.',
-  templates: [{ id: 'formal', name: 'עסקי רשמי', prompt: 'כתוב בסגנון עסקי רשמי' }],
-  tone: 'professional',
-  language: 'auto',
-  creativity: 0.7,
-  maxLength: 2000,
-  includeContext: true,
-  autoCorrect: true,
-  spamTrainingEnabled: true,
-  spamExamples: [],
-  hamExamples: [],
-  spamKeywords: '',
-  spamDomains: '',
-  spamPatterns: '',
-  updatedAt: '2026-11-22T10:00:00Z',
-};
+const TRAINING: AiTrainingSettings = trainingSettings({ templates: [{ id: 'formal', name: 'עסקי רשמי', prompt: 'כתוב בסגנון עסקי רשמי' }] });
 
-const NO_GLOBAL = { exists: false, lastUpdated: null, updatedBy: null };
 const GLOBAL = { exists: true, lastUpdated: '2026-11-20T08:30:00Z', updatedBy: 'דנה כהן' };
 
-function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
-}
-
-function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
-}
-
 function server(user: User, routes: Record<string, Handler> = {}) {
-  let stored = TRAINING;
-  return mockFetch({
-    'GET /api/app/me': () => json(200, { success: true, user }),
-    'GET /api/settings/ai-training': () => json(200, stored),
-    'POST /api/settings/ai-training': (init) => {
-      stored = { ...stored, ...JSON.parse(String(init?.body)), updatedAt: '2026-11-23T09:00:00Z' };
-      return json(200, { success: true, settings: stored });
-    },
-    'GET /api/global-settings/ai-training/exists': () => json(200, NO_GLOBAL),
-    ...routes,
-  });
+  return trainingServer(TRAINING, routes, user);
 }
 
-async function renderPage(user: User) {
-  signInAs(user);
-  const r = renderWithProviders(<AITrainingPage />, { route: '/AITraining' });
-  await screen.findByTestId('training-general');
-  return r;
-}
+const renderPage = (user: User) => renderTrainingPage(user);
 
 describe('AI training: global settings', () => {
   afterEach(() => {

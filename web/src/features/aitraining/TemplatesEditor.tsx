@@ -4,10 +4,10 @@
 
 import { useState, type FormEvent } from 'react';
 import type { AiTemplate } from '../../api/ai';
-import { TextField } from '../../components/Field';
+import { SubmitButton, TextAreaField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
-import { TextAreaField } from './TextAreaField';
 import { newTemplateId } from './trainingForm';
+import { Card } from '../../components/Card';
 
 const t = he.aiTraining;
 
@@ -44,18 +44,14 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
   }
 
   return (
-    <section className="card" aria-labelledby="training-templates-title" data-testid="training-templates">
-      <h2 id="training-templates-title" className="card__title">
-        {t.templatesTitle}
-      </h2>
-      <p className="card__status">{t.templatesHint}</p>
+    <Card id="training-templates" title={t.templatesTitle} intro={t.templatesHint} testId="training-templates">
 
       {templates.length === 0 ? (
         <p className="card__status" data-testid="training-template-empty">
           {t.templatesEmpty}
         </p>
       ) : (
-        <ul className="user-list ai-templates" aria-label={t.templatesLabel} data-testid="training-template-list">
+        <ul className="list-box ai-templates" aria-label={t.templatesLabel} data-testid="training-template-list">
           {templates.map((tpl) =>
             editing?.id === tpl.id ? (
               <li key={tpl.id} className="user-row ai-template" data-testid="training-template-row" data-id={tpl.id}>
@@ -81,14 +77,9 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
                     </p>
                   )}
                   <div className="form__actions">
-                    <button
-                      type="submit"
-                      className="button button--primary"
-                      disabled={disabled || !editing.name.trim()}
-                      data-testid="training-template-edit-save"
-                    >
+                    <SubmitButton disabled={disabled || !editing.name.trim()} testId="training-template-edit-save">
                       {t.templateSave}
-                    </button>
+                    </SubmitButton>
                     <button type="button" className="button" onClick={() => setEditing(null)} data-testid="training-template-edit-cancel">
                       {t.templateCancel}
                     </button>
@@ -161,6 +152,6 @@ export function TemplatesEditor({ templates, onChange, disabled }: Props) {
           </button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -5,10 +5,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api } from '../../api/client';
 import type { LoginRequest, LoginResponse } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
-import { TextField } from '../../components/Field';
-import { MailIcon } from '../../components/icons';
+import { useAuth } from '../../session/AuthProvider';
+import { SubmitButton, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
+import { AuthCard } from './AuthCard';
 
 /** What the setup page hands over after creating the first admin. */
 export interface LoginLocationState {
@@ -64,66 +64,58 @@ export default function LoginPage() {
   }
 
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <div className="auth-card__brand">
-          <span className="brand-mark" aria-hidden="true">
-            <MailIcon />
-          </span>
-          <span className="brand-name">{he.app.name}</span>
-        </div>
-        <h1 className="auth-card__title">{he.login.title}</h1>
-        <p className="auth-card__subtitle">{he.login.subtitle}</p>
+    <AuthCard title={he.login.title}>
+    <p className="auth-card__subtitle">{he.login.subtitle}</p>
 
-        {handoff.notice && !error && (
-          <p className="notice notice--success" role="status">
-            {handoff.notice}
-          </p>
-        )}
+    {handoff.notice && !error && (
+      <p className="notice notice--success" role="status">
+        {handoff.notice}
+      </p>
+    )}
 
-        {/* Native validation enforces the required fields; the server checks the rest. */}
-        <form className="form" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
-          <TextField
-            id="login-username"
-            label={he.login.username}
-            name="username"
-            type="text"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            disabled={submitting}
-            value={username}
-            onValueChange={setUsername}
-          />
-          <TextField
-            id="login-password"
-            label={he.login.password}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            disabled={submitting}
-            value={password}
-            onValueChange={setPassword}
-          />
+    {/* Native validation enforces the required fields; the server checks the rest. */}
+    <form className="form" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+      <TextField
+        id="login-username"
+        label={he.login.username}
+        name="username"
+        type="text"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        disabled={submitting}
+        value={username}
+        onValueChange={setUsername}
+      />
+      <TextField
+        id="login-password"
+        label={he.login.password}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        disabled={submitting}
+        value={password}
+        onValueChange={setPassword}
+      />
 
-          {error && (
-            <p id={errorId} className="notice notice--error" role="alert" data-testid="login-error">
-              {error}
-            </p>
-          )}
+      {error && (
+        <p id={errorId} className="notice notice--error" role="alert" data-testid="login-error">
+          {error}
+        </p>
+      )}
 
-          <button
-            type="submit"
-            className="button button--primary button--block"
-            disabled={submitting}
-            data-testid="login-submit"
-          >
-            {submitting ? he.login.submitting : he.login.submit}
-          </button>
-        </form>
-      </div>
-    </main>
+      <SubmitButton
+        busy={submitting}
+        busyLabel={he.login.submitting}
+        className="button--block"
+        disabled={submitting}
+        testId="login-submit"
+      >
+        {he.login.submit}
+      </SubmitButton>
+    </form>
+    </AuthCard>
   );
 }

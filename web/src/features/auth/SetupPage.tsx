@@ -8,13 +8,14 @@ import useSWR from 'swr';
 import { ApiError, api, errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { SetupAdminRequest, SetupAdminResponse, SetupStatusResponse } from '../../api/types';
-import { useToast } from '../../app/Toasts';
-import { TextField } from '../../components/Field';
-import { MailIcon } from '../../components/icons';
+import { useToast } from '../../session/Toasts';
+import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
-import { passwordProblem } from '../../lib/passwords';
+import { passwordFormProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
+import { AuthCard } from './AuthCard';
+import { useSubmit } from '../../components/useSubmit';
 
 export function validateSetup(f: {
   name: string;
@@ -22,8 +23,8 @@ export function validateSetup(f: {
   password: string;
   confirm: string;
 }): string | null {
-  if (!f.name.trim() || !f.username.trim() || !f.password || !f.confirm) return he.setup.required;
-  return passwordProblem(f.password, f.confirm);
+  const empty = !f.name.trim() || !f.username.trim() || !f.password || !f.confirm;
+  return passwordFormProblem(empty, f.password, f.confirm, he.setup.required);
 }
 
 export default function SetupPage() {
@@ -59,18 +60,9 @@ export default function SetupPage() {
   }
 
   return (
-    <main className="auth-page">
-      <div className="auth-card auth-card--wide">
-        <div className="auth-card__brand">
-          <span className="brand-mark" aria-hidden="true">
-            <MailIcon />
-          </span>
-          <span className="brand-name">{he.app.name}</span>
-        </div>
-        <h1 className="auth-card__title">{he.setup.title}</h1>
-        {body}
-      </div>
-    </main>
+    <AuthCard title={he.setup.title} wide>
+      {body}
+    </AuthCard>
   );
 }
 
@@ -94,19 +86,14 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, submit } = useSubmit();
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (submitting) return;
-    const invalid = validateSetup({ name, username, password, confirm });
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    void submit(e, validateSetup({ name, username, password, confirm }), send);
+  }
+
+  // A 403 (wrong token) or 400 (invalid fields): the server's Hebrew message says which.
+  async function send() {
     try {
       const body: SetupAdminRequest = { token, name: name.trim(), username: username.trim(), password };
       const res = await api<SetupAdminResponse>('/api/setup/admin', {
@@ -121,16 +108,11 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         username: res.user?.username ?? username.trim(),
       };
       navigate('/login', { replace: true, state });
-      return;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        onAlreadyDone();
-        return;
-      }
-      // 403 wrong token, 400 invalid fields: the server's Hebrew message says which.
-      setError(errorMessage(err));
+      // Someone finished setup meanwhile: the "already done" view.
+      if (err instanceof ApiError && err.status === 409) onAlreadyDone();
+      else throw err;
     }
-    setSubmitting(false);
   }
 
   return (
@@ -155,14 +137,12 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         />
         <TextField
           id="setup-username"
+          verbatim
           label={he.setup.username}
           hint={he.setup.usernameHint}
           name="username"
           type="text"
-          dir="ltr"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           required
           disabled={submitting}
           value={username}
@@ -188,14 +168,15 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
           error={error}
           errorTestId="setup-error"
         />
-        <button
-          type="submit"
-          className="button button--primary button--block"
+        <SubmitButton
+          busy={submitting}
+          busyLabel={he.setup.submitting}
+          className="button--block"
           disabled={submitting}
-          data-testid="setup-submit"
+          testId="setup-submit"
         >
-          {submitting ? he.setup.submitting : he.setup.submit}
-        </button>
+          {he.setup.submit}
+        </SubmitButton>
       </form>
     </>
   );

@@ -1,16 +1,16 @@
 // What the monitor decided about each mail it checked, newest first (GET /api/auto-reply/activity:
 // the last 100): when, from whom, the subject and the reason in Hebrew — with the cause for a
-// failure — so a mail that got no draft says why. The first ten show; the rest on request, in a
+// failure — so a mail that got no draft says why. A draft addressed to a Reply-To of another domain
+// than the sender's is flagged: anyone can write a Reply-To, so the user looks before sending. The first ten show; the rest on request, in a
 // box that scrolls so the card stays short. Re-read with the stats (every 30 s, and at once on
 // the live `auto_reply` event).
 
 import { useState } from 'react';
 import type { SWRResponse } from 'swr';
 import type { AutoReplyActivity, AutoReplyActivityItem, AutoReplyReason } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.autoReply.activity;
 
@@ -47,6 +47,12 @@ function Item({ item }: { item: AutoReplyActivityItem }) {
           </span>
         )}
       </span>
+      {item.replyToElsewhere && (
+        <span className="auto-reply-activity__warning" role="note" data-testid="auto-reply-activity-reply-to">
+          {t.replyToElsewhere} <bdi dir="ltr">{item.replyToElsewhere}</bdi>
+          {t.replyToElsewhereAfter}
+        </span>
+      )}
     </li>
   );
 }
@@ -66,7 +72,7 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
     const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
     body = (
       <>
-        <ol className="auto-reply-activity__list" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
+        <ol className="auto-reply-activity__list list-box" aria-labelledby="auto-reply-activity-title" data-testid="auto-reply-activity-list">
           {shown.map((item, i) => (
             // Decisions carry no id; the rows hold no state, so a position key is harmless.
             <Item key={i} item={item} />
@@ -85,20 +91,8 @@ export function ActivityList({ activity }: { activity: SWRResponse<AutoReplyActi
         )}
       </>
     );
-  } else if (activity.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(activity.error)}`}
-        onRetry={() => void activity.mutate()}
-        testId="auto-reply-activity-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {he.app.loading}
-      </p>
-    );
+    body = <LoadState of={activity} text={{ loadFailed: t.loadFailed }} testIds={{ error: 'auto-reply-activity-error' }} />;
   }
 
   return (

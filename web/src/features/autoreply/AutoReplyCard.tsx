@@ -13,10 +13,8 @@ import { useId, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings, type KeyExists } from '../../api/ai';
 import type { AutoReplyActivity, AutoReplyStats } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { TextField } from '../../components/Field';
-import { LoadError } from '../../components/LoadError';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import '../../styles/autoreply.css';
@@ -28,6 +26,7 @@ import { SendersFields } from './SendersFields';
 import { AUTO_REPLY_STATS_POLL_MS, StatsPanel } from './StatsPanel';
 import { useAutoReplySettings } from './useAutoReplySettings';
 import { WorkHoursFields } from './WorkHoursFields';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.autoReply;
 
@@ -73,20 +72,9 @@ export function AutoReplyCard() {
         <LimitsFields idBase={idBase} values={values} change={change} />
       </div>
     );
-  } else if (settings.loadError !== undefined) {
-    form = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(settings.loadError)}`}
-        onRetry={settings.reload}
-        testId="auto-reply-load-error"
-      />
-    );
   } else {
-    form = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    const load = { error: settings.loadError, mutate: settings.reload };
+    form = <LoadState of={load} text={t} testIds={{ error: 'auto-reply-load-error' }} />;
   }
 
   return (

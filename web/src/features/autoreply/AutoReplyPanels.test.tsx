@@ -55,7 +55,7 @@ describe('AutoReplyCard panels', () => {
 
   it('lists the decisions with time, sender, subject and reason; a failure with its cause; ten until asked', async () => {
     const items = [
-      activityItem(),
+      activityItem({ replyToElsewhere: 'collect@evil.test' }),
       activityItem({
         at: '2026-03-05T12:20:00Z',
         from: 'news@shop.test',
@@ -77,6 +77,9 @@ describe('AutoReplyCard panels', () => {
     expect(rows[0]).toHaveTextContent('05/03/2026 14:30');
     expect(rows[0]).toHaveTextContent('נכתבה טיוטת תשובה');
     expect(rows[0]).toHaveAttribute('data-reason', 'answered');
+    // A Reply-To of another domain is flagged, with the address.
+    expect(within(rows[0]).getByTestId('auto-reply-activity-reply-to')).toHaveTextContent('collect@evil.test');
+    expect(within(rows[1]).queryByTestId('auto-reply-activity-reply-to')).not.toBeInTheDocument();
     // No display name: the address.
     expect(rows[1]).toHaveTextContent('news@shop.test');
     expect(rows[1]).toHaveTextContent('דולג: דואר מרשימת תפוצה');

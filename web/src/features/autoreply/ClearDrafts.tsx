@@ -2,12 +2,11 @@
 // still waiting are deleted (from the mailbox's Drafts too); the user's own drafts stay. Says how
 // many went, or the spec's failure message, and re-reads the drafts, the counts and the stats.
 
-import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { clearAutoReplies } from '../../api/autoReply';
 import { isAutoReplyKey } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToast } from '../../session/Toasts';
+import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { useRefreshDrafts } from '../drafts/useDrafts';
@@ -19,11 +18,9 @@ export function ClearDrafts({ waiting }: { waiting: number | undefined }) {
   const toast = useToast();
   const { mutate } = useSWRConfig();
   const refreshDrafts = useRefreshDrafts();
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirmation<true>();
 
   async function clear() {
-    setBusy(true);
     try {
       const res = await clearAutoReplies();
       toast.success(t.cleared(res.clearedCount));
@@ -33,8 +30,6 @@ export function ClearDrafts({ waiting }: { waiting: number | undefined }) {
     } finally {
       // Some may have gone even when the request failed midway: re-read either way.
       void mutate(isAutoReplyKey);
-      setBusy(false);
-      setConfirming(false);
     }
   }
 
@@ -44,23 +39,15 @@ export function ClearDrafts({ waiting }: { waiting: number | undefined }) {
         type="button"
         className="button auto-reply__clear"
         // Nothing to clear: the stats say so (and are re-read when a draft is written).
-        disabled={waiting === 0 || busy}
-        onClick={() => setConfirming(true)}
+        disabled={waiting === 0 || confirm.busy}
+        onClick={() => confirm.ask(true)}
         data-testid="auto-reply-clear"
       >
         <TrashIcon />
         {t.clear}
       </button>
-      {confirming && (
-        <ConfirmDialog
-          title={t.clearTitle}
-          confirmLabel={t.clearYes}
-          cancelLabel={t.clearNo}
-          danger
-          busy={busy}
-          onConfirm={() => void clear()}
-          onCancel={() => setConfirming(false)}
-        >
+      {confirm.item && (
+        <ConfirmDialog title={t.clearTitle} confirmLabel={t.clearYes} cancelLabel={t.clearNo} danger {...confirm.dialog(clear)}>
           <p>{waiting === undefined ? t.clearQuestionUnknown : t.clearQuestion(waiting)}</p>
           <p className="muted">{t.clearExplain}</p>
         </ConfirmDialog>

@@ -2,16 +2,12 @@
 // spec's default 1000 being its ceiling), no repeats, the notification, and the check interval
 // with the spec's options (below 30 s a warning about the load).
 
-import {
-  CHECK_INTERVALS,
-  MAX_PER_DAY_RANGE,
-  RECOMMENDED_MIN_INTERVAL,
-  type AutoReplySettings,
-} from '../../api/autoReply';
+import { CHECK_INTERVALS, MAX_PER_DAY_RANGE, RECOMMENDED_MIN_INTERVAL } from '../../api/autoReply';
 import { SelectField } from '../../components/Field';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import { CheckedInput } from './CheckedInput';
+import type { FieldGroupProps } from './useAutoReplySettings';
 
 const t = he.autoReply;
 const { min, max, specDefault } = MAX_PER_DAY_RANGE;
@@ -28,13 +24,7 @@ function intervalLabel(minutes: number): string {
   return minutes === RECOMMENDED_MIN_INTERVAL ? `${label} ${t.recommended}` : label;
 }
 
-interface Props {
-  idBase: string;
-  values: AutoReplySettings;
-  change: (patch: Partial<AutoReplySettings>) => void;
-}
-
-export function LimitsFields({ idBase, values, change }: Props) {
+export function LimitsFields({ idBase, values, change }: FieldGroupProps) {
   const interval = values.autoReplyCheckInterval;
   // A value saved elsewhere that is not one of the options is still shown as it is.
   const intervals = CHECK_INTERVALS.includes(interval) ? CHECK_INTERVALS : [...CHECK_INTERVALS, interval].sort((a, b) => a - b);

@@ -2,23 +2,18 @@
 // 0.1, spec 001 §5). They override the AI-training page's tone, length and creativity for the
 // auto-reply only; the training's instructions and examples still apply.
 
-import type { AutoReplyLength, AutoReplySettings, AutoReplyTone } from '../../api/autoReply';
+import type { AutoReplyLength, AutoReplyTone } from '../../api/autoReply';
 import { CREATIVITY_RANGE } from '../../api/autoReply';
 import { SelectField } from '../../components/Field';
 import { he } from '../../i18n/he';
+import type { FieldGroupProps } from './useAutoReplySettings';
 
 const t = he.autoReply;
 
 const TONES: readonly AutoReplyTone[] = ['professional', 'friendly', 'formal'];
 const LENGTHS: readonly AutoReplyLength[] = ['short', 'medium', 'long'];
 
-interface Props {
-  idBase: string;
-  values: AutoReplySettings;
-  change: (patch: Partial<AutoReplySettings>) => void;
-}
-
-export function ReplyStyleFields({ idBase, values, change }: Props) {
+export function ReplyStyleFields({ idBase, values, change }: FieldGroupProps) {
   const creativity = values.autoReplyCreativity;
   return (
     <fieldset className="auto-reply__section" data-testid="auto-reply-style">

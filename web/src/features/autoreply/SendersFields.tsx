@@ -2,9 +2,9 @@
 // and white lists — addresses or @domains separated by commas or newlines, as the server splits
 // them (autoreply/settings.rs `entries`).
 
-import type { AutoReplySettings } from '../../api/autoReply';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
+import type { FieldGroupProps } from './useAutoReplySettings';
 
 const t = he.autoReply;
 
@@ -22,13 +22,7 @@ const LISTS: readonly { field: ListField; label: string; hint: string; testId: s
   { field: 'autoReplyWhitelist', label: t.whitelist, hint: t.whitelistHint, testId: 'auto-reply-whitelist' },
 ];
 
-interface Props {
-  idBase: string;
-  values: AutoReplySettings;
-  change: (patch: Partial<AutoReplySettings>) => void;
-}
-
-export function SendersFields({ idBase, values, change }: Props) {
+export function SendersFields({ idBase, values, change }: FieldGroupProps) {
   return (
     <fieldset className="auto-reply__section" data-testid="auto-reply-senders">
       <legend className="card__subtitle">{t.sections.senders}</legend>

@@ -5,10 +5,10 @@
 
 import type { SWRResponse } from 'swr';
 import type { AutoReplyStats } from '../../api/autoReply';
-import { errorMessage } from '../../api/client';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
+import { Fact } from '../../components/Fact';
 
 const t = he.autoReply.stats;
 
@@ -45,25 +45,19 @@ export function StatsPanel({ stats }: { stats: SWRResponse<AutoReplyStats> }) {
           </ul>
         </div>
         <dl className="facts auto-reply-stats__facts">
-          <div className="facts__row">
-            <dt>{t.monitoring}</dt>
-            <dd>
-              <span
-                className={`auto-reply-stats__state${data.isMonitoring ? ' is-on' : ''}`}
-                data-testid="auto-reply-monitoring"
-                data-on={data.isMonitoring}
-              >
-                <span className="auto-reply-stats__dot" aria-hidden="true" />
-                {data.isMonitoring ? t.on : t.off}
-              </span>
-            </dd>
-          </div>
-          <div className="facts__row">
-            <dt>{t.lastCheck}</dt>
-            <dd data-testid="auto-reply-last-check">
-              {data.lastCheck ? <time dateTime={data.lastCheck}>{formatDateTime(data.lastCheck)}</time> : t.never}
-            </dd>
-          </div>
+          <Fact label={t.monitoring}>
+            <span
+              className={`auto-reply-stats__state${data.isMonitoring ? ' is-on' : ''}`}
+              data-testid="auto-reply-monitoring"
+              data-on={data.isMonitoring}
+            >
+              <span className="auto-reply-stats__dot" aria-hidden="true" />
+              {data.isMonitoring ? t.on : t.off}
+            </span>
+          </Fact>
+          <Fact label={t.lastCheck} testId="auto-reply-last-check">
+            {data.lastCheck ? <time dateTime={data.lastCheck}>{formatDateTime(data.lastCheck)}</time> : t.never}
+          </Fact>
         </dl>
         {data.waiting > 0 && (
           <p className="muted auto-reply-stats__waiting" data-testid="auto-reply-waiting">
@@ -72,20 +66,8 @@ export function StatsPanel({ stats }: { stats: SWRResponse<AutoReplyStats> }) {
         )}
       </>
     );
-  } else if (stats.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(stats.error)}`}
-        onRetry={() => void stats.mutate()}
-        testId="auto-reply-stats-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <LoadState of={stats} text={t} testIds={{ error: 'auto-reply-stats-error' }} />;
   }
 
   return (

@@ -3,11 +3,11 @@
 // (Sunday–Thursday) and the spec's default (Monday–Friday). The times and days stay editable
 // with the switch off, so they can be set up before it is turned on.
 
-import type { AutoReplySettings } from '../../api/autoReply';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import { ISRAELI_WORK_WEEK } from '../../lib/dates';
 import { CheckedInput } from './CheckedInput';
+import type { FieldGroupProps } from './useAutoReplySettings';
 
 const t = he.autoReply;
 
@@ -39,13 +39,7 @@ function sameDays(a: readonly number[], b: readonly number[]): boolean {
   return x.length === y.length && x.every((d, i) => d === y[i]);
 }
 
-interface Props {
-  idBase: string;
-  values: AutoReplySettings;
-  change: (patch: Partial<AutoReplySettings>) => void;
-}
-
-export function WorkHoursFields({ idBase, values, change }: Props) {
+export function WorkHoursFields({ idBase, values, change }: FieldGroupProps) {
   const days = values.autoReplyWorkDays;
 
   function toggleDay(day: number) {

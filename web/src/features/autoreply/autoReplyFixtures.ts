@@ -4,7 +4,10 @@
 
 import type { AiSettings } from '../../api/ai';
 import type { AutoReplyActivityItem, AutoReplySettings, AutoReplyStats } from '../../api/autoReply';
-import { DANA, json, mockFetch } from '../../test/helpers';
+import { calls, DANA, json, mockFetch } from '../../test/helpers';
+import { AI_SETTINGS } from '../ai/aiFixtures';
+
+export { calls };
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -40,16 +43,7 @@ export const STATS: AutoReplyStats = {
   waiting: 0,
 };
 
-const AI: AiSettings = {
-  provider: 'anthropic',
-  model: '',
-  baseUrl: '',
-  effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-  defaults: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-  keyStored: false,
-  keyRequired: true,
-  baseUrlEditable: true,
-};
+const AI: AiSettings = AI_SETTINGS;
 
 export function activityItem(over: Partial<AutoReplyActivityItem> = {}): AutoReplyActivityItem {
   return {
@@ -60,6 +54,7 @@ export function activityItem(over: Partial<AutoReplyActivityItem> = {}): AutoRep
     reason: 'answered',
     text: 'נכתבה טיוטת תשובה',
     detail: null,
+    replyToElsewhere: null,
     ...over,
   };
 }
@@ -102,10 +97,6 @@ export function autoReplyServer(options: ServerOptions = {}) {
     'GET /api/auto-reply/activity': () => json(200, { items: options.activity ?? [] }),
     ...options.routes,
   });
-}
-
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
 }
 
 /** The bodies of the settings saves, in order. */

@@ -11,7 +11,7 @@ import { saveAutoReply, type AutoReplySettings } from '../../api/autoReply';
 import { ApiError } from '../../api/client';
 import { isAutoReplyKey, keys } from '../../api/keys';
 import { failureMessage } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 
 /** Spec 001 §9: the save delay after a change. */
@@ -38,6 +38,14 @@ function withoutSent(overlay: Patch, sent: Patch): Patch {
     if (rest[k] === v) delete rest[k];
   }
   return rest as Patch;
+}
+
+/** What each of the card's field groups (work hours, style, senders, limits) is given. */
+export interface FieldGroupProps {
+  /** The card's id prefix, for the groups' field ids. */
+  idBase: string;
+  values: AutoReplySettings;
+  change: (patch: Partial<AutoReplySettings>) => void;
 }
 
 export interface AutoReplySettingsState {

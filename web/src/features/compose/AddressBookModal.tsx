@@ -73,7 +73,7 @@ export function AddressBookModal({ chosen, onPick, onClose }: AddressBookModalPr
                   <bdi dir="ltr" className="contact-button__email">{c.email}</bdi>
                 </span>
                 {c.saved && (
-                  <span className="contact-button__saved" title={t.savedHint} data-testid="address-book-saved">
+                  <span className="contact-button__saved pill pill--info" title={t.savedHint} data-testid="address-book-saved">
                     <PersonIcon />
                     {t.saved}
                   </span>

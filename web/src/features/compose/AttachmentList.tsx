@@ -6,6 +6,7 @@ import { CloseIcon, PaperclipIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatSize } from '../../lib/size';
 import type { UploadItem } from './useUploads';
+import { IconButton } from '../../components/IconButton';
 
 export function AttachmentList({ items, onRemove }: { items: UploadItem[]; onRemove: (key: string) => void }) {
   if (items.length === 0) return null;
@@ -41,16 +42,15 @@ export function AttachmentList({ items, onRemove }: { items: UploadItem[]; onRem
             </p>
           )}
           {it.state !== 'uploading' && (
-            <button
-              type="button"
-              className="icon-button upload__remove"
-              aria-label={he.compose.removeAttachment(it.name)}
+            <IconButton
+              label={he.compose.removeAttachment(it.name)}
               title={he.compose.removeAttachment(it.name)}
+              className="upload__remove"
               onClick={() => onRemove(it.key)}
-              data-testid="attachment-remove"
+              testId="attachment-remove"
             >
               <CloseIcon />
-            </button>
+            </IconButton>
           )}
         </li>
       ))}

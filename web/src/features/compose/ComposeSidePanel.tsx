@@ -23,7 +23,7 @@ export function ComposeSidePanel({ onPickContacts, onAttach, onAddRecipient }: C
 
   return (
     <aside className="compose__side" aria-label={t.label}>
-      <section className="side-card">
+      <section className="side-card panel">
         <h2 className="side-card__title">{t.quickActions}</h2>
         <button type="button" className="side-action" onClick={onPickContacts} data-testid="address-book-open">
           <ContactsIcon />
@@ -35,7 +35,7 @@ export function ComposeSidePanel({ onPickContacts, onAttach, onAddRecipient }: C
         </button>
       </section>
 
-      <section className="side-card">
+      <section className="side-card panel">
         <h2 className="side-card__title">{t.recent}</h2>
         {error && !data ? (
           <p className="side-card__muted">{t.recentFailed}</p>
@@ -71,7 +71,7 @@ export function ComposeSidePanel({ onPickContacts, onAttach, onAddRecipient }: C
         )}
       </section>
 
-      <section className="side-card">
+      <section className="side-card panel">
         <h2 className="side-card__title">{t.tipsTitle}</h2>
         <ul className="tips">
           {t.tips.map((tip) => (

@@ -3,7 +3,7 @@
 
 import { useState } from 'react';
 import { updateTemplate, withReason, type Template } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { CheckboxField, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 

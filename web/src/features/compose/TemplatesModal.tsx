@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template, type TemplatesResponse } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -80,7 +80,7 @@ export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProp
     list = <p className="card__status">{t.empty}</p>;
   } else {
     list = (
-      <ul className="template-list" aria-label={t.listLabel}>
+      <ul className="list-box" aria-label={t.listLabel}>
         {templates.map((template) => (
           <li
             key={template.id}

@@ -2,18 +2,15 @@
 // a render with a router entry that can carry location.state (undo send hands the mail back that
 // way), a scriptable XMLHttpRequest for uploads, and small helpers to fill the form.
 
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { getNearestEditorFromDOMNode, type LexicalEditor } from 'lexical';
-import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
-import { SWRConfig } from 'swr';
+import { type Location } from 'react-router-dom';
 import { vi } from 'vitest';
-import { swrFetcher } from '../../api/client';
 import type { ComposeContact, Template } from '../../api/outgoing';
-import { AuthProvider } from '../../app/AuthProvider';
-import { ToastProvider } from '../../app/Toasts';
-import { DANA, json, mockFetch, signInAs } from '../../test/helpers';
+import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import ComposePage from './ComposePage';
 import { $exportHtml, $setHtml } from './editorHtml';
+export { bodyOf, calls, toasts } from '../../test/helpers';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
@@ -53,40 +50,8 @@ export interface RenderedCompose {
 /** Renders the compose page at `route`, optionally with location.state (as undo send navigates). */
 export function renderCompose(route = '/Compose', state?: unknown): RenderedCompose {
   signInAs();
-  let current: Location | undefined;
-  function Probe() {
-    current = useLocation();
-    return null;
-  }
   const [pathname, search = ''] = route.split('?');
-  render(
-    <MemoryRouter initialEntries={[{ pathname, search: search ? `?${search}` : '', state }]}>
-      <SWRConfig value={{ fetcher: swrFetcher, provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
-        <ToastProvider>
-          <AuthProvider>
-            <ComposePage />
-            <Probe />
-          </AuthProvider>
-        </ToastProvider>
-      </SWRConfig>
-    </MemoryRouter>,
-  );
-  return {
-    location: () => {
-      if (!current) throw new Error('no location yet');
-      return current;
-    },
-  };
-}
-
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-export function bodyOf(call: unknown[]): Record<string, unknown> {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
+  return renderWithProviders(<ComposePage />, { route: { pathname, search: search ? `?${search}` : '', state } });
 }
 
 export const chips = (within: ParentNode = document) =>
@@ -107,14 +72,6 @@ export const bodyHtml = () => lexical().getEditorState().read($exportHtml);
 /** Writes the body as the user's typing would (a user's edit, not the page's), and waits for it. */
 export function typeBody(html: string) {
   act(() => lexical().update(() => $setHtml(html), { discrete: true }));
-}
-
-/** The toasts on screen with their kind (success, error, warning, info). */
-export function toasts(): { kind: string; text: string }[] {
-  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
-    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
-    text: el.querySelector('.toast__message')?.textContent ?? '',
-  }));
 }
 
 /**

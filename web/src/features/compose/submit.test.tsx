@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/helpers';
-import { bodyHtml, bodyOf, calls, chips, composeServer, renderCompose, toasts, typeBody } from './composeFixtures';
+import { bodyHtml, bodyOf, calls, chips, composeServer, renderCompose, toasts, typeBody, type Fetch } from './composeFixtures';
 import { toRfc3339 } from './schedule';
 
 afterEach(() => {
@@ -36,6 +36,31 @@ async function fill(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByTestId('compose-subject'), 'סיכום פגישה');
   typeBody('<p>שלום דנה,</p><p>מצורף הסיכום.</p>');
   await user.selectOptions(screen.getByTestId('compose-priority'), 'high');
+}
+
+/** Renders the page, fills every field and presses `button` (send or save as draft). */
+async function fillAndPress(button: 'compose-send' | 'compose-save-draft' | 'compose-schedule-open') {
+  const r = renderCompose();
+  const user = userEvent.setup();
+  await fill(user);
+  await user.click(screen.getByTestId(button));
+  return r;
+}
+
+/** Renders the page, fills every field and schedules it for 04/05/2099 10:30. */
+async function fillAndSchedule() {
+  const r = await fillAndPress('compose-schedule-open');
+  const user = userEvent.setup();
+  await user.type(screen.getByTestId('schedule-date'), '2099-05-04');
+  await user.type(screen.getByTestId('schedule-time'), '10:30');
+  await user.click(screen.getByTestId('schedule-confirm'));
+  return r;
+}
+
+/** The body of the one send request, once it is made. */
+async function sentBody(fetch: Fetch) {
+  await waitFor(() => expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1));
+  return bodyOf(calls(fetch, 'POST', '/api/emails/send')[0]);
 }
 
 const EXPECTED = {
@@ -71,13 +96,8 @@ describe('send', () => {
 
   it('sends everything written, offers undo and lands in Sent', async () => {
     const fetch = composeServer({ 'POST /api/emails/send': () => json(200, SENT) });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-send'));
-
-    await waitFor(() => expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1));
-    expect(bodyOf(calls(fetch, 'POST', '/api/emails/send')[0])).toEqual({ ...EXPECTED, folder: 'sent' });
+    const r = await fillAndPress('compose-send');
+    expect(await sentBody(fetch)).toEqual({ ...EXPECTED, folder: 'sent' });
     await waitFor(() => expect(r.location().pathname).toBe('/Inbox'));
     expect(r.location().search).toBe('?folder=sent');
     // The undo toast (features/outbox/undoSend) with the server's message.
@@ -90,11 +110,7 @@ describe('send', () => {
     composeServer({
       'POST /api/emails/send': () => json(400, { success: false, error: 'validation', message: 'כתובת מייל לא תקינה: x@y' }),
     });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-send'));
-
+    const r = await fillAndPress('compose-send');
     await waitFor(() =>
       expect(toasts()).toContainEqual({ kind: 'error', text: 'שגיאה בשליחת המייל, נסה שוב: כתובת מייל לא תקינה: x@y' }),
     );
@@ -108,10 +124,7 @@ describe('send', () => {
   it('the send button is disabled while sending', async () => {
     let answer: (r: Response) => void = () => undefined;
     composeServer({ 'POST /api/emails/send': () => new Promise<Response>((resolve) => (answer = resolve)) });
-    renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-send'));
+    await fillAndPress('compose-send');
     await waitFor(() => expect(screen.getByTestId('compose-send')).toBeDisabled());
     expect(screen.getByTestId('compose-send')).toHaveTextContent('שולח...');
     answer(json(200, SENT));
@@ -124,13 +137,8 @@ describe('save draft', () => {
     const fetch = composeServer({
       'POST /api/emails/send': () => json(200, { success: true, savedInGmail: true, draftId: 'd1', message: 'הטיוטה נשמרה' }),
     });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-save-draft'));
-
-    await waitFor(() => expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1));
-    expect(bodyOf(calls(fetch, 'POST', '/api/emails/send')[0])).toEqual({ ...EXPECTED, folder: 'drafts' });
+    const r = await fillAndPress('compose-save-draft');
+    expect(await sentBody(fetch)).toEqual({ ...EXPECTED, folder: 'drafts' });
     await waitFor(() => expect(r.location().search).toBe('?folder=drafts'));
     expect(r.location().pathname).toBe('/Inbox');
     expect(toasts()).toContainEqual({ kind: 'success', text: 'הטיוטה נשמרה' });
@@ -138,10 +146,7 @@ describe('save draft', () => {
 
   it('a failure says the draft was not saved and stays', async () => {
     composeServer({ 'POST /api/emails/send': () => json(503, { success: false, message: 'לא מחובר לתיבת דואר. אנא התחבר מחדש.' }) });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-save-draft'));
+    const r = await fillAndPress('compose-save-draft');
     await waitFor(() =>
       expect(toasts()).toContainEqual({ kind: 'error', text: 'שמירת הטיוטה נכשלה: לא מחובר לתיבת דואר. אנא התחבר מחדש.' }),
     );
@@ -201,16 +206,8 @@ describe('schedule', () => {
       'POST /api/emails/send': () =>
         json(200, { success: true, outboxId: 'o5', sendAt: '2099-05-04T07:30:00Z', scheduled: true, savedInGmail: true, message: 'המייל תוזמן לשליחה' }),
     });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-schedule-open'));
-    await user.type(screen.getByTestId('schedule-date'), '2099-05-04');
-    await user.type(screen.getByTestId('schedule-time'), '10:30');
-    await user.click(screen.getByTestId('schedule-confirm'));
-
-    await waitFor(() => expect(calls(fetch, 'POST', '/api/emails/send')).toHaveLength(1));
-    const sent = bodyOf(calls(fetch, 'POST', '/api/emails/send')[0]);
+    const r = await fillAndSchedule();
+    const sent = await sentBody(fetch);
     expect(sent).toEqual({ ...EXPECTED, folder: 'sent', snoozed_until: toRfc3339(new Date(2099, 4, 4, 10, 30)) });
     expect(String(sent.snoozed_until)).toMatch(/^2099-05-04T10:30:00[+-]\d\d:\d\d$/);
     await waitFor(() => expect(r.location().search).toBe('?folder=drafts'));
@@ -219,13 +216,7 @@ describe('schedule', () => {
 
   it('a failure says scheduling failed and keeps the modal and the mail', async () => {
     composeServer({ 'POST /api/emails/send': () => json(400, { success: false, message: 'מועד התזמון חלף' }) });
-    const r = renderCompose();
-    const user = userEvent.setup();
-    await fill(user);
-    await user.click(screen.getByTestId('compose-schedule-open'));
-    await user.type(screen.getByTestId('schedule-date'), '2099-05-04');
-    await user.type(screen.getByTestId('schedule-time'), '10:30');
-    await user.click(screen.getByTestId('schedule-confirm'));
+    const r = await fillAndSchedule();
     await waitFor(() => expect(toasts()).toContainEqual({ kind: 'error', text: 'תזמון המייל נכשל: מועד התזמון חלף' }));
     expect(r.location().pathname).toBe('/Compose');
     expect(screen.getByTestId('schedule-modal')).toBeInTheDocument();

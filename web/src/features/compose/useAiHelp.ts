@@ -5,9 +5,9 @@
 
 import { useRef, useState, type RefObject } from 'react';
 import { generateSubject, improveEmail, type ImproveStyle } from '../../api/ai';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
-import { showAiFailure } from '../inbox/reply/aiFailure';
+import { showAiFailure } from '../ai/aiFailure';
 import type { EditorHandle } from './RichEditor';
 
 export type AiAction = 'subject' | ImproveStyle;

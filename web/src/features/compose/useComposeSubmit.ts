@@ -16,7 +16,7 @@ import {
   type OutgoingMail,
   type SendResult,
 } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import { useUndoSend } from '../outbox/undoSend';
 import { toRfc3339 } from './schedule';

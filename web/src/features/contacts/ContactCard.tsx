@@ -7,6 +7,7 @@ import type { Contact } from '../../api/contacts';
 import { MailIcon, PenIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { GroupBadges } from './GroupBadges';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.contacts;
 
@@ -59,41 +60,27 @@ export const ContactCard = memo(function ContactCard({ contact: c, onMail, onEdi
         </div>
       )}
       {c.notes.trim() && (
-        <p className="contact-card__notes" dir="auto" title={c.notes}>
+        <p className="contact-card__notes clamped-text" dir="auto" title={c.notes}>
           {c.notes}
         </p>
       )}
       <div className="contact-card__actions" role="group" aria-label={t.actionsFor(c.name)}>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.mailOf(c.name)}
-          title={t.recentMail}
-          onClick={() => onMail(c)}
-          data-testid="contact-mail"
-        >
+        <IconButton small label={t.mailOf(c.name)} title={t.recentMail} onClick={() => onMail(c)} testId="contact-mail">
           <MailIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.editOf(c.name)}
-          title={t.edit}
-          onClick={() => onEdit(c)}
-          data-testid="contact-edit"
-        >
+        </IconButton>
+        <IconButton small label={t.editOf(c.name)} title={t.edit} onClick={() => onEdit(c)} testId="contact-edit">
           <PenIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button--danger"
-          aria-label={t.deleteOf(c.name)}
+        </IconButton>
+        <IconButton
+          small
+          label={t.deleteOf(c.name)}
           title={t.delete}
+          danger
           onClick={() => onDelete(c)}
-          data-testid="contact-delete"
+          testId="contact-delete"
         >
           <TrashIcon />
-        </button>
+        </IconButton>
       </div>
     </article>
   );

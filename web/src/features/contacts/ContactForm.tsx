@@ -8,7 +8,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { createContact, updateContact, type Contact, type ContactInput } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
-import { TextField } from '../../components/Field';
+import { SubmitButton, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
@@ -74,6 +74,14 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
   }
 
   const id = (name: string) => `${idBase}-${name}`;
+  /** What every text field of the form shares: its id, value, setter and test id. */
+  const field = (name: keyof TextFields) => ({
+    id: id(name),
+    value: values[name],
+    onValueChange: set(name),
+    autoComplete: 'off',
+    testId: `contact-form-${name}`,
+  });
 
   return (
     <Modal
@@ -86,55 +94,13 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
     >
       <form className="form contact-form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="contact-form__row">
-          <TextField
-            id={id('name')}
-            label={<Required label={t.name} />}
-            value={values.name}
-            onValueChange={set('name')}
-            autoComplete="off"
-            aria-required="true"
-            data-autofocus
-            testId="contact-form-name"
-          />
-          <TextField
-            id={id('email')}
-            label={<Required label={t.email} />}
-            type="email"
-            dir="ltr"
-            value={values.email}
-            onValueChange={set('email')}
-            autoComplete="off"
-            aria-required="true"
-            testId="contact-form-email"
-          />
+          <TextField {...field('name')} label={<Required label={t.name} />} aria-required="true" data-autofocus />
+          <TextField {...field('email')} label={<Required label={t.email} />} type="email" dir="ltr" aria-required="true" />
         </div>
         <div className="contact-form__row contact-form__row--three">
-          <TextField
-            id={id('phone')}
-            label={t.phone}
-            type="tel"
-            dir="ltr"
-            value={values.phone}
-            onValueChange={set('phone')}
-            autoComplete="off"
-            testId="contact-form-phone"
-          />
-          <TextField
-            id={id('company')}
-            label={t.company}
-            value={values.company}
-            onValueChange={set('company')}
-            autoComplete="off"
-            testId="contact-form-company"
-          />
-          <TextField
-            id={id('position')}
-            label={t.position}
-            value={values.position}
-            onValueChange={set('position')}
-            autoComplete="off"
-            testId="contact-form-position"
-          />
+          <TextField {...field('phone')} label={t.phone} type="tel" dir="ltr" />
+          <TextField {...field('company')} label={t.company} />
+          <TextField {...field('position')} label={t.position} />
         </div>
         <div className="contact-form__groups">
           <TextField
@@ -182,15 +148,15 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
           </p>
         )}
         <div className="form__actions contact-form__actions">
-          <button
-            type="submit"
-            className="button button--primary"
+          <SubmitButton
+            busy={busy}
+            busyLabel={t.saving}
             disabled={!complete || busy}
             title={complete ? undefined : t.requiredHint}
-            data-testid="contact-form-save"
+            testId="contact-form-save"
           >
-            {busy ? t.saving : t.save}
-          </button>
+            {t.save}
+          </SubmitButton>
           <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="contact-form-cancel">
             {t.cancel}
           </button>

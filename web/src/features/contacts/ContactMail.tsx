@@ -5,15 +5,14 @@
 import { useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
 import type { Contact, ContactMailResponse } from '../../api/contacts';
-import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { SearchResult } from '../../api/search';
 import { PaperclipIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { openResultHref, resultFolderTitle } from '../search/folders';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.contacts.mail;
 
@@ -54,14 +53,8 @@ export function ContactMail({ contact, onClose }: { contact: Contact; onClose: (
   const { data, error, mutate } = useSWR<ContactMailResponse>(keys.contactMail(contact.id));
 
   let body;
-  if (!data && error) {
-    body = <LoadError message={`${t.loadFailed} ${errorMessage(error)}`} onRetry={() => void mutate()} testId="contact-mail-error" />;
-  } else if (!data) {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    body = <LoadState of={{ error, mutate }} text={t} testIds={{ error: 'contact-mail-error' }} />;
   } else if (data.emails.length === 0) {
     body = (
       <p className="card__status" data-testid="contact-mail-empty">
@@ -70,7 +63,7 @@ export function ContactMail({ contact, onClose }: { contact: Contact; onClose: (
     );
   } else {
     body = (
-      <ul className="contact-mail" aria-label={t.listLabel}>
+      <ul className="contact-mail list-box" aria-label={t.listLabel}>
         {data.emails.map((m) => (
           <MailRow key={m.id} mail={m} onOpen={(r) => navigate(openResultHref(r))} />
         ))}

@@ -12,13 +12,13 @@ import useSWR, { useSWRConfig } from 'swr';
 import { deleteContact, type Contact, type ContactList } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
 import { isContactsKey, keys } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
-import { CloseIcon, ContactsIcon, PlusIcon, SearchIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
+import { useToast } from '../../session/Toasts';
+import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
+import { EmptyState, NoMatch } from '../../components/EmptyState';
+import { CloseIcon, ContactsIcon, SearchIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/contacts.css';
+import '../../styles/contacts-dialogs.css';
 import { ContactCard } from './ContactCard';
 import { ContactForm } from './ContactForm';
 import { ContactMail } from './ContactMail';
@@ -27,6 +27,9 @@ import { SuggestionsPanel } from './SuggestionsPanel';
 import { useDebounced } from './useDebounced';
 import { VcardButtons, type ImportResult } from './VcardButtons';
 import { useContactsView, ViewToggle } from './ViewToggle';
+import { LoadState, RefreshFailed } from '../../components/LoadState';
+import { IconButton } from '../../components/IconButton';
+import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.contacts;
 
@@ -45,14 +48,13 @@ export default function ContactsPage() {
   const list = useSWR<ContactList>(keys.contacts(search, group), { keepPreviousData: true });
   const [editing, setEditing] = useState<Contact | 'new' | null>(null);
   const [mailOf, setMailOf] = useState<Contact | null>(null);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const deletion = useConfirmation<Contact>();
   const [importResult, setImportResult] = useState<ImportResult | null>(null);
 
   // Every list, the groups and the suggestions follow any change.
   const refresh = useCallback(() => void mutate(isContactsKey), [mutate]);
   const onEdit = useCallback((c: Contact) => setEditing(c), []);
-  const onDelete = useCallback((c: Contact) => setDeleting(c), []);
+  const onDelete = deletion.ask;
 
   const data = list.data;
   const contacts = data?.contacts ?? [];
@@ -65,16 +67,13 @@ export default function ContactsPage() {
     refresh();
   }
 
-  async function confirmDelete(c: Contact) {
-    setDeleteBusy(true);
+  async function remove(c: Contact) {
     try {
       await deleteContact(c.id);
       toast.success(t.deleted(c.name));
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
     } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
       refresh();
     }
   }
@@ -84,29 +83,11 @@ export default function ContactsPage() {
     setGroup('');
   }
 
-  const add = (
-    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="contacts-add">
-      <PlusIcon />
-      {t.add}
-    </button>
-  );
+  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="contacts-add" />;
 
   let content;
-  if (!data && list.error) {
-    content = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void list.mutate()}
-        testId="contacts-error"
-        retryTestId="contacts-retry"
-      />
-    );
-  } else if (!data) {
-    content = (
-      <p className="card__status" role="status" data-testid="contacts-loading">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    content = <LoadState of={list} text={t} testIds={{ error: 'contacts-error', retry: 'contacts-retry', loading: 'contacts-loading' }} />;
   } else if (contacts.length === 0 && !filtered) {
     content = (
       <EmptyState testId="contacts-empty" icon={<ContactsIcon />} action={add}>
@@ -115,14 +96,7 @@ export default function ContactsPage() {
       </EmptyState>
     );
   } else if (contacts.length === 0) {
-    content = (
-      <div className="contacts-nomatch" data-testid="contacts-nomatch">
-        <p>{t.noMatch}</p>
-        <button type="button" className="link-button" onClick={clearFilters}>
-          {t.clearFilters}
-        </button>
-      </div>
-    );
+    content = <NoMatch text={t.noMatch} actionLabel={t.clearFilters} onAction={clearFilters} testId="contacts-nomatch" />;
   } else {
     content = (
       <ul className={`contacts-list contacts-list--${view}`} aria-label={t.listLabel} data-testid="contacts-list" data-view={view}>
@@ -135,17 +109,11 @@ export default function ContactsPage() {
     );
   }
 
+  const count = data && { text: t.count(contacts.length), n: contacts.length, testId: 'contacts-count' };
+
   return (
-    <section className="page-section contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
-      <header className="contacts-header">
-        <div className="contacts-header__title">
-          <h2 id={`${idBase}-title`}>{t.pageLabel}</h2>
-          {data && (
-            <span className="contacts-header__count" data-testid="contacts-count" data-count={contacts.length}>
-              {t.count(contacts.length)}
-            </span>
-          )}
-        </div>
+    <section className="page-section list-page contacts-page" data-testid="page-ContactsPage" aria-labelledby={`${idBase}-title`}>
+      <ListHeader titleId={`${idBase}-title`} title={t.pageLabel} count={count}>
         <div className="contacts-header__actions">
           <VcardButtons
             exportDisabled={!!data && contacts.length === 0 && !filtered}
@@ -154,7 +122,7 @@ export default function ContactsPage() {
           />
           {add}
         </div>
-      </header>
+      </ListHeader>
 
       <div className="contacts-toolbar">
         <div className="contacts-search" role="search">
@@ -184,24 +152,19 @@ export default function ContactsPage() {
           data-kind={importResult.kind}
         >
           <p dir="auto">{importResult.text}</p>
-          <button
-            type="button"
-            className="icon-button contacts-import-result__close"
-            aria-label={t.vcard.dismiss}
+          <IconButton
+            label={t.vcard.dismiss}
+            className="contacts-import-result__close"
             onClick={() => setImportResult(null)}
           >
             <CloseIcon />
-          </button>
+          </IconButton>
         </div>
       )}
 
       <div className="contacts-layout">
         <div className="contacts-layout__main">
-          {list.error && data && (
-            <p className="notice notice--error" role="alert">
-              {t.loadFailed} {errorMessage(list.error)}
-            </p>
-          )}
+          {list.error && data && <RefreshFailed error={list.error} text={t} />}
           {content}
         </div>
         <SuggestionsPanel onAdded={refresh} />
@@ -216,19 +179,8 @@ export default function ContactsPage() {
         />
       )}
       {mailOf && <ContactMail contact={mailOf} onClose={() => setMailOf(null)} />}
-      {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deleteBusy}
-          onConfirm={() => void confirmDelete(deleting)}
-          onCancel={() => setDeleting(null)}
-        >
-          <p dir="auto">{t.deleteQuestion(deleting.name)}</p>
-          <p className="muted">{t.deleteNote}</p>
-        </ConfirmDialog>
+      {deletion.item && (
+        <ConfirmDelete text={t} name={deletion.item.name} {...deletion.dialog(remove)} />
       )}
     </section>
   );

@@ -13,13 +13,13 @@ export function GroupBadges({ groups }: { groups: readonly string[] }) {
   return (
     <ul className="group-badges" aria-label={he.contacts.form.groups} data-testid="contact-groups">
       {shown.map((g) => (
-        <li key={g} className="group-badge" title={g} data-testid="contact-group">
+        <li key={g} className="group-badge pill pill--info" title={g} data-testid="contact-group">
           <bdi dir="auto">{g}</bdi>
         </li>
       ))}
       {rest.length > 0 && (
         <li
-          className="group-badge group-badge--more"
+          className="group-badge pill pill--info group-badge--more"
           title={t.moreGroupsHint(more)}
           aria-label={t.moreGroupsHint(more)}
           data-testid="contact-groups-more"

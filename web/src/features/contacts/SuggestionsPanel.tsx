@@ -7,10 +7,10 @@ import useSWR from 'swr';
 import { createContact, suggestionContact, type ContactSuggestion, type ContactSuggestionsResponse } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { PlusIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.contacts.suggestions;
 
@@ -44,14 +44,8 @@ export function SuggestionsPanel({ onAdded }: { onAdded: () => void }) {
   const shown = all ? suggestions : suggestions.slice(0, SUGGESTIONS_SHOWN);
 
   let body;
-  if (!data && error) {
-    body = <LoadError message={`${t.loadFailed} ${errorMessage(error)}`} onRetry={() => void mutate()} testId="suggestions-error" />;
-  } else if (!data) {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    body = <LoadState of={{ error, mutate }} text={t} testIds={{ error: 'suggestions-error' }} />;
   } else if (suggestions.length === 0) {
     body = (
       <p className="card__status" data-testid="suggestions-empty">
@@ -102,7 +96,7 @@ export function SuggestionsPanel({ onAdded }: { onAdded: () => void }) {
   }
 
   return (
-    <aside className="contacts-suggestions" aria-labelledby="contacts-suggestions-title" data-testid="contacts-suggestions">
+    <aside className="contacts-suggestions panel" aria-labelledby="contacts-suggestions-title" data-testid="contacts-suggestions">
       <h3 id="contacts-suggestions-title" className="contacts-suggestions__title">
         {t.title}
       </h3>

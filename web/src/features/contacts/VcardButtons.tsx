@@ -7,7 +7,7 @@
 import { useRef, useState } from 'react';
 import { exportContacts, importContacts } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { DownloadIcon, UploadIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { GridIcon, ListIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { IconButton } from '../../components/IconButton';
 
 export type ContactsView = 'grid' | 'list';
 
@@ -34,28 +35,26 @@ export function ViewToggle({ view, onChange }: { view: ContactsView; onChange: (
   const t = he.contacts;
   return (
     <div className="view-toggle" role="group" aria-label={t.view}>
-      <button
-        type="button"
-        className="icon-button view-toggle__button"
-        aria-pressed={view === 'grid'}
-        aria-label={t.grid}
+      <IconButton
+        label={t.grid}
         title={t.grid}
+        className="view-toggle__button"
+        aria-pressed={view === 'grid'}
         onClick={() => onChange('grid')}
-        data-testid="contacts-view-grid"
+        testId="contacts-view-grid"
       >
         <GridIcon />
-      </button>
-      <button
-        type="button"
-        className="icon-button view-toggle__button"
-        aria-pressed={view === 'list'}
-        aria-label={t.list}
+      </IconButton>
+      <IconButton
+        label={t.list}
         title={t.list}
+        className="view-toggle__button"
+        aria-pressed={view === 'list'}
         onClick={() => onChange('list')}
-        data-testid="contacts-view-list"
+        testId="contacts-view-list"
       >
         <ListIcon />
-      </button>
+      </IconButton>
     </div>
   );
 }

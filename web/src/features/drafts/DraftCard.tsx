@@ -9,8 +9,8 @@ import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError } from '../../api/client';
 import { deleteDraft, failureMessage, outgoingKeys, sendDraft, updateDraft, withReason, type Draft } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToast } from '../../session/Toasts';
+import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
 import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
@@ -244,18 +244,10 @@ export function DraftCard({ draft }: { draft: Draft }) {
       </div>
 
       {confirming && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={busy === 'delete'}
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
-        >
+        <ConfirmDelete text={t} busy={busy === 'delete'} onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
           <p dir="auto">{t.deleteQuestion(subject)}</p>
           <p>{t.deleteWarning}</p>
-        </ConfirmDialog>
+        </ConfirmDelete>
       )}
     </article>
   );

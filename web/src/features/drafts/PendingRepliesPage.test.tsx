@@ -1,34 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Draft } from '../../api/outgoing';
 import { formatDateTime } from '../../lib/dates';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import { bodyOf, calls, toasts, type Handler } from '../inbox/testFixtures';
-import { Sidebar } from '../../app/Sidebar';
+import { json, renderWithProviders, signInAs } from '../../test/helpers';
+import { bodyOf, calls, toasts } from '../inbox/testFixtures';
+import { draft, draftsServer as server } from './draftFixtures';
 import { useFolderCounts } from '../inbox/useFolderCounts';
 import PendingRepliesPage from './PendingRepliesPage';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-function draft(id: string, over: Partial<Draft> = {}): Draft {
-  return {
-    id,
-    draftContent: `<p dir="auto">טיוטה ${id}</p>`,
-    to: `to${id}@example.test`,
-    toName: `נמען ${id}`,
-    cc: [],
-    subject: `Re: נושא ${id}`,
-    createdAt: '2026-03-04T09:15:00Z',
-    isAutoReply: false,
-    savedInGmail: true,
-    outboxId: null,
-    messageId: `<d${id}@example.test>`,
-    ...over,
-  };
-}
 
 const ORIGINAL = {
   id: '77',
@@ -42,31 +24,15 @@ const ORIGINAL = {
   status: 'processed',
 };
 
-/** The page's server: drafts as given (a function re-read on every GET), an empty outbox. */
-function server(drafts: () => Draft[], routes: Record<string, Handler> = {}) {
-  return mockFetch({
-    'GET /api/app/me': () => json(200, { success: true, user: DANA }),
-    'GET /api/drafts': () => json(200, { drafts: drafts(), total: drafts().length }),
-    'GET /api/outbox': () => json(200, { items: [] }),
-    'GET /api/emails/counts': () => json(200, { needsReply: 1 }),
-    ...routes,
-  });
-}
-
-/** The sidebar beside the page, as in the layout: it reads the counts and the drafts total. */
-function WithSidebar() {
-  const counts = useFolderCounts();
-  return (
-    <>
-      <Sidebar counts={counts} />
-      <PendingRepliesPage />
-    </>
-  );
+/** The page with the folder counts read beside it, as the layout does (a save re-reads them). */
+function WithCounts() {
+  useFolderCounts();
+  return <PendingRepliesPage />;
 }
 
 function renderPage() {
   signInAs();
-  return renderWithProviders(<WithSidebar />, { route: '/PendingReplies' });
+  return renderWithProviders(<WithCounts />, { route: '/PendingReplies' });
 }
 
 const card = (id: string) => screen.getAllByTestId('draft-card').find((c) => c.dataset.id === id)!;
@@ -271,8 +237,6 @@ describe('Pending replies: drafts', () => {
     const user = userEvent.setup();
     await screen.findAllByTestId('draft-card');
     expect(screen.getByTestId('drafts-total')).toHaveAttribute('data-count', '3');
-    // The sidebar's pending-replies entry shows the same total.
-    expect(within(screen.getByTestId('folder-pending-replies')).getByTestId('drafts-count')).toHaveAttribute('data-count', '3');
 
     await user.click(screen.getByTestId('drafts-delete-all'));
     expect(screen.getByTestId('confirm-dialog')).toHaveTextContent('למחוק את כל 3 הטיוטות?');
@@ -286,6 +250,6 @@ describe('Pending replies: drafts', () => {
     await waitFor(() => expect(toasts()).toContainEqual({ kind: 'success', text: '3 טיוטות נמחקו' }));
     expect(calls(fetch, 'DELETE', '/api/drafts/delete-all')).toHaveLength(2);
     expect(await screen.findByTestId('drafts-empty')).toBeInTheDocument();
-    expect(screen.queryByTestId('drafts-count')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('drafts-total')).not.toBeInTheDocument();
   });
 });

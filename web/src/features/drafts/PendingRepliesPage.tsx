@@ -4,14 +4,13 @@
 // originals by In-Reply-To in any folder, so the client no longer searches Archive and inbox).
 // A load failure toasts 'שגיאה בטעינת טיוטות' once per failure streak (the list polls every 30 s).
 
-import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../../api/client';
+import { useEffect, useRef } from 'react';
 import { deleteAllDrafts, withReason } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToast } from '../../session/Toasts';
+import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ClockIcon, TrashIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
+import { LoadState } from '../../components/LoadState';
 import { he } from '../../i18n/he';
 import { OutboxSection } from '../outbox/OutboxSection';
 import { DraftCard } from './DraftCard';
@@ -23,8 +22,7 @@ export default function PendingRepliesPage() {
   const { data, drafts, total, error, mutate } = useDrafts();
   const toast = useToast();
   const refresh = useRefreshDrafts();
-  const [confirmAll, setConfirmAll] = useState(false);
-  const [deletingAll, setDeletingAll] = useState(false);
+  const confirmAll = useConfirmation<true>();
 
   const failed = error !== undefined;
   const wasFailed = useRef(false);
@@ -34,30 +32,19 @@ export default function PendingRepliesPage() {
   }, [failed, toast]);
 
   async function deleteAll() {
-    setDeletingAll(true);
     try {
       const res = await deleteAllDrafts();
       toast.success(t.deletedAll(res.deletedCount ?? 0));
       refresh(() => true);
     } catch (e) {
       toast.error(withReason(t.deleteAllFailed, e));
-    } finally {
-      setDeletingAll(false);
-      setConfirmAll(false);
     }
   }
 
   let content;
-  if (!data && failed) {
-    content = (
-      <LoadError message={`${t.loadFailed}: ${errorMessage(error)}`} onRetry={() => void mutate()} testId="drafts-error" />
-    );
-  } else if (!data) {
-    content = (
-      <p className="card__status" role="status" data-testid="drafts-loading">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    const text = { loadFailed: `${t.loadFailed}:`, loading: t.loading };
+    content = <LoadState of={{ error, mutate }} text={text} failed={failed} testIds={{ error: 'drafts-error', loading: 'drafts-loading' }} />;
   } else if (drafts.length === 0) {
     content = (
       <EmptyState testId="drafts-empty" icon={<ClockIcon />}>
@@ -91,8 +78,8 @@ export default function PendingRepliesPage() {
             <button
               type="button"
               className="button drafts-header__delete-all"
-              disabled={deletingAll}
-              onClick={() => setConfirmAll(true)}
+              disabled={confirmAll.busy}
+              onClick={() => confirmAll.ask(true)}
               data-testid="drafts-delete-all"
             >
               <TrashIcon />
@@ -102,16 +89,8 @@ export default function PendingRepliesPage() {
         )}
       </header>
       {content}
-      {confirmAll && (
-        <ConfirmDialog
-          title={t.deleteAllTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deletingAll}
-          onConfirm={() => void deleteAll()}
-          onCancel={() => setConfirmAll(false)}
-        >
+      {confirmAll.item && (
+        <ConfirmDialog title={t.deleteAllTitle} confirmLabel={t.deleteYes} cancelLabel={t.deleteNo} danger {...confirmAll.dialog(deleteAll)}>
           <p>{t.deleteAllQuestion(total)}</p>
           <p>{t.deleteAllWarning}</p>
         </ConfirmDialog>

@@ -7,7 +7,7 @@ import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { keys } from '../../api/keys';
 import { outgoingKeys, type Draft, type DraftsResponse } from '../../api/outgoing';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 export const DRAFTS_POLL_MS = 30_000;
 

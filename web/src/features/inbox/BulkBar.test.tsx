@@ -1,22 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json } from '../../test/helpers';
-import {
-  bodyOf,
-  bulkAnswer,
-  calls,
-  detail,
-  list,
-  mail,
-  partial,
-  renderInbox,
-  server,
-  solo,
-  thread,
-  threadPath,
-  toasts,
-} from './testFixtures';
+import { bodyOf, calls, json, toasts } from '../../test/helpers';
+import { bulkAnswer, detail, list, mail, partial, renderInbox, server, solo, thread, threadPath } from './testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();

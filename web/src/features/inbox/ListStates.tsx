@@ -1,5 +1,5 @@
 // What the list column shows instead of threads: the load error, the loading state, and the
-// empty states (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
+// empty states; and what the reading pane shows for a mail not loaded yet (MailLoadState) (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
 // one for a filter that matches nothing). An empty Spam or Promotions folder also says when spam
 // detection is off (SpamEmptyHint).
 
@@ -67,4 +67,16 @@ export function EmptyFolder({ folder, filtered, stillSyncing, onClearFilter }: E
       </EmptyState>
     </div>
   );
+}
+
+/** A mail being read that is not there yet: loading, or its load error with a retry. */
+export function MailLoadState({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  if (!error) {
+    return (
+      <p className="card__status reading-pane__status" role="status">
+        {he.app.loading}
+      </p>
+    );
+  }
+  return <LoadError message={`${he.mail.mailLoadFailed} ${errorMessage(error)}`} onRetry={onRetry} testId="reading-error" />;
 }

@@ -14,7 +14,7 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { syncNow } from '../../api/mail';
 import type { Email, EmailDetail, ListOptions, MailAccountWithSync, Thread } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { EmptyState } from '../../components/EmptyState';
 import { MailIcon } from '../../components/icons';
 import { he, type FolderKey } from '../../i18n/he';

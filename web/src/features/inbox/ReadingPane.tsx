@@ -23,6 +23,7 @@ import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
 import { isPartial, singleMailThread } from './threads';
 import type { StatusAction } from './triageRules';
+import { MailLoadState } from './ListStates';
 
 const t = he.mail;
 
@@ -91,17 +92,7 @@ export function ReadingPane({
     return (
       <article className="reading-pane" data-testid="reading-pane" data-id={id}>
         {back}
-        {error ? (
-          <LoadError
-            message={`${t.mailLoadFailed} ${errorMessage(error)}`}
-            onRetry={() => void mutate()}
-            testId="reading-error"
-          />
-        ) : (
-          <p className="card__status reading-pane__status" role="status">
-            {he.app.loading}
-          </p>
-        )}
+        <MailLoadState error={error} onRetry={() => void mutate()} />
       </article>
     );
   }

@@ -5,6 +5,7 @@ import { useId, useRef } from 'react';
 import { CloseIcon } from '../../components/icons';
 import { DialogFrame } from '../../components/Modal';
 import { he } from '../../i18n/he';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.inbox.shortcuts;
 
@@ -26,16 +27,9 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
         <h2 id={titleId} className="dialog__title">
           {t.title}
         </h2>
-        <button
-          ref={closeRef}
-          type="button"
-          className="icon-button"
-          aria-label={t.close}
-          onClick={onClose}
-          data-testid="shortcuts-close"
-        >
+        <IconButton label={t.close} ref={closeRef} onClick={onClose} testId="shortcuts-close">
           <CloseIcon />
-        </button>
+        </IconButton>
       </div>
       <dl className="shortcuts-help__list">
         {t.list.map(([key, what]) => (

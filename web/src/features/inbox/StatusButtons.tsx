@@ -4,7 +4,8 @@
 
 import type { Email } from '../../api/types';
 import { he } from '../../i18n/he';
-import { STATUS_ACTIONS, hasStatus, labelText, shownPriority, type StatusAction } from './triageRules';
+import { labelText, shownPriority } from '../../lib/mailLabels';
+import { STATUS_ACTIONS, hasStatus, type StatusAction } from './triageRules';
 
 const t = he.inbox;
 

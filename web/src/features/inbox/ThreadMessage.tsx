@@ -12,15 +12,15 @@ import { keys } from '../../api/keys';
 import { downloadAttachment, downloadRaw } from '../../api/mail';
 import { allowRemoteSender, revokeRemoteSender } from '../../api/triage';
 import type { Email, EmailDetail } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { usePreferences } from '../settings/sync/SettingsProvider';
 import { DownloadIcon, PaperclipIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
 import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { formatSize } from '../../lib/size';
 import { senderLabel } from './ThreadRow';
+import { MailLoadState } from './ListStates';
 
 const t = he.mail;
 
@@ -129,17 +129,7 @@ function ExpandedMessage({ id, onToggle, onMarkRead }: Pick<ThreadMessageProps, 
   if (!data) {
     return (
       <article className="thread-message" data-testid="thread-message" data-id={id} data-expanded="true">
-        {error ? (
-          <LoadError
-            message={`${t.mailLoadFailed} ${errorMessage(error)}`}
-            onRetry={() => void mutate()}
-            testId="reading-error"
-          />
-        ) : (
-          <p className="card__status reading-pane__status" role="status">
-            {he.app.loading}
-          </p>
-        )}
+        <MailLoadState error={error} onRetry={() => void mutate()} />
       </article>
     );
   }

@@ -8,7 +8,8 @@ import type { Email, Thread } from '../../api/types';
 import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
-import { MAX_LABELS, labelText } from './triageRules';
+import { labelText } from '../../lib/mailLabels';
+import { MAX_LABELS } from './triageRules';
 
 const t = he.mail;
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { calls, list, renderInbox, server, solo } from './testFixtures';
+import { calls, list, paged, renderInbox, server, solo } from './testFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,10 +61,7 @@ describe('toolbar filter and sort', () => {
   it('the next page keeps the options', async () => {
     const all = Array.from({ length: 60 }, (_, i) => solo(i + 1));
     const fetch = server({
-      'GET /api/threads/inbox': (_init, url) => {
-        const page = Number(new URL(url, 'http://x').searchParams.get('page'));
-        return list(all.slice((page - 1) * 50, page * 50), all.length);
-      },
+      'GET /api/threads/inbox': paged(all),
     });
     renderInbox();
     await screen.findAllByTestId('thread-row');

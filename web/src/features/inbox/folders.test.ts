@@ -21,32 +21,9 @@ describe('folders', () => {
   });
 
   it('turns the server counts into badges: inbox = needs reply + unread', () => {
-    expect(
-      toFolderCounts({
-        inbox: 40,
-        unread: 5,
-        needsReply: 3,
-        starred: 1,
-        processed: 2,
-        spam: 4,
-        advertisements: 6,
-        info: 7,
-        sent: 8,
-        drafts: 9,
-        trash: 10,
-      }),
-    ).toEqual({
-      inbox: 8,
-      needsReply: 3,
-      starred: 1,
-      processed: 2,
-      spam: 4,
-      advertisements: 6,
-      info: 7,
-      sent: 8,
-      drafts: 9,
-      trash: 10,
-    });
+    // Every other count is a badge as it is.
+    const same = { needsReply: 3, starred: 1, processed: 2, spam: 4, advertisements: 6, info: 7, sent: 8, drafts: 9, trash: 10 };
+    expect(toFolderCounts({ inbox: 40, unread: 5, ...same })).toEqual({ inbox: 8, ...same });
     expect(toFolderCounts(undefined)).toEqual({});
     expect(toFolderCounts({ sent: 2 }).inbox).toBeUndefined();
   });

@@ -7,36 +7,13 @@ import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test
 import type { Preferences } from '../../api/settings';
 import { StaticPreferences } from '../settings/sync/SettingsProvider';
 import InboxPage from './InboxPage';
+import { mailAccount } from '../accounts/accountFixtures';
+export { bodyOf, calls, toasts } from '../../test/helpers';
 
 export type Fetch = ReturnType<typeof mockFetch>;
 export type Handler = Parameters<typeof mockFetch>[0][string];
 
-export const ACCOUNT: MailAccountWithSync = {
-  id: 1,
-  sessionId: '1',
-  email_address: 'dana@example.test',
-  imap_server: 'imap.example.test',
-  imap_port: 993,
-  imap_ssl: true,
-  smtp_server: 'smtp.example.test',
-  smtp_port: 465,
-  smtp_ssl: true,
-  imap_fingerprint: null,
-  smtp_fingerprint: null,
-  auth: 'password',
-  needsSignIn: false,
-  sync: {
-    state: 'idle',
-    lastSync: 1_700_000_000,
-    error: null,
-    errorKind: null,
-    fetchedMessages: 0,
-    fetchedBytes: 0,
-    initialSyncDone: true,
-    idle: true,
-    nextRetryAt: null,
-  },
-};
+export const ACCOUNT: MailAccountWithSync = mailAccount();
 
 export function mail(id: number, over: Partial<Email> = {}): Email {
   const date = over.date ?? '2025-03-04T09:15:00Z';
@@ -143,14 +120,12 @@ export function list(threads: Thread[], total = threads.length): Response {
   });
 }
 
-export function calls(fetch: Fetch, method: string, path: string) {
-  return fetch.mock.calls.filter(
-    ([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method,
-  );
-}
-
-export function bodyOf(call: unknown[]): unknown {
-  return JSON.parse(String((call[1] as RequestInit | undefined)?.body));
+/** GET /api/threads/<folder> answering `all` in pages of 50, as `?page=` asks. */
+export function paged(all: Thread[]): Handler {
+  return (_init, url) => {
+    const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+    return list(all.slice((page - 1) * 50, page * 50), all.length);
+  };
 }
 
 export const INBOX_ZERO = {
@@ -184,10 +159,3 @@ export function renderInbox(route = '/Inbox?folder=inbox', prefs: Partial<Prefer
   );
 }
 
-/** The toasts on screen with their kind (success, error, warning, info). */
-export function toasts(): { kind: string; text: string }[] {
-  return Array.from(document.querySelectorAll('[data-testid="toast"]')).map((el) => ({
-    kind: /toast--(\w+)/.exec(el.className)?.[1] ?? '',
-    text: el.querySelector('.toast__message')?.textContent ?? '',
-  }));
-}

@@ -4,8 +4,8 @@
 // and its thread (label order, thread priority) is the server's: the web shows its answers.
 
 import type { Email } from '../../api/types';
-import type { ToastKind } from '../../app/Toasts';
-import { he, type FolderKey } from '../../i18n/he';
+import type { ToastKind } from '../../session/Toasts';
+import type { FolderKey } from '../../i18n/he';
 import { folderTitle, normalizeFolder } from './folders';
 
 /** The status buttons, in the order they are shown (spec 000 §4 "Setting a status"). */
@@ -54,14 +54,4 @@ export function reloadsAfterMove(folder: FolderKey, movedTo: string | null | und
 /** Whether a status button shows as pressed for this mail. */
 export function hasStatus(e: Pick<Email, 'status' | 'priority'>, action: StatusAction): boolean {
   return action === 'urgent' ? e.priority === 'urgent' : e.status === action;
-}
-
-/** Priorities worth showing (spec 000 §4: urgent and high are shown, others are not). */
-export function shownPriority(priority: string | null | undefined): 'urgent' | 'high' | null {
-  return priority === 'urgent' || priority === 'high' ? priority : null;
-}
-
-/** A label's Hebrew name (statuses and priorities), or the IMAP label as it is. */
-export function labelText(label: string): string {
-  return he.inbox.labels[label] ?? label;
 }

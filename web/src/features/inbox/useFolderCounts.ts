@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import useSWR from 'swr';
 import { keys } from '../../api/keys';
 import type { EmailCountsResponse, FolderCounts } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 export const COUNTS_POLL_MS = 30_000;
 

@@ -15,7 +15,7 @@ import { keys } from '../../api/keys';
 import { updateEmail } from '../../api/mail';
 import { bulkEmails, deleteEmail, setEmailStatus, trashEmail } from '../../api/triage';
 import type { BulkAction, BulkResponse, Email, EmailDetail, StatusChange, Thread } from '../../api/types';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he, type FolderKey } from '../../i18n/he';
 import { isPartial, mailIds } from './threads';
 import {

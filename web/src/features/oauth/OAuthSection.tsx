@@ -6,10 +6,10 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { he } from '../../i18n/he';
 import '../../styles/oauth.css';
-import { looksLikeAddress } from '../settings/mailAccountForm';
+import { looksLikeAddress } from '../../lib/address';
 import { ConfirmPanel } from './ConfirmPanel';
 import { DeviceCodePanel } from './DeviceCodePanel';
 import { PastePanel } from './PastePanel';

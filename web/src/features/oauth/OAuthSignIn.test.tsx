@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OAuthProvider } from '../../api/oauth';
 import type { DetectedProvider, MailAccountWithSync } from '../../api/types';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import { MailAccountCard } from '../settings/MailAccountCard';
+import { MailAccountCard } from '../accounts/MailAccountCard';
 import { NO_HOUSEHOLD } from '../settings/settingsFixtures';
 import { formatRemaining } from './DeviceCodePanel';
 

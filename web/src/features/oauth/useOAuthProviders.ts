@@ -3,7 +3,7 @@
 
 import useSWR from 'swr';
 import { oauthKeys, type OAuthProvider, type OAuthProviderId, type OAuthProvidersResponse } from '../../api/oauth';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 export function useOAuthProviders() {
   const { isAuthenticated } = useAuth();

@@ -10,7 +10,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { claimGoogle } from '../../api/oauth';
 import { errorMessage } from '../../api/client';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import type { OAuthSignIn } from './useOAuthSignIn';
 

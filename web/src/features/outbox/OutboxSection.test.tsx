@@ -2,45 +2,22 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxItem } from '../../api/outgoing';
-import { Sidebar } from '../../app/Sidebar';
 import { formatDateTime } from '../../lib/dates';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { calls, toasts, type Handler } from '../inbox/testFixtures';
 import { OutboxSection } from './OutboxSection';
-import { outboxMail } from './outboxFixtures';
+import { outboxItem } from './outboxFixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function item(id: string, state: OutboxItem['state'], over: Partial<OutboxItem> = {}): OutboxItem {
-  return {
-    id,
-    kind: 'send',
-    state,
-    sendAt: '2026-03-05T07:00:00Z',
-    attempts: 0,
-    nextTry: null,
-    lastError: null,
-    retry: true,
-    createdAt: '2026-03-04T09:00:00Z',
-    mail: outboxMail({
-      to: [`to${id}@example.test`],
-      cc: ['cc@example.test'],
-      subject: `נושא ${id}`,
-      body: '<p>x</p>',
-      snoozed_until: state === 'scheduled' ? '2026-03-05T07:00:00Z' : null,
-    }),
-    ...over,
-  };
-}
-
 const ITEMS = () => [
-  item('1', 'waiting'),
-  item('2', 'scheduled'),
-  item('3', 'sending'),
-  item('4', 'failed', { lastError: 'SMTP: החיבור נכשל', nextTry: '2026-03-04T09:30:00Z', attempts: 2 }),
-  item('5', 'failed', { lastError: '550 mailbox unavailable', retry: false }),
+  outboxItem('1', 'waiting'),
+  outboxItem('2', 'scheduled'),
+  outboxItem('3', 'sending'),
+  outboxItem('4', 'failed', { lastError: 'SMTP: החיבור נכשל', nextTry: '2026-03-04T09:30:00Z', attempts: 2 }),
+  outboxItem('5', 'failed', { lastError: '550 mailbox unavailable', retry: false }),
 ];
 
 function server(items: () => OutboxItem[], routes: Record<string, Handler> = {}) {
@@ -99,7 +76,7 @@ describe('outbox', () => {
 
   it('retry now asks the server to try again', async () => {
     const fetch = server(ITEMS, {
-      'POST /api/outbox/4/retry': () => json(200, { success: true, item: item('4', 'sending') }),
+      'POST /api/outbox/4/retry': () => json(200, { success: true, item: outboxItem('4', 'sending') }),
     });
     renderOutbox();
     await screen.findAllByTestId('outbox-item');
@@ -148,21 +125,5 @@ describe('outbox', () => {
     await userEvent.setup().click(within(row('4')).getByTestId('outbox-edit'));
     expect(r.location().pathname).toBe('/Compose');
     expect(r.location().search).toBe('?outboxId=4');
-  });
-
-  it('the sidebar marks a failed send on the pending-replies entry', async () => {
-    let items = [item('1', 'waiting')];
-    server(() => items, { 'GET /api/drafts': () => json(200, { drafts: [], total: 2 }) });
-    signInAs();
-    const { unmount } = renderWithProviders(<Sidebar counts={{}} />, { route: '/Inbox' });
-    const entry = screen.getByTestId('folder-pending-replies');
-    await waitFor(() => expect(within(entry).getByTestId('drafts-count')).toHaveAttribute('data-count', '2'));
-    expect(within(entry).queryByTestId('outbox-failed')).toBeNull();
-    unmount();
-
-    items = [item('1', 'waiting'), item('4', 'failed', { lastError: 'x' })];
-    renderWithProviders(<Sidebar counts={{}} />, { route: '/Inbox' });
-    const dot = await within(screen.getByTestId('folder-pending-replies')).findByTestId('outbox-failed');
-    expect(dot).toHaveAttribute('title', 'שליחת מייל נכשלה. פרטים בדף הממתינים לתשובה.');
   });
 });

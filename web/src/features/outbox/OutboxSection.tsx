@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { keys } from '../../api/keys';
 import { cancelOutboxItem, failureMessage, outgoingKeys, retryOutboxItem, type OutboxItem } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RefreshIcon, SendIcon } from '../../components/icons';
 import { he } from '../../i18n/he';

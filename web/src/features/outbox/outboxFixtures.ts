@@ -1,7 +1,7 @@
-// A mail as the outbox answers it (`OutboxMail`), for tests: every field the server sends, with
-// the test's own values over it.
+// The outbox as the server answers it, for tests: a mail (`OutboxMail`) and an item
+// (`OutboxItem`) with every field the server sends, the test's own values over them.
 
-import type { OutboxMail } from '../../api/outgoing';
+import type { OutboxItem, OutboxMail } from '../../api/outgoing';
 
 export function outboxMail(over: Partial<OutboxMail> = {}): OutboxMail {
   return {
@@ -18,6 +18,29 @@ export function outboxMail(over: Partial<OutboxMail> = {}): OutboxMail {
     originalId: null,
     attachments: [],
     snoozed_until: null,
+    ...over,
+  };
+}
+
+/** An outbox item in `state`, its mail addressed by its id. */
+export function outboxItem(id: string, state: OutboxItem['state'], over: Partial<OutboxItem> = {}): OutboxItem {
+  return {
+    id,
+    kind: 'send',
+    state,
+    sendAt: '2026-03-05T07:00:00Z',
+    attempts: 0,
+    nextTry: null,
+    lastError: null,
+    retry: true,
+    createdAt: '2026-03-04T09:00:00Z',
+    mail: outboxMail({
+      to: [`to${id}@example.test`],
+      cc: ['cc@example.test'],
+      subject: `נושא ${id}`,
+      body: '<p>x</p>',
+      snoozed_until: state === 'scheduled' ? '2026-03-05T07:00:00Z' : null,
+    }),
     ...over,
   };
 }

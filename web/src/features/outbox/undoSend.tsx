@@ -3,7 +3,7 @@
 //
 // API (the compose page and the reply panel use it the same way):
 //
-//   import { useUndoSend, type UndoComposeState } from '../outbox/undoSend';
+//   import { useUndoSend, type UndoComposeState } from './undoSend';
 //
 //   const announce = useUndoSend();          // inside the signed-in app (router + toasts + SWR)
 //   const result = await sendMail(mail);      // or sendDraft(id): a SendResult
@@ -25,7 +25,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { failureMessage, outgoingKeys, undoSend, type OutboxMail, type SendResult } from '../../api/outgoing';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 
 const t = he.outgoing.undo;

@@ -5,7 +5,7 @@
 
 import useSWR from 'swr';
 import { outgoingKeys, type OutboxItem, type OutboxResponse } from '../../api/outgoing';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 export const OUTBOX_POLL_MS = 30_000;
 

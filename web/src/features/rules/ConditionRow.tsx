@@ -1,7 +1,7 @@
 // One condition of the rule form: the field, its test ('מכיל / לא מכיל', 'הוא / אינו', 'כן / לא'
 // — the condition's `negate`), and what the field needs: a word, a domain, a size in KB, a header's
 // name and an optional value, or nothing (attachment, mailing list). A row is a group of labelled
-// controls; on a phone they stack (rules.css).
+// controls; on a phone they stack (rules-dialogs.css).
 
 import type { RuleCondition, RuleField } from '../../api/rules';
 import { CloseIcon } from '../../components/icons';

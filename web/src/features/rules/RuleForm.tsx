@@ -11,11 +11,23 @@ import { errorMessage } from '../../api/client';
 import { createRule, updateRule, type Rule, type RuleAction, type RuleCondition } from '../../api/rules';
 import { CheckboxField, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { ActionRow } from './ActionRow';
 import { ConditionRow } from './ConditionRow';
-import { blankDraft, canSave, draftOf, hasForward, missingParts, newAction, newCondition, toInput, type RuleDraft } from './ruleModel';
+import {
+  blankDraft,
+  canSave,
+  draftOf,
+  forwardToConfirm,
+  hasForward,
+  missingParts,
+  newAction,
+  newCondition,
+  toInput,
+  type RuleDraft,
+} from './ruleModel';
 import { useFolders } from './useFolders';
 
 const t = he.rules.form;
@@ -41,6 +53,8 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
   const [added, setAdded] = useState<Added>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A forward to an address not confirmed for this rule: the confirm step shows it first.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const folders = useFolders();
 
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -61,12 +75,23 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
   const missing = missingParts(draft);
   const missingText = (['name', 'condition', 'action'] as const).filter((k) => missing[k]).map((k) => t.missing[k]);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (!complete || busy) return;
+    const to = forwardToConfirm(draft, rule);
+    if (to) {
+      setConfirming(to);
+      return;
+    }
+    void save(null);
+  }
+
+  /** Saves the draft; `confirmed` is the forward address the user just confirmed. */
+  async function save(confirmed: string | null) {
+    setConfirming(null);
     setBusy(true);
     setError(null);
-    const input = toInput(draft);
+    const input = confirmed ? { ...toInput(draft), confirm_forward: confirmed } : toInput(draft);
     try {
       const saved = rule ? await updateRule(rule.id, input) : await createRule(input);
       onSaved(saved, !rule);
@@ -81,7 +106,7 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
 
   return (
     <Modal title={rule ? t.editTitle : t.newTitle} closeLabel={t.close} onClose={onClose} busy={busy} testId="rule-form" wide>
-      <form className="form rule-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="form rule-form" onSubmit={submit} noValidate>
         <TextField
           id={id('name')}
           label={
@@ -201,6 +226,20 @@ export function RuleForm({ rule, onClose, onSaved }: RuleFormProps) {
           </button>
         </div>
       </form>
+      {confirming && (
+        <ConfirmDialog
+          title={t.confirmForwardTitle}
+          confirmLabel={t.confirmForwardYes}
+          cancelLabel={t.confirmForwardNo}
+          onConfirm={() => void save(confirming)}
+          onCancel={() => setConfirming(null)}
+        >
+          <p data-testid="rule-forward-confirm">
+            {t.confirmForwardBefore} <bdi dir="ltr">{confirming}</bdi>
+          </p>
+          <p>{t.confirmForwardAfter}</p>
+        </ConfirmDialog>
+      )}
     </Modal>
   );
 }

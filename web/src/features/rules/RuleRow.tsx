@@ -90,6 +90,11 @@ export const RuleRow = memo(function RuleRow({
               {t.stops}
             </span>
           )}
+          {rule.forward_pending && (
+            <span className="rule-card__stops" title={t.forwardPendingHint} data-testid="rule-forward-pending">
+              {t.forwardPending}
+            </span>
+          )}
         </div>
         <p className="rule-card__summary" data-testid="rule-summary">
           <span className="rule-card__if">{describeConditions(rule)}</span>

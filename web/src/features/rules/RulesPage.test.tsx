@@ -26,6 +26,7 @@ function rule(id: string, over: Partial<Rule> = {}): Rule {
       { kind: 'mark_as_read', value: '' },
     ],
     stop: false,
+    forward_pending: false,
     ...over,
   };
 }
@@ -248,6 +249,46 @@ describe('Rules page', () => {
     expect(within(form).getByTestId('rule-form-stop')).toBeChecked();
     expect(within(form).getByTestId('rule-form-save')).toBeEnabled();
     expect((bodyOf(calls(fetch, 'PUT', '/api/rules/4')[0]) as RuleInput).stop).toBe(true);
+  });
+
+  it('asks to confirm a new forward address, shows it, and sends the confirmation', async () => {
+    let saved: Rule[] = [];
+    const fetch = server(() => saved, {
+      'POST /api/rules': (init) => {
+        const input = JSON.parse(String(init?.body)) as RuleInput;
+        saved = [rule('9', { name: input.name, actions: input.actions })];
+        return json(200, saved[0]);
+      },
+    });
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('rules-add'));
+    const form = screen.getByTestId('rule-form');
+    await user.type(within(form).getByTestId('rule-form-name'), 'לנועה');
+    await user.type(within(form).getByTestId('condition-value'), 'חשבונית');
+    await user.click(within(form).getByTestId('rule-form-add-action'));
+    await user.selectOptions(within(form).getByTestId('action-kind'), 'forward_to');
+    await user.type(within(form).getByTestId('action-value'), 'Noa@Example.test');
+    await user.click(within(form).getByTestId('rule-form-save'));
+
+    // Nothing is sent before the address is confirmed; going back keeps the form.
+    expect(await screen.findByTestId('rule-forward-confirm')).toHaveTextContent('noa@example.test');
+    expect(calls(fetch, 'POST', '/api/rules')).toHaveLength(0);
+    await user.click(screen.getByTestId('confirm-no'));
+    expect(screen.queryByTestId('rule-forward-confirm')).not.toBeInTheDocument();
+    expect(calls(fetch, 'POST', '/api/rules')).toHaveLength(0);
+
+    await user.click(within(form).getByTestId('rule-form-save'));
+    await user.click(await screen.findByTestId('confirm-yes'));
+    await waitFor(() => expect(screen.queryByTestId('rule-form')).not.toBeInTheDocument());
+    const sent = bodyOf(calls(fetch, 'POST', '/api/rules')[0]) as RuleInput;
+    expect(sent.confirm_forward).toBe('noa@example.test');
+  });
+
+  it('marks a restored rule whose forward waits for confirmation', async () => {
+    server(() => [rule('5', { name: 'משוחזר', actions: [{ kind: 'forward_to', value: 'x@example.test' }], forward_pending: true })]);
+    renderPage();
+    expect(await screen.findByTestId('rule-forward-pending')).toHaveTextContent('ההעברה ממתינה לאישור');
   });
 
   it('forgets what was typed when the form is closed', async () => {

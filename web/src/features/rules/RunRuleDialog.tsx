@@ -10,7 +10,7 @@ import { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { previewRule, runRule, type Rule, type RulePreview, type RuleRunResult } from '../../api/rules';
-import { revalidateMailData } from '../../app/live/revalidate';
+import { revalidateMailData } from '../../session/revalidateMail';
 import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';

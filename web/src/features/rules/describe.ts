@@ -4,7 +4,7 @@
 
 import type { Rule, RuleAction, RuleCondition } from '../../api/rules';
 import { he } from '../../i18n/he';
-import { labelText } from '../inbox/triageRules';
+import { labelText } from '../../lib/mailLabels';
 import { fieldKind } from './ruleModel';
 
 const t = he.rules.describe;

@@ -75,6 +75,24 @@ export function hasForward(actions: readonly RuleAction[], except?: number): boo
   return actions.some((a, i) => i !== except && a.kind === 'forward_to');
 }
 
+/** The address a rule forwards to (trimmed, lower case), if it forwards. */
+export function forwardAddress(actions: readonly RuleAction[]): string | null {
+  const to = actions.find((a) => a.kind === 'forward_to')?.value.trim().toLowerCase();
+  return to ? to : null;
+}
+
+/**
+ * The forward address the user must confirm before the draft is saved: one the rule did not
+ * forward to (confirmed) before — a new rule's, a changed one, or a restored rule's that waits
+ * (the server refuses it unconfirmed). Null when there is nothing to confirm.
+ */
+export function forwardToConfirm(d: RuleDraft, rule: Rule | null): string | null {
+  const to = forwardAddress(d.actions);
+  if (!to) return null;
+  const confirmed = rule && !rule.forward_pending ? forwardAddress(rule.actions) : null;
+  return to === confirmed ? null : to;
+}
+
 /** The form's state: a RuleInput being edited. */
 export type RuleDraft = RuleInput;
 

@@ -12,6 +12,15 @@ import { folderChoiceTitle } from './folders';
 
 const t = he.searchPage.filters;
 
+/** The free-text filters, in the panel's order, with their placeholders. */
+const TEXT_FILTERS = [
+  ['from', t.namePlaceholder],
+  ['to', t.namePlaceholder],
+  ['subject', t.subjectPlaceholder],
+] as const;
+/** The yes/no filters, in the panel's order. */
+const FLAG_FILTERS = ['unread', 'starred', 'attachment'] as const;
+
 export interface FilterPanelProps {
   draft: SearchParams;
   onChange: (patch: Partial<SearchParams>) => void;
@@ -56,7 +65,7 @@ export function FilterPanel({ draft, onChange, onApply, onClear, open, onToggle,
 
       <form
         id="search-filters"
-        className="form search-filters"
+        className="form search-filters panel"
         onSubmit={submit}
         noValidate
         aria-labelledby="search-filters-title"
@@ -65,30 +74,17 @@ export function FilterPanel({ draft, onChange, onApply, onClear, open, onToggle,
         <h2 className="search-filters__title" id="search-filters-title">
           {t.title}
         </h2>
-        <TextField
-          id="search-filter-from"
-          label={t.from}
-          placeholder={t.namePlaceholder}
-          autoComplete="off"
-          value={draft.from}
-          onValueChange={(from) => onChange({ from })}
-        />
-        <TextField
-          id="search-filter-to"
-          label={t.to}
-          placeholder={t.namePlaceholder}
-          autoComplete="off"
-          value={draft.to}
-          onValueChange={(to) => onChange({ to })}
-        />
-        <TextField
-          id="search-filter-subject"
-          label={t.subject}
-          placeholder={t.subjectPlaceholder}
-          autoComplete="off"
-          value={draft.subject}
-          onValueChange={(subject) => onChange({ subject })}
-        />
+        {TEXT_FILTERS.map(([key, placeholder]) => (
+          <TextField
+            key={key}
+            id={`search-filter-${key}`}
+            label={t[key]}
+            placeholder={placeholder}
+            autoComplete="off"
+            value={draft[key]}
+            onValueChange={(v) => onChange({ [key]: v })}
+          />
+        ))}
         <div className="search-filters__dates">
           <TextField
             id="search-filter-after"
@@ -112,24 +108,15 @@ export function FilterPanel({ draft, onChange, onApply, onClear, open, onToggle,
         <p className="field__hint search-filters__hint">{t.datesHint}</p>
         <fieldset className="search-filters__flags">
           <legend>{t.flags}</legend>
-          <CheckboxField
-            id="search-filter-unread"
-            label={t.unread}
-            checked={draft.unread}
-            onCheckedChange={(unread) => onChange({ unread })}
-          />
-          <CheckboxField
-            id="search-filter-starred"
-            label={t.starred}
-            checked={draft.starred}
-            onCheckedChange={(starred) => onChange({ starred })}
-          />
-          <CheckboxField
-            id="search-filter-attachment"
-            label={t.attachment}
-            checked={draft.attachment}
-            onCheckedChange={(attachment) => onChange({ attachment })}
-          />
+          {FLAG_FILTERS.map((key) => (
+            <CheckboxField
+              key={key}
+              id={`search-filter-${key}`}
+              label={t[key]}
+              checked={draft[key]}
+              onCheckedChange={(v) => onChange({ [key]: v })}
+            />
+          ))}
         </fieldset>
         <SelectField
           id="search-filter-folder"

@@ -46,7 +46,7 @@ function HelpTable() {
 export function OperatorHelp({ prominent }: { prominent: boolean }) {
   if (prominent) {
     return (
-      <section className="search-help search-help--prominent" aria-labelledby="search-help-title" data-testid="search-help">
+      <section className="search-help search-help--prominent panel" aria-labelledby="search-help-title" data-testid="search-help">
         <h2 className="search-help__title" id="search-help-title">
           {t.title}
         </h2>
@@ -55,7 +55,7 @@ export function OperatorHelp({ prominent }: { prominent: boolean }) {
     );
   }
   return (
-    <details className="search-help" data-testid="search-help">
+    <details className="search-help panel" data-testid="search-help">
       <summary className="search-help__summary">{t.show}</summary>
       <HelpTable />
     </details>

@@ -8,7 +8,7 @@ import type { SearchResult, SnippetPart } from '../../api/search';
 import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
-import { labelText, shownPriority } from '../inbox/triageRules';
+import { labelText, shownPriority } from '../../lib/mailLabels';
 import { resultFolderTitle } from './folders';
 
 const t = he.searchPage;
@@ -119,7 +119,7 @@ const ResultRow = memo(function ResultRow({ result, onOpen }: { result: SearchRe
 
 export function ResultList({ results, onOpen }: { results: readonly SearchResult[]; onOpen: (r: SearchResult) => void }) {
   return (
-    <ul className="search-results" aria-label={t.resultsLabel} data-testid="search-results">
+    <ul className="search-results panel" aria-label={t.resultsLabel} data-testid="search-results">
       {results.map((r) => (
         <ResultRow key={r.id} result={r} onOpen={onOpen} />
       ))}

@@ -5,7 +5,7 @@
 import useSWR from 'swr';
 import { keys } from '../../api/keys';
 import { canSearch, timezoneOffset, type SearchParams, type SearchResponse } from '../../api/search';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 function isResponse(data: unknown): data is SearchResponse {
   return typeof data === 'object' && data !== null && Array.isArray((data as SearchResponse).results);

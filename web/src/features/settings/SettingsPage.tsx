@@ -3,21 +3,21 @@
 // supported providers, the auto-reply card, the spam and ad detection card; then AI help (key and provider), the user's own
 // account and password, and for admins the system's users. The layout shows the page title.
 
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
-import { AccountCard } from './AccountCard';
-import { AiCard } from './AiCard';
-import { ConnectionStatusCard } from './cards/ConnectionStatusCard';
+import { AccountCard } from '../auth/AccountCard';
+import { AiCard } from '../ai/AiCard';
+import { ConnectionStatusCard } from '../accounts/ConnectionStatusCard';
 import { DeviceInfoCard } from './cards/DeviceInfoCard';
-import { ProvidersCard } from './cards/ProvidersCard';
+import { ProvidersCard } from '../accounts/ProvidersCard';
 import { QuickStatsCard } from './cards/QuickStatsCard';
-import { MailAccountCard } from './MailAccountCard';
+import { MailAccountCard } from '../accounts/MailAccountCard';
 import { PreferencesCard } from './sync/PreferencesCard';
 import { SyncStatusCard } from './sync/SyncStatusCard';
-import { UsersCard } from './UsersCard';
+import { UsersCard } from '../auth/UsersCard';
 
 export default function SettingsPage() {
   const { user } = useAuth();

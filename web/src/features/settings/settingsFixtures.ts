@@ -4,6 +4,7 @@
 import { json } from '../../test/helpers';
 import { DEFAULTS as AUTO_REPLY_DEFAULTS, STATS as AUTO_REPLY_STATS } from '../autoreply/autoReplyFixtures';
 import { SPAM_ROUTES } from '../spam/spamFixtures';
+import { AI_SETTINGS } from '../ai/aiFixtures';
 
 /** The settings page also shows the mail account and AI cards; here no mailbox is connected. */
 export const NO_MAILBOX = {
@@ -31,17 +32,7 @@ export const NO_MAILBOX = {
   'GET /api/global-settings/email/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
   'GET /api/settings/backup': () => json(200, { exists: false, createdAt: null, sections: [] }),
   'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false }),
-  'GET /api/settings/ai': () =>
-    json(200, {
-      provider: 'anthropic',
-      model: '',
-      baseUrl: '',
-      effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      defaults: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com' },
-      keyStored: false,
-      keyRequired: true,
-      baseUrlEditable: true,
-    }),
+  'GET /api/settings/ai': () => json(200, AI_SETTINGS),
   // The auto-reply card (features/autoreply): off, nothing checked yet.
   'GET /api/auto-reply/settings': () => json(200, AUTO_REPLY_DEFAULTS),
   'GET /api/auto-reply/stats': () => json(200, AUTO_REPLY_STATS),

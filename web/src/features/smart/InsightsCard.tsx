@@ -6,7 +6,7 @@
 import useSWR from 'swr';
 import { aiKeys, type Insights } from '../../api/ai';
 import { errorMessage } from '../../api/client';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 import { he } from '../../i18n/he';
 import { formatHours, formatPercent, safeCount, weekdayName } from './format';
 import { SmartError } from './SmartError';

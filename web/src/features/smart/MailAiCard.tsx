@@ -3,6 +3,7 @@
 // error. The card's result goes in `children`.
 
 import type { ReactNode } from 'react';
+import type { Email } from '../../api/types';
 import { SparkIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { SmartError } from './SmartError';
@@ -10,38 +11,39 @@ import { SmartError } from './SmartError';
 export interface MailAiCardProps {
   /** `summary` or `replies`: names the testids (`smart-<name>-card`, `-busy`) and the title id. */
   name: string;
-  title: string;
-  button: string;
-  busyText: string;
-  failed: string;
+  /** The card's strings: its title, its button, the line while the AI works, the failure's words. */
+  text: { title: string; button: string; busy: string; failed: string };
   buttonTestId: string;
-  hasMail: boolean;
-  busy: boolean;
-  error: unknown;
-  onRun: () => void;
+  /** The chosen mail, if any: the button asks about it. */
+  mail: Email | null;
+  /** The AI's work on that mail: under way, or its failure. */
+  state: { busy: boolean; error?: unknown };
+  onRun: (mail: Email) => void;
   children?: ReactNode;
 }
 
-export function MailAiCard({ name, title, button, busyText, failed, buttonTestId, hasMail, busy, error, onRun, children }: MailAiCardProps) {
+export function MailAiCard({ name, text, buttonTestId, mail, state, onRun, children }: MailAiCardProps) {
   const titleId = `smart-${name}-title`;
+  const { busy, error } = state;
+  const hasMail = mail !== null;
   return (
     <section className="card smart-card" data-testid={`smart-${name}-card`} aria-busy={busy} aria-labelledby={titleId}>
       <header className="smart-card__header">
         <h3 className="card__subtitle" id={titleId}>
-          {title}
+          {text.title}
         </h3>
-        <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={onRun} data-testid={buttonTestId}>
+        <button type="button" className="button button--primary" disabled={!hasMail || busy} onClick={() => mail && onRun(mail)} data-testid={buttonTestId}>
           <SparkIcon />
-          {busy ? busyText : button}
+          {busy ? text.busy : text.button}
         </button>
       </header>
       {!hasMail && <p className="card__status">{he.smart.chooseMail}</p>}
       {busy && (
         <p className="card__status" role="status" data-testid={`smart-${name}-busy`}>
-          {busyText}
+          {text.busy}
         </p>
       )}
-      {error !== undefined && !busy && <SmartError error={error} fallback={failed} />}
+      {error !== undefined && !busy && <SmartError error={error} fallback={text.failed} />}
       {children}
     </section>
   );

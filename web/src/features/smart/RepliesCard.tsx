@@ -15,7 +15,8 @@ const t = he.smart.replies;
 export function RepliesCard({ mail }: { mail: Email | null }) {
   const navigate = useNavigate();
   const { run, stateOf } = usePerMail<SuggestedReply[]>();
-  const { busy, error, data } = stateOf(mail?.id);
+  const state = stateOf(mail?.id);
+  const { data } = state;
   const load = (m: Email) =>
     run(m.id, async () => {
       const res = await suggestReplies(m.id);
@@ -23,18 +24,7 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
     });
 
   return (
-    <MailAiCard
-      name="replies"
-      title={t.title}
-      button={t.button}
-      busyText={t.busy}
-      failed={t.failed}
-      buttonTestId="smart-replies-generate"
-      hasMail={!!mail}
-      busy={busy}
-      error={error}
-      onRun={() => mail && void load(mail)}
-    >
+    <MailAiCard name="replies" text={t} buttonTestId="smart-replies-generate" mail={mail} state={state} onRun={(m) => void load(m)}>
       {mail && data && data.length > 0 && (
         <>
           <p className="smart-card__hint">{t.hint}</p>

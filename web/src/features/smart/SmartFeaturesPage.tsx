@@ -34,7 +34,7 @@ export default function SmartFeaturesPage() {
   return (
     <section className="page-section smart-page" data-testid="smart-page">
       <div className="smart-layout">
-        <aside className="smart-layout__list" aria-labelledby="smart-list-title">
+        <aside className="smart-layout__list panel" aria-labelledby="smart-list-title">
           <h2 className="smart-layout__title" id="smart-list-title">
             {t.list.title}
           </h2>

@@ -20,21 +20,11 @@ function Badge({ kind, value, text }: { kind: 'sentiment' | 'priority'; value: s
 
 export function SummaryCard({ mail }: { mail: Email | null }) {
   const { run, stateOf } = usePerMail<SmartSummary>();
-  const { busy, error, data } = stateOf(mail?.id);
+  const state = stateOf(mail?.id);
+  const { data } = state;
 
   return (
-    <MailAiCard
-      name="summary"
-      title={t.title}
-      button={t.button}
-      busyText={t.busy}
-      failed={t.failed}
-      buttonTestId="smart-summarize"
-      hasMail={!!mail}
-      busy={busy}
-      error={error}
-      onRun={() => mail && void run(mail.id, () => summarize(mail.id))}
-    >
+    <MailAiCard name="summary" text={t} buttonTestId="smart-summarize" mail={mail} state={state} onRun={(m) => void run(m.id, () => summarize(m.id))}>
       {data && (
         <div className="smart-summary">
           <p className="smart-summary__text" dir="auto" data-testid="smart-summary">

@@ -3,7 +3,7 @@
 
 import useSWR from 'swr';
 import type { Email } from '../../api/types';
-import { useAuth } from '../../app/AuthProvider';
+import { useAuth } from '../../session/AuthProvider';
 
 /** Spec 001 §9 "Smart features list: 10 e-mails". */
 export const LATEST_COUNT = 10;

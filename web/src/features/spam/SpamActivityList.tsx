@@ -7,10 +7,10 @@ import { useState } from 'react';
 import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { clearSpamActivity, spamKeys, type SpamActivity, type SpamDecision } from '../../api/spam';
-import { useToast } from '../../app/Toasts';
-import { LoadError } from '../../components/LoadError';
+import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.spam.activity;
 
@@ -78,7 +78,7 @@ export function SpamActivityList() {
             {t.empty}
           </p>
         ) : (
-          <ol className="spam-activity__list" data-testid="spam-activity-list">
+          <ol className="spam-activity__list list-box" data-testid="spam-activity-list">
             {data.decisions.map((d) => (
               <Decision key={`${d.at}-${d.message}-${d.source}`} d={d} />
             ))}
@@ -86,14 +86,8 @@ export function SpamActivityList() {
         )}
       </>
     );
-  } else if (error !== undefined) {
-    content = <LoadError message={`${t.loadFailed} ${errorMessage(error)}`} onRetry={() => void mutate()} testId="spam-activity-error" />;
   } else {
-    content = (
-      <p className="card__status" role="status">
-        {he.app.loading}
-      </p>
-    );
+    content = <LoadState of={{ error, mutate }} text={{ loadFailed: t.loadFailed }} testIds={{ error: 'spam-activity-error' }} />;
   }
 
   return (

@@ -8,7 +8,7 @@
 import { useId, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings, type KeyExists } from '../../api/ai';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { withReason } from '../../api/outgoing';
 import {
   THRESHOLD_RANGE,
@@ -17,13 +17,12 @@ import {
   spamKeys,
   type SpamSettings,
 } from '../../api/spam';
-import { TextField } from '../../components/Field';
-import { LoadError } from '../../components/LoadError';
+import { TextAreaField, TextField } from '../../components/Field';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import '../../styles/spam.css';
-import { TextAreaField } from '../aitraining/TextAreaField';
 import { SpamActivityList } from './SpamActivityList';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.spam;
 
@@ -54,6 +53,11 @@ export function spamSaveError(err: unknown): string {
 }
 
 const LISTS = ['customKeywords', 'customDomains', 'whitelistDomains', 'whitelistSenders'] as const;
+/** The two score thresholds, with their fields' test ids. */
+const THRESHOLDS = [
+  ['spamThreshold', 'spam-threshold'],
+  ['suspiciousThreshold', 'spam-suspicious-threshold'],
+] as const;
 
 export function SpamCard() {
   const idBase = useId();
@@ -133,34 +137,23 @@ export function SpamCard() {
           <Switch id={id('notifyOnSpam')} label={t.notifyOnSpam} checked={form.notifyOnSpam} onChange={(v) => change({ notifyOnSpam: v })} testId="spam-notify" />
         </div>
         <div className="spam-card__thresholds">
-          <TextField
-            id={id('spamThreshold')}
-            label={t.spamThreshold}
-            hint={t.thresholdHint}
-            type="number"
-            inputMode="numeric"
-            min={THRESHOLD_RANGE.min}
-            max={THRESHOLD_RANGE.max}
-            step={1}
-            dir="ltr"
-            value={form.spamThreshold}
-            onValueChange={(v) => change({ spamThreshold: v })}
-            testId="spam-threshold"
-          />
-          <TextField
-            id={id('suspiciousThreshold')}
-            label={t.suspiciousThreshold}
-            hint={t.thresholdHint}
-            type="number"
-            inputMode="numeric"
-            min={THRESHOLD_RANGE.min}
-            max={THRESHOLD_RANGE.max}
-            step={1}
-            dir="ltr"
-            value={form.suspiciousThreshold}
-            onValueChange={(v) => change({ suspiciousThreshold: v })}
-            testId="spam-suspicious-threshold"
-          />
+          {THRESHOLDS.map(([name, testId]) => (
+            <TextField
+              key={name}
+              id={id(name)}
+              label={t[name]}
+              hint={t.thresholdHint}
+              type="number"
+              inputMode="numeric"
+              min={THRESHOLD_RANGE.min}
+              max={THRESHOLD_RANGE.max}
+              step={1}
+              dir="ltr"
+              value={form[name]}
+              onValueChange={(v) => change({ [name]: v })}
+              testId={testId}
+            />
+          ))}
         </div>
         <div className="spam-card__lists">
           {LISTS.map((name) => (
@@ -198,20 +191,8 @@ export function SpamCard() {
         </div>
       </form>
     );
-  } else if (settings.error !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(settings.error)}`}
-        onRetry={() => void settings.mutate()}
-        testId="spam-load-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <LoadState of={settings} text={t} testIds={{ error: 'spam-load-error' }} />;
   }
 
   return (

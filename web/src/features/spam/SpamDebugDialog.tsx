@@ -4,12 +4,11 @@
 // was judged and the learning classifier's opinion. Without a selected mail it says to pick one.
 
 import useSWR from 'swr';
-import { errorMessage } from '../../api/client';
 import { spamKeys, type SpamBreakdown } from '../../api/spam';
-import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 import { formatScore } from './SpamActivityList';
+import { LoadState } from '../../components/LoadState';
 
 const t = he.spam;
 
@@ -99,14 +98,8 @@ export function SpamDebugDialog({ mailId, onClose }: { mailId: string | null; on
     );
   } else if (data) {
     content = <SpamBreakdownView b={data} />;
-  } else if (error !== undefined) {
-    content = <LoadError message={`${t.debugFailed}: ${errorMessage(error)}`} onRetry={() => void mutate()} testId="spam-debug-error" />;
   } else {
-    content = (
-      <p className="card__status" role="status">
-        {t.debugLoading}
-      </p>
-    );
+    content = <LoadState of={{ error, mutate }} text={{ loadFailed: `${t.debugFailed}:`, loading: t.debugLoading }} testIds={{ error: 'spam-debug-error' }} />;
   }
   return (
     <Modal title={t.debugTitle} closeLabel={t.debugClose} onClose={onClose} testId="spam-debug-dialog" wide>

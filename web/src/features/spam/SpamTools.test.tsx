@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SpamClassifyProgress } from '../../api/spam';
-import { spamNoticeText } from '../../app/live/spamDetected';
 import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
 import { SpamEmptyHint } from './SpamEmptyHint';
 import { SpamScoreChip } from './SpamScoreChip';
@@ -142,12 +141,5 @@ describe('SpamScoreChip and the live notice', () => {
     expect(screen.queryByTestId('reading-spam-score')).not.toBeInTheDocument();
     rerender(<SpamScoreChip email={{ isSpam: true, isAdvertisement: false, spamScore: null }} />);
     expect(screen.queryByTestId('reading-spam-score')).not.toBeInTheDocument();
-  });
-
-  it('words the spam_detected notice with the server\'s message, the sender and the subject', () => {
-    expect(
-      spamNoticeText({ id: 7, from: 'x@bad.example', fromName: 'בנק', subject: 'חשבונך הוקפא', message: 'מייל זוהה כספאם והועבר לספאם' }),
-    ).toBe('מייל זוהה כספאם והועבר לספאם: בנק — חשבונך הוקפא');
-    expect(spamNoticeText({ from: 'x@bad.example', subject: '' })).toBe('זוהה ספאם: x@bad.example — (ללא נושא)');
   });
 });

@@ -47,16 +47,20 @@ export function SpamTools({ selectedId }: { selectedId: string | null }) {
     void mutate(keys.emailCounts());
   }
 
+  /** A run's progress as the server reported it: still running, look again; otherwise done. */
+  function follow(p: SpamClassifyProgress) {
+    if (!alive.current) return;
+    if (p.running) {
+      setProgress(p);
+      poll();
+    } else finished(p);
+  }
+
   function poll() {
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(async () => {
       try {
-        const p = await classifyProgress();
-        if (!alive.current) return;
-        if (p.running) {
-          setProgress(p);
-          poll();
-        } else finished(p);
+        follow(await classifyProgress());
       } catch (err) {
         if (!alive.current) return;
         setFailure(`${t.classifyFailed}: ${errorMessage(err)}`);
@@ -68,12 +72,7 @@ export function SpamTools({ selectedId }: { selectedId: string | null }) {
   async function start() {
     setFailure(null);
     try {
-      const p = await startClassify();
-      if (!alive.current) return;
-      if (p.running) {
-        setProgress(p);
-        poll();
-      } else finished(p);
+      follow(await startClassify());
     } catch (err) {
       setFailure(`${t.classifyFailed}: ${errorMessage(err)}`);
     }

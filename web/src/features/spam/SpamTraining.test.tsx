@@ -2,27 +2,15 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiTrainingSettings } from '../../api/ai';
-import { DANA, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
-import AITrainingPage from '../aitraining/AITrainingPage';
+import { DANA, json, mockFetch } from '../../test/helpers';
 import { EXAMPLE_PREVIEW_CHARS, examplePreview, newExample } from './SpamTraining';
+import { NO_GLOBAL, renderTrainingPage, trainingSettings } from '../aitraining/trainingFixtures';
 
-const TRAINING: AiTrainingSettings = {
+const TRAINING: AiTrainingSettings = trainingSettings({
   systemPrompt: 'אתה עוזר אישי.',
-  templates: [],
-  tone: 'professional',
-  language: 'auto',
-  creativity: 0.7,
-  maxLength: 2000,
-  includeContext: true,
-  autoCorrect: true,
-  spamTrainingEnabled: true,
   spamExamples: [{ id: 's1', text: 'זכית בפרס! לחץ כאן', date: '2026-11-01T10:00:00Z' }],
-  hamExamples: [],
   spamKeywords: 'lottery',
-  spamDomains: '',
-  spamPatterns: '',
-  updatedAt: '2026-11-22T10:00:00Z',
-};
+});
 
 /** Keeps what is saved; a pattern that does not compile is refused as the real one does. */
 function server() {
@@ -30,7 +18,7 @@ function server() {
   return mockFetch({
     'GET /api/app/me': () => json(200, { success: true, user: DANA }),
     'GET /api/settings/ai-training': () => json(200, stored),
-    'GET /api/global-settings/ai-training/exists': () => json(200, { exists: false, lastUpdated: null, updatedBy: null }),
+    'GET /api/global-settings/ai-training/exists': () => json(200, NO_GLOBAL),
     'POST /api/settings/ai-training': (init) => {
       const body = JSON.parse(String(init?.body)) as AiTrainingSettings;
       const lines = body.spamPatterns.split('\n');
@@ -48,9 +36,7 @@ function server() {
 }
 
 async function openSpamTab() {
-  signInAs(DANA);
-  renderWithProviders(<AITrainingPage />, { route: '/AITraining' });
-  await screen.findByTestId('training-general');
+  await renderTrainingPage();
   await userEvent.setup().click(screen.getByTestId('training-tab-spam'));
   return screen.findByTestId('spam-training');
 }

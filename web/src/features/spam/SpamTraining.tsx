@@ -6,12 +6,11 @@
 // comes back as the server's Hebrew error naming its line, shown by the page, and nothing is saved.
 
 import { useId, useState, type KeyboardEvent } from 'react';
-import type { TrainingExample } from '../../api/ai';
+import type { AiTrainingSettings, TrainingExample } from '../../api/ai';
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import '../../styles/spam.css';
-import { TextAreaField } from '../aitraining/TextAreaField';
-import type { TrainingForm } from '../aitraining/trainingForm';
+import { TextAreaField } from '../../components/Field';
 
 const t = he.spam;
 
@@ -78,7 +77,7 @@ function ExamplesEditor({
           {t.examplesEmpty}
         </p>
       ) : (
-        <ul className="spam-examples__list" data-testid={`spam-examples-list-${kind}`}>
+        <ul className="spam-examples__list list-box" data-testid={`spam-examples-list-${kind}`}>
           {examples.map((ex) => {
             const preview = examplePreview(ex.text);
             return (
@@ -105,13 +104,19 @@ function ExamplesEditor({
   );
 }
 
+/** The spam fields of the AI training settings, as the AI training page edits them. */
+export type SpamTrainingFields = Pick<
+  AiTrainingSettings,
+  'spamTrainingEnabled' | 'spamExamples' | 'hamExamples' | 'spamKeywords' | 'spamDomains' | 'spamPatterns'
+>;
+
 export function SpamTraining({
   form,
   onChange,
   disabled,
 }: {
-  form: TrainingForm;
-  onChange: (values: Partial<TrainingForm>) => void;
+  form: SpamTrainingFields;
+  onChange: (values: Partial<SpamTrainingFields>) => void;
   disabled: boolean;
 }) {
   const id = useId();

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { isTasksKey } from '../../api/keys';
-import { useToast } from '../../app/Toasts';
+import { useToast } from '../../session/Toasts';
 import { TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { TaskForm } from './TaskForm';

@@ -10,6 +10,7 @@ import { CheckIcon, ClockIcon, MailIcon, PenIcon, TrashIcon } from '../../compon
 import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { openResultHref } from '../search/folders';
+import { IconButton } from '../../components/IconButton';
 
 const t = he.tasks;
 
@@ -29,7 +30,7 @@ export function taskMailHref(emailId: string): string {
 export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onDelete }: TaskRowProps) {
   const done = task.status === 'completed';
   const title = task.title.trim() || t.untitled;
-  const classes = ['task-row', done && 'is-completed', task.overdue && 'is-overdue'].filter(Boolean).join(' ');
+  const classes = ['task-row', 'panel-row', done && 'is-completed', task.overdue && 'is-overdue'].filter(Boolean).join(' ');
   return (
     <li className={classes} data-testid="task-row" data-id={task.id} data-status={task.status}>
       <button
@@ -59,13 +60,13 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
             {t.priorities[task.priority]}
           </span>
           {task.overdue && (
-            <span className="task-overdue" data-testid="task-overdue">
+            <span className="task-overdue pill" data-testid="task-overdue">
               {t.overdue}
             </span>
           )}
         </div>
         {task.description.trim() && (
-          <p className="task-row__description" dir="auto">
+          <p className="task-row__description clamped-text" dir="auto">
             {task.description}
           </p>
         )}
@@ -101,26 +102,19 @@ export const TaskRow = memo(function TaskRow({ task, busy, onToggle, onEdit, onD
         )}
       </div>
       <div className="task-row__actions">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t.editOf(title)}
-          title={t.edit}
-          onClick={() => onEdit(task)}
-          data-testid="task-edit"
-        >
+        <IconButton small label={t.editOf(title)} title={t.edit} onClick={() => onEdit(task)} testId="task-edit">
           <PenIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button--danger"
-          aria-label={t.deleteOf(title)}
+        </IconButton>
+        <IconButton
+          small
+          label={t.deleteOf(title)}
           title={t.delete}
+          danger
           onClick={() => onDelete(task)}
-          data-testid="task-delete"
+          testId="task-delete"
         >
           <TrashIcon />
-        </button>
+        </IconButton>
       </div>
     </li>
   );

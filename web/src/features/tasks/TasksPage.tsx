@@ -13,16 +13,17 @@ import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { isTasksKey, keys } from '../../api/keys';
 import { deleteTask, TASK_FILTERS, toggleTask, type Task, type TaskFilter, type TasksResponse } from '../../api/tasks';
-import { useToast } from '../../app/Toasts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
-import { PlusIcon, TasksIcon } from '../../components/icons';
-import { LoadError } from '../../components/LoadError';
+import { useToast } from '../../session/Toasts';
+import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
+import { EmptyState, NoMatch } from '../../components/EmptyState';
+import { TasksIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import '../../styles/tasks.css';
 import { TaskFilters, type TaskCounts } from './TaskFilters';
 import { TaskForm } from './TaskForm';
 import { TaskRow } from './TaskRow';
+import { LoadState, RefreshFailed } from '../../components/LoadState';
+import { AddButton, ListHeader } from '../../components/ListHeader';
 
 const t = he.tasks;
 
@@ -39,8 +40,7 @@ export default function TasksPage() {
   const all = useSWR<TasksResponse>(keys.tasks('all'));
   const list = useSWR<TasksResponse>(keys.tasks(filter), { keepPreviousData: true });
   const [editing, setEditing] = useState<Task | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Task | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const deletion = useConfirmation<Task>();
   const [toggling, setToggling] = useState<ReadonlySet<string>>(() => new Set());
 
   const refresh = useCallback(() => void mutate(isTasksKey), [mutate]);
@@ -79,7 +79,7 @@ export default function TasksPage() {
   );
   const onToggle = useCallback((task: Task) => void toggle(task), [toggle]);
   const onEdit = useCallback((task: Task) => setEditing(task), []);
-  const onDelete = useCallback((task: Task) => setDeleting(task), []);
+  const onDelete = deletion.ask;
 
   function saved(_task: Task, created: boolean) {
     setEditing(null);
@@ -87,16 +87,13 @@ export default function TasksPage() {
     refresh();
   }
 
-  async function confirmDelete(task: Task) {
-    setDeleteBusy(true);
+  async function remove(task: Task) {
     try {
       await deleteTask(task.id);
       toast.success(t.deleted);
     } catch (err) {
       toast.error(`${t.deleteFailed}: ${errorMessage(err)}`);
     } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
       refresh();
     }
   }
@@ -109,30 +106,12 @@ export default function TasksPage() {
     overdue: totals?.overdue,
   };
 
-  const add = (
-    <button type="button" className="button button--primary" onClick={() => setEditing('new')} data-testid="tasks-add">
-      <PlusIcon />
-      {t.add}
-    </button>
-  );
+  const add = <AddButton label={t.add} onClick={() => setEditing('new')} testId="tasks-add" />;
 
   const data = list.data;
   let content;
-  if (!data && list.error) {
-    content = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(list.error)}`}
-        onRetry={() => void list.mutate()}
-        testId="tasks-error"
-        retryTestId="tasks-retry"
-      />
-    );
-  } else if (!data) {
-    content = (
-      <p className="card__status" role="status" data-testid="tasks-loading">
-        {t.loading}
-      </p>
-    );
+  if (!data) {
+    content = <LoadState of={list} text={t} testIds={{ error: 'tasks-error', retry: 'tasks-retry', loading: 'tasks-loading' }} />;
   } else if (data.tasks.length === 0 && filter === 'all') {
     content = (
       <EmptyState testId="tasks-empty" icon={<TasksIcon />} action={add}>
@@ -141,17 +120,11 @@ export default function TasksPage() {
       </EmptyState>
     );
   } else if (data.tasks.length === 0) {
-    content = (
-      <div className="tasks-nomatch" data-testid="tasks-empty-filter">
-        <p>{t.emptyFiltered[filter]}</p>
-        <button type="button" className="link-button" onClick={() => setFilter('all')}>
-          {t.showAll}
-        </button>
-      </div>
-    );
+    const showAll = () => setFilter('all');
+    content = <NoMatch text={t.emptyFiltered[filter]} actionLabel={t.showAll} onAction={showAll} testId="tasks-empty-filter" />;
   } else {
     content = (
-      <ul className="task-list" aria-label={t.listLabel} data-testid="task-list">
+      <ul className="task-list panel" aria-label={t.listLabel} data-testid="task-list">
         {data.tasks.map((task) => (
           <TaskRow
             key={task.id}
@@ -167,41 +140,19 @@ export default function TasksPage() {
   }
 
   return (
-    <section className="page-section tasks-page" data-testid="page-TasksPage" aria-labelledby="tasks-title">
-      <header className="tasks-header">
-        <div className="tasks-header__title">
-          <h2 id="tasks-title">{t.pageLabel}</h2>
-          {totals && (
-            <span className="tasks-header__summary" data-testid="tasks-summary">
-              {t.summary(totals.open, totals.overdue)}
-            </span>
-          )}
-        </div>
+    <section className="page-section list-page tasks-page" data-testid="page-TasksPage" aria-labelledby="tasks-title">
+      <ListHeader titleId="tasks-title" title={t.pageLabel} count={totals && { text: t.summary(totals.open, totals.overdue), testId: 'tasks-summary' }}>
         {add}
-      </header>
+      </ListHeader>
       <TaskFilters value={filter} counts={counts} onChange={setFilter} />
-      {list.error && data && (
-        <p className="notice notice--error" role="alert">
-          {t.loadFailed} {errorMessage(list.error)}
-        </p>
-      )}
+      {list.error && data && <RefreshFailed error={list.error} text={t} />}
       {content}
 
       {editing && (
         <TaskForm task={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={saved} />
       )}
-      {deleting && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteYes}
-          cancelLabel={t.deleteNo}
-          danger
-          busy={deleteBusy}
-          onConfirm={() => void confirmDelete(deleting)}
-          onCancel={() => setDeleting(null)}
-        >
-          <p dir="auto">{t.deleteQuestion(deleting.title)}</p>
-        </ConfirmDialog>
+      {deletion.item && (
+        <ConfirmDelete text={t} name={deletion.item.title} {...deletion.dialog(remove)} />
       )}
     </section>
   );

@@ -17,14 +17,14 @@ import { aiKeys, type AiTrainingSettings } from '../../../api/ai';
 import { keys } from '../../../api/keys';
 import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/outgoing';
 import type { EmailDetail } from '../../../api/types';
-import { useToast } from '../../../app/Toasts';
+import { useToast } from '../../../session/Toasts';
 import { PenIcon, SendIcon, SparkIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { useUndoSend } from '../../outbox/undoSend';
 import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
 import { replyDrafts, useReplyDraft } from './replyDrafts';
-import { showAiFailure } from './aiFailure';
+import { showAiFailure } from '../../ai/aiFailure';
 import { usePreferences } from '../../settings/sync/SettingsProvider';
 import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 

@@ -9,8 +9,7 @@
 
 import { useCallback, useSyncExternalStore } from 'react';
 import { getToken } from '../../../api/session';
-
-type Listener = () => void;
+import { listenerSet } from '../../../lib/listeners';
 
 export type ReplyBusy = 'send' | 'save';
 
@@ -20,18 +19,7 @@ let texts = new Map<string, string>();
 let focusFor: string | null = null;
 /** Mails whose reply is being sent or saved as a draft. */
 let busy = new Map<string, ReplyBusy>();
-const listeners = new Set<Listener>();
-
-function emit() {
-  for (const l of [...listeners]) l();
-}
-
-function subscribe(l: Listener): () => void {
-  listeners.add(l);
-  return () => {
-    listeners.delete(l);
-  };
-}
+const { subscribe, emit } = listenerSet();
 
 function read(id: string): string | undefined {
   return owner !== null && owner === getToken() ? texts.get(id) : undefined;

@@ -14,29 +14,17 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { smartReply } from '../../../api/ai';
 import { getToken } from '../../../api/session';
 import { replyDrafts } from './replyDrafts';
-
-type Listener = () => void;
+import { listenerSet } from '../../../lib/listeners';
 
 let pending = new Set<string>();
 /** Per mail: the text the user had before a smart reply replaced it, and what replaced it. */
 let replaced = new Map<string, { previous: string; generated: string }>();
 /** The chosen AI template's id ('' = none), and the session it was chosen in. */
 let template: { owner: string | null; id: string } = { owner: null, id: '' };
-const listeners = new Set<Listener>();
+const { subscribe, emit } = listenerSet();
 
 function chosenTemplate(): string {
   return template.owner !== null && template.owner === getToken() ? template.id : '';
-}
-
-function emit() {
-  for (const l of [...listeners]) l();
-}
-
-function subscribe(l: Listener): () => void {
-  listeners.add(l);
-  return () => {
-    listeners.delete(l);
-  };
 }
 
 export const smartReplies = {

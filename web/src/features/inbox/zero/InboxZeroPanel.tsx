@@ -10,13 +10,13 @@ import { autoArchive } from '../../../api/inboxZero';
 import { ApiError, errorMessage } from '../../../api/client';
 import { keys } from '../../../api/keys';
 import type { InboxZeroResponse } from '../../../api/types';
-import { useAuth } from '../../../app/AuthProvider';
-import { revalidateMailData } from '../../../app/live/revalidate';
-import { resolvePage } from '../../../app/routes';
-import { useToast } from '../../../app/Toasts';
+import { useAuth } from '../../../session/AuthProvider';
+import { revalidateMailData } from '../../../session/revalidateMail';
+import { useToast } from '../../../session/Toasts';
 import { ArchiveIcon, CheckIcon, ClockIcon, RefreshIcon } from '../../../components/icons';
 import { he } from '../../../i18n/he';
 import { dismissAutoArchive, isAutoArchiveDismissed } from './dismiss';
+import { IconButton } from '../../../components/IconButton';
 
 const t = he.inboxZero;
 
@@ -92,15 +92,14 @@ export function InboxZeroPanel(): JSX.Element | null {
 
   const openMail = useCallback(
     (id: string) => {
-      // Keep the inbox's other query (filter, sort) when the panel is already on it.
-      const onInbox = resolvePage(location.pathname) === 'Inbox';
-      const next = new URLSearchParams(onInbox ? location.search : '');
+      // Keep the inbox's other query (filter, sort): the panel is shown on the inbox page only.
+      const next = new URLSearchParams(location.search);
       const hadMail = next.has(MAIL_PARAM);
       next.set('folder', 'inbox');
       next.set(MAIL_PARAM, id);
       navigate({ pathname: '/Inbox', search: `?${next.toString()}` }, { replace: hadMail });
     },
-    [location.pathname, location.search, navigate],
+    [location.search, navigate],
   );
 
   const data = raw ? normalize(raw) : null;
@@ -184,17 +183,16 @@ export function InboxZeroPanel(): JSX.Element | null {
             </li>
           ))}
         </ul>
-        <button
-          type="button"
-          className="icon-button inbox-zero__refresh"
-          aria-label={t.refresh}
+        <IconButton
+          label={t.refresh}
           title={t.refresh}
+          className="inbox-zero__refresh"
           disabled={refreshing}
           onClick={() => void refresh()}
-          data-testid="iz-refresh"
+          testId="iz-refresh"
         >
           <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
-        </button>
+        </IconButton>
       </div>
 
       {(shown.length > 0 || allClear || showPrompt) && (
@@ -223,7 +221,7 @@ export function InboxZeroPanel(): JSX.Element | null {
                         <bdi className="iz-reminder__from" dir="auto">
                           {r.from || he.mail.unknownSender}
                         </bdi>
-                        <span className="iz-reminder__days" title={t.overdueFor(days)}>
+                        <span className="iz-reminder__days pill pill--warning" title={t.overdueFor(days)}>
                           <span className="visually-hidden">{t.overdueFor(days)}</span>
                           <span aria-hidden="true">{days}</span>
                         </span>

@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyScale } from '../../../app/scale';
+import { applyScale } from '../../../session/scale';
 import { DeviceInfoCard } from './DeviceInfoCard';
 
 const CHROME_WINDOWS =

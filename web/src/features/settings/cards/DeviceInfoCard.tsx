@@ -1,10 +1,10 @@
 // "מידע על המכשיר" (spec 001 §2's side column: platform and screen resolution), plus the browser
-// and the UI scale in use: the three factors app/scale.ts sets as CSS custom properties on <html>,
+// and the UI scale in use: the three factors session/scale.ts sets as CSS custom properties on <html>,
 // as percentages, and the preset they make up if any. It follows changes while open: a window
 // moved to another screen (resize) or a new scale chosen in the top bar (the root's style).
 
 import { useEffect, useState } from 'react';
-import { matchPreset } from '../../../app/scale';
+import { matchPreset } from '../../../session/scale';
 import { he } from '../../../i18n/he';
 import '../../../styles/settings-cards.css';
 import {
@@ -17,6 +17,8 @@ import {
   type Platform,
   type UiScale,
 } from './deviceInfo';
+import { Card } from '../../../components/Card';
+import { Fact } from '../../../components/Fact';
 
 const t = he.settings.cards.device;
 
@@ -65,64 +67,49 @@ export function DeviceInfoCard() {
   const known = app !== null || font !== null || icon !== null;
 
   return (
-    <section className="card" aria-labelledby="device-info-title" data-testid="device-info">
-      <h2 id="device-info-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="device-info" title={t.title} testId="device-info">
       <dl className="facts device-facts">
-        <div className="facts__row">
-          <dt>{t.platform}</dt>
-          <dd data-testid="device-platform">{d.platform ? <bdi dir="ltr">{d.platform}</bdi> : t.unknown}</dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.browser}</dt>
-          <dd data-testid="device-browser">
-            {d.browser ? (
-              <bdi dir="ltr">{d.browser.version !== null ? `${d.browser.name} ${d.browser.version}` : d.browser.name}</bdi>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.screen}</dt>
-          <dd data-testid="device-screen">
-            {d.width > 0 && d.height > 0 ? (
-              <>
-                <bdi dir="ltr">
-                  {d.width} × {d.height}
-                </bdi>
-                {d.pixelRatio !== 1 && (
-                  <span className="device-facts__extra" data-testid="device-pixel-ratio">
-                    {' '}
-                    {t.pixelRatio(formatRatio(d.pixelRatio))}
-                  </span>
-                )}
-              </>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
-        <div className="facts__row">
-          <dt>{t.scale}</dt>
-          <dd data-testid="device-scale">
-            {known ? (
-              <>
-                <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
-                <ul className="device-scale" aria-label={t.scaleParts}>
-                  <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
-                  <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />
-                  <ScalePart label={t.scaleIcon} value={icon} testId="device-scale-icon" />
-                </ul>
-              </>
-            ) : (
-              t.unknown
-            )}
-          </dd>
-        </div>
+        <Fact label={t.platform} testId="device-platform">{d.platform ? <bdi dir="ltr">{d.platform}</bdi> : t.unknown}</Fact>
+        <Fact label={t.browser} testId="device-browser">
+          {d.browser ? (
+            <bdi dir="ltr">{d.browser.version !== null ? `${d.browser.name} ${d.browser.version}` : d.browser.name}</bdi>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
+        <Fact label={t.screen} testId="device-screen">
+          {d.width > 0 && d.height > 0 ? (
+            <>
+              <bdi dir="ltr">
+                {d.width} × {d.height}
+              </bdi>
+              {d.pixelRatio !== 1 && (
+                <span className="device-facts__extra" data-testid="device-pixel-ratio">
+                  {' '}
+                  {t.pixelRatio(formatRatio(d.pixelRatio))}
+                </span>
+              )}
+            </>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
+        <Fact label={t.scale} testId="device-scale">
+          {known ? (
+            <>
+              <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
+              <ul className="device-scale" aria-label={t.scaleParts}>
+                <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
+                <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />
+                <ScalePart label={t.scaleIcon} value={icon} testId="device-scale-icon" />
+              </ul>
+            </>
+          ) : (
+            t.unknown
+          )}
+        </Fact>
       </dl>
-    </section>
+    </Card>
   );
 }
 

@@ -6,11 +6,11 @@
 // inbox total (its `inbox` is the badge, needs-reply plus unread), and it hides failures.
 
 import useSWR from 'swr';
-import { errorMessage } from '../../../api/client';
 import { keys } from '../../../api/keys';
 import type { EmailCountsResponse } from '../../../api/types';
-import { useAuth } from '../../../app/AuthProvider';
-import { LoadError } from '../../../components/LoadError';
+import { useAuth } from '../../../session/AuthProvider';
+import { Card } from '../../../components/Card';
+import { LoadState } from '../../../components/LoadState';
 import { he } from '../../../i18n/he';
 import '../../../styles/settings-cards.css';
 
@@ -46,28 +46,14 @@ export function QuickStatsCard() {
         </ul>
       </div>
     );
-  } else if (counts.error !== undefined || counts.data !== undefined) {
-    body = (
-      <LoadError
-        message={`${t.loadFailed} ${errorMessage(counts.error)}`}
-        onRetry={() => void counts.mutate()}
-        testId="quick-stats-error"
-      />
-    );
   } else {
-    body = (
-      <p className="card__status" role="status">
-        {t.loading}
-      </p>
-    );
+    const failed = counts.error !== undefined || counts.data !== undefined;
+    body = <LoadState of={counts} text={t} failed={failed} testIds={{ error: 'quick-stats-error' }} />;
   }
 
   return (
-    <section className="card" aria-labelledby="quick-stats-title" data-testid="quick-stats">
-      <h2 id="quick-stats-title" className="card__title">
-        {t.title}
-      </h2>
+    <Card id="quick-stats" title={t.title} testId="quick-stats">
       {body}
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,6 @@
 // What the device-info card reads about this browser: the platform, the browser and its major
 // version from the user agent (or the platform from User-Agent Client Hints where the browser
-// has them), and the UI scale factors in use from the CSS custom properties app/scale.ts sets.
+// has them), and the UI scale factors in use from the CSS custom properties session/scale.ts sets.
 // Pure functions, unit-tested against real user-agent strings.
 
 export type Platform = 'Windows' | 'macOS' | 'Linux' | 'Android' | 'iOS' | 'ChromeOS';

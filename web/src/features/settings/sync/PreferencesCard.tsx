@@ -5,11 +5,12 @@
 
 import { useId, useMemo, useState } from 'react';
 import type { Preferences } from '../../../api/settings';
-import { askDesktopPermission, desktopSupported } from '../../../app/live/newMail';
-import { SCALE_PRESETS, matchPreset } from '../../../app/scale';
+import { askDesktopPermission, desktopSupported } from '../../../session/desktopNotifications';
+import { SCALE_PRESETS, matchPreset } from '../../../session/scale';
 import { Switch } from '../../../components/Switch';
 import { he } from '../../../i18n/he';
 import { useSettingsSync } from './SettingsProvider';
+import { Card } from '../../../components/Card';
 
 const t = he.preferences;
 
@@ -58,10 +59,7 @@ export function PreferencesCard() {
   }
 
   return (
-    <section className="card preferences-card" aria-labelledby={`${ids}-title`} data-testid="preferences-card">
-      <h2 id={`${ids}-title`} className="card__title">
-        {t.title}
-      </h2>
+    <Card id={ids} title={t.title} className="preferences-card" testId="preferences-card">
       <p className="muted">{t.hint}</p>
       <ul className="preferences">
         {SWITCHES.map((key) => (
@@ -134,6 +132,6 @@ export function PreferencesCard() {
           </select>
         </li>
       </ul>
-    </section>
+    </Card>
   );
 }

@@ -29,8 +29,8 @@ import {
   type SettingsConflictResponse,
   type SettingsSyncResponse,
 } from '../../../api/settings';
-import { useToast } from '../../../app/Toasts';
-import { readScale } from '../../../app/scale';
+import { useToast } from '../../../session/Toasts';
+import { readScale } from '../../../session/scale';
 import { he } from '../../../i18n/he';
 import { type Choice, type PendingConflict, pendingOf, resolutionUpdate, withConflict } from './conflicts';
 import {

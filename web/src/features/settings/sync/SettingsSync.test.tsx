@@ -2,7 +2,6 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderWithProviders, signInAs } from '../../../test/helpers';
-import { announceNewMail } from '../../../app/live/newMail';
 import { conflictId, pendingOf, resolutionUpdate, withConflict } from './conflicts';
 import { settingsServer } from './fixtures';
 import { DEFAULT_PREFERENCES, groupOf, readCachedPreferences, sanitize } from './prefs';
@@ -196,14 +195,5 @@ describe('conflicts and preferences, the pure parts', () => {
     expect(groupOf({ emailNotifications: true, soundNotifications: false })).toBe('notifications');
     expect(groupOf({ darkMode: true, autoRead: true })).toBe('general');
     expect(sanitize({ darkMode: 'yes', autoRead: true, nope: 1 })).toEqual({ ...DEFAULT_PREFERENCES, autoRead: true });
-  });
-
-  it('new mail is announced as the preferences say', () => {
-    const toast = { info: vi.fn() };
-    const off = { emailNotifications: false, desktopNotifications: false, soundNotifications: false };
-    expect(announceNewMail(3, off, toast, 'דואר נכנס')).toEqual({ toast: false, desktop: false, sound: false });
-    expect(toast.info).not.toHaveBeenCalled();
-    expect(announceNewMail(3, { ...off, emailNotifications: true }, toast, 'דואר נכנס').toast).toBe(true);
-    expect(toast.info).toHaveBeenCalledWith('3 מיילים חדשים בדואר נכנס');
   });
 });

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import useSWR from 'swr';
 import { settingsKeys, type SettingsHistoryResponse } from '../../../api/settings';
-import { useLiveStatus } from '../../../app/live/LiveUpdates';
+import { useLiveStatus } from '../../../session/liveStatus';
 import { he } from '../../../i18n/he';
 import { formatDateTime } from '../../../lib/dates';
 import { ConflictsDialog } from './ConflictsDialog';

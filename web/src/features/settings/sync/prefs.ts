@@ -4,7 +4,7 @@
 // the UI scale's custom properties, and the time zone dates are shown in.
 
 import type { Preferences, SettingsType } from '../../../api/settings';
-import { applyScale, saveScale } from '../../../app/scale';
+import { applyScale, saveScale } from '../../../session/scale';
 import { setDisplayTimeZone } from '../../../lib/dates';
 
 /** Spec 001 §3 (the scales as the "normal" preset); the server holds the same. */
