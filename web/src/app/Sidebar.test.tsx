@@ -81,6 +81,7 @@ describe('Sidebar', () => {
       ['/Search', 'חיפוש מתקדם'],
       ['/Contacts', 'אנשי קשר'],
       ['/Tasks', 'משימות'],
+      ['/Subscriptions', 'מינויים ודיוור'],
       ['/Rules', 'כללים וסינון'],
       ['/SmartFeatures', 'תכונות חכמות'],
       ['/AITraining', 'אימון AI'],

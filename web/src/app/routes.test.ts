@@ -43,6 +43,7 @@ describe('resolvePage', () => {
       'Search',
       'Contacts',
       'Tasks',
+      'Subscriptions',
       'Rules',
       'SmartFeatures',
       'AITraining',

@@ -11,6 +11,7 @@ export const PAGES = [
   'Search',
   'Contacts',
   'Tasks',
+  'Subscriptions',
   'Rules',
   'SmartFeatures',
   'AITraining',
