@@ -135,8 +135,8 @@ export default function SubscriptionsPage() {
           <ul>
             {toOpen.map((u) => (
               <li key={u}>
-                <a href={u} target="_blank" rel="noopener noreferrer" dir="ltr">
-                  {t.openLink}: {u}
+                <a href={u} target="_blank" rel="noopener noreferrer">
+                  {t.openLink}: <bdi dir="ltr">{u}</bdi>
                 </a>
               </li>
             ))}
