@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::model::FollowUp;
 use crate::ai::prompts::{detect_language, language_name};
+use crate::ai::routes::editor_html_in;
 use crate::ai::source::MailText;
 use crate::ai::{self, Ask, answer};
 use crate::error::Result;
@@ -114,26 +115,6 @@ pub fn template(language: &str, name: &str) -> String {
     }
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// Plain text as the editor's HTML: a paragraph per paragraph, each in the language's direction.
-pub fn html_of(text: &str, language: &str) -> String {
-    let dir = if matches!(language, "hebrew" | "arabic") {
-        "rtl"
-    } else {
-        "ltr"
-    };
-    text.split("\n\n")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| format!("<p dir=\"{dir}\">{}</p>", escape(p).replace('\n', "<br>")))
-        .collect()
-}
-
 /// The first name of the first recipient ("Dana Cohen <d@x>" → "Dana").
 fn first_name(to: &[String]) -> String {
     let first = to.first().map(String::as_str).unwrap_or("");
@@ -184,7 +165,7 @@ pub async fn write(state: &AppState, user_id: u64, f: &FollowUp) -> Result<Nudge
             from_name: String::new(),
             subject: f.subject.clone(),
         },
-        draft_content: html_of(&text, language),
+        draft_content: editor_html_in(&text, language),
         subject: Some(reply_subject(&f.subject)),
         to: Some(f.to.join(", ")),
     };
@@ -206,9 +187,9 @@ mod tests {
         assert!(template("english", "Dana").starts_with("Hi Dana,"));
         assert!(template("english", "").starts_with("Hi,"));
         assert!(template("russian", "Иван").contains("Иван"));
-        let html = html_of(&template("hebrew", ""), "hebrew");
+        let html = editor_html_in(&template("hebrew", ""), "hebrew");
         assert!(html.starts_with("<p dir=\"rtl\">שלום,</p>"), "{html}");
-        assert!(html_of("a <b>\n\nc", "english").contains("<p dir=\"ltr\">a &lt;b&gt;</p>"));
+        assert!(editor_html_in("a <b>\n\nc", "english").contains("<p dir=\"ltr\">a &lt;b&gt;</p>"));
         assert_eq!(first_name(&["\"Dana Cohen\" <d@x>".into()]), "Dana");
         assert_eq!(first_name(&["d@x".into()]), "");
     }

@@ -213,7 +213,16 @@ updatedAt: string | null, };
 
 export type SaveTrainingResponse = { success: boolean, settings: AiTrainingSettings, };
 
-export type SmartReplyResponse = { success: boolean, reply: string, };
+export type SmartReplyResponse = { success: boolean, reply: string, 
+/**
+ * The language the reply was asked in (hebrew, english, arabic, russian): the mail's own
+ * unless the training names one.
+ */
+language: string, 
+/**
+ * Its direction, rtl or ltr, for the editor.
+ */
+dir: string, };
 
 export type GenerateSubjectResponse = { success: boolean, subject: string, };
 
