@@ -290,9 +290,12 @@ pub async fn decide(state: &AppState) -> Result<()> {
     Ok(())
 }
 
+/// The follow-ups reminded of now (by user), and the next reminder's time.
+pub type Reminded = (Vec<(u64, FollowUp)>, Option<i64>);
+
 /// Reminds once of each follow-up whose time passed with no answer (marked first: a crash
 /// loses a reminder rather than repeating it). Returns them and the next reminder's time.
-pub fn remind(store: &Store, now: i64) -> Result<(Vec<(u64, FollowUp)>, Option<i64>)> {
+pub fn remind(store: &Store, now: i64) -> Result<Reminded> {
     let mut due = Vec::new();
     let mut next: Option<i64> = None;
     for (user, f) in open_ones(store)? {

@@ -52,6 +52,11 @@ export const keys = {
   tasks: (filter: TaskFilter = 'all') => `/api/tasks?filter=${filter}`,
   /** The subscription manager (docs/API.md "Subscriptions"): the senders and the attempts. */
   subscriptions: () => '/api/subscriptions',
+  /** Snooze: the sleeping threads, and the menu's preset times. */
+  snoozed: () => '/api/snooze',
+  snoozeOptions: () => '/api/snooze/options',
+  /** The sent mail awaiting a reply. */
+  followUps: () => '/api/followups',
 } as const;
 
 /** Whether an SWR key is the contacts page's (re-read after any contact changed). */

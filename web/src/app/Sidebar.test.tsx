@@ -82,6 +82,7 @@ describe('Sidebar', () => {
       ['/Contacts', 'אנשי קשר'],
       ['/Tasks', 'משימות'],
       ['/Subscriptions', 'מינויים ודיוור'],
+      ['/Snoozed', 'נודניק ומעקב'],
       ['/Rules', 'כללים וסינון'],
       ['/SmartFeatures', 'תכונות חכמות'],
       ['/AITraining', 'אימון AI'],

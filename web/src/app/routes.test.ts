@@ -44,6 +44,7 @@ describe('resolvePage', () => {
       'Contacts',
       'Tasks',
       'Subscriptions',
+      'Snoozed',
       'Rules',
       'SmartFeatures',
       'AITraining',

@@ -12,6 +12,7 @@ export const PAGES = [
   'Contacts',
   'Tasks',
   'Subscriptions',
+  'Snoozed',
   'Rules',
   'SmartFeatures',
   'AITraining',
