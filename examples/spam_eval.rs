@@ -1,6 +1,8 @@
 //! Evaluates spam detection as shipped (the base model, default settings, no user data) on a
 //! directory of mail named by group (`spam-2.*` spam, `easy-ham-2.*` ham): the verdicts, and
-//! how fast one core judges. Prints one JSON object; `bench/spam_eval.py` runs it.
+//! how fast one core judges; and the ads of the golden Israeli set (`tests/fixtures/spam/ad-*`)
+//! judged spam, which should be none (issue 40: ads go to Promotions, never Junk). Prints one
+//! JSON object; `bench/spam_eval.py` runs it.
 //!
 //!     cargo run --release --example spam_eval -- "$(scripts/corpus.sh eval)"
 
@@ -88,6 +90,7 @@ fn main() -> anyhow::Result<()> {
         );
     }
     let secs = started.elapsed().as_secs_f64();
+    let (ads, ads_as_spam) = golden_ads(&profile)?;
     let spam_total: usize = n[0].iter().sum();
     let ham_total: usize = n[1].iter().sum();
     let caught = n[0][0];
@@ -114,7 +117,27 @@ fn main() -> anyhow::Result<()> {
             "precision": precision,
             "false_spam_per_1000_ham": 1000.0 * false_spam as f64 / ham_total.max(1) as f64,
             "messages_per_second": mails.len() as f64 / secs,
+            "ads": ads,
+            "ads_as_spam": ads_as_spam,
         })
     );
     Ok(())
+}
+
+/// The golden set's commercial mails (`ad-*.eml`), and how many of them were judged spam.
+fn golden_ads(profile: &Profile) -> anyhow::Result<(usize, usize)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spam");
+    let (mut ads, mut as_spam) = (0, 0);
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if !(name.starts_with("ad-") && name.ends_with(".eml")) {
+            continue;
+        }
+        ads += 1;
+        if engine::judge_raw(&std::fs::read(&path)?, profile).verdict == Verdict::Spam {
+            as_spam += 1;
+        }
+    }
+    Ok((ads, as_spam))
 }

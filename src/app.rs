@@ -21,9 +21,9 @@ use crate::mailstore::ChangeFeed;
 use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
-    accounts, ai, auth, autoreply, backup, builder, contacts, emails, household, http, import,
-    invites, live, mcp, oauth, outgoing, rules, search, settings, smart, spam, sync, tasks,
-    templates,
+    accounts, ai, auth, autoreply, backup, builder, contacts, emails, followups, household, http,
+    import, invites, live, mcp, oauth, outgoing, rules, search, settings, smart, snooze, spam,
+    subscriptions, sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -54,6 +54,9 @@ pub static FEATURES: &[&Feature] = &[
     &rules::FEATURE,
     &invites::FEATURE,
     &mcp::FEATURE,
+    &snooze::FEATURE,
+    &followups::FEATURE,
+    &subscriptions::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

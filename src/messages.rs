@@ -480,3 +480,57 @@ pub const MCP_TOKEN_NAME_TOO_LONG: &str = "שם האסימון ארוך מדי (
 pub const MCP_TOKEN_SCOPES_REQUIRED: &str = "יש לבחור לפחות הרשאה אחת";
 pub const MCP_TOKENS_FULL: &str = "אפשר להחזיק עד 20 אסימונים פעילים. יש לבטל אסימון ישן קודם.";
 pub const MCP_TOKEN_NOT_FOUND: &str = "האסימון לא נמצא";
+
+// Snooze.
+pub const SNOOZE_NOT_FOUND: &str = "הדחייה לא נמצאה";
+pub const SNOOZES_FULL: &str = "הגעת למספר השיחות הדחויות המרבי";
+pub const SNOOZE_NOT_IN_INBOX: &str = "אפשר לדחות רק שיחה שיש לה הודעה בתיבת הדואר הנכנס";
+pub const SNOOZE_TIME_INVALID: &str = "מועד הדחייה אינו תקין";
+pub const SNOOZE_IN_PAST: &str = "מועד הדחייה כבר עבר";
+pub const SNOOZE_TOO_FAR: &str = "אפשר לדחות עד שנה קדימה";
+pub const SNOOZE_LATE: &str = "כבר מאוחר מדי להיום: בחרו מחר או מועד אחר";
+pub const SNOOZED: &str = "השיחה נדחתה";
+pub const SNOOZE_WOKE: &str = "שיחה שנדחתה חזרה לתיבת הדואר הנכנס";
+pub const SNOOZE_WOKE_BY_REPLY: &str = "הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס";
+pub const SETTINGS_FOLLOW_UP_DAYS: &str = "מספר הימים להמתנה לתשובה חייב להיות בין 1 ל-60";
+
+// Follow-ups.
+pub const FOLLOW_UP_NOT_FOUND: &str = "המעקב לא נמצא";
+pub const FOLLOWUPS_FULL: &str = "הגעת למספר המרבי של הודעות במעקב";
+pub const FOLLOW_UP_NOT_SENT: &str = "אפשר לעקוב רק אחרי הודעה שנשלחה";
+pub const FOLLOW_UP_TIME_INVALID: &str = "מועד התזכורת אינו תקין";
+pub const FOLLOW_UP_MARKED: &str = "ההודעה במעקב: תגיע תזכורת אם לא תתקבל תשובה";
+pub const FOLLOW_UP_STOPPED: &str = "המעקב הופסק";
+pub const FOLLOW_UP_DUE: &str = "לא התקבלה תשובה להודעה ששלחת";
+pub const NUDGE_SAVED: &str = "טיוטת תזכורת נשמרה בטיוטות";
+
+// Subscriptions.
+pub const SUBSCRIPTION_NOT_FOUND: &str = "השולח לא נמצא ברשימת המינויים";
+pub const SUBSCRIPTIONS_FULL: &str = "הגעת למספר השולחים המרבי ברשימת המינויים";
+pub const UNSUBSCRIBE_NO_METHOD: &str = "השולח לא מציע דרך להסרה מרשימת התפוצה";
+pub const UNSUBSCRIBE_BAD_URL: &str = "כתובת ההסרה אינה תקינה";
+pub const UNSUBSCRIBE_NOT_HTTPS: &str = "הסרה בלחיצה אחת אפשרית רק בכתובת מאובטחת (https)";
+pub const UNSUBSCRIBE_HOST_REFUSED: &str = "כתובת ההסרה מפנה לרשת פנימית ולכן נחסמה";
+pub const UNSUBSCRIBE_UNREACHABLE: &str = "לא ניתן להגיע לשרת ההסרה של השולח";
+pub const UNSUBSCRIBE_TIMEOUT: &str = "שרת ההסרה של השולח לא ענה בזמן";
+pub const UNSUBSCRIBE_REDIRECT: &str = "שרת ההסרה ניסה להפנות לכתובת אחרת, וההפניה לא בוצעה";
+pub const UNSUBSCRIBED: &str = "הוסרת מרשימת התפוצה";
+pub const UNSUBSCRIBE_QUEUED: &str = "בקשת ההסרה נשלחת מתיבת הדואר שלך";
+pub const UNSUBSCRIBE_OPEN: &str = "יש להשלים את ההסרה בדף של השולח שנפתח";
+pub const UNSUBSCRIBE_FAILED: &str = "ההסרה נכשלה";
+pub const SENDER_BLOCKED: &str = "השולח נחסם: נוצר כלל שאפשר לראות ולערוך בעמוד הכללים";
+
+/// The endpoint answered with an error status.
+pub fn unsubscribe_refused(status: u16) -> String {
+    format!("שרת ההסרה של השולח השיב בשגיאה ({status})")
+}
+
+/// The name of the rule that blocks a sender.
+pub fn subscription_rule_name(address: &str) -> String {
+    format!("חסימת {address}")
+}
+
+/// How many of a sender's mails were archived.
+pub fn sender_archived(n: usize) -> String {
+    format!("{n} הודעות של השולח הועברו לארכיון")
+}

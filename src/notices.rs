@@ -55,6 +55,34 @@ pub struct SignInNeeded {
     pub message: String,
 }
 
+/// A snoozed thread is back in the inbox (`snooze_woke`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "SnoozeWokeNotice")]
+pub struct SnoozeWoke {
+    pub id: String,
+    pub thread_id: String,
+    pub email_id: Option<String>,
+    pub subject: String,
+    pub from: String,
+    /// time, reply or user.
+    #[ts(type = "\"time\" | \"reply\" | \"user\"")]
+    pub by: String,
+    pub message: String,
+}
+
+/// A sent mail's wait for an answer is over, unanswered (`follow_up_due`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "FollowUpDueNotice")]
+pub struct FollowUpDue {
+    pub id: String,
+    pub email_id: String,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub message: String,
+}
+
 /// What a feature tells a user's sessions.
 #[derive(Debug, Clone)]
 pub enum Notice {
@@ -62,6 +90,8 @@ pub enum Notice {
     AutoReply(AutoReplyDrafted),
     SpamDetected(SpamDetected),
     SignInNeeded(SignInNeeded),
+    SnoozeWoke(SnoozeWoke),
+    FollowUpDue(FollowUpDue),
 }
 
 /// The broadcast of notices (a service every feature may send on).

@@ -10,8 +10,8 @@ use redb::WriteTransaction;
 use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
-    accounts, ai, autoreply, backup, contacts, emails, household, import, invites, mailstore, mcp,
-    outgoing, rules, settings, spam, tasks, templates,
+    accounts, ai, autoreply, backup, contacts, emails, followups, household, import, invites,
+    mailstore, mcp, outgoing, rules, settings, snooze, spam, subscriptions, tasks, templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -105,6 +105,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "the agent API: tokens (hashed) and their call log",
         apply: m0018_agent_tokens,
     },
+    Migration {
+        version: 19,
+        name: "snoozed threads, awaited replies, subscriptions and unsubscribe attempts",
+        apply: m0019_attention,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -194,6 +199,12 @@ fn m0017_invitations(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0018_agent_tokens(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mcp::create_tables(txn)
+}
+
+fn m0019_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    snooze::create_tables(txn)?;
+    followups::create_tables(txn)?;
+    subscriptions::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -164,8 +164,9 @@ async fn removing_a_user_forgets_everything_they_kept() {
         "user2@example.test",
         &format!(
             "From: Noa <noa@example.test>\r\nTo: user2@example.test\r\nSubject: {}\r\n\
-             Message-ID: <forget-marker@example.test>\r\nContent-Type: text/plain\r\n\r\n{} only\r\n",
-            MARKERS[0], MARKERS[1]
+             Message-ID: <forget-marker@example.test>\r\nList-Id: <noa.example.test>\r\n\
+             List-Unsubscribe: <mailto:{}@example.test>\r\nContent-Type: text/plain\r\n\r\n{} only\r\n",
+            MARKERS[0], MARKERS[0], MARKERS[1]
         ),
     );
     let (_, me) = app.json("GET", "/api/app/me", Some(&yossi), None).await;
@@ -332,6 +333,18 @@ async fn removing_a_user_forgets_everything_they_kept() {
                 )
                 .await;
             (v["total"].as_u64() == Some(1)).then_some(())
+        },
+    )
+    .await;
+    // The list mail's sender is in his subscription manager (its mailto names a marker).
+    eventually(
+        Duration::from_secs(30),
+        "his list sender counted",
+        || async {
+            let (_, v) = app
+                .json("GET", "/api/subscriptions", Some(&yossi), None)
+                .await;
+            (v["subscriptions"][0]["address"] == "noa@example.test").then_some(())
         },
     )
     .await;

@@ -39,7 +39,8 @@ pub fn detect_language(text: &str) -> &'static str {
     }
 }
 
-fn language_name(language: &str) -> &'static str {
+/// The name of a detected (or chosen) language as the prompts say it.
+pub fn language_name(language: &str) -> &'static str {
     match language {
         "english" => "English",
         "arabic" => "Arabic (العربية)",
@@ -48,13 +49,34 @@ fn language_name(language: &str) -> &'static str {
     }
 }
 
+/// The language an answer to `text` is written in (issue 40): the mail's own (Hebrew, English,
+/// Arabic or Russian), whatever the UI's, unless the user's training names one.
+pub fn answer_language(training: &Training, text: &str) -> &'static str {
+    match training.language.as_str() {
+        "auto" => detect_language(text),
+        "english" => "english",
+        "arabic" => "arabic",
+        "russian" => "russian",
+        _ => "hebrew",
+    }
+}
+
+/// The writing direction of a language: right to left for Hebrew and Arabic.
+pub fn direction(language: &str) -> &'static str {
+    if matches!(language, "hebrew" | "arabic") {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}
+
 /// The sentence that fixes the answer's language.
 fn language_rule(training: &Training, text: &str, what: &str) -> String {
+    let lang = language_name(answer_language(training, text));
     if training.language == "auto" {
-        let lang = language_name(detect_language(text));
         format!("Write {what} in {lang}, the language of the email.")
     } else {
-        format!("Write {what} in {}.", language_name(&training.language))
+        format!("Write {what} in {lang}.")
     }
 }
 

@@ -256,9 +256,15 @@ struct SmartReplyRequest {
 
 /// `POST /api/claude/smart-reply`.
 #[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct SmartReplyResponse {
     pub success: bool,
     pub reply: String,
+    /// The language the reply was asked in (hebrew, english, arabic, russian): the mail's own
+    /// unless the training names one.
+    pub language: String,
+    /// Its direction, rtl or ltr, for the editor.
+    pub dir: String,
 }
 
 async fn smart_reply(
@@ -308,9 +314,15 @@ async fn smart_reply(
         answer::plain,
     )
     .await?;
+    let language = prompts::answer_language(
+        &prepared.training,
+        &format!("{} {}", mail.subject, mail.body),
+    );
     Ok(Json(SmartReplyResponse {
         success: true,
         reply,
+        language: language.into(),
+        dir: prompts::direction(language).into(),
     }))
 }
 
@@ -418,4 +430,12 @@ async fn improve_email(
 /// Plain text as the editor's paragraphs (escaped; the editor and the sent mail set `dir`).
 pub fn editor_html(text: &str) -> String {
     crate::mail::sanitize::text_to_html(text).replace("<p dir=\"auto\">", "<p>")
+}
+
+/// Plain text in `language` as the editor's paragraphs, each in the language's direction (an
+/// English answer in a Hebrew mailbox reads left to right).
+pub fn editor_html_in(text: &str, language: &str) -> String {
+    let dir = prompts::direction(language);
+    crate::mail::sanitize::text_to_html(text)
+        .replace("<p dir=\"auto\">", &format!("<p dir=\"{dir}\">"))
 }

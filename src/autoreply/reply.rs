@@ -128,6 +128,11 @@ pub async fn write(
         Some(INSTRUCTIONS),
         prepared.address(Some(account.id)),
     );
+    // The draft reads in the direction of the language it was asked in.
+    let language = prompts::answer_language(
+        &prepared.training,
+        &format!("{} {}", mail.subject, mail.body),
+    );
     let text = state
         .service::<ai::Ai>()
         .complete(user_id, &prepared.endpoint, &ask)
@@ -166,7 +171,7 @@ pub async fn write(
         cc: Vec::new(),
         bcc: Vec::new(),
         subject: reply_subject(&meta.summary.subject),
-        html: crate::ai::routes::editor_html(&text),
+        html: crate::ai::routes::editor_html_in(&text, language),
         priority: "medium".into(),
         message_id: message_id.clone(),
         in_reply_to: parent,

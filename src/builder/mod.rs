@@ -14,7 +14,6 @@ pub mod policy;
 pub mod routes;
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -23,8 +22,9 @@ use serde_json::Value;
 use crate::config::BuilderConfig;
 use crate::error::{AppError, Result};
 use crate::feature::{Feature, need};
+use crate::http::outbound::UrlRefusal;
 use crate::messages;
-use policy::{ActionPolicy, PolicyResolver};
+use policy::{ActionPolicy, action_policy};
 
 pub use routes::{router, wire_types};
 
@@ -69,7 +69,7 @@ struct Cached {
 
 impl Builder {
     pub fn new(config: BuilderConfig) -> anyhow::Result<Self> {
-        let actions = ActionPolicy::new(&config);
+        let actions = action_policy(&config);
         let timeout = Duration::from_secs(config.timeout_secs);
         let base = || {
             reqwest::Client::builder()
@@ -80,11 +80,8 @@ impl Builder {
         };
         Ok(Self {
             http: base().build()?,
-            // No proxy from the environment: the connection must go to the checked addresses.
-            forms: base()
-                .no_proxy()
-                .dns_resolver(Arc::new(PolicyResolver(actions.clone())))
-                .build()?,
+            // No proxy, no redirect: the connection goes to the checked addresses only.
+            forms: actions.client(timeout, None)?,
             config,
             actions,
             cache: Mutex::new(HashMap::new()),
@@ -194,23 +191,16 @@ impl Builder {
     /// resolver checks the addresses again when it connects, and connects to those).
     pub async fn check_action(&self, url: &reqwest::Url) -> Result<()> {
         let refused = || AppError::Forbidden(messages::BUILDER_FORM_HOST_REFUSED.into());
-        let Some(host) = url.host_str() else {
-            return Err(AppError::bad_request(messages::BUILDER_FORM_BAD_ACTION));
-        };
-        let host = host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_string();
-        self.actions.check_name(&host).map_err(|_| refused())?;
-        let port = url.port_or_known_default().unwrap_or(443);
-        let addrs: Vec<SocketAddr> = match host.parse::<IpAddr>() {
-            Ok(ip) => vec![SocketAddr::new(ip, port)],
-            Err(_) => tokio::net::lookup_host((host.as_str(), port))
-                .await
-                .map_err(|_| AppError::Upstream(messages::BUILDER_UPSTREAM_UNREACHABLE.into()))?
-                .collect(),
-        };
-        self.actions.check_addresses(&addrs).map_err(|_| refused())
+        match self.actions.check_url(url).await {
+            Ok(()) => Ok(()),
+            Err(UrlRefusal::Malformed) => {
+                Err(AppError::bad_request(messages::BUILDER_FORM_BAD_ACTION))
+            }
+            Err(UrlRefusal::Unresolved) => Err(AppError::Upstream(
+                messages::BUILDER_UPSTREAM_UNREACHABLE.into(),
+            )),
+            Err(UrlRefusal::Host(_)) => Err(refused()),
+        }
     }
 }
 

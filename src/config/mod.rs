@@ -24,6 +24,7 @@ mod oauth;
 mod search;
 mod server;
 mod storage;
+mod unsubscribe;
 
 pub use ai::AiConfig;
 pub use auth::AuthConfig;
@@ -39,6 +40,7 @@ pub use oauth::{GoogleOAuthConfig, MicrosoftOAuthConfig, OAuthConfig};
 pub use search::{SERVE_WRITER_MB, SearchConfig, WriterOptions};
 pub use server::{ServerConfig, parse_network};
 pub use storage::StorageConfig;
+pub use unsubscribe::UnsubscribeConfig;
 
 /// Environment variables with this prefix override config keys.
 pub const ENV_PREFIX: &str = "MAILCLIENT_";
@@ -55,6 +57,7 @@ pub struct Config {
     pub search: SearchConfig,
     pub limits: LimitsConfig,
     pub builder: BuilderConfig,
+    pub unsubscribe: UnsubscribeConfig,
     pub oauth: OAuthConfig,
     pub log: LogConfig,
 }
@@ -179,6 +182,7 @@ impl Config {
         self.search.check(&check("search"))?;
         self.limits.check(&check("limits"))?;
         self.builder.check(&check("builder"))?;
+        self.unsubscribe.check(&check("unsubscribe"))?;
         self.oauth.check(&check("oauth"))?;
         self.log.check(&check("log"))
     }

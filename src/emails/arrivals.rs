@@ -1,7 +1,10 @@
-//! New inbox mail, as the features that act on it read it (rules, the auto-reply, and the ones to
-//! come): each follows the mail store's change log with a durable cursor of its own, and hears of
-//! each mail the sync added to an account's INBOX that is still there, not a draft and not
-//! hidden. The cursor is placed at the end of the log when the feature first starts
+//! New inbox mail, as the features that act on it read it (rules, the auto-reply, snooze,
+//! follow-ups, subscriptions): each follows the mail store's change log with a durable cursor of
+//! its own, and hears of each mail the sync added to an account's INBOX (or the folder of
+//! another role: [`Follower::role`]) that is still there, not a draft and not hidden. A copy
+//! our own move yields ('not spam' back to the inbox, a snoozed mail woken) is not new mail, nor
+//! is mail this client stored itself (a sent copy), unless the follower takes them
+//! ([`Follower::takes`]). The cursor is placed at the end of the log when the feature first starts
 //! ([`join`]), so a feature never acts on a mailbox's history; it is acknowledged after each
 //! batch, after the follower's [`Follower::batch_done`], so a crash repeats at most one batch
 //! (a follower's work must be harmless twice, or acknowledged at once with [`Then::AckHere`]).
@@ -48,6 +51,16 @@ pub enum Then {
 pub trait Follower {
     /// Its cursor's name in the change log.
     fn cursor(&self) -> &'static str;
+    /// The role of the folder whose new mail it hears of.
+    fn role(&self) -> &'static str {
+        "inbox"
+    }
+    /// Whether it hears of mail stored for this reason: the mailbox's new mail (the sync)
+    /// only, unless it says otherwise (the copies our own moves yield; the sent copies this
+    /// client stored).
+    fn takes(&self, reason: changes::Reason) -> bool {
+        reason == changes::Reason::Sync
+    }
     /// Whether any user has the feature on: when nobody does, the log is stepped over unread.
     fn anyone(&self) -> bool;
     /// Whether this user's new mail is wanted.
@@ -58,6 +71,26 @@ pub trait Follower {
     fn batch_done(&mut self, _store: &Store) -> Result<()> {
         Ok(())
     }
+}
+
+/// Runs the job `job` whenever the mail store logs new mail (the change feed of `serve`), so a
+/// follower's due-time job sleeps while nothing arrives instead of polling the log.
+pub fn wake_on_new_mail(state: &crate::state::AppState, job: &'static str) {
+    let mut feed = state.changes.subscribe();
+    let state = state.clone();
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            let news = match feed.recv().await {
+                Ok(batch) => batch.iter().any(|c| c.kind == Kind::Added),
+                Err(RecvError::Lagged(_)) => true,
+                Err(RecvError::Closed) => return,
+            };
+            if news {
+                state.jobs().trigger(&state, job);
+            }
+        }
+    });
 }
 
 /// At start, before any sync: the follower's place in the change log (the first start ever
@@ -77,7 +110,8 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
         }
         return Ok(());
     }
-    // An account's user and inbox, when the user is wanted.
+    // An account's user and folder of the role, when the user is wanted.
+    let role = f.role();
     let mut inbox_of: HashMap<u64, Option<(u64, String)>> = HashMap::new();
     for _ in 0..ROUNDS {
         let batch = changes::after(store, from, BATCH)?;
@@ -86,7 +120,7 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
         };
         let read = MailRead::new(store)?;
         for c in &batch {
-            if c.kind != Kind::Added || c.reason != changes::Reason::Sync {
+            if c.kind != Kind::Added || !f.takes(c.reason) {
                 continue;
             }
             let account = match inbox_of.entry(c.account) {
@@ -96,12 +130,13 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
                     if let Some(a) = accounts::get(store, c.account)?
                         && f.wants(store, a.user_id)?
                     {
-                        let inbox = read
-                            .roles(a.id)
-                            .ok()
-                            .and_then(|r| r.get("inbox").cloned())
-                            .unwrap_or_else(|| "INBOX".into());
-                        found = Some((a.user_id, inbox));
+                        let folder = read.roles(a.id).ok().and_then(|r| r.get(role).cloned());
+                        let folder = match folder {
+                            Some(name) => Some(name),
+                            None if role == "inbox" => Some("INBOX".to_string()),
+                            None => None,
+                        };
+                        found = folder.map(|name| (a.user_id, name));
                     }
                     e.insert(found)
                 }

@@ -59,6 +59,7 @@ impl Selector {
             "trash" => Self::Role("trash"),
             "junk" => Self::Role("junk"),
             "archive" => Self::Role("archive"),
+            "snoozed" => Self::Role("snoozed"),
             "starred" => Self::Starred,
             "all" => Self::All,
             _ => Self::Named(name.to_string()),
@@ -109,6 +110,8 @@ impl Selector {
         match self {
             Self::Starred => bits & flags::FLAGGED != 0,
             Self::All => true,
+            // Snoozed mail is out of sight until it wakes, whatever its status.
+            Self::Status { .. } if role == "snoozed" => false,
             Self::Status {
                 statuses,
                 also_role,
@@ -118,9 +121,10 @@ impl Selector {
             },
             Self::Role(_) | Self::Named(_) => match status {
                 Some(s) if AWAY.contains(&s) => {
-                    // Junk keeps its spam and Archive its processed mail.
+                    // Junk keeps its spam, Archive its processed mail, Snoozed all of its own.
                     (role == "junk" && matches!(s, "spam" | "suspicious"))
                         || (role == "archive" && s == "processed")
+                        || role == "snoozed"
                 }
                 _ => true,
             },
@@ -208,9 +212,10 @@ impl ListOptions {
 }
 
 /// Folders whose mail never waits for the user: needs-reply, urgent and overdue leave them out
-/// (a needs-reply mail moved to Trash keeps its keyword there).
+/// (a needs-reply mail moved to Trash keeps its keyword there; a snoozed one waits for its
+/// time).
 pub fn waits_for_user(role: &str) -> bool {
-    !matches!(role, "trash" | "junk" | "sent" | "drafts")
+    !matches!(role, "trash" | "junk" | "sent" | "drafts" | "snoozed")
 }
 
 /// Every message of the sources the listing keeps, sorted by sender or subject (ties newest

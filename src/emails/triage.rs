@@ -138,6 +138,7 @@ fn apply(
             last_activity: meta.last_activity,
             spam_score: meta.spam_score,
             advertisement: meta.advertisement,
+            date: None,
         };
         w.carry(meta.account_id, mid, &carried)?;
     }

@@ -6,6 +6,7 @@ pub mod assets;
 
 pub mod clients;
 pub mod headers;
+pub mod outbound;
 pub mod panic;
 pub mod server;
 pub mod slow_body;

@@ -6,6 +6,10 @@
 //! - is never started twice: a tick that comes while it still runs is skipped.
 //! - can be asked to run now ([`Jobs::trigger`]: a send request, new mail); asked while it runs,
 //!   it runs once more right after, so the request is never lost.
+//! - either runs every period ([`Spec::new`]), or sleeps until the due time its last run
+//!   returned ([`Spec::due`]: a snooze's wake-up, a follow-up's reminder) or a trigger, so a
+//!   job with nothing to do costs no wake-ups (at most one per [`LONGEST_SLEEP`], which guards
+//!   against a clock that jumped).
 //!
 //! The long-lived work stays out of it: each mailbox's sync and IDLE task, the change feed and
 //! the search indexer follow their streams; the jobs here only wake them.
@@ -14,20 +18,29 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Notify};
+use tokio::task::JoinHandle;
 use tokio_cron_scheduler::{Job, JobScheduler};
 
-type Run<C> =
-    Arc<dyn Fn(C) -> Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>> + Send + Sync>;
+/// A run: done, or (a due-time job) the Unix time in milliseconds it is next due at.
+type Run<C> = Arc<
+    dyn Fn(C) -> Pin<Box<dyn Future<Output = anyhow::Result<Option<i64>>> + Send>> + Send + Sync,
+>;
+
+/// The longest a due-time job sleeps without being due or triggered.
+pub const LONGEST_SLEEP: Duration = Duration::from_secs(15 * 60);
+
+/// No due time: the job sleeps until it is triggered (or [`LONGEST_SLEEP`] passed).
+const NOT_DUE: i64 = i64::MAX;
 
 /// What a job is handed each run (the server's is `AppState`).
 pub trait Context: Clone + Send + Sync + 'static {}
 impl<T: Clone + Send + Sync + 'static> Context for T {}
 
-/// One periodic job: a name for the log, its period, and its work.
+/// One job: a name for the log, its period (zero for a due-time job), and its work.
 pub struct Spec<C> {
     pub name: &'static str,
     pub every: Duration,
@@ -35,16 +48,40 @@ pub struct Spec<C> {
 }
 
 impl<C: Context> Spec<C> {
+    /// A job that runs every `every`.
     pub fn new<F, Fut>(name: &'static str, every: Duration, run: F) -> Self
     where
         F: Fn(C) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
     {
+        let run = Arc::new(run);
         Self {
             name,
             every,
+            run: Arc::new(move |s| {
+                let fut = run(s);
+                Box::pin(async move { fut.await.map(|()| None) })
+            }),
+        }
+    }
+
+    /// A job that runs when it is due: each run returns the Unix time in milliseconds of its
+    /// next due time (None: nothing is due, it sleeps until triggered). It also runs once at
+    /// start, to learn its first due time.
+    pub fn due<F, Fut>(name: &'static str, run: F) -> Self
+    where
+        F: Fn(C) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = anyhow::Result<Option<i64>>> + Send + 'static,
+    {
+        Self {
+            name,
+            every: Duration::ZERO,
             run: Arc::new(move |s| Box::pin(run(s))),
         }
+    }
+
+    fn is_due_job(&self) -> bool {
+        self.every.is_zero()
     }
 }
 
@@ -53,12 +90,20 @@ struct Entry<C> {
     spec: Spec<C>,
     running: AtomicBool,
     again: AtomicBool,
+    /// A due-time job's next due time (Unix ms), [`NOT_DUE`] when none.
+    next: AtomicI64,
+    /// Wakes a due-time job's sleeper (a trigger).
+    wake: Notify,
+    /// A due-time job's sleeper is running (before that, a trigger runs the job directly).
+    sleeping: AtomicBool,
 }
 
 /// The scheduler and its jobs (a service of the state, so features can trigger a job).
 pub struct Jobs<C> {
     entries: HashMap<&'static str, Arc<Entry<C>>>,
     scheduler: Mutex<Option<JobScheduler>>,
+    /// The sleepers of the due-time jobs.
+    sleepers: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl<C: Context> Jobs<C> {
@@ -72,6 +117,9 @@ impl<C: Context> Jobs<C> {
                         spec,
                         running: AtomicBool::new(false),
                         again: AtomicBool::new(false),
+                        next: AtomicI64::new(NOT_DUE),
+                        wake: Notify::new(),
+                        sleeping: AtomicBool::new(false),
                     }),
                 )
             })
@@ -79,6 +127,7 @@ impl<C: Context> Jobs<C> {
         Self {
             entries,
             scheduler: Mutex::new(None),
+            sleepers: Mutex::new(Vec::new()),
         }
     }
 
@@ -96,8 +145,13 @@ impl<C: Context> Jobs<C> {
     /// Starts the scheduler with every job.
     pub async fn start(&self, state: &C) -> anyhow::Result<()> {
         let scheduler = JobScheduler::new().await?;
+        let mut sleepers = self.sleepers.lock().await;
         for entry in self.entries.values() {
             let (entry, state) = (entry.clone(), state.clone());
+            if entry.spec.is_due_job() {
+                sleepers.push(tokio::spawn(sleeper(entry, state)));
+                continue;
+            }
             let job = Job::new_repeated_async(entry.spec.every, move |_, _| {
                 let (entry, state) = (entry.clone(), state.clone());
                 Box::pin(async move { tick(entry, state, false).await })
@@ -112,17 +166,54 @@ impl<C: Context> Jobs<C> {
 
     /// Runs `name` now (or once more right after the run in progress).
     pub fn trigger(&self, state: &C, name: &str) {
-        if let Some(entry) = self.entries.get(name) {
+        let Some(entry) = self.entries.get(name) else {
+            return;
+        };
+        if entry.spec.is_due_job() && entry.sleeping.load(Ordering::Acquire) {
+            // Its sleeper runs it (a permit is kept if it is running now).
+            entry.wake.notify_one();
+        } else {
             tokio::spawn(tick(entry.clone(), state.clone(), true));
         }
     }
 
+    /// A due-time job's next due time (Unix ms), if it has one (for the tests).
+    pub fn next_due(&self, name: &str) -> Option<i64> {
+        let at = self.entries.get(name)?.next.load(Ordering::Acquire);
+        (at != NOT_DUE).then_some(at)
+    }
+
     /// Stops the ticks; a job in progress finishes on its own task.
     pub async fn shutdown(&self) {
+        for sleeper in self.sleepers.lock().await.drain(..) {
+            sleeper.abort();
+        }
         if let Some(mut s) = self.scheduler.lock().await.take()
             && let Err(e) = s.shutdown().await
         {
             tracing::warn!(error = %e, "scheduler shutdown");
+        }
+    }
+}
+
+/// A due-time job whose run failed tries again this much later.
+const RETRY_AFTER_MS: i64 = 60_000;
+
+/// Runs a due-time job at start, then whenever it is due or triggered.
+async fn sleeper<C: Context>(entry: Arc<Entry<C>>, state: C) {
+    entry.sleeping.store(true, Ordering::Release);
+    loop {
+        tick(entry.clone(), state.clone(), false).await;
+        let at = entry.next.load(Ordering::Acquire);
+        let wait = if at == NOT_DUE {
+            LONGEST_SLEEP
+        } else {
+            let ms = at.saturating_sub(crate::kit::now_ms()).max(0) as u64;
+            Duration::from_millis(ms).min(LONGEST_SLEEP)
+        };
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = entry.wake.notified() => {}
         }
     }
 }
@@ -133,6 +224,14 @@ struct Running<'a>(&'a AtomicBool);
 impl Drop for Running<'_> {
     fn drop(&mut self) {
         self.0.store(false, Ordering::Release);
+    }
+}
+
+/// A failed due-time job is due again a minute later (not at its past due time: no busy loop).
+fn retry_later<C: Context>(entry: &Entry<C>) {
+    if entry.spec.is_due_job() {
+        let at = crate::kit::now_ms() + RETRY_AFTER_MS;
+        entry.next.store(at, Ordering::Release);
     }
 }
 
@@ -154,11 +253,17 @@ async fn tick<C: Context>(entry: Arc<Entry<C>>, state: C, triggered: bool) {
                 tracing::trace!(job = entry.spec.name, "run");
                 let run = (entry.spec.run)(state.clone());
                 match tokio::spawn(run).await {
-                    Ok(Ok(())) => {}
+                    Ok(Ok(next)) => {
+                        if entry.spec.is_due_job() {
+                            entry.next.store(next.unwrap_or(NOT_DUE), Ordering::Release);
+                        }
+                    }
                     Ok(Err(e)) => {
+                        retry_later(&entry);
                         tracing::error!(job = entry.spec.name, error = %format!("{e:#}"), "job failed")
                     }
                     Err(e) if e.is_panic() => {
+                        retry_later(&entry);
                         tracing::error!(job = entry.spec.name, "job panicked")
                     }
                     Err(_) => return,

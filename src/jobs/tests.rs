@@ -102,3 +102,55 @@ async fn a_trigger_during_a_run_runs_it_once_more_right_after() {
         vec![("triggered", Duration::from_secs(3600))]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_due_job_sleeps_until_its_due_time_or_a_trigger() {
+    let c = Counters::default();
+    // Due 400 ms after each run, three times; then nothing is due.
+    let jobs = Arc::new(Jobs::new(vec![Spec::due(
+        "due",
+        |c: Counters| async move {
+            c.enter();
+            c.leave();
+            let n = c.runs.load(Ordering::SeqCst);
+            Ok((n <= 3).then(|| crate::kit::now_ms() + 400))
+        },
+    )]));
+    jobs.start(&c).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(c.runs.load(Ordering::SeqCst), 1, "ran once at start");
+    assert!(jobs.next_due("due").is_some());
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert_eq!(c.runs.load(Ordering::SeqCst), 4, "ran at each due time");
+    assert_eq!(jobs.next_due("due"), None, "nothing due");
+    // Nothing due: it sleeps (no run in a second) until a trigger.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        c.runs.load(Ordering::SeqCst),
+        4,
+        "asleep while nothing is due"
+    );
+    jobs.trigger(&c, "due");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(c.runs.load(Ordering::SeqCst), 5, "a trigger wakes it");
+    assert_eq!(c.most.load(Ordering::SeqCst), 1);
+    jobs.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_due_job_waits_before_it_tries_again() {
+    let c = Counters::default();
+    let jobs = Jobs::new(vec![Spec::due("fails", |c: Counters| async move {
+        c.runs.fetch_add(1, Ordering::SeqCst);
+        anyhow::bail!("the mail server is away")
+    })]);
+    jobs.start(&c).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(c.runs.load(Ordering::SeqCst), 1, "no busy loop on failure");
+    let next = jobs.next_due("fails").unwrap();
+    assert!(
+        next > crate::kit::now_ms() + 50_000,
+        "retried a minute later"
+    );
+    jobs.shutdown().await;
+}

@@ -6,7 +6,9 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::emails::Counts;
-use crate::notices::{AutoReplyDrafted, Notice, SignInNeeded, SpamDetected, TaskDue};
+use crate::notices::{
+    AutoReplyDrafted, FollowUpDue, Notice, SignInNeeded, SnoozeWoke, SpamDetected, TaskDue,
+};
 use crate::settings::routes::{SettingsChanged, SettingsConflictResponse};
 pub use crate::state::MailChange;
 use crate::state::SyncStatus;
@@ -98,6 +100,10 @@ pub enum LiveEvent {
     SpamDetected(SpamDetected),
     #[serde(rename = "oauth_sign_in_needed")]
     SignInNeeded(SignInNeeded),
+    /// A snoozed thread is back in the inbox.
+    SnoozeWoke(SnoozeWoke),
+    /// A sent mail is still unanswered at its time.
+    FollowUpDue(FollowUpDue),
 }
 
 impl LiveEvent {
@@ -119,7 +125,9 @@ impl LiveEvent {
             | Self::AutoReply(_)
             | Self::TaskDue(_)
             | Self::SpamDetected(_)
-            | Self::SignInNeeded(_) => Some(Channel::System),
+            | Self::SignInNeeded(_)
+            | Self::SnoozeWoke(_)
+            | Self::FollowUpDue(_) => Some(Channel::System),
         }
     }
 
@@ -136,6 +144,8 @@ impl From<Notice> for LiveEvent {
             Notice::AutoReply(a) => Self::AutoReply(a),
             Notice::SpamDetected(s) => Self::SpamDetected(s),
             Notice::SignInNeeded(s) => Self::SignInNeeded(s),
+            Notice::SnoozeWoke(s) => Self::SnoozeWoke(s),
+            Notice::FollowUpDue(f) => Self::FollowUpDue(f),
         }
     }
 }

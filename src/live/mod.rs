@@ -422,4 +422,6 @@ crate::wire_types!(
     crate::notices::AutoReplyDrafted,
     crate::notices::SpamDetected,
     crate::notices::SignInNeeded,
+    crate::notices::SnoozeWoke,
+    crate::notices::FollowUpDue,
 );

@@ -50,10 +50,13 @@ pub enum Reason {
     Forget,
     /// Spam detection classified stored mail (a folder after the fact, the AI's review).
     Detection,
+    /// The copy a move made here yields, stored by the sync: mail the user (or a feature)
+    /// moved, not new mail ('not spam' back to the inbox, a snoozed mail woken).
+    Moved,
 }
 
 impl Reason {
-    const ALL: [Reason; 8] = [
+    const ALL: [Reason; 9] = [
         Reason::Sync,
         Reason::Flags,
         Reason::Status,
@@ -62,6 +65,7 @@ impl Reason {
         Reason::Import,
         Reason::Forget,
         Reason::Detection,
+        Reason::Moved,
     ];
 
     fn code(self) -> u8 {

@@ -3,7 +3,7 @@
 
 use redb::ReadableTable;
 
-use super::changes::{self, Kind};
+use super::changes::{self, Kind, Reason};
 use super::derived::Derived;
 use super::index::thread_hash;
 use super::keywords;
@@ -136,6 +136,9 @@ impl<'t> Inserter<'t> {
                 meta.last_activity = c.last_activity;
                 meta.spam_score = c.spam_score;
                 meta.advertisement = c.advertisement;
+                if let Some(date) = c.date {
+                    meta.date = date;
+                }
             }
         }
         // The copy a move made here yields keeps what it carried: a mail the user marked 'not
@@ -154,7 +157,7 @@ impl<'t> Inserter<'t> {
         }
         self.uids.insert((account, folder, f.uid), id)?;
         self.index.insert(
-            (account, folder, date, id),
+            (account, folder, meta.date, id),
             meta.index_row().encode().as_slice(),
         )?;
         self.derived.apply(None, Some(&meta.entry()))?;
@@ -163,7 +166,13 @@ impl<'t> Inserter<'t> {
             None => put_raw(&mut self.raw, id, &f.raw)?,
         }
         self.messages.insert(id, record::encode(&meta).as_slice())?;
-        changes::append(txn, account, id, folder, Kind::Added, self.w.reason)?;
+        // A copy our own move yields is not new mail (rules, the auto-reply and "new mail"
+        // notices leave it alone).
+        let reason = match self.w.reason {
+            Reason::Sync if carried_copy => Reason::Moved,
+            r => r,
+        };
+        changes::append(txn, account, id, folder, Kind::Added, reason)?;
         if let (true, Some(d)) = (detected, detection)
             && let Some(carried) = self.w.queue_detected(&meta, d)?
             && let Some(mid) = meta.summary.message_id.as_deref()

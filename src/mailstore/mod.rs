@@ -39,8 +39,8 @@ pub use derived::{
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
 pub use model::{
-    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, hidden_key,
-    role_by_name, roles,
+    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, created_name,
+    hidden_key, role_by_name, roles,
 };
 pub use raw::{Packed, pack};
 pub use read::{Idle, IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};

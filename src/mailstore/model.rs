@@ -22,6 +22,10 @@ pub struct Carried {
     pub spam_score: Option<f32>,
     #[serde(default)]
     pub advertisement: bool,
+    /// The date the copy is listed under instead of its own (a snoozed mail back in the inbox
+    /// at the top, at its wake-up time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<i64>,
 }
 
 /// Sync state of one folder.
@@ -30,7 +34,7 @@ pub struct FolderState {
     pub name: String,
     /// Decoded (modified UTF-7) name for display.
     pub display_name: String,
-    /// inbox, sent, drafts, junk, trash, archive, or "" for the user's own folders.
+    /// inbox, sent, drafts, junk, trash, archive, snoozed, or "" for the user's own folders.
     pub role: String,
     pub uidvalidity: u32,
     /// UIDNEXT seen when the newest messages were last fetched: everything at or above it is
@@ -243,12 +247,24 @@ pub struct PendingFlags {
     /// folder named after `folder:` (a rule's move).
     #[serde(default)]
     pub move_to: Option<String>,
-    /// Keywords to add that this client does not manage (a rule's labels).
+    /// Keywords to add that this client does not manage (a rule's labels, a snooze's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub add_keywords: Vec<String>,
-    /// Create the target folder when the mailbox has none (auto-archive).
+    /// Keywords to remove that this client does not manage (a snooze's, when it wakes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_keywords: Vec<String>,
+    /// Create the target folder when the mailbox has none (auto-archive, snooze).
     #[serde(default)]
     pub create_target: bool,
+}
+
+/// The folder a role's mail goes to when the mailbox has none and a move may create it.
+pub fn created_name(role: &str) -> Option<&'static str> {
+    match role {
+        "archive" => Some("Archive"),
+        "snoozed" => Some("Snoozed"),
+        _ => None,
+    }
 }
 
 /// Role → folder name: where moves to Junk, Archive, Trash and INBOX go.
@@ -287,6 +303,7 @@ pub fn role_by_name(name: &str) -> &'static str {
             "trash"
         }
         "archive" | "archives" | "all mail" | "ארכיון" => "archive",
+        "snoozed" | "נדחו" | "נודניק" => "snoozed",
         _ => "",
     }
 }

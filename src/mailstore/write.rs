@@ -78,6 +78,16 @@ impl<'t> MailWrite<'t> {
 
     // ---- messages
 
+    /// The members of a thread (account, thread hash) in every folder: (date, id, folder),
+    /// oldest first.
+    pub fn members(&self, account: u64, thread: u64) -> anyhow::Result<Vec<(i64, u64, String)>> {
+        Ok(super::derived::members_in(
+            &self.txn.open_table(super::tables::MEMBERS)?,
+            account,
+            thread,
+        )?)
+    }
+
     pub fn meta(&self, id: u64) -> anyhow::Result<Option<MessageMeta>> {
         read_meta(&self.txn.open_table(MESSAGES)?, id)
     }
@@ -434,6 +444,7 @@ impl<'t> MailWrite<'t> {
             last_activity: meta.last_activity,
             spam_score: meta.spam_score,
             advertisement: meta.advertisement,
+            date: None,
         }))
     }
 
@@ -499,6 +510,16 @@ impl<'t> MailWrite<'t> {
         target: &mut FolderState,
     ) -> anyhow::Result<MessageMeta> {
         let account = meta.account_id;
+        // The date a copy would be listed under (a woken snooze): this message takes it.
+        let carried_date = match meta.summary.message_id.as_deref() {
+            Some(mid) => match self.txn.open_table(CARRIED)?.get((account, mid))? {
+                Some(v) => record::decode::<Carried>(v.value())
+                    .ok()
+                    .and_then(|c| c.date),
+                None => None,
+            },
+            None => None,
+        };
         if target.name != meta.folder {
             self.log(&meta, Kind::Removed)?;
             self.txn
@@ -510,6 +531,9 @@ impl<'t> MailWrite<'t> {
             target.exists += 1;
             meta.folder = target.name.clone();
             meta.uid = uid;
+            if let Some(date) = carried_date {
+                meta.date = date;
+            }
             self.txn
                 .open_table(UIDS)?
                 .insert((account, meta.folder.as_str(), uid), meta.id)?;

@@ -35,6 +35,9 @@ pub struct Preferences {
     pub icon_scale: f64,
     /// A denser list and reading pane.
     pub compact_mode: bool,
+    /// Days a sent mail that asks something waits for an answer before it shows as awaiting
+    /// one (each mail may have its own).
+    pub follow_up_days: u32,
 }
 
 impl Default for Preferences {
@@ -52,11 +55,16 @@ impl Default for Preferences {
             font_scale: 0.9,
             icon_scale: 0.9,
             compact_mode: false,
+            follow_up_days: DEFAULT_FOLLOW_UP_DAYS,
         }
     }
 }
 
 pub const DEFAULT_TIMEZONE: &str = "Asia/Jerusalem";
+
+/// Days a follow-up waits by default, and the range a user may choose.
+pub const DEFAULT_FOLLOW_UP_DAYS: u32 = 3;
+pub const FOLLOW_UP_DAYS: std::ops::RangeInclusive<u64> = 1..=60;
 
 /// The groups of spec 001 §3's settings-change message.
 pub const SETTINGS_TYPES: [&str; 3] = ["general", "notifications", "ui"];
@@ -79,10 +87,11 @@ enum Kind {
     Language,
     Timezone,
     Scale,
+    Days,
 }
 
 /// Every key, its kind and its group.
-const KEYS: [(&str, Kind, &str); 12] = [
+const KEYS: [(&str, Kind, &str); 13] = [
     ("emailNotifications", Kind::Bool, "notifications"),
     ("desktopNotifications", Kind::Bool, "notifications"),
     ("soundNotifications", Kind::Bool, "notifications"),
@@ -95,9 +104,10 @@ const KEYS: [(&str, Kind, &str); 12] = [
     ("fontScale", Kind::Scale, "ui"),
     ("iconScale", Kind::Scale, "ui"),
     ("compactMode", Kind::Bool, "ui"),
+    ("followUpDays", Kind::Days, "general"),
 ];
 
-/// At most this many keys in one update (there are twelve).
+/// At most this many keys in one update (there are thirteen).
 pub const MAX_UPDATE_KEYS: usize = KEYS.len();
 
 /// The group a key belongs to.
@@ -126,6 +136,10 @@ fn checked_value(key: &str, value: &Value) -> Result<Value> {
                 .map(|_| value.clone())
                 .ok_or_else(|| AppError::bad_request(messages::SETTINGS_TIMEZONE_UNKNOWN))
         }
+        Kind::Days => match value.as_u64() {
+            Some(n) if FOLLOW_UP_DAYS.contains(&n) => Ok(Value::from(n)),
+            _ => Err(AppError::bad_request(messages::SETTINGS_FOLLOW_UP_DAYS)),
+        },
         Kind::Scale => {
             let n = value.as_f64().ok_or_else(wrong)?;
             if !SCALE_RANGE.contains(&n) {

@@ -1,7 +1,8 @@
 //! The engine: every check over one mail, the sum of their points, and the verdict the user's
 //! thresholds give (spec 001 §3: score ≥ spamThreshold is spam, ≥ suspiciousThreshold is
-//! suspicious; commercial mail below the spam threshold is an advertisement). A list that lets
-//! the sender through overrides the spam verdicts, never the advertisement one.
+//! suspicious; commercial mail below the spam threshold is an advertisement, and above it too
+//! when it says what it is and shows no sign of fraud: `checks::ads::plain_ad`). A list that
+//! lets the sender through overrides the spam verdicts, never the advertisement one.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -61,7 +62,12 @@ pub fn judge(mail: &Mail<'_>, profile: &Profile) -> Report {
             Verdict::Clean
         }
     } else if score >= f32::from(s.spam_threshold) {
-        Verdict::Spam
+        // An ad that says what it is and shows no sign of fraud goes to Promotions, not Junk.
+        if checks::ads::plain_ad(mail, &found) {
+            Verdict::Advertisement
+        } else {
+            Verdict::Spam
+        }
     } else if found.advertisement {
         // Below the spam threshold an ad is an ad (Promotions), not a doubt.
         Verdict::Advertisement

@@ -1,6 +1,9 @@
 //! The Hebrew set (`tests/fixtures/spam/*.eml` beside the expected `.json`): ads with and
 //! without 'פרסומת', Hebrew phishing, personal and transactional mail, and a Chinese ad (the
-//! far-script check, which the Hebrew mail must not fire), judged as shipped.
+//! far-script check, which the Hebrew mail must not fire), judged as shipped. The Israeli
+//! commercial mails (`ad-*`: the label after a pipe, 'מידע פרסומי', a members' club without the
+//! label, an English deals mail) score past the spam threshold and must still be ads (issue 40);
+//! a phishing mail wearing the label must still be spam.
 
 use std::path::Path;
 
@@ -50,5 +53,5 @@ fn the_hebrew_set_gets_its_verdicts() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 6);
+    assert_eq!(seen, 11);
 }

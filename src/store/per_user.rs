@@ -1,5 +1,7 @@
 //! A feature's records per user, numbered: (user id, record id) → JSON. Contacts, tasks and
-//! rules keep theirs this way; each feature owns its own table and only calls these.
+//! rules keep theirs this way; each feature owns its own table and only calls these. The `_in`
+//! calls work inside the caller's write transaction, for a feature whose records change with
+//! the mail (a snooze woken with its mail's moves queued, in one commit).
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::Serialize;
@@ -170,6 +172,79 @@ impl UserRecords {
         };
         txn.commit()?;
         Ok(gone)
+    }
+
+    /// The user's records, oldest first, inside a write transaction.
+    pub fn list_in<T: DeserializeOwned>(
+        &self,
+        txn: &WriteTransaction,
+        user: u64,
+    ) -> Result<Vec<T>> {
+        let t = txn.open_table(self.table)?;
+        let mut out = Vec::new();
+        for e in t.range((user, 0)..=(user, u64::MAX))? {
+            out.push(record::decode(e?.1.value())?);
+        }
+        Ok(out)
+    }
+
+    /// One record, inside a write transaction.
+    pub fn get_in<T: DeserializeOwned>(
+        &self,
+        txn: &WriteTransaction,
+        user: u64,
+        id: u64,
+    ) -> Result<Option<T>> {
+        let t = txn.open_table(self.table)?;
+        Ok(match t.get((user, id))? {
+            Some(v) => Some(record::decode(v.value())?),
+            None => None,
+        })
+    }
+
+    /// Writes one record under its id, inside a write transaction.
+    pub fn put_in<T: Serialize>(
+        &self,
+        txn: &WriteTransaction,
+        user: u64,
+        id: u64,
+        rec: &T,
+    ) -> Result<()> {
+        txn.open_table(self.table)?
+            .insert((user, id), record::encode(rec).as_slice())?;
+        Ok(())
+    }
+
+    /// A new record id, inside a write transaction; refused with `full` when the user holds
+    /// `max` records already.
+    pub fn new_id_in(
+        &self,
+        txn: &WriteTransaction,
+        user: u64,
+        max: usize,
+        full: &str,
+    ) -> Result<u64> {
+        let held = txn
+            .open_table(self.table)?
+            .range((user, 0)..=(user, u64::MAX))?
+            .count();
+        if held >= max {
+            return Err(AppError::bad_request(full));
+        }
+        Ok(next_id(txn, self.counter)?)
+    }
+
+    /// Keeps the records of every user for which `keep(user, record)` says so (an account
+    /// forgotten: its records go), inside a write transaction. A record that does not decode
+    /// is kept.
+    pub fn retain_in<T: DeserializeOwned>(
+        &self,
+        txn: &WriteTransaction,
+        mut keep: impl FnMut(u64, &T) -> bool,
+    ) -> anyhow::Result<()> {
+        txn.open_table(self.table)?
+            .retain(|k, v| record::decode::<T>(v).map_or(true, |rec| keep(k.0, &rec)))?;
+        Ok(())
     }
 
     /// Removes one record; false when there was none.

@@ -19,6 +19,7 @@ fn name_for(role: &str) -> &'static str {
         "archive" => "Archive",
         "sent" => "Sent",
         "drafts" => "Drafts",
+        "snoozed" => "Snoozed",
         _ => "Archive",
     }
 }

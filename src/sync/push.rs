@@ -50,15 +50,19 @@ pub(super) async fn push_pending(
                 Some(name) => Some(name.to_string()),
                 None => roles.get(to).cloned(),
             });
-        if target.is_none() && op.create_target && op.move_to.as_deref() == Some("archive") {
-            match create_archive(session, caps, limit).await {
-                Ok(name) => {
-                    roles.insert("archive".into(), name.clone());
-                    target = Some(name);
+        let role = op.move_to.as_deref().unwrap_or_default();
+        if target.is_none()
+            && op.create_target
+            && let Some(name) = mstore::created_name(role)
+        {
+            match create_folder(session, caps, name, role == "archive", limit).await {
+                Ok(()) => {
+                    roles.insert(role.into(), name.to_string());
+                    target = Some(name.to_string());
                     created = true;
                 }
                 Err(e) if refused(&e) => {
-                    tracing::warn!(account, error = %format!("{e:#}"), "cannot create an Archive folder");
+                    tracing::warn!(account, folder = name, error = %format!("{e:#}"), "cannot create the folder");
                 }
                 Err(e) => return Err(e),
             }
@@ -100,20 +104,23 @@ pub(super) async fn push_pending(
 /// UIDs per STORE or MOVE command (keeps command lines well under server limits).
 const UID_SET_MAX: usize = 500;
 
-/// Creates "Archive" (marked \Archive where the server lets a client say so).
-async fn create_archive(
+/// Creates a folder a move needs ("Archive" marked \Archive where the server lets a client say
+/// so; "Snoozed" unmarked: no server knows a \Snoozed use it could be given at CREATE).
+async fn create_folder(
     session: &mut imap::ImapSession,
     caps: &MoveCaps,
+    name: &str,
+    archive: bool,
     limit: Duration,
-) -> anyhow::Result<String> {
-    let command = if caps.create_special_use {
-        "CREATE Archive (USE (\\Archive))"
+) -> anyhow::Result<()> {
+    let command = if archive && caps.create_special_use {
+        format!("CREATE {name} (USE (\\Archive))")
     } else {
-        "CREATE Archive"
+        format!("CREATE {name}")
     };
-    deadline(limit, "CREATE", session.run_command_and_check_ok(command)).await?;
-    let _ = deadline(limit, "SUBSCRIBE", session.subscribe("Archive")).await;
-    Ok("Archive".into())
+    deadline(limit, "CREATE", session.run_command_and_check_ok(&command)).await?;
+    let _ = deadline(limit, "SUBSCRIBE", session.subscribe(name)).await;
+    Ok(())
 }
 
 /// Applies one shape of change to messages of one folder. Returns whether they were moved.
@@ -160,8 +167,11 @@ async fn push_group(
             }
         }
     }
-    if !op.add_keywords.is_empty() {
-        let command = format!("+FLAGS.SILENT ({})", op.add_keywords.join(" "));
+    for (sign, list) in [("-", &op.remove_keywords), ("+", &op.add_keywords)] {
+        if list.is_empty() {
+            continue;
+        }
+        let command = format!("{sign}FLAGS.SILENT ({})", list.join(" "));
         match store_flags(session, &set, &command, limit).await {
             Ok(()) => {}
             Err(e) if refused(&e) => {

@@ -39,6 +39,8 @@ pub(super) async fn list_folders(
             NameAttribute::Junk => Some("junk"),
             NameAttribute::Trash => Some("trash"),
             NameAttribute::Archive => Some("archive"),
+            // Fastmail's (and the IANA registry's) snoozed-mail folder.
+            NameAttribute::Extension(e) if e.eq_ignore_ascii_case("\\Snoozed") => Some("snoozed"),
             _ => None,
         });
         found.push((n.name().to_string(), special, role_by_name(n.name())));

@@ -278,3 +278,86 @@ async fn an_openai_compatible_server_needs_no_key_and_gets_one_when_stored() {
         .await;
     assert_message((s, &v), 400, messages::AI_BASE_URL_INVALID);
 }
+
+/// Replies in the thread's language (issue 40): whatever the UI's language, the smart reply is
+/// asked for in the mail's own (Hebrew, English, Arabic, Russian) and comes back with its
+/// direction; a training that names a language wins.
+#[tokio::test]
+async fn a_reply_is_asked_in_the_language_of_the_mail() {
+    let llm = FakeLlm::start().await;
+    let (app, token) = app(&llm, "").await;
+    with_key(&app, &token, "sk-ant-test").await;
+    let mails = [
+        (
+            "פגישה",
+            "שלום, אפשר להיפגש מחר בעשר?",
+            "Hebrew (עברית)",
+            "hebrew",
+            "rtl",
+        ),
+        (
+            "Meeting",
+            "Hi, can we meet tomorrow at ten?",
+            "English",
+            "english",
+            "ltr",
+        ),
+        (
+            "اجتماع",
+            "مرحبا، هل يمكننا أن نلتقي غدا في العاشرة؟",
+            "Arabic (العربية)",
+            "arabic",
+            "rtl",
+        ),
+        (
+            "Встреча",
+            "Привет, можем встретиться завтра в десять?",
+            "Russian (русский)",
+            "russian",
+            "ltr",
+        ),
+    ];
+    for (subject, body, name, language, dir) in mails {
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/claude/smart-reply",
+                Some(&token),
+                Some(json!({"emailContent": {"from": "x <x@example.test>", "subject": subject, "body": body}})),
+            )
+            .await;
+        assert_eq!(s, 200, "{v}");
+        let system = llm.last().system();
+        assert!(
+            system.contains(&format!(
+                "Write the reply in {name}, the language of the email."
+            )),
+            "{language}: {system}"
+        );
+        assert_eq!(
+            (v["language"].as_str(), v["dir"].as_str()),
+            (Some(language), Some(dir)),
+            "{v}"
+        );
+    }
+    // The training names English: an Arabic mail is answered in English.
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/ai-training",
+            Some(&token),
+            Some(json!({"language": "english"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, v) = app
+        .json(
+            "POST",
+            "/api/claude/smart-reply",
+            Some(&token),
+            Some(json!({"emailContent": {"from": "x <x@example.test>", "subject": "اجتماع", "body": "مرحبا، هل يمكننا أن نلتقي غدا؟"}})),
+        )
+        .await;
+    assert!(llm.last().system().contains("Write the reply in English."));
+    assert_eq!(v["dir"], "ltr", "{v}");
+}

@@ -180,7 +180,10 @@ async fn answer(inner: Arc<Mutex<Inner>>, uri: Uri, headers: HeaderMap, body: By
 pub fn fitting_answer(r: &Recorded) -> String {
     let system = r.system();
     let english = system.contains("in English");
-    if system.contains("\"summary\"") {
+    if system.contains("\"awaits\"") {
+        // Follow-ups: a mail that asks something awaits an answer.
+        json!({"awaits": r.user().contains('?')}).to_string()
+    } else if system.contains("\"summary\"") {
         json!({"summary": "דנה מבקשת לקבוע פגישה מחר בעשר ולאשר את סדר היום.", "sentiment": "positive", "priority": "high"}).to_string()
     } else if system.contains("\"replies\"") {
         json!({"replies": [

@@ -1,7 +1,10 @@
-//! Commercial mail. Israeli law (the Communications Law, §30A) makes an advertiser start the
-//! subject with 'פרסומת'; with that, a List-Unsubscribe header, bulk precedence and promotional
-//! wording tell an advertisement from personal or list mail. An ad is not spam: it goes to
-//! Promotions. A Hebrew ad that hides what it is (no 'פרסומת') earns a point toward spam.
+//! Commercial mail. Israeli law (the Communications Law, §30A) makes an advertiser label the
+//! subject 'פרסומת', which advertisers write in many forms ([`labelled`]); with that, a
+//! List-Unsubscribe header, bulk precedence and promotional wording tell an advertisement from
+//! personal or list mail. An ad is not spam: it goes to Promotions, even when its wording and
+//! the learned model score it past the spam threshold, unless it shows a sign of fraud
+//! ([`plain_ad`]): a receipt or a newsletter the user signed up for that lands in Junk is lost
+//! mail. A Hebrew ad that hides what it is (no 'פרסומת') earns a point toward spam.
 
 use super::headers::has_words;
 use super::{Found, Rule};
@@ -57,11 +60,71 @@ const PROMO: &[&str] = &[
 static PROMO_FOLDED: std::sync::LazyLock<Vec<String>> =
     std::sync::LazyLock::new(|| PROMO.iter().map(|w| fold_text(w)).collect());
 
-/// Whether the subject carries the legal label (also as `[פרסומת]` or `פרסומת:`).
+/// What advertisers set the label off with: colon, pipe, dashes, brackets, quotes, stars.
+const LABEL_SEPARATORS: &[char] = &[
+    ':', '|', '-', '–', '—', '[', ']', '(', ')', '{', '}', '<', '>', '*', '"', '\'', '״', '׳', '!',
+    '.', ',', '/', '\\', '•', '~', '_', '#',
+];
+
+/// Whether the subject carries the legal label in any form advertisers write it: starting the
+/// subject ("פרסומת מבצע", "פרסומת: ", "[פרסומת]"), or set off as a part of its own anywhere
+/// ("מבצע | פרסומת", "מבצע - פרסומת", "(פרסומת)"), or as 'מידע פרסומי'. "לא פרסומת" is not one.
 pub fn labelled(subject: &str) -> bool {
-    subject
-        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '[' | '(' | '*' | '"'))
-        .starts_with("פרסומת")
+    if subject.contains("מידע פרסומי") {
+        return true;
+    }
+    let start =
+        subject.trim_start_matches(|c: char| c.is_whitespace() || LABEL_SEPARATORS.contains(&c));
+    start.starts_with("פרסומת")
+        || subject
+            .split(LABEL_SEPARATORS)
+            .any(|part| part.trim() == "פרסומת")
+}
+
+/// Rules that are signs of fraud: an ad showing one is judged by its score like any mail.
+const FRAUD_SIGNS: &[&str] = &[
+    "IP_URL",
+    "TEXT_HREF_MISMATCH",
+    "LOOKALIKE",
+    "FORGED_NAME",
+    "NAME_HAS_OTHER_ADDRESS",
+    "REPLY_TO_ELSEWHERE",
+    "HIDDEN_TEXT",
+    "FARAWAY_SCRIPT",
+    "USER_KEYWORD",
+    "USER_DOMAIN",
+    "USER_PATTERN",
+];
+
+/// What a phishing mail asks for (an ad never does).
+const CREDENTIAL_ASKS: &[&str] = &[
+    "אמת את חשבונך",
+    "אמתו את חשבונכם",
+    "עדכן את פרטי האשראי",
+    "עדכנו את פרטי האשראי",
+    "פרטי כרטיס האשראי",
+    "חשבונך ייחסם",
+    "חשבונך יושעה",
+    "verify your account",
+    "your account will be suspended",
+    "confirm your password",
+];
+
+static ASKS_FOLDED: std::sync::LazyLock<Vec<String>> =
+    std::sync::LazyLock::new(|| CREDENTIAL_ASKS.iter().map(|w| fold_text(w)).collect());
+
+/// Commercial mail that is an ad, not spam, whatever its score: it says what it is (the legal
+/// label, or a List-Unsubscribe header), authentication did not fail, and it shows no sign of
+/// fraud (no rule of [`FRAUD_SIGNS`], no request for credentials). Mail whose headers carry no
+/// authentication result at all is taken as it comes (many servers add none).
+pub fn plain_ad(mail: &Mail<'_>, found: &Found) -> bool {
+    let says_so = found.hits.iter().any(|h| h.rule == AD_LABEL.id)
+        || mail.header("list-unsubscribe").is_some();
+    found.advertisement
+        && says_so
+        && !found.auth_failed
+        && !found.hits.iter().any(|h| FRAUD_SIGNS.contains(&h.rule))
+        && !ASKS_FOLDED.iter().any(|w| has_words(mail.folded(), w))
 }
 
 fn hebrew(text: &str) -> bool {
@@ -113,5 +176,22 @@ mod tests {
         assert!(super::labelled("פרסומת: מבצע"));
         assert!(super::labelled(" [פרסומת] מבצע"));
         assert!(!super::labelled("לא פרסומת"));
+        for form in [
+            "פרסומת | מבצע",
+            "פרסומת - מבצע",
+            "פרסומת– מבצע",
+            "(פרסומת) מבצע",
+            "*פרסומת* מבצע",
+            "מבצע החורף | פרסומת",
+            "מבצע החורף - פרסומת",
+            "מבצע החורף (פרסומת)",
+            "מבצע [פרסומת] לחברים",
+            "מידע פרסומי: מבצע",
+            "מבצע - מידע פרסומי",
+        ] {
+            assert!(super::labelled(form), "{form}");
+        }
+        assert!(!super::labelled("הפרסומת שלנו"));
+        assert!(!super::labelled("על פרסומת ושיווק"));
     }
 }

@@ -89,7 +89,12 @@ timezone: string, appScale: number, fontScale: number, iconScale: number,
 /**
  * A denser list and reading pane.
  */
-compactMode: boolean, };
+compactMode: boolean, 
+/**
+ * Days a sent mail that asks something waits for an answer before it shows as awaiting
+ * one (each mail may have its own).
+ */
+followUpDays: number, };
 
 export type SettingsType = "general" | "notifications" | "ui";
 
@@ -123,7 +128,7 @@ export type SettingsRollbackRequest = { version: number, };
 
 export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
 
-export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice };
+export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice } | { "type": "follow_up_due", "data": FollowUpDueNotice };
 
 export type LiveChannel = "mail" | "settings" | "system";
 
@@ -160,6 +165,14 @@ export type OAuthSignInNotice = { email: string,
  * google or microsoft.
  */
 provider: string, message: string, };
+
+export type SnoozeWokeNotice = { id: string, threadId: string, emailId: string | null, subject: string, from: string, 
+/**
+ * time, reply or user.
+ */
+by: "time" | "reply" | "user", message: string, };
+
+export type FollowUpDueNotice = { id: string, emailId: string, subject: string, to: Array<string>, message: string, };
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
@@ -200,7 +213,16 @@ updatedAt: string | null, };
 
 export type SaveTrainingResponse = { success: boolean, settings: AiTrainingSettings, };
 
-export type SmartReplyResponse = { success: boolean, reply: string, };
+export type SmartReplyResponse = { success: boolean, reply: string, 
+/**
+ * The language the reply was asked in (hebrew, english, arabic, russian): the mail's own
+ * unless the training names one.
+ */
+language: string, 
+/**
+ * Its direction, rtl or ltr, for the editor.
+ */
+dir: string, };
 
 export type GenerateSubjectResponse = { success: boolean, subject: string, };
 
@@ -1129,6 +1151,185 @@ export type McpCall = {
 at: string, method: string, target: string, ok: boolean, error: string | null, millis: number, };
 
 export type McpCallsResponse = { calls: Array<McpCall>, };
+
+export type SnoozeWokeBy = "time" | "reply" | "user";
+
+export type SnoozeItem = { id: string, threadId: string, 
+/**
+ * The thread's newest mail here (to open it), when the store has it.
+ */
+emailId: string | null, subject: string, from: string, 
+/**
+ * RFC 3339.
+ */
+until: string, created: string, 
+/**
+ * RFC 3339, once woken.
+ */
+wokeAt: string | null, wokeBy: SnoozeWokeBy | null, };
+
+export type SnoozeOptions = { laterToday: string | null, tomorrow: string, 
+/**
+ * Friday morning (Saturday morning on a Friday after eight).
+ */
+weekend: string, 
+/**
+ * Sunday morning, the first day of the next week.
+ */
+nextWeek: string, 
+/**
+ * The zone the times were read in.
+ */
+timezone: string, };
+
+export type SnoozeListResponse = { snoozed: Array<SnoozeItem>, woken: Array<SnoozeItem>, };
+
+export type SnoozeRequest = { 
+/**
+ * The mail whose thread is snoozed (POST only).
+ */
+emailId?: string, 
+/**
+ * laterToday, tomorrow, weekend or nextWeek.
+ */
+preset?: string, 
+/**
+ * RFC 3339, or `YYYY-MM-DDTHH:MM` in the user's time zone.
+ */
+until?: string, };
+
+export type SnoozeResponse = { snooze: SnoozeItem, message: string, };
+
+export type FollowUpSource = "ai" | "question" | "request" | "mark";
+
+export type FollowUpState = "deciding" | "waiting" | "answered" | "dismissed";
+
+export type FollowUpItem = { id: string, emailId: string, threadId: string, subject: string, to: Array<string>, 
+/**
+ * RFC 3339.
+ */
+sentAt: string, due: string, days: number, source: FollowUpSource, state: FollowUpState, 
+/**
+ * Its time passed with no answer.
+ */
+overdue: boolean, endedAt: string | null, };
+
+export type FollowUpsResponse = { 
+/**
+ * Waiting for an answer, the soonest due first.
+ */
+awaiting: Array<FollowUpItem>, 
+/**
+ * How many of them are past their time (the Inbox Zero panel's line).
+ */
+overdue: number, 
+/**
+ * Answered or stopped lately, newest first.
+ */
+ended: Array<FollowUpItem>, };
+
+export type FollowUpRequest = { 
+/**
+ * The sent mail to await an answer to (POST only).
+ */
+emailId?: string, 
+/**
+ * Days from the mail's sending (1–60); the preference `followUpDays` when absent.
+ */
+days?: number, 
+/**
+ * RFC 3339: remind at this time instead.
+ */
+remindAt?: string, };
+
+export type FollowUpResponse = { followUp: FollowUpItem, message: string, };
+
+export type NudgeResponse = { success: boolean, 
+/**
+ * False: the draft waits in the outbox until the mailbox answers.
+ */
+savedInGmail: boolean, draftId: string | null, 
+/**
+ * Written by the AI (else the template).
+ */
+byAi: boolean, 
+/**
+ * hebrew, english, arabic or russian: the sent mail's.
+ */
+language: string, message: string, };
+
+export type SubscriptionVerdict = "ads" | "mixed" | "list";
+
+export type UnsubscribeMethod = "one_click" | "mailto" | "link" | "body_link";
+
+export type UnsubscribeState = "done" | "failed" | "waiting" | "opened";
+
+export type UnsubscribeAttempt = { id: string, senderId: string, address: string, method: UnsubscribeMethod, target: string, state: UnsubscribeState, reason: string | null, 
+/**
+ * RFC 3339.
+ */
+at: string, };
+
+export type Subscription = { id: string, address: string, name: string, listId: string | null, 
+/**
+ * Mail in the last 30 and 90 days, and how much of it the user opened.
+ */
+last30: number, last90: number, opened: number, verdict: SubscriptionVerdict, 
+/**
+ * RFC 3339: its newest mail.
+ */
+last: string, 
+/**
+ * How it can be left.
+ */
+oneClick: boolean, mailto: boolean, link: string | null, bodyLinks: Array<string>, blocked: boolean, unsubscribed: string | null, 
+/**
+ * The newest attempt to leave it.
+ */
+attempt: UnsubscribeAttempt | null, };
+
+export type BlockTarget = "promotions" | "trash";
+
+export type SubscriptionsResponse = { 
+/**
+ * The busiest in the last 90 days first.
+ */
+subscriptions: Array<Subscription>, 
+/**
+ * Every attempt to leave a sender, newest first.
+ */
+attempts: Array<UnsubscribeAttempt>, };
+
+export type UnsubscribeResponse = { attempt: UnsubscribeAttempt, 
+/**
+ * Pages for the user to open (the list's page, the removal links): the server never
+ * follows them.
+ */
+open: Array<string>, message: string, };
+
+export type BlockRequest = { to: BlockTarget, };
+
+export type BlockResponse = { 
+/**
+ * The rule made (the rules page shows and edits it).
+ */
+ruleId: string, message: string, };
+
+export type ArchiveSenderResponse = { archived: number, message: string, };
+
+export type SubscriptionsBulkRequest = { ids: Array<string>, 
+/**
+ * unsubscribe, archive or block.
+ */
+action: string, 
+/**
+ * For block: promotions or trash.
+ */
+to?: BlockTarget, };
+
+export type SubscriptionsBulkResult = { id: string, ok: boolean, message: string, attempt: UnsubscribeAttempt | null, open: Array<string>, };
+
+export type SubscriptionsBulkResponse = { results: Array<SubscriptionsBulkResult>, };
 
 export type BuilderContentResponse = { 
 /**

@@ -50,6 +50,13 @@ export const keys = {
   contactMail: (id: string) => `/api/contacts/${encodeURIComponent(id)}/mail`,
   /** The tasks page (docs/API.md "Tasks"): one filter's list, with the open and overdue counts. */
   tasks: (filter: TaskFilter = 'all') => `/api/tasks?filter=${filter}`,
+  /** The subscription manager (docs/API.md "Subscriptions"): the senders and the attempts. */
+  subscriptions: () => '/api/subscriptions',
+  /** Snooze: the sleeping threads, and the menu's preset times. */
+  snoozed: () => '/api/snooze',
+  snoozeOptions: () => '/api/snooze/options',
+  /** The sent mail awaiting a reply. */
+  followUps: () => '/api/followups',
 } as const;
 
 /** Whether an SWR key is the contacts page's (re-read after any contact changed). */

@@ -17,6 +17,8 @@ const PAGES: Record<PageName, LazyExoticComponent<ComponentType>> = {
   Search: lazy(() => import('../features/search/SearchPage')),
   Contacts: lazy(() => import('../features/contacts/ContactsPage')),
   Tasks: lazy(() => import('../features/tasks/TasksPage')),
+  Subscriptions: lazy(() => import('../features/subscriptions/SubscriptionsPage')),
+  Snoozed: lazy(() => import('../features/snooze/SnoozedPage')),
   Rules: lazy(() => import('../features/rules/RulesPage')),
   // Builder's React SDK is in this page's chunk only: the inbox bundle does not carry it.
   BuilderPage: lazy(() => import('../features/builder/BuilderPage')),

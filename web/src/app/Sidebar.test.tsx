@@ -81,6 +81,8 @@ describe('Sidebar', () => {
       ['/Search', 'חיפוש מתקדם'],
       ['/Contacts', 'אנשי קשר'],
       ['/Tasks', 'משימות'],
+      ['/Subscriptions', 'מינויים ודיוור'],
+      ['/Snoozed', 'נודניק ומעקב'],
       ['/Rules', 'כללים וסינון'],
       ['/SmartFeatures', 'תכונות חכמות'],
       ['/AITraining', 'אימון AI'],

@@ -54,6 +54,8 @@ const TOOLS: readonly { page: PageName; label: string; Icon: ComponentType }[] =
   { page: 'Search', label: he.tools.search, Icon: SearchIcon },
   { page: 'Contacts', label: he.tools.contacts, Icon: ContactsIcon },
   { page: 'Tasks', label: he.tools.tasks, Icon: TasksIcon },
+  { page: 'Subscriptions', label: he.tools.subscriptions, Icon: TagIcon },
+  { page: 'Snoozed', label: he.tools.snoozed, Icon: ClockIcon },
   { page: 'Rules', label: he.tools.rules, Icon: RulesIcon },
   { page: 'SmartFeatures', label: he.tools.smartFeatures, Icon: SparkIcon },
   { page: 'AITraining', label: he.tools.aiTraining, Icon: BrainIcon },

@@ -43,6 +43,8 @@ describe('resolvePage', () => {
       'Search',
       'Contacts',
       'Tasks',
+      'Subscriptions',
+      'Snoozed',
       'Rules',
       'SmartFeatures',
       'AITraining',

@@ -11,6 +11,8 @@ export const PAGES = [
   'Search',
   'Contacts',
   'Tasks',
+  'Subscriptions',
+  'Snoozed',
   'Rules',
   'SmartFeatures',
   'AITraining',

@@ -19,6 +19,7 @@ import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { SpamScoreChip } from '../spam/SpamScoreChip';
 import { StatusButtons, StatusChips } from './StatusButtons';
+import { SnoozeButton } from '../snooze/SnoozeButton';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
 import { isPartial, singleMailThread } from './threads';
@@ -136,6 +137,7 @@ export function ReadingPane({
             </button>
           )}
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
+          <SnoozeButton emailId={open.id} busy={busy} />
           <div className="reading-pane__danger">
             <button
               type="button"

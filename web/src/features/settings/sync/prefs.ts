@@ -21,6 +21,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   fontScale: 0.9,
   iconScale: 0.9,
   compactMode: false,
+  followUpDays: 3,
 });
 
 const CACHE_KEY = 'mailclient.preferences';
@@ -39,6 +40,7 @@ export const KEY_GROUP: Record<keyof Preferences, SettingsType> = {
   appScale: 'ui',
   fontScale: 'ui',
   iconScale: 'ui',
+  followUpDays: 'general',
 };
 
 /** The group of a change: its keys' group when they share one, else general. */
