@@ -212,11 +212,14 @@ pub fn removal_links(html: &str, text: &str) -> Vec<String> {
                 .find("</a")
                 .map_or(html.len(), |e| tag_end + e);
             let inner = &html[tag_end + 1..close];
+            // The words just before the link, but not past the previous link: its own text
+            // ('להסרה' on the link before) says nothing about this one.
             let before_at = html[..start]
                 .char_indices()
                 .rev()
                 .nth(60)
-                .map_or(0, |(i, _)| i);
+                .map_or(0, |(i, _)| i)
+                .max(from);
             let before = &html[before_at..start];
             if (names_removal(inner) || names_removal(before))
                 && let Some(href) = attribute(&html[start..tag_end], "href")
