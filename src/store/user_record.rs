@@ -2,7 +2,7 @@
 //! settings). Each feature owns its table (a `static` of its own) and only calls these; the
 //! partial update of the settings themselves is `crate::error::merged`.
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
