@@ -38,6 +38,44 @@ pub struct BackupSection {
     pub import: fn(&AppState, u64, Value) -> anyhow::Result<Notes>,
 }
 
+/// A backup section in its own types ([`BackupSection::of`]): the JSON of the file is read and
+/// written once, here, for every section.
+pub trait Section {
+    /// What the section holds in the file.
+    type Data: serde::Serialize + serde::de::DeserializeOwned;
+    /// What the section saves for the user (None: nothing to save).
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Self::Data>>;
+    /// Puts the data back (a file that may be anyone's), and says what it left out.
+    fn import(state: &AppState, user_id: u64, data: Self::Data) -> anyhow::Result<Notes>;
+}
+
+impl BackupSection {
+    /// The section `name`, saved and restored by `S`.
+    pub const fn of<S: Section>(name: &'static str) -> Self {
+        Self {
+            name,
+            export: export_json::<S>,
+            import: import_json::<S>,
+        }
+    }
+}
+
+fn export_json<S: Section>(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
+    Ok(match S::export(state, user_id)? {
+        Some(data) => Some(serde_json::to_value(data)?),
+        None => None,
+    })
+}
+
+fn import_json<S: Section>(state: &AppState, user_id: u64, v: Value) -> anyhow::Result<Notes> {
+    S::import(state, user_id, serde_json::from_value(v)?)
+}
+
+/// A list section's data: none when the list is empty (nothing to save).
+pub fn unless_empty<T>(list: Vec<T>) -> Option<Vec<T>> {
+    (!list.is_empty()).then_some(list)
+}
+
 /// A service a feature finds by type at run time (`AppState::service`): checked when the
 /// application starts, so a feature listed without what it uses fails at start-up.
 pub type Need = fn(&Registry) -> anyhow::Result<()>;

@@ -232,12 +232,20 @@ pub fn open_and_migrate_with_cache(
     Ok((store, ran))
 }
 
+/// For unit tests: a fresh store at the current schema. Returns the dir (kept while the store is
+/// used) and the store.
+#[cfg(test)]
+pub fn temp_store() -> (tempfile::TempDir, crate::store::Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = open_and_migrate(dir.path()).unwrap();
+    (dir, store)
+}
+
 /// For unit tests: a fresh store with one user, Dana. Returns the dir (kept while the store is
 /// used), the store and her id.
 #[cfg(test)]
 pub fn store_with_user() -> (tempfile::TempDir, crate::store::Store, u64) {
-    let dir = tempfile::tempdir().unwrap();
-    let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+    let (dir, store) = temp_store();
     let new = crate::auth::users::NewUser {
         username: "dana",
         name: "",

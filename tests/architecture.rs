@@ -271,7 +271,8 @@ fn every_feature_declares_itself_and_is_listed() {
                 || code.contains("wire_types!(")
                 || code.contains("pub fn forget_user(")
                 || code.contains("pub fn forget_account(")
-                || code.contains("pub fn backup_export("));
+                || code.contains("pub fn backup_export(")
+                || code.contains("impl Section for "));
         if is_feature && !declares {
             wrong.push(format!("{name} has routes or per-user data but no FEATURE"));
         }

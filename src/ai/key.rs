@@ -292,6 +292,11 @@ pub fn effective(config: &AiConfig, choice: &Choice) -> (ProviderKind, String, S
     )
 }
 
+/// Where this user's calls go when the request brings no key (a job's call, a restore's check).
+pub fn user_endpoint(state: &crate::state::AppState, user_id: u64) -> Result<Endpoint> {
+    endpoint(&state.store, &state.key, &state.config.ai, user_id, None)
+}
+
 /// Where this user's calls go. `given` is a key sent with the request (used for it only).
 /// Anthropic without any key is the spec's "no key" error.
 pub fn endpoint(

@@ -14,8 +14,8 @@ use super::provider::ProviderKind;
 use super::source::{self, GivenContent};
 use super::training::{self, Training};
 use super::{Extras, answer, prepare, prompts, required, run};
-use crate::auth::CurrentUser;
 use crate::auth::users::UserRecord;
+use crate::auth::{CurrentUser, UserStore};
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::state::AppState;
@@ -78,13 +78,8 @@ async fn store_key(
     }))
 }
 
-async fn delete_key(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<KeyResponse>> {
-    state
-        .store_blocking(move |store| key::delete_key(store, user.id))
-        .await?;
+async fn delete_key(me: UserStore) -> Result<Json<KeyResponse>> {
+    me.run(key::delete_key).await?;
     Ok(Json(KeyResponse {
         success: true,
         exists: false,
@@ -212,13 +207,8 @@ pub struct TrainingSaved {
     pub settings: Training,
 }
 
-async fn get_training(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<Training>> {
-    let t = state
-        .store_blocking(move |store| training::load(store, user.id))
-        .await?;
+async fn get_training(me: UserStore) -> Result<Json<Training>> {
+    let t = me.run(training::load).await?;
     Ok(Json(t))
 }
 

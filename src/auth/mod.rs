@@ -18,6 +18,7 @@ pub mod sessions;
 pub mod setup;
 pub mod throttle;
 pub mod tokens;
+mod user_store;
 pub mod users;
 
 use std::sync::Arc;
@@ -25,6 +26,7 @@ use std::time::Duration;
 
 pub use extract::{AdminUser, ClientAddr, CurrentUser, Session};
 pub use routes::router;
+pub use user_store::UserStore;
 
 use crate::config::Config;
 use crate::feature::{Feature, Setup, need};

@@ -339,15 +339,9 @@ pub fn create_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
 mod tests {
     use super::*;
 
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
-        (dir, store)
-    }
-
     #[test]
     fn secrets_never_reach_a_debug_print() {
-        let (_d, store) = store();
+        let (_d, store) = crate::schema::temp_store();
         let u = create(&store, new("dana", Role::Admin), false).unwrap();
         let record = get(&store, u.id).unwrap().unwrap();
         let printed = format!("{record:?}");
@@ -369,7 +363,7 @@ mod tests {
 
     #[test]
     fn create_find_list_remove() {
-        let (_d, s) = store();
+        let (_d, s) = crate::schema::temp_store();
         assert!(!any_exist(&s).unwrap());
         let u = create(&s, new("Dana", Role::Admin), true).unwrap();
         assert_eq!(u.id, 1);
@@ -389,7 +383,7 @@ mod tests {
 
     #[test]
     fn duplicate_username_conflicts_in_any_case() {
-        let (_d, s) = store();
+        let (_d, s) = crate::schema::temp_store();
         create(&s, new("dana", Role::User), false).unwrap();
         let err = create(&s, new("DANA", Role::User), false).unwrap_err();
         assert!(matches!(err, AppError::Conflict(_)));
@@ -397,7 +391,7 @@ mod tests {
 
     #[test]
     fn first_admin_only_once() {
-        let (_d, s) = store();
+        let (_d, s) = crate::schema::temp_store();
         create(&s, new("dana", Role::Admin), true).unwrap();
         let err = create(&s, new("other", Role::Admin), true).unwrap_err();
         assert!(matches!(err, AppError::Conflict(m) if m == messages::SETUP_ALREADY_DONE));
@@ -405,7 +399,7 @@ mod tests {
 
     #[test]
     fn validation() {
-        let (_d, s) = store();
+        let (_d, s) = crate::schema::temp_store();
         for bad in ["", "has space", "שלום", &"a".repeat(65)] {
             assert!(
                 matches!(
@@ -432,7 +426,7 @@ mod tests {
 
     #[test]
     fn password_change_revokes_sessions() {
-        let (_d, s) = store();
+        let (_d, s) = crate::schema::temp_store();
         let u = create(&s, new("dana", Role::User), false).unwrap();
         let hour = sessions::Lifetime {
             ttl_secs: 3600,

@@ -25,7 +25,6 @@ pub mod rules;
 pub mod settings;
 
 use redb::WriteTransaction;
-use serde_json::Value;
 
 pub use routes::router;
 
@@ -39,11 +38,7 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    backup: &[BackupSection {
-        name: "autoReply",
-        export: backup_export,
-        import: backup_import,
-    }],
+    backup: &[BackupSection::of::<Backup>("autoReply")],
     jobs: |_| vec![Spec::new(monitor::JOB, monitor::TICK, monitor::run)],
     prepare: |state| monitor::join(&state.store),
     needs: &[
@@ -54,7 +49,7 @@ pub static FEATURE: Feature = Feature {
     ..Feature::named("autoreply")
 };
 
-use crate::feature::{BackupSection, Feature, need};
+use crate::feature::{BackupSection, Feature, Notes, Section, need};
 use crate::forget::{self, Step};
 use crate::jobs::Spec;
 use crate::state::AppState;
@@ -72,37 +67,32 @@ pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
 }
 
 /// The settings backup's section: the settings when the user changed them.
-pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
-    let s = settings::load(&state.store, user_id)?.settings;
-    if s == settings::Settings::default() {
-        return Ok(None);
-    }
-    Ok(Some(serde_json::to_value(s)?))
-}
+struct Backup;
 
-/// Restores the settings (turned on only with a key for the monitor, as the card requires).
-pub fn backup_import(
-    state: &AppState,
-    user_id: u64,
-    v: Value,
-) -> anyhow::Result<crate::backup::Notes> {
-    let mut s: settings::Settings = serde_json::from_value(v)?;
-    s = s.checked()?;
-    if s.auto_reply_enabled
-        && crate::ai::key::endpoint(&state.store, &state.key, &state.config.ai, user_id, None)
-            .is_err()
-    {
-        s.auto_reply_enabled = false;
+impl Section for Backup {
+    type Data = settings::Settings;
+
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<settings::Settings>> {
+        let s = settings::load(&state.store, user_id)?.settings;
+        Ok((s != settings::Settings::default()).then_some(s))
     }
-    let on = s.auto_reply_enabled;
-    settings::update(&state.store, user_id, |stored| {
-        if on && !stored.settings.auto_reply_enabled {
-            stored.enabled_at = Some(crate::kit::now());
+
+    /// Restores the settings (turned on only with a key for the monitor, as the card requires).
+    fn import(state: &AppState, user_id: u64, s: settings::Settings) -> anyhow::Result<Notes> {
+        let mut s = s.checked()?;
+        if s.auto_reply_enabled && crate::ai::key::user_endpoint(state, user_id).is_err() {
+            s.auto_reply_enabled = false;
         }
-        stored.settings = s;
-        Ok(())
-    })?;
-    Ok(Vec::new())
+        let on = s.auto_reply_enabled;
+        settings::update(&state.store, user_id, |stored| {
+            if on && !stored.settings.auto_reply_enabled {
+                stored.enabled_at = Some(crate::kit::now());
+            }
+            stored.settings = s;
+            Ok(())
+        })?;
+        Ok(Vec::new())
+    }
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

@@ -17,7 +17,6 @@ use crate::outgoing::drafts::reply_subject;
 use crate::outgoing::mailbox::Mailbox as ImapMailbox;
 use crate::outgoing::{self, Composed, deliver, mime, uploads};
 use crate::state::{AppState, MailChange};
-use crate::sync::SyncManager;
 
 /// What the provider is told besides the mail: a first answer for the user to review.
 const INSTRUCTIONS: &str = "This reply is drafted automatically and the user will review it \
@@ -198,12 +197,7 @@ async fn append_once(
     account: &AccountRecord,
     mail: &Composed,
 ) -> anyhow::Result<()> {
-    let mut mb = ImapMailbox::open(
-        state.service::<SyncManager>().shared(),
-        &state.store,
-        account,
-    )
-    .await?;
+    let mut mb = ImapMailbox::of_state(state, account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
         if mb.holds(&folder, &mail.message_id).await? {

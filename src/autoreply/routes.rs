@@ -14,7 +14,7 @@ use super::journal::{self, Decision};
 use super::rules::Reason;
 use super::settings::{self, Settings};
 use crate::ai::key;
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, UserStore};
 use crate::emails::view::iso;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
@@ -35,13 +35,8 @@ pub fn router() -> Router<AppState> {
 /// The activity list's length.
 pub const ACTIVITY: usize = 100;
 
-async fn get_settings(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<Settings>> {
-    let s = state
-        .store_blocking(move |store| settings::load(store, user.id))
-        .await?;
+async fn get_settings(me: UserStore) -> Result<Json<Settings>> {
+    let s = me.run(settings::load).await?;
     Ok(Json(s.settings))
 }
 

@@ -14,7 +14,7 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiJson, AppError, Result};
 use crate::messages;
 use crate::outgoing::outbox::{self, Item, Kind};
-use crate::outgoing::{self, Composed, Mailbox, Outbox, mime};
+use crate::outgoing::{self, Composed, Outbox, mime};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -161,26 +161,12 @@ fn mail(
     } else {
         form_name
     };
-    let mail = Composed {
-        message_id: mime::new_message_id(&from.email),
+    let mail = Composed::to_one(
         from,
-        to: vec![Mailbox {
-            name: String::new(),
-            email: to.to_string(),
-        }],
-        cc: Vec::new(),
-        bcc: Vec::new(),
-        subject: format!("טופס חדש: {title}"),
-        html: form::mail_html(form_name, url_path, fields),
-        priority: "medium".into(),
-        in_reply_to: None,
-        references: Vec::new(),
-        original_id: None,
-        attachments: Vec::new(),
-        auto_reply: false,
-        calendar: None,
-        auto_forwarded: false,
-    };
+        to,
+        format!("טופס חדש: {title}"),
+        form::mail_html(form_name, url_path, fields),
+    );
     outbox::add(
         store,
         Item::new(user_id, account.id, Kind::Send, mail, outgoing::now()),

@@ -17,7 +17,6 @@ pub mod routes;
 pub mod vcard;
 
 use redb::WriteTransaction;
-use serde_json::Value;
 
 pub use model::{Contact, ContactInput, Stored};
 pub use routes::router;
@@ -31,17 +30,13 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    backup: &[BackupSection {
-        name: "contacts",
-        export: backup_export,
-        import: backup_import,
-    }],
+    backup: &[BackupSection::of::<Backup>("contacts")],
     needs: &[need::<crate::search::Search>],
     ..Feature::named("contacts")
 };
 
 use crate::error::Result;
-use crate::feature::{BackupSection, Feature, need};
+use crate::feature::{BackupSection, Feature, Notes, Section, need, unless_empty};
 use crate::forget::{self, Step};
 use crate::messages;
 use crate::search::analyzer::fold_text as fold;
@@ -268,25 +263,23 @@ pub fn address_book(
 }
 
 /// The settings backup's section: every contact.
-pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
-    let list: Vec<ContactInput> = all(&state.store, user_id)?
-        .into_iter()
-        .map(|c| c.fields)
-        .collect();
-    if list.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(serde_json::to_value(list)?))
-}
+struct Backup;
 
-pub fn backup_import(
-    state: &AppState,
-    user_id: u64,
-    v: Value,
-) -> anyhow::Result<crate::backup::Notes> {
-    let list: Vec<ContactInput> = serde_json::from_value(v)?;
-    import(&state.store, user_id, list, 0, &crate::kit::now_rfc3339())?;
-    Ok(Vec::new())
+impl Section for Backup {
+    type Data = Vec<ContactInput>;
+
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Self::Data>> {
+        let list: Vec<ContactInput> = all(&state.store, user_id)?
+            .into_iter()
+            .map(|c| c.fields)
+            .collect();
+        Ok(unless_empty(list))
+    }
+
+    fn import(state: &AppState, user_id: u64, list: Vec<ContactInput>) -> anyhow::Result<Notes> {
+        import(&state.store, user_id, list, 0, &crate::kit::now_rfc3339())?;
+        Ok(Vec::new())
+    }
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

@@ -12,41 +12,45 @@ use crate::error::Result;
 use crate::mailstore::{MailRead, flags, signature_bits};
 use crate::store::Store;
 
-/// How many messages of the sources the listing keeps.
-pub fn mail_total(
+/// What a listing's total counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// The messages the listing keeps.
+    Mail,
+    /// The threads that have mail the listing keeps (a thread with kept mail in two of the
+    /// sources counts in each).
+    Threads,
+}
+
+/// The listing's total over the sources, from the counters alone.
+pub fn kept_total(
     mail: &MailRead,
     sources: &[Source],
     sel: &Selector,
     opts: &ListOptions,
+    counted: Counted,
 ) -> Result<usize> {
+    let keeps = |role: &str, bits: u16| sel.row_matches(role, bits) && opts.keeps(bits);
     let mut total = 0;
     for s in sources {
-        for (bits, n) in mail.counts(s.account, &s.folder.name)? {
-            if sel.row_matches(&s.folder.role, bits) && opts.keeps(bits) {
-                total += n as usize;
-            }
-        }
+        let (account, folder, role) = (s.account, &s.folder.name, &s.folder.role);
+        total += match counted {
+            Counted::Mail => sum_kept(mail.counts(account, folder)?, |bits| keeps(role, *bits)),
+            Counted::Threads => sum_kept(mail.thread_signatures(account, folder)?, |sig| {
+                signature_bits(sig).any(|b| keeps(role, b))
+            }),
+        };
     }
     Ok(total)
 }
 
-/// How many threads of the sources have mail the listing keeps (a thread with kept mail in
-/// two of the sources counts in each).
-pub fn thread_total(
-    mail: &MailRead,
-    sources: &[Source],
-    sel: &Selector,
-    opts: &ListOptions,
-) -> Result<usize> {
-    let mut total = 0;
-    for s in sources {
-        for (sig, n) in mail.thread_signatures(s.account, &s.folder.name)? {
-            if signature_bits(&sig).any(|b| sel.row_matches(&s.folder.role, b) && opts.keeps(b)) {
-                total += n as usize;
-            }
-        }
-    }
-    Ok(total)
+/// The sum of the counters (a key, and how many have it) whose key `keeps`.
+fn sum_kept<K>(counters: Vec<(K, u64)>, keeps: impl Fn(&K) -> bool) -> usize {
+    counters
+        .into_iter()
+        .filter(|(key, _)| keeps(key))
+        .map(|(_, n)| n as usize)
+        .sum()
 }
 
 /// Calls `f(role, bits, n)` for every counter of the user's folders.

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::account_ids;
-use super::counting::{mail_total, thread_total};
+use super::counting::{Counted, kept_total};
 use super::walk::{Item, Source, walk};
 use crate::error::{AppError, Result};
 use crate::mailstore::{FolderState, MailRead, MessageMeta, flags, thread_hash};
@@ -312,7 +312,7 @@ pub fn list(
     }
     Ok(Page {
         emails: mail.metas(ids)?,
-        total: mail_total(&mail, &sources, sel, opts)?,
+        total: kept_total(&mail, &sources, sel, opts, Counted::Mail)?,
     })
 }
 
@@ -424,7 +424,7 @@ pub fn threads(
     }
     Ok(ThreadPage {
         threads,
-        total: thread_total(&mail, &sources, sel, opts)?,
+        total: kept_total(&mail, &sources, sel, opts, Counted::Threads)?,
     })
 }
 

@@ -13,7 +13,7 @@ use super::triage::{self, BulkAction};
 use super::view::{EmailRow, ThreadView};
 use super::wire::*;
 use super::{ListOptions, Selector, remote, view, zero};
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, UserStore};
 use crate::error::{ApiJson, AppError, Result};
 use crate::mail::parse;
 use crate::messages;
@@ -409,13 +409,8 @@ async fn auto_archive(
     }))
 }
 
-async fn remote_senders(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<RemoteSendersResponse>> {
-    let senders = state
-        .store_blocking(move |store| remote::list(store, user.id))
-        .await?;
+async fn remote_senders(me: UserStore) -> Result<Json<RemoteSendersResponse>> {
+    let senders = me.run(remote::list).await?;
     Ok(Json(RemoteSendersResponse { senders }))
 }
 
@@ -452,24 +447,12 @@ async fn forbid_sender(
     }))
 }
 
-async fn counts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<super::Counts>> {
-    Ok(Json(
-        state
-            .store_blocking(move |store| super::listing::counts(store, user.id))
-            .await?,
-    ))
+async fn counts(me: UserStore) -> Result<Json<super::Counts>> {
+    Ok(Json(me.run(super::listing::counts).await?))
 }
 
-async fn folders(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<FoldersResponse>> {
-    let folders = state
-        .store_blocking(move |store| super::listing::folders(store, user.id))
-        .await?;
+async fn folders(me: UserStore) -> Result<Json<FoldersResponse>> {
+    let folders = me.run(super::listing::folders).await?;
     Ok(Json(FoldersResponse { folders }))
 }
 

@@ -126,20 +126,25 @@ impl Providers {
         }
     }
 
-    /// POSTs `form` to `url`; the JSON answer of a 2xx, else the failure its `error` names.
-    async fn post(&self, url: &str, form: &[(&str, &str)]) -> Result<Value, TokenFailure> {
+    /// A POST of `form` to `url`, URL-encoded (the body every OAuth endpoint takes).
+    fn form_request(&self, url: &str, form: &[(&str, &str)]) -> reqwest::RequestBuilder {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form)
             .finish();
-        let response = self
-            .http
+        self.http
             .post(url)
-            .header(reqwest::header::ACCEPT, "application/json")
             .header(
                 reqwest::header::CONTENT_TYPE,
                 "application/x-www-form-urlencoded",
             )
             .body(body)
+    }
+
+    /// POSTs `form` to `url`; the JSON answer of a 2xx, else the failure its `error` names.
+    async fn post(&self, url: &str, form: &[(&str, &str)]) -> Result<Value, TokenFailure> {
+        let response = self
+            .form_request(url, form)
+            .header(reqwest::header::ACCEPT, "application/json")
             .send()
             .await
             .map_err(|e| TokenFailure::Unreachable(transport(&e)))?;
@@ -328,18 +333,9 @@ impl Providers {
         let (AuthKind::Google, Some(g)) = (kind, self.google()) else {
             return;
         };
-        let body = url::form_urlencoded::Serializer::new(String::new())
-            .append_pair("token", token)
-            .finish();
         // RFC 7009: 200 whatever the token was; the answer has no body worth reading.
         match self
-            .http
-            .post(&g.revoke_url)
-            .header(
-                reqwest::header::CONTENT_TYPE,
-                "application/x-www-form-urlencoded",
-            )
-            .body(body)
+            .form_request(&g.revoke_url, &[("token", token)])
             .send()
             .await
         {

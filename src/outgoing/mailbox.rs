@@ -11,8 +11,9 @@ use crate::accounts::AccountRecord;
 use crate::mail::imap::ImapSession;
 use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags};
 use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
+use crate::state::AppState;
 use crate::store::Store;
-use crate::sync::SyncShared;
+use crate::sync::{SyncManager, SyncShared};
 
 pub struct Mailbox<'a> {
     pub session: ImapSession,
@@ -23,6 +24,16 @@ pub struct Mailbox<'a> {
 }
 
 impl<'a> Mailbox<'a> {
+    /// The account's mailbox, through the sync's plumbing (its timeout, hosts, TLS and OAuth).
+    pub async fn of_state(state: &'a AppState, account: &'a AccountRecord) -> anyhow::Result<Self> {
+        Self::open(
+            state.service::<SyncManager>().shared(),
+            &state.store,
+            account,
+        )
+        .await
+    }
+
     pub async fn open(
         shared: &SyncShared,
         store: &'a Store,

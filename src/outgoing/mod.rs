@@ -132,6 +132,31 @@ pub const FORWARDED_HEADER: &str = "X-Mailclient-Forwarded";
 pub const AUTO_REPLY_HEADER: &str = "X-Mailclient-Auto-Reply";
 
 impl Composed {
+    /// A new mail the application writes to one address (a form's notice, a rule's forward):
+    /// no copies, no thread, no attachments, medium priority.
+    pub fn to_one(from: Mailbox, to: &str, subject: String, html: String) -> Self {
+        Self {
+            message_id: mime::new_message_id(&from.email),
+            from,
+            to: vec![Mailbox {
+                name: String::new(),
+                email: to.to_string(),
+            }],
+            cc: Vec::new(),
+            bcc: Vec::new(),
+            subject,
+            html,
+            priority: "medium".into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            original_id: None,
+            attachments: Vec::new(),
+            auto_reply: false,
+            auto_forwarded: false,
+            calendar: None,
+        }
+    }
+
     /// Everyone on the envelope.
     pub fn recipients(&self) -> Vec<String> {
         let mut all: Vec<String> = Vec::new();

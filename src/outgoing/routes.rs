@@ -3,7 +3,7 @@
 //! outbox's and the drafts' endpoints are in `routes/outbox.rs` and `routes/drafts.rs`.
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query};
 use axum::http::{HeaderMap, header};
 use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
@@ -17,7 +17,7 @@ use super::outbox::{Item, Kind};
 use super::request::{self, MailRequest};
 use super::uploads::{self, UploadedAttachment};
 use super::{deliver, iso, now};
-use crate::auth::CurrentUser;
+use crate::auth::UserStore;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::{AppState, MailChange};
@@ -115,8 +115,7 @@ fn queued(item: &Item, undo_secs: u64, message: &str) -> SendResponse {
 
 /// `POST /api/emails/send`: now (after the undo delay), at a scheduled time, or as a draft.
 async fn send(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     ApiJson(req): ApiJson<MailRequest>,
 ) -> Result<Json<SendResponse>> {
     let user_id = user.id;
@@ -189,8 +188,7 @@ struct UploadQuery {
 
 /// `POST /api/attachments?name=…`: the file is the raw body, its type the Content-Type.
 async fn upload(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Query(q): Query<UploadQuery>,
     headers: HeaderMap,
     body: Body,
@@ -223,8 +221,7 @@ async fn upload(
 }
 
 async fn remove_upload(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<Success>> {
     let id: u64 = key
@@ -243,13 +240,8 @@ pub struct ContactsResponse {
     pub contacts: Vec<ComposeContact>,
 }
 
-async fn recent_contacts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<ContactsResponse>> {
-    let contacts = state
-        .store_blocking(move |store| contacts::recent(store, user.id))
-        .await?;
+async fn recent_contacts(me: UserStore) -> Result<Json<ContactsResponse>> {
+    let contacts = me.run(contacts::recent).await?;
     Ok(Json(ContactsResponse { contacts }))
 }
 

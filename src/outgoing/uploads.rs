@@ -276,15 +276,9 @@ mod tests {
         uploads: 4,
     };
 
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
-        (dir, store)
-    }
-
     #[test]
     fn a_mail_names_each_upload_once_within_its_limits() {
-        let (_d, store) = store();
+        let (_d, store) = crate::schema::temp_store();
         let a = save(&store, 1, "a.txt", "text/plain", &[b'a'; 40], &LIMITS)
             .unwrap()
             .id;
@@ -310,7 +304,7 @@ mod tests {
 
     #[test]
     fn a_user_has_a_quota_of_uploads() {
-        let (_d, store) = store();
+        let (_d, store) = crate::schema::temp_store();
         for _ in 0..2 {
             save(&store, 1, "x", "text/plain", &[0; 100], &LIMITS).unwrap();
         }

@@ -13,7 +13,7 @@ use crate::emails::{self, triage};
 use crate::error::{AppError, Result};
 use crate::hooks::Hooks;
 use crate::outgoing::outbox::{self, Item, Kind};
-use crate::outgoing::{self, Composed, Mailbox, mime, uploads};
+use crate::outgoing::{self, Composed, uploads};
 use crate::store::Store;
 
 /// One action's outcome.
@@ -77,24 +77,9 @@ fn forward(
         escape(&s.subject)
     );
     let mail = Composed {
-        message_id: mime::new_message_id(&from.email),
-        from,
-        to: vec![Mailbox {
-            name: String::new(),
-            email: to.to_string(),
-        }],
-        cc: Vec::new(),
-        bcc: Vec::new(),
-        subject,
-        html,
-        priority: "medium".into(),
-        in_reply_to: None,
-        references: Vec::new(),
-        original_id: None,
         attachments: vec![upload.id],
-        auto_reply: false,
-        calendar: None,
         auto_forwarded: true,
+        ..Composed::to_one(from, to, subject, html)
     };
     outbox::add(
         store,

@@ -212,8 +212,7 @@ mod tests {
 
     #[test]
     fn forwards_are_counted_per_user_per_day() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let (_dir, store) = crate::schema::temp_store();
         for _ in 0..3 {
             assert_eq!(take(&store, 1, 3).unwrap(), Ok(()));
         }

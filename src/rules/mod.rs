@@ -27,7 +27,6 @@ pub mod runner;
 
 use redb::WriteTransaction;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 pub use model::{Rule, RuleInput};
 pub use routes::router;
@@ -42,18 +41,14 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    backup: &[BackupSection {
-        name: "rules",
-        export: backup_export,
-        import: backup_import,
-    }],
+    backup: &[BackupSection::of::<Backup>("rules")],
     jobs: |_| vec![Spec::new(runner::JOB, runner::TICK, runner::run)],
     prepare: |state| runner::join(&state.store),
     needs: &[need::<crate::outgoing::Outbox>],
     ..Feature::named("rules")
 };
 
-use crate::feature::{BackupSection, Feature, need};
+use crate::feature::{BackupSection, Feature, Notes, Section, need, unless_empty};
 use crate::forget::{self, Step};
 use crate::jobs::Spec;
 use crate::state::AppState;
@@ -87,50 +82,52 @@ pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
 }
 
 /// The settings backup's section: the rules, in order.
-pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
-    let mut rules: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
-    if rules.is_empty() {
-        return Ok(None);
-    }
-    rules.sort_by_key(|r| (r.position, r.id));
-    let list: Vec<model::StoredRule> = rules.into_iter().map(|r| r.rule).collect();
-    Ok(Some(serde_json::to_value(list)?))
-}
+struct Backup;
 
-/// Restores the rules after the user's own (checked as when saved); a rule whose name the user
-/// already has is not added twice. A forward comes back waiting for the user to confirm its
-/// address (a backup file may be anyone's), and the restore says so.
-pub fn backup_import(
-    state: &AppState,
-    user_id: u64,
-    v: Value,
-) -> anyhow::Result<crate::backup::Notes> {
-    let list: Vec<model::StoredRule> = serde_json::from_value(v)?;
-    let have: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
-    let mut notes = Vec::new();
-    for r in list {
-        if have.iter().any(|h| h.rule.name == r.name) {
-            continue;
-        }
-        let input = RuleInput {
-            name: r.name,
-            is_active: r.is_active,
-            match_all: r.match_all,
-            conditions: r.conditions,
-            actions: r.actions,
-            stop: r.stop,
-            confirm_forward: None,
-        };
-        let made = routes::create_rule(&state.store, user_id, input, routes::Forward::MayWait)?;
-        if made.rule.forward_pending() {
-            let to = made.rule.forward_to().unwrap_or_default();
-            notes.push(crate::messages::restored_rule_forward_waits(
-                &made.rule.name,
-                &to,
-            ));
-        }
+impl Section for Backup {
+    type Data = Vec<model::StoredRule>;
+
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Self::Data>> {
+        let mut rules: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
+        rules.sort_by_key(|r| (r.position, r.id));
+        let list: Vec<model::StoredRule> = rules.into_iter().map(|r| r.rule).collect();
+        Ok(unless_empty(list))
     }
-    Ok(notes)
+
+    /// Restores the rules after the user's own (checked as when saved); a rule whose name the user
+    /// already has is not added twice. A forward comes back waiting for the user to confirm its
+    /// address (a backup file may be anyone's), and the restore says so.
+    fn import(
+        state: &AppState,
+        user_id: u64,
+        list: Vec<model::StoredRule>,
+    ) -> anyhow::Result<Notes> {
+        let have: Vec<model::Stored> = RULES.list(&state.store, user_id)?;
+        let mut notes = Vec::new();
+        for r in list {
+            if have.iter().any(|h| h.rule.name == r.name) {
+                continue;
+            }
+            let input = RuleInput {
+                name: r.name,
+                is_active: r.is_active,
+                match_all: r.match_all,
+                conditions: r.conditions,
+                actions: r.actions,
+                stop: r.stop,
+                confirm_forward: None,
+            };
+            let made = routes::create_rule(&state.store, user_id, input, routes::Forward::MayWait)?;
+            if made.rule.forward_pending() {
+                let to = made.rule.forward_to().unwrap_or_default();
+                notes.push(crate::messages::restored_rule_forward_waits(
+                    &made.rule.name,
+                    &to,
+                ));
+            }
+        }
+        Ok(notes)
+    }
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

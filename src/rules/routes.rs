@@ -2,7 +2,7 @@
 //! `/api/rules/{id}/active` (the switch), `/api/rules/order`, `/api/rules/{id}/preview` and
 //! `/run` (run now on the inbox: how many match, then apply), `/api/rules/{id}/activity`.
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use ts_rs::TS;
 use super::actions::Outcome;
 use super::model::{MAX_RULES, Rule, RuleInput, Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES, runner};
-use crate::auth::CurrentUser;
+use crate::auth::UserStore;
 use crate::emails::view::iso;
 use crate::error::{ApiJson, AppError, Result};
 use crate::kit::now;
@@ -116,21 +116,15 @@ pub struct RulesResponse {
     pub rules: Vec<Rule>,
 }
 
-async fn list(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<RulesResponse>> {
-    let rules = state
-        .store_blocking(move |store| ordered(store, user.id))
-        .await?;
+async fn list(me: UserStore) -> Result<Json<RulesResponse>> {
+    let rules = me.run(ordered).await?;
     Ok(Json(RulesResponse {
         rules: rules.into_iter().map(Rule::from).collect(),
     }))
 }
 
 async fn create(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     ApiJson(input): ApiJson<RuleInput>,
 ) -> Result<Json<Rule>> {
     let r = state
@@ -140,8 +134,7 @@ async fn create(
 }
 
 async fn update(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
     ApiJson(input): ApiJson<RuleInput>,
 ) -> Result<Json<Rule>> {
@@ -174,8 +167,7 @@ pub struct ActiveRequest {
 }
 
 async fn set_active(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
     ApiJson(req): ApiJson<ActiveRequest>,
 ) -> Result<Json<Rule>> {
@@ -200,8 +192,7 @@ pub struct OrderRequest {
 }
 
 async fn order(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     ApiJson(req): ApiJson<OrderRequest>,
 ) -> Result<Json<RulesResponse>> {
     let rules = state
@@ -241,8 +232,7 @@ pub struct RuleDeleted {
 }
 
 async fn delete(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<RuleDeleted>> {
     let id = id_of(&id)?;
@@ -281,8 +271,7 @@ pub struct Preview {
 }
 
 async fn preview(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<Preview>> {
     let id = id_of(&id)?;
@@ -319,8 +308,7 @@ pub struct RunResult {
 }
 
 async fn run_now(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<RunResult>> {
     let id = id_of(&id)?;
@@ -383,8 +371,7 @@ pub struct ActivityResponse {
 }
 
 async fn activity(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<ActivityResponse>> {
     let id = id_of(&id)?;

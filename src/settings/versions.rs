@@ -243,12 +243,6 @@ mod tests {
 
     use super::*;
 
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
-        (dir, store)
-    }
-
     fn change(update: Value, base: u64, who: &'static str) -> Change<'static> {
         Change {
             update: update.as_object().unwrap().clone(),
@@ -268,7 +262,7 @@ mod tests {
 
     #[test]
     fn stale_updates_conflict_only_on_keys_changed_since() {
-        let (_d, store) = store();
+        let (_d, store) = crate::schema::temp_store();
         assert_eq!(
             saved(apply(&store, 1, change(json!({"darkMode": true}), 0, "a")).unwrap()),
             1
@@ -317,7 +311,7 @@ mod tests {
 
     #[test]
     fn history_is_kept_to_its_limit_and_a_version_restores() {
-        let (_d, store) = store();
+        let (_d, store) = crate::schema::temp_store();
         for i in 0..(KEEP_VERSIONS + 5) {
             let on = i % 2 == 0;
             apply(&store, 1, change(json!({"darkMode": on}), i, "a")).unwrap();

@@ -182,7 +182,7 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
             let s = spam.clone();
             state.blocking(move |st| s.profile(&st.store, user)).await?
         };
-        let endpoint = ai::key::endpoint(&state.store, &state.key, &state.config.ai, user, None);
+        let endpoint = ai::key::user_endpoint(state, user);
         for id in ids {
             let loaded = state
                 .blocking(move |st| Ok(crate::emails::get(&st.store, user, id).ok()))

@@ -50,12 +50,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use redb::WriteTransaction;
-use serde_json::Value;
 
 pub use routes::router;
 
 use crate::error::Result;
-use crate::feature::{BackupSection, Feature, Setup, need};
+use crate::feature::{BackupSection, Feature, Notes, Section, Setup, need};
 use crate::forget::{self, Step};
 use crate::hooks::{Learner, Screen};
 use crate::jobs::Spec;
@@ -74,11 +73,7 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    backup: &[BackupSection {
-        name: "spamDetection",
-        export: backup_export,
-        import: backup_import,
-    }],
+    backup: &[BackupSection::of::<Backup>("spamDetection")],
     jobs: |_| vec![Spec::new(learn::JOB, learn::TICK, learn::run)],
     init,
     needs: &[need::<Spam>, need::<crate::ai::Ai>],
@@ -159,29 +154,25 @@ pub fn forget_user(txn: &WriteTransaction, user_id: u64) -> anyhow::Result<()> {
 /// The settings backup's section: the settings when the user saved their own. (The training,
 /// the Bayes counts and the logistic regression's steps alike, is rebuilt from the examples,
 /// which the AI training section carries, and the markings, which live in the mailbox.)
-pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
-    Ok(match settings::own(&state.store, user_id)? {
-        Some(s) => Some(serde_json::to_value(s)?),
-        None => None,
-    })
-}
+struct Backup;
 
-pub fn backup_import(
-    state: &AppState,
-    user_id: u64,
-    v: Value,
-) -> anyhow::Result<crate::backup::Notes> {
-    let mut s: settings::Settings = serde_json::from_value(v)?;
-    s = s.checked()?;
-    if s.use_ai
-        && crate::ai::key::endpoint(&state.store, &state.key, &state.config.ai, user_id, None)
-            .is_err()
-    {
-        s.use_ai = false;
+impl Section for Backup {
+    type Data = settings::Settings;
+
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<settings::Settings>> {
+        Ok(settings::own(&state.store, user_id)?)
     }
-    settings::save(&state.store, user_id, &s)?;
-    state.service::<Spam>().changed(user_id);
-    Ok(Vec::new())
+
+    /// Restores the settings (the AI's part turned on only with a key for it).
+    fn import(state: &AppState, user_id: u64, s: settings::Settings) -> anyhow::Result<Notes> {
+        let mut s = s.checked()?;
+        if s.use_ai && crate::ai::key::user_endpoint(state, user_id).is_err() {
+            s.use_ai = false;
+        }
+        settings::save(&state.store, user_id, &s)?;
+        state.service::<Spam>().changed(user_id);
+        Ok(Vec::new())
+    }
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

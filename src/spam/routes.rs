@@ -16,7 +16,7 @@ use super::engine::{self, Verdict};
 use super::journal::{self, Decision};
 use super::settings::{self, Settings};
 use crate::ai::key;
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, UserStore};
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
@@ -38,15 +38,8 @@ pub fn router() -> Router<AppState> {
 /// The activity list's length on the page.
 pub const ACTIVITY: usize = 100;
 
-async fn get_settings(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<Settings>> {
-    Ok(Json(
-        state
-            .store_blocking(move |store| settings::load(store, user.id))
-            .await?,
-    ))
+async fn get_settings(me: UserStore) -> Result<Json<Settings>> {
+    Ok(Json(me.run(settings::load).await?))
 }
 
 /// `POST /api/settings/spam-detection`.

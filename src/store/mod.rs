@@ -4,6 +4,7 @@
 //! (`crate::schema`): this module sits below every feature and knows none of them. A networked
 //! engine could replace redb behind this module later.
 
+mod keyed;
 pub mod per_user;
 pub mod record;
 mod rewrite;

@@ -7,7 +7,7 @@ use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Store, next_id, record};
+use super::{Store, keyed, next_id, record};
 use crate::error::{AppError, Result};
 
 /// A record to write: its id (or none for a new one), and how to make it from that id.
@@ -50,23 +50,11 @@ impl UserRecords {
 
     /// Every user's records (a job's sweep), by user.
     pub fn everyone<T: DeserializeOwned>(&self, store: &Store) -> Result<Vec<(u64, T)>> {
-        let txn = store.db().begin_read()?;
-        let t = txn.open_table(self.table)?;
-        let mut out = Vec::new();
-        for e in t.iter()? {
-            let (k, v) = e?;
-            out.push((k.value().0, record::decode(v.value())?));
-        }
-        Ok(out)
+        keyed::everyone(store, self.table, |(user, _)| user)
     }
 
     pub fn get<T: DeserializeOwned>(&self, store: &Store, user: u64, id: u64) -> Result<Option<T>> {
-        let txn = store.db().begin_read()?;
-        let t = txn.open_table(self.table)?;
-        Ok(match t.get((user, id))? {
-            Some(v) => Some(record::decode(v.value())?),
-            None => None,
-        })
+        keyed::get(store, self.table, (user, id))
     }
 
     /// Writes records in one transaction: each replaces the record of its id, or (no id) is

@@ -126,15 +126,13 @@ mod tests {
 
     #[test]
     fn every_table_of_the_schema_is_of_a_known_type() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let (_dir, store) = crate::schema::temp_store();
         assert!(store.rewrite_tables().unwrap() > 20);
     }
 
     #[test]
     fn rows_removed_one_by_one_leave_nothing_after_a_rewrite_and_a_scrub() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let (_dir, store) = crate::schema::temp_store();
         let marker = b"forgotten-marker-slack";
         let holds = || {
             std::fs::read(store.path())

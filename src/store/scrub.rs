@@ -86,8 +86,7 @@ mod tests {
 
     #[test]
     fn removed_rows_are_not_left_in_free_pages() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let (_dir, store) = crate::schema::temp_store();
         let marker = b"forgotten-marker-5f1c";
         let txn = store.db().begin_write().unwrap();
         {

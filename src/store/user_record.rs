@@ -2,11 +2,11 @@
 //! settings). Each feature owns its table (a `static` of its own) and only calls these; the
 //! partial update of the settings themselves is `crate::error::merged`.
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Store, record};
+use super::{Store, keyed, record};
 use crate::error::Result;
 
 pub struct UserRecord {
@@ -34,12 +34,7 @@ impl UserRecord {
 
     /// The user's record, if they have one.
     pub fn get<T: DeserializeOwned>(&self, store: &Store, user: u64) -> Result<Option<T>> {
-        let txn = store.db().begin_read()?;
-        let t = txn.open_table(self.table)?;
-        Ok(match t.get(user)? {
-            Some(v) => Some(record::decode(v.value())?),
-            None => None,
-        })
+        keyed::get(store, self.table, user)
     }
 
     /// Replaces the user's record.
@@ -78,13 +73,6 @@ impl UserRecord {
 
     /// Every user's record, by user.
     pub fn everyone<T: DeserializeOwned>(&self, store: &Store) -> Result<Vec<(u64, T)>> {
-        let txn = store.db().begin_read()?;
-        let t = txn.open_table(self.table)?;
-        let mut out = Vec::new();
-        for e in t.iter()? {
-            let (k, v) = e?;
-            out.push((k.value(), record::decode(v.value())?));
-        }
-        Ok(out)
+        keyed::everyone(store, self.table, |user| user)
     }
 }

@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::http::outbound::{OutboundPolicy, UrlRefusal, read_capped};
 use crate::messages;
 use crate::outgoing::outbox::{self, Item, Kind};
-use crate::outgoing::{self, Composed, Mailbox, mime};
+use crate::outgoing::{self, Composed};
 use crate::store::Store;
 
 /// The body RFC 8058 asks for.
@@ -117,26 +117,7 @@ pub fn queue_mailto(store: &Store, user_id: u64, s: &Sender, uri: &str) -> Resul
             .replace('>', "&gt;")
             .replace('\n', "<br>")
     );
-    let mail = Composed {
-        message_id: mime::new_message_id(&from.email),
-        from,
-        to: vec![Mailbox {
-            name: String::new(),
-            email: m.to,
-        }],
-        cc: Vec::new(),
-        bcc: Vec::new(),
-        subject,
-        html,
-        priority: "medium".into(),
-        in_reply_to: None,
-        references: Vec::new(),
-        original_id: None,
-        attachments: Vec::new(),
-        auto_reply: false,
-        auto_forwarded: false,
-        calendar: None,
-    };
+    let mail = Composed::to_one(from, &m.to, subject, html);
     let item = outbox::add(
         store,
         Item::new(user_id, account.id, Kind::Send, mail, outgoing::now()),

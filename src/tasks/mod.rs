@@ -14,7 +14,6 @@ pub mod reminders;
 pub mod routes;
 
 use redb::WriteTransaction;
-use serde_json::Value;
 
 pub use model::{Task, TaskInput};
 pub use routes::{add, router};
@@ -28,18 +27,14 @@ pub static FEATURE: Feature = Feature {
         account: forget::nothing,
         user: forget_user,
     }],
-    backup: &[BackupSection {
-        name: "tasks",
-        export: backup_export,
-        import: backup_import,
-    }],
+    backup: &[BackupSection::of::<Backup>("tasks")],
     jobs: |_| vec![Spec::new(reminders::JOB, reminders::TICK, reminders::run)],
     needs: &[need::<crate::notices::Notices>],
     ..Feature::named("tasks")
 };
 
 use crate::error::Result;
-use crate::feature::{BackupSection, Feature, need};
+use crate::feature::{BackupSection, Feature, Notes, Section, need, unless_empty};
 use crate::forget::{self, Step};
 use crate::jobs::Spec;
 use crate::messages;
@@ -63,58 +58,56 @@ pub fn all(store: &crate::store::Store, user_id: u64) -> Result<Vec<model::Store
 
 /// The settings backup's section: every task, as stored. The mail a task came from is another
 /// install's mail, so only its subject travels.
-pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
-    let list: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
-    if list.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(serde_json::to_value(list)?))
-}
+struct Backup;
 
-/// Restores the backup's tasks beside the user's own (each under a new id); a task already
-/// here with the same title and creation time is not added twice.
-pub fn backup_import(
-    state: &AppState,
-    user_id: u64,
-    v: Value,
-) -> anyhow::Result<crate::backup::Notes> {
-    let list: Vec<model::Stored> = serde_json::from_value(v)?;
-    let have: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
-    // Each task passes the route's checks of its texts (a backup file may be anyone's).
-    let mut checked = Vec::new();
-    for mut t in list.into_iter().take(model::MAX_TASKS) {
-        (t.title, t.description) = model::checked_text(&t.title, &t.description)?;
-        t.email_subject = t
-            .email_subject
-            .and_then(|s| model::checked_text(&s, "").ok())
-            .map(|(s, _)| s);
-        checked.push(t);
+impl Section for Backup {
+    type Data = Vec<model::Stored>;
+
+    fn export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Self::Data>> {
+        let list: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
+        Ok(unless_empty(list))
     }
-    let items = checked
-        .into_iter()
-        .filter(|t| {
-            !have
-                .iter()
-                .any(|h| h.title == t.title && h.created == t.created)
-        })
-        .map(|t| -> Made<model::Stored> {
-            (
-                None,
-                Box::new(move |id| model::Stored {
-                    id,
-                    email_id: None,
-                    ..t
-                }),
-            )
-        });
-    TASKS.put_many(
-        &state.store,
-        user_id,
-        model::MAX_TASKS,
-        messages::TASKS_FULL,
-        items,
-    )?;
-    Ok(Vec::new())
+
+    /// Restores the backup's tasks beside the user's own (each under a new id); a task already
+    /// here with the same title and creation time is not added twice.
+    fn import(state: &AppState, user_id: u64, list: Vec<model::Stored>) -> anyhow::Result<Notes> {
+        let have: Vec<model::Stored> = TASKS.list(&state.store, user_id)?;
+        // Each task passes the route's checks of its texts (a backup file may be anyone's).
+        let mut checked = Vec::new();
+        for mut t in list.into_iter().take(model::MAX_TASKS) {
+            (t.title, t.description) = model::checked_text(&t.title, &t.description)?;
+            t.email_subject = t
+                .email_subject
+                .and_then(|s| model::checked_text(&s, "").ok())
+                .map(|(s, _)| s);
+            checked.push(t);
+        }
+        let items = checked
+            .into_iter()
+            .filter(|t| {
+                !have
+                    .iter()
+                    .any(|h| h.title == t.title && h.created == t.created)
+            })
+            .map(|t| -> Made<model::Stored> {
+                (
+                    None,
+                    Box::new(move |id| model::Stored {
+                        id,
+                        email_id: None,
+                        ..t
+                    }),
+                )
+            });
+        TASKS.put_many(
+            &state.store,
+            user_id,
+            model::MAX_TASKS,
+            messages::TASKS_FULL,
+            items,
+        )?;
+        Ok(Vec::new())
+    }
 }
 
 // This feature's part of the wire contract (see `crate::wire`).

@@ -1,7 +1,7 @@
 //! `/api/tasks` (list with a filter, create), `/api/tasks/{id}` (change, delete) and
 //! `/api/tasks/{id}/toggle` (spec §4: the circle).
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -9,7 +9,7 @@ use ts_rs::TS;
 
 use super::TASKS;
 use super::model::{MAX_TASKS, Status, Stored, Task, TaskInput, checked_text, parse_due};
-use crate::auth::CurrentUser;
+use crate::auth::UserStore;
 use crate::error::{ApiJson, AppError, Result};
 use crate::kit::now;
 use crate::messages;
@@ -63,8 +63,7 @@ pub struct TasksResponse {
 }
 
 async fn list(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<TasksResponse>> {
     let now = now();
@@ -90,8 +89,7 @@ async fn list(
 }
 
 async fn create(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> Result<Json<Task>> {
     let t = state
@@ -126,8 +124,7 @@ pub fn add(store: &Store, user_id: u64, input: TaskInput) -> Result<Stored> {
 }
 
 async fn update(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> Result<Json<Task>> {
@@ -169,8 +166,7 @@ fn set_status(t: &mut Stored, s: Status) {
 }
 
 async fn toggle(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<Task>> {
     let id = id_of(&id)?;
@@ -196,8 +192,7 @@ pub struct TaskDeleted {
 }
 
 async fn delete(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(id): Path<String>,
 ) -> Result<Json<TaskDeleted>> {
     let id = id_of(&id)?;

@@ -8,7 +8,7 @@ use ts_rs::TS;
 
 use super::TemplateView;
 
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, UserStore};
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
 use crate::state::AppState;
@@ -55,13 +55,8 @@ fn id_of(key: &str) -> Result<u64> {
         .map_err(|_| AppError::NotFound(messages::TEMPLATE_NOT_FOUND.into()))
 }
 
-async fn list(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<TemplatesResponse>> {
-    let all = state
-        .store_blocking(move |store| super::list(store, user.id))
-        .await?;
+async fn list(me: UserStore) -> Result<Json<TemplatesResponse>> {
+    let all = me.run(super::list).await?;
     Ok(Json(TemplatesResponse {
         templates: all.iter().map(super::Template::view).collect(),
     }))

@@ -11,7 +11,6 @@ use crate::outgoing::deliver;
 use crate::outgoing::mailbox::Mailbox as ImapMailbox;
 use crate::outgoing::outbox::{self, Item, Kind, MailboxRef, Stage};
 use crate::state::{AppState, MailChange};
-use crate::sync::SyncManager;
 
 /// `DELETE /api/drafts/{id}`: gone from the mailbox (and a scheduled send of it cancelled).
 pub async fn delete(state: &AppState, user_id: u64, key: &str) -> Result<()> {
@@ -53,13 +52,9 @@ async fn expunge_all(
         tracing::warn!(error = %format!("{e:#}"), "drafts: mailbox unavailable");
         AppError::MailboxUnavailable(messages::MAILBOX_UNAVAILABLE.into())
     };
-    let mut mb = ImapMailbox::open(
-        state.service::<SyncManager>().shared(),
-        &state.store,
-        account,
-    )
-    .await
-    .map_err(unavailable)?;
+    let mut mb = ImapMailbox::of_state(state, account)
+        .await
+        .map_err(unavailable)?;
     let mut result = Ok(());
     for p in places {
         if let Err(e) = mb.expunge(p).await {

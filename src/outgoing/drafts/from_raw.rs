@@ -94,8 +94,7 @@ mod tests {
 
     #[test]
     fn a_draft_s_in_reply_to_with_a_carriage_return_is_dropped() {
-        let dir = tempfile::tempdir().unwrap();
-        let (store, _) = crate::schema::open_and_migrate(dir.path()).unwrap();
+        let (_dir, store) = crate::schema::temp_store();
         let account = AccountRecord::local(1, 1, "dana@example.test");
         let raw = b"From: dana@example.test\r\nTo: avi@example.test\r\nSubject: re\r\n\
 In-Reply-To: <parent\rBcc: evil@example.test>\r\n\

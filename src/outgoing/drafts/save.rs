@@ -18,7 +18,6 @@ use crate::outgoing::request::{self, clean_html};
 use crate::outgoing::uploads;
 use crate::outgoing::{self, Composed, Outbox, deliver, mime, now};
 use crate::state::{AppState, MailChange};
-use crate::sync::SyncManager;
 
 /// Where a saved draft went.
 pub struct Saved {
@@ -65,12 +64,7 @@ pub async fn append_draft(
     mail: &Composed,
     replaces: Option<&MailboxRef>,
 ) -> anyhow::Result<MailboxRef> {
-    let mut mb = ImapMailbox::open(
-        state.service::<SyncManager>().shared(),
-        &state.store,
-        account,
-    )
-    .await?;
+    let mut mb = ImapMailbox::of_state(state, account).await?;
     let result = async {
         let folder = mb.folder("drafts").await?;
         let raw = deliver::build(

@@ -2,16 +2,15 @@
 //! all, and send one.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use serde::Serialize;
 use ts_rs::TS;
 
 use super::super::drafts::{self, Draft, DraftSaved, SaveRequest, UpdateRequest};
 use super::{SendResponse, queued};
-use crate::auth::CurrentUser;
+use crate::auth::UserStore;
 use crate::error::{ApiJson, Result};
 use crate::messages;
-use crate::state::AppState;
 
 /// `GET /api/drafts`.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -21,13 +20,8 @@ pub struct DraftsResponse {
     pub drafts: Vec<Draft>,
 }
 
-pub(super) async fn list_drafts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
-) -> Result<Json<DraftsResponse>> {
-    let drafts = state
-        .store_blocking(move |store| drafts::list(store, user.id))
-        .await?;
+pub(super) async fn list_drafts(me: UserStore) -> Result<Json<DraftsResponse>> {
+    let drafts = me.run(drafts::list).await?;
     Ok(Json(DraftsResponse {
         total: drafts.len(),
         drafts,
@@ -45,8 +39,7 @@ pub struct SaveDraftResponse {
 }
 
 pub(super) async fn save_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     ApiJson(req): ApiJson<SaveRequest>,
 ) -> Result<Json<SaveDraftResponse>> {
     let saved = drafts::save(&state, user.id, req).await?;
@@ -66,8 +59,7 @@ pub struct UpdateDraftResponse {
 }
 
 pub(super) async fn update_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<UpdateRequest>,
 ) -> Result<Json<UpdateDraftResponse>> {
@@ -86,8 +78,7 @@ pub struct DeleteDraftResponse {
 }
 
 pub(super) async fn delete_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<DeleteDraftResponse>> {
     drafts::delete(&state, user.id, &key).await?;
@@ -106,8 +97,7 @@ pub struct DeleteAllDraftsResponse {
 }
 
 pub(super) async fn delete_all_drafts(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
 ) -> Result<Json<DeleteAllDraftsResponse>> {
     let n = drafts::delete_all(&state, user.id).await?;
     Ok(Json(DeleteAllDraftsResponse {
@@ -117,8 +107,7 @@ pub(super) async fn delete_all_drafts(
 }
 
 pub(super) async fn send_draft(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<SendResponse>> {
     let item = drafts::send(&state, user.id, &key).await?;

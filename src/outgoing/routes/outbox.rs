@@ -2,7 +2,7 @@
 //! (send now, reschedule, or back to a draft), cancel, undo and retry.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -13,10 +13,10 @@ use super::super::request::{self, MailRequest};
 use super::super::uploads;
 use super::super::{deliver, now};
 use super::id_of;
-use crate::auth::CurrentUser;
+use crate::auth::UserStore;
 use crate::error::{ApiJson, AppError, Result, Success};
 use crate::messages;
-use crate::state::{AppState, MailChange};
+use crate::state::MailChange;
 
 /// `GET /api/outbox`.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -26,8 +26,7 @@ pub struct OutboxResponse {
 }
 
 pub(super) async fn list_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
 ) -> Result<Json<OutboxResponse>> {
     let items = state
         .store_blocking(move |store| {
@@ -73,8 +72,7 @@ impl From<DraftSaved> for UpdateOutboxResponse {
 /// dropped); `snoozed_until` (re)schedules it, its copy in Drafts replaced; otherwise it is
 /// sent now, after the undo delay. A mail SMTP already accepted cannot change.
 pub(super) async fn edit_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
     ApiJson(req): ApiJson<MailRequest>,
 ) -> Result<Json<UpdateOutboxResponse>> {
@@ -170,8 +168,7 @@ pub(super) async fn edit_outbox(
 }
 
 pub(super) async fn cancel_outbox(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<Success>> {
     let id = id_of(&key)?;
@@ -191,8 +188,7 @@ pub struct UndoSendResponse {
 
 /// `POST /api/outbox/{id}/undo`: the mail back for compose, if it has not started going.
 pub(super) async fn undo(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<UndoSendResponse>> {
     let id = id_of(&key)?;
@@ -221,8 +217,7 @@ pub struct RetryOutboxResponse {
 }
 
 pub(super) async fn retry(
-    State(state): State<AppState>,
-    CurrentUser(user): CurrentUser,
+    UserStore { state, user }: UserStore,
     Path(key): Path<String>,
 ) -> Result<Json<RetryOutboxResponse>> {
     let id = id_of(&key)?;
