@@ -62,9 +62,14 @@ pub trait Follower {
         reason == changes::Reason::Sync
     }
     /// Whether any user has the feature on: when nobody does, the log is stepped over unread.
-    fn anyone(&self) -> bool;
-    /// Whether this user's new mail is wanted.
-    fn wants(&mut self, store: &Store, user_id: u64) -> Result<bool>;
+    /// By default the feature is every user's.
+    fn anyone(&self) -> bool {
+        true
+    }
+    /// Whether this user's new mail is wanted (by default: everyone's).
+    fn wants(&mut self, _store: &Store, _user_id: u64) -> Result<bool> {
+        Ok(true)
+    }
     /// One new mail of a user it wants.
     fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then>;
     /// A batch is done; its entries are acknowledged right after this.

@@ -56,12 +56,6 @@ impl Follower for Sent {
     fn takes(&self, reason: Reason) -> bool {
         matches!(reason, Reason::Sync | Reason::Outgoing)
     }
-    fn anyone(&self) -> bool {
-        true
-    }
-    fn wants(&mut self, _: &Store, _: u64) -> Result<bool> {
-        Ok(true)
-    }
     fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then> {
         let meta = &mail.meta;
         let own = self.own.get(&mail.account_id).cloned().unwrap_or_default();

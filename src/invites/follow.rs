@@ -48,10 +48,6 @@ impl Follower for Taker {
         CURSOR
     }
 
-    fn anyone(&self) -> bool {
-        true
-    }
-
     fn wants(&mut self, store: &Store, user_id: u64) -> Result<bool> {
         let tz = crate::settings::load(store, user_id)?.tz();
         self.zones.insert(user_id, tz);

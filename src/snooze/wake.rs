@@ -126,12 +126,6 @@ impl Follower for Found {
     fn takes(&self, reason: Reason) -> bool {
         matches!(reason, Reason::Sync | Reason::Moved)
     }
-    fn anyone(&self) -> bool {
-        true
-    }
-    fn wants(&mut self, _: &Store, _: u64) -> Result<bool> {
-        Ok(true)
-    }
     fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then> {
         let meta = &mail.meta;
         let hash = thread_hash(&meta.thread_id);

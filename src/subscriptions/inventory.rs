@@ -90,12 +90,6 @@ impl Follower for Arrivals {
     fn cursor(&self) -> &'static str {
         CURSOR
     }
-    fn anyone(&self) -> bool {
-        true
-    }
-    fn wants(&mut self, _: &Store, _: u64) -> Result<bool> {
-        Ok(true)
-    }
     fn arrived(&mut self, store: &Store, mail: &Arrival<'_>) -> Result<Then> {
         note(store, mail.user_id, &mail.meta, &mail.raw()?, self.now)?;
         Ok(Then::Next)

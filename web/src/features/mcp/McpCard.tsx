@@ -43,7 +43,7 @@ export function McpCard() {
   let list;
   if (data) {
     list = data.tokens.length ? (
-      <ul className="mcp-tokens" data-testid="mcp-tokens">
+      <ul className="mcp-tokens stack-list" data-testid="mcp-tokens">
         {data.tokens.map((tok) => (
           <TokenRow key={tok.id} token={tok} onChanged={() => void mutate()} />
         ))}

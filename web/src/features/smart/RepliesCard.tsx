@@ -28,7 +28,7 @@ export function RepliesCard({ mail }: { mail: Email | null }) {
       {mail && data && data.length > 0 && (
         <>
           <p className="smart-card__hint">{t.hint}</p>
-          <ul className="smart-replies">
+          <ul className="smart-replies stack-list">
             {data.map((r, i) => (
               <li key={i}>
                 <button

@@ -71,7 +71,7 @@ function ConflictItem({
   const [choices, setChoices] = useState<Record<string, Choice>>(() => allChoices(conflict, 'theirs'));
   return (
     <section className="settings-conflict" data-testid="conflict">
-      <ul className="settings-conflict__items">
+      <ul className="settings-conflict__items stack-list">
         {conflict.items.map((item) => (
           <li key={item.key} className="settings-conflict__item" data-testid="conflict-item" data-key={item.key}>
             <strong>{keyLabel(item.key)}</strong>

@@ -61,7 +61,7 @@ export function PreferencesCard() {
   return (
     <Card id={ids} title={t.title} className="preferences-card" testId="preferences-card">
       <p className="muted">{t.hint}</p>
-      <ul className="preferences">
+      <ul className="preferences stack-list">
         {SWITCHES.map((key) => (
           <li key={key} className="preference">
             <Switch
