@@ -4,7 +4,9 @@
 //! word, reads a mail, writes a reply draft (a `\Draft` in Dovecot's Drafts), cannot send (no
 //! such tool), cannot read another user's mail, and cannot connect once its token is revoked;
 //! the 2025 handshake works on the same endpoint; the transport's checks (origin, headers,
-//! session tokens, methods) answer as the spec says; every call is in the token's log.
+//! session tokens, methods) answer as the spec says; every call is in the token's log. The
+//! triage scope snoozes: the conversation moves to Dovecot's Snoozed folder and is woken back,
+//! and another user's mail or snooze is out of reach.
 
 mod common;
 
@@ -161,12 +163,15 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
             "add_task",
             "list_contacts",
             "list_folder",
+            "list_snoozed",
             "list_tasks",
             "mark_email",
             "read_email",
             "read_thread",
             "search_mail",
             "set_status",
+            "snooze_thread",
+            "wake_thread",
             "write_reply_draft"
         ]
     );
@@ -230,6 +235,8 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         out["folders"]
     );
 
+    snooze_checks(&ms, &url, &full, &dana, &rina, &mail_id, &rina_mail).await;
+
     // The 2025 handshake on the same endpoint; a read-only token lists the read tools only.
     let old = sdk(&url, &read_only, "legacy", json!({}));
     assert_eq!(old["protocolVersion"], "2025-11-25", "{old}");
@@ -238,6 +245,7 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
         json!([
             "list_contacts",
             "list_folder",
+            "list_snoozed",
             "list_tasks",
             "read_email",
             "read_thread",
@@ -312,6 +320,91 @@ async fn an_agent_reads_searches_and_drafts_through_the_sdk_and_never_sends() {
     let still = sdk(&url, &read_only, "connect", json!({}));
     assert!(still.get("ok").is_some(), "{still}");
     let _ = read_id;
+}
+
+/// The mail of `user1` in a Dovecot folder whose text holds `needle`: its flags, once there.
+async fn on_server(ms: &MailServer, folder: &str, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let found = ms
+            .messages("user1", folder)
+            .into_iter()
+            .find(|(_, raw)| String::from_utf8_lossy(raw).contains(needle));
+        if let Some((flags, _)) = found {
+            return flags;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{needle} never reached {folder}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+}
+
+/// The triage scope snoozes through the snooze feature: Dana's conversation goes to Dovecot's
+/// Snoozed folder with its keywords and comes back when woken; Rina's mail and snooze are out of
+/// reach (her snooze still sleeps after Dana's agent tried to wake it).
+async fn snooze_checks(
+    ms: &MailServer,
+    url: &str,
+    token: &str,
+    dana: &Api,
+    rina: &Api,
+    mail_id: &str,
+    rina_mail: &str,
+) {
+    let r = rina
+        .post(
+            "/api/snooze",
+            json!({"emailId": rina_mail, "preset": "nextWeek"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let rina_snooze = r.json::<Value>().await.unwrap()["snooze"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let in_three_days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+        + 3 * 86_400;
+    let until = chrono::DateTime::from_timestamp(in_three_days, 0)
+        .unwrap()
+        .to_rfc3339();
+    let out = sdk(
+        url,
+        token,
+        "snooze",
+        json!({"email_id": mail_id, "until": until, "other_email_id": rina_mail}),
+    );
+    let snoozed = &out["snooze"];
+    assert_eq!(snoozed["isError"], false, "{out}");
+    let snooze_id = snoozed["structured"]["snooze"]["id"].as_str().unwrap();
+    let listed = &out["list"]["structured"];
+    assert_eq!(listed["total"], 1, "{out}");
+    assert_eq!(listed["snoozed"][0]["id"], snooze_id);
+    assert_eq!(listed["snoozed"][0]["subject"], "תיאום ליום שלישי");
+    assert_eq!(out["others"]["isError"], true, "{out}");
+    assert_eq!(out["badTime"]["isError"], true, "{out}");
+    let flags = on_server(ms, "Snoozed", "agent-1@example.test").await;
+    assert!(flags.contains("$SnoozedUntil-"), "{flags}");
+    assert!(dana.get_json("/api/snooze").await["snoozed"][0]["id"] == snooze_id);
+
+    let out = sdk(
+        url,
+        token,
+        "wake",
+        json!({"snooze_id": snooze_id, "other_snooze_id": rina_snooze}),
+    );
+    assert_eq!(out["wake"]["isError"], false, "{out}");
+    assert_eq!(out["wake"]["structured"]["snooze"]["wokeBy"], "user");
+    assert_eq!(out["others"]["isError"], true, "{out}");
+    assert_eq!(out["list"]["structured"]["total"], 0, "{out}");
+    let flags = on_server(ms, "INBOX", "agent-1@example.test").await;
+    assert!(!flags.contains("$Snoozed"), "{flags}");
+    let hers = rina.get_json("/api/snooze").await;
+    assert_eq!(hers["snoozed"][0]["id"], rina_snooze.as_str(), "{hers}");
 }
 
 /// The transport's own checks, with plain HTTP.

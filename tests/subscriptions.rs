@@ -91,15 +91,31 @@ async fn senders_are_counted_and_left_by_one_click_mailto_or_an_offered_link() {
     let ms = MailServer::start();
     let ssl = PathBuf::from(ms.ca()).parent().unwrap().to_path_buf();
     let site = HttpsStandIn::start(&ssl).await;
+    // RFC 8058: one click only where a passing DKIM signature covers both list headers.
+    let signed = |d: &str| {
+        format!(
+            "Authentication-Results: mx.example.test; dkim=pass header.d={d} header.s=s1\r\n\
+             DKIM-Signature: v=1; a=rsa-sha256; d={d}; s=s1;\r\n \
+             h=from:to:subject:list-unsubscribe:list-unsubscribe-post; bh=x; b=y\r\n"
+        )
+    };
     let one_click = format!(
-        "List-Id: Shop news <news.shop.example>\r\nList-Unsubscribe: <{}>, \
+        "{}List-Id: Shop news <news.shop.example>\r\nList-Unsubscribe: <{}>, \
          <mailto:user2@example.test?subject=remove-shop>\r\n\
          List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        signed("shop.example"),
         site.url("/ok?u=shop")
     );
     let redirect = format!(
-        "List-Unsubscribe: <{}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        "{}List-Unsubscribe: <{}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        signed("redirect.example"),
         site.url("/redirect")
+    );
+    // The same headers with DKIM failing: the server must not POST; the link is offered.
+    let unsigned = format!(
+        "Authentication-Results: mx.example.test; dkim=fail header.d=unsigned.example\r\n\
+         List-Unsubscribe: <{}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n",
+        site.url("/forged")
     );
     let mailto = "List-Id: <club.list.example>\r\nList-Unsubscribe: \
          <mailto:user2@example.test?subject=unsubscribe-club&body=please%20remove>\r\n";
@@ -131,6 +147,13 @@ async fn senders_are_counted_and_left_by_one_click_mailto_or_an_offered_link() {
         ),
         list_mail("Club <club@list.example>", "club", mailto, 3, "<p>club</p>"),
         list_mail(
+            "Unsigned <news@unsigned.example>",
+            "unsigned",
+            &unsigned,
+            2,
+            "<p>u</p>",
+        ),
+        list_mail(
             "מבצעים <mivtza@ads.example>",
             "(פרסומת) מבצע",
             "Precedence: bulk\r\n",
@@ -151,7 +174,7 @@ async fn senders_are_counted_and_left_by_one_click_mailto_or_an_offered_link() {
 
     // 1. The default policy: 127.0.0.1 refused before any request; the mailto sent instead.
     let (app, token) = app_for(&ms, "").await;
-    let all = senders(&app, &token, 4).await;
+    let all = senders(&app, &token, 5).await;
     assert!(
         !all.iter().any(|s| s["address"] == "old@list.example"),
         "mail older than 90 days is not counted: {all:?}"
@@ -209,7 +232,7 @@ async fn senders_are_counted_and_left_by_one_click_mailto_or_an_offered_link() {
 
     // 2. The network allowed: exactly RFC 8058's POST; no redirect followed.
     let (app, token) = app_for(&ms, "allowed_private_networks = [\"127.0.0.1\"]").await;
-    let all = senders(&app, &token, 4).await;
+    let all = senders(&app, &token, 5).await;
     let id = |address: &str| by(&all, address)["id"].as_str().unwrap().to_string();
     let (s, v) = post(
         &app,
@@ -282,6 +305,23 @@ async fn senders_are_counted_and_left_by_one_click_mailto_or_an_offered_link() {
         2,
         "nothing fetched from the body's link"
     );
+
+    // 3b. One-click headers without a passing DKIM signature over them: no POST, the link offered.
+    let (s, v) = post(
+        &app,
+        &token,
+        &format!(
+            "/api/subscriptions/{}/unsubscribe",
+            id("news@unsigned.example")
+        ),
+        json!({}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["attempt"]["method"], "link", "{v}");
+    assert_eq!(v["open"], json!([site.url("/forged")]));
+    assert_eq!(by(&all, "news@unsigned.example")["oneClick"], false);
+    assert_eq!(site.requests().len(), 2, "nothing posted to /forged");
 
     // 4. Another user names this user's sender: 404, and nothing happens.
     let yossi = second_user(&app, &token, &ms, "user2").await;

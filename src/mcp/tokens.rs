@@ -35,7 +35,7 @@ pub const PREFIX: &str = "mcp_";
 pub enum Scope {
     /// Search, list folders and read mail, contacts and tasks.
     Read,
-    /// Statuses, read and starred; add tasks.
+    /// Statuses, read and starred; add tasks; snooze and wake conversations.
     Triage,
     /// Write reply drafts into the mailbox's Drafts.
     Drafts,

@@ -58,27 +58,31 @@ async fn list(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<ListResponse>> {
     let out = state
-        .store_blocking(move |store| {
-            let mut all: Vec<Snooze> = SNOOZES.list(store, user.id)?;
-            let read = MailRead::new(store)?;
-            all.sort_by_key(|s| s.until);
-            let (mut snoozed, mut woken) = (Vec::new(), Vec::new());
-            for s in &all {
-                let item = Item::of(s, newest_shown(&read, s)?);
-                if s.active() {
-                    snoozed.push(item);
-                } else {
-                    woken.push((s.woke.map_or(0, |w| w.at), item));
-                }
-            }
-            woken.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
-            Ok(ListResponse {
-                snoozed,
-                woken: woken.into_iter().take(20).map(|(_, i)| i).collect(),
-            })
-        })
+        .store_blocking(move |store| listing(store, user.id))
         .await?;
     Ok(Json(out))
+}
+
+/// The user's sleeping threads by wake-up time, then the 20 most recently woken (the list, and
+/// the agent API's `list_snoozed`).
+pub fn listing(store: &Store, user_id: u64) -> Result<ListResponse> {
+    let mut all: Vec<Snooze> = SNOOZES.list(store, user_id)?;
+    let read = MailRead::new(store)?;
+    all.sort_by_key(|s| s.until);
+    let (mut snoozed, mut woken) = (Vec::new(), Vec::new());
+    for s in &all {
+        let item = Item::of(s, newest_shown(&read, s)?);
+        if s.active() {
+            snoozed.push(item);
+        } else {
+            woken.push((s.woke.map_or(0, |w| w.at), item));
+        }
+    }
+    woken.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    Ok(ListResponse {
+        snoozed,
+        woken: woken.into_iter().take(20).map(|(_, i)| i).collect(),
+    })
 }
 
 async fn options(
@@ -160,6 +164,16 @@ async fn create(
     CurrentUser(user): CurrentUser,
     ApiJson(req): ApiJson<SnoozeRequest>,
 ) -> Result<Json<SnoozeResponse>> {
+    let s = snooze_for(&state, user.id, req).await?;
+    Ok(Json(SnoozeResponse {
+        snooze: Item::of(&s, None),
+        message: messages::SNOOZED.into(),
+    }))
+}
+
+/// Snoozes the thread of the request's mail until its preset or time (in the user's zone), and
+/// tells the mailbox and the scheduler (the snooze menu, and the agent API's `snooze_thread`).
+pub async fn snooze_for(state: &AppState, user_id: u64, req: SnoozeRequest) -> Result<Snooze> {
     let email_id: u64 = req
         .email_id
         .as_deref()
@@ -168,15 +182,12 @@ async fn create(
     let now = now();
     let s = state
         .store_blocking(move |store| {
-            let until = when(store, user.id, &req, now)?;
-            snooze_mail(store, user.id, email_id, until, now)
+            let until = when(store, user_id, &req, now)?;
+            snooze_mail(store, user_id, email_id, until, now)
         })
         .await?;
-    after_change(&state, s.account);
-    Ok(Json(SnoozeResponse {
-        snooze: Item::of(&s, None),
-        message: messages::SNOOZED.into(),
-    }))
+    after_change(state, s.account);
+    Ok(s)
 }
 
 fn id_of(raw: &str) -> Result<u64> {
@@ -218,20 +229,25 @@ async fn wake_now(
     CurrentUser(user): CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<SnoozeResponse>> {
-    let id = id_of(&id)?;
-    let now = now();
-    let woken = state
-        .store_blocking(move |store| {
-            wake::wake_one(store, user.id, id, WokeBy::User, now)?.ok_or_else(not_found)
-        })
-        .await?;
-    let item = Item::of(&woken.snooze, woken.email_id);
-    state.mailboxes.wake(woken.snooze.account);
-    state.jobs().trigger(&state, wake::JOB);
+    let item = wake_by_user(&state, user.id, id_of(&id)?).await?;
     Ok(Json(SnoozeResponse {
         snooze: item,
         message: messages::SNOOZE_WOKE.into(),
     }))
+}
+
+/// Brings one of the user's sleeping threads back now (the list's "wake now", and the agent
+/// API's `wake_thread`); another user's id, or one already awake, is not found.
+pub async fn wake_by_user(state: &AppState, user_id: u64, id: u64) -> Result<Item> {
+    let now = now();
+    let woken = state
+        .store_blocking(move |store| {
+            wake::wake_one(store, user_id, id, WokeBy::User, now)?.ok_or_else(not_found)
+        })
+        .await?;
+    state.mailboxes.wake(woken.snooze.account);
+    state.jobs().trigger(state, wake::JOB);
+    Ok(Item::of(&woken.snooze, woken.email_id))
 }
 
 /// The mailbox hears of it now; the job learns the (maybe earlier) next wake-up time.

@@ -3,6 +3,13 @@
 //! bulk `Precedence`; and, when the header is missing, the removal links in the body ('הסרה',
 //! which Israeli law makes advertisers offer; "unsubscribe") — offered to the user, never
 //! followed by the server.
+//!
+//! RFC 8058 §4: one click applies only when the mail's DKIM signature covers `List-Unsubscribe`
+//! and `List-Unsubscribe-Post`, else anyone who can put headers in a mail could make the server
+//! POST to a URL of their choosing. So `signed` holds only when the receiving server's (topmost)
+//! `Authentication-Results` says `dkim=pass` for a domain whose `DKIM-Signature` (`d=`) lists
+//! both headers in `h=`; otherwise the https URL is a link offered to the user, and `mailto:`
+//! comes first.
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +29,8 @@ pub struct ListHeaders {
     pub one_click: bool,
     /// Precedence: bulk or list.
     pub bulk: bool,
+    /// A passing DKIM signature covers List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+    pub signed: bool,
 }
 
 impl ListHeaders {
@@ -88,6 +97,55 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
+fn headers<'a>(head: &'a str, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    head.lines().filter_map(move |l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+/// The `tag=value` of a DKIM-Signature or an Authentication-Results clause, lower-cased.
+fn tag(text: &str, name: &str) -> Option<String> {
+    text.split([';', ' ']).find_map(|part| {
+        let (k, v) = part.trim().split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| v.trim().trim_matches('"').to_ascii_lowercase())
+    })
+}
+
+/// Whether the topmost Authentication-Results (the receiving server's own; lower ones may be
+/// the sender's) passes DKIM for a domain whose signature covers both list headers.
+fn dkim_covers_list_headers(head: &str) -> bool {
+    let Some(results) = headers(head, "authentication-results").next() else {
+        return false;
+    };
+    let passed: Vec<String> = results
+        .split(';')
+        .filter(|clause| {
+            clause
+                .trim()
+                .get(..9)
+                .is_some_and(|p| p.eq_ignore_ascii_case("dkim=pass"))
+        })
+        .filter_map(|clause| {
+            tag(clause, "header.d").or_else(|| {
+                tag(clause, "header.i").and_then(|i| i.rsplit('@').next().map(str::to_string))
+            })
+        })
+        .collect();
+    headers(head, "dkim-signature").any(|sig| {
+        let sig = sig.replace([' ', '\t'], "");
+        let (Some(d), Some(h)) = (tag(&sig, "d"), tag(&sig, "h")) else {
+            return false;
+        };
+        let covered: Vec<&str> = h.split(':').collect();
+        passed.contains(&d)
+            && covered.contains(&"list-unsubscribe")
+            && covered.contains(&"list-unsubscribe-post")
+    })
+}
+
 /// The list headers of a raw mail.
 pub fn of(raw: &[u8]) -> ListHeaders {
     let head = head(raw);
@@ -112,6 +170,7 @@ pub fn of(raw: &[u8]) -> ListHeaders {
         }),
         bulk: header(&head, "precedence")
             .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "bulk" | "list")),
+        signed: dkim_covers_list_headers(&head),
     }
 }
 
@@ -130,7 +189,7 @@ pub fn methods(h: &ListHeaders, body_links: Vec<String>) -> Methods {
         u.get(..7)
             .is_some_and(|p| p.eq_ignore_ascii_case("mailto:"))
     });
-    let one_click = https.filter(|_| h.one_click).cloned();
+    let one_click = https.filter(|_| h.one_click && h.signed).cloned();
     Methods {
         link: if one_click.is_some() {
             None
@@ -289,7 +348,7 @@ mod tests {
 
     #[test]
     fn list_headers_folded_and_in_any_case() {
-        let raw = b"From: Shop <news@shop.co.il>\r\nList-Unsubscribe: <mailto:unsub@shop.co.il?subject=remove>,\r\n <https://shop.co.il/u/abc?x=1>\r\nlist-unsubscribe-post: List-Unsubscribe=One-Click\r\nPrecedence: bulk\r\nList-ID: Shop news <news.shop.co.il>\r\n\r\nbody List-Unsubscribe: <https://evil>\r\n";
+        let raw = b"Authentication-Results: mx.home.lan; dkim=pass header.d=shop.co.il header.s=s1\r\nDKIM-Signature: v=1; a=rsa-sha256; d=shop.co.il; s=s1;\r\n h=from:subject:list-unsubscribe:list-unsubscribe-post; bh=x; b=y\r\nFrom: Shop <news@shop.co.il>\r\nList-Unsubscribe: <mailto:unsub@shop.co.il?subject=remove>,\r\n <https://shop.co.il/u/abc?x=1>\r\nlist-unsubscribe-post: List-Unsubscribe=One-Click\r\nPrecedence: bulk\r\nList-ID: Shop news <news.shop.co.il>\r\n\r\nbody List-Unsubscribe: <https://evil>\r\n";
         let h = of(raw);
         assert_eq!(
             h.unsubscribe,
@@ -316,6 +375,77 @@ mod tests {
             (None, Some("http://shop.example/u"))
         );
         assert!(!of(b"From: a@b\r\nSubject: hi\r\n\r\n").is_list());
+    }
+
+    #[test]
+    fn one_click_needs_a_passing_dkim_signature_over_both_list_headers() {
+        let list = "From: Shop <news@shop.co.il>\r\nList-Unsubscribe: <https://shop.co.il/u/1>, <mailto:u@shop.co.il>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+        let sig = |d: &str, h: &str| {
+            format!("DKIM-Signature: v=1; a=rsa-sha256; d={d}; s=s1; h={h}; bh=x; b=y\r\n")
+        };
+        let both = "from:list-unsubscribe:list-unsubscribe-post";
+        let cases = [
+            // Passing, covering both: one click.
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=pass header.d=shop.co.il\r\n{}",
+                    sig("shop.co.il", both)
+                ),
+                true,
+            ),
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=pass header.i=@shop.co.il\r\n{}",
+                    sig(
+                        "Shop.co.il",
+                        "From : List-Unsubscribe : List-Unsubscribe-Post"
+                    )
+                ),
+                true,
+            ),
+            // No result, a failing one, another domain's pass, a signature without the Post header.
+            (sig("shop.co.il", both), false),
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=fail header.d=shop.co.il\r\n{}",
+                    sig("shop.co.il", both)
+                ),
+                false,
+            ),
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=pass header.d=other.example\r\n{}{}",
+                    sig("shop.co.il", both),
+                    sig("other.example", "from:subject")
+                ),
+                false,
+            ),
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=pass header.d=shop.co.il\r\n{}",
+                    sig("shop.co.il", "from:list-unsubscribe")
+                ),
+                false,
+            ),
+            // The sender's own forged result under the receiving server's: the topmost counts.
+            (
+                format!(
+                    "Authentication-Results: mx; dkim=fail header.d=shop.co.il\r\nAuthentication-Results: mx; dkim=pass header.d=shop.co.il\r\n{}",
+                    sig("shop.co.il", both)
+                ),
+                false,
+            ),
+        ];
+        for (auth, one_click) in cases {
+            let h = of(format!("{auth}{list}\r\nbody\r\n").as_bytes());
+            let m = methods(&h, Vec::new());
+            assert_eq!(m.one_click.is_some(), one_click, "{auth}");
+            if !one_click {
+                // Not signed: the URL is only offered to the user, the mailto form still works.
+                assert_eq!(m.link.as_deref(), Some("https://shop.co.il/u/1"), "{auth}");
+                assert_eq!(m.mailto.as_deref(), Some("mailto:u@shop.co.il"));
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@ Prints one JSON object: what each call answered (or the error it raised). The Ru
 asserts on it. Steps:
   scenario JSON   the whole session: list tools, search, read, draft, send, another's id, resources
   legacy          the same server through the 2025 handshake (initialize)
+  snooze JSON     snooze a conversation, list the snoozed, try another user's mail
+  wake JSON       wake a snoozed conversation, then try another user's snooze
   connect         only connect and list tools (after revocation: the error)
 """
 
@@ -81,6 +83,33 @@ async def scenario(url, token, args):
     return out
 
 
+async def snooze(url, token, args):
+    out = {}
+    async with client(url, token) as c:
+        out["snooze"] = result_of(
+            await c.call_tool("snooze_thread", {"email_id": args["email_id"], "until": args["until"]})
+        )
+        out["list"] = result_of(await c.call_tool("list_snoozed", {}))
+        out["others"] = result_of(
+            await c.call_tool("snooze_thread", {"email_id": args["other_email_id"], "preset": "tomorrow"})
+        )
+        out["badTime"] = result_of(
+            await c.call_tool("snooze_thread", {"email_id": args["email_id"], "until": "2001-01-01T09:00"})
+        )
+    return out
+
+
+async def wake(url, token, args):
+    out = {}
+    async with client(url, token) as c:
+        out["wake"] = result_of(await c.call_tool("wake_thread", {"snooze_id": args["snooze_id"]}))
+        out["others"] = result_of(
+            await c.call_tool("wake_thread", {"snooze_id": args["other_snooze_id"]})
+        )
+        out["list"] = result_of(await c.call_tool("list_snoozed", {}))
+    return out
+
+
 async def legacy(url, token):
     out = {}
     async with client(url, token, mode="legacy") as c:
@@ -105,6 +134,10 @@ def main():
     args = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
     if step == "scenario":
         out = asyncio.run(scenario(url, token, args))
+    elif step == "snooze":
+        out = asyncio.run(snooze(url, token, args))
+    elif step == "wake":
+        out = asyncio.run(wake(url, token, args))
     elif step == "legacy":
         out = asyncio.run(legacy(url, token))
     else:

@@ -42,7 +42,7 @@ pub fn list_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "folder": {"type": "string", "description": "inbox, sent, drafts, trash, junk, archive, starred, all, spam, promotions, updates, or a folder's name.", "default": "inbox"},
+            "folder": {"type": "string", "description": "inbox, sent, drafts, trash, junk, archive, starred, all, spam, promotions, updates, snoozed, or a folder's name.", "default": "inbox"},
             "unread_only": {"type": "boolean", "default": false},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIST, "default": 20},
             "page": {"type": "integer", "minimum": 1, "default": 1}

@@ -7,10 +7,12 @@
 //! - `mail`: search_mail, list_folder, read_email, read_thread, set_status, mark_email.
 //! - `people`: list_contacts, list_tasks, add_task.
 //! - `drafts`: write_reply_draft.
+//! - `snooze`: snooze_thread, list_snoozed, wake_thread.
 
 mod drafts;
 mod mail;
 mod people;
+mod snooze;
 
 use serde_json::{Value, json};
 
@@ -51,7 +53,7 @@ Returns up to `limit` mails, newest first, with ids for read_email.",
         scope: Scope::Read,
         title: "List a folder",
         description: "List the mails of a folder, newest first: inbox, sent, drafts, trash, junk, \
-archive, starred, all, a virtual folder (spam, promotions, updates) or a folder's own name.",
+archive, starred, all, a virtual folder (spam, promotions, updates, snoozed) or a folder's own name.",
         schema: mail::list_schema,
         read_only: true,
     },
@@ -105,6 +107,34 @@ advertisement, spam (moves it to Junk) or none. The mailbox gets the change too.
         title: "Mark read or starred",
         description: "Mark one mail read or unread, starred or not.",
         schema: mail::mark_schema,
+        read_only: false,
+    },
+    Tool {
+        name: "list_snoozed",
+        scope: Scope::Read,
+        title: "List snoozed conversations",
+        description: "The snoozed conversations, soonest wake-up first: each with its id (the snooze_id of wake_thread), \
+subject, sender and the time it comes back (RFC 3339).",
+        schema: snooze::list_schema,
+        read_only: true,
+    },
+    Tool {
+        name: "snooze_thread",
+        scope: Scope::Triage,
+        title: "Snooze a conversation",
+        description: "Take a conversation out of the inbox until a time (a preset: laterToday, \
+tomorrow, weekend, nextWeek; or a time in the person's time zone). It comes back at the top, \
+unread, at that time, or at once when a reply arrives. Snoozing a sleeping one again sets a new \
+time.",
+        schema: snooze::snooze_schema,
+        read_only: false,
+    },
+    Tool {
+        name: "wake_thread",
+        scope: Scope::Triage,
+        title: "Unsnooze a conversation",
+        description: "Bring a snoozed conversation back to the inbox now.",
+        schema: snooze::wake_schema,
         read_only: false,
     },
     Tool {
@@ -211,6 +241,9 @@ pub async fn call(
         "list_contacts" => people::contacts(state, user, args).await,
         "list_tasks" => people::tasks(state, user, args).await,
         "add_task" => people::add_task(state, user, args).await,
+        "list_snoozed" => snooze::list(state, user, args).await,
+        "snooze_thread" => snooze::snooze_thread(state, user, args).await,
+        "wake_thread" => snooze::wake(state, user, args).await,
         "write_reply_draft" => drafts::write(state, user, args).await,
         _ => unreachable!("every listed tool is dispatched"),
     };

@@ -2153,7 +2153,7 @@ export const he = {
     copied: 'הועתק',
     scopes: {
       read: 'קריאה וחיפוש',
-      triage: 'סידור: סטטוסים, נקרא, כוכב, משימות',
+      triage: 'סידור: סטטוסים, נקרא, כוכב, משימות, נודניק',
       drafts: 'כתיבת טיוטות תשובה',
     } as Record<'read' | 'triage' | 'drafts', string>,
     scopesLabel: 'הרשאות',
