@@ -119,10 +119,7 @@ impl AppState {
         &self,
         f: impl FnOnce(&Store) -> crate::error::Result<T> + Send + 'static,
     ) -> crate::error::Result<T> {
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || f(&store))
-            .await
-            .map_err(crate::error::AppError::internal)?
+        self.blocking(move |state| f(&state.store)).await
     }
 
     /// The service of type `T`. A feature declares each service it finds here in its

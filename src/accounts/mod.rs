@@ -13,6 +13,7 @@
 
 pub mod address;
 pub mod backup;
+pub mod by_mailbox;
 pub mod limit;
 pub mod providers;
 pub mod routes;

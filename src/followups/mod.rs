@@ -21,6 +21,7 @@ use redb::WriteTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::accounts::by_mailbox::{Mailboxes, Restore};
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::Step;
 use crate::jobs::Spec;
@@ -108,13 +109,13 @@ struct Saved {
 /// The settings backup's section: the follow-ups still waiting.
 pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
     let all: Vec<FollowUp> = FOLLOWUPS.list(&state.store, user_id)?;
-    let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
+    let mailboxes = Mailboxes::of(&state.store, user_id)?;
     let saved: Vec<Saved> = all
         .into_iter()
         .filter(|f| f.state == State::Waiting)
         .filter_map(|f| {
             Some(Saved {
-                mailbox: accounts.iter().find(|a| a.id == f.account)?.email.clone(),
+                mailbox: mailboxes.address(f.account)?,
                 message_id: f.message_id?,
                 thread_id: f.thread_id,
                 subject: f.subject,
@@ -140,31 +141,17 @@ pub fn backup_import(
     v: Value,
 ) -> anyhow::Result<crate::feature::Notes> {
     let saved: Vec<Saved> = serde_json::from_value(v)?;
-    let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
-    let txn = state.store.db().begin_write()?;
-    let have: Vec<FollowUp> = FOLLOWUPS.list_in(&txn, user_id)?;
-    for s in saved.into_iter().take(model::MAX_OPEN) {
-        let Some(account) = accounts
-            .iter()
-            .find(|a| a.email.eq_ignore_ascii_case(&s.mailbox))
-        else {
-            continue;
-        };
-        if have
-            .iter()
-            .any(|h| h.account == account.id && h.message_id.as_deref() == Some(&s.message_id))
-        {
-            continue;
-        }
-        let id = FOLLOWUPS.new_id_in(
-            &txn,
-            user_id,
-            model::MAX_OPEN,
-            crate::messages::FOLLOWUPS_FULL,
-        )?;
-        let rec = FollowUp {
+    Restore {
+        table: &FOLLOWUPS,
+        max: model::MAX_OPEN,
+        full: crate::messages::FOLLOWUPS_FULL,
+        mailbox: |s: &Saved| &s.mailbox,
+        held: |h: &FollowUp, account, s: &Saved| {
+            h.account == account && h.message_id.as_deref() == Some(&s.message_id)
+        },
+        make: |id, account, s: Saved| FollowUp {
             id,
-            account: account.id,
+            account,
             email_id: 0,
             message_id: Some(crate::kit::cut(&s.message_id, 500).to_string()),
             thread_id: s.thread_id,
@@ -177,10 +164,9 @@ pub fn backup_import(
             state: State::Waiting,
             reminded: false,
             ended_at: None,
-        };
-        FOLLOWUPS.put_in(&txn, user_id, id, &rec)?;
+        },
     }
-    txn.commit()?;
+    .run(&state.store, user_id, saved)?;
     Ok(Vec::new())
 }
 

@@ -199,8 +199,7 @@ fn a_higher_sequence_replaces_and_a_cancellation_marks_in_any_order() {
     let before = store::all(&st, user).unwrap();
     take(&cancel);
     let after = store::all(&st, user).unwrap();
-    assert_eq!(before.len(), after.len());
-    assert_eq!(before[0].sequence, after[0].sequence);
+    assert_eq!(before, after);
 }
 
 #[test]

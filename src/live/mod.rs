@@ -124,10 +124,9 @@ async fn authenticate(socket: &mut WebSocket, state: &AppState) -> Option<(Strin
 }
 
 async fn stats(state: &AppState, user_id: u64) -> Option<LiveEvent> {
-    let store = state.store.clone();
-    let counts = tokio::task::spawn_blocking(move || emails::listing::counts(&store, user_id))
+    let counts = state
+        .store_blocking(move |store| emails::listing::counts(store, user_id))
         .await
-        .ok()?
         .ok()?;
     Some(LiveEvent::Stats(counts))
 }

@@ -29,13 +29,7 @@ impl Mail {
     pub fn read(meta: &MessageMeta, raw: &[u8]) -> Self {
         let s = &meta.summary;
         let mut body = parse::body_text(raw);
-        if body.len() > MAX_BODY {
-            let mut end = MAX_BODY;
-            while !body.is_char_boundary(end) {
-                end -= 1;
-            }
-            body.truncate(end);
-        }
+        body.truncate(crate::kit::cut(&body, MAX_BODY).len());
         let parsed = parse::parse_guarded(raw);
         let headers = parsed
             .as_ref()

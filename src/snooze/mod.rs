@@ -23,6 +23,7 @@ use redb::WriteTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::accounts::by_mailbox::{Mailboxes, Restore};
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::Step;
 use crate::jobs::Spec;
@@ -85,14 +86,13 @@ struct Saved {
 /// on a new install finds them in the Snoozed folder when the mailbox syncs.)
 pub fn backup_export(state: &AppState, user_id: u64) -> anyhow::Result<Option<Value>> {
     let all: Vec<Snooze> = SNOOZES.list(&state.store, user_id)?;
-    let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
+    let mailboxes = Mailboxes::of(&state.store, user_id)?;
     let saved: Vec<Saved> = all
         .into_iter()
         .filter(Snooze::active)
         .filter_map(|s| {
-            let mailbox = accounts.iter().find(|a| a.id == s.account)?.email.clone();
             Some(Saved {
-                mailbox,
+                mailbox: mailboxes.address(s.account)?,
                 thread_id: s.thread_id,
                 until: s.until,
                 created: s.created,
@@ -116,31 +116,17 @@ pub fn backup_import(
     v: Value,
 ) -> anyhow::Result<crate::feature::Notes> {
     let saved: Vec<Saved> = serde_json::from_value(v)?;
-    let accounts = crate::accounts::list_for_user(&state.store, user_id)?;
-    let txn = state.store.db().begin_write()?;
-    let have: Vec<Snooze> = SNOOZES.list_in(&txn, user_id)?;
-    for s in saved.into_iter().take(model::MAX_ACTIVE) {
-        let Some(account) = accounts
-            .iter()
-            .find(|a| a.email.eq_ignore_ascii_case(&s.mailbox))
-        else {
-            continue;
-        };
-        if have
-            .iter()
-            .any(|h| h.active() && h.account == account.id && h.thread_id == s.thread_id)
-        {
-            continue;
-        }
-        let id = SNOOZES.new_id_in(
-            &txn,
-            user_id,
-            model::MAX_ACTIVE,
-            crate::messages::SNOOZES_FULL,
-        )?;
-        let rec = Snooze {
+    Restore {
+        table: &SNOOZES,
+        max: model::MAX_ACTIVE,
+        full: crate::messages::SNOOZES_FULL,
+        mailbox: |s: &Saved| &s.mailbox,
+        held: |h: &Snooze, account, s: &Saved| {
+            h.active() && h.account == account && h.thread_id == s.thread_id
+        },
+        make: |id, account, s: Saved| Snooze {
             id,
-            account: account.id,
+            account,
             thread_id: s.thread_id,
             until: s.until,
             created: s.created,
@@ -148,10 +134,9 @@ pub fn backup_import(
             from: crate::kit::cut(&s.from, 200).to_string(),
             message_ids: s.message_ids.into_iter().take(200).collect(),
             woke: None,
-        };
-        SNOOZES.put_in(&txn, user_id, id, &rec)?;
+        },
     }
-    txn.commit()?;
+    .run(&state.store, user_id, saved)?;
     state.jobs().trigger(state, wake::JOB);
     Ok(Vec::new())
 }

@@ -110,13 +110,8 @@ pub fn queue_mailto(store: &Store, user_id: u64, s: &Sender, uri: &str) -> Resul
     } else {
         m.body
     };
-    let html = format!(
-        "<p dir=\"ltr\">{}</p>",
-        body.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('\n', "<br>")
-    );
+    // The list's own words (a mailto body is the list's, in English), escaped, left to right.
+    let html = crate::ai::routes::editor_html_in(&body, "english");
     let mail = Composed::to_one(from, &m.to, subject, html);
     let item = outbox::add(
         store,

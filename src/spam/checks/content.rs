@@ -137,12 +137,7 @@ pub fn check(mail: &Mail<'_>, p: &Profile, found: &mut Found) {
             String::with_capacity(mail.subject.len() + 1 + mail.text.len().min(PATTERN_TEXT));
         text.push_str(&mail.subject);
         text.push('\n');
-        let body = &mail.text;
-        let mut end = body.len().min(PATTERN_TEXT);
-        while !body.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.push_str(&body[..end]);
+        text.push_str(crate::kit::cut(&mail.text, PATTERN_TEXT));
         let matched: Vec<usize> = set.matches(&text).into_iter().take(2).collect();
         if !matched.is_empty() {
             let shown: Vec<&str> = matched

@@ -6,9 +6,9 @@ import {
   LiveClient,
   liveUrl,
   reconnectDelay,
-  type LiveEvent,
-  type LiveState,
 } from './LiveClient';
+import type { LiveEvent } from '../../api/generated';
+import type { LiveState } from '../../session/liveStatus';
 
 function makeClient() {
   const events: LiveEvent[] = [];

@@ -4,10 +4,11 @@
 // — 3 s, then 6 s, 12 s, … at most 5 attempts. Close codes 1000 (normal) and 4001 (signed out)
 // end the channel for good. An error event marks the connection as failed ("Connection failed").
 
+// A server message is one of the `LiveEvent` union generated from the server's own enum
+// (src/live/event.rs), so every event's data is typed here as the server writes it.
 import type { LiveChannel, LiveEvent } from '../../api/generated';
 import { INITIAL_LIVE_STATE, type LiveState } from '../../session/liveStatus';
 
-export type { LiveState, LiveStatus } from '../../session/liveStatus';
 
 /** Spec 000 §9. */
 export const LIVE_RECONNECT_BASE_MS = 3000;
@@ -18,12 +19,6 @@ export const LIVE_CHANNELS: readonly LiveChannel[] = ['mail', 'settings', 'syste
 /** Close codes after which the client does not reconnect. */
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_UNAUTHORIZED = 4001;
-
-/**
- * A server message: one of the `LiveEvent` union generated from the server's own enum
- * (src/live/event.rs), so every event's data is typed here as the server writes it.
- */
-export type { LiveEvent };
 
 export interface LiveClientOptions {
   url: string;

@@ -32,13 +32,13 @@ import { useSettingsSync } from '../../features/settings/sync/SettingsProvider';
 import { folderTitle, normalizeFolder } from '../../features/inbox/folders';
 import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../../session/Toasts';
-import type { NewMailEvent, NotificationLevel } from '../../api/generated';
+import type { LiveEvent, NewMailEvent, NotificationLevel } from '../../api/generated';
 import { announceAutoReply } from './autoReply';
 import { announceNewMail } from './newMail';
 import { announceOAuthSignIn } from './oauthSignIn';
 import { announceSpam } from './spamDetected';
 import { announceTaskDue } from './taskDue';
-import { LiveClient, liveUrl, type LiveEvent } from './LiveClient';
+import { LiveClient, liveUrl } from './LiveClient';
 import {
   INITIAL_LIVE_STATE,
   LiveStatusContext,
