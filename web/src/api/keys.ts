@@ -69,6 +69,11 @@ export function isTasksKey(key: unknown): boolean {
   return typeof key === 'string' && key.startsWith('/api/tasks');
 }
 
+/** Whether an SWR key is the snoozed threads' or the awaited sent mail's (re-read after a wake or a reminder). */
+export function isAttentionKey(key: unknown): boolean {
+  return key === keys.snoozed() || key === keys.followUps();
+}
+
 /** Whether an SWR key is one of the auto-reply card's (re-read after a draft was written). */
 export function isAutoReplyKey(key: unknown): boolean {
   return typeof key === 'string' && key.startsWith('/api/auto-reply/');

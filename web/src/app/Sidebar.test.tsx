@@ -28,7 +28,7 @@ describe('Sidebar', () => {
   it('lists the folders in the spec order with the right links', () => {
     renderSidebar();
     const list = screen.getByTestId('folder-list');
-    const links = within(list).getAllByRole('link');
+    const links = within(list).getAllByRole('link').filter((a) => a.hasAttribute('data-folder'));
     expect(links.map((a) => a.getAttribute('data-folder'))).toEqual(FOLDER_ORDER.map(([k]) => k));
     expect(links.map((a) => a.querySelector('.nav-item__label')?.textContent)).toEqual(
       FOLDER_ORDER.map(([, label]) => label),
@@ -36,6 +36,20 @@ describe('Sidebar', () => {
     expect(links[0]).toHaveAttribute('href', '/Inbox?folder=inbox');
     expect(links[2]).toHaveAttribute('href', '/PendingReplies?folder=pending-replies');
     expect(links[4]).toHaveAttribute('href', '/Inbox?folder=Spam');
+  });
+
+  it('lists the snoozed threads after the starred folder, with their number', async () => {
+    mockFetch({
+      'GET /api/app/me': () => json(200, { success: true, user: DANA }),
+      'GET /api/snooze': () => json(200, { snoozed: [{ id: '1' }, { id: '2' }], woken: [{ id: '3' }] }),
+    });
+    renderSidebar({}, '/Snoozed');
+    const links = within(screen.getByTestId('folder-list')).getAllByRole('link');
+    const snoozed = screen.getByTestId('folder-snoozed');
+    expect(links.indexOf(snoozed)).toBe(links.indexOf(screen.getByTestId('folder-starred')) + 1);
+    expect(snoozed.getAttribute('href')).toBe('/Snoozed');
+    expect(snoozed).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByTestId('folder-count-snoozed')).toHaveTextContent(/^2$/);
   });
 
   it('shows a count badge only when the count is above zero', () => {
@@ -82,7 +96,6 @@ describe('Sidebar', () => {
       ['/Contacts', 'אנשי קשר'],
       ['/Tasks', 'משימות'],
       ['/Subscriptions', 'מינויים ודיוור'],
-      ['/Snoozed', 'נודניק ומעקב'],
       ['/Rules', 'כללים וסינון'],
       ['/SmartFeatures', 'תכונות חכמות'],
       ['/AITraining', 'אימון AI'],

@@ -2,7 +2,7 @@
 // brand, new mail, search, folders with count badges (pending replies also shows the drafts count
 // and a dot when a send failed), tools, settings, and the account footer.
 
-import { useEffect, useState, type ComponentType, type FormEvent } from 'react';
+import { Fragment, useEffect, useState, type ComponentType, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { FolderCounts } from '../api/types';
 import {
@@ -31,6 +31,7 @@ import {
 } from '../components/icons';
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
 import { PendingIndicator } from '../features/drafts/PendingIndicator';
+import { SnoozedNavItem } from '../features/snooze/SnoozedNavItem';
 import { he, type FolderKey } from '../i18n/he';
 import { useAuth } from '../session/AuthProvider';
 import { pagePath, resolvePage, type PageName } from './routes';
@@ -55,7 +56,6 @@ const TOOLS: readonly { page: PageName; label: string; Icon: ComponentType }[] =
   { page: 'Contacts', label: he.tools.contacts, Icon: ContactsIcon },
   { page: 'Tasks', label: he.tools.tasks, Icon: TasksIcon },
   { page: 'Subscriptions', label: he.tools.subscriptions, Icon: TagIcon },
-  { page: 'Snoozed', label: he.tools.snoozed, Icon: ClockIcon },
   { page: 'Rules', label: he.tools.rules, Icon: RulesIcon },
   { page: 'SmartFeatures', label: he.tools.smartFeatures, Icon: SparkIcon },
   { page: 'AITraining', label: he.tools.aiTraining, Icon: BrainIcon },
@@ -116,7 +116,8 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
             const count = counts[f.countKey] ?? 0;
             const active = activeFolder === f.key;
             return (
-              <li key={f.key}>
+              <Fragment key={f.key}>
+              <li>
                 <Link
                   to={folderHref(f.key)}
                   className={`nav-item${active ? ' is-active' : ''}`}
@@ -135,6 +136,9 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
                   {f.key === 'pending-replies' && <PendingIndicator />}
                 </Link>
               </li>
+              {/* The snoozed threads come back to the inbox: listed with the mail folders. */}
+              {f.key === 'starred' && <SnoozedNavItem active={page === 'Snoozed'} />}
+              </Fragment>
             );
           })}
         </ul>

@@ -366,6 +366,64 @@ describe('LiveUpdates', () => {
     await waitFor(() => expect(activityReads).toBe(2));
   });
 
+  it('announces a woken snooze and an unanswered follow-up, and re-reads their lists and the mail', async () => {
+    const reads = { snoozed: 0, followUps: 0 };
+    const calls = mockApi({
+      'GET /api/snooze': () => {
+        reads.snoozed += 1;
+        return json(200, { snoozed: [] });
+      },
+      'GET /api/followups': () => {
+        reads.followUps += 1;
+        return json(200, { awaiting: [], overdue: 0, ended: [] });
+      },
+    });
+    function Watching() {
+      useSWR(keys.snoozed());
+      useSWR(keys.followUps());
+      return <MailData />;
+    }
+    signInAs(DANA, 'tok-1');
+    renderWithProviders(
+      <StaticPreferences prefs={{ emailNotifications: false }}>
+        <LiveUpdates>
+          <Watching />
+        </LiveUpdates>
+      </StaticPreferences>,
+      { route: '/Inbox' },
+    );
+    await waitFor(() => expect(reads).toEqual({ snoozed: 1, followUps: 1 }));
+    await waitFor(() => expect(calls[PAGE2]).toBe(1));
+    const ws = await connected();
+    act(() =>
+      ws.receive({
+        type: 'snooze_woke',
+        data: { id: '4', threadId: '<t@x>', emailId: '9', subject: 'חוזה השכירות', from: 'noa@example.test', by: 'reply', message: 'הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס' },
+      }),
+    );
+    expect(screen.getByTestId('toast')).toHaveTextContent('הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס: חוזה השכירות');
+    await waitFor(() => expect(reads).toEqual({ snoozed: 2, followUps: 2 }));
+    // The thread is back in the inbox: every loaded page is re-read.
+    await waitFor(() => expect(calls[PAGE2]).toBe(2));
+    act(() =>
+      ws.receive({
+        type: 'follow_up_due',
+        data: { id: '5', emailId: '11', subject: '', to: ['ron@example.test'], message: 'לא התקבלה תשובה להודעה ששלחת' },
+      }),
+    );
+    await waitFor(() => expect(screen.getAllByTestId('toast').map((t) => t.textContent).join('|')).toContain('לא התקבלה תשובה להודעה ששלחת: ללא נושא'));
+    await waitFor(() => expect(reads).toEqual({ snoozed: 3, followUps: 3 }));
+    // Woken by the user's own click: no toast.
+    const before = screen.getAllByTestId('toast').length;
+    act(() =>
+      ws.receive({
+        type: 'snooze_woke',
+        data: { id: '6', threadId: '<u@x>', emailId: '12', subject: 'x', from: 'a@b.c', by: 'user', message: 'm' },
+      }),
+    );
+    expect(screen.getAllByTestId('toast')).toHaveLength(before);
+  });
+
   it('announces oauth_sign_in_needed with a toast that stays and re-reads the mailboxes', async () => {
     let accountsReads = 0;
     mockApi({

@@ -23,7 +23,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
 import { api } from '../../api/client';
-import { isAutoReplyKey, isTasksKey, keys } from '../../api/keys';
+import { isAttentionKey, isAutoReplyKey, isTasksKey, keys } from '../../api/keys';
 import { isSpamKey } from '../../api/spam';
 import type { EmailCountsResponse } from '../../api/types';
 import { he } from '../../i18n/he';
@@ -34,6 +34,7 @@ import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../../session/Toasts';
 import type { LiveEvent, NewMailEvent, NotificationLevel } from '../../api/generated';
 import { announceAutoReply } from './autoReply';
+import { announceFollowUpDue, announceSnoozeWoke } from './attention';
 import { announceNewMail } from './newMail';
 import { announceOAuthSignIn } from './oauthSignIn';
 import { announceSpam } from './spamDetected';
@@ -180,6 +181,15 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         case 'task_due':
           announceTaskDue(event.data, prefsRef.current, toast);
           void mutate(isTasksKey);
+          break;
+        case 'snooze_woke':
+          announceSnoozeWoke(event.data, prefsRef.current, toast);
+          scheduleRevalidate({ allPages: true });
+          void mutate(isAttentionKey);
+          break;
+        case 'follow_up_due':
+          announceFollowUpDue(event.data, prefsRef.current, toast);
+          void mutate(isAttentionKey);
           break;
         default:
           break;

@@ -34,9 +34,11 @@ function zero(overrides: Partial<InboxZeroResponse> = {}): InboxZeroResponse {
 interface Setup {
   data?: InboxZeroResponse | (() => InboxZeroResponse);
   archive?: (body: unknown) => Response;
+  /** Sent mails past their wait with no answer (GET /api/followups). */
+  awaitingOverdue?: number;
 }
 
-function setup({ data = zero(), archive }: Setup = {}) {
+function setup({ data = zero(), archive, awaitingOverdue = 0 }: Setup = {}) {
   const calls: Record<string, number> = {};
   const bump = (url: string) => {
     const path = url.replace(/^https?:\/\/[^/]+/, '');
@@ -57,6 +59,7 @@ function setup({ data = zero(), archive }: Setup = {}) {
       bump(url);
       return json(200, []);
     },
+    'GET /api/followups': () => json(200, { awaiting: [], overdue: awaitingOverdue, ended: [] }),
     'POST /api/emails/auto-archive': (init) => {
       const body = JSON.parse(String(init?.body)) as unknown;
       archiveBodies.push(body);
@@ -98,6 +101,20 @@ describe('InboxZeroPanel', () => {
     for (const label of ['דורשים מענה', 'דחופים', 'באיחור', 'טופלו']) {
       expect(within(panel).getByText(label)).toBeInTheDocument();
     }
+  });
+
+  it('links the sent mails still unanswered to the awaiting page, and says nothing when there are none', async () => {
+    setup({ awaitingOverdue: 2 });
+    const { unmount } = renderPanel();
+    const line = await screen.findByTestId('iz-awaiting');
+    expect(line).toHaveTextContent('2 הודעות ששלחת לא נענו בזמן');
+    expect(line.getAttribute('href')).toMatch(/\/Snoozed$/);
+    unmount();
+    vi.unstubAllGlobals();
+    setup({ awaitingOverdue: 0 });
+    renderPanel();
+    await screen.findByTestId('iz-needs-reply');
+    expect(screen.queryByTestId('iz-awaiting')).not.toBeInTheDocument();
   });
 
   it('shows 3 reminders, most overdue first, then "and N more"', async () => {

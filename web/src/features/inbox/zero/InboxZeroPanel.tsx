@@ -17,6 +17,7 @@ import { ArchiveIcon, CheckIcon, ClockIcon, RefreshIcon } from '../../../compone
 import { he } from '../../../i18n/he';
 import { dismissAutoArchive, isAutoArchiveDismissed } from './dismiss';
 import { IconButton } from '../../../components/IconButton';
+import { AwaitingLine } from '../../snooze/AwaitingLine';
 
 const t = he.inboxZero;
 
@@ -194,6 +195,8 @@ export function InboxZeroPanel(): JSX.Element | null {
           <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
         </IconButton>
       </div>
+
+      <AwaitingLine pollMs={INBOX_ZERO_POLL_MS} />
 
       {(shown.length > 0 || allClear || showPrompt) && (
         <div className="inbox-zero__body">

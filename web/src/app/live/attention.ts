@@ -1,0 +1,45 @@
+// The attention notices (issue 40), sent once by the server on the system channel:
+// - `snooze_woke`: a snoozed thread is back in the inbox (its time came, or a reply woke it);
+// - `follow_up_due`: a sent mail's wait ran out with no answer.
+// Each is a toast (kept in the bell's log) worded as "{server's message}: {subject}", and the
+// browser's notification as desktopNotifications says. The caller re-reads the mail lists and the
+// snoozed / awaiting lists.
+
+import type { FollowUpDueNotice, SnoozeWokeNotice } from '../../api/generated';
+import type { Preferences } from '../../api/settings';
+import { he } from '../../i18n/he';
+import type { ToastApi } from '../../session/Toasts';
+import { notifyDesktop } from '../../session/desktopNotifications';
+
+/** "{message}: {subject}", the subject's placeholder when it has none. */
+function worded(message: string, subject: string): string {
+  return `${message}: ${subject.trim() || he.mail.noSubject}`;
+}
+
+/** The toast's text for a woken thread. */
+export function snoozeWokeText(n: SnoozeWokeNotice): string {
+  return worded(n.message, n.subject);
+}
+
+/** The toast's text for a sent mail still unanswered. */
+export function followUpDueText(n: FollowUpDueNotice): string {
+  return worded(n.message, n.subject);
+}
+
+type Prefs = Pick<Preferences, 'desktopNotifications'>;
+
+/** Announces a woken thread; a woken-by-hand one (the user's own click) is not announced. */
+export function announceSnoozeWoke(notice: SnoozeWokeNotice, prefs: Prefs, toast: Pick<ToastApi, 'info'>): boolean {
+  if (notice.by === 'user') return false;
+  const text = snoozeWokeText(notice);
+  toast.info(text);
+  notifyDesktop(prefs.desktopNotifications, he.snooze.wokeTitle, text, `mailclient-snooze-${notice.id}`);
+  return true;
+}
+
+/** Announces a follow-up whose time came. */
+export function announceFollowUpDue(notice: FollowUpDueNotice, prefs: Prefs, toast: Pick<ToastApi, 'info'>): void {
+  const text = followUpDueText(notice);
+  toast.info(text);
+  notifyDesktop(prefs.desktopNotifications, he.snooze.dueTitle, text, `mailclient-followup-${notice.id}`);
+}
