@@ -433,9 +433,8 @@ pub const BUILDER_FORM_BAD_EMAIL: &str = "כתובת הדואר של הטופס 
 pub const BUILDER_FORM_MAILED: &str = "הטופס נשלח בדואר מתיבת הדואר שלך";
 
 // OAuth2 sign-in to Gmail and Microsoft mailboxes (issue 24).
-pub const OAUTH_GOOGLE_NOT_CONFIGURED: &str =
-    "ההתחברות עם Google לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.google] (ראו README).";
-pub const OAUTH_MICROSOFT_NOT_CONFIGURED: &str = "ההתחברות עם Microsoft לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.microsoft] (ראו README).";
+pub const OAUTH_GOOGLE_NOT_CONFIGURED: &str = "ההתחברות עם Google לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.google] (ראו docs/OAUTH.md).";
+pub const OAUTH_MICROSOFT_NOT_CONFIGURED: &str = "ההתחברות עם Microsoft לא הוגדרה בשרת. מנהל המערכת צריך להגדיר את [oauth.microsoft] (ראו docs/OAUTH.md).";
 pub const OAUTH_FLOW_NOT_FOUND: &str = "תהליך ההתחברות לא נמצא או שפג תוקפו. יש להתחיל מחדש.";
 /// Google sent a browser back with a sign-in this user did not start (or one that expired):
 /// nothing is connected.

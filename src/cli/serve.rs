@@ -88,7 +88,7 @@ fn plain_http_warning(addr: SocketAddr, tls: bool) -> Option<String> {
         format!(
             "warning: serving plain HTTP on {addr}: passwords, sessions and mail cross the \
              network unencrypted. Set [server] tls_cert and tls_key, or listen on 127.0.0.1 \
-             behind a TLS proxy (README: \"Behind Caddy or nginx\")."
+             behind a TLS proxy (docs/OPERATIONS.md: \"Behind Caddy or nginx\")."
         )
     })
 }

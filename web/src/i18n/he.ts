@@ -2081,8 +2081,8 @@ export const he = {
     microsoftHelp: {
       title: 'חשבון Outlook, Hotmail, Live או Microsoft 365',
       text: 'Microsoft חסמה את ההתחברות עם סיסמה לתיבות האלה. כדי לחבר את התיבה, מנהל המערכת צריך להגדיר התחברות OAuth2 עם Microsoft בשרת הזה.',
-      user: 'פנה למנהל המערכת. ההוראות עבורו, צעד אחר צעד, בקובץ README בסעיף:',
-      admin: 'ההוראות, צעד אחר צעד, בקובץ README בסעיף:',
+      user: 'פנה למנהל המערכת. ההוראות עבורו, צעד אחר צעד, בקובץ docs/OAUTH.md בסעיף:',
+      admin: 'ההוראות, צעד אחר צעד, בקובץ docs/OAUTH.md בסעיף:',
     },
     readmeSection: 'OAuth sign-in for Gmail and Microsoft mailboxes',
     auth: {

@@ -2,7 +2,7 @@
 // each provider the admin configured, the one that fits the typed address (provider detection)
 // highlighted; the running sign-in (FlowPanel); and, where the provider is not configured, what
 // to do instead: a Gmail app password, step by step, or for Outlook/Hotmail/Live/Microsoft 365
-// that the admin must set up OAuth (the README's section).
+// that the admin must set up OAuth (the section of docs/OAUTH.md).
 
 import { useEffect, useRef, useState } from 'react';
 import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';

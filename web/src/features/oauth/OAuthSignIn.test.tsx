@@ -162,14 +162,14 @@ describe('the mail account card: signing in with Google and Microsoft', () => {
       expect(screen.queryByTestId('oauth-microsoft-help')).not.toBeInTheDocument();
     });
 
-    it('says an Outlook address needs the admin to set up OAuth, naming the README section', async () => {
+    it('says an Outlook address needs the admin to set up OAuth, naming the section of docs/OAUTH.md', async () => {
       server([]);
       const user = userEvent.setup();
       renderCard();
       await typeAddress(user, 'dana@outlook.com');
       const help = await screen.findByTestId('oauth-microsoft-help');
       expect(help).toHaveTextContent('מנהל המערכת צריך להגדיר התחברות OAuth2 עם Microsoft');
-      expect(help).toHaveTextContent('README');
+      expect(help).toHaveTextContent('docs/OAUTH.md');
       expect(within(help).getByTestId('oauth-readme-section')).toHaveTextContent('OAuth sign-in for Gmail and Microsoft mailboxes');
       expect(screen.queryByTestId('oauth-gmail-help')).not.toBeInTheDocument();
     });
