@@ -18,6 +18,12 @@ export const snooze = (emailId: string, when: Pick<SnoozeRequest, 'preset' | 'un
 
 export const wakeNow = (snoozeId: string) => api<SnoozeResponse>(`/api/snooze/${id(snoozeId)}/wake`, { method: 'POST' });
 
+/** Awaits a reply to sent mail `emailId` for `days` from its sending; a tracked one (`followUpId`) gets the new wait. */
+export const markFollowUp = (emailId: string, followUpId: string | undefined, days: number) =>
+  followUpId
+    ? api<FollowUpResponse>(`/api/followups/${id(followUpId)}`, { method: 'PUT', body: { days } })
+    : api<FollowUpResponse>('/api/followups', { method: 'POST', body: { emailId, days } });
+
 export const stopFollowUp = (followUpId: string) =>
   api<FollowUpResponse>(`/api/followups/${id(followUpId)}`, { method: 'DELETE' });
 

@@ -315,6 +315,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
             onRetryRest={whole.retry}
             busy={triage.busy}
             canTrash={folder !== 'trash'}
+            sentFolder={folder === 'sent'}
             onBack={close}
             onMarkRead={onMarkRead}
             onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}

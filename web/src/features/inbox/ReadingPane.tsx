@@ -19,6 +19,7 @@ import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { SpamScoreChip } from '../spam/SpamScoreChip';
 import { StatusButtons, StatusChips } from './StatusButtons';
+import { FollowUpButton } from '../snooze/FollowUpButton';
 import { SnoozeButton } from '../snooze/SnoozeButton';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
@@ -40,6 +41,8 @@ export interface ReadingPaneProps {
   onRetryRest?: () => void;
   busy: boolean;
   canTrash: boolean;
+  /** The open folder is Sent: its mail can be awaited for a reply. */
+  sentFolder?: boolean;
   onBack: () => void;
   /** Called once per message that turns out to be unread when shown. */
   onMarkRead: (email: Email) => void;
@@ -58,6 +61,7 @@ export function ReadingPane({
   onRetryRest,
   busy,
   canTrash,
+  sentFolder = false,
   onBack,
   onMarkRead,
   onStatus,
@@ -138,6 +142,7 @@ export function ReadingPane({
           )}
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
           <SnoozeButton emailId={open.id} busy={busy} />
+          {sentFolder && <FollowUpButton emailId={open.id} busy={busy} />}
           <div className="reading-pane__danger">
             <button
               type="button"

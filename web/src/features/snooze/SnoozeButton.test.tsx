@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DANA, bodyOf, calls, json, mockFetch, renderWithProviders, signInAs } from '../../test/helpers';
+import { FollowUpButton } from './FollowUpButton';
 import { SnoozeButton } from './SnoozeButton';
 import SnoozedPage from './SnoozedPage';
 
@@ -19,6 +20,9 @@ function server() {
         overdue: 1,
         ended: [],
       }),
+    'POST /api/followups': () => json(200, { followUp: {}, message: 'ההודעה במעקב תשובה' }),
+    'PUT /api/followups/7': () => json(200, { followUp: {}, message: 'ההודעה במעקב תשובה' }),
+    'DELETE /api/followups/7': () => json(200, { followUp: {}, message: 'המעקב הופסק' }),
     'POST /api/followups/7/nudge': () => json(200, { success: true, savedInGmail: true, draftId: '30', byAi: false, language: 'hebrew', message: 'טיוטת תזכורת נשמרה בטיוטות' }),
   });
 }
@@ -48,5 +52,30 @@ describe('snooze', () => {
     fireEvent.click(screen.getByRole('button', { name: 'טיוטת תזכורת' }));
     await screen.findByText('טיוטת תזכורת נשמרה בטיוטות');
     expect(calls(fetch, 'POST', '/api/followups/7/nudge')).toHaveLength(1);
+  });
+
+  it('awaits a reply to a sent mail for a chosen wait; a tracked one gets a new wait or stops', async () => {
+    const fetch = server();
+    signInAs(DANA);
+    const { unmount } = renderWithProviders(<FollowUpButton emailId="21" busy={false} />);
+    fireEvent.click(screen.getByTestId('follow-up-button'));
+    fireEvent.click(await screen.findByRole('button', { name: 'תזכורת אחרי שבוע' }));
+    await screen.findByText('ההודעה במעקב תשובה');
+    expect(bodyOf(calls(fetch, 'POST', '/api/followups')[0])).toEqual({ emailId: '21', days: 7 });
+    unmount();
+
+    // Mail 20 is awaited already: the button says so, a wait changes it, stop ends it.
+    renderWithProviders(<FollowUpButton emailId="20" busy={false} />);
+    const button = screen.getByTestId('follow-up-button');
+    await screen.findByText('במעקב תשובה');
+    expect(button).toHaveAttribute('aria-pressed', 'true');
+    fireEvent.click(button);
+    fireEvent.click(await screen.findByRole('button', { name: 'תזכורת אחרי 3 ימים' }));
+    await screen.findByText('ההודעה במעקב תשובה');
+    expect(bodyOf(calls(fetch, 'PUT', '/api/followups/7')[0])).toEqual({ days: 3 });
+    fireEvent.click(screen.getByTestId('follow-up-button'));
+    fireEvent.click(await screen.findByRole('button', { name: 'הפסקת המעקב' }));
+    await screen.findByText('המעקב הופסק');
+    expect(calls(fetch, 'DELETE', '/api/followups/7')).toHaveLength(1);
   });
 });
