@@ -515,7 +515,7 @@ pub const UNSUBSCRIBE_TIMEOUT: &str = "שרת ההסרה של השולח לא ע
 pub const UNSUBSCRIBE_REDIRECT: &str = "שרת ההסרה ניסה להפנות לכתובת אחרת, וההפניה לא בוצעה";
 pub const UNSUBSCRIBED: &str = "הוסרת מרשימת התפוצה";
 pub const UNSUBSCRIBE_QUEUED: &str = "בקשת ההסרה נשלחת מתיבת הדואר שלך";
-pub const UNSUBSCRIBE_OPEN: &str = "יש להשלים את ההסרה בדף של השולח שנפתח";
+pub const UNSUBSCRIBE_OPEN: &str = "יש להשלים את ההסרה בדף ההסרה של השולח: הקישור מוצג בראש העמוד";
 pub const UNSUBSCRIBE_FAILED: &str = "ההסרה נכשלה";
 pub const SENDER_BLOCKED: &str = "השולח נחסם: נוצר כלל שאפשר לראות ולערוך בעמוד הכללים";
 

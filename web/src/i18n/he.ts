@@ -1533,7 +1533,7 @@ export const he = {
     bulkDone: (ok: number, failed: number) =>
       failed === 0 ? `הפעולה בוצעה עבור ${count(ok)} שולחים` : `בוצע עבור ${count(ok)}, נכשל עבור ${count(failed)}`,
     attempts: 'ניסיונות הסרה',
-    states: { done: 'הושלם', waiting: 'נשלח מתיבת הדואר', opened: 'נפתח דף', failed: 'נכשל' } as Record<string, string>,
+    states: { done: 'הושלם', waiting: 'נשלח מתיבת הדואר', opened: 'ממתין להשלמה בדף השולח', failed: 'נכשל' } as Record<string, string>,
   },
 
   tasks: {

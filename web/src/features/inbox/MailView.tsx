@@ -58,6 +58,9 @@ function addTo(set: (update: (s: ReadonlySet<string>) => ReadonlySet<string>) =>
   });
 }
 
+/** Folders whose threads are not in the inbox: the server snoozes only inbox threads. */
+const NOT_SNOOZABLE: ReadonlySet<FolderKey> = new Set<FolderKey>(['sent', 'drafts', 'trash', 'Archive', 'Spam', 'junk']);
+
 export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccountWithSync[] }) {
   const [options, setOptions] = useState<ListOptions>({});
   const list = useThreads(folderSource(folder), options);
@@ -316,6 +319,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
             busy={triage.busy}
             canTrash={folder !== 'trash'}
             sentFolder={folder === 'sent'}
+            canSnooze={!NOT_SNOOZABLE.has(folder)}
             onBack={close}
             onMarkRead={onMarkRead}
             onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}

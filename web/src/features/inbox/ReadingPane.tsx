@@ -41,8 +41,10 @@ export interface ReadingPaneProps {
   onRetryRest?: () => void;
   busy: boolean;
   canTrash: boolean;
-  /** The open folder is Sent: its mail can be awaited for a reply. */
+  /** The open folder is Sent: its mail can be awaited for a reply (and not snoozed). */
   sentFolder?: boolean;
+  /** The open folder's threads can be snoozed (they have mail in the inbox). */
+  canSnooze?: boolean;
   onBack: () => void;
   /** Called once per message that turns out to be unread when shown. */
   onMarkRead: (email: Email) => void;
@@ -62,6 +64,7 @@ export function ReadingPane({
   busy,
   canTrash,
   sentFolder = false,
+  canSnooze = true,
   onBack,
   onMarkRead,
   onStatus,
@@ -141,7 +144,7 @@ export function ReadingPane({
             </button>
           )}
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
-          <SnoozeButton emailId={open.id} busy={busy} />
+          {canSnooze && <SnoozeButton emailId={open.id} busy={busy} />}
           {sentFolder && <FollowUpButton emailId={open.id} busy={busy} />}
           <div className="reading-pane__danger">
             <button

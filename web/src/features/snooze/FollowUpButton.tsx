@@ -12,6 +12,7 @@ import { he } from '../../i18n/he';
 import { formatDateTime } from '../../lib/dates';
 import { useToast } from '../../session/Toasts';
 import '../../styles/snooze.css';
+import { useDropMenu } from './useDropMenu';
 
 const t = he.snooze;
 
@@ -19,7 +20,7 @@ const t = he.snooze;
 export const FOLLOW_UP_WAITS = [1, 3, 7, 14] as const;
 
 export function FollowUpButton({ emailId, busy }: { emailId: string; busy: boolean }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, buttonRef, toggle, menuClass } = useDropMenu();
   const [sending, setSending] = useState(false);
   const toast = useToast();
   const { mutate } = useSWRConfig();
@@ -47,14 +48,15 @@ export function FollowUpButton({ emailId, busy }: { emailId: string; busy: boole
         aria-expanded={open}
         aria-pressed={tracked ? true : undefined}
         disabled={busy || sending}
-        onClick={() => setOpen((o) => !o)}
+        ref={buttonRef}
+        onClick={toggle}
         title={tracked ? t.due(formatDateTime(tracked.due)) : t.followHint}
         data-testid="follow-up-button"
       >
         {tracked ? t.following : t.follow}
       </button>
       {open && (
-        <div className="snooze__menu panel" role="group" aria-label={t.followMenuLabel} data-testid="follow-up-menu">
+        <div className={menuClass} role="group" aria-label={t.followMenuLabel} data-testid="follow-up-menu">
           {tracked && (
             <p className="snooze__time" data-testid="follow-up-due">
               {t.due(formatDateTime(tracked.due))}

@@ -12,11 +12,12 @@ import { formatDateTime } from '../../lib/dates';
 import { revalidateMailData } from '../../session/revalidateMail';
 import { useToast } from '../../session/Toasts';
 import '../../styles/snooze.css';
+import { useDropMenu } from './useDropMenu';
 
 const t = he.snooze;
 
 export function SnoozeButton({ emailId, busy }: { emailId: string; busy: boolean }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, buttonRef, toggle, menuClass } = useDropMenu();
   const [chosen, setChosen] = useState('');
   const [sending, setSending] = useState(false);
   const toast = useToast();
@@ -45,13 +46,14 @@ export function SnoozeButton({ emailId, busy }: { emailId: string; busy: boolean
         className="chip-button"
         aria-expanded={open}
         disabled={busy || sending}
-        onClick={() => setOpen((o) => !o)}
+        ref={buttonRef}
+        onClick={toggle}
         data-testid="snooze-button"
       >
         {t.button}
       </button>
       {open && (
-        <div className="snooze__menu panel" role="group" aria-label={t.menuLabel} data-testid="snooze-menu">
+        <div className={menuClass} role="group" aria-label={t.menuLabel} data-testid="snooze-menu">
           {SNOOZE_PRESETS.map((p) => {
             const at = options.data?.[p];
             if (options.data && !at) return null;
