@@ -13,20 +13,37 @@ use super::provider::Ask;
 use super::source::MailText;
 use super::training::Training;
 
-/// The language a text is written in, by its letters; Hebrew when it has none (the users are
-/// Hebrew speakers).
+/// The script a word is written in, by its first letter; `None` for numbers, links and
+/// addresses (`https://…`, `www.…`, `a@b`), which say nothing of the writer's language.
+fn word_script(word: &str) -> Option<char> {
+    if word.contains("://") || word.contains('@') || word.starts_with("www.") {
+        return None;
+    }
+    match word.chars().find(|c| c.is_alphabetic())? {
+        '\u{05D0}'..='\u{05EA}' => Some('h'),
+        '\u{0600}'..='\u{06FF}' => Some('a'),
+        '\u{0400}'..='\u{04FF}' => Some('r'),
+        c if c.is_ascii_alphabetic() => Some('l'),
+        _ => None,
+    }
+}
+
+/// The language a text is written in, by its words; Hebrew when it has none (the users are
+/// Hebrew speakers). A word counts for the script of its first letter, so the English terms a
+/// Hebrew sentence borrows with a Hebrew prefix ("ה-API", "ל-staging") count as Hebrew, and links
+/// and addresses count for nothing.
 pub fn detect_language(text: &str) -> &'static str {
     let (mut hebrew, mut latin, mut arabic, mut cyrillic) = (0usize, 0usize, 0usize, 0usize);
-    for c in text.chars() {
-        match c {
-            '\u{05D0}'..='\u{05EA}' => hebrew += 1,
-            '\u{0600}'..='\u{06FF}' => arabic += 1,
-            '\u{0400}'..='\u{04FF}' => cyrillic += 1,
-            c if c.is_ascii_alphabetic() => latin += 1,
-            _ => {}
+    for word in text.split_whitespace() {
+        match word_script(word) {
+            Some('h') => hebrew += 1,
+            Some('a') => arabic += 1,
+            Some('r') => cyrillic += 1,
+            Some(_) => latin += 1,
+            None => {}
         }
     }
-    // Hebrew mail quotes English names, links and signatures: a third of the letters is enough.
+    // Hebrew mail quotes English names, terms and signatures: a third of the words is enough.
     let total = hebrew + latin + arabic + cyrillic;
     if total == 0 || hebrew * 3 >= total {
         "hebrew"
@@ -49,11 +66,24 @@ pub fn language_name(language: &str) -> &'static str {
     }
 }
 
+/// The language a mail is written in: its writer's own words decide, not the thread it quotes (a
+/// short English reply above a long Hebrew thread is an English mail); all of it when the quote
+/// is all there is.
+pub fn mail_language(text: &str) -> &'static str {
+    let own = crate::mail::quote::own_text(text);
+    if own.chars().any(char::is_alphabetic) {
+        detect_language(&own)
+    } else {
+        detect_language(text)
+    }
+}
+
 /// The language an answer to `text` is written in (issue 40): the mail's own (Hebrew, English,
-/// Arabic or Russian), whatever the UI's, unless the user's training names one.
+/// Arabic or Russian, by [`mail_language`]), whatever the UI's, unless the user's training names
+/// one.
 pub fn answer_language(training: &Training, text: &str) -> &'static str {
     match training.language.as_str() {
-        "auto" => detect_language(text),
+        "auto" => mail_language(text),
         "english" => "english",
         "arabic" => "arabic",
         "russian" => "russian",

@@ -80,35 +80,7 @@ const NOT_REQUESTS: &[&str] = &[
 static REQUESTS_FOLDED: std::sync::LazyLock<Vec<String>> =
     std::sync::LazyLock::new(|| REQUESTS.iter().map(|w| fold_text(w)).collect());
 
-/// Lines that start the quoted mail a reply carries.
-fn starts_quote(line: &str) -> bool {
-    let l = line.trim();
-    l.starts_with('>')
-        || l.starts_with("-----Original Message-----")
-        || l.starts_with("----- Original Message -----")
-        || l.starts_with("-----הודעה מקורית-----")
-        || l.starts_with("________________________________")
-        || ((l.starts_with("On ") || l.starts_with("בתאריך ") || l.starts_with("ב-"))
-            && (l.ends_with("wrote:") || l.ends_with("כתב:") || l.ends_with("כתבה:")))
-        || l.starts_with("From: ")
-        || l.starts_with("מאת: ")
-}
-
-/// The writer's own words: the text before the quoted mail, at most 20,000 characters.
-pub fn own_text(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines() {
-        if starts_quote(line) {
-            break;
-        }
-        out.push_str(line);
-        out.push('\n');
-        if out.len() > 20_000 {
-            break;
-        }
-    }
-    out
-}
+pub use crate::mail::quote::own_text;
 
 /// A question mark outside links (`?q=`), in any of the scripts' forms.
 fn has_question(text: &str) -> bool {

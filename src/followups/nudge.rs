@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 use serde::Deserialize;
 
 use super::model::FollowUp;
-use crate::ai::prompts::{detect_language, language_name};
+use crate::ai::prompts::{language_name, mail_language};
 use crate::ai::routes::editor_html_in;
 use crate::ai::source::MailText;
 use crate::ai::{self, Ask, answer};
@@ -143,7 +143,7 @@ pub async fn write(state: &AppState, user_id: u64, f: &FollowUp) -> Result<Nudge
     let (mail, _) = state
         .store_blocking(move |store| ai::source::stored(store, user_id, email_id, false))
         .await?;
-    let language = detect_language(&format!("{} {}", mail.subject, mail.body));
+    let language = mail_language(&format!("{} {}", mail.subject, mail.body));
     let days = ((crate::kit::now() - f.sent_at) / super::model::DAY).max(1);
     let by_ai = match ai::prepare(state, user_id, &ai::Extras::default(), &HeaderMap::new()).await {
         Ok(prepared) => {

@@ -14,6 +14,7 @@ pub mod net;
 pub mod parse;
 pub mod preview;
 pub mod providers;
+pub mod quote;
 pub mod sanitize;
 pub mod servers;
 pub mod smtp;

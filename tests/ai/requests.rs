@@ -361,3 +361,55 @@ async fn a_reply_is_asked_in_the_language_of_the_mail() {
     assert!(llm.last().system().contains("Write the reply in English."));
     assert_eq!(v["dir"], "ltr", "{v}");
 }
+
+/// Held-out mail in each language, in the styles real mail comes in (tests/fixtures/languages:
+/// a short reply above a long quoted thread in another language, Outlook's and Gmail's quote
+/// headers in Hebrew, Arabic and Russian, Hebrew full of English technical terms, English
+/// signatures and links under Arabic and Russian text): each is answered in the language its
+/// writer wrote in, which the file name starts with.
+#[tokio::test]
+async fn held_out_mail_is_answered_in_its_writers_language() {
+    let llm = FakeLlm::start().await;
+    let (app, token) = app(&llm, "").await;
+    with_key(&app, &token, "sk-ant-test").await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/languages");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let mut wrong = Vec::new();
+    for path in files {
+        let raw = std::fs::read(&path).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (want, name_in_prompt, dir) = match &name[..2] {
+            "he" => ("hebrew", "Hebrew (עברית)", "rtl"),
+            "en" => ("english", "English", "ltr"),
+            "ar" => ("arabic", "Arabic (العربية)", "rtl"),
+            "ru" => ("russian", "Russian (русский)", "ltr"),
+            other => panic!("{name}: unknown language {other}"),
+        };
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/claude/smart-reply",
+                Some(&token),
+                Some(json!({"emailContent": {
+                    "from": m.from().and_then(|a| a.first()).and_then(|a| a.address()).unwrap(),
+                    "subject": m.subject().unwrap(),
+                    "body": m.body_text(0).unwrap(),
+                }})),
+            )
+            .await;
+        assert_eq!(s, 200, "{name}: {v}");
+        let asked = llm.last().system().contains(&format!(
+            "Write the reply in {name_in_prompt}, the language of the email."
+        ));
+        if !asked || v["language"] != want || v["dir"] != dir {
+            wrong.push(format!("{name}: answered {} {}", v["language"], v["dir"]));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
