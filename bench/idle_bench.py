@@ -48,6 +48,22 @@ def switches(pid):
     return vol, invol
 
 
+def switches_by_thread(pid):
+    """Voluntary context switches by thread name (threads of one name summed)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                for line in f:
+                    if line.startswith("voluntary_ctxt_switches"):
+                        out[name] = out.get(name, 0) + int(line.split()[1])
+        except OSError:
+            pass
+    return out
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -139,13 +155,16 @@ def main():
         # The index catches up and the first runs of every job pass.
         time.sleep(30)
         c0, s0, t0 = cpu_seconds(proc.pid), switches(proc.pid), time.monotonic()
+        b0 = switches_by_thread(proc.pid)
         time.sleep(args.seconds)
         c1, s1, t1 = cpu_seconds(proc.pid), switches(proc.pid), time.monotonic()
+        b1 = switches_by_thread(proc.pid)
         rss = rss_mb(proc.pid)
         window = t1 - t0
         cpu_pct = 100 * (c1 - c0) / window
         wakeups = (s1[0] - s0[0]) / window
         preempted = (s1[1] - s0[1]) / window
+        by_thread = sorted(((b1[k] - b0.get(k, 0)) / window, k) for k in b1)[::-1][:6]
         # One new mail over IDLE: until it is listed (a new connection: the idle one was closed).
         admin = Api(port)
         admin.token = apis[0].token
@@ -176,6 +195,7 @@ def main():
     print(f"CPU: {cpu_pct:.3f}% of one core  (goal < {GOAL_CPU_PCT}%)  {verdict(cpu_pct < GOAL_CPU_PCT)}")
     print(f"wake-ups: {wakeups:.1f} per second  (goal < {GOAL_WAKEUPS})  {verdict(wakeups < GOAL_WAKEUPS)}"
           f"  (and {preempted:.1f} preemptions a second)")
+    print("wake-ups by thread: " + ", ".join(f"{name} {rate:.1f}/s" for rate, name in by_thread))
     print(f"idle RSS: {rss:.0f} MB  (goal < {GOAL_RSS_MB:.0f} MB)  {verdict(rss < GOAL_RSS_MB)}")
     print(f"a new mail listed after: {arrival:.2f} s")
     if args.markdown:

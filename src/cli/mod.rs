@@ -81,7 +81,7 @@ pub fn run() -> ExitCode {
 fn init_logging(config: &Config) {
     use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(quiet_scheduler(&config.log.level)));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&config.log.level));
     // A filter of its own after the level's: a RUST_LOG naming an IMAP module more precisely
     // (`async_imap::client=trace`) would win over any directive added to the level's filter.
     let imap_quiet =
@@ -94,16 +94,6 @@ fn init_logging(config: &Config) {
                 .with_filter(imap_quiet),
         )
         .init();
-}
-
-/// The scheduler crate says "Job creator created" at INFO for every job: kept below the
-/// server's own lines unless the level names it.
-fn quiet_scheduler(level: &str) -> String {
-    if level.contains("tokio_cron_scheduler") {
-        level.to_string()
-    } else {
-        format!("{level},tokio_cron_scheduler=warn")
-    }
 }
 
 /// async-imap traces every command it sends, LOGIN with the password included, and every mail

@@ -1,5 +1,7 @@
-//! The daemon's periodic work on one in-process scheduler (tokio-cron-scheduler): `serve`
-//! starts it with every job (each feature's `Feature::jobs`) and shuts it down before it exits.
+//! The daemon's periodic work on one in-process scheduler: `serve` starts it with every job
+//! (each feature's `Feature::jobs`) and shuts it down before it exits. Each job sleeps on a
+//! timer of its own; nothing wakes between two of a job's runs (tokio-cron-scheduler, which the
+//! design named, was replaced: its loop woke twice a second whatever the jobs were, issue 42).
 //! Each job:
 //! - runs in a task of its own, so a panic is caught there, logged, and the job runs again at
 //!   its next tick; a failure (`Err`) is logged the same way. The server never goes down for it.
@@ -23,7 +25,7 @@ use std::time::Duration;
 
 use tokio::sync::{Mutex, Notify};
 use tokio::task::JoinHandle;
-use tokio_cron_scheduler::{Job, JobScheduler};
+use tokio::time::{Instant, MissedTickBehavior};
 
 /// A run: done, or (a due-time job) the Unix time in milliseconds it is next due at.
 type Run<C> = Arc<
@@ -101,8 +103,7 @@ struct Entry<C> {
 /// The scheduler and its jobs (a service of the state, so features can trigger a job).
 pub struct Jobs<C> {
     entries: HashMap<&'static str, Arc<Entry<C>>>,
-    scheduler: Mutex<Option<JobScheduler>>,
-    /// The sleepers of the due-time jobs.
+    /// Each job's sleeper: a period's timer, or a due-time job's.
     sleepers: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -126,7 +127,6 @@ impl<C: Context> Jobs<C> {
             .collect();
         Self {
             entries,
-            scheduler: Mutex::new(None),
             sleepers: Mutex::new(Vec::new()),
         }
     }
@@ -142,24 +142,17 @@ impl<C: Context> Jobs<C> {
         all
     }
 
-    /// Starts the scheduler with every job.
+    /// Starts every job's sleeper.
     pub async fn start(&self, state: &C) -> anyhow::Result<()> {
-        let scheduler = JobScheduler::new().await?;
         let mut sleepers = self.sleepers.lock().await;
         for entry in self.entries.values() {
             let (entry, state) = (entry.clone(), state.clone());
-            if entry.spec.is_due_job() {
-                sleepers.push(tokio::spawn(sleeper(entry, state)));
-                continue;
-            }
-            let job = Job::new_repeated_async(entry.spec.every, move |_, _| {
-                let (entry, state) = (entry.clone(), state.clone());
-                Box::pin(async move { tick(entry, state, false).await })
-            })?;
-            scheduler.add(job).await?;
+            sleepers.push(if entry.spec.is_due_job() {
+                tokio::spawn(sleeper(entry, state))
+            } else {
+                tokio::spawn(every(entry, state))
+            });
         }
-        scheduler.start().await?;
-        *self.scheduler.lock().await = Some(scheduler);
         tracing::debug!(jobs = ?self.periods(), "scheduler started");
         Ok(())
     }
@@ -188,16 +181,23 @@ impl<C: Context> Jobs<C> {
         for sleeper in self.sleepers.lock().await.drain(..) {
             sleeper.abort();
         }
-        if let Some(mut s) = self.scheduler.lock().await.take()
-            && let Err(e) = s.shutdown().await
-        {
-            tracing::warn!(error = %e, "scheduler shutdown");
-        }
     }
 }
 
 /// A due-time job whose run failed tries again this much later.
 const RETRY_AFTER_MS: i64 = 60_000;
+
+/// Runs a periodic job every period, the first one period after start. A tick that comes while
+/// the job still runs waits for the run (no overlap, no burst of missed ticks after it).
+async fn every<C: Context>(entry: Arc<Entry<C>>, state: C) {
+    let period = entry.spec.every;
+    let mut timer = tokio::time::interval_at(Instant::now() + period, period);
+    timer.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    loop {
+        timer.tick().await;
+        tick(entry.clone(), state.clone(), false).await;
+    }
+}
 
 /// Runs a due-time job at start, then whenever it is due or triggered.
 async fn sleeper<C: Context>(entry: Arc<Entry<C>>, state: C) {

@@ -252,6 +252,10 @@ const FEED_BATCH: usize = 5_000;
 /// The feed drops passed entries at most this often (a write transaction each time).
 const PRUNE_EVERY: Duration = Duration::from_secs(1);
 
+/// The longest the feed sleeps between two looks at the log while nothing is written: a write
+/// that does not say it committed (most do, through `Store::write`) is seen this late at most.
+pub const IDLE_POLL: Duration = Duration::from_secs(1);
+
 /// The log as a stream in this process: a task reads new entries and broadcasts them in
 /// batches; the live channel subscribes. It starts at the end of the log (a new process has
 /// no sessions to tell about older changes).
@@ -285,11 +289,16 @@ impl ChangeFeed {
         Ok(full)
     }
 
-    /// Follows the log every `poll`; ends when the last handle to the feed is dropped.
+    /// Follows the log: at once after a write said it committed ([`Store::committed`]),
+    /// every `poll` while entries keep coming, and less and less often (up to [`IDLE_POLL`])
+    /// while nothing does, so an idle server sleeps. Ends when the last handle to the feed is
+    /// dropped.
     pub fn spawn(self: &Arc<Self>, poll: Duration) {
         let weak = Arc::downgrade(self);
+        let store = self.store.clone();
         tokio::spawn(async move {
             let mut pruned = tokio::time::Instant::now();
+            let mut wait = poll;
             loop {
                 let Some(feed) = weak.upgrade() else { return };
                 let prune_now = pruned.elapsed() >= PRUNE_EVERY;
@@ -297,23 +306,34 @@ impl ChangeFeed {
                     pruned = tokio::time::Instant::now();
                 }
                 let more = tokio::task::spawn_blocking(move || {
+                    let before = feed.cursor.load(Ordering::Relaxed);
                     let more = feed.step()?;
+                    let found = feed.cursor.load(Ordering::Relaxed) != before;
                     if prune_now {
                         prune(&feed.store, feed.cursor.load(Ordering::Relaxed))?;
                     }
-                    Ok::<_, anyhow::Error>(more)
+                    Ok::<_, anyhow::Error>((more, found))
                 })
                 .await;
-                let more = match more {
-                    Ok(Ok(more)) => more,
+                let (more, found) = match more {
+                    Ok(Ok(step)) => step,
                     Ok(Err(e)) => {
                         tracing::error!(error = %format!("{e:#}"), "mail change feed failed; retrying");
-                        false
+                        (false, false)
                     }
-                    Err(_) => false,
+                    Err(_) => (false, false),
                 };
-                if !more {
-                    tokio::time::sleep(poll).await;
+                if more {
+                    continue;
+                }
+                wait = if found {
+                    poll
+                } else {
+                    (wait * 2).min(IDLE_POLL.max(poll))
+                };
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = store.next_commit() => wait = poll,
                 }
             }
         });

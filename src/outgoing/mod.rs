@@ -66,7 +66,7 @@ pub static FEATURE: Feature = Feature {
     ],
     jobs: |_| {
         vec![
-            Spec::new(scheduler::SEND, Duration::from_secs(1), scheduler::pass),
+            Spec::due(scheduler::SEND, scheduler::pass),
             Spec::new(
                 scheduler::SWEEP,
                 Duration::from_secs(3600),

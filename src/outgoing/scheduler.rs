@@ -1,10 +1,14 @@
 //! The outbox's jobs on the scheduler (`crate::jobs`): `pass` sends what is due (undo delay
-//! over, scheduled time reached, retry backoff passed) every second, and at once when a
-//! request wakes the outbox; `sweep_uploads` drops attachments no mail took. `prepare` runs
-//! once at start.
+//! over, scheduled time reached, retry backoff passed) when the next item falls due, and at
+//! once when a request wakes the outbox, else every 5 s at most (writers that do not wake it);
+//! between those it sleeps (a due-time job, issue 42: it ran every second). `sweep_uploads` drops attachments no mail took. `prepare` runs once at
+//! start.
 
 use super::{Outbox, deliver, outbox, uploads};
 use crate::state::AppState;
+
+/// The longest the outbox sleeps with nothing due.
+const IDLE_LOOK_SECS: i64 = 5;
 
 /// The jobs' names.
 pub const SEND: &str = "outbox";
@@ -31,16 +35,18 @@ pub fn prepare(state: &AppState) -> anyhow::Result<()> {
 }
 
 /// Sends every due item, and again while sending made more due (failures reschedule
-/// themselves; new items may have come).
-pub async fn pass(state: AppState) -> anyhow::Result<()> {
+/// themselves; new items may have come). Returns when the next item falls due (Unix ms).
+pub async fn pass(state: AppState) -> anyhow::Result<Option<i64>> {
     loop {
         let store = state.store.clone();
         let items = tokio::task::spawn_blocking(move || outbox::all(&store)).await??;
         let mut worked = false;
+        let mut next: Option<i64> = None;
         for item in items {
             let Some(due) = item.due_at() else { continue };
             let now = crate::kit::now();
             if due > now {
+                next = Some(next.map_or(due, |n| n.min(due)));
                 continue;
             }
             let store = state.store.clone();
@@ -52,7 +58,10 @@ pub async fn pass(state: AppState) -> anyhow::Result<()> {
             }
         }
         if !worked {
-            return Ok(());
+            // Not every writer of the outbox wakes it (a rule's forward, an invitation's
+            // answer, an unsubscribe mail): it looks again this soon at the latest.
+            let soon = crate::kit::now() + IDLE_LOOK_SECS;
+            return Ok(Some(next.map_or(soon, |n| n.min(soon)) * 1000));
         }
     }
 }

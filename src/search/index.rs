@@ -184,9 +184,12 @@ impl Search {
         cv.notify_one();
     }
 
-    /// Starts the indexer thread: it rebuilds when needed, then follows the change log. It ends when
-    /// the last handle to the index is dropped.
-    pub fn spawn_indexer(self: &Arc<Self>, poll: Duration) {
+    /// Starts the indexer thread: it rebuilds when needed, then follows the change log, looking
+    /// every `poll` while a bulk load makes it wait and every `idle_poll` otherwise, and at once
+    /// when [`Search::poke`]d (`serve` pokes it on every batch of the change feed, so its
+    /// `idle_poll` is long and an idle server sleeps). It ends when the last handle to the index
+    /// is dropped.
+    pub fn spawn_indexer(self: &Arc<Self>, poll: Duration, idle_poll: Duration) {
         self.indexer_running.store(true, Ordering::Relaxed);
         let weak: Weak<Self> = Arc::downgrade(self);
         std::thread::Builder::new()
@@ -209,8 +212,9 @@ impl Search {
                     }
                     let (lock, cv) = &me.wake;
                     let guard = lock.lock().expect("search wake");
+                    let timeout = if wait { poll } else { idle_poll };
                     let (mut woken, _) = cv
-                        .wait_timeout_while(guard, poll, |w| !*w)
+                        .wait_timeout_while(guard, timeout, |w| !*w)
                         .expect("search wake");
                     *woken = false;
                 }

@@ -38,8 +38,10 @@ pub use routes::router;
 use crate::feature::{Feature, Setup, need};
 use crate::state::AppState;
 
-/// How often the indexer looks for stored changes to index.
+/// How often the indexer looks while a bulk load makes it wait.
 const INDEX_POLL: Duration = Duration::from_millis(250);
+/// How long the indexer sleeps with nothing to do and no poke (a safety net: the feed pokes it).
+const INDEX_IDLE_POLL: Duration = Duration::from_secs(10);
 
 /// Search: its route, the index (opened at background priority) and the indexer.
 pub static FEATURE: Feature = Feature {
@@ -72,10 +74,20 @@ impl crate::forget::Hooks for Search {
     }
 }
 
-/// The indexer thread, at background priority.
+/// The indexer thread, at background priority, poked by every batch of the change feed.
 fn start(state: &AppState) -> anyhow::Result<()> {
     let search = state.service::<Search>();
-    background::in_background(|| search.spawn_indexer(INDEX_POLL));
+    background::in_background(|| search.spawn_indexer(INDEX_POLL, INDEX_IDLE_POLL));
+    let mut feed = state.changes.subscribe();
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match feed.recv().await {
+                Ok(_) | Err(RecvError::Lagged(_)) => search.poke(),
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
     Ok(())
 }
 

@@ -44,6 +44,9 @@ pub struct Store {
     migrations: &'static [Migration],
     /// Bulk loads in progress ([`Store::bulk_load`]).
     bulk: Arc<AtomicUsize>,
+    /// Told after a write committed, so the change feed reads at once instead of polling
+    /// ([`Store::committed`]).
+    wrote: Arc<tokio::sync::Notify>,
 }
 
 /// A bulk load in progress; ends when dropped.
@@ -84,6 +87,17 @@ impl Store {
         BulkLoad(self.bulk.clone())
     }
 
+    /// Says that a write committed (the change log may have grown): the change feed, which
+    /// otherwise sleeps while nothing happens, reads now. [`Store::write`] says it by itself.
+    pub fn committed(&self) {
+        self.wrote.notify_one();
+    }
+
+    /// Resolves after the next [`Store::committed`] (or at once when one came since the last).
+    pub async fn next_commit(&self) {
+        self.wrote.notified().await;
+    }
+
     /// Whether a bulk load is in progress.
     pub fn bulk_loading(&self) -> bool {
         self.bulk.load(Ordering::Relaxed) > 0
@@ -116,6 +130,7 @@ impl Store {
             path,
             migrations,
             bulk: Arc::default(),
+            wrote: Arc::default(),
         };
         let found = store.schema_version()?;
         let latest = store.latest_version();
@@ -153,6 +168,7 @@ impl Store {
             let txn = store.db().begin_write()?;
             let out = f(&txn)?;
             txn.commit()?;
+            store.committed();
             Ok(out)
         })
         .await?

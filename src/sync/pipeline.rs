@@ -103,6 +103,7 @@ fn write_batch(
     }
     let stored = started.elapsed();
     txn.commit()?;
+    store.committed();
     if let Some(judge) = judge {
         judge.committed(&new);
     }

@@ -69,7 +69,7 @@ impl TestApp {
         // The search indexer, as `serve` runs it (a thread: it needs no runtime).
         state
             .service::<mailclient::search::Search>()
-            .spawn_indexer(Duration::from_millis(50));
+            .spawn_indexer(Duration::from_millis(50), Duration::from_millis(50));
         Self { state, _dir: dir }
     }
 
