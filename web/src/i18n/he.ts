@@ -2,6 +2,8 @@
 // Where the spec gives exact Hebrew it is copied verbatim; the rest is written to match its tone.
 // Components never hold literal user-facing text: they read it from here.
 
+import type { BackupSectionName } from '../api/generated';
+
 /** A count as Hebrew readers write it (thousands separated). */
 const count = (n: number) => n.toLocaleString('he-IL');
 
@@ -1025,7 +1027,12 @@ export const he = {
 
   /** The rules page (web/src/features/rules/; spec 001 "Rules and filters page"; src/rules/). */
   rules: {
-    intro: 'הכללים רצים לפי הסדר על כל מייל חדש שמגיע לדואר הנכנס, גם כשהדפדפן סגור.',
+    /**
+     * Spec 001 §7 lists rules newest first; here they are listed in the order they run, since a
+     * rule that stops the rules after it, or moves the mail away, decides before those below it.
+     */
+    intro:
+      'הכללים רצים על כל מייל חדש שמגיע לדואר הנכנס, גם כשהדפדפן סגור, לפי הסדר שבו הם מוצגים כאן ולא לפי תאריך היצירה: הראשון רץ ראשון, וכלל שעוצר כללים נוספים או מעביר את המייל מכריע לפני מי שאחריו. כלל חדש נוסף בסוף, ואפשר להזיז אותו.',
     count: (n: number) => (n === 1 ? 'כלל אחד' : `${count(n)} כללים`),
     add: 'כלל חדש',
     loading: 'טוען כללים...',
@@ -1799,7 +1806,8 @@ export const he = {
     },
     backup: {
       title: 'גיבוי ההגדרות בשרת',
-      intro: 'תיבות הדואר, ספק ה-AI והמפתח, ההעדפות, אימון ה-AI והתבניות נשמרים בשרת מוצפנים בסיסמת אב שרק אתה יודע.',
+      /** `all`: every section's name (below), so the intro lists what a backup holds. */
+      intro: (all: string) => `הגיבוי נשמר בשרת מוצפן בסיסמת אב שרק אתה יודע, וכולל: ${all}.`,
       saveToServer: 'שמירה לשרת',
       loadFromServer: 'טעינה מהשרת',
       none: 'אין הגדרות שמורות',
@@ -1808,13 +1816,23 @@ export const he = {
       fileInput: 'קובץ גיבוי לשחזור',
       savedAt: (date: string) => `גיבוי אחרון: ${date}`,
       includes: (sections: string) => `כולל: ${sections}`,
+      /** Every section of a backup (the server's registry, `BackupSectionName`), in its order. */
       sections: {
         mailboxes: 'תיבות הדואר',
         aiProvider: 'ספק ה-AI והמפתח',
-        preferences: 'ההעדפות',
         aiTraining: 'אימון ה-AI',
+        preferences: 'ההעדפות',
         templates: 'התבניות',
-      } as Record<string, string>,
+        contacts: 'אנשי הקשר',
+        tasks: 'המשימות',
+        rules: 'הכללים',
+        autoReply: 'המענה האוטומטי',
+        spamDetection: 'זיהוי הספאם',
+        snoozes: 'הנודניקים',
+        followUps: 'המעקבים',
+        invitations: 'הזמנות לפגישות',
+        unsubscribeAttempts: 'בקשות הסרה מרשימות תפוצה',
+      } satisfies Record<BackupSectionName, string> as Record<BackupSectionName, string>,
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',
@@ -1894,6 +1912,7 @@ export const he = {
     whitelistDomains: 'דומיינים מאושרים',
     whitelistSenders: 'שולחים מאושרים',
     listHint: 'אחד בכל שורה, או מופרדים בפסיקים.',
+    whitelistSendersHint: 'אחד בכל שורה, או מופרדים בפסיקים: כתובת מלאה (name@example.com), או @example.com לכל מי שכותב מהדומיין.',
     logActivity: 'רישום פעילות (רשימת ההחלטות האחרונות)',
     notifyOnSpam: 'התראה כשמייל מזוהה כספאם',
     save: 'שמירת הגדרות הספאם',
@@ -1979,7 +1998,7 @@ export const he = {
       spam: 'אימון זיהוי ספאם',
     },
     trainingEnabled: 'אימון זיהוי ספאם פעיל',
-    trainingEnabledHint: 'הדוגמאות, המילים, הדומיינים והביטויים כאן משמשים את זיהוי הספאם.',
+    trainingEnabledHint: 'כשהאימון פעיל, הדוגמאות, המילים, הדומיינים והביטויים כאן משמשים את זיהוי הספאם; כשהוא כבוי, אף אחד מהם.',
     spamExamples: 'דוגמאות ספאם',
     hamExamples: 'דוגמאות למיילים לגיטימיים',
     exampleSpamLabel: 'דוגמת ספאם חדשה',
