@@ -210,6 +210,8 @@ test('backups behind the master password: too short, wrong, right, downloaded an
   await page.locator('[data-testid="backup-status"][data-exists="true"]').waitFor();
   assert.equal((await load.innerText()).trim(), 'טעינה מהשרת');
   assert.match(await page.getByTestId('backup-status').innerText(), /תיבות הדואר/);
+  // Every section the server saved is named in Hebrew: no raw key such as "autoReply" (issue 43).
+  assert.doesNotMatch(await page.getByTestId('backup-status').innerText(), /[a-z]{3,}/);
   const kept = (await user('GET', '/api/settings/backup')).body;
   assert.ok(kept.sections.includes('preferences') && kept.sections.includes('mailboxes'), JSON.stringify(kept));
   await shot(page, SUITE, '09-backup-saved');

@@ -91,6 +91,10 @@ timezone: string, appScale: number, fontScale: number, iconScale: number,
  */
 compactMode: boolean, 
 /**
+ * The mail list shows a line of each mail's text under its subject (spec 000 §3).
+ */
+showPreview: boolean, 
+/**
  * Days a sent mail that asks something waits for an answer before it shows as awaiting
  * one (each mail may have its own).
  */
@@ -1504,3 +1508,5 @@ export type ProvidersResponse = { providers: Array<MailProvider>, };
 export type DetectedProvider = { known: boolean, id: string, name: string, note: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+
+export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";

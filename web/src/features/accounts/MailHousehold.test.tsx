@@ -306,6 +306,19 @@ describe('settings backup with a master password', () => {
     expect(screen.getByTestId('backup-status')).toHaveTextContent('כולל: ההעדפות, תיבות הדואר');
   });
 
+  it('names every section in Hebrew, in the status line and the intro (never a raw key)', async () => {
+    const sections = ['rules', 'autoReply', 'snoozes', 'followUps', 'contacts', 'tasks', 'spamDetection'];
+    server(PLAIN, { 'GET /api/settings/backup': () => json(200, { ...KEPT, sections }) });
+    renderCard(PLAIN);
+    const status = await screen.findByTestId('backup-status');
+    await waitFor(() => expect(status).toHaveTextContent('כולל: הכללים, המענה האוטומטי, הנודניקים'));
+    expect(status.textContent).not.toMatch(/[a-z]{3,}/);
+    const intro = document.querySelector('.backup__intro')?.textContent ?? '';
+    for (const name of ['תיבות הדואר', 'הכללים', 'אנשי הקשר', 'המשימות', 'הזמנות לפגישות', 'זיהוי הספאם']) {
+      expect(intro).toContain(name);
+    }
+  });
+
   it('keeps "save" disabled below 8 characters, Enter included; saves with 8', async () => {
     let kept: object = { exists: false, createdAt: null, sections: [] };
     const fetch = server(PLAIN, {
