@@ -1744,6 +1744,7 @@ export const he = {
       fontScale: 'גודל הגופן',
       iconScale: 'גודל הסמלים',
       compactMode: 'תצוגה צפופה',
+      showPreview: 'תצוגה מקדימה ברשימה',
     } as Record<string, string>,
     descriptions: {
       emailNotifications: 'הודעה קופצת ופעמון כשמגיע דואר חדש',
@@ -1753,6 +1754,7 @@ export const he = {
       smartReply: 'כפתורי תשובה מהירה שנכתבו בעזרת AI בחלונית הקריאה',
       darkMode: 'רקע כהה לכל המסכים',
       compactMode: 'יותר מיילים על המסך, עם פחות ריווח',
+      showPreview: 'שורה מתוך תוכן המייל מתחת לנושא ברשימת המיילים',
     } as Record<string, string>,
     languageOnly: 'עברית (שפת הממשק היחידה)',
     scale: 'גודל תצוגה',
