@@ -1711,6 +1711,7 @@ export const he = {
       rollingBack: 'משחזר...',
       current: 'נוכחית',
       close: 'סגירה',
+      more: 'הצגת גרסאות קודמות',
     },
     conflictsDialog: {
       title: 'התנגשויות בהגדרות',
