@@ -1713,6 +1713,12 @@ export const he = {
       close: 'סגירה',
       more: 'הצגת גרסאות קודמות',
     },
+    /** Spec 000 §9: 'Settings conflict' with 'resolve now', else 'settings rejected'. */
+    conflictToast: {
+      title: 'התנגשות בהגדרות',
+      resolveNow: 'לפתרון עכשיו',
+      rejected: 'ההגדרות נדחו: נשמרו הערכים שכבר היו בשרת',
+    },
     conflictsDialog: {
       title: 'התנגשויות בהגדרות',
       intro: 'ההגדרות שונו במקביל ממקום אחר. בחר לכל הגדרה איזה ערך לשמור.',
