@@ -163,6 +163,21 @@ pub fn key_exists(
     Ok(stored_key(store, server_key, user_id, kind, &base_url)?.is_some())
 }
 
+/// Whether the household's key serves the user: they have no key of their own for their
+/// endpoint in effect, and the household's opens for it (their AI calls use it).
+pub fn household_key_serves(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+) -> Result<bool> {
+    let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
+    if stored_key(store, server_key, user_id, kind, &base_url)?.is_some() {
+        return Ok(false);
+    }
+    Ok(household_key(store, server_key, kind, &base_url)?.is_some())
+}
+
 /// The stored key, opened for this endpoint. A key stored for another provider or host does not
 /// open (and counts as none); so does one sealed by another server key (a store restored
 /// without its key file): the user is asked for the key again rather than shown a 500.

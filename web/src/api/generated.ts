@@ -180,7 +180,16 @@ export type FollowUpDueNotice = { id: string, emailId: string, subject: string, 
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
-export type KeyExists = { exists: boolean, };
+export type KeyExists = { 
+/**
+ * The user has a key of their own for their endpoint in effect.
+ */
+exists: boolean, 
+/**
+ * They have none, and the household's key (the admin's, in the global settings) serves
+ * them: their AI calls use it.
+ */
+household: boolean, };
 
 export type AiProvider = "anthropic" | "openai";
 
