@@ -973,7 +973,7 @@ export const he = {
     notifications: 'התראה כשנכתבה טיוטה',
     notificationsHint: 'הודעה קופצת ופעמון בכל טיוטה שהמענה כותב.',
     interval: 'תדירות הבדיקה',
-    intervalHint: 'מייל חדש נבדק בדרך כלל תוך שניות ממועד הגעתו; זו התדירות של הבדיקה הקבועה.',
+    intervalHint: 'כל כמה זמן המענה בודק את המיילים החדשים וכותב להם טיוטות: מייל חדש נענה עד פרק הזמן הזה אחרי שהגיע.',
     intervalOption: (minutes: number) => {
       if (minutes < 1) return `כל ${count(Math.round(minutes * 60))} שניות`;
       if (minutes === 1) return 'כל דקה';
@@ -981,7 +981,8 @@ export const he = {
       return `כל ${count(minutes)} דקות`;
     },
     recommended: '(מומלץ)',
-    intervalWarning: 'בדיקה תכופה מכל 30 שניות מעמיסה על השרת ועל תיבת הדואר.',
+    intervalWarning:
+      'בבדיקה תכופה מכל 30 שניות נכתבת טיוטה כמעט מיד כשמייל מגיע, ולא נשאר זמן לטפל בו בעצמך קודם: מייל שמחקת או העברת מהדואר הנכנס לפני הבדיקה לא נענה.',
     stats: {
       title: 'מצב המענה',
       todayCount: 'טיוטות היום',
