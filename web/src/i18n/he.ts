@@ -2,8 +2,6 @@
 // Where the spec gives exact Hebrew it is copied verbatim; the rest is written to match its tone.
 // Components never hold literal user-facing text: they read it from here.
 
-import type { BackupSectionName } from '../api/generated';
-
 /** A count as Hebrew readers write it (thousands separated). */
 const count = (n: number) => n.toLocaleString('he-IL');
 
@@ -1832,7 +1830,10 @@ export const he = {
       fileInput: 'קובץ גיבוי לשחזור',
       savedAt: (date: string) => `גיבוי אחרון: ${date}`,
       includes: (sections: string) => `כולל: ${sections}`,
-      /** Every section of a backup (the server's registry, `BackupSectionName`), in its order. */
+      /**
+       * Every section of a backup (the server's registry), in its order; typed against the
+       * generated `BackupSectionName` in features/household/BackupSection.tsx.
+       */
       sections: {
         mailboxes: 'תיבות הדואר',
         aiProvider: 'ספק ה-AI והמפתח',
@@ -1848,7 +1849,7 @@ export const he = {
         followUps: 'המעקבים',
         invitations: 'הזמנות לפגישות',
         unsubscribeAttempts: 'בקשות הסרה מרשימות תפוצה',
-      } satisfies Record<BackupSectionName, string> as Record<BackupSectionName, string>,
+      },
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',

@@ -10,6 +10,7 @@
 import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
+import type { BackupSectionName } from '../../api/generated';
 import { downloadBackup, householdKeys, type BackupInfo, type BackupResponse } from '../../api/household';
 import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
@@ -18,14 +19,16 @@ import '../../styles/household.css';
 import { MasterPasswordDialog, type MasterMode } from './MasterPasswordDialog';
 
 const t = he.household.backup;
+/** Every section the server can save, by its Hebrew name: a new section without one fails the typecheck. */
+const SECTION_NAMES: Readonly<Record<BackupSectionName, string>> = t.sections;
 
 /** A section's Hebrew name; one this build does not know (a newer server) is left out. */
 function sectionNames(sections: readonly string[]): string {
-  const names: Record<string, string> = t.sections;
+  const names: Record<string, string> = SECTION_NAMES;
   return sections.flatMap((s) => (names[s] ? [names[s]] : [])).join(', ');
 }
 
-const everySection = Object.values(t.sections).join(', ');
+const everySection = Object.values(SECTION_NAMES).join(', ');
 
 export function BackupSection() {
   const toast = useToast();
