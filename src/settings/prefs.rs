@@ -237,6 +237,9 @@ mod tests {
         let p = Preferences::default();
         assert!(p.email_notifications && p.desktop_notifications && p.smart_reply);
         assert!(!p.sound_notifications && !p.auto_read && !p.dark_mode && !p.compact_mode);
+        // Spec 000 §3: the list shows previews until the user turns them off.
+        assert!(p.show_preview);
+        assert_eq!(group_of("showPreview"), Some("ui"));
         assert_eq!(
             (p.language.as_str(), p.timezone.as_str()),
             ("he", "Asia/Jerusalem")
