@@ -96,12 +96,7 @@ async fn key_exists(
 ) -> Result<Json<KeyExists>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
     let (exists, household) = state
-        .store_blocking(move |store| {
-            Ok((
-                key::key_exists(store, &server_key, &config, user.id)?,
-                key::household_key_serves(store, &server_key, &config, user.id)?,
-            ))
-        })
+        .store_blocking(move |store| key::key_status(store, &server_key, &config, user.id))
         .await?;
     Ok(Json(KeyExists { exists, household }))
 }

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { he } from '../../../i18n/he';
 import { useToast } from '../../../session/Toasts';
+import { showActionToast } from '../../../session/actionToast';
 import { ConflictsDialog } from './ConflictsDialog';
 import { useSettingsSync } from './SettingsProvider';
 
@@ -26,24 +27,11 @@ export function ConflictAlerts() {
     for (const c of conflicts) {
       if (announced.current.has(c.id)) continue;
       announced.current.add(c.id);
-      toast.show('error', t.title, {
-        duration: CONFLICT_TOAST_MS,
-        render: (close) => (
-          <div className="startup-toast" data-testid="settings-conflict-toast">
-            <p dir="auto">{t.title}</p>
-            <button
-              type="button"
-              className="button startup-toast__button"
-              onClick={() => {
-                close();
-                setOpen(true);
-              }}
-              data-testid="settings-conflict-resolve"
-            >
-              {t.resolveNow}
-            </button>
-          </div>
-        ),
+      showActionToast(toast, 'error', t.title, CONFLICT_TOAST_MS, {
+        label: t.resolveNow,
+        onAction: () => setOpen(true),
+        testId: 'settings-conflict-toast',
+        buttonTestId: 'settings-conflict-resolve',
       });
     }
   }, [conflicts, toast]);
