@@ -78,13 +78,12 @@ impl Profile {
         let mut white_domains = entries(&s.whitelist_domains);
         let mut white_senders = HashSet::new();
         for e in entries(&s.whitelist_senders) {
-            match e.strip_prefix('@') {
-                Some(domain) if domain.contains('.') => white_domains.push(domain.to_string()),
-                Some(_) => {}
-                None if e.contains('@') => {
-                    white_senders.insert(e);
+            if let Some(domain) = e.strip_prefix('@') {
+                if domain.contains('.') {
+                    white_domains.push(domain.to_string());
                 }
-                None => {}
+            } else if e.contains('@') {
+                white_senders.insert(e);
             }
         }
         Ok(Profile {
@@ -128,14 +127,12 @@ mod tests {
         Profile::build(&store, dana).unwrap()
     }
 
-    const TAB: &str = "spamKeywords";
-
     #[test]
     fn the_spam_tab_counts_only_while_its_switch_is_on() {
         let tab = |on: bool| {
             json!({
                 "spamTrainingEnabled": on,
-                TAB: "הגרלה ענקית",
+                "spamKeywords": "הגרלה ענקית",
                 "spamDomains": "casino.test",
                 "spamPatterns": "zz+top",
             })
