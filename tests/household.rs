@@ -146,13 +146,7 @@ async fn household_mail_settings_connect_a_second_user_without_showing_the_passw
     }
 
     // The household's AI key serves him (he has none of his own), and he is told so.
-    let (_, v) = call(
-        &yossi,
-        M::GET,
-        "/api/settings/claude-api-key/exists",
-        None,
-    )
-    .await;
+    let (_, v) = call(&yossi, M::GET, "/api/settings/claude-api-key/exists", None).await;
     assert_eq!(v, json!({"exists": false, "household": true}));
     let (s, v) = call(
         &yossi,
@@ -189,7 +183,13 @@ async fn household_mail_settings_connect_a_second_user_without_showing_the_passw
     )
     .await;
     assert_eq!(v["settings"]["updatedBy"], "user1@example.test");
-    let (_, v) = call(&yossi, M::GET, "/api/global-settings/ai-training/exists", None).await;
+    let (_, v) = call(
+        &yossi,
+        M::GET,
+        "/api/global-settings/ai-training/exists",
+        None,
+    )
+    .await;
     assert_eq!(v["updatedBy"], "user1@example.test");
 
     server.stop();

@@ -49,7 +49,10 @@ pub fn join(store: &Store) -> anyhow::Result<()> {
 pub async fn run(state: AppState) -> anyhow::Result<()> {
     let arrived = state.store_blocking(collect).await?;
     if !arrived.is_empty() {
-        tracing::debug!(users = arrived.len(), "auto-reply: new mail waits for its check");
+        tracing::debug!(
+            users = arrived.len(),
+            "auto-reply: new mail waits for its check"
+        );
     }
     let users = state.store_blocking(settings::enabled).await?;
     let now = now_ms();

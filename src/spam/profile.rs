@@ -149,7 +149,10 @@ mod tests {
 
     #[test]
     fn an_approved_sender_may_be_a_whole_domain() {
-        let p = dana_with(json!({}), "@family.test\nboss@work.test\nnot-an-address\n@nodot");
+        let p = dana_with(
+            json!({}),
+            "@family.test\nboss@work.test\nnot-an-address\n@nodot",
+        );
         assert!(p.white_domains.contains(&"family.test".to_string()));
         assert!(p.white_senders.contains("boss@work.test"));
         assert_eq!(p.white_senders.len(), 1);
