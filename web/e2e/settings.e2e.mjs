@@ -141,6 +141,13 @@ test('preferences follow the user between two sessions live, with conflicts and 
   await a.page.waitForFunction(() => document.documentElement.dataset.density === 'compact', null, { timeout: 2000 });
   await shot(a.page, SUITE, '06-inbox-dark-compact');
 
+  // The list preview switched off from B: A's rows lose their line of text (spec 000 §3).
+  assert.ok((await a.page.locator('.thread-row__preview').count()) > 0, 'previews show by default');
+  await b.page.getByTestId('pref-showPreview').click();
+  await a.page.waitForFunction(() => document.querySelectorAll('.thread-row__preview').length === 0, null, { timeout: 2000 });
+  assert.ok((await a.page.getByTestId('thread-row').count()) > 0, 'the rows stay');
+  await shot(a.page, SUITE, '07-inbox-no-preview');
+
   // A reload keeps everything (the server's copy, and the first paint from this browser's).
   await a.page.reload();
   assert.equal(await theme(a.page), 'dark');
