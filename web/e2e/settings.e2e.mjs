@@ -153,6 +153,16 @@ test('preferences follow the user between two sessions live, with conflicts and 
   assert.equal(await theme(a.page), 'dark');
 
   assert.deepEqual(a.problems, []);
+  // Away from the settings page (A is in the inbox): a lost race shows the spec's error toast
+  // with 'resolve now', which opens the conflicts dialog right there (spec 000 §9).
+  const lost = await rawPut(a.page, { settingsUpdate: { darkMode: false }, settingsType: 'ui', baseVersion: 0 });
+  assert.equal(lost.status, 409, JSON.stringify(lost.body));
+  const alert = a.page.getByTestId('settings-conflict-toast');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /התנגשות בהגדרות/);
+  await alert.getByTestId('settings-conflict-resolve').click();
+  await a.page.getByTestId('settings-conflicts').getByTestId('conflict-item').first().waitFor();
+  await shot(a.page, SUITE, '08-conflict-from-inbox');
   // B's one refused request is the stale write this test forced.
   assert.deepEqual(
     b.problems.filter((p) => !p.includes('status of 409')),
