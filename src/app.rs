@@ -161,7 +161,22 @@ pub async fn start_background(state: &AppState) -> anyhow::Result<()> {
 pub fn typescript() -> String {
     let cfg = crate::wire::config();
     let parts: Vec<String> = FEATURES.iter().flat_map(|f| (f.wire_types)(&cfg)).collect();
-    format!("{}{}", crate::wire::HEADER, parts.join("\n"))
+    format!(
+        "{}{}\n{}",
+        crate::wire::HEADER,
+        parts.join("\n"),
+        backup_section_names()
+    )
+}
+
+/// The names of the backup's sections as one TypeScript union, so the web must name each in
+/// Hebrew (its map is typed by it: a new section without a Hebrew name fails the typecheck).
+fn backup_section_names() -> String {
+    let names: Vec<String> = backup_sections()
+        .iter()
+        .map(|s| format!("\"{}\"", s.name))
+        .collect();
+    format!("export type BackupSectionName = {};\n", names.join(" | "))
 }
 
 /// Every feature's routes with the cross-cutting layers: the per-user limits and the request

@@ -207,6 +207,8 @@ pub const AI_BODY_REQUIRED: &str = "יש לכתוב קודם את תוכן המ�
 pub const AI_PROMPT_REQUIRED: &str = "יש לכתוב כמה מילים על המייל הרצוי";
 pub const AI_KEY_BLANK: &str = "הזן מפתח API";
 pub const AI_KEY_TOO_LONG: &str = "מפתח ה-API ארוך מדי";
+/// Who saved the household's AI training when they have no mailbox (spec 001 §6).
+pub const UNKNOWN_USER: &str = "משתמש לא ידוע";
 pub const AI_PROVIDER_UNKNOWN: &str = "ספק AI לא מוכר (anthropic או openai)";
 pub const AI_BASE_URL_INVALID: &str =
     "כתובת השרת של ספק ה-AI אינה תקינה (http:// או https://, בלי שם משתמש, סיסמה או פרמטרים)";

@@ -145,7 +145,9 @@ async fn household_mail_settings_connect_a_second_user_without_showing_the_passw
         assert!(!seen.contains(secret), "a response to yossi holds {secret}");
     }
 
-    // The household's AI key serves him (he has none of his own), and only it.
+    // The household's AI key serves him (he has none of his own), and he is told so.
+    let (_, v) = call(&yossi, M::GET, "/api/settings/claude-api-key/exists", None).await;
+    assert_eq!(v, json!({"exists": false, "household": true}));
     let (s, v) = call(
         &yossi,
         M::POST,
@@ -158,6 +160,37 @@ async fn household_mail_settings_connect_a_second_user_without_showing_the_passw
         llm.last().header("x-api-key"),
         Some("sk-ant-household-secret")
     );
+
+    // The global AI training records who saved it by e-mail (spec 001 §6): the admin's mailbox,
+    // or the unknown-user label while she has none.
+    let training = json!({"settings": {"tone": "friendly"}});
+    let (s, v) = call(
+        &admin,
+        M::POST,
+        "/api/global-settings/ai-training",
+        Some(training.clone()),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["settings"]["updatedBy"], "משתמש לא ידוע");
+    let (s, text) = send(&admin, M::POST, "/api/global-settings/email/load", None).await;
+    assert_eq!(s, 200, "{text}");
+    let (_, v) = call(
+        &admin,
+        M::POST,
+        "/api/global-settings/ai-training",
+        Some(training),
+    )
+    .await;
+    assert_eq!(v["settings"]["updatedBy"], "user1@example.test");
+    let (_, v) = call(
+        &yossi,
+        M::GET,
+        "/api/global-settings/ai-training/exists",
+        None,
+    )
+    .await;
+    assert_eq!(v["updatedBy"], "user1@example.test");
 
     server.stop();
     // Sealed at rest: neither secret is in the store file.

@@ -58,7 +58,7 @@ async fn versions_conflicts_merges_and_isolation() {
         json!({"emailNotifications": true, "desktopNotifications": true,
             "soundNotifications": false, "autoRead": false, "smartReply": true,
             "darkMode": false, "language": "he", "timezone": "Asia/Jerusalem",
-            "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false,
+            "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false, "showPreview": true,
             "followUpDays": 3})
     );
 

@@ -159,8 +159,25 @@ pub fn key_exists(
     config: &AiConfig,
     user_id: u64,
 ) -> Result<bool> {
+    Ok(key_status(store, server_key, config, user_id)?.0)
+}
+
+/// Whether the user has a key of their own for their endpoint in effect, and, if not, whether
+/// the household's opens for it (then their AI calls use it).
+pub fn key_status(
+    store: &Store,
+    server_key: &ServerKey,
+    config: &AiConfig,
+    user_id: u64,
+) -> Result<(bool, bool)> {
     let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
-    Ok(stored_key(store, server_key, user_id, kind, &base_url)?.is_some())
+    if stored_key(store, server_key, user_id, kind, &base_url)?.is_some() {
+        return Ok((true, false));
+    }
+    Ok((
+        false,
+        household_key(store, server_key, kind, &base_url)?.is_some(),
+    ))
 }
 
 /// The stored key, opened for this endpoint. A key stored for another provider or host does not

@@ -57,7 +57,11 @@ pub struct KeyResponse {
 /// `GET /api/settings/claude-api-key/exists`.
 #[derive(Debug, Serialize, TS)]
 pub struct KeyExists {
+    /// The user has a key of their own for their endpoint in effect.
     pub exists: bool,
+    /// They have none, and the household's key (the admin's, in the global settings) serves
+    /// them: their AI calls use it.
+    pub household: bool,
 }
 
 async fn store_key(
@@ -91,10 +95,10 @@ async fn key_exists(
     CurrentUser(user): CurrentUser,
 ) -> Result<Json<KeyExists>> {
     let (server_key, config) = (state.key.clone(), state.config.ai.clone());
-    let exists = state
-        .store_blocking(move |store| key::key_exists(store, &server_key, &config, user.id))
+    let (exists, household) = state
+        .store_blocking(move |store| key::key_status(store, &server_key, &config, user.id))
         .await?;
-    Ok(Json(KeyExists { exists }))
+    Ok(Json(KeyExists { exists, household }))
 }
 
 /// A provider with its model and base URL.

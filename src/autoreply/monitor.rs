@@ -1,11 +1,12 @@
 //! The auto-reply monitor, a job on the scheduler (every [`TICK`], the shortest check
 //! interval). Each run:
 //! 1. follows the mail store's change log (its own durable cursor) and queues, for each user
-//!    with auto-reply on, the mail the sync added to an INBOX: new mail is picked up within a
-//!    tick, whatever the user's interval;
-//! 2. checks each user with mail that just arrived, or whose `autoReplyCheckInterval` has
-//!    passed (failed tries wait for it), deciding each waiting mail once (`rules`) and
-//!    writing a draft for the ones it answers (`reply`).
+//!    with auto-reply on, the mail the sync added to an INBOX (cheap: no provider call);
+//! 2. checks each user whose `autoReplyCheckInterval` has passed since their last check
+//!    ([`due`]), deciding each waiting mail once (`rules`) and writing a draft for the ones it
+//!    answers (`reply`). The interval paces this work: a new mail is answered at the user's
+//!    next check, within the interval of its arrival, and a mail deleted or moved out of the
+//!    inbox before then is not answered at all.
 //!
 //! Only mail that arrived after auto-reply was turned on, and not more than a day before it
 //! was seen, is considered: a first sync or a re-sync of old mail is never answered.
@@ -47,14 +48,16 @@ pub fn join(store: &Store) -> anyhow::Result<()> {
 /// One run of the job.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
     let arrived = state.store_blocking(collect).await?;
+    if !arrived.is_empty() {
+        tracing::debug!(
+            users = arrived.len(),
+            "auto-reply: new mail waits for its check"
+        );
+    }
     let users = state.store_blocking(settings::enabled).await?;
     let now = now_ms();
     for (user_id, stored) in users {
-        let due = arrived.contains(&user_id)
-            || stored
-                .last_check_ms
-                .is_none_or(|last| now - last >= stored.settings.interval_ms() - 500);
-        if !due {
+        if !due(stored.last_check_ms, stored.settings.interval_ms(), now) {
             continue;
         }
         tracing::debug!(user_id, "auto-reply: checking");
@@ -71,6 +74,13 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether the user's check is due: never checked, or their interval has passed since (less
+/// half a second, so a 6-second interval is not missed by a tick that came a little early).
+/// New mail does not make it due: it waits for the check, as the setting says.
+fn due(last_check_ms: Option<i64>, interval_ms: i64, now_ms: i64) -> bool {
+    last_check_ms.is_none_or(|last| now_ms - last >= interval_ms - 500)
 }
 
 /// The monitor as a follower of new inbox mail: each mail of a user with auto-reply on that
@@ -277,4 +287,21 @@ async fn record(
             .send(user_id, Notice::AutoReply(notice));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::due;
+
+    #[test]
+    fn the_check_interval_paces_the_checks() {
+        let two_minutes = 120_000;
+        assert!(due(None, two_minutes, 1_000_000), "a first check at once");
+        // Checked 6 s ago (a tick): not due, new mail or not, until two minutes have passed.
+        assert!(!due(Some(994_000), two_minutes, 1_000_000));
+        assert!(!due(Some(1_000_000 - 119_000), two_minutes, 1_000_000));
+        assert!(due(Some(1_000_000 - 120_000), two_minutes, 1_000_000));
+        // The shortest interval, one tick, is not missed by a tick a little early.
+        assert!(due(Some(1_000_000 - 5_700), 6_000, 1_000_000));
+    }
 }

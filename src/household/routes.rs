@@ -247,9 +247,13 @@ async fn training_save(
     if !req.settings.is_object() {
         return Err(AppError::bad_request(messages::MALFORMED_JSON));
     }
-    let by = admin.display_name().to_string();
     let h = state
         .blocking(move |s| {
+            // Spec 001 §6: the saver's e-mail (their first mailbox), or the unknown-user label.
+            let by = crate::accounts::list_for_user(&s.store, admin.id)?
+                .into_iter()
+                .next()
+                .map_or_else(|| messages::UNKNOWN_USER.to_string(), |a| a.email);
             training::save_household(&s.store, &req.settings, &by, &crate::kit::now_rfc3339())
         })
         .await?;

@@ -35,6 +35,8 @@ pub struct Preferences {
     pub icon_scale: f64,
     /// A denser list and reading pane.
     pub compact_mode: bool,
+    /// The mail list shows a line of each mail's text under its subject (spec 000 §3).
+    pub show_preview: bool,
     /// Days a sent mail that asks something waits for an answer before it shows as awaiting
     /// one (each mail may have its own).
     pub follow_up_days: u32,
@@ -55,6 +57,7 @@ impl Default for Preferences {
             font_scale: 0.9,
             icon_scale: 0.9,
             compact_mode: false,
+            show_preview: true,
             follow_up_days: DEFAULT_FOLLOW_UP_DAYS,
         }
     }
@@ -91,7 +94,7 @@ enum Kind {
 }
 
 /// Every key, its kind and its group.
-const KEYS: [(&str, Kind, &str); 13] = [
+const KEYS: [(&str, Kind, &str); 14] = [
     ("emailNotifications", Kind::Bool, "notifications"),
     ("desktopNotifications", Kind::Bool, "notifications"),
     ("soundNotifications", Kind::Bool, "notifications"),
@@ -104,10 +107,11 @@ const KEYS: [(&str, Kind, &str); 13] = [
     ("fontScale", Kind::Scale, "ui"),
     ("iconScale", Kind::Scale, "ui"),
     ("compactMode", Kind::Bool, "ui"),
+    ("showPreview", Kind::Bool, "ui"),
     ("followUpDays", Kind::Days, "general"),
 ];
 
-/// At most this many keys in one update (there are thirteen).
+/// At most this many keys in one update (there are fourteen).
 pub const MAX_UPDATE_KEYS: usize = KEYS.len();
 
 /// The group a key belongs to.
@@ -233,6 +237,9 @@ mod tests {
         let p = Preferences::default();
         assert!(p.email_notifications && p.desktop_notifications && p.smart_reply);
         assert!(!p.sound_notifications && !p.auto_read && !p.dark_mode && !p.compact_mode);
+        // Spec 000 §3: the list shows previews until the user turns them off.
+        assert!(p.show_preview);
+        assert_eq!(group_of("showPreview"), Some("ui"));
         assert_eq!(
             (p.language.as_str(), p.timezone.as_str()),
             ("he", "Asia/Jerusalem")

@@ -17,7 +17,7 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
             None,
         )
         .await;
-    assert_eq!((s, v), (200, json!({"exists": false})));
+    assert_eq!((s, v), (200, json!({"exists": false, "household": false})));
     // No key: the spec's message, and the provider is never asked. An empty body is told first.
     let (s, v) = subject(&app, &token, "<p><br></p>").await;
     assert_message((s, &v), 400, messages::AI_BODY_REQUIRED);
@@ -48,7 +48,7 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
             None,
         )
         .await;
-    assert_eq!(v, json!({"exists": true}));
+    assert_eq!(v, json!({"exists": true, "household": false}));
     let (_, settings) = app
         .json("GET", "/api/settings/ai", Some(&token), None)
         .await;
@@ -98,7 +98,7 @@ async fn the_key_is_sealed_never_returned_and_required_for_anthropic() {
             None,
         )
         .await;
-    assert_eq!(v, json!({"exists": false}));
+    assert_eq!(v, json!({"exists": false, "household": false}));
     let (s, v) = app
         .json("DELETE", "/api/settings/claude-api-key", Some(&token), None)
         .await;

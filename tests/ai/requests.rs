@@ -248,7 +248,7 @@ async fn an_openai_compatible_server_needs_no_key_and_gets_one_when_stored() {
             None,
         )
         .await;
-    assert_eq!(v, json!({"exists": false}));
+    assert_eq!(v, json!({"exists": false, "household": false}));
     for bad in [
         "http://user:pw@127.0.0.1:1/v1",
         "http://127.0.0.1:1/v1?token=x",

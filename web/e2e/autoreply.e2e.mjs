@@ -1,6 +1,6 @@
 // The AI auto-reply end to end against the real binary, a real Dovecot + Postfix and a local
 // provider speaking the Anthropic Messages wire format (support/llm.mjs): in the settings page's
-// auto-reply card, set the check interval to 6 s (the load warning shows), try to turn it on
+// auto-reply card, set the check interval to 6 s (the warning shows), try to turn it on
 // without a key (refused with the spec's message, nothing saved), then turn it on with a key typed
 // in the card (stored by the server). A personal mail delivered by SMTP gets a draft: the card's
 // activity says so, the stats count it, the notification log has it, and the draft waits under
@@ -89,7 +89,7 @@ test('auto-reply: settings in the card, a draft for new mail, the activity, the 
   const order = await page.locator('section.card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-testid')));
   assert.equal(order[order.indexOf('providers-card') + 1], 'auto-reply-card', order.join(', '));
 
-  // Editable while off: a 6 s check interval, with the load warning; work hours stay off.
+  // Editable while off: a 6 s check interval, with its warning; work hours stay off.
   const enabled = page.getByTestId('auto-reply-enabled');
   await page.getByTestId('auto-reply-tone').waitFor();
   assert.equal(await enabled.isChecked(), false);

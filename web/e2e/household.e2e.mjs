@@ -210,6 +210,8 @@ test('backups behind the master password: too short, wrong, right, downloaded an
   await page.locator('[data-testid="backup-status"][data-exists="true"]').waitFor();
   assert.equal((await load.innerText()).trim(), 'טעינה מהשרת');
   assert.match(await page.getByTestId('backup-status').innerText(), /תיבות הדואר/);
+  // Every section the server saved is named in Hebrew: no raw key such as "autoReply" (issue 43).
+  assert.doesNotMatch(await page.getByTestId('backup-status').innerText(), /[a-z]{3,}/);
   const kept = (await user('GET', '/api/settings/backup')).body;
   assert.ok(kept.sections.includes('preferences') && kept.sections.includes('mailboxes'), JSON.stringify(kept));
   await shot(page, SUITE, '09-backup-saved');
@@ -303,7 +305,9 @@ test('AI training: the admin saves for all users, the user loads them into the f
   // (A user without settings of their own already sees the household's: nothing left unsaved.)
   assert.equal(await theme(page), 'dark');
   await toastWith(page, 'ההגדרות הגלובליות נטענו לטופס').waitFor();
-  assert.match(await page.getByTestId('training-global-info').innerText(), /עודכנו על ידי דנה כהן/);
+  // Spec 001 §6: the saver's e-mail (the admin's mailbox), or the unknown-user label.
+  const adminMailbox = (await admin('GET', '/api/auth/accounts')).body.accounts?.[0]?.email_address;
+  assert.ok((await page.getByTestId('training-global-info').innerText()).includes(`עודכנו על ידי ${adminMailbox ?? 'משתמש לא ידוע'}`));
   // The toasts closed, to see the bar whole.
   while ((await page.getByTestId('toast').count()) > 0) await page.getByTestId('toast').first().getByRole('button').last().click();
   await shot(page, SUITE, '14-training-user-dark');

@@ -141,11 +141,28 @@ test('preferences follow the user between two sessions live, with conflicts and 
   await a.page.waitForFunction(() => document.documentElement.dataset.density === 'compact', null, { timeout: 2000 });
   await shot(a.page, SUITE, '06-inbox-dark-compact');
 
+  // The list preview switched off from B: A's rows lose their line of text (spec 000 §3).
+  assert.ok((await a.page.locator('.thread-row__preview').count()) > 0, 'previews show by default');
+  await b.page.getByTestId('pref-showPreview').click();
+  await a.page.waitForFunction(() => document.querySelectorAll('.thread-row__preview').length === 0, null, { timeout: 2000 });
+  assert.ok((await a.page.getByTestId('thread-row').count()) > 0, 'the rows stay');
+  await shot(a.page, SUITE, '07-inbox-no-preview');
+
   // A reload keeps everything (the server's copy, and the first paint from this browser's).
   await a.page.reload();
   assert.equal(await theme(a.page), 'dark');
 
   assert.deepEqual(a.problems, []);
+  // Away from the settings page (A is in the inbox): a lost race shows the spec's error toast
+  // with 'resolve now', which opens the conflicts dialog right there (spec 000 §9).
+  const lost = await rawPut(a.page, { settingsUpdate: { darkMode: false }, settingsType: 'ui', baseVersion: 0 });
+  assert.equal(lost.status, 409, JSON.stringify(lost.body));
+  const alert = a.page.getByTestId('settings-conflict-toast');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /התנגשות בהגדרות/);
+  await alert.getByTestId('settings-conflict-resolve').click();
+  await a.page.getByTestId('settings-conflicts').getByTestId('conflict-item').first().waitFor();
+  await shot(a.page, SUITE, '08-conflict-from-inbox');
   // B's one refused request is the stale write this test forced.
   assert.deepEqual(
     b.problems.filter((p) => !p.includes('status of 409')),

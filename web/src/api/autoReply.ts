@@ -18,7 +18,7 @@ export type {
 
 /** Spec 001 §9: the check interval's options, in minutes. */
 export const CHECK_INTERVALS: readonly number[] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60];
-/** Below this many minutes the card warns about the load on the server. */
+/** Below this many minutes the card warns that drafts come before the user can act. */
 export const RECOMMENDED_MIN_INTERVAL = 0.5;
 /** The server's range for the daily maximum (the spec's default is its ceiling). */
 export const MAX_PER_DAY_RANGE = { min: 1, max: 1000, specDefault: 1000 } as const;

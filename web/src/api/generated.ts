@@ -91,6 +91,10 @@ timezone: string, appScale: number, fontScale: number, iconScale: number,
  */
 compactMode: boolean, 
 /**
+ * The mail list shows a line of each mail's text under its subject (spec 000 §3).
+ */
+showPreview: boolean, 
+/**
  * Days a sent mail that asks something waits for an answer before it shows as awaiting
  * one (each mail may have its own).
  */
@@ -176,7 +180,16 @@ export type FollowUpDueNotice = { id: string, emailId: string, subject: string, 
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
-export type KeyExists = { exists: boolean, };
+export type KeyExists = { 
+/**
+ * The user has a key of their own for their endpoint in effect.
+ */
+exists: boolean, 
+/**
+ * They have none, and the household's key (the admin's, in the global settings) serves
+ * them: their AI calls use it.
+ */
+household: boolean, };
 
 export type AiProvider = "anthropic" | "openai";
 
@@ -1504,3 +1517,5 @@ export type ProvidersResponse = { providers: Array<MailProvider>, };
 export type DetectedProvider = { known: boolean, id: string, name: string, note: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+
+export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";

@@ -3,6 +3,7 @@
 // through SWR with `keys.search(request)` (the path itself, so the shared fetcher serves it);
 // the key contains `/api/search`, so `isMailKey` covers it and live mail events re-read it.
 
+import { displayZoneOffset } from '../lib/dates';
 import { api } from './client';
 import type { SearchResponse } from './generated';
 
@@ -55,10 +56,12 @@ export const EMPTY_SEARCH: SearchParams = {
   page: 1,
 };
 
-/** The browser's offset from UTC in minutes east (Israel: 120 in winter, 180 in summer). */
+/**
+ * The offset from UTC in minutes east of the user's time-zone preference (the zone every date is
+ * shown in, lib/dates), not the browser's: a filter's day is the day the user sees.
+ */
 export function timezoneOffset(at: Date = new Date()): number {
-  // `|| 0` turns the -0 of UTC into 0.
-  return -at.getTimezoneOffset() || 0;
+  return displayZoneOffset(at);
 }
 
 /** Whether any filter of the panel is set (a folder other than `all` counts). */

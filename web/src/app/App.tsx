@@ -9,6 +9,7 @@ import LoginPage from '../features/auth/LoginPage';
 import { he } from '../i18n/he';
 import { AuthProvider, SessionScope } from '../session/AuthProvider';
 import { Layout } from './Layout';
+import { ConflictAlerts } from '../features/settings/sync/ConflictAlerts';
 import { SettingsProvider } from '../features/settings/sync/SettingsProvider';
 import { LiveUpdates } from './live/LiveUpdates';
 import { PageOutlet } from './PageOutlet';
@@ -50,6 +51,8 @@ export function AppRoutes() {
                     <PageOutlet />
                     {/* Spec 001 §4: the household's mail settings, asked about once per session. */}
                     <StartupGlobalCheck />
+                    {/* Spec 000 §9: a settings conflict is announced on every page. */}
+                    <ConflictAlerts />
                   </Layout>
                 </LiveUpdates>
               </SettingsProvider>

@@ -12,6 +12,7 @@ import type { MailAccountsResponse } from '../api/types';
 import { he } from '../i18n/he';
 import '../styles/household.css';
 import { useToast } from '../session/Toasts';
+import { showActionToast } from '../session/actionToast';
 
 /** Spec 001 §9. */
 export const STARTUP_CHECK_DELAY_MS = 2000;
@@ -31,24 +32,11 @@ export function StartupGlobalCheck() {
         if (!live || !found?.exists) return;
         const mine = await api<MailAccountsResponse>(keys.mailAccounts());
         if (!live || !Array.isArray(mine?.accounts) || mine.accounts.length > 0) return;
-        toast.show('success', t.found, {
-          duration: STARTUP_TOAST_MS,
-          render: (close) => (
-            <div className="startup-toast" data-testid="startup-global-toast">
-              <p dir="auto">{t.found}</p>
-              <button
-                type="button"
-                className="button startup-toast__button"
-                onClick={() => {
-                  close();
-                  navigate('/Settings');
-                }}
-                data-testid="startup-global-open"
-              >
-                {t.open}
-              </button>
-            </div>
-          ),
+        showActionToast(toast, 'success', t.found, STARTUP_TOAST_MS, {
+          label: t.open,
+          onAction: () => navigate('/Settings'),
+          testId: 'startup-global-toast',
+          buttonTestId: 'startup-global-open',
         });
       } catch (err) {
         console.warn('global mail settings check failed', err);

@@ -60,6 +60,36 @@ describe('Toasts', () => {
     expect(screen.getByText('נשמר')).toBeInTheDocument();
   });
 
+  it('shows success and info for the spec\'s 3 s, warnings and errors longer', () => {
+    vi.useFakeTimers();
+    renderToasts();
+    act(() => {
+      toast.success('נשמר');
+      toast.info('לידיעתך');
+      toast.warning('זהירות');
+      toast.error('נכשל');
+    });
+    act(() => {
+      vi.advanceTimersByTime(2900);
+    });
+    expect(screen.getByText('נשמר')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
+    expect(screen.queryByText('נשמר')).not.toBeInTheDocument();
+    expect(screen.queryByText('לידיעתך')).not.toBeInTheDocument();
+    expect(screen.getByText('זהירות')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
+    expect(screen.queryByText('זהירות')).not.toBeInTheDocument();
+    expect(screen.getByText('נכשל')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    expect(screen.queryByText('נכשל')).not.toBeInTheDocument();
+  });
+
   it('dismisses itself after a few seconds', () => {
     vi.useFakeTimers();
     renderToasts();

@@ -875,6 +875,7 @@ export const he = {
     keySaved: 'מפתח ה-API נשמר',
     keyStored: 'מפתח API שמור',
     keyMissing: 'לא נשמר מפתח API',
+    keyHousehold: 'אין לך מפתח משלך: משמש מפתח ה-AI של משק הבית, שהגדיר מנהל המערכת.',
     keyChecking: 'בודק אם נשמר מפתח API...',
     keyCheckFailed: 'לא ניתן לבדוק אם נשמר מפתח API.',
     keyDelete: 'מחק מפתח',
@@ -969,7 +970,7 @@ export const he = {
     notifications: 'התראה כשנכתבה טיוטה',
     notificationsHint: 'הודעה קופצת ופעמון בכל טיוטה שהמענה כותב.',
     interval: 'תדירות הבדיקה',
-    intervalHint: 'מייל חדש נבדק בדרך כלל תוך שניות ממועד הגעתו; זו התדירות של הבדיקה הקבועה.',
+    intervalHint: 'כל כמה זמן המענה בודק את המיילים החדשים וכותב להם טיוטות: מייל חדש נענה עד פרק הזמן הזה אחרי שהגיע.',
     intervalOption: (minutes: number) => {
       if (minutes < 1) return `כל ${count(Math.round(minutes * 60))} שניות`;
       if (minutes === 1) return 'כל דקה';
@@ -977,7 +978,8 @@ export const he = {
       return `כל ${count(minutes)} דקות`;
     },
     recommended: '(מומלץ)',
-    intervalWarning: 'בדיקה תכופה מכל 30 שניות מעמיסה על השרת ועל תיבת הדואר.',
+    intervalWarning:
+      'בבדיקה תכופה מכל 30 שניות נכתבת טיוטה כמעט מיד כשמייל מגיע, ולא נשאר זמן לטפל בו בעצמך קודם: מייל שמחקת או העברת מהדואר הנכנס לפני הבדיקה לא נענה.',
     stats: {
       title: 'מצב המענה',
       todayCount: 'טיוטות היום',
@@ -1024,7 +1026,12 @@ export const he = {
 
   /** The rules page (web/src/features/rules/; spec 001 "Rules and filters page"; src/rules/). */
   rules: {
-    intro: 'הכללים רצים לפי הסדר על כל מייל חדש שמגיע לדואר הנכנס, גם כשהדפדפן סגור.',
+    /**
+     * Spec 001 §7 lists rules newest first; here they are listed in the order they run, since a
+     * rule that stops the rules after it, or moves the mail away, decides before those below it.
+     */
+    intro:
+      'הכללים רצים על כל מייל חדש שמגיע לדואר הנכנס, גם כשהדפדפן סגור, לפי הסדר שבו הם מוצגים כאן ולא לפי תאריך היצירה: הראשון רץ ראשון, וכלל שעוצר כללים נוספים או מעביר את המייל מכריע לפני מי שאחריו. כלל חדש נוסף בסוף, ואפשר להזיז אותו.',
     count: (n: number) => (n === 1 ? 'כלל אחד' : `${count(n)} כללים`),
     add: 'כלל חדש',
     loading: 'טוען כללים...',
@@ -1715,6 +1722,13 @@ export const he = {
       rollingBack: 'משחזר...',
       current: 'נוכחית',
       close: 'סגירה',
+      more: 'הצגת גרסאות קודמות',
+    },
+    /** Spec 000 §9: 'Settings conflict' with 'resolve now', else 'settings rejected'. */
+    conflictToast: {
+      title: 'התנגשות בהגדרות',
+      resolveNow: 'לפתרון עכשיו',
+      rejected: 'ההגדרות נדחו: נשמרו הערכים שכבר היו בשרת',
     },
     conflictsDialog: {
       title: 'התנגשויות בהגדרות',
@@ -1748,6 +1762,7 @@ export const he = {
       fontScale: 'גודל הגופן',
       iconScale: 'גודל הסמלים',
       compactMode: 'תצוגה צפופה',
+      showPreview: 'תצוגה מקדימה ברשימה',
     } as Record<string, string>,
     descriptions: {
       emailNotifications: 'הודעה קופצת ופעמון כשמגיע דואר חדש',
@@ -1757,6 +1772,7 @@ export const he = {
       smartReply: 'כפתורי תשובה מהירה שנכתבו בעזרת AI בחלונית הקריאה',
       darkMode: 'רקע כהה לכל המסכים',
       compactMode: 'יותר מיילים על המסך, עם פחות ריווח',
+      showPreview: 'שורה מתוך תוכן המייל מתחת לנושא ברשימת המיילים',
     } as Record<string, string>,
     languageOnly: 'עברית (שפת הממשק היחידה)',
     scale: 'גודל תצוגה',
@@ -1801,6 +1817,11 @@ export const he = {
       fetching: 'טוען את ההגדרות הגלובליות...',
       connecting: 'ההגדרות הגלובליות נטענו. מתחבר לתיבת הדואר...',
       globalPasswordHint: 'תשמש הסיסמה השמורה בהגדרות הגלובליות (היא לא מוצגת כאן).',
+      aiKey: 'מפתח AI למשק הבית',
+      aiKeyHint:
+        'נשמר עם "שמירה לכל המשתמשים", מוצפן בשרת, ולא מוצג שוב. משמש כל משתמש שאין לו מפתח משלו. ריק: המפתח הקיים נשאר.',
+      aiKeySet: 'מוגדר מפתח AI למשק הבית.',
+      aiKeyNotSet: 'לא הוגדר מפתח AI למשק הבית.',
       loadFailed: 'שגיאה בטעינת ההגדרות הגלובליות',
       none: 'לא נשמרו הגדרות מייל גלובליות',
     },
@@ -1810,7 +1831,8 @@ export const he = {
     },
     backup: {
       title: 'גיבוי ההגדרות בשרת',
-      intro: 'תיבות הדואר, ספק ה-AI והמפתח, ההעדפות, אימון ה-AI והתבניות נשמרים בשרת מוצפנים בסיסמת אב שרק אתה יודע.',
+      /** `all`: every section's name (below), so the intro lists what a backup holds. */
+      intro: (all: string) => `הגיבוי נשמר בשרת מוצפן בסיסמת אב שרק אתה יודע, וכולל: ${all}.`,
       saveToServer: 'שמירה לשרת',
       loadFromServer: 'טעינה מהשרת',
       none: 'אין הגדרות שמורות',
@@ -1819,13 +1841,26 @@ export const he = {
       fileInput: 'קובץ גיבוי לשחזור',
       savedAt: (date: string) => `גיבוי אחרון: ${date}`,
       includes: (sections: string) => `כולל: ${sections}`,
+      /**
+       * Every section of a backup (the server's registry), in its order; typed against the
+       * generated `BackupSectionName` in features/household/BackupSection.tsx.
+       */
       sections: {
         mailboxes: 'תיבות הדואר',
         aiProvider: 'ספק ה-AI והמפתח',
-        preferences: 'ההעדפות',
         aiTraining: 'אימון ה-AI',
+        preferences: 'ההעדפות',
         templates: 'התבניות',
-      } as Record<string, string>,
+        contacts: 'אנשי הקשר',
+        tasks: 'המשימות',
+        rules: 'הכללים',
+        autoReply: 'המענה האוטומטי',
+        spamDetection: 'זיהוי הספאם',
+        snoozes: 'הנודניקים',
+        followUps: 'המעקבים',
+        invitations: 'הזמנות לפגישות',
+        unsubscribeAttempts: 'בקשות הסרה מרשימות תפוצה',
+      },
       notYet: 'עדיין לא נשמר גיבוי בשרת.',
       downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',
       fileReadFailed: 'לא ניתן לקרוא את הקובץ שנבחר',
@@ -1905,6 +1940,7 @@ export const he = {
     whitelistDomains: 'דומיינים מאושרים',
     whitelistSenders: 'שולחים מאושרים',
     listHint: 'אחד בכל שורה, או מופרדים בפסיקים.',
+    whitelistSendersHint: 'אחד בכל שורה, או מופרדים בפסיקים: כתובת מלאה (name@example.com), או @example.com לכל מי שכותב מהדומיין.',
     logActivity: 'רישום פעילות (רשימת ההחלטות האחרונות)',
     notifyOnSpam: 'התראה כשמייל מזוהה כספאם',
     save: 'שמירת הגדרות הספאם',
@@ -1990,7 +2026,7 @@ export const he = {
       spam: 'אימון זיהוי ספאם',
     },
     trainingEnabled: 'אימון זיהוי ספאם פעיל',
-    trainingEnabledHint: 'הדוגמאות, המילים, הדומיינים והביטויים כאן משמשים את זיהוי הספאם.',
+    trainingEnabledHint: 'כשהאימון פעיל, הדוגמאות, המילים, הדומיינים והביטויים כאן משמשים את זיהוי הספאם; כשהוא כבוי, אף אחד מהם.',
     spamExamples: 'דוגמאות ספאם',
     hamExamples: 'דוגמאות למיילים לגיטימיים',
     exampleSpamLabel: 'דוגמת ספאם חדשה',

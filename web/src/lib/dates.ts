@@ -95,6 +95,19 @@ function zonedMidnight(year: number, month: number, day: number): Date {
   return new Date(guess - offset);
 }
 
+/**
+ * The display zone's offset from UTC at `at`, in minutes east (Asia/Jerusalem: 120 in winter,
+ * 180 in summer): what the server needs to read a calendar day (search's after/before) as the
+ * user's own day, whatever zone the browser runs in.
+ */
+export function displayZoneOffset(at: Date = new Date()): number {
+  const w = wall(at);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
+  const whole = Math.floor(at.getTime() / 60_000) * 60_000;
+  // `|| 0` turns the -0 of UTC into 0.
+  return Math.round((asUtc - whole) / 60_000) || 0;
+}
+
 export function toDate(d: DateInput): Date {
   return d instanceof Date ? d : new Date(d);
 }

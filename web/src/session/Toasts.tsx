@@ -38,10 +38,22 @@ export interface AppNotification {
 
 export const TOAST_LIMIT = 20;
 export const NOTIFICATION_LIMIT = 20;
-/** Errors stay longer: they usually need reading, not just noticing. */
+/** The spec's notification toast display time (spec 000 §9: 3 s). */
+export const SPEC_TOAST_MS = 3000;
+/**
+ * How long each kind stays by itself (the pointer or focus on a toast pauses it; every toast is
+ * also kept in the bell's log, so nothing is lost when it goes):
+ * - success, info: the spec's 3 s. They confirm what the user just did or saw; noticing is enough.
+ * - warning: 6 s. A warning asks the user to do something different next time (a rejected
+ *   setting, a partly failed action); its sentence is longer and must be read, not just noticed.
+ * - error: 8 s. Errors usually carry the server's own message (often two lines of Hebrew) and
+ *   the user may need to copy or act on it; screen readers announce them at once (role alert),
+ *   and a sighted user who looked away must still catch them.
+ * Toasts with an action (undo, "resolve now", a countdown) pass their own duration.
+ */
 export const TOAST_DURATION: Record<ToastKind, number> = {
-  success: 4000,
-  info: 5000,
+  success: SPEC_TOAST_MS,
+  info: SPEC_TOAST_MS,
   warning: 6000,
   error: 8000,
 };

@@ -26,9 +26,9 @@ export function announceOAuthSignIn(
   toast.show('warning', text, {
     duration: 0,
     render: (close) => (
-      <div className="startup-toast" data-testid="oauth-notice">
+      <div className="action-toast" data-testid="oauth-notice">
         <p dir="auto">{text}</p>
-        <a href="#/Settings" className="button startup-toast__button" onClick={close} data-testid="oauth-notice-settings">
+        <a href="#/Settings" className="button action-toast__button" onClick={close} data-testid="oauth-notice-settings">
           {he.oauth.toSettings}
         </a>
       </div>

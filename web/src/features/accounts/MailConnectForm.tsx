@@ -10,6 +10,7 @@ import { useAuth } from '../../session/AuthProvider';
 import { SubmitButton, TextField } from '../../components/Field';
 import { he } from '../../i18n/he';
 import '../../styles/settings-cards.css';
+import { HouseholdAiKeyField } from '../household/HouseholdAiKeyField';
 import { OAuthSection } from '../oauth/OAuthSection';
 import type { useOAuthProviders } from '../oauth/useOAuthProviders';
 import type { OAuthSignIn } from '../oauth/useOAuthSignIn';
@@ -123,6 +124,8 @@ export function MailConnectForm({
       {outcome && refused && <CertificateWarning untrusted={untrusted} busy={disabled} onAccept={mail.acceptCertificates} />}
 
       {(pins.imap || pins.smtp) && !refused && <PinnedCertificates pins={pins} />}
+
+      {isAdmin && <HouseholdAiKeyField value={mail.householdKey} onChange={mail.setHouseholdKey} disabled={disabled} />}
 
       <div className="form__actions">
         <button

@@ -126,6 +126,41 @@ describe('save for all users', () => {
     expect(screen.queryByTestId('mail-error')).not.toBeInTheDocument();
   });
 
+  it("sends the admin's household AI key once (write-only), then shows that one is set", async () => {
+    let keySet = false;
+    const fetch = server(DANA, {
+      'GET /api/global-settings/email': () =>
+        json(200, keySet ? { hasSettings: true, settings: { ...GLOBAL_MAIL, claudeApiKeySet: true } } : { hasSettings: false, settings: null }),
+      'POST /api/global-settings/email': () => {
+        keySet = true;
+        return json(200, { success: true, message: 'ההגדרות הגלובליות נשמרו', settings: { lastUpdated: '2026-11-22T10:00:00Z', updatedBy: 'דנה כהן' } });
+      },
+    });
+    renderCard(DANA);
+    const user = userEvent.setup();
+    const field = await screen.findByLabelText('מפתח AI למשק הבית');
+    expect(field).toHaveAttribute('type', 'password');
+    await fillForm(user);
+    await user.type(field, '  sk-ant-household  ');
+    await user.click(screen.getByTestId('mail-save-all'));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/global-settings/email')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'POST', '/api/global-settings/email')[0])).toMatchObject({ claudeApiKey: 'sk-ant-household' });
+    await waitFor(() => expect(field).toHaveValue(''));
+    expect(await screen.findByTestId('household-ai-key-status')).toHaveTextContent('מוגדר מפתח AI למשק הבית.');
+    // An empty field leaves the household's key as it is: nothing is sent for it.
+    await user.type(screen.getByTestId('mail-password'), 'x');
+    await user.click(screen.getByTestId('mail-save-all'));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/global-settings/email')).toHaveLength(2));
+    expect(bodyOf(calls(fetch, 'POST', '/api/global-settings/email')[1])).not.toHaveProperty('claudeApiKey');
+  });
+
+  it('offers no household AI key to a user who is not an admin', async () => {
+    server(PLAIN);
+    renderCard(PLAIN);
+    await screen.findByTestId('mail-accounts-empty');
+    expect(screen.queryByLabelText('מפתח AI למשק הבית')).not.toBeInTheDocument();
+  });
+
   it('says why a global save failed', async () => {
     server(DANA, {
       'POST /api/global-settings/email': () =>
@@ -304,6 +339,19 @@ describe('settings backup with a master password', () => {
     expect(screen.getByTestId('backup-download')).toBeEnabled();
     expect(screen.getByTestId('backup-status')).toHaveTextContent(/גיבוי אחרון: 21\/11\/2026 \d\d:\d\d/);
     expect(screen.getByTestId('backup-status')).toHaveTextContent('כולל: ההעדפות, תיבות הדואר');
+  });
+
+  it('names every section in Hebrew, in the status line and the intro (never a raw key)', async () => {
+    const sections = ['rules', 'autoReply', 'snoozes', 'followUps', 'contacts', 'tasks', 'spamDetection'];
+    server(PLAIN, { 'GET /api/settings/backup': () => json(200, { ...KEPT, sections }) });
+    renderCard(PLAIN);
+    const status = await screen.findByTestId('backup-status');
+    await waitFor(() => expect(status).toHaveTextContent('כולל: הכללים, המענה האוטומטי, הנודניקים'));
+    expect(status.textContent).not.toMatch(/[a-z]{3,}/);
+    const intro = document.querySelector('.backup__intro')?.textContent ?? '';
+    for (const name of ['תיבות הדואר', 'הכללים', 'אנשי הקשר', 'המשימות', 'הזמנות לפגישות', 'זיהוי הספאם']) {
+      expect(intro).toContain(name);
+    }
   });
 
   it('keeps "save" disabled below 8 characters, Enter included; saves with 8', async () => {

@@ -20,7 +20,8 @@ import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { ApiError, errorMessage } from '../../api/client';
 import { isMailKey } from '../../api/keys';
-import { loadGlobalEmail, saveGlobalEmail, type GlobalEmailSettings } from '../../api/household';
+import { aiKeys } from '../../api/ai';
+import { householdKeys, loadGlobalEmail, saveGlobalEmail, type GlobalEmailSettings } from '../../api/household';
 import { connectMailbox, testConnection } from '../../api/mail';
 import { accountAuth } from '../../api/oauth';
 import type { DetectedProvider, MailAccount } from '../../api/types';
@@ -86,6 +87,8 @@ export function useMailAccountForm({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const [detectStatus, setDetectStatus] = useState<DetectStatus | null>(null);
+  /** The admin's AI key for the household, sent with "save for all users" (write-only). */
+  const [householdKey, setHouseholdKey] = useState('');
   const redirectTimer = useRef<number | undefined>(undefined);
   const savedTimer = useRef<number | undefined>(undefined);
 
@@ -250,8 +253,15 @@ export function useMailAccountForm({
     setLocalError(null);
     setBusy('global');
     try {
-      const res = await saveGlobalEmail(toRequest(form, pins));
+      const key = householdKey.trim();
+      const res = await saveGlobalEmail({ ...toRequest(form, pins), ...(key ? { claudeApiKey: key } : {}) });
       toast.success(res?.message || th.globalSaved);
+      if (key) {
+        // Never shown again: the field empties, and "a key is set" is read from the server.
+        setHouseholdKey('');
+        void mutate(householdKeys.email());
+        void mutate(aiKeys.keyExists());
+      }
       onGlobalSaved?.();
     } catch (err) {
       toast.error(th.globalSaveFailed(errorMessage(err)));
@@ -345,6 +355,8 @@ export function useMailAccountForm({
     acceptCertificates,
     editAccount,
     saveForAll,
+    householdKey,
+    setHouseholdKey,
     fillFromGlobal,
     connectWithGlobal,
   };

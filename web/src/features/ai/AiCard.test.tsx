@@ -80,6 +80,14 @@ describe('AiCard', () => {
     expect(input).toHaveValue('');
   });
 
+  it("says when the household's key serves a user without one of their own", async () => {
+    server({ routes: { 'GET /api/settings/claude-api-key/exists': () => json(200, { exists: false, household: true }) } });
+    renderCard();
+    const status = screen.getByTestId('ai-key-status');
+    await waitFor(() => expect(status).toHaveAttribute('data-exists', 'false'));
+    expect(status).toHaveTextContent('משמש מפתח ה-AI של משק הבית');
+  });
+
   it('saves the key when the field loses focus, clears it and re-reads the status', async () => {
     const fetch = server();
     renderCard();

@@ -5,7 +5,7 @@
 
 import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { aiKeys, type AiSettings } from '../../api/ai';
+import { aiKeys, type AiSettings, type KeyExists } from '../../api/ai';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
 import { he } from '../../i18n/he';
@@ -22,7 +22,11 @@ export function AiCard() {
   function onSaved(before: AiSettings, after: AiSettings) {
     setKeyElsewhere(before.keyStored && !after.keyStored);
     // The key's status follows the provider and address in effect: re-read it.
-    void mutate(aiKeys.keyExists(), { exists: after.keyStored }, { revalidate: true });
+    void mutate(
+      aiKeys.keyExists(),
+      (prev?: KeyExists) => ({ household: prev?.household ?? false, exists: after.keyStored }),
+      { revalidate: true },
+    );
   }
 
   let provider;

@@ -29,7 +29,7 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
 
   /** Shows the server's answer at once, then re-reads it (and the provider's keyStored). */
   function refresh(exists: boolean) {
-    void status.mutate({ exists }, { revalidate: true });
+    void status.mutate((prev) => ({ household: prev?.household ?? false, exists }), { revalidate: true });
     void mutate(aiKeys.settings());
   }
 
@@ -64,8 +64,10 @@ export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequire
   }
 
   const exists = status.data?.exists;
+  // No key of their own, but the household's serves them: their AI calls work.
+  const household = status.data?.household === true;
   let statusText: string = t.keyChecking;
-  if (exists !== undefined) statusText = exists ? t.keyStored : t.keyMissing;
+  if (exists !== undefined) statusText = exists ? t.keyStored : household ? t.keyHousehold : t.keyMissing;
   else if (status.error) statusText = t.keyCheckFailed;
 
   return (

@@ -51,7 +51,7 @@ export function AutoReplyCard() {
   const { values, change, error, setError } = settings;
 
   // Known to have no key the server could use (while unknown, the server decides).
-  const keyMissing = keyExists.data?.exists === false && ai.data?.keyRequired === true;
+  const keyMissing = keyExists.data?.exists === false && !keyExists.data.household && ai.data?.keyRequired === true;
   const keyState = keyMissing ? 'missing' : keyExists.data && ai.data ? 'usable' : 'unknown';
 
   function setEnabled(on: boolean) {

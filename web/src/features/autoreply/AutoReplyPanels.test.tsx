@@ -157,7 +157,9 @@ describe('AutoReplyCard panels', () => {
 
     const user = userEvent.setup();
     await user.selectOptions(interval, '0.2');
-    expect(screen.getByTestId('auto-reply-interval-warning')).toHaveTextContent('מעמיסה על השרת');
+    // What the interval really changes (the monitor checks at it): how soon a draft is written.
+    expect(screen.getByTestId('auto-reply-interval-warning')).toHaveTextContent('נכתבת טיוטה כמעט מיד כשמייל מגיע');
+    expect(screen.getByTestId('auto-reply-interval')).toHaveAccessibleDescription(/מייל חדש נענה עד פרק הזמן הזה אחרי שהגיע/);
     await waitFor(() => expect(saves(fetch)).toEqual([{ autoReplyCheckInterval: 0.2 }]));
     await user.selectOptions(interval, '0.5');
     expect(screen.queryByTestId('auto-reply-interval-warning')).not.toBeInTheDocument();

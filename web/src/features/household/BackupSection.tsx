@@ -3,14 +3,14 @@
 // open the modal — "load" disabled and labelled 'אין הגדרות שמורות' when nothing is kept — and
 // the kept backup as a file to download, or a file to restore from.
 //
-// A restore puts the user's mailboxes, AI provider and key, preferences, AI training and
-// templates back on the server, so every cached answer of this session is read again. What it
-// left out (a mailbox of another install's household settings, a base URL only an admin sets, a
+// A restore puts every section of the backup (he.household.backup.sections) back on the
+// server, so every cached answer of this session is read again. What it left out (a mailbox of another install's household settings, a base URL only an admin sets, a
 // forward waiting for confirmation) stays listed under the buttons until the next action.
 
 import { useRef, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
+import type { BackupSectionName } from '../../api/generated';
 import { downloadBackup, householdKeys, type BackupInfo, type BackupResponse } from '../../api/household';
 import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
@@ -19,10 +19,16 @@ import '../../styles/household.css';
 import { MasterPasswordDialog, type MasterMode } from './MasterPasswordDialog';
 
 const t = he.household.backup;
+/** Every section the server can save, by its Hebrew name: a new section without one fails the typecheck. */
+const SECTION_NAMES: Readonly<Record<BackupSectionName, string>> = t.sections;
 
+/** A section's Hebrew name; one this build does not know (a newer server) is left out. */
 function sectionNames(sections: readonly string[]): string {
-  return sections.map((s) => t.sections[s] ?? s).join(', ');
+  const names: Record<string, string> = SECTION_NAMES;
+  return sections.flatMap((s) => (names[s] ? [names[s]] : [])).join(', ');
 }
+
+const everySection = Object.values(SECTION_NAMES).join(', ');
 
 export function BackupSection() {
   const toast = useToast();
@@ -71,7 +77,7 @@ export function BackupSection() {
       <h3 id="backup-title" className="card__subtitle">
         {t.title}
       </h3>
-      <p className="field__hint backup__intro">{t.intro}</p>
+      <p className="field__hint backup__intro">{t.intro(everySection)}</p>
       {info && (
         <p className="backup__status" data-testid="backup-status" data-exists={info.exists}>
           {exists && info.createdAt ? (

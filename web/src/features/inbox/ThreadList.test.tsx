@@ -45,6 +45,22 @@ describe('thread list', () => {
     expect(within(single).queryByTestId('thread-row-label')).not.toBeInTheDocument();
   });
 
+  it('shows a line of the mail under the subject, and none with the preview preference off', async () => {
+    const one = solo(5, { preview: 'שורה ראשונה מתוך המייל' });
+    server({ 'GET /api/threads/inbox': () => list([one]) });
+    const shown = renderInbox();
+    const row = await screen.findByTestId('thread-row');
+    expect(row).toHaveTextContent('שורה ראשונה מתוך המייל');
+    shown.unmount();
+
+    server({ 'GET /api/threads/inbox': () => list([one]) });
+    renderInbox('/Inbox?folder=inbox', { autoRead: true, showPreview: false });
+    const bare = await screen.findByTestId('thread-row');
+    expect(within(bare).getByTestId('thread-row-subject')).toBeInTheDocument();
+    expect(bare).not.toHaveTextContent('שורה ראשונה מתוך המייל');
+    expect(bare.querySelector('.thread-row__preview')).toBeNull();
+  });
+
   it('names the recipients in Sent', async () => {
     server({ 'GET /api/threads/sent': () => list([solo(4, { to: ['a@example.test', 'b@example.test'] })]) });
     renderInbox('/Inbox?folder=sent');

@@ -2,6 +2,7 @@
 
 import type { Thread } from '../../api/types';
 import { he } from '../../i18n/he';
+import { useSettingsSync } from '../settings/sync/SettingsProvider';
 import { ThreadRow } from './ThreadRow';
 
 const t = he.mail;
@@ -34,6 +35,8 @@ export function ThreadList({
   onToggleStar,
   onToggleCheck,
 }: ThreadListProps) {
+  // The list-preview preference (spec 000 §3 `showPreview`): off, rows carry no text line.
+  const { showPreview } = useSettingsSync().prefs;
   return (
     <div className="mail-list-scroll">
       <ul className="mail-list" aria-label={he.inbox.threadListLabel} data-testid="mail-list">
@@ -45,6 +48,7 @@ export function ThreadList({
             checked={checked.has(thread.id)}
             cursor={thread.id === cursorId}
             showRecipients={showRecipients}
+            showPreview={showPreview}
             onOpen={onOpen}
             onToggleStar={onToggleStar}
             onToggleCheck={onToggleCheck}

@@ -23,6 +23,8 @@ export interface ThreadRowProps {
   cursor: boolean;
   /** Name the recipients instead of the senders (Sent, Drafts). */
   showRecipients: boolean;
+  /** A line of the newest mail's text under the subject (the `showPreview` preference). */
+  showPreview?: boolean;
   onOpen: (thread: Thread) => void;
   onToggleStar: (thread: Thread) => void;
   onToggleCheck: (thread: Thread) => void;
@@ -63,6 +65,7 @@ export const ThreadRow = memo(function ThreadRow({
   checked,
   cursor,
   showRecipients,
+  showPreview = true,
   onOpen,
   onToggleStar,
   onToggleCheck,
@@ -162,7 +165,7 @@ export const ThreadRow = memo(function ThreadRow({
             </span>
           ))}
         </span>
-        {newest?.preview && (
+        {showPreview && newest?.preview && (
           <span className="thread-row__preview" dir="auto">
             {newest.preview}
           </span>

@@ -113,34 +113,38 @@ export function Toolbar({ options, onOptions, refreshing, onRefresh, count, sele
             </optgroup>
           </select>
         </label>
-        <label className="mail-toolbar__control">
-          <span className="mail-toolbar__label">{ti.sort.label}</span>
-          <select
-            value={sort}
-            onChange={(e) => {
-              const next = e.target.value as ListSort;
-              onOptions({ ...options, sort: next, order: defaultOrder(next) });
-            }}
-            data-testid="mail-sort"
+        {/* The sort and its direction stay on one line: in a narrow list column the arrow
+            wrapped alone to the next row, away from what it turns. */}
+        <span className="mail-toolbar__sort" data-testid="mail-sort-group">
+          <label className="mail-toolbar__control">
+            <span className="mail-toolbar__label">{ti.sort.label}</span>
+            <select
+              value={sort}
+              onChange={(e) => {
+                const next = e.target.value as ListSort;
+                onOptions({ ...options, sort: next, order: defaultOrder(next) });
+              }}
+              data-testid="mail-sort"
+            >
+              {SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {ti.sort[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="icon-button mail-toolbar__order"
+            onClick={() => onOptions({ ...options, sort, order: order === 'asc' ? 'desc' : 'asc' })}
+            aria-label={`${ti.sort.label}: ${orderLabel}`}
+            title={orderLabel}
+            data-order={order}
+            data-testid="mail-sort-order"
           >
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {ti.sort[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="icon-button mail-toolbar__order"
-          onClick={() => onOptions({ ...options, sort, order: order === 'asc' ? 'desc' : 'asc' })}
-          aria-label={`${ti.sort.label}: ${orderLabel}`}
-          title={orderLabel}
-          data-order={order}
-          data-testid="mail-sort-order"
-        >
-          <span aria-hidden="true">{order === 'asc' ? '↑' : '↓'}</span>
-        </button>
+            <span aria-hidden="true">{order === 'asc' ? '↑' : '↓'}</span>
+          </button>
+        </span>
       </div>
       <div className="mail-toolbar__group">
         {count && count.total > 0 && (

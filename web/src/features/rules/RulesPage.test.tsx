@@ -108,6 +108,9 @@ describe('Rules page', () => {
     renderPage();
     const list = await screen.findByTestId('rule-list');
     expect(list).toHaveAccessibleName('הכללים, לפי סדר ההפעלה');
+    // Run order, not newest first (spec 001 §7): the page says so, and why.
+    expect(screen.getByText(/לפי הסדר שבו הם מוצגים כאן ולא לפי תאריך היצירה/)).toBeInTheDocument();
+    expect(screen.getByText(/כלל חדש נוסף בסוף/)).toBeInTheDocument();
     expect(screen.getByTestId('rules-count')).toHaveTextContent('2 כללים');
     expect(screen.getAllByTestId('rule-name').map((n) => n.textContent)).toEqual(['חשבוניות', 'ניוזלטרים']);
 

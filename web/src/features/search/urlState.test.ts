@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { setDisplayTimeZone } from '../../lib/dates';
 import { EMPTY_SEARCH, canSearch, hasFilters, searchQueryString, timezoneOffset } from '../../api/search';
 import { inboxFolderFor, openResultHref, resultFolderTitle } from './folders';
 import { pageCount } from './Pager';
@@ -62,9 +63,30 @@ describe('when a search runs', () => {
     ).toBe(`subject=${encodeURIComponent('דוח')}&unread=1&folder=drafts&page=2&perPage=20&tz=-300`);
   });
 
-  it('the time zone is minutes east of UTC', () => {
+  it('the time zone is minutes east of UTC, in the browser\'s zone until the preference is known', () => {
     const at = new Date('2024-07-01T12:00:00Z');
     expect(timezoneOffset(at)).toBe(-at.getTimezoneOffset() || 0);
+  });
+
+  it('the time zone is the user\'s preference, not the browser\'s (a filter\'s day is the shown day)', () => {
+    const summer = new Date('2024-07-01T12:00:00Z');
+    const winter = new Date('2024-01-15T12:00:00Z');
+    try {
+      setDisplayTimeZone('Asia/Tokyo');
+      expect(timezoneOffset(summer)).toBe(540);
+      setDisplayTimeZone('America/New_York');
+      expect(timezoneOffset(winter)).toBe(-300);
+      expect(timezoneOffset(summer)).toBe(-240);
+      setDisplayTimeZone('Asia/Jerusalem');
+      expect(timezoneOffset(summer)).toBe(180);
+      expect(timezoneOffset(winter)).toBe(120);
+      setDisplayTimeZone('Asia/Kolkata');
+      expect(timezoneOffset(winter)).toBe(330);
+      setDisplayTimeZone('UTC');
+      expect(Object.is(timezoneOffset(winter), 0)).toBe(true);
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
   });
 });
 

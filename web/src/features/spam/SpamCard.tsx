@@ -73,7 +73,7 @@ export function SpamCard() {
   const server = settings.data ? toSpamForm(settings.data) : null;
   const form = draft ?? server;
   // Known to have no key the server could use (while unknown, the server decides).
-  const keyMissing = keyExists.data?.exists === false && ai.data?.keyRequired === true;
+  const keyMissing = keyExists.data?.exists === false && !keyExists.data.household && ai.data?.keyRequired === true;
 
   function change(values: Partial<SpamForm>) {
     if (!form) return;
@@ -161,7 +161,7 @@ export function SpamCard() {
               key={name}
               id={id(name)}
               label={t[name]}
-              hint={t.listHint}
+              hint={name === 'whitelistSenders' ? t.whitelistSendersHint : t.listHint}
               rows={3}
               value={form[name]}
               onValueChange={(v) => change({ [name]: v })}

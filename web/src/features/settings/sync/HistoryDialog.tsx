@@ -1,5 +1,7 @@
 // The settings history (spec 001 §4 "Rollback"): the kept versions, newest first, each with who
-// changed which keys and when; any but the current one can be restored (as a new version).
+// changed which keys and when; any but the current one can be restored (as a new version). The
+// first 20 show at once (spec 001 §9); "earlier versions" asks for 20 more, up to all the server
+// keeps (200).
 
 import { useState } from 'react';
 import useSWR from 'swr';
@@ -12,14 +14,22 @@ import { keysLabel } from './format';
 import { useSettingsSync } from './SettingsProvider';
 
 const t = he.settingsSync.historyDialog;
-/** Spec 001 §9: the history's default limit. */
+/** Spec 001 §9: the history's default limit, and how many more each "earlier versions" shows. */
 export const HISTORY_LIMIT = 20;
+/** Versions the server keeps per user (src/settings/versions.rs KEEP_VERSIONS). */
+export const HISTORY_KEPT = 200;
 
 export function HistoryDialog({ onClose }: { onClose: () => void }) {
   const sync = useSettingsSync();
-  const { data, error, mutate } = useSWR<SettingsHistoryResponse>(settingsKeys.history(HISTORY_LIMIT));
+  const [limit, setLimit] = useState(HISTORY_LIMIT);
+  // The shorter list stays on screen while the longer one loads.
+  const { data, error, mutate, isLoading } = useSWR<SettingsHistoryResponse>(settingsKeys.history(limit), {
+    keepPreviousData: true,
+  });
   const [restoring, setRestoring] = useState<number | null>(null);
   const entries = Array.isArray(data?.history) ? data.history : null;
+  // A full page means the server may keep more.
+  const more = entries !== null && entries.length >= limit && limit < HISTORY_KEPT;
 
   async function restore(version: number) {
     setRestoring(version);
@@ -66,6 +76,17 @@ export function HistoryDialog({ onClose }: { onClose: () => void }) {
             </li>
           ))}
         </ol>
+      )}
+      {more && (
+        <button
+          type="button"
+          className="button settings-history__more"
+          disabled={isLoading}
+          onClick={() => setLimit((n) => Math.min(n + HISTORY_LIMIT, HISTORY_KEPT))}
+          data-testid="history-more"
+        >
+          {isLoading ? he.app.loading : t.more}
+        </button>
       )}
     </Modal>
   );

@@ -26,6 +26,7 @@ const SWITCHES: readonly BoolKey[] = [
   'smartReply',
   'darkMode',
   'compactMode',
+  'showPreview',
 ];
 
 /** Every IANA zone the browser knows, with the current one even if it does not. */

@@ -32,7 +32,15 @@ import {
 import { useToast } from '../../../session/Toasts';
 import { readScale } from '../../../session/scale';
 import { he } from '../../../i18n/he';
-import { type Choice, type PendingConflict, pendingOf, resolutionUpdate, withConflict } from './conflicts';
+import {
+  type Choice,
+  type PendingConflict,
+  conflictId,
+  needsDecision,
+  pendingOf,
+  resolutionUpdate,
+  withConflict,
+} from './conflicts';
 import {
   DEFAULT_PREFERENCES,
   applyPreferences,
@@ -129,6 +137,8 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   const [lastError, setLastError] = useState<string | null>(null);
   const [conflicts, setConflicts] = useState<PendingConflict[]>([]);
   const serverRef = useRef<ServerState | null>(null);
+  // Refusals already announced ('settings rejected'): the 409 and the /ws event are one.
+  const rejectedIds = useRef(new Set<string>());
   serverRef.current = server;
   const chain = useRef<Promise<unknown>>(Promise.resolve());
   const cached = useMemo(readCachedPreferences, []);
@@ -186,6 +196,14 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
         } catch (e) {
           dropOverlay();
           const conflict = conflictOf(e);
+          if (conflict && !needsDecision(conflict)) {
+            // Refused with nothing to choose between: the server's values stand (spec 000 §9).
+            adopt({ version: conflict.version, values: conflict.syncedSettings });
+            settle();
+            if (!rejectedIds.current.has(conflictId(conflict))) toast.warning(he.settingsSync.conflictToast.rejected);
+            rejectedIds.current.add(conflictId(conflict));
+            return false;
+          }
           if (conflict) {
             adopt({ version: conflict.version, values: conflict.syncedSettings });
             const clashing = new Set(conflict.conflicts.map((c) => c.key));
@@ -284,9 +302,18 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     [adopt, refreshHistory, reload],
   );
 
-  const remoteConflict = useCallback((event: SettingsConflictResponse) => {
-    setConflicts((q) => withConflict(q, pendingOf(event)));
-  }, []);
+  const remoteConflict = useCallback(
+    (event: SettingsConflictResponse) => {
+      if (!needsDecision(event)) {
+        // The 409 of this session's own save says the same, once.
+        if (!rejectedIds.current.has(conflictId(event))) toast.warning(he.settingsSync.conflictToast.rejected);
+        rejectedIds.current.add(conflictId(event));
+        return;
+      }
+      setConflicts((q) => withConflict(q, pendingOf(event)));
+    },
+    [toast],
+  );
 
   const value = useMemo<SettingsSync>(
     () => ({

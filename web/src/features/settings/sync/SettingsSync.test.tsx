@@ -162,6 +162,27 @@ describe('settings sync', () => {
   });
 });
 
+describe('the settings history, page by page', () => {
+  it('shows 20 versions, then 20 more at a time, until all 200 kept are reached', async () => {
+    const settings = settingsServer();
+    for (let i = 0; i < 205; i++) settings.changeElsewhere({ darkMode: i % 2 === 0 });
+    // The server keeps 200.
+    settings.state.history.length = 200;
+    renderCards(settings);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('sync-history'));
+    const dialog = await screen.findByTestId('settings-history');
+    await waitFor(() => expect(within(dialog).getAllByTestId('history-entry')).toHaveLength(20));
+    for (let shown = 40; shown <= 200; shown += 20) {
+      await user.click(within(dialog).getByTestId('history-more'));
+      await waitFor(() => expect(within(dialog).getAllByTestId('history-entry')).toHaveLength(shown));
+    }
+    const all = within(dialog).getAllByTestId('history-entry');
+    expect(all[199].dataset.version).toBe('6');
+    expect(within(dialog).queryByTestId('history-more')).not.toBeInTheDocument();
+  });
+});
+
 describe('conflicts and preferences, the pure parts', () => {
   const conflict = {
     success: false,

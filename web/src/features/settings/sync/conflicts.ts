@@ -23,6 +23,14 @@ export function conflictId(c: Pick<SettingsConflictResponse, 'version' | 'confli
   return `${c.version}:${items.join('&')}`;
 }
 
+/**
+ * Whether the user must decide (spec 000 §9): some key's value of theirs differs from mine. A
+ * refusal where every clash already holds my value (or that names no key) has nothing to choose.
+ */
+export function needsDecision(c: Pick<SettingsConflictResponse, 'conflicts'>): boolean {
+  return c.conflicts.some((i) => JSON.stringify(i.yours) !== JSON.stringify(i.theirs));
+}
+
 export function pendingOf(c: SettingsConflictResponse, rest: Partial<Preferences> = {}): PendingConflict {
   return { id: conflictId(c), items: c.conflicts, version: c.version, rest };
 }

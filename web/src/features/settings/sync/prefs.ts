@@ -21,6 +21,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   fontScale: 0.9,
   iconScale: 0.9,
   compactMode: false,
+  showPreview: true,
   followUpDays: 3,
 });
 
@@ -37,6 +38,7 @@ export const KEY_GROUP: Record<keyof Preferences, SettingsType> = {
   timezone: 'general',
   darkMode: 'ui',
   compactMode: 'ui',
+  showPreview: 'ui',
   appScale: 'ui',
   fontScale: 'ui',
   iconScale: 'ui',
