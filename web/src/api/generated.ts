@@ -1504,3 +1504,7 @@ export type ProvidersResponse = { providers: Array<MailProvider>, };
 export type DetectedProvider = { known: boolean, id: string, name: string, note: string, imapServer: string, imapPort: number, imapSsl: boolean, smtpServer: string, smtpPort: number, smtpSsl: boolean, };
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
+export type Label = { id: string, keyword: string, name: string, color: string, };
+export type LabelsResponse = { labels: Array<Label>, default_color: string, palette: Array<string>, max_labels: number, max_name: number, };
+export type LabelRequest = { name?: string | null, color?: string | null, };
+export type LabelDeleted = { success: boolean, unlabelled: number, };

@@ -19,6 +19,7 @@ import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { SpamScoreChip } from '../spam/SpamScoreChip';
 import { StatusButtons, StatusChips } from './StatusButtons';
+import { MailLabels } from '../labels/MailLabels';
 import { SnoozeButton } from '../snooze/SnoozeButton';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
@@ -118,6 +119,7 @@ export function ReadingPane({
             </span>
           )}
           <StatusChips email={open} />
+          <MailLabels keywords={open.labels} />
           <SpamScoreChip email={open} />
         </div>
         <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>
