@@ -2158,9 +2158,9 @@ export const he = {
     savedToast: 'התווית נשמרה',
     delete: 'מחק',
     deleteTitle: 'למחוק את התווית?',
-    deleteConfirm: 'מחק תווית',
-    keep: 'השאר',
-    deleteBody: (name: string) =>
+    deleteYes: 'מחק תווית',
+    deleteNo: 'השאר',
+    deleteQuestion: (name: string) =>
       `התווית '${name}' תוסר מכל המיילים שלך, גם בתיבת הדואר שבשרת. כלל שמוסיף אותה ימשיך להוסיף את מילת המפתח שלה עד שתשנו אותו.`,
     deletedToast: (n: number) => (n === 0 ? 'התווית נמחקה' : `התווית נמחקה והוסרה מ-${count(n)} מיילים`),
   },

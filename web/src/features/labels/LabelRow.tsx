@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { deleteLabel, updateLabel, type Label } from '../../api/labels';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { he } from '../../i18n/he';
 import { useToast } from '../../session/Toasts';
 import { ColorChoice } from './ColorChoice';
@@ -77,17 +77,7 @@ export function LabelRow({ label, palette, maxName, onChanged }: { label: Label;
         {t.delete}
       </button>
       {confirming && (
-        <ConfirmDialog
-          title={t.deleteTitle}
-          confirmLabel={t.deleteConfirm}
-          cancelLabel={t.keep}
-          danger
-          busy={busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{t.deleteBody(label.name)}</p>
-        </ConfirmDialog>
+        <ConfirmDelete text={t} name={label.name} busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} />
       )}
     </li>
   );
