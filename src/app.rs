@@ -22,8 +22,8 @@ use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, followups, household, http,
-    import, invites, live, mcp, oauth, outgoing, rules, search, settings, smart, snooze, spam,
-    subscriptions, sync, tasks, templates,
+    import, invites, labels, live, mcp, oauth, outgoing, rules, search, settings, smart, snooze,
+    spam, subscriptions, sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -51,6 +51,7 @@ pub static FEATURES: &[&Feature] = &[
     &autoreply::FEATURE,
     &contacts::FEATURE,
     &tasks::FEATURE,
+    &labels::FEATURE,
     &rules::FEATURE,
     &invites::FEATURE,
     &mcp::FEATURE,

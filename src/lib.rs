@@ -24,6 +24,7 @@ pub mod import;
 pub mod invites;
 pub mod jobs;
 pub mod kit;
+pub mod labels;
 pub mod live;
 pub mod mail;
 pub mod mailstore;

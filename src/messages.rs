@@ -364,8 +364,23 @@ pub const RULE_TOO_MANY: &str = "יותר מדי תנאים או פעולות ב
 pub const RULE_VALUE_REQUIRED: &str = "לתנאי או לפעולה חסר ערך";
 pub const RULE_VALUE_TOO_LONG: &str = "ערך ארוך מדי בכלל";
 pub const RULE_SIZE_INVALID: &str = "גודל צריך להיות מספר שלם של KB";
-pub const RULE_LABEL_INVALID: &str =
-    "תווית יכולה להכיל אותיות באנגלית, ספרות, - ו-_ בלבד (כך היא נשמרת בתיבת הדואר)";
+pub const LABEL_NAME_REQUIRED: &str = "שם התווית חסר";
+pub const LABEL_NAME_INVALID: &str = "שם התווית מכיל תווים שאינם מותרים";
+pub const LABEL_NAME_TAKEN: &str = "כבר יש תווית בשם הזה";
+pub const LABEL_COLOR_INVALID: &str = "צבע התווית צריך להיות בצורה ‎#rrggbb‎";
+pub const LABEL_NOT_FOUND: &str = "התווית לא נמצאה";
+
+pub fn label_name_too_long(max: usize) -> String {
+    format!("שם התווית ארוך מדי (עד {max} תווים)")
+}
+
+pub fn labels_full(max: usize) -> String {
+    format!("אפשר לשמור עד {max} תוויות")
+}
+
+pub fn restored_label_keyword(name: &str) -> String {
+    format!("התווית '{name}' שוחזרה עם מילת מפתח חדשה: מיילים שסומנו בה קודם לא יוצגו איתה")
+}
 pub const RULE_FORWARD_INVALID: &str = "כתובת ההעברה אינה תקינה";
 pub const RULE_FORWARD_OWN: &str = "אי אפשר להעביר לכתובת של תיבת הדואר עצמה";
 /// A rule that forwards to an address the user has not confirmed (the form asks first).

@@ -11,7 +11,8 @@ use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
     accounts, ai, autoreply, backup, contacts, emails, followups, household, import, invites,
-    mailstore, mcp, outgoing, rules, settings, snooze, spam, subscriptions, tasks, templates,
+    labels, mailstore, mcp, outgoing, rules, settings, snooze, spam, subscriptions, tasks,
+    templates,
 };
 
 pub const MIGRATIONS: &[Migration] = &[
@@ -110,6 +111,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "snoozed threads, awaited replies, subscriptions and unsubscribe attempts",
         apply: m0019_attention,
     },
+    Migration {
+        version: 20,
+        name: "labels: the user's names and colours for their mail's keywords",
+        apply: m0020_labels,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -205,6 +211,10 @@ fn m0019_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
     snooze::create_tables(txn)?;
     followups::create_tables(txn)?;
     subscriptions::create_tables(txn)
+}
+
+fn m0020_labels(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    labels::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

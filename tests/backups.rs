@@ -4,7 +4,8 @@
 //! restore goes through the routes' own checks and limits (the AI base-URL gate, the mailbox
 //! checks, the connection-test budget, the cap on mailboxes, the tasks' texts); the AI base URL
 //! is gated where it is used, so a demotion takes effect; a hostile backup file is refused
-//! before any key derivation and backups are rate-limited per user.
+//! before any key derivation and backups are rate-limited per user; labels come back with their
+//! keywords, and a file's labels go through the manager's checks.
 
 mod common;
 
@@ -379,4 +380,92 @@ async fn a_base_url_saved_while_admin_stops_at_the_demotion() {
     let (s, _) = subject(&app, &dana).await;
     assert_eq!(s, 400);
     assert_eq!(theirs.requests().len(), 1, "no call after the demotion");
+}
+
+/// Labels in a backup (issue 43): a renamed Hebrew label comes back with its name, colour and
+/// the keyword its mail carries; a file's label goes through the manager's checks, and a keyword
+/// a label may not carry is mapped afresh, with a note.
+#[tokio::test]
+async fn labels_come_back_with_their_keywords_and_a_files_labels_are_checked() {
+    let app = TestApp::with_config("[limits]\nbackup_per_minute = 20\n");
+    let admin = app.admin_token("dana", ADMIN_PASSWORD).await;
+    let (s, work) = app
+        .json(
+            "POST",
+            "/api/labels",
+            Some(&admin),
+            Some(json!({"name": "עבודה", "color": "#188038"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{work}");
+    let id = work["id"].as_str().unwrap();
+    let (s, v) = app
+        .json(
+            "PUT",
+            &format!("/api/labels/{id}"),
+            Some(&admin),
+            Some(json!({"name": "עבודה שוטפת"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = save_backup(&app, &admin).await;
+    assert_eq!(s, 200, "{v}");
+    assert!(
+        v["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s == "labels"),
+        "{v}"
+    );
+    let (s, _) = app
+        .json("DELETE", &format!("/api/labels/{id}"), Some(&admin), None)
+        .await;
+    assert_eq!(s, 200);
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/settings/backup/restore",
+            Some(&admin),
+            Some(json!({"masterPassword": MASTER})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, v) = app.json("GET", "/api/labels", Some(&admin), None).await;
+    let back = &v["labels"][0];
+    assert_eq!(
+        (&back["name"], &back["color"], &back["keyword"]),
+        (&json!("עבודה שוטפת"), &json!("#188038"), &work["keyword"]),
+        "{v}"
+    );
+
+    // A file's labels: a keyword no label may carry is mapped afresh (and said), a bad colour
+    // refused as the manager refuses it.
+    let (yossi, _) = plain_user(&app, &admin, "yossi").await;
+    let file = common::sealed_backup(
+        MASTER,
+        json!({"labels": [{"keyword": "\\Deleted", "name": "בית", "color": "#1a73e8"}]}),
+    );
+    let (s, v) = restore_file(&app, &yossi, MASTER, &file).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["notes"], json!([messages::restored_label_keyword("בית")]));
+    let (_, v) = app.json("GET", "/api/labels", Some(&yossi), None).await;
+    assert_eq!(
+        v["labels"][0]["keyword"],
+        mailclient::labels::keyword::keyword_for("בית", 0),
+        "{v}"
+    );
+    let file = common::sealed_backup(
+        MASTER,
+        json!({"labels": [{"keyword": "x", "name": "x", "color": "javascript:1"}]}),
+    );
+    let (s, v) = restore_file(&app, &yossi, MASTER, &file).await;
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains(messages::LABEL_COLOR_INVALID),
+        "{v}"
+    );
 }

@@ -117,13 +117,14 @@ fn rows_of(txn: &redb::ReadTransaction, name: &str) -> Vec<(String, String)> {
 }
 
 /// Words only the removed user's data holds: a mail's subject and text, a template, a contact,
-/// a task.
-const MARKERS: [&str; 5] = [
+/// a task, a label.
+const MARKERS: [&str; 6] = [
     "zqxforgetsubject",
     "zqxforgetbodytext",
     "zqxforgettemplate",
     "zqxforgetcontact",
     "zqxforgettask",
+    "zqxforgetlabel",
 ];
 
 /// The markers found in any file under `dir`, with the file.
@@ -250,7 +251,7 @@ async fn removing_a_user_forgets_everything_they_kept() {
         )
         .await;
     assert_eq!(s, 200, "{v}");
-    // A contact, a task, a rule, auto-reply settings.
+    // A label, a contact, a task, a rule, auto-reply settings.
     for (uri, body) in [
         (
             "/api/contacts",
@@ -259,6 +260,10 @@ async fn removing_a_user_forgets_everything_they_kept() {
         (
             "/api/tasks",
             json!({"title": format!("משימה של יוסי {}", MARKERS[4]), "due_date": "2020-01-01"}),
+        ),
+        (
+            "/api/labels",
+            json!({"name": format!("תווית של יוסי {}", MARKERS[5]), "color": "#188038"}),
         ),
         (
             "/api/rules",

@@ -58,6 +58,7 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
 
     // Bad rules: each refused with its Hebrew message, nothing stored.
     let confirm = messages::rule_forward_confirm("user3@example.test");
+    let too_long = messages::label_name_too_long(mailclient::labels::model::MAX_NAME);
     for (body, message) in [
         (
             rule(
@@ -87,9 +88,9 @@ async fn rules_move_label_read_forward_in_order_and_stop() {
             rule(
                 "r",
                 json!([{"field": "subject", "value": "x"}]),
-                json!([{"kind": "add_label", "value": "חשבוניות"}]),
+                json!([{"kind": "add_label", "value": "ח".repeat(41)}]),
             ),
-            messages::RULE_LABEL_INVALID,
+            too_long.as_str(),
         ),
         (
             rule(

@@ -37,7 +37,8 @@ pub struct EmailRow {
     pub is_starred: bool,
     pub is_answered: bool,
     pub is_draft: bool,
-    /// The mailbox's own labels (IMAP keywords without `$`).
+    /// The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
+    /// (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
     pub labels: Vec<String>,
     pub status: Option<String>,
     pub priority: Option<String>,
@@ -114,7 +115,7 @@ pub fn row(m: &MessageMeta) -> EmailRow {
         labels: m
             .keywords
             .iter()
-            .filter(|k| !k.starts_with('$'))
+            .filter(|k| crate::mailstore::keywords::is_label(k))
             .cloned()
             .collect(),
         status,
@@ -258,7 +259,11 @@ pub fn thread(t: &Thread) -> ThreadView {
         .map(|l| l.to_string())
         .collect();
     for m in &t.emails {
-        for k in m.keywords.iter().filter(|k| !k.starts_with('$')) {
+        for k in m
+            .keywords
+            .iter()
+            .filter(|k| crate::mailstore::keywords::is_label(k))
+        {
             if !labels.contains(k) {
                 labels.push(k.clone());
             }

@@ -28,6 +28,22 @@ pub fn is_managed(keyword: &str) -> bool {
     managed().any(|k| k.eq_ignore_ascii_case(keyword))
 }
 
+/// The family of `$` keywords that are labels: this client's mapped names (`$label_…`, see
+/// `labels::keyword`) and Thunderbird's own tags (`$label1` … `$label5`).
+pub const LABEL_FAMILY: &str = "$label";
+
+/// Whether a keyword on a mail is a label the user sees: a plain keyword (no `$`: another
+/// client's tag, an older rule's label) or one of the `$label` family. `$Forwarded`, `$Junk`
+/// and the other `$` keywords are state, not labels.
+pub fn is_label(keyword: &str) -> bool {
+    !keyword.is_empty()
+        && !keyword.starts_with('\\')
+        && (!keyword.starts_with('$')
+            || keyword
+                .get(..LABEL_FAMILY.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(LABEL_FAMILY)))
+}
+
 fn find(table: &[(&'static str, &'static str)], keywords: &[String]) -> Option<&'static str> {
     table
         .iter()
@@ -105,6 +121,16 @@ mod tests {
         assert_eq!(status_of(&kw(&["$junk"])), Some("spam"));
         assert_eq!(status_of(&kw(&["$Processed", "$Junk"])), Some("spam"));
         assert_eq!(status_of(&kw(&["work", "$Forwarded"])), None);
+    }
+
+    #[test]
+    fn labels_are_plain_keywords_and_the_label_family() {
+        for k in ["work", "$label_0a1b2c3d4e", "$Label1", "חשבונות"] {
+            assert!(is_label(k), "{k}");
+        }
+        for k in ["$Junk", "$Forwarded", "$Snoozed", "\\Seen", "", "$lab"] {
+            assert!(!is_label(k), "{k}");
+        }
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub enum ActionKind {
     SetStatus,
     /// value: a folder of the mailbox.
     MoveToFolder,
-    /// value: the label, kept as an IMAP keyword.
+    /// value: a label's name or keyword (Hebrew welcome); saved as the label's IMAP keyword
+    /// (`GET /api/labels` names it), a new name making a new label.
     AddLabel,
     MarkAsRead,
     MarkAsStarred,
@@ -104,16 +105,6 @@ impl Default for RuleInput {
             confirm_forward: None,
         }
     }
-}
-
-/// A label as an IMAP keyword allows: an atom, and not a system flag.
-pub fn valid_label(label: &str) -> bool {
-    !label.is_empty()
-        && label.len() <= 64
-        && !label.starts_with('\\')
-        && label
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '$' | '.'))
 }
 
 impl RuleInput {
@@ -178,8 +169,9 @@ impl RuleInput {
                 ActionKind::MoveToFolder if a.value.is_empty() => {
                     return bad(messages::RULE_VALUE_REQUIRED);
                 }
-                ActionKind::AddLabel if !valid_label(&a.value) => {
-                    return bad(messages::RULE_LABEL_INVALID);
+                // A label's name (Hebrew welcome): the route maps it to its keyword.
+                ActionKind::AddLabel => {
+                    crate::labels::model::checked_name(&a.value)?;
                 }
                 ActionKind::ForwardTo => {
                     forwards += 1;

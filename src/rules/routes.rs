@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::actions::Outcome;
-use super::model::{MAX_RULES, Rule, RuleInput, Stored, StoredRule};
+use super::model::{ActionKind, MAX_RULES, Rule, RuleInput, Stored, StoredRule};
 use super::{ACTIVITY, Activity, RULES, runner};
 use crate::auth::UserStore;
 use crate::emails::view::iso;
@@ -83,6 +83,12 @@ fn stored_rule(
             rule.forward_confirmed = Some(to);
         } else if forward == Forward::MustBeConfirmed {
             return Err(AppError::bad_request(messages::rule_forward_confirm(&to)));
+        }
+    }
+    // Labels by name become their keywords (the mail carries those), new names new labels.
+    for a in &mut rule.actions {
+        if a.kind == ActionKind::AddLabel {
+            a.value = crate::labels::model::keyword_of(store, user_id, &a.value)?;
         }
     }
     Ok(rule)

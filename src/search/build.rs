@@ -176,7 +176,16 @@ impl Builder {
                 }
             }
             Node::MessageId(id) => Some(term(f.msgid, id)),
-            Node::Label(l) => Some(term(f.labels, l)),
+            // The keyword as typed, or the one a label of that name maps to (`label:עבודה`
+            // finds `$label_…`; a label renamed since keeps its first name's keyword).
+            Node::Label(l) => {
+                let mapped = crate::labels::keyword::keyword_for(l, 0).to_lowercase();
+                if mapped == *l {
+                    Some(term(f.labels, l))
+                } else {
+                    any_of(vec![term(f.labels, l), term(f.labels, &mapped)])
+                }
+            }
             Node::Status(s) => Some(term(f.status, s)),
         }
     }
@@ -279,5 +288,14 @@ mod tests {
         // A range that ends before it starts finds nothing.
         let q = built(&Node::And(vec![Node::After(200), Node::Before(100)]));
         assert!(q.contains("EmptyQuery") && !q.contains("RangeQuery"), "{q}");
+    }
+
+    #[test]
+    fn a_hebrew_label_name_finds_its_keyword() {
+        let q = built(&Node::Label("עבודה".into()));
+        let mapped = crate::labels::keyword::keyword_for("עבודה", 0).to_lowercase();
+        assert!(q.contains(&mapped), "{q}");
+        let q = built(&Node::Label("invoices".into()));
+        assert!(q.contains("invoices") && !q.contains("$label_"), "{q}");
     }
 }

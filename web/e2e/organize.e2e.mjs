@@ -8,7 +8,10 @@
 //   from a mail in the reading pane that links back to it, and the reminder when it falls due;
 // - rules: made in the modal's builder, then a delivered mail is moved to a folder with a label
 //   and marked read (checked with doveadm), the activity lists it; an inactive rule does nothing;
-//   "run now" shows how many mails match before it applies.
+//   "run now" shows how many mails match before it applies;
+// - labels: a Hebrew label made with a colour in the settings' label manager, applied by a rule
+//   (its mapped ASCII keyword on the mail in Dovecot), shown in its colour in the list, the
+//   reading pane and the rules page; desktop and phone screenshots.
 // Screenshots: web/e2e/screenshots/organize/.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -352,8 +355,6 @@ test('rules: made in the builder, run on delivered mail, inactive does nothing, 
   await page.getByTestId('rule-form-add-action').click();
   const second = page.getByTestId('action-row').nth(1);
   await second.getByTestId('action-kind').selectOption('add_label');
-  await second.getByTestId('action-value').fill('חשבון');
-  await second.getByTestId('action-label-invalid').waitFor();
   await second.getByTestId('action-value').fill('invoices');
   await page.getByTestId('rule-form-add-action').click();
   await page.getByTestId('action-row').nth(2).getByTestId('action-kind').selectOption('mark_as_read');
@@ -443,6 +444,80 @@ test('rules: made in the builder, run on delivered mail, inactive does nothing, 
   await phone.page.getByTestId('rule-edit').first().click();
   await phone.page.getByTestId('rule-form').waitFor();
   await shot(phone.page, SUITE, '17-rule-form-phone');
+  assert.deepEqual(phone.problems, []);
+  await phone.context.close();
+
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('labels: a Hebrew label with a colour, applied by a rule, coloured in the list, the pane and the rules', async () => {
+  const GREEN = '#188038';
+  const { page, problems } = await newPage(browser);
+  await signIn(page, server, ADMIN);
+  await page.goto(`${server.base}/#/Settings`);
+  const card = page.getByTestId('labels-card');
+  await card.waitFor();
+  await card.scrollIntoViewIfNeeded();
+  await card.getByTestId('label-new-name').fill('עבודה');
+  await card.getByTestId('label-new-colors').locator(`[data-color="${GREEN}"]`).click();
+  await card.getByTestId('label-new-add').click();
+  const labelRow = card.getByTestId('label-row').filter({ has: page.locator('[data-testid="label-row-chip"]', { hasText: 'עבודה' }) });
+  await labelRow.waitFor();
+  const { labels } = (await api('GET', '/api/labels')).body;
+  const work = labels.find((l) => l.name === 'עבודה');
+  assert.equal(work.color, GREEN);
+  assert.match(work.keyword, /^\$label_[0-9a-f]{10}$/, 'a Hebrew name maps to an ASCII keyword');
+  await labelRow.scrollIntoViewIfNeeded();
+  await shot(page, SUITE, '18-labels-manager');
+
+  // A rule names the label in Hebrew; the rules page shows it in its colour.
+  const rule = await api('POST', '/api/rules', {
+    name: 'דוחות עבודה',
+    conditions: [{ field: 'subject', value: 'דוח שבועי' }],
+    actions: [{ kind: 'add_label', value: 'עבודה' }],
+  });
+  assert.equal(rule.status, 200, JSON.stringify(rule.body));
+  assert.equal(rule.body.actions[0].value, work.keyword);
+  await page.goto(`${server.base}/#/Rules`);
+  const ruleChip = page.getByTestId('rule-row').filter({ hasText: 'דוחות עבודה' }).getByTestId('rule-label');
+  await ruleChip.waitFor();
+  assert.equal(await ruleChip.innerText(), 'עבודה');
+  assert.equal(await ruleChip.evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(24, 128, 56)');
+
+  // A matching mail: the keyword on it in the mailbox, the Hebrew name and colour in the list.
+  await mail.deliver(
+    'user1@example.test',
+    hebrewMail({ from: ['המנהלת', 'boss@work.example.test'], subject: 'דוח שבועי', body: 'מצורף הדוח.', id: 'organize-label-1' }),
+  );
+  const flags = await eventually('the keyword on the server', async () => onServer('INBOX', 'organize-label-1').find((f) => f.includes(work.keyword)), 60_000);
+  assert.ok(flags);
+  await page.goto(`${server.base}/#/Inbox`);
+  const threadRow = page.getByTestId('thread-row').filter({ hasText: 'דוח שבועי' });
+  const chip = threadRow.locator(`[data-testid="thread-row-label"][data-label="${work.keyword}"]`);
+  await eventually('the label on the row', async () => (await chip.count()) === 1, 60_000);
+  assert.equal(await chip.innerText(), 'עבודה');
+  assert.equal(await chip.evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(24, 128, 56)');
+  await threadRow.getByTestId('thread-row-open').click();
+  const paneLabel = page.getByTestId('reading-label');
+  await paneLabel.waitFor();
+  assert.equal(await paneLabel.innerText(), 'עבודה');
+  assert.equal(await paneLabel.getAttribute('data-color'), GREEN);
+  await page.mouse.move(0, 0);
+  await shot(page, SUITE, '19-labels-list-and-pane');
+
+  // Phone: the list and the manager, nothing cut off.
+  const phone = await newPage(browser, PHONE);
+  await signIn(phone.page, server, ADMIN);
+  await phone.page.goto(`${server.base}/#/Inbox`);
+  await phone.page.getByTestId('thread-row').filter({ hasText: 'דוח שבועי' }).getByTestId('thread-row-label').waitFor();
+  await shot(phone.page, SUITE, '20-labels-list-phone');
+  await phone.page.goto(`${server.base}/#/Settings`);
+  const phoneCard = phone.page.getByTestId('labels-card');
+  await phoneCard.getByTestId('label-row').first().waitFor();
+  await phoneCard.scrollIntoViewIfNeeded();
+  await shot(phone.page, SUITE, '21-labels-manager-phone');
+  await assertNoOverflow(phone.page);
   assert.deepEqual(phone.problems, []);
   await phone.context.close();
 

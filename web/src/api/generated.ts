@@ -1519,3 +1519,7 @@ export type DetectedProvider = { known: boolean, id: string, name: string, note:
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
 
 export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";
+export type Label = { id: string, keyword: string, name: string, color: string, };
+export type LabelsResponse = { labels: Array<Label>, default_color: string, palette: Array<string>, max_labels: number, max_name: number, };
+export type LabelRequest = { name?: string | null, color?: string | null, };
+export type LabelDeleted = { success: boolean, unlabelled: number, };

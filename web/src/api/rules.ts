@@ -35,12 +35,6 @@ export type {
 /** The statuses a rule can set, in the order the inbox's status buttons show them. */
 export const RULE_STATUSES = ['needs_reply', 'processed', 'info', 'spam', 'advertisement', 'urgent'] as const;
 
-/**
- * What a label may hold, as the server's message says: it is stored as an IMAP keyword (an atom),
- * so other mail clients see it. The form warns on anything else; the server decides.
- */
-export const LABEL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 const path = (id: string) => `/api/rules/${encodeURIComponent(id)}`;
 
 /** A new rule: active, and last in the order. */

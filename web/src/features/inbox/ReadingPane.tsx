@@ -20,6 +20,7 @@ import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { SpamScoreChip } from '../spam/SpamScoreChip';
 import { StatusButtons, StatusChips } from './StatusButtons';
 import { FollowUpButton } from '../snooze/FollowUpButton';
+import { MailLabels } from '../labels/MailLabels';
 import { SnoozeButton } from '../snooze/SnoozeButton';
 import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
@@ -125,6 +126,7 @@ export function ReadingPane({
             </span>
           )}
           <StatusChips email={open} />
+          <MailLabels keywords={open.labels} />
           <SpamScoreChip email={open} />
         </div>
         <div className="reading-pane__actions" role="toolbar" aria-label={he.inbox.actionsLabel}>

@@ -1,6 +1,7 @@
 // One row of the thread list (spec 000 §2, §3 Thread): a selection checkbox, the star, the
 // people in the thread (or the recipients in Sent and Drafts), how many messages it holds, a
-// paperclip, the date of its newest mail, the subject with at most 2 labels, and a preview.
+// paperclip, the date of its newest mail, the subject with at most 2 labels (the user's in their
+// colours), and a preview.
 // Unread threads are bold. The row opens the thread; the checkbox and the star do not.
 
 import { memo, useEffect, useRef, type MouseEvent } from 'react';
@@ -9,6 +10,8 @@ import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { labelText } from '../../lib/mailLabels';
+import { LabelChip } from '../labels/LabelChip';
+import { useLabels } from '../labels/useLabels';
 import { MAX_LABELS } from './triageRules';
 
 const t = he.mail;
@@ -54,10 +57,6 @@ function whoLabel(thread: Thread, showRecipients: boolean): string {
   return newest ? senderLabel(newest) : t.unknownSender;
 }
 
-/** A label's colour family: the status and priority names have their own, IMAP labels share one. */
-function labelClass(label: string): string {
-  return he.inbox.labels[label] ? `label-chip label-chip--${label}` : 'label-chip';
-}
 
 export const ThreadRow = memo(function ThreadRow({
   thread,
@@ -75,6 +74,7 @@ export const ThreadRow = memo(function ThreadRow({
   const subject = threadSubject(thread);
   const starLabel = thread.isStarred ? t.unstar : t.star;
   const labels = (thread.labels ?? []).slice(0, MAX_LABELS);
+  const { look } = useLabels();
 
   // Keep the keyboard cursor in view (jsdom has no scrollIntoView).
   useEffect(() => {
@@ -159,11 +159,16 @@ export const ThreadRow = memo(function ThreadRow({
           <span className="thread-row__subject" dir="auto" data-testid="thread-row-subject">
             {subject}
           </span>
-          {labels.map((l) => (
-            <span key={l} className={labelClass(l)} dir="auto" data-label={l} data-testid="thread-row-label">
-              {labelText(l)}
-            </span>
-          ))}
+          {labels.map((l) =>
+            // Statuses and priorities have their own colours; the user's labels theirs.
+            he.inbox.labels[l] ? (
+              <span key={l} className={`label-chip label-chip--${l}`} dir="auto" data-label={l} data-testid="thread-row-label">
+                {labelText(l)}
+              </span>
+            ) : (
+              <LabelChip key={l} look={look(l)} testId="thread-row-label" />
+            ),
+          )}
         </span>
         {showPreview && newest?.preview && (
           <span className="thread-row__preview" dir="auto">

@@ -1,12 +1,13 @@
 // One action of the rule form: its kind, and the value that kind needs — a status (the inbox's
-// own labels), one of the mailbox's folders, a label (an IMAP keyword, hence its character set),
+// own labels), one of the mailbox's folders, a label (by name, Hebrew too: see LabelInput),
 // an address to forward to — or nothing (mark as read, star, delete). A rule forwards at most
 // once, so a second row cannot pick "forward" while one has it.
 
 import type { RuleAction, RuleActionKind } from '../../api/rules';
-import { LABEL_PATTERN, RULE_STATUSES } from '../../api/rules';
+import { RULE_STATUSES } from '../../api/rules';
 import { CloseIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { LabelInput } from '../labels/LabelInput';
 import { RULE_ACTION_KINDS, newAction } from './ruleModel';
 import type { FolderChoice } from './useFolders';
 
@@ -73,7 +74,6 @@ export function ActionRow({ index, action: a, onChange, onRemove, forwardTaken, 
   const n = index + 1;
   const valueLabel = (what: string) => `${t.row(n)}: ${what}`;
   const setValue = (value: string) => onChange({ ...a, value });
-  const labelBad = a.kind === 'add_label' && a.value.trim() !== '' && !LABEL_PATTERN.test(a.value.trim());
 
   let value = null;
   let hint = null;
@@ -101,26 +101,15 @@ export function ActionRow({ index, action: a, onChange, onRemove, forwardTaken, 
       break;
     case 'add_label':
       value = (
-        <input
+        <LabelInput
           className="rule-row__control rule-row__control--value"
-          aria-label={valueLabel(t.label)}
-          aria-invalid={labelBad || undefined}
-          dir="ltr"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="invoices"
+          ariaLabel={valueLabel(t.label)}
+          placeholder={t.labelPlaceholder}
           value={a.value}
-          onChange={(e) => setValue(e.target.value)}
-          data-testid="action-value"
+          onChange={setValue}
         />
       );
-      hint = labelBad ? (
-        <small className="rule-row__hint rule-row__hint--error" role="alert" data-testid="action-label-invalid">
-          {t.labelInvalid}
-        </small>
-      ) : (
-        <small className="field__hint rule-row__hint">{t.labelHint}</small>
-      );
+      hint = <small className="field__hint rule-row__hint">{t.labelHint}</small>;
       break;
     case 'forward_to':
       value = (

@@ -1,6 +1,6 @@
 // One rule of the list (spec 001 "Rules and filters page", §4): its place in the run order with the
 // buttons that move it, its name, the 'stops' badge, the rule in words (describe.ts), when it was
-// made, the active switch, and its actions: run it now on the inbox, its activity, edit, delete.
+// made (with the labels it adds, in their colours), the active switch, and its actions: run it now on the inbox, its activity, edit, delete.
 // An inactive rule is dimmed.
 
 import { memo, useId } from 'react';
@@ -9,6 +9,8 @@ import { ArrowDownIcon, ArrowUpIcon, ClockIcon, PenIcon, PlayIcon, TrashIcon } f
 import { Switch } from '../../components/Switch';
 import { he } from '../../i18n/he';
 import { formatDate } from '../../lib/dates';
+import { LabelChip } from '../labels/LabelChip';
+import { useLabels } from '../labels/useLabels';
 import { describeActions, describeConditions } from './describe';
 
 const t = he.rules;
@@ -43,6 +45,8 @@ export const RuleRow = memo(function RuleRow({
 }: RuleRowProps) {
   const switchId = useId();
   const name = rule.name;
+  const { look } = useLabels();
+  const labelled = rule.actions.filter((a) => a.kind === 'add_label');
   return (
     <li
       className={`rule-card${rule.is_active ? '' : ' is-inactive'}`}
@@ -100,8 +104,15 @@ export const RuleRow = memo(function RuleRow({
           <span className="rule-card__if">{describeConditions(rule)}</span>
           <span className="rule-card__then">
             {t.describe.then}
-            {describeActions(rule)}
+            {describeActions(rule, (k) => look(k).name)}
           </span>
+          {labelled.length > 0 && (
+            <span className="user-labels">
+              {labelled.map((a) => (
+                <LabelChip key={a.value} look={look(a.value)} testId="rule-label" />
+              ))}
+            </span>
+          )}
         </p>
         <p className="rule-card__created">{t.createdOn(formatDate(rule.created_date))}</p>
       </div>

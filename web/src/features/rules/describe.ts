@@ -30,14 +30,17 @@ export function describeCondition(c: RuleCondition): string {
   }
 }
 
-export function describeAction(a: Pick<RuleAction, 'kind' | 'value'>): string {
+/** A label's keyword → its name (the labels list); without one, the keyword as it is. */
+export type LabelName = (keyword: string) => string;
+
+export function describeAction(a: Pick<RuleAction, 'kind' | 'value'>, labelName?: LabelName): string {
   switch (a.kind) {
     case 'set_status':
       return t.setStatus(labelText(a.value));
     case 'move_to_folder':
       return t.moveTo(a.value);
     case 'add_label':
-      return t.addLabel(a.value);
+      return t.addLabel(labelName ? labelName(a.value) : a.value);
     case 'mark_as_read':
       return t.markRead;
     case 'mark_as_starred':
@@ -54,8 +57,8 @@ export function describeConditions(rule: Pick<Rule, 'conditions' | 'match_all'>)
   return `${t.if} ${rule.conditions.map(describeCondition).join(rule.match_all ? t.and : t.or)}`;
 }
 
-export function describeActions(rule: Pick<Rule, 'actions'>): string {
-  return rule.actions.map(describeAction).join(', ');
+export function describeActions(rule: Pick<Rule, 'actions'>, labelName?: LabelName): string {
+  return rule.actions.map((a) => describeAction(a, labelName)).join(', ');
 }
 
 /** The whole rule on one line: conditions ← actions. */

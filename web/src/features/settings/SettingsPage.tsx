@@ -1,12 +1,13 @@
 // Settings (spec 001 §2), in the spec's order: the header, the real-time sync card, the mail
 // account card, a side column (preferences, connection status, quick stats, device info), the
-// supported providers, the auto-reply card, the spam and ad detection card; then AI help (key and provider), the user's own
+// supported providers, the auto-reply card, the spam and ad detection card, the label manager; then AI help (key and provider), the user's own
 // account and password, and for admins the system's users. The layout shows the page title.
 
 import { useAuth } from '../../session/AuthProvider';
 import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { McpCard } from '../mcp/McpCard';
+import { LabelsCard } from '../labels/LabelsCard';
 import { he } from '../../i18n/he';
 import '../../styles/settings.css';
 import { AccountCard } from '../auth/AccountCard';
@@ -42,6 +43,7 @@ export default function SettingsPage() {
       <ProvidersCard />
       <AutoReplyCard />
       <SpamCard />
+      <LabelsCard />
       <AiCard />
       <McpCard />
       <AccountCard />

@@ -1,0 +1,17 @@
+// The labels of the open mail (the reading pane), each in its colour.
+
+import { he } from '../../i18n/he';
+import { LabelChip } from './LabelChip';
+import { useLabels } from './useLabels';
+
+export function MailLabels({ keywords }: { keywords: readonly string[] | undefined }) {
+  const { look } = useLabels();
+  if (!keywords?.length) return null;
+  return (
+    <span className="user-labels" role="group" aria-label={he.labels.title} data-testid="reading-labels">
+      {keywords.map((k) => (
+        <LabelChip key={k} look={look(k)} testId="reading-label" />
+      ))}
+    </span>
+  );
+}
