@@ -20,6 +20,7 @@ pub fn router() -> Router<AppState> {
 
 /// `GET /api/labels`: the user's labels by name, and what the web needs to show any keyword.
 #[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct LabelsResponse {
     pub labels: Vec<LabelView>,
     /// The colour of a keyword with no label record (another client's tag).

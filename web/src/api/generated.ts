@@ -390,7 +390,8 @@ folderRole: string, snippet: Array<SnippetPart>, id: string, accountId: number, 
  */
 date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
 /**
- * The mailbox's own labels (IMAP keywords without `$`).
+ * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
+ * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
 labels: Array<string>, status: string | null, priority: string | null, 
 /**
@@ -640,7 +641,8 @@ export type Email = { id: string, accountId: number, threadId: string, messageId
  */
 date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
 /**
- * The mailbox's own labels (IMAP keywords without `$`).
+ * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
+ * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
 labels: Array<string>, status: string | null, priority: string | null, 
 /**
@@ -674,7 +676,8 @@ remoteAllowedForSender?: boolean, id: string, accountId: number, threadId: strin
  */
 date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_draft: boolean, 
 /**
- * The mailbox's own labels (IMAP keywords without `$`).
+ * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
+ * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
 labels: Array<string>, status: string | null, priority: string | null, 
 /**
@@ -980,6 +983,34 @@ export type TasksResponse = { tasks: Array<Task>,
 open: number, overdue: number, };
 
 export type TaskDeleted = { success: boolean, };
+
+export type Label = { id: string, 
+/**
+ * The IMAP keyword the mail carries (what an Email's `labels` lists).
+ */
+keyword: string, name: string, 
+/**
+ * `#rrggbb`.
+ */
+color: string, };
+
+export type LabelsResponse = { labels: Array<Label>, 
+/**
+ * The colour of a keyword with no label record (another client's tag).
+ */
+defaultColor: string, 
+/**
+ * The colours the manager offers.
+ */
+palette: Array<string>, maxLabels: number, maxName: number, };
+
+export type LabelRequest = { name?: string, 
+/**
+ * `#rrggbb`; none: the default colour (on create), unchanged (on update).
+ */
+color?: string, };
+
+export type LabelDeleted = { success: boolean, unlabelled: number, };
 
 export type RuleField = "from" | "to" | "subject" | "body" | "sender_domain" | "has_attachment" | "list_mail" | "size_above" | "header";
 
@@ -1518,8 +1549,4 @@ export type DetectedProvider = { known: boolean, id: string, name: string, note:
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
 
-export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";
-export type Label = { id: string, keyword: string, name: string, color: string, };
-export type LabelsResponse = { labels: Array<Label>, default_color: string, palette: Array<string>, max_labels: number, max_name: number, };
-export type LabelRequest = { name?: string | null, color?: string | null, };
-export type LabelDeleted = { success: boolean, unlabelled: number, };
+export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "labels" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";

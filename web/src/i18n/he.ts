@@ -1854,6 +1854,7 @@ export const he = {
         contacts: 'אנשי הקשר',
         tasks: 'המשימות',
         rules: 'הכללים',
+        labels: 'התוויות וצבעיהן',
         autoReply: 'המענה האוטומטי',
         spamDetection: 'זיהוי הספאם',
         snoozes: 'הנודניקים',

@@ -32,7 +32,7 @@ export function LabelInput({ value, onChange, ariaLabel, placeholder, className 
         list={listId}
         placeholder={placeholder}
         value={shown}
-        maxLength={data?.max_name}
+        maxLength={data?.maxName}
         onChange={(e) => onChange(e.target.value)}
         data-testid="action-value"
       />

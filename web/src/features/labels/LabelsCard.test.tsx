@@ -10,7 +10,7 @@ const PALETTE = ['#d93025', '#e8710a', '#f9ab00', '#188038', '#1a73e8', '#9334e6
 const WORK: Label = { id: '1', keyword: '$label_0123456789', name: 'עבודה', color: '#188038' };
 
 function list(labels: Label[]) {
-  return { labels, default_color: '#5f6368', palette: PALETTE, max_labels: 100, max_name: 40 };
+  return { labels, defaultColor: '#5f6368', palette: PALETTE, maxLabels: 100, maxName: 40 };
 }
 
 function server() {

@@ -43,7 +43,7 @@ export function LabelsCard() {
     list = data.labels.length ? (
       <ul className="labels-card__list" data-testid="labels-list">
         {data.labels.map((l) => (
-          <LabelRow key={`${l.id}:${l.name}`} label={l} palette={palette} maxName={data.max_name} onChanged={() => void mutate()} />
+          <LabelRow key={`${l.id}:${l.name}`} label={l} palette={palette} maxName={data.maxName} onChanged={() => void mutate()} />
         ))}
       </ul>
     ) : (
@@ -77,7 +77,7 @@ export function LabelsCard() {
           dir="auto"
           placeholder={t.newName}
           value={name}
-          maxLength={data?.max_name}
+          maxLength={data?.maxName}
           disabled={busy}
           onChange={(e) => setName(e.target.value)}
           data-testid="label-new-name"

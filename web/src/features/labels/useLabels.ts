@@ -19,7 +19,7 @@ export function lookOf(keyword: string, list: LabelsResponse | undefined): Label
   const lower = keyword.toLowerCase();
   const label = list?.labels.find((l) => l.keyword.toLowerCase() === lower);
   if (label) return { keyword, name: label.name, color: label.color, known: true };
-  return { keyword, name: keyword, color: list?.default_color ?? null, known: false };
+  return { keyword, name: keyword, color: list?.defaultColor ?? null, known: false };
 }
 
 /** The labels list (shared through SWR) and a function from a keyword to its look. */
