@@ -59,6 +59,7 @@ describe('AiCard', () => {
       'providers-card',
       'auto-reply-card',
       'spam-card',
+      'labels-card',
       'ai-card',
       'mcp-card',
       'account-card',

@@ -42,6 +42,8 @@ export const NO_MAILBOX = {
   ...SPAM_ROUTES,
   // The agent-access card (features/mcp): no token.
   ...MCP_ROUTES,
+  // The label manager (features/labels): no label yet.
+  'GET /api/labels': () => json(200, { labels: [], defaultColor: '#5f6368', palette: ['#1a73e8'], maxLabels: 100, maxName: 40 }),
 };
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */
