@@ -178,6 +178,11 @@ pub const ROUTES: &[(&str, &str, Access)] = &[
     ("PUT", "/api/followups/{id}", User),
     ("DELETE", "/api/followups/{id}", User),
     ("POST", "/api/followups/{id}/nudge", User),
+    // labels (another user's label: 404, tests/labels.rs)
+    ("GET", "/api/labels", User),
+    ("POST", "/api/labels", User),
+    ("PUT", "/api/labels/{id}", User),
+    ("DELETE", "/api/labels/{id}", User),
     ("GET", "/api/subscriptions", User),
     ("POST", "/api/subscriptions/bulk", User),
     ("POST", "/api/subscriptions/{id}/unsubscribe", User),
