@@ -81,19 +81,11 @@ pub trait Follower {
 /// Runs the job `job` whenever the mail store logs new mail (the change feed of `serve`), so a
 /// follower's due-time job sleeps while nothing arrives instead of polling the log.
 pub fn wake_on_new_mail(state: &crate::state::AppState, job: &'static str) {
-    let mut feed = state.changes.subscribe();
-    let state = state.clone();
-    tokio::spawn(async move {
-        use tokio::sync::broadcast::error::RecvError;
-        loop {
-            let news = match feed.recv().await {
-                Ok(batch) => batch.iter().any(|c| c.kind == Kind::Added),
-                Err(RecvError::Lagged(_)) => true,
-                Err(RecvError::Closed) => return,
-            };
-            if news {
-                state.jobs().trigger(&state, job);
-            }
+    let state2 = state.clone();
+    state.changes.on_batch(move |batch| {
+        let news = batch.is_none_or(|b| b.iter().any(|c| c.kind == Kind::Added));
+        if news {
+            state2.jobs().trigger(&state2, job);
         }
     });
 }

@@ -80,8 +80,6 @@ const NOT_REQUESTS: &[&str] = &[
 static REQUESTS_FOLDED: std::sync::LazyLock<Vec<String>> =
     std::sync::LazyLock::new(|| REQUESTS.iter().map(|w| fold_text(w)).collect());
 
-pub use crate::mail::quote::own_text;
-
 /// A question mark outside links (`?q=`), in any of the scripts' forms.
 fn has_question(text: &str) -> bool {
     text.split_whitespace()
@@ -120,6 +118,7 @@ pub fn asks(text: &str) -> Option<Source> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::quote::own_text;
 
     #[test]
     fn questions_and_requests_in_hebrew_and_english() {

@@ -207,7 +207,7 @@ pub fn follow(store: &Store, now: i64) -> Result<()> {
 /// Decides one sent mail without AI: the rules of `detect` over its own words.
 fn by_rules(store: &Store, user_id: u64, f: &FollowUp) -> Option<Source> {
     let (mail, _) = ai::source::stored(store, user_id, f.email_id, false).ok()?;
-    detect::asks(&detect::own_text(&format!(
+    detect::asks(&crate::mail::quote::own_text(&format!(
         "{}\n{}",
         mail.subject, mail.body
     )))

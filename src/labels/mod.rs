@@ -71,12 +71,9 @@ impl Section for Backup {
     /// afresh, and the restore says so.
     fn import(state: &AppState, user_id: u64, list: Self::Data) -> anyhow::Result<Notes> {
         let mut notes = Vec::new();
+        let mut have: Vec<Label> = model::list(&state.store, user_id)?;
         for s in list.into_iter().take(model::MAX_LABELS) {
-            let have: Vec<Label> = model::list(&state.store, user_id)?;
-            if have
-                .iter()
-                .any(|l| l.name.to_lowercase() == s.name.trim().to_lowercase())
-            {
+            if model::name_taken(&have, s.name.trim(), None) {
                 continue;
             }
             let made = model::create_keeping(
@@ -89,6 +86,7 @@ impl Section for Backup {
             if made.keyword != s.keyword {
                 notes.push(crate::messages::restored_label_keyword(&made.name));
             }
+            have.push(made);
         }
         Ok(notes)
     }

@@ -94,7 +94,8 @@ pub fn checked_color(color: Option<&str>) -> Result<String> {
     Ok(format!("#{}", hex.to_ascii_lowercase()))
 }
 
-fn name_taken(all: &[Label], name: &str, except: Option<u64>) -> bool {
+/// Whether another label of `all` (not `except`) has `name`, case aside.
+pub fn name_taken(all: &[Label], name: &str, except: Option<u64>) -> bool {
     let lower = name.to_lowercase();
     all.iter()
         .any(|l| Some(l.id) != except && l.name.to_lowercase() == lower)

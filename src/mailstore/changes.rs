@@ -276,6 +276,22 @@ impl ChangeFeed {
         self.tx.subscribe()
     }
 
+    /// Calls `f` on a task for every batch the feed broadcasts (`None` when this reader fell
+    /// behind and missed some: treat it as "anything may have changed"), until the feed ends.
+    pub fn on_batch(&self, f: impl Fn(Option<&[Change]>) + Send + 'static) {
+        let mut feed = self.subscribe();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match feed.recv().await {
+                    Ok(batch) => f(Some(&batch)),
+                    Err(RecvError::Lagged(_)) => f(None),
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
     /// Reads and broadcasts what is new. Returns whether a full batch was read (more may wait).
     pub fn step(&self) -> anyhow::Result<bool> {
         let from = self.cursor.load(Ordering::Relaxed);

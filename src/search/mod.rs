@@ -78,16 +78,7 @@ impl crate::forget::Hooks for Search {
 fn start(state: &AppState) -> anyhow::Result<()> {
     let search = state.service::<Search>();
     background::in_background(|| search.spawn_indexer(INDEX_POLL, INDEX_IDLE_POLL));
-    let mut feed = state.changes.subscribe();
-    tokio::spawn(async move {
-        use tokio::sync::broadcast::error::RecvError;
-        loop {
-            match feed.recv().await {
-                Ok(_) | Err(RecvError::Lagged(_)) => search.poke(),
-                Err(RecvError::Closed) => return,
-            }
-        }
-    });
+    state.changes.on_batch(move |_| search.poke());
     Ok(())
 }
 
