@@ -144,7 +144,15 @@ pub fn prepare(state: &AppState) -> anyhow::Result<()> {
 /// Prepares every feature and starts the scheduler with every job.
 pub async fn start_jobs(state: &AppState) -> anyhow::Result<()> {
     prepare(state)?;
-    state.jobs().start(state).await
+    start_scheduler(state).await
+}
+
+/// Starts the scheduler with every job, the jobs that follow new mail woken by the change
+/// feed (once the feed runs: [`ChangeFeed::spawn`]).
+pub async fn start_scheduler(state: &AppState) -> anyhow::Result<()> {
+    state.jobs().start(state).await?;
+    crate::emails::arrivals::wake_on_new_mail(state);
+    Ok(())
 }
 
 /// Starts the background work: the scheduler, the change feed and each feature's long-lived

@@ -66,5 +66,8 @@ pub fn import_training(
 ) -> anyhow::Result<crate::backup::Notes> {
     let now = crate::kit::now_rfc3339();
     training::save(&state.store, user_id, &v, &now)?;
+    state
+        .jobs()
+        .happened(state, crate::jobs::Event::TrainingSaved);
     Ok(Vec::new())
 }

@@ -228,6 +228,9 @@ async fn post_training(
     let t = state
         .store_blocking(move |store| training::save(store, user.id, &body, &now))
         .await?;
+    state
+        .jobs()
+        .happened(&state, crate::jobs::Event::TrainingSaved);
     Ok(Json(TrainingSaved {
         success: true,
         settings: t,

@@ -39,7 +39,7 @@ pub static FEATURE: Feature = Feature {
         user: forget_user,
     }],
     backup: &[BackupSection::of::<Backup>("autoReply")],
-    jobs: |_| vec![Spec::new(monitor::JOB, monitor::TICK, monitor::run)],
+    jobs: |_| vec![Spec::due(monitor::JOB, monitor::run).on(Event::NewMail)],
     prepare: |state| monitor::join(&state.store),
     needs: &[
         need::<crate::notices::Notices>,
@@ -51,7 +51,7 @@ pub static FEATURE: Feature = Feature {
 
 use crate::feature::{BackupSection, Feature, Notes, Section, need};
 use crate::forget::{self, Step};
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 
 /// Schema 11.

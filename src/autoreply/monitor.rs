@@ -1,5 +1,5 @@
-//! The auto-reply monitor, a job on the scheduler (every [`TICK`], the shortest check
-//! interval). Each run:
+//! The auto-reply monitor, a due-time job on the scheduler: it runs when new mail is logged,
+//! when a user's check is due and when the settings change, and sleeps otherwise. Each run:
 //! 1. follows the mail store's change log (its own durable cursor) and queues, for each user
 //!    with auto-reply on, the mail the sync added to an INBOX (cheap: no provider call);
 //! 2. checks each user whose `autoReplyCheckInterval` has passed since their last check
@@ -12,7 +12,6 @@
 //! was seen, is considered: a first sync or a re-sync of old mail is never answered.
 
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
 
 use super::journal::{self, Decision};
 use super::rules::{self, Reason};
@@ -27,9 +26,8 @@ use crate::notices::{AutoReplyDrafted, Notice, Notices};
 use crate::state::AppState;
 use crate::store::Store;
 
-/// The job's name and period.
+/// The job's name.
 pub const JOB: &str = "auto-reply";
-pub const TICK: Duration = Duration::from_secs(6);
 /// The change log reader's name.
 const CURSOR: &str = "auto-reply";
 /// Tries before a mail is given up (the provider or the mailbox failing).
@@ -45,9 +43,10 @@ pub fn join(store: &Store) -> anyhow::Result<()> {
     arrivals::join(store, CURSOR)
 }
 
-/// One run of the job.
-pub async fn run(state: AppState) -> anyhow::Result<()> {
-    let arrived = state.store_blocking(collect).await?;
+/// One run of the job. Returns when it is next due: the soonest check of a user with
+/// auto-reply on (none when nobody has it on), at once when the log had more to read.
+pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
+    let (arrived, more) = state.store_blocking(collect).await?;
     if !arrived.is_empty() {
         tracing::debug!(
             users = arrived.len(),
@@ -56,10 +55,15 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
     }
     let users = state.store_blocking(settings::enabled).await?;
     let now = now_ms();
+    let mut next = crate::jobs::again_if(more);
     for (user_id, stored) in users {
-        if !due(stored.last_check_ms, stored.settings.interval_ms(), now) {
+        let interval = stored.settings.interval_ms();
+        if !due(stored.last_check_ms, interval, now) {
+            let at = stored.last_check_ms.unwrap_or(now) + interval;
+            next = Some(next.map_or(at, |n| n.min(at)));
             continue;
         }
+        next = Some(next.map_or(now + interval, |n| n.min(now + interval)));
         tracing::debug!(user_id, "auto-reply: checking");
         state
             .store_blocking(move |store| {
@@ -73,7 +77,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             tracing::warn!(user_id, error = %e.user_message(), "auto-reply check failed");
         }
     }
-    Ok(())
+    Ok(next)
 }
 
 /// Whether the user's check is due: never checked, or their interval has passed since (less
@@ -123,16 +127,16 @@ impl Follower for Collect {
 }
 
 /// Follows the change log: queues new INBOX mail for the users with auto-reply on. Returns
-/// those users.
-fn collect(store: &Store) -> Result<HashSet<u64>> {
+/// those users, and whether the log has more for another run.
+fn collect(store: &Store) -> Result<(HashSet<u64>, bool)> {
     let mut c = Collect {
         enabled: settings::enabled(store)?.into_iter().collect(),
         now: crate::kit::now(),
         queued: Vec::new(),
         users: HashSet::new(),
     };
-    arrivals::follow(store, &mut c)?;
-    Ok(c.users)
+    let more = arrivals::follow(store, &mut c)?;
+    Ok((c.users, more))
 }
 
 /// The user's check: each waiting mail decided, oldest first.

@@ -101,6 +101,8 @@ async fn post_settings(
             Ok(saved)
         })
         .await?;
+    // The monitor sleeps until a check is due: a new interval or a first check is due now.
+    state.jobs().trigger(&state, super::monitor::JOB);
     Ok(Json(Saved {
         success: true,
         settings: saved,

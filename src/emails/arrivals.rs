@@ -78,14 +78,18 @@ pub trait Follower {
     }
 }
 
-/// Runs the job `job` whenever the mail store logs new mail (the change feed of `serve`), so a
-/// follower's due-time job sleeps while nothing arrives instead of polling the log.
-pub fn wake_on_new_mail(state: &crate::state::AppState, job: &'static str) {
+/// Tells the scheduler of new mail (`jobs::Event::NewMail`) whenever the mail store logs some
+/// (the change feed), so a follower's due-time job sleeps while nothing arrives instead of
+/// polling the log.
+pub fn wake_on_new_mail(state: &crate::state::AppState) {
+    use crate::jobs::Event;
+    if state.jobs().on(Event::NewMail).is_empty() {
+        return;
+    }
     let state2 = state.clone();
     state.changes.on_batch(move |batch| {
-        let news = batch.is_none_or(|b| b.iter().any(|c| c.kind == Kind::Added));
-        if news {
-            state2.jobs().trigger(&state2, job);
+        if batch.is_none_or(|b| b.iter().any(|c| c.kind == Kind::Added)) {
+            state2.jobs().happened(&state2, Event::NewMail);
         }
     });
 }
@@ -96,8 +100,9 @@ pub fn join(store: &Store, cursor: &str) -> anyhow::Result<()> {
     changes::join(store, cursor).map(|_| ())
 }
 
-/// Reads the log since the follower's cursor and hands it each new inbox mail.
-pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
+/// Reads the log since the follower's cursor and hands it each new inbox mail. Returns whether
+/// entries are left for another run (a run reads at most `ROUNDS` batches).
+pub fn follow(store: &Store, f: &mut impl Follower) -> Result<bool> {
     let cursor = f.cursor();
     let mut from = changes::join(store, cursor)?;
     if !f.anyone() {
@@ -105,7 +110,7 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
         if last > from {
             changes::ack(store, cursor, last)?;
         }
-        return Ok(());
+        return Ok(false);
     }
     // An account's user and folder of the role, when the user is wanted.
     let role = f.role();
@@ -113,7 +118,7 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
     for _ in 0..ROUNDS {
         let batch = changes::after(store, from, BATCH)?;
         let Some(last) = batch.last().map(|c| c.seq) else {
-            break;
+            return Ok(false);
         };
         let read = MailRead::new(store)?;
         for c in &batch {
@@ -166,8 +171,8 @@ pub fn follow(store: &Store, f: &mut impl Follower) -> Result<()> {
         changes::ack(store, cursor, last)?;
         from = last;
         if batch.len() < BATCH {
-            break;
+            return Ok(false);
         }
     }
-    Ok(())
+    Ok(true)
 }

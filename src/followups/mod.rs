@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::accounts::by_mailbox::{Mailboxes, Restore};
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::Step;
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 use crate::store::per_user::UserRecords;
 use model::{FollowUp, State};
@@ -44,12 +44,8 @@ pub static FEATURE: Feature = Feature {
         export: backup_export,
         import: backup_import,
     }],
-    jobs: |_| vec![Spec::due(track::JOB, track::run)],
+    jobs: |_| vec![Spec::due(track::JOB, track::run).on(Event::NewMail)],
     prepare: |state| track::join(&state.store),
-    start: |state| {
-        crate::emails::arrivals::wake_on_new_mail(state, track::JOB);
-        Ok(())
-    },
     needs: &[need::<crate::notices::Notices>, need::<crate::ai::Ai>],
     ..Feature::named("followups")
 };

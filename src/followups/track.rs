@@ -201,7 +201,7 @@ pub fn follow(store: &Store, now: i64) -> Result<()> {
         own,
         now,
     };
-    arrivals::follow(store, &mut answers)
+    arrivals::follow(store, &mut answers).map(|_| ())
 }
 
 /// Decides one sent mail without AI: the rules of `detect` over its own words.

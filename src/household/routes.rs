@@ -257,6 +257,9 @@ async fn training_save(
             training::save_household(&s.store, &req.settings, &by, &crate::kit::now_rfc3339())
         })
         .await?;
+    state
+        .jobs()
+        .happened(&state, crate::jobs::Event::TrainingSaved);
     Ok(Json(GlobalSaveResponse {
         success: true,
         message: messages::GLOBAL_SAVED.into(),

@@ -1,12 +1,11 @@
 //! New inbox mail with a calendar, taken into the user's invitation records as it arrives
-//! (the `invites` job, every [`TICK`]): a cancellation or an update marks the event before
+//! (the `invites` job, run when new mail is logged): a cancellation or an update marks the event before
 //! the user opens either mail, and an accepted invitation counts for conflicts at once. The
 //! job follows the change log with its own cursor (`emails::arrivals`); a mail without a
 //! calendar part is passed over on its stored summary, unread. Taking a mail in twice is
 //! harmless (the records compare sequences).
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use super::{parts, store};
 use crate::emails::arrivals::{self, Arrival, Follower, Then};
@@ -15,7 +14,6 @@ use crate::state::AppState;
 use crate::store::Store;
 
 pub const JOB: &str = "invites";
-pub const TICK: Duration = Duration::from_secs(2);
 const CURSOR: &str = "invites";
 
 /// At start, before any sync: the job's place in the change log.
@@ -23,9 +21,9 @@ pub fn join(store: &Store) -> anyhow::Result<()> {
     arrivals::join(store, CURSOR)
 }
 
-/// The job.
-pub async fn run(state: AppState) -> anyhow::Result<()> {
-    state
+/// The job (on new mail): due again at once when the log had more than one run reads.
+pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
+    let more = state
         .store_blocking(|store| {
             arrivals::follow(
                 store,
@@ -35,7 +33,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             )
         })
         .await?;
-    Ok(())
+    Ok(crate::jobs::again_if(more))
 }
 
 /// The follower: each user's time zone read once a run.

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::{self, Step};
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 
 pub use routes::router;
@@ -47,7 +47,7 @@ pub static FEATURE: Feature = Feature {
         export: backup_export,
         import: backup_import,
     }],
-    jobs: |_| vec![Spec::new(follow::JOB, follow::TICK, follow::run)],
+    jobs: |_| vec![Spec::due(follow::JOB, follow::run).on(Event::NewMail)],
     prepare: |state| follow::join(&state.store),
     needs: &[need::<crate::outgoing::Outbox>],
     ..Feature::named("invites")

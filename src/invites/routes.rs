@@ -244,5 +244,6 @@ async fn to_task(
             )
         })
         .await?;
+    crate::tasks::reminders::rethink(&state);
     Ok(Json(crate::tasks::Task::of(task, now())))
 }

@@ -46,7 +46,19 @@ impl<T: Clone + Send + Sync + 'static> Context for T {}
 pub struct Spec<C> {
     pub name: &'static str,
     pub every: Duration,
+    /// What else runs it ([`Spec::on`]).
+    pub on: Vec<Event>,
     run: Run<C>,
+}
+
+/// Something that happened, which a job may declare it runs on ([`Spec::on`]): whoever makes it
+/// happen says so to the scheduler ([`Jobs::happened`]) and names no job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// The mail store logged new mail (the application wires the change feed to it).
+    NewMail,
+    /// A user's AI training examples were saved.
+    TrainingSaved,
 }
 
 impl<C: Context> Spec<C> {
@@ -60,6 +72,7 @@ impl<C: Context> Spec<C> {
         Self {
             name,
             every,
+            on: Vec::new(),
             run: Arc::new(move |s| {
                 let fut = run(s);
                 Box::pin(async move { fut.await.map(|()| None) })
@@ -78,8 +91,16 @@ impl<C: Context> Spec<C> {
         Self {
             name,
             every: Duration::ZERO,
+            on: Vec::new(),
             run: Arc::new(move |s| Box::pin(run(s))),
         }
+    }
+
+    /// The job also runs whenever `event` happens: a follower of the change log runs on
+    /// [`Event::NewMail`] and sleeps while nothing arrives.
+    pub fn on(mut self, event: Event) -> Self {
+        self.on.push(event);
+        self
     }
 
     fn is_due_job(&self) -> bool {
@@ -165,8 +186,28 @@ impl<C: Context> Jobs<C> {
         if entry.spec.is_due_job() && entry.sleeping.load(Ordering::Acquire) {
             // Its sleeper runs it (a permit is kept if it is running now).
             entry.wake.notify_one();
-        } else {
-            tokio::spawn(tick(entry.clone(), state.clone(), true));
+        } else if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            // (Outside a runtime nothing runs jobs: there is nothing to wake.)
+            rt.spawn(tick(entry.clone(), state.clone(), true));
+        }
+    }
+
+    /// The jobs that run on `event`.
+    pub fn on(&self, event: Event) -> Vec<&'static str> {
+        let mut names: Vec<_> = self
+            .entries
+            .values()
+            .filter(|e| e.spec.on.contains(&event))
+            .map(|e| e.spec.name)
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// `event` happened: every job that runs on it runs now.
+    pub fn happened(&self, state: &C, event: Event) {
+        for name in self.on(event) {
+            self.trigger(state, name);
         }
     }
 
@@ -182,6 +223,12 @@ impl<C: Context> Jobs<C> {
             sleeper.abort();
         }
     }
+}
+
+/// A due-time run's answer when it left work waiting (a batch cut at its limit): due again
+/// at once.
+pub fn again_if(more: bool) -> Option<i64> {
+    more.then(crate::kit::now_ms)
 }
 
 /// A due-time job whose run failed tries again this much later.

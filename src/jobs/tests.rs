@@ -154,3 +154,42 @@ async fn a_failing_due_job_waits_before_it_tries_again() {
     );
     jobs.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_runs_the_jobs_declared_on_it_and_no_other() {
+    let (mail, training) = (Counters::default(), Counters::default());
+    let (m, t) = (mail.clone(), training.clone());
+    let jobs = Jobs::new(vec![
+        Spec::due("on-mail", move |_: ()| {
+            let m = m.clone();
+            async move {
+                m.runs.fetch_add(1, Ordering::SeqCst);
+                Ok(None)
+            }
+        })
+        .on(Event::NewMail),
+        Spec::due("on-training", move |_: ()| {
+            let t = t.clone();
+            async move {
+                t.runs.fetch_add(1, Ordering::SeqCst);
+                Ok(None)
+            }
+        })
+        .on(Event::TrainingSaved),
+    ]);
+    assert_eq!(jobs.on(Event::NewMail), vec!["on-mail"]);
+    jobs.start(&()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Each ran once at start, to learn its due time (none: it sleeps).
+    assert_eq!(mail.runs.load(Ordering::SeqCst), 1);
+    assert_eq!(training.runs.load(Ordering::SeqCst), 1);
+    jobs.happened(&(), Event::NewMail);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        mail.runs.load(Ordering::SeqCst),
+        2,
+        "new mail ran the mail job"
+    );
+    assert_eq!(training.runs.load(Ordering::SeqCst), 1, "and not the other");
+    jobs.shutdown().await;
+}

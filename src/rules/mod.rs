@@ -42,7 +42,7 @@ pub static FEATURE: Feature = Feature {
         user: forget_user,
     }],
     backup: &[BackupSection::of::<Backup>("rules")],
-    jobs: |_| vec![Spec::new(runner::JOB, runner::TICK, runner::run)],
+    jobs: |_| vec![Spec::due(runner::JOB, runner::run).on(Event::NewMail)],
     prepare: |state| runner::join(&state.store),
     needs: &[need::<crate::outgoing::Outbox>],
     ..Feature::named("rules")
@@ -50,7 +50,7 @@ pub static FEATURE: Feature = Feature {
 
 use crate::feature::{BackupSection, Feature, Notes, Section, need, unless_empty};
 use crate::forget::{self, Step};
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 use crate::store::per_user::UserRecords;
 

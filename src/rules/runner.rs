@@ -1,4 +1,4 @@
-//! Rules on incoming mail, on the scheduler (`rules`, every [`TICK`]): the job follows the
+//! Rules on incoming mail, on the scheduler (`rules`, run when new mail is logged): the job follows the
 //! mail store's change log with its own cursor (placed at start-up: the first start never
 //! runs rules on history) and runs the user's active rules, in order, on each mail the sync
 //! added to an INBOX — with no browser open. "Run now" (`existing`) applies a rule to the mail
@@ -10,7 +10,6 @@
 //! rule must never send a mailbox's past on when the mailbox is connected.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use super::actions::{self, Outcome};
 use super::forwarding::Policy;
@@ -27,7 +26,6 @@ use crate::state::AppState;
 use crate::store::Store;
 
 pub const JOB: &str = "rules";
-pub const TICK: Duration = Duration::from_secs(3);
 const CURSOR: &str = "rules";
 /// Activity entries kept per user.
 const KEEP_ACTIVITY: usize = 1000;
@@ -101,7 +99,9 @@ pub fn record(
 }
 
 /// One run of the job.
-pub async fn run(state: AppState) -> anyhow::Result<()> {
+/// One run of the job (on new mail): returns when it is due again, at once when the log had
+/// more than one run reads, else none (it sleeps until new mail comes).
+pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
     let base = Base {
         limits: uploads::Limits::from(&state.config.compose),
         forwards_per_day: state.config.limits.forwards_per_day,
@@ -114,13 +114,13 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
             .status(account)
             .is_some_and(|s| s.initial_sync_done)
     };
-    let forwarded = state
+    let (forwarded, more) = state
         .store_blocking(move |store| follow(store, &base, &syncing_new))
         .await?;
     if forwarded {
         state.service::<Outbox>().wake.notify_one();
     }
-    Ok(())
+    Ok(crate::jobs::again_if(more))
 }
 
 /// The rules as a follower of new inbox mail: mail of accounts past their first sync
@@ -182,8 +182,12 @@ impl Follower for Runner<'_> {
 }
 
 /// Reads the log since the cursor and runs the rules on new INBOX mail. Returns whether
-/// something was forwarded.
-fn follow(store: &Store, base: &Base, past_first_sync: &dyn Fn(u64) -> bool) -> Result<bool> {
+/// something was forwarded, and whether the log has more for another run.
+fn follow(
+    store: &Store,
+    base: &Base,
+    past_first_sync: &dyn Fn(u64) -> bool,
+) -> Result<(bool, bool)> {
     // Nobody has a rule that runs (the usual case, and always during a first sync before any
     // rule exists): the log is stepped over instead of read.
     let everyone: Vec<(u64, Stored)> = RULES.everyone(store)?;
@@ -195,8 +199,8 @@ fn follow(store: &Store, base: &Base, past_first_sync: &dyn Fn(u64) -> bool) -> 
         rules_of: HashMap::new(),
         forwarded: false,
     };
-    arrivals::follow(store, &mut runner)?;
-    Ok(runner.forwarded)
+    let more = arrivals::follow(store, &mut runner)?;
+    Ok((runner.forwarded, more))
 }
 
 /// The newest inbox mails of the user that `rule` matches (at most [`EXISTING_MAX`] looked at).

@@ -26,7 +26,7 @@ use serde_json::Value;
 use crate::accounts::by_mailbox::{Mailboxes, Restore};
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::Step;
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 use crate::store::per_user::UserRecords;
 use model::Snooze;
@@ -46,12 +46,8 @@ pub static FEATURE: Feature = Feature {
         export: backup_export,
         import: backup_import,
     }],
-    jobs: |_| vec![Spec::due(wake::JOB, wake::run)],
+    jobs: |_| vec![Spec::due(wake::JOB, wake::run).on(Event::NewMail)],
     prepare: |state| wake::join(&state.store),
-    start: |state| {
-        crate::emails::arrivals::wake_on_new_mail(state, wake::JOB);
-        Ok(())
-    },
     needs: &[need::<crate::notices::Notices>],
     ..Feature::named("snooze")
 };

@@ -1,9 +1,10 @@
 //! Learning is training, as with `sa-learn`:
 //! - [`Marking`]: a mail the user (or their rule) marks spam is learned as spam, one taken out
 //!   of spam or suspicious ("not spam") as ham, in the transaction of the marking.
-//! - The `spam-learn` job (every [`TICK`]) learns the AI training page's spam and ham examples
-//!   when they change, unlearns the removed ones, and with `useAI` asks the user's provider
-//!   about mail scored between the thresholds.
+//! - The `spam-learn` job (when examples are saved and when new mail is logged) learns the AI
+//!   training page's spam and ham examples when they change, unlearns the removed ones, and
+//!   with `useAI` asks the user's provider about mail scored between the thresholds (again
+//!   every [`AGAIN`] while some wait).
 
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -20,17 +21,24 @@ use crate::state::AppState;
 use crate::store::Store;
 
 pub const JOB: &str = "spam-learn";
-pub const TICK: Duration = Duration::from_secs(3);
+/// How soon the job runs again while mail waits for the AI's review.
+pub const AGAIN: Duration = Duration::from_secs(3);
 /// Mails the AI reviews per user per run.
 const REVIEW_PER_RUN: usize = 5;
 
-pub async fn run(state: AppState) -> anyhow::Result<()> {
+/// One run: the examples learned, the waiting mail reviewed. Due again in [`AGAIN`] while
+/// mail still waits for its review, else when something happens.
+pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
     let spam = state.service::<Spam>();
     let s = spam.clone();
     state
         .blocking(move |st| examples(&st.store, &s).map_err(crate::error::AppError::internal))
         .await?;
-    review(&state, &spam).await
+    review(&state, &spam).await?;
+    let waiting = state
+        .blocking(|st| journal::waiting(&st.store, 1).map_err(crate::error::AppError::internal))
+        .await?;
+    Ok((!waiting.is_empty()).then(|| crate::kit::now_ms() + AGAIN.as_millis() as i64))
 }
 
 /// The key a mail is trained under: its Message-ID in its account (a moved copy is the same

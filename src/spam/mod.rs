@@ -57,7 +57,7 @@ use crate::error::Result;
 use crate::feature::{BackupSection, Feature, Notes, Section, Setup, need};
 use crate::forget::{self, Step};
 use crate::hooks::{Learner, Screen};
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::notices::Notices;
 use crate::state::AppState;
 use crate::store::Store;
@@ -74,7 +74,13 @@ pub static FEATURE: Feature = Feature {
         user: forget_user,
     }],
     backup: &[BackupSection::of::<Backup>("spamDetection")],
-    jobs: |_| vec![Spec::new(learn::JOB, learn::TICK, learn::run)],
+    jobs: |_| {
+        vec![
+            Spec::due(learn::JOB, learn::run)
+                .on(Event::NewMail)
+                .on(Event::TrainingSaved),
+        ]
+    },
     init,
     needs: &[need::<Spam>, need::<crate::ai::Ai>],
     ..Feature::named("spam")

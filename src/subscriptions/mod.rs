@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::feature::{BackupSection, Feature, need};
 use crate::forget::Step;
-use crate::jobs::Spec;
+use crate::jobs::{Event, Spec};
 use crate::state::AppState;
 use crate::store::per_user::UserRecords;
 use crate::store::user_record::UserRecord;
@@ -47,16 +47,12 @@ pub static FEATURE: Feature = Feature {
         export: backup_export,
         import: backup_import,
     }],
-    jobs: |_| vec![Spec::due(inventory::JOB, inventory::run)],
+    jobs: |_| vec![Spec::due(inventory::JOB, inventory::run).on(Event::NewMail)],
     init: |setup| {
         let unsubscriber = unsubscribe::Unsubscriber::new(&setup.config.unsubscribe)?;
         setup.provide(Arc::new(unsubscriber))
     },
     prepare: |state| inventory::join(&state.store),
-    start: |state| {
-        crate::emails::arrivals::wake_on_new_mail(state, inventory::JOB);
-        Ok(())
-    },
     needs: &[
         need::<unsubscribe::Unsubscriber>,
         need::<crate::outgoing::Outbox>,

@@ -28,7 +28,7 @@ pub static FEATURE: Feature = Feature {
         user: forget_user,
     }],
     backup: &[BackupSection::of::<Backup>("tasks")],
-    jobs: |_| vec![Spec::new(reminders::JOB, reminders::TICK, reminders::run)],
+    jobs: |_| vec![Spec::due(reminders::JOB, reminders::run)],
     needs: &[need::<crate::notices::Notices>],
     ..Feature::named("tasks")
 };
@@ -106,6 +106,7 @@ impl Section for Backup {
             messages::TASKS_FULL,
             items,
         )?;
+        reminders::rethink(state);
         Ok(Vec::new())
     }
 }

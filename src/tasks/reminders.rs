@@ -1,8 +1,8 @@
 //! The `task-reminders` job: a pending task whose due time has come is announced once to the
 //! user's live sessions (`task_due`; the web shows it, and a desktop notification when that
-//! preference is on). A task whose due time changes is announced again at the new time.
-
-use std::time::Duration;
+//! preference is on). A task whose due time changes is announced again at the new time. The job
+//! sleeps until the next due time among the tasks not announced yet; whatever writes a task
+//! wakes it ([`rethink`]) to look again.
 
 use super::TASKS;
 use super::model::Stored;
@@ -11,7 +11,24 @@ use crate::notices::{Notice, Notices, TaskDue};
 use crate::state::AppState;
 
 pub const JOB: &str = "task-reminders";
-pub const TICK: Duration = Duration::from_secs(15);
+
+/// A task was written (its due time or status may have changed): the job looks again at when
+/// it is next due.
+pub fn rethink(state: &AppState) {
+    state.jobs().trigger(state, JOB);
+}
+
+/// When the next reminder is due (Unix ms): the second after the soonest due time of a pending
+/// task not announced yet and not due by `now` (those are announced by this run).
+pub fn next_due(tasks: &[(u64, Stored)], now: i64) -> Option<i64> {
+    tasks
+        .iter()
+        .filter(|(_, t)| !t.reminded && t.status == super::model::Status::Pending)
+        .filter_map(|(_, t)| t.due)
+        .filter(|&d| d >= now)
+        .min()
+        .map(|d| (d + 1) * 1000)
+}
 
 /// The tasks to announce at `now`: pending, past their due time (from the second after it, so
 /// a list read when the reminder arrives already shows the task as overdue), not yet announced.
@@ -23,11 +40,13 @@ pub fn due(tasks: &[(u64, Stored)], now: i64) -> Vec<(u64, u64)> {
         .collect()
 }
 
-pub async fn run(state: AppState) -> anyhow::Result<()> {
+/// One run: announces the tasks due now, and returns when the next one is due.
+pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
     let now = crate::kit::now();
-    let announced = state
+    let (announced, next) = state
         .store_blocking(move |store| {
             let all: Vec<(u64, Stored)> = TASKS.everyone(store)?;
+            let next = next_due(&all, now);
             let mut out = Vec::new();
             for (user, id) in due(&all, now) {
                 // Marked first: a crash after this loses one reminder rather than repeating it.
@@ -38,7 +57,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
                     out.push((user, t));
                 }
             }
-            Ok(out)
+            Ok((out, next))
         })
         .await?;
     let notices = state.service::<Notices>();
@@ -50,7 +69,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
         };
         notices.send(user, Notice::TaskDue(notice));
     }
-    Ok(())
+    Ok(next)
 }
 
 #[cfg(test)]
@@ -86,5 +105,21 @@ mod tests {
         assert_eq!(due(&all, 101), vec![(1, 1)]);
         assert_eq!(due(&all, 102), vec![(1, 1), (1, 2)]);
         assert!(due(&all, 100).is_empty());
+    }
+
+    #[test]
+    fn the_job_sleeps_until_the_second_after_the_soonest_unannounced_due_time() {
+        let all = vec![
+            (1, task(1, Some(100), Status::Pending, false)),
+            (1, task(2, Some(300), Status::Pending, false)),
+            (2, task(3, Some(150), Status::Completed, false)),
+            (2, task(4, Some(120), Status::Pending, true)),
+            (2, task(5, None, Status::Pending, false)),
+        ];
+        // At 100 task 1 is not due yet (it is from 101 on).
+        assert_eq!(next_due(&all, 100), Some(101_000));
+        // At 101 this run announces task 1: the next is task 2's.
+        assert_eq!(next_due(&all, 101), Some(301_000));
+        assert_eq!(next_due(&all, 301), None);
     }
 }

@@ -95,6 +95,7 @@ async fn create(
     let t = state
         .store_blocking(move |store| add(store, user.id, input))
         .await?;
+    super::reminders::rethink(&state);
     Ok(Json(Task::of(t, now())))
 }
 
@@ -155,6 +156,7 @@ async fn update(
         })
         .await?
         .ok_or_else(not_found)?;
+    super::reminders::rethink(&state);
     Ok(Json(Task::of(t, now())))
 }
 
@@ -183,6 +185,7 @@ async fn toggle(
         })
         .await?
         .ok_or_else(not_found)?;
+    super::reminders::rethink(&state);
     Ok(Json(Task::of(t, now())))
 }
 

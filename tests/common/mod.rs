@@ -64,7 +64,10 @@ impl TestApp {
             // before it syncs.
             mailclient::app::prepare(&state).unwrap();
             let s = state.clone();
-            rt.spawn(async move { s.jobs().start(&s).await.unwrap() });
+            rt.spawn(async move { mailclient::app::start_scheduler(&s).await.unwrap() });
+            // The change feed, which wakes the jobs that follow new mail (quicker than `serve`'s).
+            let _guard = rt.enter();
+            state.changes.spawn(Duration::from_millis(50));
         }
         // The search indexer, as `serve` runs it (a thread: it needs no runtime).
         state

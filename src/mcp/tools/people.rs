@@ -140,5 +140,6 @@ pub async fn add_task(state: &AppState, user: u64, a: Value) -> Result<Value> {
     let task = state
         .store_blocking(move |store| crate::tasks::add(store, user, input))
         .await?;
+    crate::tasks::reminders::rethink(state);
     Ok(done(json!({"task": Task::of(task, now())})))
 }
