@@ -259,7 +259,7 @@ mod tests {
         let cached_a = spam_of(&a).profile(&a.store, user).unwrap();
         let cached_b = spam_of(&b).profile(&b.store, user).unwrap();
         // A mail in b's store, marked as spam there.
-        let txn = b.store.db().begin_write().unwrap();
+        let txn = b.store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Sync);
         w.save_folder(1, &FolderState::local("INBOX")).unwrap();
         let raw =
@@ -278,7 +278,7 @@ mod tests {
         drop(read);
         let mut after = before.clone();
         after.status = Some("spam".into());
-        let txn = b.store.db().begin_write().unwrap();
+        let txn = b.store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Status);
         b.hooks.marked(w, user, &before, &after).unwrap();
         txn.commit().unwrap();

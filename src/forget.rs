@@ -89,7 +89,7 @@ impl Forget {
     /// Forgets one mail account: its sync task, its stored mail and every row keyed by it.
     pub fn account(&self, store: &Store, account: u64) -> Result<()> {
         self.stopping(&[account]);
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         self.accounts_in(&txn, account)?;
         txn.commit()?;
         self.forgotten(&[account]);
@@ -105,13 +105,13 @@ impl Forget {
         last: impl FnOnce(&WriteTransaction) -> Result<()>,
     ) -> Result<()> {
         let accounts = {
-            let txn = store.db().begin_write()?;
+            let txn = store.begin_write()?;
             let ids = (self.accounts_of)(&txn, user)?;
             txn.abort()?;
             ids
         };
         self.stopping(&accounts);
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         // Read again inside the transaction: an account added meanwhile goes too, and its sync
         // (started after the first read) is stopped like the others.
         let before = accounts;

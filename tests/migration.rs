@@ -14,7 +14,7 @@ use mailclient::schema;
 fn fill(dir: &Path, n: u32) {
     let (store, _) = schema::open_and_migrate(dir).unwrap();
     for chunk in (1..=n).collect::<Vec<_>>().chunks(1_000) {
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Sync);
         for folder in ["INBOX", "Archive"] {
             if w.folder(1, folder).unwrap().is_none() {
@@ -101,7 +101,7 @@ fn a_kill_during_the_counter_build_is_finished_by_the_next_start() {
     // The store as schema 8 finds one that already held mail: no counters, the cursor at 0.
     {
         let (store, _) = schema::open(&data).unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         mailstore::forget_derived(&txn).unwrap();
         txn.commit().unwrap();
     }

@@ -53,7 +53,7 @@ impl<S, R: Serialize + DeserializeOwned> Restore<'_, S, R> {
     /// one transaction.
     pub fn run(&self, store: &Store, user_id: u64, saved: Vec<S>) -> anyhow::Result<()> {
         let mailboxes = Mailboxes::of(store, user_id)?;
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let have: Vec<R> = self.table.list_in(&txn, user_id)?;
         for s in saved.into_iter().take(self.max) {
             let Some(account) = mailboxes.account((self.mailbox)(&s)) else {
@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn records_come_back_to_the_mailboxes_the_user_has_once_and_bounded() {
         let (_dir, store, user) = crate::schema::store_with_user();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         insert_in(&txn, &AccountRecord::local(7, user, "dana@example.test")).unwrap();
         RECORDS.create(&txn).unwrap();
         txn.commit().unwrap();

@@ -286,7 +286,7 @@ pub fn save(
     s: &Settings,
     max_accounts: usize,
 ) -> Result<AccountRecord> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let record = {
         if !crate::auth::users::exists_in(&txn, user_id)? {
             return Err(AppError::NotFound(messages::USER_NOT_FOUND.into()));
@@ -345,7 +345,7 @@ fn update(
     id: u64,
     f: impl FnOnce(&mut AccountRecord),
 ) -> Result<Option<AccountRecord>> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let updated = {
         let mut table = txn.open_table(ACCOUNTS)?;
         let current: Option<AccountRecord> = match table.get(id)? {

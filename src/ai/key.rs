@@ -58,7 +58,7 @@ pub fn store_household_key(
     }
     let (kind, _, base_url) = effective(config, &Choice::default());
     let sealed = server_key.seal(&household_context(kind, &base_url), key.as_bytes());
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_GLOBAL_KEY)?
         .insert(HOUSEHOLD, sealed.as_str())?;
     txn.commit()?;
@@ -132,14 +132,14 @@ pub fn store_key(
     }
     let (kind, _, base_url) = effective(config, &in_effect(store, config, user_id)?);
     let sealed = server_key.seal(&context(user_id, kind, &base_url), key.as_bytes());
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_KEYS)?.insert(user_id, sealed.as_str())?;
     txn.commit()?;
     Ok(())
 }
 
 pub fn delete_key(store: &Store, user_id: u64) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_KEYS)?.remove(user_id)?;
     txn.commit()?;
     Ok(())
@@ -281,7 +281,7 @@ pub fn set_choice(
 
 fn save_choice(store: &Store, user_id: u64, choice: Choice) -> Result<Choice> {
     let choice = choice.checked()?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_CHOICE)?
         .insert(user_id, record::encode(&choice).as_slice())?;
     txn.commit()?;

@@ -301,7 +301,7 @@ pub fn save_household(store: &Store, body: &Value, by: &str, now: &str) -> Resul
     if record::encode(&h).len() > MAX_STORED_BYTES {
         return Err(AppError::bad_request(messages::AI_SETTINGS_TOO_LARGE));
     }
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_TRAINING_GLOBAL)?
         .insert(HOUSEHOLD, record::encode(&h).as_slice())?;
     txn.commit()?;
@@ -312,7 +312,7 @@ pub fn save_household(store: &Store, body: &Value, by: &str, now: &str) -> Resul
 pub fn save(store: &Store, user_id: u64, body: &Value, now: &str) -> Result<Training> {
     let mut t = Training::default().overlaid(Some(body))?;
     t.updated_at = Some(now.to_string());
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(AI_TRAINING)?
         .insert(user_id, record::encode(&t).as_slice())?;
     txn.commit()?;

@@ -69,7 +69,7 @@ pub fn create(store: &Store, user_id: u64, lifetime: Lifetime) -> Result<String>
         expires_at: created_at + lifetime.ttl_secs,
         last_seen: Some(created_at),
     };
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     purge_expired_in(&txn, created_at, lifetime.idle_secs)?;
     txn.open_table(SESSIONS)?.insert(
         token_digest(&token).as_slice(),
@@ -126,7 +126,7 @@ fn lookup_at(store: &Store, token: &str, idle_secs: i64, now: i64) -> Result<Opt
 
 /// Records a use of the session of `token` now (a session revoked meanwhile stays gone).
 pub fn touch(store: &Store, token: &str) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut table = txn.open_table(SESSIONS)?;
         let key = token_digest(token);
@@ -151,7 +151,7 @@ pub fn public_id(token: &str) -> String {
 
 /// Ends the session of `token`. Returns whether there was one.
 pub fn revoke(store: &Store, token: &str) -> Result<bool> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let removed = txn
         .open_table(SESSIONS)?
         .remove(token_digest(token).as_slice())?
@@ -203,7 +203,7 @@ pub async fn sweep_job(state: crate::state::AppState) -> anyhow::Result<()> {
 
 /// Drops every expired or idle session (the scheduler's hourly sweep; a login also sweeps).
 pub fn purge_expired(store: &Store, idle_secs: i64) -> Result<usize> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let n = purge_expired_in(&txn, now(), idle_secs)?;
     txn.commit()?;
     Ok(n)
@@ -238,7 +238,7 @@ mod tests {
 
     /// Rewrites the stored session of `token`.
     fn edit(store: &Store, token: &str, f: impl FnOnce(&mut SessionRecord)) {
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         {
             let mut t = txn.open_table(SESSIONS).unwrap();
             let key = token_digest(token);

@@ -137,7 +137,7 @@ pub fn create(store: &Store, new: NewUser<'_>, only_if_none_exist: bool) -> Resu
     // Hash outside the write transaction: it is the slow part.
     let password_hash = password::hash(new.password)?;
 
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let record = {
         let mut users = txn.open_table(USERS)?;
         if only_if_none_exist && !users.is_empty()? {
@@ -230,7 +230,7 @@ pub fn set_password_of(
     password::check_new(new_password).map_err(AppError::bad_request)?;
     record.password_hash = password::hash(new_password)?;
     record.updated_at = crate::kit::now();
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(USERS)?
         .insert(record.id, record::encode(&record).as_slice())?;
     sessions::revoke_all_for_user_in(&txn, record.id, keep_token)?;
@@ -256,7 +256,7 @@ pub struct UserChanges<'a> {
 
 /// Applies `changes`, refusing to demote the last admin (checked inside the transaction).
 pub fn update(store: &Store, id: u64, changes: UserChanges<'_>) -> Result<User> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let record = {
         let mut users = txn.open_table(USERS)?;
         let mut record: UserRecord = match users.get(id)? {

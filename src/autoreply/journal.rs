@@ -92,7 +92,7 @@ pub fn queue(store: &Store, items: &[(u64, u64, i64)]) -> Result<()> {
     if items.is_empty() {
         return Ok(());
     }
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut t = txn.open_table(PENDING)?;
         for (user, message, arrived) in items {
@@ -139,7 +139,7 @@ pub fn pending(store: &Store, user_id: u64) -> Result<Vec<(u64, Pending)>> {
 /// Drops the user's waiting mail (auto-reply turned off: what came meanwhile is not answered
 /// when it is turned on again).
 pub fn drop_pending(store: &Store, user_id: u64) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(PENDING)?
         .retain_in((user_id, 0)..=(user_id, u64::MAX), |_, _| false)?;
     txn.commit()?;
@@ -148,7 +148,7 @@ pub fn drop_pending(store: &Store, user_id: u64) -> Result<()> {
 
 /// Drops one waiting mail (decided already under its key).
 pub fn drop_one(store: &Store, user_id: u64, message: u64) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(PENDING)?.remove((user_id, message))?;
     txn.commit()?;
     Ok(())
@@ -156,7 +156,7 @@ pub fn drop_one(store: &Store, user_id: u64, message: u64) -> Result<()> {
 
 /// A failed try: the mail waits for the next check.
 pub fn failed_try(store: &Store, user_id: u64, message: u64) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut t = txn.open_table(PENDING)?;
         let p = t
@@ -181,7 +181,7 @@ pub fn decided(store: &Store, user_id: u64, key: &str) -> Result<bool> {
 /// Records a decision: the mail stops waiting, its key is remembered, the decision joins the
 /// list (the oldest beyond the kept number leave it). One transaction.
 pub fn record_decision(store: &Store, user_id: u64, mut d: Decision) -> Result<Decision> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         d.seq = next_id(&txn, COUNTER)?;
         txn.open_table(PENDING)?.remove((user_id, d.message))?;

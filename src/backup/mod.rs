@@ -144,7 +144,7 @@ pub async fn save(state: &AppState, user_id: u64, master: String) -> Result<Stor
     };
     state
         .blocking(move |s| {
-            let txn = s.store.db().begin_write()?;
+            let txn = s.store.begin_write()?;
             txn.open_table(BACKUPS)?
                 .insert(user_id, record::encode(&stored).as_slice())?;
             txn.commit()?;

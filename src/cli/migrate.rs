@@ -26,7 +26,7 @@ pub fn run(config: &Config, args: &MigrateArgs) -> anyhow::Result<()> {
     let data_dir = &config.storage.data_dir;
     if args.rebuild_counters {
         let (store, _) = schema::open_and_migrate(data_dir)?;
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         crate::mailstore::forget_derived(&txn)?;
         txn.commit()?;
     }

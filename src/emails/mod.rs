@@ -78,7 +78,7 @@ pub fn set_flags(
     flagged: Option<bool>,
 ) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Flags);
     let meta = apply_flags(w, owned_meta(w, &accounts, id)?, seen, flagged)?;
     txn.commit()?;

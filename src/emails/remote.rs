@@ -54,7 +54,7 @@ pub fn allowed(store: &Store, user_id: u64, address: &str) -> Result<bool> {
 
 pub fn add(store: &Store, user_id: u64, address: &str) -> Result<String> {
     let a = normalize(address)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(REMOTE_SENDERS)?
         .insert((user_id, a.as_str()), crate::kit::now())?;
     txn.commit()?;
@@ -63,7 +63,7 @@ pub fn add(store: &Store, user_id: u64, address: &str) -> Result<String> {
 
 pub fn remove(store: &Store, user_id: u64, address: &str) -> Result<bool> {
     let a = normalize(address)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let removed = txn
         .open_table(REMOTE_SENDERS)?
         .remove((user_id, a.as_str()))?

@@ -160,7 +160,7 @@ pub fn set_status(
     priority: Option<&str>,
 ) -> Result<Moved> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Status);
     let meta = owned_meta(w, &accounts, id)?;
     let (s, p) = resolve(status, priority, meta.status.as_deref())?;
@@ -193,7 +193,7 @@ fn move_hidden(
 /// `DELETE /api/emails/{id}`.
 pub fn delete(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Delete);
     let meta = hide(w, owned_meta(w, &accounts, id)?)?;
     txn.commit()?;
@@ -214,7 +214,7 @@ fn trash_one(w: MailWrite, meta: MessageMeta, roles_cache: &mut RolesCache) -> R
 /// `POST /api/emails/{id}/trash`.
 pub fn trash(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Delete);
     let meta = trash_one(w, owned_meta(w, &accounts, id)?, &mut HashMap::new())?;
     txn.commit()?;
@@ -224,7 +224,7 @@ pub fn trash(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
 /// A rule's move: hidden here at once, moved to the mailbox's folder `folder` by the sync.
 pub fn move_to_folder(store: &Store, user_id: u64, id: u64, folder: &str) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Status);
     let meta = owned_meta(w, &accounts, id)?;
     if meta.folder == folder {
@@ -241,7 +241,7 @@ pub fn move_to_folder(store: &Store, user_id: u64, id: u64, folder: &str) -> Res
 /// A rule's label: an IMAP keyword on the message, here and (by the sync) in the mailbox.
 pub fn add_label(store: &Store, user_id: u64, id: u64, label: &str) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Status);
     let mut meta = owned_meta(w, &accounts, id)?;
     if !meta.keywords.iter().any(|k| k.eq_ignore_ascii_case(label)) {
@@ -324,7 +324,7 @@ pub fn bulk(
         resolve(s, p.as_deref(), None)?;
     }
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, action.reason());
     let mut roles = HashMap::new();
     let mut out = BulkOutcome {
@@ -377,7 +377,7 @@ pub fn auto_archive(store: &Store, user_id: u64, ids: &[u64]) -> Result<(usize, 
         return Err(AppError::BadRequest(messages::bulk_too_many(BULK_MAX)));
     }
     let accounts = user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Status);
     let now = now();
     let mut archived = 0;

@@ -131,7 +131,7 @@ pub fn mark_mail(
     }
     let default_days = crate::settings::load(store, user_id)?.follow_up_days;
     let (due, days) = due_of(req, meta.date, default_days, now)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let all: Vec<FollowUp> = FOLLOWUPS.list_in(&txn, user_id)?;
     let found = all.into_iter().find(|f| {
         f.account == meta.account_id

@@ -70,7 +70,7 @@ impl Follower for Sent {
         }
         let prefs = crate::settings::load(store, mail.user_id)?;
         let days = prefs.follow_up_days;
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let mut all: Vec<FollowUp> = FOLLOWUPS.list_in(&txn, mail.user_id)?;
         let hash = thread_hash(&meta.thread_id);
         if all.iter().any(|f| {

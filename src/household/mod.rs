@@ -90,7 +90,7 @@ pub fn save_mail(
         last_updated: now.to_string(),
         updated_by: by.to_string(),
     };
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(GLOBAL_SETTINGS)?
         .insert(EMAIL, record::encode(&stored).as_slice())?;
     txn.commit()?;

@@ -387,7 +387,7 @@ fn local_account(
         }
         return Ok(a.clone());
     }
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let id = next_id(&txn, "accounts")?;
     let record = AccountRecord::local(id, user_id, &wanted);
     accounts::insert_in(&txn, &record).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -168,7 +168,7 @@ fn a_higher_sequence_replaces_and_a_cancellation_marks_in_any_order() {
     let update = event_of("google-update.eml");
     let cancel = event_of("google-cancel.eml");
     let take = |e: &Event| {
-        let txn = st.db().begin_write().unwrap();
+        let txn = st.begin_write().unwrap();
         let r = store::register(&txn, user, e, NOW).unwrap();
         txn.commit().unwrap();
         r.unwrap()
@@ -374,7 +374,7 @@ fn a_backed_up_answer_comes_back_without_overriding_one_given_here() {
         (Some(Answer::Accepted), "אגיע")
     );
     // The mail arrives again: the event comes back with the answer kept.
-    let txn = fresh.db().begin_write().unwrap();
+    let txn = fresh.begin_write().unwrap();
     let r = store::register(&txn, other, &e, NOW).unwrap().unwrap();
     txn.commit().unwrap();
     assert_eq!(r.answer, Some(Answer::Accepted));

@@ -62,7 +62,7 @@ impl Follower for Taker {
             .copied()
             .unwrap_or(chrono_tz::Asia::Jerusalem);
         if let Some((event, _)) = parts::first_event(&mail.raw()?, tz) {
-            let txn = store.db().begin_write()?;
+            let txn = store.begin_write()?;
             store::register(&txn, mail.user_id, &event, crate::kit::now())?;
             txn.commit()?;
         }

@@ -66,7 +66,7 @@ fn load(store: &Store, user: u64, key: &str) -> Result<Loaded> {
 /// The card of a loaded invitation, after taking it into the user's records.
 fn card_of(store: &Store, user: u64, e: &Event, tz: chrono_tz::Tz) -> Result<Invitation> {
     let now = now();
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     store::register(&txn, user, e, now)?;
     txn.commit()?;
     let records = store::all(store, user)?;

@@ -190,7 +190,7 @@ pub fn answered(
     comment: &str,
     now: i64,
 ) -> Result<Record> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     register(&txn, user, e, now)?;
     let r = {
         let mut t = txn.open_table(INVITES)?;
@@ -216,7 +216,7 @@ pub fn answered(
 /// Puts back a backed-up answer beside what the user has (a record of the same UID keeps its
 /// event; the answer is the backup's when the user has none).
 pub fn restore_answer(store: &Store, user: u64, backed: Record) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut t = txn.open_table(INVITES)?;
         let uid = crate::kit::cut(&backed.uid, 255).to_string();

@@ -34,7 +34,7 @@ pub fn remove_keyword(store: &Store, user_id: u64, keyword: &str) -> Result<(Vec
     let mut touched = Vec::new();
     let mut count = 0;
     for chunk in found.chunks(CHUNK) {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let w = MailWrite::new(&txn, Reason::Status);
         for &id in chunk {
             // Read again inside the write: the sync may have changed it since.

@@ -125,7 +125,7 @@ pub fn create_keeping(
 ) -> Result<Label> {
     let name = checked_name(name)?;
     let color = checked_color(color)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let all: Vec<Label> = LABELS.list_in(&txn, user_id)?;
     if name_taken(&all, &name, None) {
         return Err(AppError::bad_request(messages::LABEL_NAME_TAKEN));
@@ -171,7 +171,7 @@ pub fn update(
 ) -> Result<Label> {
     let name = name.map(checked_name).transpose()?;
     let color = color.map(|c| checked_color(Some(c))).transpose()?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let all: Vec<Label> = LABELS.list_in(&txn, user_id)?;
     let mut label = all
         .iter()
@@ -202,7 +202,7 @@ pub fn not_found() -> AppError {
 pub fn keyword_of(store: &Store, user_id: u64, value: &str) -> Result<String> {
     let name = checked_name(value)?;
     let lower = name.to_lowercase();
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let all: Vec<Label> = LABELS.list_in(&txn, user_id)?;
     let found = all
         .iter()

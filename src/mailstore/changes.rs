@@ -191,7 +191,7 @@ pub fn join(store: &Store, name: &str) -> anyhow::Result<u64> {
         return Ok(seq);
     }
     let last = last_seq(store)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let seq = {
         let mut t = txn.open_table(CURSORS)?;
         let existing = t.get(name)?.map(|v| v.value());
@@ -210,7 +210,7 @@ pub fn join(store: &Store, name: &str) -> anyhow::Result<u64> {
 /// Records that the durable reader `name` has handled everything up to `seq` (never moves a
 /// cursor back).
 pub fn ack(store: &Store, name: &str, seq: u64) -> anyhow::Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut t = txn.open_table(CURSORS)?;
         let current = t.get(name)?.map(|v| v.value()).unwrap_or(0);
@@ -237,7 +237,7 @@ pub fn prune(store: &Store, keep_after: u64) -> anyhow::Result<u64> {
             _ => return Ok(0),
         }
     };
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let mut gone = 0;
     txn.open_table(CHANGES)?.retain_in(..=upto, |_, _| {
         gone += 1;
@@ -252,9 +252,11 @@ const FEED_BATCH: usize = 5_000;
 /// The feed drops passed entries at most this often (a write transaction each time).
 const PRUNE_EVERY: Duration = Duration::from_secs(1);
 
-/// The longest the feed sleeps between two looks at the log while nothing is written: a write
-/// that does not say it committed (most do, through `Store::write`) is seen this late at most.
-pub const IDLE_POLL: Duration = Duration::from_secs(1);
+/// The longest the feed sleeps between two looks at the log while nothing is written. Every
+/// write through the store's transactions (`Store::begin_write`, `Store::write`) says it
+/// committed, so this is a safety net only (a write made through redb directly: the offline
+/// import, which runs without a server).
+pub const IDLE_POLL: Duration = Duration::from_secs(30);
 
 /// The log as a stream in this process: a task reads new entries and broadcasts them in
 /// batches; the live channel subscribes. It starts at the end of the log (a new process has

@@ -51,7 +51,7 @@ fn fetched(uid: u32, headers: &str, seen: bool) -> Fetched {
 }
 
 fn insert(store: &Store, folder: &str, mails: &[Fetched]) {
-    let txn = store.db().begin_write().unwrap();
+    let txn = store.begin_write().unwrap();
     let w = MailWrite::new(&txn, Reason::Sync);
     if w.folder(1, folder).unwrap().is_none() {
         w.save_folder(1, &FolderState::local(folder)).unwrap();
@@ -112,7 +112,7 @@ fn snapshot(store: &Store) -> Snapshot {
 
 /// Empties the derived tables and builds them again from the records, in small steps.
 fn rebuild(store: &Store) {
-    let txn = store.db().begin_write().unwrap();
+    let txn = store.begin_write().unwrap();
     super::derived::forget_derived(&txn).unwrap();
     txn.commit().unwrap();
     finish_build(store);
@@ -121,7 +121,7 @@ fn rebuild(store: &Store) {
 /// Runs the builder from its cursor to the end, three messages a step.
 fn finish_build(store: &Store) {
     loop {
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let step = build_step(&txn, 3).unwrap();
         txn.commit().unwrap();
         if step.is_none() {
@@ -154,7 +154,7 @@ fn derived_tables_equal_a_rebuild_after_every_kind_of_change() {
     );
 
     // Flags and triage from the server, a hide, a delete, a local move, a folder reset.
-    let txn = store.db().begin_write().unwrap();
+    let txn = store.begin_write().unwrap();
     let w = MailWrite::new(&txn, Reason::Sync);
     let updates = vec![
         (
@@ -202,7 +202,7 @@ fn derived_tables_equal_a_rebuild_after_every_kind_of_change() {
     assert_eq!(snapshot(&store), after_changes);
     assert_ne!(after_changes, before);
 
-    let txn = store.db().begin_write().unwrap();
+    let txn = store.begin_write().unwrap();
     MailWrite::new(&txn, Reason::Sync)
         .clear_folder(1, "Archive")
         .unwrap();
@@ -281,7 +281,7 @@ fn schema_14_fills_the_idle_table_of_a_store_that_held_mail() {
     let complete = snapshot(&store);
     assert_eq!(complete.5.len(), 3, "{:?}", complete.5);
     // As a store written before schema 14 looks: no idle rows.
-    let txn = store.db().begin_write().unwrap();
+    let txn = store.begin_write().unwrap();
     txn.open_table(IDLE).unwrap().retain(|_, _| false).unwrap();
     super::create_idle_table(&txn).unwrap();
     txn.commit().unwrap();

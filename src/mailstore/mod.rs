@@ -78,7 +78,7 @@ pub fn finish_build(store: &crate::store::Store) -> anyhow::Result<()> {
         .and_then(|v| v.parse().ok());
     let (mut steps, mut added) = (0usize, 0usize);
     loop {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let Some(n) = build_step(&txn, BUILD_STEP)? else {
             break;
         };

@@ -191,7 +191,7 @@ mod tests {
     fn m0003_rebuilds_the_index_from_the_records() {
         let dir = tempfile::tempdir().unwrap();
         let store = empty_store(dir.path());
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         create_tables(&txn).unwrap();
         let raw = b"From: Dana <dana@example.test>\r\nSubject: Re: Plan\r\nMessage-ID: <a@x>\r\n\r\nhi\r\n";
         let meta = MessageMeta {
@@ -262,7 +262,7 @@ mod tests {
     fn m0006_compresses_raw_mail() {
         let dir = tempfile::tempdir().unwrap();
         let store = empty_store(dir.path());
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         create_tables(&txn).unwrap();
         migrate_to_index(&txn).unwrap();
         let raw = "Subject: שלום\r\n\r\n".to_string() + &"גוף ההודעה. ".repeat(200);
@@ -291,7 +291,7 @@ mod tests {
     fn m0007_turns_the_search_queue_into_the_change_log() {
         let dir = tempfile::tempdir().unwrap();
         let store = empty_store(dir.path());
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         txn.open_table(META).unwrap();
         create_legacy_search_queue(&txn).unwrap();
         {

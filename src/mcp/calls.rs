@@ -62,7 +62,7 @@ pub fn forget_user(txn: &WriteTransaction, user: u64) -> anyhow::Result<()> {
 
 /// Logs a call of the user's token and counts it on the token, in one transaction.
 pub fn log(store: &Store, user: u64, call: Call) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     tokens::used(&txn, user, call.token, call.at)?;
     {
         let mut t = txn.open_table(CALLS)?;

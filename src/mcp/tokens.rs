@@ -95,7 +95,7 @@ pub fn create(
         return Err(AppError::bad_request(messages::MCP_TOKEN_SCOPES_REQUIRED));
     }
     let secret = format!("{PREFIX}{}", random_token());
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let rec = {
         let mut t = txn.open_table(TOKENS)?;
         let mine: Vec<TokenRecord> = t
@@ -158,7 +158,7 @@ pub fn get(store: &Store, user: u64, id: u64) -> Result<Option<TokenRecord>> {
 /// Revokes one of the user's tokens: its digest goes (it opens nothing from now on), its
 /// record stays, marked. False when the user has no such live token.
 pub fn revoke(store: &Store, user: u64, id: u64) -> Result<bool> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let done = {
         let mut t = txn.open_table(TOKENS)?;
         let found: Option<TokenRecord> = match t.get((user, id))? {

@@ -256,7 +256,7 @@ pub fn put(txn: &WriteTransaction, item: &Item) -> Result<()> {
 
 /// Stores a new item, giving it its id.
 pub fn add(store: &Store, mut item: Item) -> Result<Item> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     item.id = crate::store::next_id(&txn, "outbox")?;
     put(&txn, &item)?;
     txn.commit()?;
@@ -298,7 +298,7 @@ pub fn update(
     id: u64,
     change: impl FnOnce(&mut Item) -> Result<()>,
 ) -> Result<Item> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let mut item = read(&txn.open_table(OUTBOX)?, id)?
         .filter(|i| i.user_id == user_id)
         .ok_or_else(|| AppError::NotFound(messages::OUTBOX_NOT_FOUND.into()))?;
@@ -313,7 +313,7 @@ pub fn update(
 
 /// Takes a send back before it started: the item is gone and its mail is returned.
 pub fn undo(store: &Store, user_id: u64, id: u64) -> Result<Item> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let item = read(&txn.open_table(OUTBOX)?, id)?.filter(|i| i.user_id == user_id);
     let Some(item) = item else {
         // Gone from the outbox: it went out (or was cancelled elsewhere).
@@ -329,7 +329,7 @@ pub fn undo(store: &Store, user_id: u64, id: u64) -> Result<Item> {
 
 /// Removes an item of the user's (cancel). Its uploads stay a day for a reopened compose.
 pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<Item> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let item = read(&txn.open_table(OUTBOX)?, id)?
         .filter(|i| i.user_id == user_id)
         .ok_or_else(|| AppError::NotFound(messages::OUTBOX_NOT_FOUND.into()))?;
@@ -343,7 +343,7 @@ pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<Item> {
 
 /// Marks a due item as being sent; `None` when it is gone, already claimed or not due.
 pub fn claim(store: &Store, id: u64, now: i64) -> Result<Option<Item>> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let Some(mut item) = read(&txn.open_table(OUTBOX)?, id)? else {
         return Ok(None);
     };
@@ -358,7 +358,7 @@ pub fn claim(store: &Store, id: u64, now: i64) -> Result<Option<Item>> {
 
 /// Writes an item as it is (a claimed item's progress keeps its claim).
 pub fn record(store: &Store, item: &Item) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     put(&txn, item)?;
     txn.commit()?;
     Ok(())
@@ -372,7 +372,7 @@ pub fn release(store: &Store, mut item: Item) -> Result<()> {
 
 /// Removes a finished item and the uploads only it carried.
 pub fn finish(store: &Store, item: &Item) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(OUTBOX)?.remove(item.id)?;
     let still_used = referenced(&txn)?;
     let done: Vec<u64> = item
@@ -390,7 +390,7 @@ pub fn finish(store: &Store, item: &Item) -> Result<()> {
 /// After a restart: claims left by a process that died mid-send are released. A mail whose
 /// SMTP transaction was cut may then go out twice; losing it would be worse.
 pub fn release_stale_claims(store: &Store) -> Result<usize> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let mut stale = Vec::new();
     for e in txn.open_table(OUTBOX)?.iter()? {
         let (_, v) = e?;

@@ -149,7 +149,7 @@ pub fn save(
         } else {
             content_type
         };
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     // The user's quota, counted in the same transaction as the insert.
     let (mut count, mut bytes) = (0usize, data.len() as u64);
     for e in txn.open_table(UPLOADS)?.iter()? {
@@ -240,7 +240,7 @@ pub fn remove_in(txn: &WriteTransaction, ids: &[u64]) -> Result<()> {
 /// Removes an upload of the user's unless a queued mail still carries it.
 pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
     info(store, user_id, id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     if !super::outbox::referenced(&txn)?.contains(&id) {
         remove_in(&txn, &[id])?;
     }
@@ -250,7 +250,7 @@ pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
 
 /// Forgets uploads older than a day that no outbox item refers to. Returns how many went.
 pub fn sweep(store: &Store, now: i64) -> Result<usize> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let used = super::outbox::referenced(&txn)?;
     let mut stale = Vec::new();
     for e in txn.open_table(UPLOADS)?.iter()? {

@@ -114,7 +114,7 @@ fn today() -> i64 {
 /// Counts one forward of the user today, or says the day's cap is reached.
 pub fn take(store: &Store, user_id: u64, per_day: u32) -> Result<std::result::Result<(), String>> {
     let day = today();
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let allowed = {
         let mut table = txn.open_table(FORWARDS)?;
         let count = match table.get(user_id)?.map(|v| v.value()) {
@@ -227,7 +227,7 @@ mod tests {
         );
         assert_eq!(today_count(&store, 1).unwrap(), 3);
         // Yesterday's count is not today's.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         txn.open_table(FORWARDS)
             .unwrap()
             .insert(1, (today() - 1, 3))

@@ -108,7 +108,7 @@ pub fn current(store: &Store, user_id: u64) -> Result<Current> {
 
 /// Applies a change in one write transaction: a conflict, nothing to do, or a new version.
 pub fn apply(store: &Store, user_id: u64, change: Change) -> Result<Outcome> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let outcome = apply_in(&txn, user_id, change)?;
     if matches!(outcome, Outcome::Saved { .. }) {
         txn.commit()?;
@@ -202,7 +202,7 @@ pub fn restore(
     changed_by: &str,
     timestamp: &str,
 ) -> Result<Option<Outcome>> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let snapshot: Preferences = match txn.open_table(SETTINGS_HISTORY)?.get((user_id, version))? {
         Some(v) => record::decode::<Version>(v.value())?.snapshot,
         None => return Ok(None),

@@ -191,7 +191,7 @@ mod tests {
     /// A store with Dana, her local mailbox, a thread of two mails and one other in INBOX.
     fn setup() -> (tempfile::TempDir, Store, u64) {
         let (dir, store, user) = crate::schema::store_with_user();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         accounts::insert_in(
             &txn,
             &AccountRecord::local(ACCOUNT, user, "dana@example.test"),
@@ -230,7 +230,7 @@ mod tests {
 
     /// The local account's queued changes applied, as its sync task does.
     fn apply(store: &Store) {
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         crate::sync::local::apply_pending(MailWrite::new(&txn, Reason::Sync), ACCOUNT).unwrap();
         txn.commit().unwrap();
     }
@@ -328,7 +328,7 @@ mod tests {
         let (woken, _) = step(&store, NOW).unwrap();
         assert!(woken.is_empty(), "the move into Snoozed is not a reply");
         // Unrelated mail does not wake it; a reply does.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Sync);
         let batch = [
             fetched(
@@ -363,7 +363,7 @@ mod tests {
         let (_dir, store, user) = setup();
         // Another install (or before a reinstall) left two threads in Snoozed: one due later, one
         // whose time passed while nobody was running.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Sync);
         w.save_folder(ACCOUNT, &FolderState::local("Snoozed"))
             .unwrap();
@@ -397,7 +397,7 @@ mod tests {
         apply(&store);
         assert!(threads(&store, user, "inbox").contains(&"עבר".to_string()));
 
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         forget_account(&txn, ACCOUNT).unwrap();
         txn.commit().unwrap();
         assert!(SNOOZES.list::<Snooze>(&store, user).unwrap().is_empty());
@@ -421,7 +421,7 @@ mod tests {
             Some(NOW + 1200 - (NOW + 1200) % 60)
         );
         // Mail with nothing of its thread in the inbox (a sent mail) is not snoozed.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let w = MailWrite::new(&txn, Reason::Sync);
         w.save_folder(ACCOUNT, &FolderState::local("Sent")).unwrap();
         let sent = mail("d1@x", "נשלח", None, "Mon, 10 Mar 2025 12:00:00 +0200");

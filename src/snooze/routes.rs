@@ -134,7 +134,7 @@ pub fn snooze_mail(
     now: i64,
 ) -> Result<Snooze> {
     let accounts = crate::emails::user_accounts(store, user_id)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let w = MailWrite::new(&txn, Reason::Status);
     let meta = crate::emails::owned_meta(w, &accounts, email_id)?;
     let hash = thread_hash(&meta.thread_id);
@@ -205,7 +205,7 @@ async fn retime(
     let s = state
         .store_blocking(move |store| {
             let until = when(store, user.id, &req, now)?;
-            let txn = store.db().begin_write()?;
+            let txn = store.begin_write()?;
             let mut s: Snooze = SNOOZES
                 .get_in(&txn, user.id, id)?
                 .filter(Snooze::active)

@@ -46,7 +46,7 @@ pub fn wake_one(
     by: WokeBy,
     now: i64,
 ) -> Result<Option<Woken>> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let Some(mut s) = SNOOZES.get_in::<Snooze>(&txn, user_id, id)? else {
         return Ok(None);
     };
@@ -139,7 +139,7 @@ impl Follower for Found {
             // Moved here by hand in another client, with no time: left where it is.
             return Ok(Then::Next);
         };
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let mine: Vec<Snooze> = SNOOZES.list_in(&txn, mail.user_id)?;
         let woken_with_it = mine.iter().any(|s| {
             s.account == mail.account_id

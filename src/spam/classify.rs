@@ -118,7 +118,7 @@ fn run(state: &AppState, spam: &Spam, user_id: u64) -> Result<()> {
             }
             out
         };
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let w = MailWrite::new(&txn, Reason::Detection);
         let mut log = Vec::new();
         let (mut s, mut sus, mut ads) = (0, 0, 0);

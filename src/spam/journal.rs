@@ -117,7 +117,7 @@ pub fn activity(store: &Store, user_id: u64, limit: usize) -> anyhow::Result<Vec
 }
 
 pub fn clear(store: &Store, user_id: u64) -> anyhow::Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(ACTIVITY)?
         .extract_from_if((user_id, 0)..=(user_id, u64::MAX), |_, _| true)?
         .for_each(drop);
@@ -156,7 +156,7 @@ pub fn waiting(store: &Store, per_user: usize) -> anyhow::Result<Vec<(u64, Vec<u
 }
 
 pub fn reviewed(store: &Store, user_id: u64, id: u64) -> anyhow::Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     txn.open_table(REVIEW)?.remove((user_id, id))?;
     txn.commit()?;
     Ok(())

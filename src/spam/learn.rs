@@ -123,7 +123,7 @@ fn examples(store: &Store, spam: &Spam) -> anyhow::Result<()> {
         if spam.examples_seen.lock().expect("seen").get(&user.id) == Some(&stamp) {
             continue;
         }
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let have = model::keys_with(&txn, user.id, "ex:")?;
         let mut changed = false;
         for k in &have {
@@ -242,7 +242,7 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
             let s = spam.clone();
             state
                 .blocking(move |st| {
-                    let txn = st.store.db().begin_write()?;
+                    let txn = st.store.begin_write()?;
                     let w = crate::mailstore::MailWrite::new(&txn, Reason::Detection);
                     let mut meta = meta;
                     meta.status = None;
@@ -288,11 +288,11 @@ mod tests {
         });
         crate::ai::training::save(&store, user, &body, "2026-01-01").unwrap();
         // As version 1 left it: the example under its old key, with its old tokens.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         model::train(&txn, user, "ex:s:1", Class::Spam, &[7, 8, 9]).unwrap();
         txn.commit().unwrap();
         examples(&store, &Spam::new(Default::default())).unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         assert_eq!(
             model::keys_with(&txn, user, "ex:").unwrap(),
             [format!("ex:{}:s:1", tokens::VERSION)]

@@ -404,7 +404,7 @@ mod tests {
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         create_tables(&txn).unwrap();
         txn.commit().unwrap();
         (dir, store)
@@ -436,7 +436,7 @@ mod tests {
         let (_dir, store) = store();
         let f = of_tokens(&mail_tokens(SPAM));
         let before = spamminess(&f, &BASE, &load(&store, 1).unwrap()).unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         learn(&txn, 1, false, &mail_tokens(SPAM)).unwrap();
         learn(&txn, 2, true, &mail_tokens(SPAM)).unwrap();
         txn.commit().unwrap();
@@ -447,7 +447,7 @@ mod tests {
             logit(after) < logit(before) - 0.3,
             "marked not spam: {before} -> {after}"
         );
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         forget_user(&txn, 1).unwrap();
         txn.commit().unwrap();
         let d = load(&store, 1).unwrap();
@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn a_user_s_deltas_are_bounded() {
         let (_dir, store) = store();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         // Mails of 2,000 distinct tokens each, 30 of them: 60,000 buckets wanted at most.
         for i in 0..30u32 {
             let toks: Vec<u32> = (0..2_000).map(|k| i * 2_000 + k).collect();
@@ -478,7 +478,7 @@ mod tests {
     #[test]
     fn one_marking_does_not_make_unrelated_mail_spammy() {
         let (_dir, store) = store();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         let pills = "From: Noa <noa@outside.test>\r\nTo: user1@example.test\r\nSubject: Cheap pills\r\nMessage-ID: <spam@outside.test>\r\nDate: Fri, 27 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nplain text body\r\n";
         learn(&txn, 1, true, &mail_tokens(pills)).unwrap();
         txn.commit().unwrap();

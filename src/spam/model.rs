@@ -270,7 +270,7 @@ mod tests {
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::open_with(dir.path(), 8, &[]).unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         create_tables(&txn).unwrap();
         crate::spam::lr::create_tables(&txn).unwrap();
         txn.commit().unwrap();
@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn train_switch_untrain_and_forget() {
         let (_dir, store) = store();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         assert!(train(&txn, 1, "m:a", Class::Spam, &[1, 2]).unwrap());
         assert!(
             !train(&txn, 1, "m:a", Class::Spam, &[1, 2]).unwrap(),
@@ -295,7 +295,7 @@ mod tests {
         let (c, t) = load(&store, 1).unwrap();
         assert_eq!(t, (0, USER_WEIGHT));
         assert_eq!(c[&1], (0, USER_WEIGHT));
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         assert!(untrain(&txn, 1, "m:a").unwrap());
         train(&txn, 1, "ex:1", Class::Spam, &[5]).unwrap();
         assert_eq!(keys_with(&txn, 1, "ex:").unwrap(), ["ex:1"]);
@@ -319,14 +319,14 @@ mod tests {
         let toks = crate::spam::learn::tokens_of_raw(
             b"From: a@deals.test\r\nSubject: FREE pills now\r\n\r\nClick here, limited offer!\r\n",
         );
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         train(&txn, 1, "ex:s:1", Class::Spam, &toks).unwrap();
         train(&txn, 2, "m:x", Class::Spam, &toks).unwrap();
         train(&txn, 2, "m:x", Class::Ham, &toks).unwrap();
         train(&txn, 3, "m:x", Class::Ham, &toks).unwrap();
         txn.commit().unwrap();
         assert!(!lr::load(&store, 1).unwrap().w.is_empty(), "learned");
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         assert!(untrain(&txn, 1, "ex:s:1").unwrap());
         txn.commit().unwrap();
         let gone = lr::load(&store, 1).unwrap();
@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn a_record_without_its_step_still_unlearns() {
         let (_dir, store) = store();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         count(&txn, 1, Class::Spam, &[4, 5], 1).unwrap();
         let old: Vec<u8> = [1u8]
             .into_iter()

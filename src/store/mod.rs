@@ -49,6 +49,40 @@ pub struct Store {
     wrote: Arc<tokio::sync::Notify>,
 }
 
+/// A write transaction of the store ([`Store::begin_write`]): redb's, which it dereferences
+/// to, and a commit that tells the change feed.
+pub struct WriteTxn<'a> {
+    txn: redb::WriteTransaction,
+    store: &'a Store,
+}
+
+impl std::ops::Deref for WriteTxn<'_> {
+    type Target = redb::WriteTransaction;
+    fn deref(&self) -> &redb::WriteTransaction {
+        &self.txn
+    }
+}
+
+impl std::ops::DerefMut for WriteTxn<'_> {
+    fn deref_mut(&mut self) -> &mut redb::WriteTransaction {
+        &mut self.txn
+    }
+}
+
+impl WriteTxn<'_> {
+    /// Commits, then tells the change feed.
+    pub fn commit(self) -> Result<(), redb::CommitError> {
+        self.txn.commit()?;
+        self.store.committed();
+        Ok(())
+    }
+
+    /// Ends the transaction without writing.
+    pub fn abort(self) -> Result<(), redb::StorageError> {
+        self.txn.abort()
+    }
+}
+
 /// A bulk load in progress; ends when dropped.
 pub struct BulkLoad(Arc<AtomicUsize>);
 
@@ -91,6 +125,16 @@ impl Store {
     /// otherwise sleeps while nothing happens, reads now. [`Store::write`] says it by itself.
     pub fn committed(&self) {
         self.wrote.notify_one();
+    }
+
+    /// Begins a write transaction that says, when it commits, that the change log may have
+    /// grown ([`Store::committed`]): so every write wakes the change feed, which otherwise
+    /// sleeps while nothing happens.
+    pub fn begin_write(&self) -> Result<WriteTxn<'_>, redb::TransactionError> {
+        Ok(WriteTxn {
+            txn: self.db.begin_write()?,
+            store: self,
+        })
     }
 
     /// Resolves after the next [`Store::committed`] (or at once when one came since the last).
@@ -165,10 +209,9 @@ impl Store {
     ) -> anyhow::Result<T> {
         let store = self.clone();
         tokio::task::spawn_blocking(move || {
-            let txn = store.db().begin_write()?;
+            let txn = store.begin_write()?;
             let out = f(&txn)?;
             txn.commit()?;
-            store.committed();
             Ok(out)
         })
         .await?
@@ -379,7 +422,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = open(dir.path()).unwrap();
         store.migrate().unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         assert_eq!(next_id(&txn, "test").unwrap(), 1);
         assert_eq!(next_id(&txn, "test").unwrap(), 2);
         txn.commit().unwrap();

@@ -68,7 +68,7 @@ impl UserRecords {
         full: &str,
         items: impl IntoIterator<Item = Made<T>>,
     ) -> Result<Vec<T>> {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let mut out = Vec::new();
         {
             let mut t = txn.open_table(self.table)?;
@@ -117,7 +117,7 @@ impl UserRecords {
         id: u64,
         f: impl FnOnce(&mut T) -> Result<()>,
     ) -> Result<Option<T>> {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let out = {
             let mut t = txn.open_table(self.table)?;
             let current: Option<T> = match t.get((user, id))? {
@@ -144,7 +144,7 @@ impl UserRecords {
 
     /// Drops the user's oldest records beyond the newest `keep`.
     pub fn trim_oldest(&self, store: &Store, user: u64, keep: usize) -> Result<usize> {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let gone = {
             let mut t = txn.open_table(self.table)?;
             let n = t.range((user, 0)..=(user, u64::MAX))?.count();
@@ -237,7 +237,7 @@ impl UserRecords {
 
     /// Removes one record; false when there was none.
     pub fn remove(&self, store: &Store, user: u64, id: u64) -> Result<bool> {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let gone = txn.open_table(self.table)?.remove((user, id))?.is_some();
         txn.commit()?;
         Ok(gone)

@@ -141,7 +141,7 @@ mod tests {
                 .any(|w| w == marker)
         };
         // Two users' rows in the same pages; the odd keys are the one removed.
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         {
             let mut t = txn.open_table(ROWS).unwrap();
             for i in 0..400u64 {
@@ -154,7 +154,7 @@ mod tests {
             }
         }
         txn.commit().unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         {
             let mut t = txn.open_table(ROWS).unwrap();
             for i in (1..400u64).step_by(2) {

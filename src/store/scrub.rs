@@ -88,7 +88,7 @@ mod tests {
     fn removed_rows_are_not_left_in_free_pages() {
         let (_dir, store) = crate::schema::temp_store();
         let marker = b"forgotten-marker-5f1c";
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         {
             let mut t = txn.open_table(ROWS).unwrap();
             for i in 0..2000u64 {
@@ -100,7 +100,7 @@ mod tests {
         txn.commit().unwrap();
         // Other rows after them, so the freed pages are inside the file, not at its end
         // (where redb may cut them off by itself).
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         {
             let mut t = txn.open_table(KEPT).unwrap();
             for i in 0..2000u64 {
@@ -108,11 +108,11 @@ mod tests {
             }
         }
         txn.commit().unwrap();
-        let txn = store.db().begin_write().unwrap();
+        let txn = store.begin_write().unwrap();
         txn.open_table(ROWS).unwrap().retain(|_, _| false).unwrap();
         txn.commit().unwrap();
         for _ in 0..3 {
-            store.db().begin_write().unwrap().commit().unwrap();
+            store.begin_write().unwrap().commit().unwrap();
         }
         assert!(
             file_holds(store.path(), marker),

@@ -39,7 +39,7 @@ impl UserRecord {
 
     /// Replaces the user's record.
     pub fn put<T: Serialize>(&self, store: &Store, user: u64, value: &T) -> Result<()> {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         txn.open_table(self.table)?
             .insert(user, record::encode(value).as_slice())?;
         txn.commit()?;
@@ -56,7 +56,7 @@ impl UserRecord {
     where
         T: Serialize + DeserializeOwned + Default,
     {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         let out = {
             let mut t = txn.open_table(self.table)?;
             let mut value: T = match t.get(user)? {

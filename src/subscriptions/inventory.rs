@@ -45,7 +45,7 @@ pub fn note(store: &Store, user_id: u64, meta: &MessageMeta, raw: &[u8], now: i6
         Vec::new()
     };
     let methods = headers::methods(&h, body_links);
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let all: Vec<Sender> = SENDERS.list_in(&txn, user_id)?;
     let found = all
         .into_iter()

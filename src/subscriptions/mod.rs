@@ -112,7 +112,7 @@ pub fn backup_import(
 ) -> anyhow::Result<crate::feature::Notes> {
     let list: Vec<Attempt> = serde_json::from_value(v)?;
     let have: Vec<Attempt> = ATTEMPTS.list(&state.store, user_id)?;
-    let txn = state.store.db().begin_write()?;
+    let txn = state.store.begin_write()?;
     for mut a in list.into_iter().take(model::KEEP_ATTEMPTS) {
         if have
             .iter()

@@ -136,7 +136,7 @@ pub fn method_of(m: &Methods) -> Option<(Method, String)> {
 
 /// Records an attempt (and the sender as left when it is done), keeping the newest.
 pub fn record(store: &Store, user_id: u64, mut a: Attempt) -> Result<Attempt> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     // Old attempts are trimmed after, never refused.
     a.id = ATTEMPTS.new_id_in(&txn, user_id, usize::MAX, "")?;
     ATTEMPTS.put_in(&txn, user_id, a.id, &a)?;

@@ -81,7 +81,7 @@ fn write_batch(
     parsed: ParsedBatch,
     judge: Option<&dyn Judge>,
 ) -> anyhow::Result<usize> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     // The account may have been logged out while this batch was in flight: its mail must not
     // come back.
     if !crate::accounts::exists_in(&txn, account)? {
@@ -103,7 +103,6 @@ fn write_batch(
     }
     let stored = started.elapsed();
     txn.commit()?;
-    store.committed();
     if let Some(judge) = judge {
         judge.committed(&new);
     }

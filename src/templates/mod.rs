@@ -125,7 +125,7 @@ pub fn list(store: &Store, user_id: u64) -> Result<Vec<Template>> {
         txn.open_table(SEEDED)?.get(user_id)?.is_some()
     };
     if !seeded {
-        let txn = store.db().begin_write()?;
+        let txn = store.begin_write()?;
         if txn.open_table(SEEDED)?.get(user_id)?.is_none() {
             for (name, subject, body) in DEFAULTS {
                 insert(&txn, user_id, name, subject, body)?;
@@ -171,7 +171,7 @@ pub fn create(
     body: &str,
 ) -> Result<Template> {
     let (name, subject, body) = checked(name, subject, body)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let t = insert(&txn, user_id, &name, &subject, &body)?;
     txn.commit()?;
     Ok(t)
@@ -186,7 +186,7 @@ pub fn update(
     body: &str,
 ) -> Result<Template> {
     let (name, subject, body) = checked(name, subject, body)?;
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     {
         let mut table = txn.open_table(TEMPLATES)?;
         if table.get((user_id, id))?.is_none() {
@@ -251,7 +251,7 @@ pub fn backup_import(
 }
 
 pub fn remove(store: &Store, user_id: u64, id: u64) -> Result<()> {
-    let txn = store.db().begin_write()?;
+    let txn = store.begin_write()?;
     let gone = txn.open_table(TEMPLATES)?.remove((user_id, id))?.is_some();
     txn.commit()?;
     if gone {
