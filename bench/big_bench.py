@@ -360,6 +360,9 @@ def rows_for(figs, args):
     row("search: HTTP median (server p50 / p99)", "",
         lambda f, s: (f"{fmt_ms(o(f)['http_median_ms'])} ms ({fmt_ms(o(f)['server_p50_ms'])} / "
                       f"{fmt_ms(o(f)['server_p99_ms'])})", None))
+    row("search: HTTP median ÷ the engine's p50", "≤ 2×",
+        lambda f, s: (f"{o(f)['http_median_ms'] / o(f)['server_p50_ms']:.2f}×",
+                      o(f)["http_median_ms"] <= 2 * o(f)["server_p50_ms"]))
     row("`notmuch search` median", "",
         lambda f, s: (notmuch_cell(f, lambda f: f"{fmt_ms(o(f)['notmuch_median_ms'])} ms"), None))
     row("`mu find` median", "", lambda f, s: (f"{fmt_ms(o(f)['mu_median_ms'])} ms", None))

@@ -45,6 +45,7 @@ TARGETS = {  # from issue 7, "Done when"
     "server_p50_ms": 2.0,
     "server_p99_ms": 20.0,
     "http_vs_notmuch": 5.0,       # notmuch median / HTTP median >= 5
+    "http_over_engine": 2.0,      # HTTP median <= 2x the engine's p50 (issue 42)
 }
 
 
