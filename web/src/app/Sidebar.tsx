@@ -32,6 +32,7 @@ import {
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
 import { PendingIndicator } from '../features/drafts/PendingIndicator';
 import { SnoozedNavItem } from '../features/snooze/SnoozedNavItem';
+import { OwnFolders } from '../features/folders/OwnFolders';
 import { he, type FolderKey } from '../i18n/he';
 import { useAuth } from '../session/AuthProvider';
 import { pagePath, resolvePage, type PageName } from './routes';
@@ -142,6 +143,8 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
             );
           })}
         </ul>
+
+        <OwnFolders />
 
         <h2 className="sidebar__section-title">{he.layout.tools}</h2>
         <ul className="nav-list" data-testid="tools-list">

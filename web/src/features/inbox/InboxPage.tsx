@@ -11,7 +11,9 @@ import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
-import { MailView } from './MailView';
+import { useFolderTree } from '../folders/useFolderTree';
+import { BOX_PARAM, findFolder } from '../folders/tree';
+import { MailView, type OwnFolder } from './MailView';
 import { MAIL_PARAM } from './useOpenMail';
 import { InboxZeroPanel } from './zero/InboxZeroPanel';
 
@@ -23,6 +25,12 @@ export default function InboxPage() {
   const folder = normalizeFolder(params.get('folder')) ?? DEFAULT_FOLDER;
   const { accounts, failed, error, mutate } = useMailAccounts({ idleInterval: ACCOUNTS_IDLE_POLL_MS });
   const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
+  // `?box=<path>`: a folder of the user's own, titled by its plain name once the tree is read.
+  const box = params.get(BOX_PARAM);
+  const { mailboxes } = useFolderTree();
+  const own: OwnFolder | undefined = box
+    ? { path: box, title: (mailboxes && findFolder(mailboxes, box)?.node.fullName) || box }
+    : undefined;
 
   let content;
   if (failed) {
@@ -62,12 +70,17 @@ export default function InboxPage() {
   } else {
     content = (
       <>
-        {folder === 'inbox' && (
+        {folder === 'inbox' && !own && (
           <div className="inbox-zero-slot">
             <InboxZeroPanel />
           </div>
         )}
-        <MailView key={folder} folder={folder} accounts={accounts} />
+        {own && (
+          <h2 className="own-folder-title" data-testid="own-folder-title">
+            <bdi dir="auto">{own.title}</bdi>
+          </h2>
+        )}
+        <MailView key={own ? `box:${own.path}` : folder} folder={folder} accounts={accounts} own={own} />
       </>
     );
   }
@@ -76,7 +89,7 @@ export default function InboxPage() {
     <section
       className={`page-section inbox${params.has(MAIL_PARAM) ? ' has-open-mail' : ''}`}
       data-testid="inbox-page"
-      data-folder={folder}
+      data-folder={own ? own.path : folder}
     >
       {content}
     </section>
