@@ -65,7 +65,7 @@ export function OwnFolders() {
             aria-label={t.create}
             title={t.create}
             onClick={() => setAction({ kind: 'create', mailbox: mailboxes[0]!, parent: null })}
-            data-testid="own-folder-create"
+            data-testid="own-folders-add"
           >
             +
           </button>
@@ -84,7 +84,7 @@ export function OwnFolders() {
                 aria-label={`${t.create} (${mailbox.email})`}
                 title={t.create}
                 onClick={() => setAction({ kind: 'create', mailbox, parent: null })}
-                data-testid="own-folder-create"
+                data-testid="own-folders-add"
               >
                 +
               </button>
