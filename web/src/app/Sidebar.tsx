@@ -71,9 +71,9 @@ export interface SidebarProps {
 }
 
 /** Which folder entry is current for a location, if any. */
-function currentFolder(page: PageName, folderParam: string | null): FolderKey | null {
+function currentFolder(page: PageName, folderParam: string | null, ownFolder: string | null): FolderKey | null {
   if (page === 'PendingReplies') return 'pending-replies';
-  if (page === 'Inbox') return normalizeFolder(folderParam) ?? 'inbox';
+  if (page === 'Inbox') return normalizeFolder(folderParam) ?? (ownFolder ? null : 'inbox');
   return null;
 }
 
@@ -85,7 +85,7 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
   const location = useLocation();
   const [params] = useSearchParams();
   const page = resolvePage(location.pathname);
-  const activeFolder = currentFolder(page, params.get('folder'));
+  const activeFolder = currentFolder(page, params.get('folder'), params.get('box'));
 
   return (
     <aside className="sidebar" id={id} data-testid="sidebar">

@@ -4,7 +4,7 @@
 // Grouped per mailbox when the user has several.
 
 import { useState, type DragEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
 import {
   createFolder,
@@ -37,14 +37,36 @@ export function OwnFolders() {
   const [action, setAction] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
   const toast = useToast();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
   if (!mailboxes || mailboxes.length === 0) return null;
   const several = mailboxes.length > 1;
+  const shown = params.get(BOX_PARAM);
 
-  async function run(call: () => Promise<FolderTree | { tree: FolderTree }>, done: string) {
+  /**
+   * The folder on screen was renamed, moved or deleted (itself or a folder above it): show it
+   * under its new path (`fullName` in the new tree), or the inbox when it is gone.
+   */
+  function follow(tree: FolderTree, accountId: number, oldFull: string, newFull: string | null) {
+    const current = shown ? mailboxes?.flatMap((m) => m.folders).find((f) => f.path === shown) : undefined;
+    if (!current || current.accountId !== accountId) return;
+    if (current.fullName !== oldFull && !current.fullName.startsWith(`${oldFull}/`)) return;
+    const full = newFull === null ? null : newFull + current.fullName.slice(oldFull.length);
+    const moved = full && tree.mailboxes.find((m) => m.accountId === accountId)?.folders.find((f) => f.fullName === full);
+    navigate(moved ? ownFolderHref(moved.path) : '/Inbox', { replace: true });
+  }
+
+  async function run(
+    call: () => Promise<FolderTree | { tree: FolderTree }>,
+    done: string,
+    after?: (tree: FolderTree) => void,
+  ) {
     setBusy(true);
     try {
       const res = await call();
-      await mutate('tree' in res ? res.tree : res, { revalidate: false });
+      const tree = 'tree' in res ? res.tree : res;
+      await mutate(tree, { revalidate: false });
+      after?.(tree);
       toast.success(done);
       setAction(null);
     } catch (err) {
@@ -123,6 +145,7 @@ export function OwnFolders() {
                   parent: action.node.parent ?? undefined,
                 }),
               t.renamed(name),
+              (tree) => follow(tree, action.mailbox.accountId, action.node.fullName, renamedFull(action.node, name)),
             )
           }
         />
@@ -143,6 +166,10 @@ export function OwnFolders() {
                   parent: parent ?? undefined,
                 }),
               t.moved(action.node.name),
+              (tree) => {
+                const above = parent ? action.mailbox.folders.find((f) => f.path === parent)?.fullName : null;
+                follow(tree, action.mailbox.accountId, action.node.fullName, above ? `${above}/${action.node.name}` : action.node.name);
+              },
             )
           }
         />
@@ -157,12 +184,19 @@ export function OwnFolders() {
             void run(
               () => deleteFolder({ accountId: action.mailbox.accountId, path: action.item.node.path }),
               t.deleted(action.item.node.fullName),
+              (tree) => follow(tree, action.mailbox.accountId, action.item.node.fullName, null),
             )
           }
         />
       )}
     </section>
   );
+}
+
+/** A folder's full name after a rename to `name` (its place unchanged). */
+function renamedFull(node: FolderNode, name: string): string {
+  const cut = node.fullName.length - node.name.length;
+  return node.fullName.slice(0, cut) + name;
 }
 
 function FolderItems({

@@ -2,16 +2,30 @@
 // app/live/LiveUpdates), and the moves of mail into a folder with their toast.
 
 import { useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { folderKeys, moveMailToFolder, type FolderNode, type FolderTree } from '../../api/folders';
 import { keys } from '../../api/keys';
 import { he } from '../../i18n/he';
 import { useToast } from '../../session/Toasts';
+import { BOX_PARAM, findFolder } from './tree';
 
-export function useFolderTree() {
-  const { data, error, mutate } = useSWR<FolderTree>(folderKeys.tree());
+export function useFolderTree(enabled = true) {
+  const { data, error, mutate } = useSWR<FolderTree>(enabled ? folderKeys.tree() : null);
   return { mailboxes: data?.mailboxes ?? null, error, mutate };
+}
+
+/**
+ * The folder of the user's own the inbox page shows (`?box=<path>`), with its plain name once
+ * the tree is read (its path until then); null on any other folder.
+ */
+export function useOwnFolder(): { path: string; title: string } | null {
+  const [params] = useSearchParams();
+  const path = params.get(BOX_PARAM);
+  const { mailboxes } = useFolderTree(!!path);
+  if (!path) return null;
+  return { path, title: (mailboxes && findFolder(mailboxes, path)?.node.fullName) || path };
 }
 
 /** Moves mail into a folder; resolves to whether it moved (the toast says so either way). */

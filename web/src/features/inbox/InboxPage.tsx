@@ -11,9 +11,8 @@ import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
-import { useFolderTree } from '../folders/useFolderTree';
-import { BOX_PARAM, findFolder } from '../folders/tree';
-import { MailView, type OwnFolder } from './MailView';
+import { useOwnFolder } from '../folders/useFolderTree';
+import { MailView } from './MailView';
 import { MAIL_PARAM } from './useOpenMail';
 import { InboxZeroPanel } from './zero/InboxZeroPanel';
 
@@ -25,12 +24,8 @@ export default function InboxPage() {
   const folder = normalizeFolder(params.get('folder')) ?? DEFAULT_FOLDER;
   const { accounts, failed, error, mutate } = useMailAccounts({ idleInterval: ACCOUNTS_IDLE_POLL_MS });
   const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
-  // `?box=<path>`: a folder of the user's own, titled by its plain name once the tree is read.
-  const box = params.get(BOX_PARAM);
-  const { mailboxes } = useFolderTree();
-  const own: OwnFolder | undefined = box
-    ? { path: box, title: (mailboxes && findFolder(mailboxes, box)?.node.fullName) || box }
-    : undefined;
+  // `?box=<path>`: a folder of the user's own (the layout's heading is its plain name).
+  const own = useOwnFolder() ?? undefined;
 
   let content;
   if (failed) {
@@ -74,11 +69,6 @@ export default function InboxPage() {
           <div className="inbox-zero-slot">
             <InboxZeroPanel />
           </div>
-        )}
-        {own && (
-          <h2 className="own-folder-title" data-testid="own-folder-title">
-            <bdi dir="auto">{own.title}</bdi>
-          </h2>
         )}
         <MailView key={own ? `box:${own.path}` : folder} folder={folder} accounts={accounts} own={own} />
       </>
