@@ -202,15 +202,15 @@ async fn delete(
         .map(|f| f.name.clone())
         .collect();
     paths.push(req.path.clone());
+    // The mail the user sees there (as the tree counts it: a mail already moved out is not).
     let (account_id, counted) = (account.id, paths.clone());
     let mails = state
         .store_blocking(move |store| {
-            let mail = MailRead::new(store)?;
-            let mut n = 0;
-            for p in &counted {
-                n += mail.stored_count(account_id, p)?;
-            }
-            Ok(n)
+            Ok(crate::emails::listing::folders(store, user.id)?
+                .into_iter()
+                .filter(|f| f.account_id == account_id && counted.contains(&f.name))
+                .map(|f| f.total)
+                .sum::<usize>())
         })
         .await?;
     let folders = paths.len();

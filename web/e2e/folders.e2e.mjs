@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
+import { hebrewMail, storedInInbox } from './support/hebrewMail.mjs';
 import { connectMailbox, eventually, jsonApi, signIn } from './support/session.mjs';
 
 const SUITE = 'folders';
@@ -21,28 +22,7 @@ let browser;
 let token;
 
 const api = jsonApi(() => server.base, () => token);
-const b64 = (s) => `=?UTF-8?B?${Buffer.from(s).toString('base64')}?=`;
-
-function hebrewMail({ subject, body, id }) {
-  return [
-    `From: ${b64('חברת החשמל')} <bills@example.test>`,
-    'To: user1@example.test',
-    `Subject: ${b64(subject)}`,
-    `Date: ${new Date().toUTCString()}`,
-    `Message-ID: <${id}@example.test>`,
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit',
-    '',
-    body,
-    '',
-  ].join('\n');
-}
-
-const stored = (subject) =>
-  eventually(`"${subject}" stored`, async () => {
-    const r = await api('GET', '/api/emails/inbox?perPage=100');
-    return (Array.isArray(r.body) ? r.body : []).find((m) => m.subject === subject);
-  });
+const stored = (subject) => storedInInbox(api, subject);
 
 /** The user's folders as Dovecot lists them (UTF-8 names). */
 const serverFolders = () =>
@@ -67,7 +47,8 @@ before(async () => {
     [1, 'חשבונית חשמל ינואר'],
     [2, 'חשבונית חשמל פברואר'],
   ]) {
-    await mail.deliver('user1@example.test', hebrewMail({ subject, body: `החשבונית מצורפת (${n}).`, id: `folders-${n}` }));
+    const from = ['חברת החשמל', 'bills@example.test'];
+    await mail.deliver('user1@example.test', hebrewMail({ from, subject, body: `החשבונית מצורפת (${n}).`, id: `folders-${n}` }));
     await stored(subject);
   }
   browser = await launch();

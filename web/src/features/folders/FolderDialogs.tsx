@@ -3,11 +3,35 @@
 
 import { useState, type FormEvent } from 'react';
 import type { FolderNode } from '../../api/folders';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
 
 const t = he.ownFolders;
+
+/** A dialog form's save (submit) and cancel. */
+function SaveCancel({
+  saveDisabled,
+  busy,
+  onClose,
+  testId,
+}: {
+  saveDisabled: boolean;
+  busy: boolean;
+  onClose: () => void;
+  testId: string;
+}) {
+  return (
+    <div className="dialog__actions">
+      <button type="submit" className="button button--primary" disabled={saveDisabled} data-testid={testId}>
+        {t.save}
+      </button>
+      <button type="button" className="button" onClick={onClose} disabled={busy}>
+        {t.cancel}
+      </button>
+    </div>
+  );
+}
 
 export function NameDialog({
   title,
@@ -42,14 +66,7 @@ export function NameDialog({
             data-testid="folder-name-input"
           />
         </label>
-        <div className="dialog__actions">
-          <button type="submit" className="button button--primary" disabled={busy || !name.trim()} data-testid="folder-name-save">
-            {t.save}
-          </button>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            {t.cancel}
-          </button>
-        </div>
+        <SaveCancel saveDisabled={busy || !name.trim()} busy={busy} onClose={onClose} testId="folder-name-save" />
       </form>
     </Modal>
   );
@@ -89,14 +106,7 @@ export function MoveDialog({
             ))}
           </select>
         </label>
-        <div className="dialog__actions">
-          <button type="submit" className="button button--primary" disabled={busy} data-testid="folder-move-save">
-            {t.save}
-          </button>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            {t.cancel}
-          </button>
-        </div>
+        <SaveCancel saveDisabled={busy} busy={busy} onClose={onClose} testId="folder-move-save" />
       </form>
     </Modal>
   );
@@ -118,18 +128,10 @@ export function DeleteFolderDialog({
   onCancel: () => void;
 }) {
   return (
-    <ConfirmDialog
-      title={t.deleteTitle}
-      confirmLabel={t.deleteYes}
-      cancelLabel={t.deleteNo}
-      danger
-      busy={busy}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
-    >
+    <ConfirmDelete text={t} busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
       <p dir="auto" data-testid="folder-delete-question">
         {t.deleteQuestion(name, mails, folders)}
       </p>
-    </ConfirmDialog>
+    </ConfirmDelete>
   );
 }
