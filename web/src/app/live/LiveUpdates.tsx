@@ -138,6 +138,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       switch (event.type) {
         case 'folders_changed':
           void mutate(folderKeys.tree());
+          void mutate(keys.folders());
           break;
         case 'stats': {
           // The own folders' counts follow the mail's.
