@@ -16,6 +16,7 @@ export function MoveToFolder({
   disabled = false,
   className = 'chip-button',
   onMoved,
+  resolve,
 }: {
   /** The mails to move. */
   ids: string[];
@@ -24,6 +25,8 @@ export function MoveToFolder({
   disabled?: boolean;
   className?: string;
   onMoved?: (ids: string[]) => void;
+  /** Every mail to move, read when a folder is chosen (the whole of threads the list holds in part). */
+  resolve?: () => Promise<string[]>;
 }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -34,11 +37,12 @@ export function MoveToFolder({
 
   async function choose(folder: FolderNode) {
     setBusy(true);
-    const moved = await moveMail(ids, folder);
+    const all = resolve ? await resolve().catch(() => ids) : ids;
+    const moved = await moveMail(all, folder);
     setBusy(false);
     if (moved) {
       setOpen(false);
-      onMoved?.(ids);
+      onMoved?.(all);
     }
   }
 

@@ -133,12 +133,14 @@ describe('MoveToFolder', () => {
     const fetch = server({ mailboxes: [MAILBOX] });
     signInAs(DANA);
     const moved = vi.fn();
-    renderWithProviders(<MoveToFolder ids={['7']} accountId={1} onMoved={moved} />, { route: '/Inbox' });
+    // A thread the list holds in part: its whole mail is read when the folder is chosen.
+    const resolve = vi.fn(async () => ['7', '8']);
+    renderWithProviders(<MoveToFolder ids={['7']} accountId={1} onMoved={moved} resolve={resolve} />, { route: '/Inbox' });
     await userEvent.click(screen.getByTestId('move-to-folder'));
     const targets = await screen.findAllByTestId('move-target');
     expect(targets.map((t) => t.textContent)).toEqual(['דואר נכנס', 'חשבוניות 2024', 'חשבוניות 2024/ארכיון', 'לקוחות']);
     await userEvent.click(targets[2]!);
-    await waitFor(() => expect(moved).toHaveBeenCalledWith(['7']));
-    expect(bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!)).toEqual({ ids: ['7'], folder: OLD.path });
+    await waitFor(() => expect(moved).toHaveBeenCalledWith(['7', '8']));
+    expect(bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!)).toEqual({ ids: ['7', '8'], folder: OLD.path });
   });
 });

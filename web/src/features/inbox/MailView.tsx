@@ -26,7 +26,7 @@ import { ReadingPane } from './ReadingPane';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { ThreadList } from './ThreadList';
 import { replyDrafts } from './reply/replyDrafts';
-import { isPartial, singleMailThread, threadOfMail } from './threads';
+import { isPartial, mailIds, singleMailThread, threadOfMail } from './threads';
 import { Toolbar, type SelectAllState } from './Toolbar';
 import type { StatusAction } from './triageRules';
 import { useFullThread } from './useFullThread';
@@ -293,7 +293,7 @@ export function MailView({
         onToggleStar={toggleStar}
         onToggleCheck={toggleCheck}
         onDragStart={(ev, th) =>
-          startMailDrag(ev, (checked.has(th.id) ? checkedThreads : [th]).flatMap((x) => x.emails.map((e) => e.id)))
+          startMailDrag(ev, mailIds(checked.has(th.id) ? checkedThreads : [th]))
         }
       />
     );
@@ -324,7 +324,8 @@ export function MailView({
             onClear={() => setChecked(new Set())}
           >
             <MoveToFolder
-              ids={checkedThreads.flatMap((th) => th.emails.map((e) => e.id))}
+              ids={mailIds(checkedThreads)}
+              resolve={async () => mailIds(await Promise.all(checkedThreads.map(list.full)))}
               accountId={checkedThreads[0]?.emails[0]?.accountId}
               disabled={triage.busy}
               onMoved={(ids) => {
