@@ -102,8 +102,17 @@ test('own folders: create from the sidebar, move mail in (pane and drag), open, 
   await folder.getByTestId('own-folder-unread').waitFor();
   await shot(page, SUITE, '03-desktop-folder-open');
 
-  // Rename from its menu.
+  // A folder inside it, from its menu: nested in the tree and on the server.
   await folder.getByTestId('own-folder-menu').click();
+  await folder.getByTestId('own-folder-create').click();
+  await page.getByTestId('folder-name-input').fill('ארכיון ישן');
+  await page.getByTestId('folder-name-save').click();
+  await folder.locator('[data-testid="own-folder"][data-name="ארכיון ישן"]').waitFor();
+  assert.ok(serverFolders().includes('חשבוניות 2024/ארכיון ישן'), serverFolders().join(', '));
+  await shot(page, SUITE, '03b-desktop-nested');
+
+  // Rename from its menu (the folder inside goes along).
+  await folder.getByTestId('own-folder-menu').first().click();
   await folder.getByTestId('own-folder-rename').click();
   await page.getByTestId('folder-name-input').fill('חשבוניות 2025');
   await page.getByTestId('folder-name-save').click();
@@ -114,6 +123,7 @@ test('own folders: create from the sidebar, move mail in (pane and drag), open, 
   await eventually('both bills under the new name', async () => (await page.getByTestId('thread-row').count()) === 2);
   await eventually('renamed on the server', async () => serverFolders().includes('חשבוניות 2025'));
   assert.ok(!serverFolders().includes('חשבוניות 2024'));
+  assert.ok(serverFolders().includes('חשבוניות 2025/ארכיון ישן'), serverFolders().join(', '));
   assert.equal(serverCount('חשבוניות 2025'), 2);
 
   // The phone: the sidebar drawer with the folder, and the folder's list.
@@ -122,7 +132,7 @@ test('own folders: create from the sidebar, move mail in (pane and drag), open, 
   await phone.page.getByTestId('menu-button').click();
   await phone.page.locator('[data-testid="own-folder"][data-name="חשבוניות 2025"]').scrollIntoViewIfNeeded();
   await shot(phone.page, SUITE, '04-phone-sidebar');
-  await phone.page.locator('[data-testid="own-folder"][data-name="חשבוניות 2025"]').getByTestId('own-folder-link').click();
+  await phone.page.locator('[data-testid="own-folder"][data-name="חשבוניות 2025"]').getByTestId('own-folder-link').first().click();
   await phone.page.getByTestId('page-title').filter({ hasText: 'חשבוניות 2025' }).waitFor();
   await eventually('both bills on the phone', async () => (await phone.page.getByTestId('thread-row').count()) === 2);
   // The drawer closed with the navigation (its slide takes a moment).
@@ -133,11 +143,11 @@ test('own folders: create from the sidebar, move mail in (pane and drag), open, 
   await phone.context.close();
 
   // Delete: asks first and names how many mails go.
-  await renamed.getByTestId('own-folder-menu').click();
+  await renamed.getByTestId('own-folder-menu').first().click();
   await renamed.getByTestId('own-folder-delete').click();
   const question = page.getByTestId('folder-delete-question');
   await question.waitFor();
-  assert.match(await question.innerText(), /חשבוניות 2025.*2 הודעות/);
+  assert.match(await question.innerText(), /חשבוניות 2025" ואת התיקייה שבתוכה\? יש בה 2 הודעות/);
   await shot(page, SUITE, '06-desktop-delete-confirm');
   await page.getByTestId('confirm-yes').click();
   await renamed.waitFor({ state: 'detached' });

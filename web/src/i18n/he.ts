@@ -98,7 +98,7 @@ export const he = {
     deleteYes: 'מחיקה',
     deleteNo: 'ביטול',
     deleteQuestion: (name: string, mails: number, folders: number) =>
-      `למחוק את התיקייה "${name}"${folders > 1 ? ` ואת ${folders - 1} התיקיות שבתוכה` : ''}? ` +
+      `למחוק את התיקייה "${name}"${folders === 2 ? ' ואת התיקייה שבתוכה' : folders > 2 ? ` ואת ${folders - 1} התיקיות שבתוכה` : ''}? ` +
       (mails === 0 ? 'אין בה הודעות.' : mails === 1 ? 'יש בה הודעה אחת, והיא תימחק מהשרת.' : `יש בה ${mails} הודעות, והן יימחקו מהשרת.`),
     created: (name: string) => `התיקייה "${name}" נוצרה`,
     renamed: (name: string) => `התיקייה נקראת עכשיו "${name}"`,
