@@ -21,9 +21,9 @@ use crate::mailstore::ChangeFeed;
 use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
-    accounts, ai, auth, autoreply, backup, builder, contacts, emails, followups, household, http,
-    import, invites, labels, live, mcp, oauth, outgoing, rules, search, settings, smart, snooze,
-    spam, subscriptions, sync, tasks, templates,
+    accounts, ai, auth, autoreply, backup, builder, contacts, emails, folders, followups,
+    household, http, import, invites, labels, live, mcp, oauth, outgoing, rules, search, settings,
+    smart, snooze, spam, subscriptions, sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -45,6 +45,7 @@ pub static FEATURES: &[&Feature] = &[
     &search::FEATURE,
     &outgoing::FEATURE,
     &emails::FEATURE,
+    &folders::FEATURE,
     &templates::FEATURE,
     &smart::FEATURE,
     &household::FEATURE,

@@ -15,6 +15,7 @@ pub mod crypto;
 pub mod emails;
 pub mod error;
 pub mod feature;
+pub mod folders;
 pub mod followups;
 pub mod forget;
 pub mod hooks;

@@ -550,3 +550,32 @@ pub fn subscription_rule_name(address: &str) -> String {
 pub fn sender_archived(n: usize) -> String {
     format!("{n} הודעות של השולח הועברו לארכיון")
 }
+
+// The user's own folders (src/folders/).
+pub const FOLDER_NAME_REQUIRED: &str = "שם התיקייה חסר";
+pub const FOLDER_NAME_INVALID: &str = "שם התיקייה מכיל תווים שאינם מותרים";
+pub const FOLDER_NAME_TAKEN: &str = "כבר יש תיקייה בשם הזה במקום הזה";
+pub const FOLDER_SPECIAL: &str =
+    "אי אפשר לשנות או למחוק את התיקיות הקבועות (דואר נכנס, נשלח, טיוטות, אשפה, ספאם, ארכיון)";
+pub const FOLDER_INTO_ITSELF: &str = "אי אפשר להעביר תיקייה לתוך עצמה או לתוך תיקייה שבתוכה";
+pub const FOLDER_LOCAL_ACCOUNT: &str = "בתיבה מיובאת אין תיקיות בשרת לשנות";
+pub const FOLDER_SERVER_REFUSED: &str = "שרת הדואר סירב לפעולה על התיקייה";
+pub const FOLDER_SERVER_UNREACHABLE: &str =
+    "לא ניתן להתחבר לשרת הדואר כדי לשנות את התיקייה. נסו שוב בעוד רגע";
+pub const FOLDER_MOVE_EMPTY: &str = "לא נבחרו הודעות להעברה";
+
+pub fn folder_name_too_long(max: usize) -> String {
+    format!("שם התיקייה ארוך מדי (עד {max} תווים)")
+}
+
+pub fn folder_too_deep(max: usize) -> String {
+    format!("אפשר לקנן תיקיות עד {max} רמות")
+}
+
+pub fn folders_too_many(max: usize) -> String {
+    format!("אפשר עד {max} תיקיות בתיבת דואר")
+}
+
+pub fn folder_move_too_many(max: usize) -> String {
+    format!("אפשר להעביר עד {max} הודעות בבת אחת")
+}

@@ -83,6 +83,14 @@ pub struct FollowUpDue {
     pub message: String,
 }
 
+/// The user's own folders changed shape: made, renamed, moved or deleted (`folders_changed`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "FoldersChangedNotice")]
+pub struct FoldersChanged {
+    pub account_id: u64,
+}
+
 /// What a feature tells a user's sessions.
 #[derive(Debug, Clone)]
 pub enum Notice {
@@ -92,6 +100,7 @@ pub enum Notice {
     SignInNeeded(SignInNeeded),
     SnoozeWoke(SnoozeWoke),
     FollowUpDue(FollowUpDue),
+    FoldersChanged(FoldersChanged),
 }
 
 /// The broadcast of notices (a service every feature may send on).

@@ -7,7 +7,8 @@ use ts_rs::TS;
 
 use crate::emails::Counts;
 use crate::notices::{
-    AutoReplyDrafted, FollowUpDue, Notice, SignInNeeded, SnoozeWoke, SpamDetected, TaskDue,
+    AutoReplyDrafted, FoldersChanged, FollowUpDue, Notice, SignInNeeded, SnoozeWoke, SpamDetected,
+    TaskDue,
 };
 use crate::settings::routes::{SettingsChanged, SettingsConflictResponse};
 pub use crate::state::MailChange;
@@ -104,6 +105,8 @@ pub enum LiveEvent {
     SnoozeWoke(SnoozeWoke),
     /// A sent mail is still unanswered at its time.
     FollowUpDue(FollowUpDue),
+    /// The user's own folders changed shape (the sidebar's tree reads them again).
+    FoldersChanged(FoldersChanged),
 }
 
 impl LiveEvent {
@@ -116,7 +119,10 @@ impl LiveEvent {
             | Self::Pong { .. }
             | Self::Subscribed { .. }
             | Self::Unsubscribed { .. } => None,
-            Self::NewMail(_) | Self::MailChanged { .. } | Self::Stats(_) => Some(Channel::Mail),
+            Self::NewMail(_)
+            | Self::MailChanged { .. }
+            | Self::Stats(_)
+            | Self::FoldersChanged(_) => Some(Channel::Mail),
             Self::SettingsChanged(_) | Self::SettingsStale | Self::SettingsConflict(_) => {
                 Some(Channel::Settings)
             }
@@ -146,6 +152,7 @@ impl From<Notice> for LiveEvent {
             Notice::SignInNeeded(s) => Self::SignInNeeded(s),
             Notice::SnoozeWoke(s) => Self::SnoozeWoke(s),
             Notice::FollowUpDue(f) => Self::FollowUpDue(f),
+            Notice::FoldersChanged(f) => Self::FoldersChanged(f),
         }
     }
 }

@@ -423,4 +423,5 @@ crate::wire_types!(
     crate::notices::SignInNeeded,
     crate::notices::SnoozeWoke,
     crate::notices::FollowUpDue,
+    crate::notices::FoldersChanged,
 );

@@ -2,6 +2,7 @@
 //! the provider table, parsing, previews, HTML sanitizing and thread keys. Stateless: the sync
 //! engine (`crate::sync`) and the account routes (`crate::accounts`) use these.
 
+pub mod folder_path;
 #[cfg(test)]
 mod hostile_tests;
 pub mod hosts;

@@ -42,6 +42,36 @@ pub fn decode(name: &str) -> String {
     out
 }
 
+/// Encodes a mailbox name: printable ASCII stays, `&` becomes `&-`, every other run of
+/// characters is UTF-16 in IMAP's base64 between `&` and `-`.
+pub fn encode(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut run: Vec<u16> = Vec::new();
+    let flush = |run: &mut Vec<u16>, out: &mut String| {
+        if !run.is_empty() {
+            let bytes: Vec<u8> = run.iter().flat_map(|u| u.to_be_bytes()).collect();
+            out.push('&');
+            out.push_str(&ENGINE.encode(bytes));
+            out.push('-');
+            run.clear();
+        }
+    };
+    for c in name.chars() {
+        if (' '..='~').contains(&c) {
+            flush(&mut run, &mut out);
+            if c == '&' {
+                out.push_str("&-");
+            } else {
+                out.push(c);
+            }
+        } else {
+            run.extend(c.encode_utf16(&mut [0; 2]).iter());
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +82,14 @@ mod tests {
         assert_eq!(decode("&BdAF0QXS-"), "אבג");
         assert_eq!(decode("A&-B"), "A&B");
         assert_eq!(decode("broken&AAA"), "broken&AAA");
+    }
+
+    #[test]
+    fn encodes_what_it_decodes() {
+        assert_eq!(encode("אבג"), "&BdAF0QXS-");
+        assert_eq!(encode("A&B"), "A&-B");
+        for name in ["חשבוניות 2024", "Clients", "a&b ג-ד", "😀 x", ""] {
+            assert_eq!(decode(&encode(name)), name);
+        }
     }
 }

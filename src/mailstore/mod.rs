@@ -22,6 +22,7 @@ pub mod changes;
 mod derived;
 #[cfg(test)]
 mod derived_tests;
+mod folders;
 mod index;
 mod insert;
 pub mod keywords;

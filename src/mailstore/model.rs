@@ -51,6 +51,10 @@ pub struct FolderState {
     /// then decide the status; without, the status stays local.
     #[serde(default)]
     pub keywords_ok: bool,
+    /// The server's hierarchy delimiter for this folder (LIST), "" before it was listed or on
+    /// a flat server.
+    #[serde(default)]
+    pub delimiter: String,
 }
 
 impl FolderState {

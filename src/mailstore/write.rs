@@ -38,7 +38,7 @@ impl<'t> MailWrite<'t> {
         self.txn
     }
 
-    fn log(&self, meta: &MessageMeta, kind: Kind) -> Result<(), redb::Error> {
+    pub(super) fn log(&self, meta: &MessageMeta, kind: Kind) -> Result<(), redb::Error> {
         changes::append(
             self.txn,
             meta.account_id,
@@ -134,7 +134,7 @@ impl<'t> MailWrite<'t> {
 
     /// Removes a message's index row and what the derived tables hold for it (as the stored
     /// row says: the caller's record may already carry its next state).
-    fn unindex(&self, meta: &MessageMeta) -> anyhow::Result<()> {
+    pub(super) fn unindex(&self, meta: &MessageMeta) -> anyhow::Result<()> {
         let key = (meta.account_id, meta.folder.as_str(), meta.date, meta.id);
         let old = self.txn.open_table(INDEX)?.remove(key)?.map(|v| {
             let row = IndexView(v.value());
@@ -274,7 +274,11 @@ impl<'t> MailWrite<'t> {
     }
 
     /// The UIDs stored for a folder, with their message ids.
-    fn stored_uids(&self, account: u64, folder: &str) -> anyhow::Result<Vec<(u32, u64)>> {
+    pub(super) fn stored_uids(
+        &self,
+        account: u64,
+        folder: &str,
+    ) -> anyhow::Result<Vec<(u32, u64)>> {
         let uids = self.txn.open_table(UIDS)?;
         let mut out = Vec::new();
         for e in uids.range((account, folder, 0)..=(account, folder, u32::MAX))? {

@@ -104,6 +104,8 @@ pub struct SearchResult {
     pub email: EmailRow,
     /// `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
     pub folder_role: String,
+    /// The folder's plain name (no server prefix or delimiter, Hebrew decoded).
+    pub folder_name: String,
     pub snippet: Vec<SnippetPart>,
 }
 
@@ -181,7 +183,7 @@ impl Search {
     /// is not cached) is left empty and listed in the page: [`Search::parse_rest`] fills it.
     pub fn rows(&self, store: &Store, user_accounts: &[u64], outcome: &Outcome) -> Result<Page> {
         let mail = MailRead::new(store)?;
-        let mut roles: HashMap<u64, HashMap<String, String>> = HashMap::new();
+        let mut roles: HashMap<u64, HashMap<String, (String, String)>> = HashMap::new();
         let mut snippets = Snippets::new(&outcome.highlight);
         let mut out = Vec::with_capacity(outcome.ids.len());
         let mut unparsed = Vec::new();
@@ -198,11 +200,14 @@ impl Search {
                 std::collections::hash_map::Entry::Vacant(v) => v.insert(
                     mail.folders(meta.account_id)?
                         .into_iter()
-                        .map(|f| (f.name, f.role))
+                        .map(|f| (f.name, (f.role, f.display_name)))
                         .collect(),
                 ),
             };
-            let role = account_roles.get(&meta.folder).cloned().unwrap_or_default();
+            let (role, folder_name) = account_roles
+                .get(&meta.folder)
+                .cloned()
+                .unwrap_or_else(|| (String::new(), meta.folder.clone()));
             let preview = &meta.summary.preview;
             // Empty until `parse_rest`, for a hit past the preview.
             let mut snippet = Vec::new();
@@ -216,6 +221,7 @@ impl Search {
             out.push(SearchResult {
                 email: view::row(&meta),
                 folder_role: role,
+                folder_name,
                 snippet,
             });
         }

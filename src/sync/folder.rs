@@ -91,6 +91,7 @@ pub async fn sync_folder(
             name: state.name,
             display_name: state.display_name,
             role: state.role,
+            delimiter: state.delimiter,
             ..FolderState::default()
         };
     }

@@ -5,8 +5,9 @@ use async_imap::types::NameAttribute;
 use futures_util::TryStreamExt;
 
 use super::ctx::Ctx;
+use crate::mail::folder_path;
+use crate::mail::imap;
 use crate::mail::imap_ops::deadline;
-use crate::mail::{imap, mutf7};
 use crate::mailstore::{FolderState, role_by_name};
 
 /// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
@@ -26,6 +27,7 @@ pub(super) async fn list_folders(
     .await?;
     // (name, role from SPECIAL-USE, role guessed from the name)
     let mut found = Vec::new();
+    let mut delimiters = std::collections::HashMap::new();
     for n in &names {
         if n.attributes()
             .iter()
@@ -44,8 +46,15 @@ pub(super) async fn list_folders(
             _ => None,
         });
         found.push((n.name().to_string(), special, role_by_name(n.name())));
+        delimiters.insert(
+            n.name().to_string(),
+            n.delimiter().unwrap_or_default().to_string(),
+        );
     }
     let folders = assign_roles(found);
+    // Names shown without the server's `INBOX.` prefix and delimiter (rules, search rows).
+    let prefix =
+        folder_path::personal_prefix(delimiters.iter().map(|(n, d)| (n.as_str(), d.as_str())));
     let account = ctx.account_id;
     let list = folders.clone();
     ctx.write(move |w| {
@@ -54,7 +63,8 @@ pub(super) async fn list_folders(
                 name: name.clone(),
                 ..FolderState::default()
             });
-            state.display_name = mutf7::decode(name);
+            state.delimiter = delimiters.get(name).cloned().unwrap_or_default();
+            state.display_name = folder_path::plain(name, &state.delimiter, &prefix);
             state.role = role.clone();
             w.save_folder(account, &state)?;
         }

@@ -178,6 +178,12 @@ pub const ROUTES: &[(&str, &str, Access)] = &[
     ("PUT", "/api/followups/{id}", User),
     ("DELETE", "/api/followups/{id}", User),
     ("POST", "/api/followups/{id}/nudge", User),
+    // the user's own folders (another user's mailbox or mail: 404, tests/folders.rs)
+    ("GET", "/api/folders/tree", User),
+    ("POST", "/api/folders/create", User),
+    ("POST", "/api/folders/rename", User),
+    ("POST", "/api/folders/delete", User),
+    ("POST", "/api/folders/move-mail", User),
     // labels (another user's label: 404, tests/labels.rs)
     ("GET", "/api/labels", User),
     ("POST", "/api/labels", User),

@@ -20,6 +20,7 @@ import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
+import { hebrewMail, storedInInbox } from './support/hebrewMail.mjs';
 import { connectMailbox, eventually, jsonApi, signIn } from './support/session.mjs';
 
 const SUITE = 'organize';
@@ -35,29 +36,8 @@ const api = jsonApi(() => server.base, () => token);
 
 const b64 = (s) => `=?UTF-8?B?${Buffer.from(s).toString('base64')}?=`;
 
-/** A plain Hebrew mail from `from` (name, address) to user1. */
-function hebrewMail({ from, subject, body, id, extra = [] }) {
-  return [
-    `From: ${b64(from[0])} <${from[1]}>`,
-    'To: user1@example.test',
-    `Subject: ${b64(subject)}`,
-    `Date: ${new Date().toUTCString()}`,
-    `Message-ID: <${id}@example.test>`,
-    ...extra,
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit',
-    '',
-    body,
-    '',
-  ].join('\n');
-}
-
 /** The inbox's mail with `subject`, once the sync has stored it. */
-const stored = (subject) =>
-  eventually(`"${subject}" stored`, async () => {
-    const r = await api('GET', '/api/emails/inbox?perPage=100');
-    return (Array.isArray(r.body) ? r.body : []).find((m) => m.subject === subject);
-  });
+const stored = (subject) => storedInInbox(api, subject);
 
 before(async () => {
   mail = await startMailServer();

@@ -21,6 +21,7 @@ import './styles/ai.css';
 import './styles/ai-settings.css';
 import './styles/smart.css';
 import './styles/search.css';
+import './styles/folders.css';
 
 // Apply this browser's copy of the preferences (theme, density, scale) before the first paint,
 // so the app does not flash light or resize; the server's copy follows once signed in.

@@ -132,7 +132,7 @@ export type SettingsRollbackRequest = { version: number, };
 
 export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
 
-export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice } | { "type": "follow_up_due", "data": FollowUpDueNotice };
+export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice } | { "type": "follow_up_due", "data": FollowUpDueNotice } | { "type": "folders_changed", "data": FoldersChangedNotice };
 
 export type LiveChannel = "mail" | "settings" | "system";
 
@@ -177,6 +177,8 @@ export type SnoozeWokeNotice = { id: string, threadId: string, emailId: string |
 by: "time" | "reply" | "user", message: string, };
 
 export type FollowUpDueNotice = { id: string, emailId: string, subject: string, to: Array<string>, message: string, };
+
+export type FoldersChangedNotice = { accountId: number, };
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
@@ -384,7 +386,11 @@ export type SearchResult = {
 /**
  * `inbox`, `sent`, `drafts`, `junk`, `trash`, `archive`, … or `""` for another folder.
  */
-folderRole: string, snippet: Array<SnippetPart>, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
+folderRole: string, 
+/**
+ * The folder's plain name (no server prefix or delimiter, Hebrew decoded).
+ */
+folderName: string, snippet: Array<SnippetPart>, id: string, accountId: number, threadId: string, messageId: string | null, from: string, from_name: string, to: Array<string>, cc: Array<string>, subject: string, preview: string, 
 /**
  * RFC 3339.
  */
@@ -760,6 +766,44 @@ export type InboxZeroResponse = { needsReply: number, urgent: number, overdue: n
 export type InboxZeroReminder = { id: string, subject: string, from: string, daysOverdue: number, };
 
 export type AutoArchiveCandidate = { id: string, subject: string, status: string | null, };
+
+export type FolderNode = { accountId: number, 
+/**
+ * The server's name: the id the rest of the API takes (`/api/threads/{path}`).
+ */
+path: string, 
+/**
+ * The last level, decoded (`ארכיון` for `INBOX.חשבוניות 2024.ארכיון`).
+ */
+name: string, 
+/**
+ * Every level below the prefix, decoded and joined by `/`.
+ */
+fullName: string, 
+/**
+ * The nearest folder above it that the mailbox has, else none (a top-level folder).
+ */
+parent: string | null, 
+/**
+ * inbox, sent, drafts, junk, trash, archive, snoozed, or "" for the user's own.
+ */
+role: string, depth: number, unread: number, total: number, };
+
+export type MailboxFolders = { accountId: number, email: string, folders: Array<FolderNode>, };
+
+export type FolderTree = { mailboxes: Array<MailboxFolders>, };
+
+export type CreateFolder = { accountId: number, parent?: string, name: string, };
+
+export type RenameFolder = { accountId: number, path: string, name: string, parent?: string, };
+
+export type DeleteFolder = { accountId: number, path: string, };
+
+export type FolderDeleted = { folders: number, mails: number, tree: FolderTree, };
+
+export type MoveMail = { ids: Array<string>, folder: string, };
+
+export type MailMoved = { moved: number, };
 
 export type Template = { id: string, name: string, 
 /**

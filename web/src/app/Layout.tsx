@@ -13,6 +13,7 @@ import { NotificationBell } from './NotificationBell';
 import { pageTitle, resolvePage } from './routes';
 import { Sidebar } from './Sidebar';
 import { IconButton } from '../components/IconButton';
+import { useOwnFolder } from '../features/folders/useFolderTree';
 
 const SIDEBAR_ID = 'app-sidebar';
 
@@ -21,6 +22,8 @@ export function useCurrentTitle(): string {
   const location = useLocation();
   const [params] = useSearchParams();
   const page = resolvePage(location.pathname);
+  const own = useOwnFolder();
+  if (page === 'Inbox' && own) return own.title;
   if (page === 'Inbox') return folderTitle(normalizeFolder(params.get('folder')) ?? DEFAULT_FOLDER);
   return pageTitle(page);
 }

@@ -32,6 +32,7 @@ import {
 import { SIDEBAR_FOLDERS, folderHref, normalizeFolder } from '../features/inbox/folders';
 import { PendingIndicator } from '../features/drafts/PendingIndicator';
 import { SnoozedNavItem } from '../features/snooze/SnoozedNavItem';
+import { OwnFolders } from '../features/folders/OwnFolders';
 import { he, type FolderKey } from '../i18n/he';
 import { useAuth } from '../session/AuthProvider';
 import { pagePath, resolvePage, type PageName } from './routes';
@@ -70,9 +71,9 @@ export interface SidebarProps {
 }
 
 /** Which folder entry is current for a location, if any. */
-function currentFolder(page: PageName, folderParam: string | null): FolderKey | null {
+function currentFolder(page: PageName, folderParam: string | null, ownFolder: string | null): FolderKey | null {
   if (page === 'PendingReplies') return 'pending-replies';
-  if (page === 'Inbox') return normalizeFolder(folderParam) ?? 'inbox';
+  if (page === 'Inbox') return normalizeFolder(folderParam) ?? (ownFolder ? null : 'inbox');
   return null;
 }
 
@@ -84,7 +85,7 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
   const location = useLocation();
   const [params] = useSearchParams();
   const page = resolvePage(location.pathname);
-  const activeFolder = currentFolder(page, params.get('folder'));
+  const activeFolder = currentFolder(page, params.get('folder'), params.get('box'));
 
   return (
     <aside className="sidebar" id={id} data-testid="sidebar">
@@ -142,6 +143,8 @@ export function Sidebar({ counts, id, onClose }: SidebarProps) {
             );
           })}
         </ul>
+
+        <OwnFolders />
 
         <h2 className="sidebar__section-title">{he.layout.tools}</h2>
         <ul className="nav-list" data-testid="tools-list">

@@ -173,6 +173,25 @@ describe('LiveUpdates', () => {
     await waitFor(() => expect(calls[keys.inboxZero()]).toBe(2));
   });
 
+  it("shows another session's new folder in the sidebar on folders_changed, and new counts on stats", async () => {
+    let folders = [{ accountId: 1, path: 'INBOX', name: 'INBOX', fullName: 'INBOX', parent: null, role: 'inbox', depth: 1, unread: 0, total: 0 }];
+    const tree = () => ({ mailboxes: [{ accountId: 1, email: 'dana@example.test', folders }] });
+    mockApi({ 'GET /api/folders/tree': () => json(200, tree()) });
+    renderLive(<Badges />);
+    await screen.findByTestId('own-folders');
+    expect(screen.queryByTestId('own-folder')).not.toBeInTheDocument();
+    const ws = await connected();
+
+    const bills = { ...folders[0]!, path: 'חשבונות', name: 'חשבונות', fullName: 'חשבונות', role: '', total: 1 };
+    folders = [...folders, bills];
+    act(() => ws.receive({ type: 'folders_changed', data: { accountId: 1 } }));
+    expect(await screen.findByTestId('own-folder')).toHaveAttribute('data-name', 'חשבונות');
+
+    folders = [folders[0]!, { ...bills, unread: 4 }];
+    act(() => ws.receive({ type: 'stats', data: { needsReply: 0, unread: 0 } }));
+    expect(await screen.findByTestId('own-folder-unread')).toHaveTextContent('4');
+  });
+
   it('re-reads only the outbox on reason outbox, and the drafts and counts on reason drafts', async () => {
     const outgoing = { outbox: 0, drafts: 0 };
     const calls = mockApi({

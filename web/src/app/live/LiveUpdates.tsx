@@ -49,6 +49,7 @@ import {
 } from '../../session/liveStatus';
 import { revalidateMailData } from '../../session/revalidateMail';
 import { outgoingReason, revalidateOutgoing, type OutgoingReason } from './revalidate';
+import { folderKeys } from '../../api/folders';
 
 /** Bursts of events (a sync storing mail batch after batch) make one re-read. */
 export const LIVE_REVALIDATE_DELAY_MS = 200;
@@ -135,7 +136,13 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
   const onEvent = useCallback(
     (event: LiveEvent) => {
       switch (event.type) {
+        case 'folders_changed':
+          void mutate(folderKeys.tree());
+          void mutate(keys.folders());
+          break;
         case 'stats': {
+          // The own folders' counts follow the mail's.
+          void mutate(folderKeys.tree());
           const counts = event.data;
           void mutate<Partial<EmailCountsResponse>>(keys.emailCounts(), (current) => ({ ...current, ...counts }), {
             revalidate: false,

@@ -1,6 +1,7 @@
 // Shown while threads are ticked: how many, the status actions, delete (after the confirmation)
 // and move to Trash for every mail of the ticked threads, and a way to clear the selection.
 
+import type { ReactNode } from 'react';
 import { he } from '../../i18n/he';
 import { STATUS_ACTIONS, type StatusAction } from './triageRules';
 
@@ -15,9 +16,11 @@ export interface BulkBarProps {
   onDelete: () => void;
   onTrash: () => void;
   onClear: () => void;
+  /** More actions on the selection (move to folder). */
+  children?: ReactNode;
 }
 
-export function BulkBar({ count, busy, canTrash, onStatus, onDelete, onTrash, onClear }: BulkBarProps) {
+export function BulkBar({ count, busy, canTrash, onStatus, onDelete, onTrash, onClear, children }: BulkBarProps) {
   return (
     <div className="bulk-bar" role="toolbar" aria-label={t.bulk.label} data-testid="bulk-bar">
       <span className="bulk-bar__count" role="status" data-testid="bulk-count">
@@ -51,6 +54,7 @@ export function BulkBar({ count, busy, canTrash, onStatus, onDelete, onTrash, on
             {t.trash}
           </button>
         )}
+        {children}
         <button type="button" className="link-button bulk-bar__clear" onClick={onClear} data-testid="bulk-clear">
           {t.bulk.clear}
         </button>

@@ -11,6 +11,7 @@ import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
+import { useOwnFolder } from '../folders/useFolderTree';
 import { MailView } from './MailView';
 import { MAIL_PARAM } from './useOpenMail';
 import { InboxZeroPanel } from './zero/InboxZeroPanel';
@@ -23,6 +24,8 @@ export default function InboxPage() {
   const folder = normalizeFolder(params.get('folder')) ?? DEFAULT_FOLDER;
   const { accounts, failed, error, mutate } = useMailAccounts({ idleInterval: ACCOUNTS_IDLE_POLL_MS });
   const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
+  // `?box=<path>`: a folder of the user's own (the layout's heading is its plain name).
+  const own = useOwnFolder() ?? undefined;
 
   let content;
   if (failed) {
@@ -62,12 +65,12 @@ export default function InboxPage() {
   } else {
     content = (
       <>
-        {folder === 'inbox' && (
+        {folder === 'inbox' && !own && (
           <div className="inbox-zero-slot">
             <InboxZeroPanel />
           </div>
         )}
-        <MailView key={folder} folder={folder} accounts={accounts} />
+        <MailView key={own ? `box:${own.path}` : folder} folder={folder} accounts={accounts} own={own} />
       </>
     );
   }
@@ -76,7 +79,7 @@ export default function InboxPage() {
     <section
       className={`page-section inbox${params.has(MAIL_PARAM) ? ' has-open-mail' : ''}`}
       data-testid="inbox-page"
-      data-folder={folder}
+      data-folder={own ? own.path : folder}
     >
       {content}
     </section>

@@ -34,13 +34,15 @@ export function ListLoading() {
 
 export interface EmptyFolderProps {
   folder: FolderKey;
+  /** A folder of the user's own: its plain name. */
+  title?: string;
   /** A filter is on: say nothing matches it, and offer to clear it. */
   filtered: boolean;
   stillSyncing: boolean;
   onClearFilter: () => void;
 }
 
-export function EmptyFolder({ folder, filtered, stillSyncing, onClearFilter }: EmptyFolderProps) {
+export function EmptyFolder({ folder, title, filtered, stillSyncing, onClearFilter }: EmptyFolderProps) {
   const color = SIDEBAR_FOLDERS.find((f) => f.key === folder)?.color;
   return (
     <div className="mail-view__empty" data-testid="mail-empty" data-folder={folder} data-filtered={filtered}>
@@ -60,7 +62,7 @@ export function EmptyFolder({ folder, filtered, stillSyncing, onClearFilter }: E
         }
       >
         <p className="empty-state__title">
-          {filtered ? he.inbox.emptyFiltered : (t.emptyByFolder[folder] ?? he.empty.folderEmpty(folderTitle(folder)))}
+          {filtered ? he.inbox.emptyFiltered : (t.emptyByFolder[folder] ?? he.empty.folderEmpty(title ?? folderTitle(folder)))}
         </p>
         {!filtered && stillSyncing && <p>{t.syncingHint}</p>}
         {!filtered && (folder === 'Spam' || folder === 'Promotions') && <SpamEmptyHint folderTitle={folderTitle(folder)} />}

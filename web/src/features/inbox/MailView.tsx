@@ -26,7 +26,7 @@ import { ReadingPane } from './ReadingPane';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { ThreadList } from './ThreadList';
 import { replyDrafts } from './reply/replyDrafts';
-import { isPartial, singleMailThread, threadOfMail } from './threads';
+import { isPartial, mailIds, singleMailThread, threadOfMail } from './threads';
 import { Toolbar, type SelectAllState } from './Toolbar';
 import type { StatusAction } from './triageRules';
 import { useFullThread } from './useFullThread';
@@ -36,6 +36,9 @@ import { useThreadCursor } from './useThreadCursor';
 import { useThreads } from './useThreads';
 import { useTriage } from './useTriage';
 import { SpamTools } from '../spam/SpamTools';
+import { folderThreadsPath } from '../../api/folders';
+import { MoveToFolder } from '../folders/MoveToFolder';
+import { startMailDrag } from '../folders/tree';
 
 const t = he.mail;
 
@@ -61,9 +64,26 @@ function addTo(set: (update: (s: ReadonlySet<string>) => ReadonlySet<string>) =>
 /** Folders whose threads are not in the inbox: the server snoozes only inbox threads. */
 const NOT_SNOOZABLE: ReadonlySet<FolderKey> = new Set<FolderKey>(['sent', 'drafts', 'trash', 'Archive', 'Spam', 'junk']);
 
-export function MailView({ folder, accounts }: { folder: FolderKey; accounts: MailAccountWithSync[] }) {
+/** A folder of the user's own, by its server path and its plain name. */
+export interface OwnFolder {
+  path: string;
+  title: string;
+}
+
+export function MailView({
+  folder: fixed,
+  accounts,
+  own,
+}: {
+  folder: FolderKey;
+  accounts: MailAccountWithSync[];
+  own?: OwnFolder;
+}) {
+  // A folder of the user's own is listed, triaged and moved from as any folder: by its path (the
+  // server's listings and status answers take a folder's name where they take a fixed one).
+  const folder = own ? (own.path as FolderKey) : fixed;
   const [options, setOptions] = useState<ListOptions>({});
-  const list = useThreads(folderSource(folder), options);
+  const list = useThreads(own ? folderThreadsPath(own.path) : folderSource(folder), options);
   const { threads, revalidate } = list;
   const { mutate, cache } = useSWRConfig();
   const toast = useToast();
@@ -252,6 +272,7 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     listArea = (
       <EmptyFolder
         folder={folder}
+        title={own?.title}
         filtered={hasFilter(options)}
         stillSyncing={accounts.some((a) => !a.sync?.initialSyncDone)}
         onClearFilter={() => changeOptions({})}
@@ -271,6 +292,9 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
         onOpen={openFromList}
         onToggleStar={toggleStar}
         onToggleCheck={toggleCheck}
+        onDragStart={(ev, th) =>
+          startMailDrag(ev, mailIds(checked.has(th.id) ? checkedThreads : [th]))
+        }
       />
     );
   }
@@ -298,7 +322,18 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
             onDelete={() => setPendingDelete({ threads: checkedThreads, bulk: true })}
             onTrash={() => void bulkTrash()}
             onClear={() => setChecked(new Set())}
-          />
+          >
+            <MoveToFolder
+              ids={mailIds(checkedThreads)}
+              resolve={async () => mailIds(await Promise.all(checkedThreads.map(list.full)))}
+              accountId={checkedThreads[0]?.emails[0]?.accountId}
+              disabled={triage.busy}
+              onMoved={(ids) => {
+                onRemoved(ids);
+                setChecked(new Set());
+              }}
+            />
+          </BulkBar>
         )}
         {list.loaded && list.error !== undefined && (
           <p className="notice notice--error mail-view__notice" role="alert">
@@ -319,13 +354,14 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
             busy={triage.busy}
             canTrash={folder !== 'trash'}
             sentFolder={folder === 'sent'}
-            canSnooze={!NOT_SNOOZABLE.has(folder)}
+            canSnooze={!own && !NOT_SNOOZABLE.has(folder)}
             onBack={close}
             onMarkRead={onMarkRead}
             onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}
             onNotSpam={folder === 'Spam' || folder === 'junk' ? (th) => void triage.setStatus(th, 'none', selectedId) : undefined}
             onDelete={(th) => setPendingDelete({ threads: [th], bulk: false })}
             onTrash={(th) => void triage.remove([th], 'trash')}
+            onMoved={onRemoved}
           />
         ) : (
           <EmptyState testId="reading-placeholder" icon={<MailIcon />}>

@@ -27,6 +27,7 @@ import { threadSubject } from './ThreadRow';
 import { isPartial, singleMailThread } from './threads';
 import type { StatusAction } from './triageRules';
 import { MailLoadState } from './ListStates';
+import { MoveToFolder } from '../folders/MoveToFolder';
 
 const t = he.mail;
 
@@ -54,6 +55,8 @@ export interface ReadingPaneProps {
   onNotSpam?: (thread: Thread) => void;
   onDelete: (thread: Thread) => void;
   onTrash: (thread: Thread) => void;
+  /** The thread's mail went to another folder ('move to folder'). */
+  onMoved?: (ids: string[]) => void;
 }
 
 export function ReadingPane({
@@ -72,6 +75,7 @@ export function ReadingPane({
   onNotSpam,
   onDelete,
   onTrash,
+  onMoved,
 }: ReadingPaneProps) {
   // Outside the list (opened by URL), the mail itself stands for its thread.
   const { data: detail, error, mutate } = useSWR<EmailDetail>(listThread ? null : keys.email(id), {
@@ -148,6 +152,7 @@ export function ReadingPane({
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />
           {canSnooze && <SnoozeButton emailId={open.id} busy={busy} />}
           {sentFolder && <FollowUpButton emailId={open.id} busy={busy} />}
+          <MoveToFolder ids={thread.emails.map((e) => e.id)} accountId={open.accountId} disabled={busy} onMoved={onMoved} />
           <div className="reading-pane__danger">
             <button
               type="button"

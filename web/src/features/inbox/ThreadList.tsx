@@ -1,5 +1,6 @@
 // The folder's threads as a list of rows, with "טען עוד" while the server has more.
 
+import type { DragEvent } from 'react';
 import type { Thread } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useSettingsSync } from '../settings/sync/SettingsProvider';
@@ -20,6 +21,7 @@ export interface ThreadListProps {
   onOpen: (thread: Thread) => void;
   onToggleStar: (thread: Thread) => void;
   onToggleCheck: (thread: Thread) => void;
+  onDragStart?: (ev: DragEvent, thread: Thread) => void;
 }
 
 export function ThreadList({
@@ -34,6 +36,7 @@ export function ThreadList({
   onOpen,
   onToggleStar,
   onToggleCheck,
+  onDragStart,
 }: ThreadListProps) {
   // The list-preview preference (spec 000 §3 `showPreview`): off, rows carry no text line.
   const { showPreview } = useSettingsSync().prefs;
@@ -52,6 +55,7 @@ export function ThreadList({
             onOpen={onOpen}
             onToggleStar={onToggleStar}
             onToggleCheck={onToggleCheck}
+            onDragStart={onDragStart}
           />
         ))}
       </ul>

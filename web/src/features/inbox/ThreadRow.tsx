@@ -4,7 +4,7 @@
 // colours), and a preview.
 // Unread threads are bold. The row opens the thread; the checkbox and the star do not.
 
-import { memo, useEffect, useRef, type MouseEvent } from 'react';
+import { memo, useEffect, useRef, type DragEvent, type MouseEvent } from 'react';
 import type { Email, Thread } from '../../api/types';
 import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
@@ -31,6 +31,8 @@ export interface ThreadRowProps {
   onOpen: (thread: Thread) => void;
   onToggleStar: (thread: Thread) => void;
   onToggleCheck: (thread: Thread) => void;
+  /** A desktop drag of the row (onto a sidebar folder moves its mail). */
+  onDragStart?: (ev: DragEvent, thread: Thread) => void;
 }
 
 export function senderLabel(e: Pick<Email, 'from' | 'from_name'>): string {
@@ -68,6 +70,7 @@ export const ThreadRow = memo(function ThreadRow({
   onOpen,
   onToggleStar,
   onToggleCheck,
+  onDragStart,
 }: ThreadRowProps) {
   const ref = useRef<HTMLLIElement>(null);
   const newest = thread.emails[0];
@@ -101,6 +104,8 @@ export const ThreadRow = memo(function ThreadRow({
       data-read={thread.isRead}
       data-count={thread.count}
       onClick={() => onOpen(thread)}
+      draggable={onDragStart ? true : undefined}
+      onDragStart={onDragStart ? (ev) => onDragStart(ev, thread) : undefined}
     >
       {/* The whole cell toggles the checkbox; a click here never opens the thread. */}
       <label className="thread-row__select" onClick={(ev) => ev.stopPropagation()}>

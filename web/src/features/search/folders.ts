@@ -21,10 +21,13 @@ export function folderChoiceTitle(folder: SearchFolder | string): string {
   return ROLE_TITLES[folder.toLowerCase()] ?? folder;
 }
 
-/** The folder a result is in: its role's Hebrew name, or the mailbox's own folder name. */
-export function resultFolderTitle(r: Pick<SearchResult, 'folderRole' | 'folder'>): string {
+/**
+ * The folder a result is in: its role's Hebrew name, or the mailbox's own folder by its plain
+ * name (no `INBOX.` prefix, Hebrew decoded).
+ */
+export function resultFolderTitle(r: Pick<SearchResult, 'folderRole' | 'folder'> & { folderName?: string }): string {
   const role = (r.folderRole ?? '').toLowerCase();
-  return ROLE_TITLES[role] ?? r.folder ?? '';
+  return ROLE_TITLES[role] ?? (r.folderName || r.folder || '');
 }
 
 /**

@@ -11,10 +11,11 @@ export type Handler = Parameters<typeof mockFetch>[0][string];
 
 export function result(
   id: number,
-  over: Partial<Email> & { folderRole?: string; snippet?: SnippetPart[] } = {},
+  over: Partial<Email> & { folderRole?: string; folderName?: string; snippet?: SnippetPart[] } = {},
 ): SearchResult {
   const { folderRole = 'inbox', snippet = [{ text: `גוף ההודעה ${id}`, hit: false }], ...row } = over;
-  return { ...mail(id, row), folderRole, snippet };
+  const { folderName = row.folder ?? 'INBOX', ...rest } = row;
+  return { ...mail(id, rest), folderRole, folderName, snippet };
 }
 
 export function page(results: SearchResult[], over: Partial<SearchResponse> = {}): SearchResponse {

@@ -1,0 +1,115 @@
+//! The IMAP side of a folder change: a short session beside the account's sync task (through
+//! the sync's TLS, host policy, timeout and OAuth, as the outbox writes Sent), one command, then
+//! the mail store follows in one transaction and the sync is woken to list and sync again.
+
+use crate::accounts::AccountRecord;
+use crate::error::{AppError, Result};
+use crate::mail::imap::ImapSession;
+use crate::mail::imap_ops::{deadline, refused};
+use crate::mailstore::{self as mstore, FolderState, Reason};
+use crate::messages;
+use crate::state::AppState;
+use crate::sync::SyncManager;
+
+/// A folder change the server is asked to make.
+pub enum Change {
+    Create {
+        path: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
+    /// Deepest first (children before their parent).
+    Delete {
+        paths: Vec<String>,
+    },
+}
+
+/// Runs `change` on the account's server. A refusal is told in Hebrew; a connection failure
+/// as the mailbox being unavailable.
+pub async fn run(state: &AppState, account: &AccountRecord, change: &Change) -> Result<()> {
+    if account.is_local() {
+        return Err(AppError::BadRequest(messages::FOLDER_LOCAL_ACCOUNT.into()));
+    }
+    let sync = state.service::<SyncManager>();
+    let shared = sync.shared();
+    let endpoint = account.imap_endpoint(shared.timeout, &shared.hosts);
+    let mut session = shared
+        .oauth
+        .imap(&shared.tls, &endpoint, account)
+        .await
+        .map_err(|e| {
+            tracing::warn!(account = account.id, error = %format!("{e:#}"), "folder change: cannot connect");
+            AppError::MailboxUnavailable(messages::FOLDER_SERVER_UNREACHABLE.into())
+        })?;
+    let outcome = commands(&mut session, change, shared.timeout).await;
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), session.logout()).await;
+    outcome.map_err(|e| {
+        tracing::warn!(account = account.id, error = %format!("{e:#}"), "folder change refused");
+        if refused(&e) {
+            AppError::BadRequest(messages::FOLDER_SERVER_REFUSED.into())
+        } else {
+            AppError::MailboxUnavailable(messages::FOLDER_SERVER_UNREACHABLE.into())
+        }
+    })
+}
+
+async fn commands(
+    session: &mut ImapSession,
+    change: &Change,
+    limit: std::time::Duration,
+) -> anyhow::Result<()> {
+    match change {
+        Change::Create { path } => {
+            deadline(limit, "CREATE", session.create(path)).await?;
+            let _ = deadline(limit, "SUBSCRIBE", session.subscribe(path)).await;
+        }
+        Change::Rename { from, to } => {
+            deadline(limit, "RENAME", session.rename(from, to)).await?;
+            let _ = deadline(limit, "UNSUBSCRIBE", session.unsubscribe(from)).await;
+            let _ = deadline(limit, "SUBSCRIBE", session.subscribe(to)).await;
+        }
+        Change::Delete { paths } => {
+            for path in paths {
+                let _ = deadline(limit, "UNSUBSCRIBE", session.unsubscribe(path)).await;
+                deadline(limit, "DELETE", session.delete(path)).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The store after the server made `change`: the new folder, the renamed folders (`renamed`:
+/// old path → new path and its plain name) or the deleted ones.
+pub async fn follow(
+    state: &AppState,
+    account: u64,
+    change: Change,
+    created: Option<FolderState>,
+    renamed: Vec<(String, String, String)>,
+) -> Result<()> {
+    mstore::write(&state.store, Reason::Sync, move |w| {
+        match change {
+            Change::Create { .. } => {
+                if let Some(f) = &created {
+                    w.add_folder(account, f)?;
+                }
+            }
+            Change::Rename { .. } => {
+                for (old, new, shown) in &renamed {
+                    w.rename_folder(account, old, new, shown)?;
+                }
+            }
+            Change::Delete { paths } => {
+                for p in &paths {
+                    w.forget_folder(account, p)?;
+                }
+            }
+        }
+        Ok(())
+    })
+    .await?;
+    state.mailboxes.wake(account);
+    Ok(())
+}

@@ -1,0 +1,350 @@
+//! The user's own folders on a real Dovecot (issue 38): a nested Hebrew folder made from the
+//! API is on the server (doveadm), shows in the tree with its plain name and parent; bad names
+//! and the special folders are refused in Hebrew; mail moved in is moved on the server and
+//! counted; a rename and a move (re-parent) keep the folder's mail here and on the server;
+//! mail moves back out; a delete removes the folder and what is under it; another user can
+//! neither see nor touch them (404).
+
+mod common;
+
+use std::time::Duration;
+
+use common::mailflow::{eventually, list, second_user, synced_app};
+use common::mailserver::MailServer;
+use mailclient::messages;
+use serde_json::{Value, json};
+
+/// Every byte but letters and digits as %XX: a folder path in a URL segment.
+fn segment(path: &str) -> String {
+    path.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The user's mailboxes in the tree.
+async fn tree(app: &common::TestApp, token: &str) -> Vec<Value> {
+    let (s, v) = app
+        .json("GET", "/api/folders/tree", Some(token), None)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    v["mailboxes"].as_array().unwrap().clone()
+}
+
+/// The node of the first mailbox whose plain full name is `full`.
+async fn node(app: &common::TestApp, token: &str, full: &str) -> Option<Value> {
+    tree(app, token).await[0]["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["fullName"] == full)
+        .cloned()
+}
+
+/// The folders Dovecot lists for the user (UTF-8 names).
+fn server_folders(ms: &MailServer, user: &str) -> Vec<String> {
+    ms.doveadm(&["mailbox", "list", "-u", &format!("{user}@example.test")])
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+async fn post(app: &common::TestApp, token: &str, path: &str, body: Value) -> (u16, Value) {
+    app.json("POST", path, Some(token), Some(body)).await
+}
+
+/// Makes `name` under `parent` (none: the top) in `account`'s mailbox.
+async fn create(
+    app: &common::TestApp,
+    token: &str,
+    account: u64,
+    name: &str,
+    parent: Option<&str>,
+) -> (u16, Value) {
+    let body = json!({"accountId": account, "name": name, "parent": parent});
+    post(app, token, "/api/folders/create", body).await
+}
+
+/// Renames the folder at `path` to `name` under `parent` (none: the top).
+async fn rename(
+    app: &common::TestApp,
+    token: &str,
+    account: u64,
+    path: &str,
+    name: &str,
+    parent: Option<&str>,
+) -> (u16, Value) {
+    let body = json!({"accountId": account, "path": path, "name": name, "parent": parent});
+    post(app, token, "/api/folders/rename", body).await
+}
+
+/// Dovecot lists each of `present` for user1 and none of `absent`.
+fn on_server(ms: &MailServer, present: &[&str], absent: &[&str]) {
+    let listed = server_folders(ms, "user1");
+    for name in present {
+        assert!(
+            listed.iter().any(|l| l == name),
+            "{name} missing: {listed:?}"
+        );
+    }
+    for name in absent {
+        assert!(
+            !listed.iter().any(|l| l == name),
+            "{name} still there: {listed:?}"
+        );
+    }
+}
+
+/// Waits until Dovecot holds `n` messages in user1's `folder`.
+async fn server_count(ms: &MailServer, folder: &str, n: usize) {
+    eventually(
+        Duration::from_secs(60),
+        "the mail on the server",
+        || async { (ms.message_count("user1", folder) == n).then_some(()) },
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hebrew_folders_are_made_renamed_moved_and_deleted_on_the_server() {
+    let ms = MailServer::start();
+    for n in 1..=2 {
+        ms.deliver(
+            "user1@example.test",
+            &format!(
+                "From: Shop <shop@example.test>\r\nTo: user1@example.test\r\nSubject: חשבונית {n}\r\n\
+                 Message-ID: <inv{n}@example.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nמצורפת\r\n"
+            ),
+        );
+    }
+    let (app, token) = synced_app(&ms, "user1").await;
+    let account = tree(&app, &token).await[0]["accountId"].as_u64().unwrap();
+
+    // Bad names and the special folders: refused in Hebrew.
+    let long = messages::folder_name_too_long(mailclient::folders::path::MAX_NAME);
+    for (route, body, status, message) in [
+        (
+            "/api/folders/create",
+            json!({"accountId": account, "name": " "}),
+            400,
+            messages::FOLDER_NAME_REQUIRED,
+        ),
+        (
+            "/api/folders/create",
+            json!({"accountId": account, "name": "a/b"}),
+            400,
+            messages::FOLDER_NAME_INVALID,
+        ),
+        (
+            "/api/folders/create",
+            json!({"accountId": account, "name": "א".repeat(81)}),
+            400,
+            long.as_str(),
+        ),
+        (
+            "/api/folders/create",
+            json!({"accountId": account, "name": "x", "parent": "INBOX"}),
+            400,
+            messages::FOLDER_SPECIAL,
+        ),
+        (
+            "/api/folders/rename",
+            json!({"accountId": account, "path": "INBOX", "name": "x"}),
+            400,
+            messages::FOLDER_SPECIAL,
+        ),
+        (
+            "/api/folders/delete",
+            json!({"accountId": account, "path": "Sent"}),
+            400,
+            messages::FOLDER_SPECIAL,
+        ),
+        (
+            "/api/folders/delete",
+            json!({"accountId": account, "path": "nothing"}),
+            404,
+            messages::FOLDER_NOT_FOUND,
+        ),
+    ] {
+        let (s, v) = post(&app, &token, route, body).await;
+        assert_eq!(
+            (s, v["message"].as_str()),
+            (status, Some(message)),
+            "{route} {v}"
+        );
+    }
+
+    // A Hebrew folder with a Hebrew folder inside it: on the server, and in the tree.
+    let (s, v) = create(&app, &token, account, "חשבוניות 2024", None).await;
+    assert_eq!(s, 200, "{v}");
+    let parent = node(&app, &token, "חשבוניות 2024")
+        .await
+        .expect("the new folder");
+    let parent_path = parent["path"].as_str().unwrap().to_string();
+    assert_ne!(
+        parent_path, "חשבוניות 2024",
+        "the server path is modified UTF-7"
+    );
+    assert_eq!(
+        (parent["name"].as_str(), parent["role"].as_str()),
+        (Some("חשבוניות 2024"), Some(""))
+    );
+    let (s, v) = create(&app, &token, account, "ארכיון", Some(&parent_path)).await;
+    assert_eq!(s, 200, "{v}");
+    let child = node(&app, &token, "חשבוניות 2024/ארכיון")
+        .await
+        .expect("the nested folder");
+    assert_eq!(
+        (child["name"].as_str(), child["parent"].as_str()),
+        (Some("ארכיון"), Some(parent_path.as_str()))
+    );
+    on_server(&ms, &["חשבוניות 2024", "חשבוניות 2024/ארכיון"], &[]);
+    let (s, v) = create(&app, &token, account, "חשבוניות 2024", None).await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (409, Some(messages::FOLDER_NAME_TAKEN)),
+        "{v}"
+    );
+
+    // Mail moved in: one from the API, the other in the same bulk call.
+    let inbox = list(&app, &token, "inbox").await;
+    let ids: Vec<String> = inbox
+        .iter()
+        .filter(|m| m["subject"].as_str().unwrap_or("").starts_with("חשבונית"))
+        .map(|m| {
+            m["id"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| m["id"].to_string())
+        })
+        .collect();
+    assert_eq!(ids.len(), 2, "{inbox:?}");
+    let (s, v) = post(
+        &app,
+        &token,
+        "/api/folders/move-mail",
+        json!({"ids": ids, "folder": parent_path}),
+    )
+    .await;
+    assert_eq!((s, v["moved"].as_u64()), (200, Some(2)), "{v}");
+    server_count(&ms, "חשבוניות 2024", 2).await;
+    eventually(Duration::from_secs(60), "the folder's count", || async {
+        let n = node(&app, &token, "חשבוניות 2024").await?;
+        (n["total"] == 2 && n["unread"] == 2).then_some(())
+    })
+    .await;
+    let listed = list(&app, &token, &segment(&parent_path)).await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+
+    // A rename takes the folder under it along, and keeps the mail here at once.
+    let (s, v) = rename(&app, &token, account, &parent_path, "חשבוניות 2025", None).await;
+    assert_eq!(s, 200, "{v}");
+    let renamed = node(&app, &token, "חשבוניות 2025")
+        .await
+        .expect("the renamed folder");
+    assert_eq!(renamed["total"], 2, "{renamed}");
+    assert!(node(&app, &token, "חשבוניות 2024").await.is_none());
+    assert!(node(&app, &token, "חשבוניות 2025/ארכיון").await.is_some());
+    on_server(&ms, &["חשבוניות 2025/ארכיון"], &["חשבוניות 2024"]);
+    assert_eq!(ms.message_count("user1", "חשבוניות 2025"), 2);
+    let renamed_path = renamed["path"].as_str().unwrap().to_string();
+    let listed = list(&app, &token, &segment(&renamed_path)).await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+
+    // A move (re-parent) of the inner folder to the top; never into itself.
+    let inner = node(&app, &token, "חשבוניות 2025/ארכיון").await.unwrap();
+    let inner_path = inner["path"].as_str().unwrap().to_string();
+    let (s, v) = rename(
+        &app,
+        &token,
+        account,
+        &renamed_path,
+        "חשבוניות 2025",
+        Some(&inner_path),
+    )
+    .await;
+    assert_eq!(
+        (s, v["message"].as_str()),
+        (400, Some(messages::FOLDER_INTO_ITSELF)),
+        "{v}"
+    );
+    let (s, v) = rename(&app, &token, account, &inner_path, "ארכיון", None).await;
+    assert_eq!(s, 200, "{v}");
+    let top = node(&app, &token, "ארכיון")
+        .await
+        .expect("moved to the top");
+    assert!(top["parent"].is_null(), "{top}");
+    on_server(&ms, &["ארכיון"], &[]);
+
+    // Another user sees none of it and touches none of it.
+    let yossi = second_user(&app, &token, &ms, "user2").await;
+    let theirs = tree(&app, &yossi).await;
+    assert!(
+        theirs.iter().all(|m| m["accountId"] != account),
+        "{theirs:?}"
+    );
+    for (route, body) in [
+        (
+            "/api/folders/create",
+            json!({"accountId": account, "name": "זר"}),
+        ),
+        (
+            "/api/folders/rename",
+            json!({"accountId": account, "path": renamed_path, "name": "זר"}),
+        ),
+        (
+            "/api/folders/delete",
+            json!({"accountId": account, "path": renamed_path}),
+        ),
+        (
+            "/api/folders/move-mail",
+            json!({"ids": [listed[0]["id"]], "folder": "INBOX"}),
+        ),
+    ] {
+        let (s, v) = post(&app, &yossi, route, body).await;
+        assert_eq!(s, 404, "{route} {v}");
+    }
+    on_server(&ms, &["חשבוניות 2025"], &[]);
+
+    // One mail back out to the inbox.
+    let (s, v) = post(
+        &app,
+        &token,
+        "/api/folders/move-mail",
+        json!({"ids": [listed[0]["id"]], "folder": "INBOX"}),
+    )
+    .await;
+    assert_eq!((s, v["moved"].as_u64()), (200, Some(1)), "{v}");
+    server_count(&ms, "חשבוניות 2025", 1).await;
+    eventually(
+        Duration::from_secs(60),
+        "the folder's count after the move out",
+        || async {
+            let n = node(&app, &token, "חשבוניות 2025").await?;
+            (n["total"] == 1).then_some(())
+        },
+    )
+    .await;
+
+    // Delete: the folder with its mail, gone here and on the server.
+    let (s, v) = post(
+        &app,
+        &token,
+        "/api/folders/delete",
+        json!({"accountId": account, "path": renamed_path}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        (v["folders"].as_u64(), v["mails"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert!(node(&app, &token, "חשבוניות 2025").await.is_none());
+    on_server(&ms, &["ארכיון"], &["חשבוניות 2025"]);
+}

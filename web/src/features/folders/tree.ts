@@ -1,0 +1,109 @@
+// The user's own folders as a tree (from the server's flat list, parents first), what a delete
+// would remove, where mail can be moved, the URL that opens a folder, and the drag data of mail
+// dragged from the list onto a folder.
+
+import type { DragEvent } from 'react';
+import type { FolderNode, MailboxFolders } from '../../api/folders';
+
+export interface TreeItem {
+  node: FolderNode;
+  children: TreeItem[];
+}
+
+/** The `?box=` of the inbox page: a folder of the user's own, by its server path. */
+export const BOX_PARAM = 'box';
+
+/** The mail dragged from the list: a JSON array of mail ids. */
+export const DRAG_TYPE = 'application/x-mailclient-mail';
+
+/** Whether a folder is one of the user's own (no role: not INBOX, Sent, Drafts, Trash, Junk, Archive). */
+export function isOwn(node: FolderNode): boolean {
+  return node.role === '';
+}
+
+/** The own folders of a mailbox as a tree; a folder whose parent is not an own folder is a root. */
+export function ownTree(folders: readonly FolderNode[]): TreeItem[] {
+  const own = folders.filter(isOwn);
+  const items = new Map(own.map((node) => [node.path, { node, children: [] as TreeItem[] }]));
+  const roots: TreeItem[] = [];
+  for (const node of own) {
+    const item = items.get(node.path)!;
+    const parent = node.parent ? items.get(node.parent) : undefined;
+    (parent ? parent.children : roots).push(item);
+  }
+  const byName = (a: TreeItem, b: TreeItem) => a.node.name.localeCompare(b.node.name, 'he');
+  const sort = (list: TreeItem[]) => {
+    list.sort(byName);
+    list.forEach((i) => sort(i.children));
+  };
+  sort(roots);
+  return roots;
+}
+
+/** How many folders (itself included) and mails a delete of `item` removes. */
+export function deleteSize(item: TreeItem): { folders: number; mails: number } {
+  return item.children.reduce(
+    (acc, child) => {
+      const c = deleteSize(child);
+      return { folders: acc.folders + c.folders, mails: acc.mails + c.mails };
+    },
+    { folders: 1, mails: item.node.total },
+  );
+}
+
+/** Where mail of a mailbox can go: the inbox, then its own folders by full name. */
+export function moveTargets(mailbox: MailboxFolders): FolderNode[] {
+  const inbox = mailbox.folders.filter((f) => f.role === 'inbox');
+  const own = mailbox.folders.filter(isOwn).sort((a, b) => a.fullName.localeCompare(b.fullName, 'he'));
+  return [...inbox, ...own];
+}
+
+/** Folders a folder may be moved under: own folders that are not itself or inside it. */
+export function parentChoices(mailbox: MailboxFolders, path: string, delimiter = '/'): FolderNode[] {
+  return mailbox.folders
+    .filter(isOwn)
+    .filter((f) => f.path !== path && !isInside(f, path, mailbox, delimiter))
+    .sort((a, b) => a.fullName.localeCompare(b.fullName, 'he'));
+}
+
+function isInside(f: FolderNode, path: string, mailbox: MailboxFolders, _delimiter: string): boolean {
+  let parent = f.parent;
+  while (parent) {
+    if (parent === path) return true;
+    parent = mailbox.folders.find((x) => x.path === parent)?.parent ?? null;
+  }
+  return false;
+}
+
+/** The inbox page showing a folder of the user's own. */
+export function ownFolderHref(path: string): string {
+  return `/Inbox?${BOX_PARAM}=${encodeURIComponent(path)}`;
+}
+
+/** Starts a drag of these mails (a desktop drag onto a sidebar folder moves them). */
+export function startMailDrag(ev: DragEvent, ids: string[]): void {
+  ev.dataTransfer.setData(DRAG_TYPE, JSON.stringify(ids));
+  ev.dataTransfer.setData('text/plain', ids.join(' '));
+  ev.dataTransfer.effectAllowed = 'move';
+}
+
+/** The mail ids of a drop, or null when it carries no mail of ours. */
+export function droppedMail(ev: DragEvent): string[] | null {
+  const raw = ev.dataTransfer.getData(DRAG_TYPE);
+  if (!raw) return null;
+  try {
+    const ids: unknown = JSON.parse(raw);
+    return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? (ids as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The mailbox a folder path belongs to in the tree. */
+export function findFolder(mailboxes: readonly MailboxFolders[], path: string): { mailbox: MailboxFolders; node: FolderNode } | null {
+  for (const mailbox of mailboxes) {
+    const node = mailbox.folders.find((f) => f.path === path);
+    if (node) return { mailbox, node };
+  }
+  return null;
+}
