@@ -22,6 +22,16 @@ export const he = {
     sessionExpired: 'פג תוקף ההתחברות. יש להתחבר מחדש.',
   },
 
+  /** The installable app (features/pwa; issue 39): the update prompt and the lost-server banner. */
+  pwa: {
+    updateReady: 'גרסה חדשה של האפליקציה מוכנה.',
+    updateReload: 'רענון לגרסה החדשה',
+    updating: 'מרענן...',
+    offlineTitle: 'אין חיבור לשרת',
+    offlineText: 'האפליקציה נטענה מהעותק השמור במכשיר. הדואר וההגדרות יוצגו שוב כשהשרת יענה.',
+    offlineRetry: 'נסה להתחבר שוב',
+  },
+
   login: {
     title: 'כניסה לחשבון',
     subtitle: 'התחבר כדי לקרוא ולנהל את הדואר שלך',
