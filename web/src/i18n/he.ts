@@ -23,6 +23,14 @@ export const he = {
   },
 
   /** The installable app (features/pwa; issue 39): the update prompt and the lost-server banner. */
+  /** Touch on the mail list (features/inbox/touch; issue 39). */
+  touch: {
+    swipeArchive: 'לארכיון',
+    swipeProcessed: 'טופל',
+    pullToRefresh: 'משכו לרענון',
+    releaseToRefresh: 'שחררו לרענון',
+  },
+
   pwa: {
     updateReady: 'גרסה חדשה של האפליקציה מוכנה.',
     updateReload: 'רענון לגרסה החדשה',
@@ -1773,6 +1781,7 @@ export const he = {
       iconScale: 'גודל הסמלים',
       compactMode: 'תצוגה צפופה',
       showPreview: 'תצוגה מקדימה ברשימה',
+      swipeAction: 'החלקת שורה בטלפון',
     } as Record<string, string>,
     descriptions: {
       emailNotifications: 'הודעה קופצת ופעמון כשמגיע דואר חדש',
@@ -1784,6 +1793,8 @@ export const he = {
       compactMode: 'יותר מיילים על המסך, עם פחות ריווח',
       showPreview: 'שורה מתוך תוכן המייל מתחת לנושא ברשימת המיילים',
     } as Record<string, string>,
+    swipeChoices: { archive: 'העברה לארכיון', processed: 'סימון כטופל' } as Record<string, string>,
+    swipeHint: 'מה קורה כשמחליקים שורה ברשימת המיילים הצידה במסך מגע',
     languageOnly: 'עברית (שפת הממשק היחידה)',
     scale: 'גודל תצוגה',
     desktopDenied: 'הדפדפן חוסם התראות לאתר הזה. אפשר לשנות זאת בהגדרות האתר בדפדפן.',

@@ -157,6 +157,16 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
     selectAll = checkedThreads.length === 0 ? 'none' : checkedThreads.length === threads.length ? 'all' : 'some';
   }
 
+  // A phone's swipe (the user's `swipeAction`): archive, or mark processed (which files it too).
+  const { archive, setStatus } = triage;
+  const swipeThread = useCallback(
+    (thread: Thread, action: 'archive' | 'processed') => {
+      if (action === 'archive') void archive([thread]);
+      else void setStatus(thread, 'processed', latest.current.selectedId);
+    },
+    [archive, setStatus],
+  );
+
   const toggleCheck = useCallback((thread: Thread) => {
     setChecked((s) => {
       const next = new Set(s);
@@ -271,6 +281,8 @@ export function MailView({ folder, accounts }: { folder: FolderKey; accounts: Ma
         onOpen={openFromList}
         onToggleStar={toggleStar}
         onToggleCheck={toggleCheck}
+        onSwipe={swipeThread}
+        onPullRefresh={refreshing ? undefined : () => void refresh()}
       />
     );
   }

@@ -24,6 +24,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   compactMode: false,
   showPreview: true,
   followUpDays: 3,
+  swipeAction: 'archive',
 });
 
 const CACHE_KEY = 'mailclient.preferences';
@@ -44,6 +45,7 @@ export const KEY_GROUP: Record<keyof Preferences, SettingsType> = {
   fontScale: 'ui',
   iconScale: 'ui',
   followUpDays: 'general',
+  swipeAction: 'ui',
 };
 
 /** The group of a change: its keys' group when they share one, else general. */
