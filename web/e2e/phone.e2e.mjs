@@ -295,7 +295,7 @@ test('with the server stopped the shell loads from the service worker and says t
   await server.stop();
   await page.reload();
   // The shell (the layout, in Hebrew) came from the cache; the banner says why there is no mail.
-  await page.locator('.sidebar, .topbar').first().waitFor();
+  await page.getByRole('heading', { name: 'דואר נכנס' }).first().waitFor();
   const banner = page.getByTestId('server-offline');
   await banner.waitFor();
   assert.match(await banner.innerText(), /אין חיבור לשרת/);

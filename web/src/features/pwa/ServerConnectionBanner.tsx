@@ -13,7 +13,12 @@ const t = he.pwa;
 export function ServerConnectionBanner(): JSX.Element | null {
   const [reachable, setReachable] = useState(isServerReachable);
   const { mutate } = useSWRConfig();
-  useEffect(() => onServerReachable(setReachable), []);
+  useEffect(() => {
+    const stop = onServerReachable(setReachable);
+    // A failure between the first render and this subscription is not missed.
+    setReachable(isServerReachable());
+    return stop;
+  }, []);
   if (reachable) return null;
   return (
     <div className="pwa-offline" role="alert" data-testid="server-offline">
