@@ -8,13 +8,16 @@
 // - touch: a swipe archives (the mail reaches Dovecot's Archive), a long press selects, a pull
 //   refreshes;
 // - no page scrolls sideways at 360 px; a phone-size screenshot of every page at both sizes;
+// - a new version deployed (web/dist/sw.js changed under a debug binary): the Hebrew prompt, and
+//   the click reloads into it with only the new cache left;
 // - with the server stopped, the shell loads from the service worker and says in Hebrew that the
 //   server cannot be reached (last: stopping the server ends the suite's store).
 // Screenshots: web/e2e/screenshots/phone/.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, launch, newPage, shot } from './support/browser.mjs';
@@ -284,6 +287,44 @@ test('no page scrolls sideways at 360 px; a phone screenshot of every page at 36
       await shot(page, SUITE, `page-${size.width}-${name}`);
     }
     assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('a new version deployed: a Hebrew prompt, the click reloads into it, the old cache removed', async (t) => {
+  // A debug binary serves web/dist from disk: the test "deploys" by changing the worker's version
+  // there (as a new build would) and puts it back afterwards.
+  const swFile = fileURLToPath(new URL('../dist/sw.js', import.meta.url));
+  const original = readFileSync(swFile, 'utf8');
+  const NEXT = 'f'.repeat(16);
+  const { page, context, problems } = await phoneInbox(SMALL);
+  try {
+    const [before] = await page.evaluate(() => caches.keys());
+    assert.notEqual(before, `mailclient-shell-${NEXT}`);
+    writeFileSync(swFile, original.replace(/^const VERSION = "[0-9a-f]+";/, `const VERSION = "${NEXT}";`));
+    const served = await page.evaluate(async () => (await fetch('/sw.js', { cache: 'no-store' })).text());
+    if (!served.includes(NEXT)) {
+      t.skip('this binary embeds the bundle (a release build): nothing to deploy from disk');
+      return;
+    }
+    assert.equal(await page.getByTestId('pwa-update').count(), 0);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const prompt = page.getByTestId('pwa-update');
+    await prompt.waitFor();
+    assert.match(await prompt.innerText(), /גרסה חדשה/);
+    await shot(page, SUITE, '05-update-prompt-360');
+    // Nothing changes until the user clicks: the old version still controls the page.
+    assert.deepEqual(await page.evaluate(() => caches.keys()), [before, `mailclient-shell-${NEXT}`].sort());
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('pwa-update-reload').click()]);
+    await page.getByTestId('inbox-page').waitFor();
+    await eventually('only the new cache', async () => {
+      const names = await page.evaluate(() => caches.keys());
+      return names.length === 1 && names[0] === `mailclient-shell-${NEXT}`;
+    });
+    assert.equal(await page.getByTestId('pwa-update').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    writeFileSync(swFile, original);
     await context.close();
   }
 });
