@@ -21,9 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, launch, newPage, shot } from './support/browser.mjs';
-import { startMailServer } from './support/mailserver.mjs';
-import { createFirstAdmin, sleep, startServer } from './support/server.mjs';
-import { connectMailbox, eventually, jsonApi, signIn } from './support/session.mjs';
+import { sleep } from './support/server.mjs';
+import { eventually, htmlMail, jsonApi, mailIn, signIn, startSignedIn } from './support/session.mjs';
 
 const SUITE = 'phone';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -53,28 +52,8 @@ let token;
 
 const api = jsonApi(() => server.base, () => token);
 
-function mailFrom({ subject, messageId, body }) {
-  return [
-    'From: Noa Friedman <user2@example.test>',
-    'To: user1@example.test',
-    `Subject: ${subject}`,
-    `Message-ID: <${messageId}>`,
-    `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
-    'MIME-Version: 1.0',
-    'Content-Type: text/html; charset=UTF-8',
-    'Content-Transfer-Encoding: 8bit',
-    '',
-    body,
-    '',
-  ].join('\r\n');
-}
-
-/** The mail with `messageId` in `folder` (once synced). */
-const inFolder = (folder, messageId) =>
-  eventually(`${messageId} in ${folder}`, async () => {
-    const r = await api('GET', `/api/emails/${folder}?perPage=100`);
-    return (Array.isArray(r.body) ? r.body : []).find((m) => m.messageId === messageId);
-  });
+const mailFrom = htmlMail;
+const inFolder = (folder, messageId) => mailIn(api, folder, messageId);
 
 /** The subject's flags in a Dovecot mailbox, or null when it is not there. */
 function serverFlags(folder, subject) {
@@ -118,11 +97,7 @@ async function phoneInbox(size) {
 }
 
 before(async () => {
-  mail = await startMailServer();
-  server = await startServer({ args: mail.configArgs });
-  await createFirstAdmin(server, ADMIN);
-  token = (await api('POST', '/api/app/login', { username: ADMIN.username, password: ADMIN.password })).body.token;
-  await connectMailbox(api, mail);
+  ({ mail, server, token } = await startSignedIn(ADMIN));
   const off = await api('POST', '/api/settings/spam-detection', { enabled: false });
   assert.equal(off.status, 200, JSON.stringify(off.body));
   for (const [i, subject] of ['ארוחת שישי', 'חוזה השכירות', 'אסיפת הורים', 'חשבון החשמל', 'טיול שנתי'].entries()) {
@@ -252,7 +227,9 @@ test('touch: a swipe archives (to Dovecot’s Archive), a long press selects, a 
   const ob = await other.boundingBox();
   const at = { x: ob.x + ob.width / 2, y: ob.y + ob.height / 2 };
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
-  await sleep(700);
+  // Held until the row shows it is ticked, as a person waits for it.
+  await eventually('the row ticked by the long press', () => other.getByTestId('thread-row-select').isChecked(), 5_000);
+  await sleep(100);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await page.getByTestId('bulk-bar').waitFor();
   assert.ok(await other.getByTestId('thread-row-select').isChecked());

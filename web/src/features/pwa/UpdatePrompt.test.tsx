@@ -22,7 +22,7 @@ function fakeContainer({ controlled, waiting = null }: { controlled: boolean; wa
   const container = new FakeTarget() as unknown as ServiceWorkerContainer;
   Object.assign(container, {
     controller: controlled ? fakeWorker('activated') : null,
-    getRegistration: () => Promise.resolve(registration),
+    ready: Promise.resolve(registration),
   });
   return { container, registration };
 }

@@ -37,10 +37,13 @@ export function useServiceWorkerUpdate(
     const check = () => {
       if (document.visibilityState === 'visible') registration?.update().catch(() => {});
     };
-    void container.getRegistration().then((r) => {
-      if (!r || stopped) return;
+    // `ready`, not getRegistration(): on a first visit the page mounts before the worker is
+    // registered (at the window's load), and `ready` waits for it.
+    void container.ready.then((r) => {
+      if (stopped) return;
       registration = r;
       offer(r.waiting);
+      if (r.installing) watchInstalling();
       r.addEventListener('updatefound', watchInstalling);
     });
     const timer = window.setInterval(check, UPDATE_CHECK_MS);

@@ -41,7 +41,7 @@ describe('row gestures', () => {
     fireEvent.pointerUp(row, finger(300 - far, 32));
     expect(onSwipe).toHaveBeenCalledTimes(1);
     expect(row).toHaveAttribute('data-offset', '0');
-    fireEvent.click(screen.getByTestId('open'));
+    fireEvent.click(screen.getByTestId('open'), { detail: 1 });
     expect(onOpen).not.toHaveBeenCalled();
 
     fireEvent.pointerDown(row, finger(50, 30));
@@ -75,12 +75,12 @@ describe('row gestures', () => {
     act(() => void vi.advanceTimersByTime(1));
     expect(onLongPress).toHaveBeenCalledTimes(1);
     fireEvent.pointerUp(row, finger(200, 30));
-    fireEvent.click(screen.getByTestId('open'));
+    fireEvent.click(screen.getByTestId('open'), { detail: 1 });
     expect(onOpen).not.toHaveBeenCalled();
 
     fireEvent.pointerDown(row, finger(200, 30));
     fireEvent.pointerUp(row, finger(200, 30));
-    fireEvent.click(screen.getByTestId('open'));
+    fireEvent.click(screen.getByTestId('open'), { detail: 1 });
     expect(onOpen).toHaveBeenCalledTimes(1);
 
     fireEvent.pointerDown(row, { ...finger(300, 30), pointerType: 'mouse' });

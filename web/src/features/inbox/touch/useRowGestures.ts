@@ -12,9 +12,6 @@ export const LONG_PRESS_MS = 500;
 /** A finger moves this far (px) before the move counts as a swipe or a scroll. */
 export const MOVE_SLOP = 10;
 
-/** The click a gesture leaves behind arrives within this long of the finger lifting. */
-const CLICK_AFTER_GESTURE_MS = 400;
-
 /** How far (px) a row of `width` must travel for the swipe to act: 30% of it, at most 120. */
 export function swipeThreshold(width: number): number {
   return Math.min(120, Math.max(48, width * 0.3));
@@ -104,14 +101,14 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
       }
       mode.current = 'idle';
       start.current = null;
-      // The click that follows a gesture comes at once; a later one is the user's.
-      if (suppressClick.current) window.setTimeout(() => (suppressClick.current = false), CLICK_AFTER_GESTURE_MS);
     },
     [onSwipe],
   );
 
+  // The click a gesture leaves behind (whenever the browser sends it); the next finger or mouse
+  // press clears the flag, and a keyboard's click (detail 0) is never one.
   const onClickCapture = useCallback((e: MouseEvent<HTMLElement>) => {
-    if (!suppressClick.current) return;
+    if (!suppressClick.current || e.detail === 0) return;
     suppressClick.current = false;
     e.preventDefault();
     e.stopPropagation();
