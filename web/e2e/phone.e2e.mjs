@@ -6,7 +6,7 @@
 // - the first screen: the list starts above the fold (the Inbox Zero panel folded to one line of
 //   counts that opens it, the toolbar one row);
 // - touch: a swipe archives (the mail reaches Dovecot's Archive), a long press selects, a pull
-//   refreshes;
+//   refreshes; the swipe preference changed elsewhere reaches the open page and marks processed;
 // - no page scrolls sideways at 360 px; a phone-size screenshot of every page at both sizes;
 // - a new version deployed (web/dist/sw.js changed under a debug binary): the Hebrew prompt, and
 //   the click reloads into it with only the new cache left;
@@ -242,6 +242,22 @@ test('touch: a swipe archives (to Dovecot’s Archive), a long press selects, a 
   const list = await page.getByTestId('mail-list').boundingBox();
   await touch(cdp, path({ x: list.x + list.width / 2, y: list.y + 20 }, { x: list.x + list.width / 2, y: list.y + 220 }, 16));
   await rowOf(page, 'הודעה חדשה מהגן').waitFor({ timeout: 20_000 });
+
+  // What a swipe does is a preference that follows the user live: 'processed', chosen on
+  // another device (the API here), reaches this open page, and the next swipe marks processed.
+  const current = await api('GET', '/api/settings/sync');
+  const put = await api('PUT', '/api/settings/sync', {
+    settingsUpdate: { swipeAction: 'processed' },
+    settingsType: 'ui',
+    baseVersion: current.body.version,
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const meeting = rowOf(page, 'אסיפת הורים');
+  await eventually('the new swipe action on the open page', async () => (await meeting.getAttribute('data-swipe-label')) === 'טופל');
+  const mb = await meeting.boundingBox();
+  await touch(cdp, path({ x: mb.x + 40, y: mb.y + mb.height / 2 }, { x: mb.x + mb.width - 20, y: mb.y + mb.height / 2 }));
+  await meeting.waitFor({ state: 'detached' });
+  await eventually('the swiped mail processed in Dovecot', () => (serverFlags('Archive', 'אסיפת הורים') ?? '').includes('$Processed'));
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -5,7 +5,7 @@
 // click a touch leaves behind after either gesture does not open the mail. Mouse and pen
 // pointers are left alone: the row's checkbox and click serve them.
 
-import { useCallback, useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent as ReactMouseEvent, type PointerEvent } from 'react';
 
 /** Held this long without moving, a touch is a long press. */
 export const LONG_PRESS_MS = 500;
@@ -19,6 +19,28 @@ export function swipeThreshold(width: number): number {
 
 type Mode = 'idle' | 'pending' | 'swipe' | 'scroll' | 'pressed';
 
+/**
+ * Eats the click the browser sends after a gesture, wherever it lands: the bulk bar a long press
+ * opens (or a swiped row leaving) moves the rows, so it may hit another row than the pressed
+ * one. The next press is a new gesture and ends the watch; a keyboard's click (detail 0) is
+ * never eaten.
+ */
+function swallowNextClick(): void {
+  const swallow = (e: MouseEvent) => {
+    if (e.detail === 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    stop();
+  };
+  const stop = () => {
+    document.removeEventListener('click', swallow, true);
+    document.removeEventListener('pointerdown', stop, true);
+  };
+  document.addEventListener('click', swallow, true);
+  // Registered after the current event has run its course (a pointerup may still be under way).
+  window.setTimeout(() => document.addEventListener('pointerdown', stop, true));
+}
+
 export interface RowGestures {
   /** The row's sideways offset while a swipe is under way (0 otherwise). */
   offset: number;
@@ -29,8 +51,7 @@ export interface RowGestures {
     onPointerMove: (e: PointerEvent<HTMLElement>) => void;
     onPointerUp: (e: PointerEvent<HTMLElement>) => void;
     onPointerCancel: (e: PointerEvent<HTMLElement>) => void;
-    onClickCapture: (e: MouseEvent<HTMLElement>) => void;
-    onContextMenu: (e: MouseEvent<HTMLElement>) => void;
+    onContextMenu: (e: ReactMouseEvent<HTMLElement>) => void;
   };
 }
 
@@ -38,7 +59,6 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
   const start = useRef<{ x: number; y: number; width: number } | null>(null);
   const mode = useRef<Mode>('idle');
   const timer = useRef<number | undefined>(undefined);
-  const suppressClick = useRef(false);
   const offsetRef = useRef(0);
   const [offset, setOffset] = useState(0);
 
@@ -55,8 +75,6 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
 
   const onPointerDown = useCallback(
     (e: PointerEvent<HTMLElement>) => {
-      // A gesture's leftover click is the very next one or none (the browser may drop it).
-      suppressClick.current = false;
       if (e.pointerType !== 'touch' || !e.isPrimary) return;
       start.current = { x: e.clientX, y: e.clientY, width: e.currentTarget.getBoundingClientRect().width };
       mode.current = 'pending';
@@ -64,7 +82,7 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
       timer.current = window.setTimeout(() => {
         if (mode.current !== 'pending') return;
         mode.current = 'pressed';
-        suppressClick.current = true;
+        swallowNextClick();
         navigator.vibrate?.(15);
         onLongPress();
       }, LONG_PRESS_MS);
@@ -95,7 +113,7 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
       clearTimer();
       const s = start.current;
       if (mode.current === 'swipe') {
-        suppressClick.current = true;
+        swallowNextClick();
         if (!cancelled && s && Math.abs(offsetRef.current) >= swipeThreshold(s.width)) onSwipe();
         move(0);
       }
@@ -105,16 +123,7 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
     [onSwipe],
   );
 
-  // The click a gesture leaves behind (whenever the browser sends it); the next finger or mouse
-  // press clears the flag, and a keyboard's click (detail 0) is never one.
-  const onClickCapture = useCallback((e: MouseEvent<HTMLElement>) => {
-    if (!suppressClick.current || e.detail === 0) return;
-    suppressClick.current = false;
-    e.preventDefault();
-    e.stopPropagation();
-  }, []);
-
-  const onContextMenu = useCallback((e: MouseEvent<HTMLElement>) => {
+  const onContextMenu = useCallback((e: ReactMouseEvent<HTMLElement>) => {
     // A phone's long press would open the browser's menu (or select text) over the selection.
     if (mode.current === 'pressed' || mode.current === 'pending') e.preventDefault();
   }, []);
@@ -128,7 +137,6 @@ export function useRowGestures({ onSwipe, onLongPress }: { onSwipe: () => void; 
       onPointerMove,
       onPointerUp: () => finish(false),
       onPointerCancel: () => finish(true),
-      onClickCapture,
       onContextMenu,
     },
   };
