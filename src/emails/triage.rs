@@ -211,6 +211,19 @@ fn trash_one(w: MailWrite, meta: MessageMeta, roles_cache: &mut RolesCache) -> R
     move_hidden(w, meta, "trash", false)
 }
 
+/// To the mailbox's Archive folder (created when it has none), as a phone's swipe asks; mail
+/// already there stays.
+fn archive_one(
+    w: MailWrite,
+    meta: MessageMeta,
+    roles_cache: &mut RolesCache,
+) -> Result<MessageMeta> {
+    if roles_for(roles_cache, w, meta.account_id)?.get("archive") == Some(&meta.folder) {
+        return Ok(meta);
+    }
+    move_hidden(w, meta, "archive", true)
+}
+
 /// `POST /api/emails/{id}/trash`.
 pub fn trash(store: &Store, user_id: u64, id: u64) -> Result<MessageMeta> {
     let accounts = user_accounts(store, user_id)?;
@@ -263,6 +276,7 @@ pub enum BulkAction {
     Status(String, Option<String>),
     Delete,
     Trash,
+    Archive,
     Read(bool),
     Star(bool),
 }
@@ -271,7 +285,7 @@ impl BulkAction {
     /// Why the mail changed, for the change log and the user's other sessions.
     pub fn reason(&self) -> Reason {
         match self {
-            BulkAction::Status(..) => Reason::Status,
+            BulkAction::Status(..) | BulkAction::Archive => Reason::Status,
             BulkAction::Delete | BulkAction::Trash => Reason::Delete,
             BulkAction::Read(_) | BulkAction::Star(_) => Reason::Flags,
         }
@@ -287,6 +301,7 @@ impl BulkAction {
             ),
             "delete" => Self::Delete,
             "trash" => Self::Trash,
+            "archive" => Self::Archive,
             "read" => Self::Read(true),
             "unread" => Self::Read(false),
             "star" => Self::Star(true),
@@ -350,6 +365,10 @@ pub fn bulk(
             BulkAction::Trash => {
                 folders_moved_to.insert("trash".to_string());
                 trash_one(w, meta, &mut roles)?
+            }
+            BulkAction::Archive => {
+                folders_moved_to.insert("archive".to_string());
+                archive_one(w, meta, &mut roles)?
             }
             BulkAction::Read(v) => apply_flags(w, meta, Some(*v), None)?,
             BulkAction::Star(v) => apply_flags(w, meta, None, Some(*v))?,

@@ -3,7 +3,9 @@
 //! `web/dist`, or at a generated notice page when the web app has not been built.
 //!
 //! Vite names bundle files by content hash under `assets/`, so those are cached for a year;
-//! `index.html` must always be revalidated. Any other path gets `index.html` (the app routes
+//! `index.html` must always be revalidated, and so must the installable app's service worker and
+//! manifest (`sw.js`, `manifest.webmanifest`: a deployed version is found by the worker's bytes
+//! changing). Any other path gets `index.html` (the app routes
 //! in the hash, so this only matters for bookmarks of odd paths). Unknown `/api/...` paths are
 //! a JSON 404, never the app.
 
@@ -25,6 +27,8 @@ pub const WEB_BUILD_STAMP: &str = env!("EMBED_WEB_STAMP");
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const NO_CACHE: &str = "no-cache";
 const SHORT: &str = "public, max-age=3600";
+/// Files whose name stays while their content changes with each build.
+const REVALIDATED: &[&str] = &["index.html", "sw.js", "manifest.webmanifest"];
 
 pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path();
@@ -36,7 +40,7 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
         Some(file) => {
             let cache = if wanted.starts_with("assets/") {
                 IMMUTABLE
-            } else if wanted == "index.html" {
+            } else if REVALIDATED.contains(&wanted) {
                 NO_CACHE
             } else {
                 SHORT

@@ -19,10 +19,12 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// show them. `data:`/`blob:` images are inline attachments and generated previews.
 /// `media-src` as `img-src`: the page-builder page's videos play from where its entry points
 /// (Builder's CDN); the entry itself comes through our server (`connect-src 'self'`).
+/// The installable app's manifest and service worker (`/manifest.webmanifest`, `/sw.js`) are
+/// ours only: `manifest-src 'self'`, `worker-src 'self'` (no blob: or data: workers).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
 style-src 'self'; style-src-elem 'self'; style-src-attr 'unsafe-inline'; \
 img-src 'self' data: blob: https: http:; media-src 'self' data: blob: https: http:; \
-font-src 'self'; connect-src 'self'; \
+font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; \
 object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const HEADERS: &[(HeaderName, &str)] = &[

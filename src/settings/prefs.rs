@@ -40,6 +40,8 @@ pub struct Preferences {
     /// Days a sent mail that asks something waits for an answer before it shows as awaiting
     /// one (each mail may have its own).
     pub follow_up_days: u32,
+    /// What swiping a row of the list does on a touch screen: `archive` or `processed`.
+    pub swipe_action: String,
 }
 
 impl Default for Preferences {
@@ -59,6 +61,7 @@ impl Default for Preferences {
             compact_mode: false,
             show_preview: true,
             follow_up_days: DEFAULT_FOLLOW_UP_DAYS,
+            swipe_action: SWIPE_ACTIONS[0].into(),
         }
     }
 }
@@ -68,6 +71,9 @@ pub const DEFAULT_TIMEZONE: &str = "Asia/Jerusalem";
 /// Days a follow-up waits by default, and the range a user may choose.
 pub const DEFAULT_FOLLOW_UP_DAYS: u32 = 3;
 pub const FOLLOW_UP_DAYS: std::ops::RangeInclusive<u64> = 1..=60;
+
+/// What a swipe on a list row may do (the first is the default).
+pub const SWIPE_ACTIONS: [&str; 2] = ["archive", "processed"];
 
 /// The groups of spec 001 §3's settings-change message.
 pub const SETTINGS_TYPES: [&str; 3] = ["general", "notifications", "ui"];
@@ -91,10 +97,11 @@ enum Kind {
     Timezone,
     Scale,
     Days,
+    Swipe,
 }
 
 /// Every key, its kind and its group.
-const KEYS: [(&str, Kind, &str); 14] = [
+const KEYS: [(&str, Kind, &str); 15] = [
     ("emailNotifications", Kind::Bool, "notifications"),
     ("desktopNotifications", Kind::Bool, "notifications"),
     ("soundNotifications", Kind::Bool, "notifications"),
@@ -109,9 +116,10 @@ const KEYS: [(&str, Kind, &str); 14] = [
     ("compactMode", Kind::Bool, "ui"),
     ("showPreview", Kind::Bool, "ui"),
     ("followUpDays", Kind::Days, "general"),
+    ("swipeAction", Kind::Swipe, "ui"),
 ];
 
-/// At most this many keys in one update (there are fourteen).
+/// At most this many keys in one update (there are fifteen).
 pub const MAX_UPDATE_KEYS: usize = KEYS.len();
 
 /// The group a key belongs to.
@@ -143,6 +151,10 @@ fn checked_value(key: &str, value: &Value) -> Result<Value> {
         Kind::Days => match value.as_u64() {
             Some(n) if FOLLOW_UP_DAYS.contains(&n) => Ok(Value::from(n)),
             _ => Err(AppError::bad_request(messages::SETTINGS_FOLLOW_UP_DAYS)),
+        },
+        Kind::Swipe => match value.as_str() {
+            Some(v) if SWIPE_ACTIONS.contains(&v) => Ok(value.clone()),
+            _ => Err(wrong()),
         },
         Kind::Scale => {
             let n = value.as_f64().ok_or_else(wrong)?;
@@ -287,6 +299,14 @@ mod tests {
             messages::SETTINGS_TIMEZONE_UNKNOWN
         );
         assert_eq!(err(json!({"fontScale": 7})), messages::SETTINGS_SCALE_RANGE);
+        assert_eq!(
+            checked_update(&json!({"swipeAction": "processed"})).unwrap()["swipeAction"],
+            "processed"
+        );
+        assert_eq!(
+            err(json!({"swipeAction": "delete"})),
+            messages::settings_value_invalid("swipeAction")
+        );
         assert_eq!(err(json!({})), messages::SETTINGS_UPDATE_EMPTY);
         assert_eq!(err(json!([1])), messages::SETTINGS_UPDATE_NOT_OBJECT);
     }

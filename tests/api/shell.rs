@@ -114,6 +114,9 @@ async fn security_headers_on_every_response() {
         // The browser fetches only from us (the page-builder's content comes through the server).
         assert!(csp.contains("connect-src 'self';"), "{path}: {csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{path}");
+        // The installable app's manifest and service worker: ours only.
+        assert!(csp.contains("manifest-src 'self';"), "{path}: {csp}");
+        assert!(csp.contains("worker-src 'self';"), "{path}: {csp}");
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
         if path.starts_with("/api/") {
@@ -221,5 +224,31 @@ async fn spa_is_served_with_the_right_caching() {
             index.contains("npm run build"),
             "without a bundle the notice page is served"
         );
+    }
+}
+
+#[tokio::test]
+async fn installable_app_files_have_their_types_and_are_revalidated() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
+    if !dist.join("sw.js").exists() {
+        return; // the web app is not built (CI builds it before the Rust tests)
+    }
+    let app = TestApp::new();
+    for (path, content_type, cache) in [
+        (
+            "/manifest.webmanifest",
+            "application/manifest+json",
+            "no-cache",
+        ),
+        ("/sw.js", "text/javascript; charset=utf-8", "no-cache"),
+        ("/icon-192.png", "image/png", "public, max-age=3600"),
+        ("/apple-touch-icon.png", "image/png", "public, max-age=3600"),
+    ] {
+        let resp = app
+            .send(Request::get(path).body(Body::empty()).unwrap())
+            .await;
+        assert_eq!(resp.status(), 200, "{path}");
+        assert_eq!(resp.headers()["content-type"], content_type, "{path}");
+        assert_eq!(resp.headers()["cache-control"], cache, "{path}");
     }
 }

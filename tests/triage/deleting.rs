@@ -158,3 +158,39 @@ async fn delete_hides_for_good_trash_moves_and_bulk_applies() {
         assert_eq!(s, 400, "{v}");
     }
 }
+
+/// A phone's swipe: bulk `archive` moves the mail to the mailbox's Archive folder (created when
+/// missing), and mail already there stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bulk_archive_moves_to_the_mailbox_archive() {
+    let ms = MailServer::start();
+    seed(&ms, "user1", &[("swiped", mail("swiped", "swiped", 600))]);
+    let (app, token) = synced_app(&ms, "user1").await;
+    let swiped = inbox_id(&app, &token, "swiped").await;
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/bulk",
+            Some(&token),
+            Some(json!({"ids": [swiped], "action": "archive"})),
+        )
+        .await;
+    assert_eq!((s, v["updated"].as_u64()), (200, Some(1)), "{v}");
+    assert_eq!(v["movedTo"], "archive", "{v}");
+    assert!(
+        id_in(&app, &token, "/api/emails/inbox", "swiped")
+            .await
+            .is_none()
+    );
+    wait_server(&ms, "Archive", "swiped", None).await;
+    assert!(server_flags(&ms, "user1", "INBOX", "swiped").is_none());
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/bulk",
+            Some(&token),
+            Some(json!({"ids": [swiped], "action": "shred"})),
+        )
+        .await;
+    assert_eq!(s, 400, "{v}");
+}

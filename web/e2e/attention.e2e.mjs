@@ -17,7 +17,7 @@ import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
-import { connectMailbox, eventually, jsonApi, signIn } from './support/session.mjs';
+import { connectMailbox, eventually, htmlMail, jsonApi, mailIn, signIn } from './support/session.mjs';
 
 const SUITE = 'attention';
 const ADMIN = { name: 'דנה כהן', username: 'dana', password: 'admin-password-1' };
@@ -30,31 +30,10 @@ let token;
 
 const api = jsonApi(() => server.base, () => token);
 
-/** A plain Hebrew mail from user2 (8-bit UTF-8), optionally answering `inReplyTo`. */
-function mailFrom({ subject, messageId, body, inReplyTo, from = 'Noa Friedman <user2@example.test>', extra = '' }) {
-  return [
-    `From: ${from}`,
-    'To: user1@example.test',
-    `Subject: ${subject}`,
-    `Message-ID: <${messageId}>`,
-    ...(inReplyTo ? [`In-Reply-To: <${inReplyTo}>`, `References: <${inReplyTo}>`] : []),
-    `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
-    ...(extra ? [extra] : []),
-    'MIME-Version: 1.0',
-    'Content-Type: text/html; charset=UTF-8',
-    'Content-Transfer-Encoding: 8bit',
-    '',
-    body,
-    '',
-  ].join('\r\n');
-}
+const mailFrom = htmlMail;
 
 /** The mail with `messageId` in `folder` (once synced). */
-const inFolder = (folder, messageId) =>
-  eventually(`${messageId} in ${folder}`, async () => {
-    const r = await api('GET', `/api/emails/${folder}?perPage=100`);
-    return (Array.isArray(r.body) ? r.body : []).find((m) => m.messageId === messageId);
-  });
+const inFolder = (folder, messageId) => mailIn(api, folder, messageId);
 
 /** Whether `messageId` is in `folder` now. */
 async function isIn(folder, messageId) {

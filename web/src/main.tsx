@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { readScale } from './session/scale';
 import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
+import { registerServiceWorker } from './features/pwa/serviceWorker';
 import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
 import './styles/base.css';
@@ -29,6 +30,9 @@ import './styles/folders.css';
   const scale = readScale();
   applyPreferences({ ...readCachedPreferences(), appScale: scale.app, fontScale: scale.font, iconScale: scale.icon });
 }
+
+// The installable app's service worker (production builds only): the shell loads without the server.
+registerServiceWorker();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

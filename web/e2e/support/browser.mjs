@@ -26,10 +26,14 @@ export async function launch() {
   });
 }
 
-/** A page that records problems instead of letting them pass silently. */
-export async function newPage(browser, { width = 1280, height = 800 } = {}) {
+/**
+ * A page that records problems instead of letting them pass silently. `mobile`: a phone (touch,
+ * mobile viewport meta honoured), as the phone suite emulates.
+ */
+export async function newPage(browser, { width = 1280, height = 800, mobile = false } = {}) {
   const context = await browser.newContext({
     viewport: { width, height },
+    ...(mobile ? { isMobile: true, hasTouch: true } : {}),
     locale: 'he-IL',
     timezoneId: 'Asia/Jerusalem',
   });

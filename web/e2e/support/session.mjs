@@ -2,7 +2,8 @@
 // until a condition holds, signing in through the login page, and connecting the private mail
 // server's user1 mailbox (then waiting for its first sync).
 import assert from 'node:assert/strict';
-import { sleep } from './server.mjs';
+import { startMailServer } from './mailserver.mjs';
+import { createFirstAdmin, sleep, startServer } from './server.mjs';
 
 /**
  * `api(method, path, body)` → `{status, body}` against `base()`, with `token()` when it has one
@@ -88,4 +89,45 @@ export async function connectMailbox(api, mail) {
     },
     120_000,
   );
+}
+
+/** A plain Hebrew mail from user2 to user1 (8-bit UTF-8 HTML), optionally answering `inReplyTo`. */
+export function htmlMail({ subject, messageId, body, inReplyTo, from = 'Noa Friedman <user2@example.test>', extra = '' }) {
+  return [
+    `From: ${from}`,
+    'To: user1@example.test',
+    `Subject: ${subject}`,
+    `Message-ID: <${messageId}>`,
+    ...(inReplyTo ? [`In-Reply-To: <${inReplyTo}>`, `References: <${inReplyTo}>`] : []),
+    `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
+    ...(extra ? [extra] : []),
+    'MIME-Version: 1.0',
+    'Content-Type: text/html; charset=UTF-8',
+    'Content-Transfer-Encoding: 8bit',
+    '',
+    body,
+    '',
+  ].join('\r\n');
+}
+
+/** The mail with `messageId` in `folder`, waited for (once synced). */
+export function mailIn(api, folder, messageId) {
+  return eventually(`${messageId} in ${folder}`, async () => {
+    const r = await api('GET', `/api/emails/${folder}?perPage=100`);
+    return (Array.isArray(r.body) ? r.body : []).find((m) => m.messageId === messageId);
+  });
+}
+
+/**
+ * A private Dovecot + Postfix and the binary with `admin` as its first admin, signed in over the
+ * API with user1's mailbox connected and synced: `{ mail, server, token }`.
+ */
+export async function startSignedIn(admin, { args } = {}) {
+  const mail = await startMailServer();
+  const server = await startServer({ args: args ?? mail.configArgs });
+  await createFirstAdmin(server, admin);
+  const login = jsonApi(() => server.base, () => null);
+  const token = (await login('POST', '/api/app/login', { username: admin.username, password: admin.password })).body.token;
+  await connectMailbox(jsonApi(() => server.base, () => token), mail);
+  return { mail, server, token };
 }

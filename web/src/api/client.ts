@@ -3,6 +3,7 @@
 // ready to show (spec 000 §8 "Generic API failure"), and ends the session on a 401.
 
 import { he } from '../i18n/he';
+import { reportServerReachable } from '../lib/serverConnection';
 import { emitUnauthorized, getToken } from './session';
 
 export class ApiError extends Error {
@@ -72,16 +73,21 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
   }
 
   try {
-    return await fetch(path, {
+    const response = await fetch(path, {
       method,
       headers,
       body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal,
       credentials: 'same-origin',
     });
+    reportServerReachable(true);
+    return response;
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
-    if (isNetworkFailure(e)) throw new ApiError(0, he.errors.network, 'network');
+    if (isNetworkFailure(e)) {
+      reportServerReachable(false);
+      throw new ApiError(0, he.errors.network, 'network');
+    }
     throw e;
   }
 }

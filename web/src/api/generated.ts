@@ -98,7 +98,11 @@ showPreview: boolean,
  * Days a sent mail that asks something waits for an answer before it shows as awaiting
  * one (each mail may have its own).
  */
-followUpDays: number, };
+followUpDays: number, 
+/**
+ * What swiping a row of the list does on a touch screen: `archive` or `processed`.
+ */
+swipeAction: string, };
 
 export type SettingsType = "general" | "notifications" | "ui";
 

@@ -147,7 +147,7 @@ export interface SetStatusRequest {
   priority?: MailPriority;
 }
 
-export type BulkAction = 'status' | 'delete' | 'trash' | 'read' | 'unread' | 'star' | 'unstar';
+export type BulkAction = 'status' | 'delete' | 'trash' | 'archive' | 'read' | 'unread' | 'star' | 'unstar';
 
 /** POST /api/emails/bulk (at most 1000 ids). */
 export interface BulkRequest {

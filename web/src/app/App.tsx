@@ -16,6 +16,8 @@ import { PageOutlet } from './PageOutlet';
 import { RequireAuth } from './RequireAuth';
 import { StartupGlobalCheck } from './StartupGlobalCheck';
 import { ToastProvider } from '../session/Toasts';
+import { ServerConnectionBanner } from '../features/pwa/ServerConnectionBanner';
+import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 
 // Seen once per installation; not worth shipping in the first chunk.
 const SetupPage = lazy(() => import('../features/auth/SetupPage'));
@@ -69,6 +71,9 @@ export function App() {
     <HashRouter>
       <SWRConfig value={swrOptions}>
         <ToastProvider>
+          {/* Issue 39: a new deployed version waiting for the user's click; the server gone. */}
+          <UpdatePrompt />
+          <ServerConnectionBanner />
           <AuthProvider>
             <AppRoutes />
           </AuthProvider>

@@ -22,6 +22,24 @@ export const he = {
     sessionExpired: 'פג תוקף ההתחברות. יש להתחבר מחדש.',
   },
 
+  /** The installable app (features/pwa; issue 39): the update prompt and the lost-server banner. */
+  /** Touch on the mail list (features/inbox/touch; issue 39). */
+  touch: {
+    swipeArchive: 'לארכיון',
+    swipeProcessed: 'טופל',
+    pullToRefresh: 'משכו לרענון',
+    releaseToRefresh: 'שחררו לרענון',
+  },
+
+  pwa: {
+    updateReady: 'גרסה חדשה של האפליקציה מוכנה.',
+    updateReload: 'רענון לגרסה החדשה',
+    updating: 'מרענן...',
+    offlineTitle: 'אין חיבור לשרת',
+    offlineText: 'האפליקציה נטענה מהעותק השמור במכשיר. הדואר וההגדרות יוצגו שוב כשהשרת יענה.',
+    offlineRetry: 'נסה להתחבר שוב',
+  },
+
   login: {
     title: 'כניסה לחשבון',
     subtitle: 'התחבר כדי לקרוא ולנהל את הדואר שלך',
@@ -1804,6 +1822,7 @@ export const he = {
       iconScale: 'גודל הסמלים',
       compactMode: 'תצוגה צפופה',
       showPreview: 'תצוגה מקדימה ברשימה',
+      swipeAction: 'החלקת שורה בטלפון',
     } as Record<string, string>,
     descriptions: {
       emailNotifications: 'הודעה קופצת ופעמון כשמגיע דואר חדש',
@@ -1815,6 +1834,8 @@ export const he = {
       compactMode: 'יותר מיילים על המסך, עם פחות ריווח',
       showPreview: 'שורה מתוך תוכן המייל מתחת לנושא ברשימת המיילים',
     } as Record<string, string>,
+    swipeChoices: { archive: 'העברה לארכיון', processed: 'סימון כטופל' } as Record<string, string>,
+    swipeHint: 'מה קורה כשמחליקים שורה ברשימת המיילים הצידה במסך מגע',
     languageOnly: 'עברית (שפת הממשק היחידה)',
     scale: 'גודל תצוגה',
     desktopDenied: 'הדפדפן חוסם התראות לאתר הזה. אפשר לשנות זאת בהגדרות האתר בדפדפן.',

@@ -177,6 +177,16 @@ export function MailView({
     selectAll = checkedThreads.length === 0 ? 'none' : checkedThreads.length === threads.length ? 'all' : 'some';
   }
 
+  // A phone's swipe (the user's `swipeAction`): archive, or mark processed (which files it too).
+  const { archive, setStatus } = triage;
+  const swipeThread = useCallback(
+    (thread: Thread, action: 'archive' | 'processed') => {
+      if (action === 'archive') void archive([thread]);
+      else void setStatus(thread, 'processed', latest.current.selectedId);
+    },
+    [archive, setStatus],
+  );
+
   const toggleCheck = useCallback((thread: Thread) => {
     setChecked((s) => {
       const next = new Set(s);
@@ -295,6 +305,8 @@ export function MailView({
         onDragStart={(ev, th) =>
           startMailDrag(ev, mailIds(checked.has(th.id) ? checkedThreads : [th]))
         }
+        onSwipe={swipeThread}
+        onPullRefresh={refreshing ? undefined : () => void refresh()}
       />
     );
   }

@@ -1,10 +1,12 @@
 // The folder's threads as a list of rows, with "טען עוד" while the server has more.
 
-import type { DragEvent } from 'react';
+import { useMemo, useRef, type DragEvent } from 'react';
 import type { Thread } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useSettingsSync } from '../settings/sync/SettingsProvider';
 import { ThreadRow } from './ThreadRow';
+import { PULL_TRIGGER, usePullToRefresh } from './touch/usePullToRefresh';
+import './touch/touch.css';
 
 const t = he.mail;
 
@@ -22,6 +24,10 @@ export interface ThreadListProps {
   onToggleStar: (thread: Thread) => void;
   onToggleCheck: (thread: Thread) => void;
   onDragStart?: (ev: DragEvent, thread: Thread) => void;
+  /** The swipe action of the user's preference (touch screens); none: rows do not swipe. */
+  onSwipe?: (thread: Thread, action: 'archive' | 'processed') => void;
+  /** Pull to refresh (touch screens). */
+  onPullRefresh?: () => void;
 }
 
 export function ThreadList({
@@ -37,11 +43,30 @@ export function ThreadList({
   onToggleStar,
   onToggleCheck,
   onDragStart,
+  onSwipe,
+  onPullRefresh,
 }: ThreadListProps) {
   // The list-preview preference (spec 000 §3 `showPreview`): off, rows carry no text line.
-  const { showPreview } = useSettingsSync().prefs;
+  const { showPreview, swipeAction } = useSettingsSync().prefs;
+  const action = swipeAction === 'processed' ? 'processed' : 'archive';
+  // One object while the action stays: the rows are memoised.
+  const swipe = useMemo(
+    () =>
+      onSwipe && {
+        label: action === 'processed' ? he.touch.swipeProcessed : he.touch.swipeArchive,
+        onSwipe: (thread: Thread) => onSwipe(thread, action),
+      },
+    [onSwipe, action],
+  );
+  const scroller = useRef<HTMLDivElement>(null);
+  const pulled = usePullToRefresh(scroller, onPullRefresh);
   return (
-    <div className="mail-list-scroll">
+    <div className="mail-list-scroll" ref={scroller}>
+      {pulled > 0 && (
+        <div className="mail-list__pull" style={{ blockSize: pulled }} role="status" data-testid="pull-refresh">
+          {pulled >= PULL_TRIGGER ? he.touch.releaseToRefresh : he.touch.pullToRefresh}
+        </div>
+      )}
       <ul className="mail-list" aria-label={he.inbox.threadListLabel} data-testid="mail-list">
         {threads.map((thread) => (
           <ThreadRow
@@ -56,6 +81,7 @@ export function ThreadList({
             onToggleStar={onToggleStar}
             onToggleCheck={onToggleCheck}
             onDragStart={onDragStart}
+            swipe={swipe}
           />
         ))}
       </ul>

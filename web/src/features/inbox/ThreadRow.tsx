@@ -3,6 +3,8 @@
 // paperclip, the date of its newest mail, the subject with at most 2 labels (the user's in their
 // colours), and a preview.
 // Unread threads are bold. The row opens the thread; the checkbox and the star do not.
+// On a touch screen a sideways swipe does the swipe action and a long press ticks the row
+// (touch/useRowGestures).
 
 import { memo, useEffect, useRef, type DragEvent, type MouseEvent } from 'react';
 import type { Email, Thread } from '../../api/types';
@@ -13,6 +15,7 @@ import { labelText } from '../../lib/mailLabels';
 import { LabelChip } from '../labels/LabelChip';
 import { useLabels } from '../labels/useLabels';
 import { MAX_LABELS } from './triageRules';
+import { useRowGestures } from './touch/useRowGestures';
 
 const t = he.mail;
 
@@ -33,6 +36,8 @@ export interface ThreadRowProps {
   onToggleCheck: (thread: Thread) => void;
   /** A desktop drag of the row (onto a sidebar folder moves its mail). */
   onDragStart?: (ev: DragEvent, thread: Thread) => void;
+  /** A swipe on a touch screen; its Hebrew name is shown under the row as it moves. */
+  swipe?: { label: string; onSwipe: (thread: Thread) => void };
 }
 
 export function senderLabel(e: Pick<Email, 'from' | 'from_name'>): string {
@@ -71,8 +76,15 @@ export const ThreadRow = memo(function ThreadRow({
   onToggleStar,
   onToggleCheck,
   onDragStart,
+  swipe,
 }: ThreadRowProps) {
   const ref = useRef<HTMLLIElement>(null);
+  const gestures = useRowGestures({
+    onSwipe: () => swipe?.onSwipe(thread),
+    onLongPress: () => {
+      if (!checked) onToggleCheck(thread);
+    },
+  });
   const newest = thread.emails[0];
   const subject = threadSubject(thread);
   const starLabel = thread.isStarred ? t.unstar : t.star;
@@ -94,6 +106,8 @@ export const ThreadRow = memo(function ThreadRow({
   if (open) classes.push('is-selected');
   if (checked) classes.push('is-checked');
   if (cursor) classes.push('is-cursor');
+  if (gestures.offset !== 0) classes.push('is-swiping');
+  if (gestures.armed) classes.push('is-swipe-armed');
 
   return (
     <li
@@ -103,9 +117,13 @@ export const ThreadRow = memo(function ThreadRow({
       data-id={thread.id}
       data-read={thread.isRead}
       data-count={thread.count}
+      data-swipe-label={swipe?.label}
+      data-swipe-side={gestures.offset > 0 ? 'right' : gestures.offset < 0 ? 'left' : undefined}
+      style={gestures.offset ? { transform: `translateX(${gestures.offset}px)` } : undefined}
       onClick={() => onOpen(thread)}
       draggable={onDragStart ? true : undefined}
       onDragStart={onDragStart ? (ev) => onDragStart(ev, thread) : undefined}
+      {...(swipe ? gestures.handlers : {})}
     >
       {/* The whole cell toggles the checkbox; a click here never opens the thread. */}
       <label className="thread-row__select" onClick={(ev) => ev.stopPropagation()}>

@@ -86,7 +86,7 @@ export function Toolbar({ options, onOptions, refreshing, onRefresh, count, sele
           data-testid="mail-refresh"
         >
           <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
-          {refreshing ? t.refreshing : t.refresh}
+          <span className="mail-toolbar__refresh-text">{refreshing ? t.refreshing : t.refresh}</span>
         </button>
         <label className="mail-toolbar__control">
           <span className="visually-hidden">{ti.filter.label}</span>

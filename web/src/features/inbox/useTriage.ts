@@ -273,5 +273,26 @@ export function useTriage({ folder, list, onRemoved }: TriageOptions) {
     [folder, full, later, revalidateCounts, moveAway, patchEmails, patchDetails, revalidate, toast],
   );
 
-  return { busy, setStatus, toggleStar, markRead, remove, bulkStatus, revalidateCounts };
+  /** The threads' mail to the Archive folder (a phone's swipe; POST /api/emails/bulk `archive`). */
+  const archive = useCallback(
+    async (threads: Thread[]) => {
+      setBusy(true);
+      try {
+        const ids = mailIds(await Promise.all(threads.map(full)));
+        if (ids.length === 0) return;
+        const res = await bulkInChunks(ids, 'archive');
+        const movedTo = res.movedTo ?? 'archive';
+        later(RECOUNT_AFTER_STATUS_MS, revalidateCounts);
+        if (leavesFolder(folder, movedTo)) await moveAway(ids, movedTo, threads.length === 1 ? null : res.updated);
+        else void revalidate();
+      } catch (err) {
+        toast.error(`${t.bulk.failed}: ${errorMessage(err)}`);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [folder, full, later, revalidateCounts, moveAway, revalidate, toast],
+  );
+
+  return { busy, setStatus, toggleStar, markRead, remove, bulkStatus, archive, revalidateCounts };
 }

@@ -90,6 +90,23 @@ function renderPanel(route = '/Inbox?folder=inbox', withData = false) {
 describe('InboxZeroPanel', () => {
   afterEach(() => vi.unstubAllGlobals());
 
+  it('has one line of the counts (a phone shows only it) that opens and folds the panel', async () => {
+    setup();
+    renderPanel();
+    const summary = await screen.findByTestId('iz-summary');
+    await waitFor(() => expect(summary).toHaveTextContent('5 דורשים מענה'));
+    expect(summary).toHaveTextContent('2 דחופים');
+    expect(summary).toHaveTextContent('8 באיחור');
+    expect(summary).toHaveTextContent('31 טופלו');
+    expect(summary).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByTestId('inbox-zero')).not.toHaveClass('is-unfolded');
+    await userEvent.click(summary);
+    expect(summary).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('inbox-zero')).toHaveClass('is-unfolded');
+    await userEvent.click(summary);
+    expect(screen.getByTestId('inbox-zero')).not.toHaveClass('is-unfolded');
+  });
+
   it('shows the four counters', async () => {
     setup();
     renderPanel();

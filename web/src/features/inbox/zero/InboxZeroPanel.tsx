@@ -71,6 +71,8 @@ export function InboxZeroPanel(): JSX.Element | null {
   const [refreshing, setRefreshing] = useState(false);
   const [archiving, setArchiving] = useState(false);
   const [dismissed, setDismissed] = useState(() => isAutoArchiveDismissed(token));
+  // On a phone the panel is one line of counts (the list comes first); the line opens it.
+  const [unfolded, setUnfolded] = useState(false);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -165,128 +167,153 @@ export function InboxZeroPanel(): JSX.Element | null {
   const allClear = data.overdue === 0 && data.needsReply === 0 && data.urgent === 0;
 
   return (
-    <section className="inbox-zero" data-testid="inbox-zero" aria-labelledby="inbox-zero-title">
-      <div className="inbox-zero__head">
-        <h2 className="inbox-zero__title" id="inbox-zero-title">
-          {t.title}
-        </h2>
-        <ul className="inbox-zero__stats" aria-label={t.statsLabel}>
-          {COUNTERS.map(({ key, testId }) => (
-            <li
-              key={key}
-              className={`iz-stat iz-stat--${key}${data[key] > 0 ? ' has-value' : ''}`}
-              title={t.hints[key]}
-            >
-              <span className="iz-stat__value" data-testid={testId}>
-                {data[key]}
-              </span>
-              <span className="iz-stat__label">{t[key]}</span>
-            </li>
-          ))}
-        </ul>
-        <IconButton
-          label={t.refresh}
-          title={t.refresh}
-          className="inbox-zero__refresh"
-          disabled={refreshing}
-          onClick={() => void refresh()}
-          testId="iz-refresh"
-        >
-          <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
-        </IconButton>
-      </div>
-
-      <AwaitingLine pollMs={INBOX_ZERO_POLL_MS} />
-
-      {(shown.length > 0 || allClear || showPrompt) && (
-        <div className="inbox-zero__body">
-          {shown.length > 0 ? (
-            <div className="inbox-zero__reminders">
-              <h3 className="inbox-zero__subtitle">{t.remindersTitle}</h3>
-              <ul className="iz-reminders">
-                {shown.map((r) => {
-                  const id = String(r.id);
-                  const days = t.days(count(r.daysOverdue));
-                  return (
-                    <li key={id}>
-                      <button
-                        type="button"
-                        className="iz-reminder"
-                        data-testid="iz-reminder"
-                        data-id={id}
-                        aria-current={openId === id ? 'true' : undefined}
-                        onClick={() => openMail(id)}
-                      >
-                        <ClockIcon className="iz-reminder__icon" />
-                        <span className="iz-reminder__subject" dir="auto">
-                          {r.subject?.trim() || he.mail.noSubject}
-                        </span>
-                        <bdi className="iz-reminder__from" dir="auto">
-                          {r.from || he.mail.unknownSender}
-                        </bdi>
-                        <span className="iz-reminder__days pill pill--warning" title={t.overdueFor(days)}>
-                          <span className="visually-hidden">{t.overdueFor(days)}</span>
-                          <span aria-hidden="true">{days}</span>
-                        </span>
-                      </button>
-                    </li>
-                  );
-                })}
-              </ul>
-              {more > 0 && (
-                <p className="iz-more" data-testid="iz-more" title={t.moreHint(more)}>
-                  {t.more(more)}
-                </p>
-              )}
-            </div>
-          ) : (
-            allClear && (
-              <p className="inbox-zero__clear" data-testid="iz-all-clear">
-                <CheckIcon />
-                {t.allClear}
-              </p>
-            )
-          )}
-
-          {showPrompt && (
-            <div
-              className="iz-auto-archive"
-              role="group"
-              aria-labelledby="iz-auto-archive-title"
-              data-testid="iz-auto-archive"
-            >
-              <ArchiveIcon className="iz-auto-archive__icon" />
-              <div className="iz-auto-archive__text">
-                <strong id="iz-auto-archive-title">{t.autoArchiveTitle}</strong>
-                <span data-testid="iz-auto-archive-count" data-count={data.autoArchiveCount}>
-                  {t.autoArchiveText(data.autoArchiveCount)}
+    <section
+      className={`inbox-zero${unfolded ? ' is-unfolded' : ''}`}
+      data-testid="inbox-zero"
+      aria-labelledby="inbox-zero-title"
+    >
+      {/* Shown on a phone only (inbox-zero.css): the counts on one line, opening the rest. */}
+      <button
+        type="button"
+        className="inbox-zero__summary"
+        aria-expanded={unfolded}
+        aria-controls="inbox-zero-details"
+        onClick={() => setUnfolded((u) => !u)}
+        data-testid="iz-summary"
+      >
+        <span className="inbox-zero__summary-title">{t.title}</span>
+        {COUNTERS.map(({ key }) => (
+          <span key={key} className={`iz-chip iz-stat--${key}${data[key] > 0 ? ' has-value' : ''}`}>
+            {`${data[key]} ${t[key]}`}
+          </span>
+        ))}
+        <span className="inbox-zero__summary-toggle" aria-hidden="true">
+          {unfolded ? '▴' : '▾'}
+        </span>
+      </button>
+      <div className="inbox-zero__details" id="inbox-zero-details">
+        <div className="inbox-zero__head">
+          <h2 className="inbox-zero__title" id="inbox-zero-title">
+            {t.title}
+          </h2>
+          <ul className="inbox-zero__stats" aria-label={t.statsLabel}>
+            {COUNTERS.map(({ key, testId }) => (
+              <li
+                key={key}
+                className={`iz-stat iz-stat--${key}${data[key] > 0 ? ' has-value' : ''}`}
+                title={t.hints[key]}
+              >
+                <span className="iz-stat__value" data-testid={testId}>
+                  {data[key]}
                 </span>
-              </div>
-              <div className="iz-auto-archive__actions">
-                <button
-                  type="button"
-                  className="button button--primary"
-                  disabled={archiving}
-                  onClick={() => void runAutoArchive()}
-                  data-testid="iz-auto-archive-run"
-                >
-                  {archiving ? t.autoArchiveRunning : t.autoArchiveRun}
-                </button>
-                <button
-                  type="button"
-                  className="link-button"
-                  disabled={archiving}
-                  title={t.autoArchiveDismissHint}
-                  onClick={dismiss}
-                  data-testid="iz-auto-archive-dismiss"
-                >
-                  {t.autoArchiveDismiss}
-                </button>
-              </div>
-            </div>
-          )}
+                <span className="iz-stat__label">{t[key]}</span>
+              </li>
+            ))}
+          </ul>
+          <IconButton
+            label={t.refresh}
+            title={t.refresh}
+            className="inbox-zero__refresh"
+            disabled={refreshing}
+            onClick={() => void refresh()}
+            testId="iz-refresh"
+          >
+            <RefreshIcon className={refreshing ? 'is-spinning' : undefined} />
+          </IconButton>
         </div>
-      )}
+
+        <AwaitingLine pollMs={INBOX_ZERO_POLL_MS} />
+
+        {(shown.length > 0 || allClear || showPrompt) && (
+          <div className="inbox-zero__body">
+            {shown.length > 0 ? (
+              <div className="inbox-zero__reminders">
+                <h3 className="inbox-zero__subtitle">{t.remindersTitle}</h3>
+                <ul className="iz-reminders">
+                  {shown.map((r) => {
+                    const id = String(r.id);
+                    const days = t.days(count(r.daysOverdue));
+                    return (
+                      <li key={id}>
+                        <button
+                          type="button"
+                          className="iz-reminder"
+                          data-testid="iz-reminder"
+                          data-id={id}
+                          aria-current={openId === id ? 'true' : undefined}
+                          onClick={() => openMail(id)}
+                        >
+                          <ClockIcon className="iz-reminder__icon" />
+                          <span className="iz-reminder__subject" dir="auto">
+                            {r.subject?.trim() || he.mail.noSubject}
+                          </span>
+                          <bdi className="iz-reminder__from" dir="auto">
+                            {r.from || he.mail.unknownSender}
+                          </bdi>
+                          <span className="iz-reminder__days pill pill--warning" title={t.overdueFor(days)}>
+                            <span className="visually-hidden">{t.overdueFor(days)}</span>
+                            <span aria-hidden="true">{days}</span>
+                          </span>
+                        </button>
+                      </li>
+                    );
+                  })}
+                </ul>
+                {more > 0 && (
+                  <p className="iz-more" data-testid="iz-more" title={t.moreHint(more)}>
+                    {t.more(more)}
+                  </p>
+                )}
+              </div>
+            ) : (
+              allClear && (
+                <p className="inbox-zero__clear" data-testid="iz-all-clear">
+                  <CheckIcon />
+                  {t.allClear}
+                </p>
+              )
+            )}
+
+            {showPrompt && (
+              <div
+                className="iz-auto-archive"
+                role="group"
+                aria-labelledby="iz-auto-archive-title"
+                data-testid="iz-auto-archive"
+              >
+                <ArchiveIcon className="iz-auto-archive__icon" />
+                <div className="iz-auto-archive__text">
+                  <strong id="iz-auto-archive-title">{t.autoArchiveTitle}</strong>
+                  <span data-testid="iz-auto-archive-count" data-count={data.autoArchiveCount}>
+                    {t.autoArchiveText(data.autoArchiveCount)}
+                  </span>
+                </div>
+                <div className="iz-auto-archive__actions">
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    disabled={archiving}
+                    onClick={() => void runAutoArchive()}
+                    data-testid="iz-auto-archive-run"
+                  >
+                    {archiving ? t.autoArchiveRunning : t.autoArchiveRun}
+                  </button>
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={archiving}
+                    title={t.autoArchiveDismissHint}
+                    onClick={dismiss}
+                    data-testid="iz-auto-archive-dismiss"
+                  >
+                    {t.autoArchiveDismiss}
+                  </button>
+                </div>
+              </div>
+            )}
+          </div>
+        )}
+      </div>
     </section>
   );
 }

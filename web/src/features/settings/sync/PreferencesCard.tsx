@@ -106,6 +106,25 @@ export function PreferencesCard() {
           </select>
         </li>
         <li className="preference preference--field">
+          <label className="switch__label" htmlFor={`${ids}-swipe`} title={t.swipeHint}>
+            {t.keys.swipeAction}
+          </label>
+          <select
+            id={`${ids}-swipe`}
+            className="select"
+            value={prefs.swipeAction}
+            disabled={!loaded}
+            onChange={(e) => void update({ swipeAction: e.target.value })}
+            data-testid="pref-swipeAction"
+          >
+            {Object.entries(t.swipeChoices).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </li>
+        <li className="preference preference--field">
           <label className="switch__label" htmlFor={`${ids}-scale`}>
             {t.scale}
           </label>

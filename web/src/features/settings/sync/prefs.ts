@@ -6,6 +6,7 @@
 import type { Preferences, SettingsType } from '../../../api/settings';
 import { applyScale, saveScale } from '../../../session/scale';
 import { setDisplayTimeZone } from '../../../lib/dates';
+import { applyThemeColor } from '../../pwa/themeColor';
 
 /** Spec 001 §3 (the scales as the "normal" preset); the server holds the same. */
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
@@ -23,6 +24,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   compactMode: false,
   showPreview: true,
   followUpDays: 3,
+  swipeAction: 'archive',
 });
 
 const CACHE_KEY = 'mailclient.preferences';
@@ -43,6 +45,7 @@ export const KEY_GROUP: Record<keyof Preferences, SettingsType> = {
   fontScale: 'ui',
   iconScale: 'ui',
   followUpDays: 'general',
+  swipeAction: 'ui',
 };
 
 /** The group of a change: its keys' group when they share one, else general. */
@@ -84,6 +87,7 @@ export function cachePreferences(p: Preferences): void {
 /** Puts the preferences into effect on this page. */
 export function applyPreferences(p: Preferences, root: HTMLElement = document.documentElement): void {
   root.dataset.theme = p.darkMode ? 'dark' : 'light';
+  applyThemeColor(p.darkMode);
   root.dataset.density = p.compactMode ? 'compact' : 'normal';
   applyScale({ app: p.appScale, font: p.fontScale, icon: p.iconScale }, root);
   setDisplayTimeZone(p.timezone);

@@ -1,0 +1,32 @@
+// "No connection to the server" (issue 39): when the shell came from the service worker's cache
+// (or the server went away while the page was open) the pages' requests fail; rather than a page
+// of broken cards, one clear line says why, with a retry that re-reads everything.
+
+import { useEffect, useState, type JSX } from 'react';
+import { useSWRConfig } from 'swr';
+import { he } from '../../i18n/he';
+import { isServerReachable, onServerReachable } from '../../lib/serverConnection';
+import './pwa.css';
+
+const t = he.pwa;
+
+export function ServerConnectionBanner(): JSX.Element | null {
+  const [reachable, setReachable] = useState(isServerReachable);
+  const { mutate } = useSWRConfig();
+  useEffect(() => {
+    const stop = onServerReachable(setReachable);
+    // A failure between the first render and this subscription is not missed.
+    setReachable(isServerReachable());
+    return stop;
+  }, []);
+  if (reachable) return null;
+  return (
+    <div className="pwa-offline" role="alert" data-testid="server-offline">
+      <strong>{t.offlineTitle}</strong>
+      <span className="pwa-offline__text">{t.offlineText}</span>
+      <button type="button" className="button" onClick={() => void mutate(() => true)} data-testid="server-offline-retry">
+        {t.offlineRetry}
+      </button>
+    </div>
+  );
+}

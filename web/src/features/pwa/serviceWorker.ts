@@ -1,0 +1,34 @@
+// The page's side of the service worker (issue 39; the worker is web/sw/worker.js, written to
+// dist/sw.js by the build): registering it, finding a new version waiting, and handing over.
+// A new version never takes over by itself: useServiceWorkerUpdate shows the prompt, and the
+// user's click sends SKIP_WAITING and reloads once the new worker controls the page.
+
+/** Served at the root by the binary (src/http/assets.rs), so its scope is the whole app. */
+export const SERVICE_WORKER_URL = '/sw.js';
+/** How often an open tab asks the server whether a new version was deployed. */
+export const UPDATE_CHECK_MS = 30 * 60_000;
+
+/**
+ * Registers the worker in a production build (the dev server has no dist/sw.js), where the
+ * browser has service workers (a secure context: HTTPS or localhost).
+ */
+export function registerServiceWorker(container: ServiceWorkerContainer | undefined = navigator.serviceWorker): void {
+  if (!container || !import.meta.env.PROD) return;
+  const register = () => {
+    container.register(SERVICE_WORKER_URL, { scope: '/' }).catch(() => {
+      /* no worker (private mode, a blocked origin): the app works as a plain page */
+    });
+  };
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
+
+/** Asks a waiting worker to take over, then reloads the page once it controls it. */
+export function activateWaiting(
+  waiting: ServiceWorker,
+  container: ServiceWorkerContainer,
+  reload: () => void = () => window.location.reload(),
+): void {
+  container.addEventListener('controllerchange', () => reload(), { once: true });
+  waiting.postMessage({ type: 'SKIP_WAITING' });
+}
