@@ -202,6 +202,14 @@ async function signIn() {
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/#\/inbox/i);
   await page.waitForLoadState('networkidle');
+  // The title to hold still is the app's own: the layout names its page heading in the
+  // document's title in an effect after it renders (read before that, the title of index.html
+  // would be recorded, and the app's change taken for the mail's).
+  await page.getByTestId('page-title').waitFor();
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('[data-testid="page-title"]')?.textContent?.trim();
+    return !!heading && document.title.startsWith(heading);
+  });
   const title = await page.title();
   assert.deepEqual(log, [], 'signing in logged no error');
   return { page, context, requests, dialogs, popups, subframeNavigations, title, log, holes: new Map() };
