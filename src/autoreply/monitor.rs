@@ -60,10 +60,10 @@ pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
         let interval = stored.settings.interval_ms();
         if !due(stored.last_check_ms, interval, now) {
             let at = stored.last_check_ms.unwrap_or(now) + interval;
-            next = Some(next.map_or(at, |n| n.min(at)));
+            next = crate::jobs::sooner(next, at);
             continue;
         }
-        next = Some(next.map_or(now + interval, |n| n.min(now + interval)));
+        next = crate::jobs::sooner(next, now + interval);
         tracing::debug!(user_id, "auto-reply: checking");
         state
             .store_blocking(move |store| {

@@ -133,15 +133,16 @@ async fn create(
         )));
     }
     let path = layout.child_path(req.parent.as_deref(), &req.name)?;
-    let change = Change::Create { path: path.clone() };
-    server::run(&state, &account, &change).await?;
-    let created = FolderState {
-        display_name: layout.plain(&path),
-        delimiter: layout.delimiter.clone(),
-        name: path,
-        ..FolderState::default()
+    let change = Change::Create {
+        folder: FolderState {
+            display_name: layout.plain(&path),
+            delimiter: layout.delimiter.clone(),
+            name: path,
+            ..FolderState::default()
+        },
     };
-    server::follow(&state, account.id, change, Some(created), Vec::new()).await?;
+    server::run(&state, &account, &change).await?;
+    server::follow(&state, account.id, change).await?;
     Ok(Json(changed(&state, user.id, account.id).await?))
 }
 
@@ -183,9 +184,10 @@ async fn rename(
     let change = Change::Rename {
         from: req.path.clone(),
         to,
+        renamed,
     };
     server::run(&state, &account, &change).await?;
-    server::follow(&state, account.id, change, None, renamed).await?;
+    server::follow(&state, account.id, change).await?;
     Ok(Json(changed(&state, user.id, account.id).await?))
 }
 
@@ -216,7 +218,7 @@ async fn delete(
     let folders = paths.len();
     let change = Change::Delete { paths };
     server::run(&state, &account, &change).await?;
-    server::follow(&state, account.id, change, None, Vec::new()).await?;
+    server::follow(&state, account.id, change).await?;
     let tree = changed(&state, user.id, account.id).await?;
     Ok(Json(FolderDeleted {
         folders,

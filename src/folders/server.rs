@@ -11,19 +11,20 @@ use crate::messages;
 use crate::state::AppState;
 use crate::sync::SyncManager;
 
-/// A folder change the server is asked to make.
+/// A folder change the server is asked to make, with what the store keeps after it.
 pub enum Change {
     Create {
-        path: String,
+        /// The folder as the store keeps it (its `name` is the server path).
+        folder: FolderState,
     },
     Rename {
         from: String,
         to: String,
+        /// The folder and each one under it: old path, new path, new plain name.
+        renamed: Vec<(String, String, String)>,
     },
     /// Deepest first (children before their parent).
-    Delete {
-        paths: Vec<String>,
-    },
+    Delete { paths: Vec<String> },
 }
 
 /// Runs `change` on the account's server. A refusal is told in Hebrew; a connection failure
@@ -61,11 +62,12 @@ async fn commands(
     limit: std::time::Duration,
 ) -> anyhow::Result<()> {
     match change {
-        Change::Create { path } => {
+        Change::Create { folder } => {
+            let path = &folder.name;
             deadline(limit, "CREATE", session.create(path)).await?;
             let _ = deadline(limit, "SUBSCRIBE", session.subscribe(path)).await;
         }
-        Change::Rename { from, to } => {
+        Change::Rename { from, to, .. } => {
             deadline(limit, "RENAME", session.rename(from, to)).await?;
             let _ = deadline(limit, "UNSUBSCRIBE", session.unsubscribe(from)).await;
             let _ = deadline(limit, "SUBSCRIBE", session.subscribe(to)).await;
@@ -80,23 +82,13 @@ async fn commands(
     Ok(())
 }
 
-/// The store after the server made `change`: the new folder, the renamed folders (`renamed`:
-/// old path → new path and its plain name) or the deleted ones.
-pub async fn follow(
-    state: &AppState,
-    account: u64,
-    change: Change,
-    created: Option<FolderState>,
-    renamed: Vec<(String, String, String)>,
-) -> Result<()> {
+/// The store after the server made `change`: the new folder, the renamed folders or the
+/// deleted ones.
+pub async fn follow(state: &AppState, account: u64, change: Change) -> Result<()> {
     mstore::write(&state.store, Reason::Sync, move |w| {
         match change {
-            Change::Create { .. } => {
-                if let Some(f) = &created {
-                    w.add_folder(account, f)?;
-                }
-            }
-            Change::Rename { .. } => {
+            Change::Create { folder } => w.add_folder(account, &folder)?,
+            Change::Rename { renamed, .. } => {
                 for (old, new, shown) in &renamed {
                     w.rename_folder(account, old, new, shown)?;
                 }

@@ -297,7 +297,7 @@ pub fn remind(store: &Store, now: i64) -> Result<Reminded> {
             continue;
         }
         if f.due > now {
-            next = Some(next.map_or(f.due, |n: i64| n.min(f.due)));
+            next = crate::jobs::sooner(next, f.due);
             continue;
         }
         if let Some(f) = FOLLOWUPS.update(store, user, f.id, |x: &mut FollowUp| {

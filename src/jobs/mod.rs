@@ -231,6 +231,12 @@ pub fn again_if(more: bool) -> Option<i64> {
     more.then(crate::kit::now_ms)
 }
 
+/// The sooner of a due time found so far (none yet) and `at`: a due-time job's next run is the
+/// earliest of its items' times.
+pub fn sooner(next: Option<i64>, at: i64) -> Option<i64> {
+    Some(next.map_or(at, |n| n.min(at)))
+}
+
 /// A due-time job whose run failed tries again this much later.
 const RETRY_AFTER_MS: i64 = 60_000;
 

@@ -46,7 +46,7 @@ pub async fn pass(state: AppState) -> anyhow::Result<Option<i64>> {
             let Some(due) = item.due_at() else { continue };
             let now = crate::kit::now();
             if due > now {
-                next = Some(next.map_or(due, |n| n.min(due)));
+                next = crate::jobs::sooner(next, due);
                 continue;
             }
             let store = state.store.clone();
@@ -61,7 +61,7 @@ pub async fn pass(state: AppState) -> anyhow::Result<Option<i64>> {
             // Not every writer of the outbox wakes it (a rule's forward, an invitation's
             // answer, an unsubscribe mail): it looks again this soon at the latest.
             let soon = crate::kit::now() + IDLE_LOOK_SECS;
-            return Ok(Some(next.map_or(soon, |n| n.min(soon)) * 1000));
+            return Ok(crate::jobs::sooner(next, soon).map(|at| at * 1000));
         }
     }
 }

@@ -196,7 +196,7 @@ pub fn step(store: &Store, now: i64) -> Result<(Vec<Woken>, Option<i64>)> {
         if s.until <= now {
             woken.extend(wake_one(store, user, s.id, WokeBy::Time, now)?);
         } else {
-            next = Some(next.map_or(s.until, |n: i64| n.min(s.until)));
+            next = crate::jobs::sooner(next, s.until);
         }
     }
     trim_woken(store, &woken)?;
