@@ -34,11 +34,8 @@ pub async fn run(state: AppState) -> anyhow::Result<Option<i64>> {
     state
         .blocking(move |st| examples(&st.store, &s).map_err(crate::error::AppError::internal))
         .await?;
-    review(&state, &spam).await?;
-    let waiting = state
-        .blocking(|st| journal::waiting(&st.store, 1).map_err(crate::error::AppError::internal))
-        .await?;
-    Ok((!waiting.is_empty()).then(|| crate::kit::now_ms() + AGAIN.as_millis() as i64))
+    let left = review(&state, &spam).await?;
+    Ok(left.then(|| crate::kit::now_ms() + AGAIN.as_millis() as i64))
 }
 
 /// The key a mail is trained under: its Message-ID in its account (a moved copy is the same
@@ -179,12 +176,16 @@ struct Opinion {
     spam: bool,
 }
 
-async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
+/// Asks the AI about the mail waiting for its review, [`REVIEW_PER_RUN`] per user. Returns
+/// whether mail may still wait (a user had a full batch, or their provider or budget stopped
+/// the batch).
+async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<bool> {
     let waiting = state
         .blocking(|st| {
             journal::waiting(&st.store, REVIEW_PER_RUN).map_err(crate::error::AppError::internal)
         })
         .await?;
+    let mut left = waiting.iter().any(|(_, ids)| ids.len() >= REVIEW_PER_RUN);
     for (user, ids) in waiting {
         let profile = {
             let s = spam.clone();
@@ -228,6 +229,7 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
                         retry_after_secs = secs,
                         "spam review: the user's AI budget of the day is spent; waiting"
                     );
+                    left = true;
                     break;
                 }
                 Err(_) => {
@@ -235,6 +237,7 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
                         user,
                         "spam review: the provider did not answer; will try again"
                     );
+                    left = true;
                     break;
                 }
             };
@@ -273,7 +276,7 @@ async fn review(state: &AppState, spam: &Spam) -> anyhow::Result<()> {
                 .await?;
         }
     }
-    Ok(())
+    Ok(left)
 }
 
 #[cfg(test)]
