@@ -1,7 +1,9 @@
 //! One account's sync task: connect, list folders, sync them (INBOX first), then wait in IDLE
 //! on INBOX (or sleep when the server has no IDLE) until new mail, a local change to push, a
-//! refresh request or the poll interval. Any error drops the connection and retries with
-//! backoff; all progress is in the store, so a retry or a restart resumes where it stopped.
+//! refresh request or the poll interval. The scheduler's INBOX poll also asks an idling server
+//! (a NOOP), for servers that report new mail in IDLE late. Any error drops the connection and
+//! retries with backoff; all progress is in the store, so a retry or a restart resumes where it
+//! stopped.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -160,22 +162,30 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
                 deadline(limit, "SELECT", session.select(&inbox)).await?;
                 let mut idle = session.idle();
                 deadline(limit, "IDLE", idle.init()).await?;
-                let (response, woken) = {
+                let (response, ended) = {
                     let (wait, stop) = idle.wait_with_timeout(IDLE_RENEW);
                     tokio::pin!(wait);
                     tokio::select! {
-                        r = &mut wait => (r?, false),
+                        r = &mut wait => (r?, IdleEnd::Server),
                         () = wake.notified() => {
                             drop(stop);
-                            (wait.await?, true)
+                            (wait.await?, IdleEnd::Wake)
+                        }
+                        () = ctx.inbox_poll.notified() => {
+                            drop(stop);
+                            (wait.await?, IdleEnd::Check)
                         }
                     }
                 };
                 session = deadline(limit, "DONE", idle.done()).await?;
-                if woken {
-                    break;
+                match ended {
+                    IdleEnd::Wake => break,
+                    IdleEnd::Server => matches!(response, IdleResponse::NewData(_)),
+                    IdleEnd::Check => {
+                        deadline(limit, "NOOP", session.noop()).await?;
+                        announced_new_mail(&mut session)
+                    }
                 }
-                matches!(response, IdleResponse::NewData(_))
             } else {
                 tokio::select! {
                     () = wake.notified() => break,
@@ -192,6 +202,28 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         }
         while session.unsolicited_responses.try_recv().is_ok() {}
     }
+}
+
+/// Why one IDLE command ended.
+enum IdleEnd {
+    /// The server said something (new mail, or the renewal time passed).
+    Server,
+    /// A wake: a refresh, local changes to push or the full pass.
+    Wake,
+    /// The scheduler's INBOX poll. Some servers report new mail in IDLE late (Courier as Debian
+    /// ships it looks every 60 s), so at each poll a NOOP asks, one round trip, and the mail
+    /// shows within `inbox_poll_secs` on every server.
+    Check,
+}
+
+/// Whether the responses the server sent unasked (to the NOOP) announce mail; drains them.
+fn announced_new_mail(session: &mut imap::ImapSession) -> bool {
+    use async_imap::types::UnsolicitedResponse::{Exists, Recent};
+    let mut new_mail = false;
+    while let Ok(r) = session.unsolicited_responses.try_recv() {
+        new_mail |= matches!(r, Exists(_) | Recent(_));
+    }
+    new_mail
 }
 
 async fn sync_one(
