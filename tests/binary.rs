@@ -240,7 +240,7 @@ async fn serve_first_run_login_and_restart() {
         let mode = std::fs::metadata(&link_file).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     }
-    let http = reqwest::Client::new();
+    let http = common::http().build().unwrap();
 
     let health: Value = http
         .get(server.url("/api/health"))
@@ -344,9 +344,12 @@ async fn serve_speaks_https_with_its_own_certificate_and_sends_hsts() {
         server.base
     );
 
-    let pem = std::fs::read(&cert).unwrap();
+    let trusting = mailclient::mail::tls::TlsContext::new(std::slice::from_ref(&cert))
+        .unwrap()
+        .client_config(None, Default::default())
+        .unwrap();
     let client = reqwest::Client::builder()
-        .tls_certs_only([reqwest::Certificate::from_pem(&pem).unwrap()])
+        .tls_backend_preconfigured((*trusting).clone())
         .build()
         .unwrap();
     let mut answer = None;
@@ -379,9 +382,14 @@ async fn serve_speaks_https_with_its_own_certificate_and_sends_hsts() {
     // Plain HTTP on the TLS port gets no answer; a client that does not trust the
     // certificate is refused.
     let plain = server.base.replace("https://", "http://");
-    let plain = reqwest::get(format!("{plain}/api/health")).await;
+    let plain = common::http()
+        .build()
+        .unwrap()
+        .get(format!("{plain}/api/health"))
+        .send()
+        .await;
     assert!(plain.map(|r| !r.status().is_success()).unwrap_or(true));
-    let untrusting = reqwest::Client::builder().build().unwrap();
+    let untrusting = common::http().build().unwrap();
     assert!(
         untrusting
             .get(server.url("/api/health"))

@@ -56,7 +56,9 @@ fn serve(toml: &str) -> (tempfile::TempDir, Server) {
 }
 
 async fn healthy(server: &Server) {
-    let answer = reqwest::Client::new()
+    let answer = common::http()
+        .build()
+        .unwrap()
         .get(server.url("/api/health"))
         .timeout(Duration::from_secs(5))
         .send()

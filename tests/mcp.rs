@@ -77,7 +77,7 @@ async fn first_mail(api: &Api) -> (String, String) {
 
 /// A raw POST to /mcp.
 async fn post(url: &str, headers: &[(&str, &str)], body: Value) -> (u16, Value) {
-    let mut r = reqwest::Client::new().post(url).json(&body);
+    let mut r = common::http().build().unwrap().post(url).json(&body);
     for (k, v) in headers {
         r = r.header(*k, *v);
     }
@@ -477,7 +477,9 @@ async fn transport_checks(url: &str, token: &str, session: &str) {
     h.push(("origin", "http://evil.example"));
     let (s, _) = post(url, &h, list.clone()).await;
     assert_eq!(s, 403);
-    let r = reqwest::Client::new()
+    let r = common::http()
+        .build()
+        .unwrap()
         .get(url)
         .header("authorization", &bearer)
         .send()

@@ -175,6 +175,7 @@ impl Ai {
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(config.timeout_secs.min(15)))
             .user_agent(concat!("mailclient/", env!("CARGO_PKG_VERSION")))
+            .tls_backend_preconfigured(crate::mail::tls::system_https()?)
             .build()?;
         Ok(Self {
             http,

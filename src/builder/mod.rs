@@ -78,8 +78,9 @@ impl Builder {
                 .timeout(timeout)
                 .user_agent(concat!("mailclient/", env!("CARGO_PKG_VERSION")))
         };
+        let tls = crate::mail::tls::system_https()?;
         Ok(Self {
-            http: base().build()?,
+            http: base().tls_backend_preconfigured(tls).build()?,
             // No proxy, no redirect: the connection goes to the checked addresses only.
             forms: actions.client(timeout, None)?,
             config,

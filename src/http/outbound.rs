@@ -98,23 +98,25 @@ impl OutboundPolicy {
     }
 
     /// A client under this policy: no redirects, no proxy, `timeout` for the whole request,
-    /// connections only to checked addresses; `tls` replaces the bundled roots (extra CAs).
+    /// connections only to checked addresses; `tls` replaces the system's trust store (the mail
+    /// connections' roots and extra CAs).
     pub fn client(
         &self,
         timeout: Duration,
         tls: Option<tokio_rustls::rustls::ClientConfig>,
     ) -> anyhow::Result<reqwest::Client> {
-        let mut b = reqwest::Client::builder()
+        let b = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(timeout)
             .timeout(timeout)
             .user_agent(concat!("mailclient/", env!("CARGO_PKG_VERSION")))
             .no_proxy()
             .dns_resolver(Arc::new(PolicyResolver(self.clone())));
-        if let Some(tls) = tls {
-            b = b.tls_backend_preconfigured(tls);
-        }
-        Ok(b.build()?)
+        let tls = match tls {
+            Some(tls) => tls,
+            None => crate::mail::tls::system_https()?,
+        };
+        Ok(b.tls_backend_preconfigured(tls).build()?)
     }
 }
 

@@ -12,8 +12,8 @@
 //!   Past the total the loop stops accepting until one closes (the kernel's backlog holds the
 //!   rest). A connection upgraded to `/ws` leaves the total: the live channel closes it unless
 //!   it signs in within seconds;
-//! - with `[server] tls_cert`/`tls_key`, HTTPS with rustls on aws-lc-rs, the one crypto
-//!   provider of the tree (the mail connections use it too); the handshake has
+//! - with `[server] tls_cert`/`tls_key`, HTTPS with rustls on ring, the one crypto provider of
+//!   the binary (`mail::tls::provider`, the mail connections use it too); the handshake has
 //!   [`HANDSHAKE_TIMEOUT`];
 //! - on shutdown, open connections finish their request and close.
 
@@ -32,7 +32,6 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
-use tokio_rustls::rustls::crypto::aws_lc_rs;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tower::ServiceExt;
@@ -58,7 +57,7 @@ pub fn tls_acceptor(cert: &Path, key: &Path) -> anyhow::Result<TlsAcceptor> {
     );
     let private = PrivateKeyDer::from_pem_slice(&read(key)?)
         .with_context(|| format!("no usable private key in {}", key.display()))?;
-    let mut config = ServerConfig::builder_with_provider(Arc::new(aws_lc_rs::default_provider()))
+    let mut config = ServerConfig::builder_with_provider(crate::mail::tls::provider())
         .with_safe_default_protocol_versions()?
         .with_no_client_auth()
         .with_single_cert(chain, private)

@@ -14,7 +14,6 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
-use tokio_rustls::rustls::crypto::aws_lc_rs;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
@@ -69,7 +68,7 @@ openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 
 
     fn acceptor(&self) -> TlsAcceptor {
         let key = PrivateKeyDer::from_pem_file(Path::new(&self.key)).unwrap();
-        let config = ServerConfig::builder_with_provider(Arc::new(aws_lc_rs::default_provider()))
+        let config = ServerConfig::builder_with_provider(super::tls::provider())
             .with_safe_default_protocol_versions()
             .unwrap()
             .with_no_client_auth()

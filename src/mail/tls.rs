@@ -13,7 +13,7 @@ use tokio_rustls::rustls::client::WebPkiServerVerifier;
 use tokio_rustls::rustls::client::danger::{
     HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier,
 };
-use tokio_rustls::rustls::crypto::{CryptoProvider, aws_lc_rs};
+use tokio_rustls::rustls::crypto::{CryptoProvider, ring};
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use tokio_rustls::rustls::{
@@ -54,7 +54,7 @@ impl TlsContext {
         }
         Ok(Self {
             roots: Arc::new(roots),
-            provider: Arc::new(aws_lc_rs::default_provider()),
+            provider: provider(),
         })
     }
 
@@ -81,6 +81,24 @@ impl TlsContext {
             .with_no_client_auth();
         Ok(Arc::new(config))
     }
+}
+
+/// The crypto provider of every TLS connection, in and out: ring. One provider for the whole
+/// binary (aws-lc-rs, reqwest's default, would add a C library of about 2 MB beside it).
+pub fn provider() -> Arc<CryptoProvider> {
+    Arc::new(ring::default_provider())
+}
+
+/// The TLS of the HTTPS clients (AI providers, OAuth, the page-builder): certificates verified
+/// against the system's trust store, as reqwest's own default does, on [`provider`].
+pub fn system_https() -> anyhow::Result<ClientConfig> {
+    let provider = provider();
+    let verifier = rustls_platform_verifier::Verifier::new(provider.clone())?;
+    Ok(ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth())
 }
 
 /// `AB:CD:...` upper-case hex of the certificate's SHA-256, as browsers show it.

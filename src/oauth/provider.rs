@@ -106,6 +106,7 @@ impl Providers {
             .connect_timeout(timeout)
             .timeout(timeout)
             .user_agent(concat!("mailclient/", env!("CARGO_PKG_VERSION")))
+            .tls_backend_preconfigured(crate::mail::tls::system_https()?)
             .build()?;
         Ok(Self { http, config })
     }

@@ -78,7 +78,7 @@ impl Api {
     }
 
     pub async fn login_as(server: &Server, username: &str, password: &str) -> Self {
-        let client = reqwest::Client::new();
+        let client = super::http().build().unwrap();
         let v: Value = client
             .post(server.url("/api/app/login"))
             .json(&json!({"username": username, "password": password}))

@@ -10,7 +10,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
-use tokio_rustls::rustls::crypto::aws_lc_rs;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
@@ -39,7 +38,7 @@ impl HttpsStandIn {
                 .map(|c| c.unwrap())
                 .collect();
         let key = PrivateKeyDer::from_pem_file(ssl_dir.join("key.pem")).unwrap();
-        let config = ServerConfig::builder_with_provider(Arc::new(aws_lc_rs::default_provider()))
+        let config = ServerConfig::builder_with_provider(mailclient::mail::tls::provider())
             .with_safe_default_protocol_versions()
             .unwrap()
             .with_no_client_auth()

@@ -178,6 +178,13 @@ pub fn timezone_update(name: &str, base_version: &serde_json::Value) -> serde_js
         "settingsType": "general", "baseVersion": base_version})
 }
 
+/// An HTTP client for the tests, on the binary's own TLS (ring, the system's trust store):
+/// reqwest is built without a crypto provider of its own, so its default client would panic.
+pub fn http() -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(mailclient::mail::tls::system_https().expect("TLS config"))
+}
+
 pub async fn body_text(resp: Response<Body>) -> String {
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     String::from_utf8_lossy(&bytes).into_owned()

@@ -221,7 +221,7 @@ async fn paste_sign_in(api: &Api, seen: &mut Seen, email: &str) {
     assert_eq!(param("login_hint"), email);
     assert_eq!(param("scope"), "https://mail.google.com/");
     // The browser: the stand-in approves and sends it to the loopback address.
-    let browser = reqwest::Client::builder()
+    let browser = common::http()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

@@ -24,7 +24,7 @@ async fn redirect_mode_and_flows_that_end_without_an_account() {
         p["providers"][0],
         json!({ "id": "google", "flow": "redirect" })
     );
-    let browser = reqwest::Client::builder()
+    let browser = common::http()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
