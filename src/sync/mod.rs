@@ -4,7 +4,12 @@
 //! Events go out on a broadcast channel for the live-update channel to forward.
 //!
 //! The steps of one account, each in its file:
-//! - `roles.rs`: LIST, each folder's role from SPECIAL-USE or its common name; INBOX first.
+//! - `roles.rs`: LIST, each folder's role from SPECIAL-USE (or its common name on a server
+//!   without SPECIAL-USE); INBOX first.
+//! - `gone.rs`: a folder LIST no longer shows (deleted or renamed by another client) goes from
+//!   the store with its mail and index entries, through the store's change log; a rename (the
+//!   same UIDVALIDITY under a new name) keeps the mail; the user's sessions hear
+//!   `folders_changed`.
 //! - `folder.rs` (planned in `plan.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
 //!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
@@ -28,6 +33,7 @@
 
 pub mod ctx;
 pub mod folder;
+pub mod gone;
 pub mod local;
 pub mod pipeline;
 pub mod plan;
@@ -93,6 +99,7 @@ fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
         events,
         screen: setup.need::<dyn Screen>()?,
         oauth: setup.need::<crate::oauth::OAuth>()?,
+        notices: setup.need::<crate::notices::Notices>()?,
     };
     let sync = Arc::new(SyncManager::new(setup.store.clone(), shared));
     setup.on_forget(sync.clone());
@@ -151,6 +158,8 @@ pub struct SyncShared {
     pub screen: Arc<dyn Screen>,
     /// Signing in: passwords, or OAuth access tokens kept fresh.
     pub oauth: Arc<crate::oauth::OAuth>,
+    /// The user's sessions told when the folders change shape on the server.
+    pub notices: Arc<crate::notices::Notices>,
 }
 
 struct Running {

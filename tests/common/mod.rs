@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod agents;
+pub mod folders;
 pub mod binary_api;
 pub mod https_standin;
 pub mod llm;
