@@ -2,7 +2,8 @@
 //! deleted there (`doveadm mailbox delete`) goes from the tree after the next sync with its
 //! mail, its search entries and its counts, and the user's sessions hear `folders_changed`; a
 //! folder renamed there is found under its new name with the same mail (not downloaded again,
-//! nothing twice).
+//! nothing twice); the rules that move mail into them follow the rename, or say the folder is
+//! missing.
 
 mod common;
 
@@ -13,7 +14,7 @@ use common::folders::{node, post, segment, tree};
 use common::mailflow::{eventually, list, synced_app};
 use common::mailserver::MailServer;
 use mailclient::notices::{Notice, Notices};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn mail(n: u32, subject: &str, word: &str) -> String {
     format!(
@@ -57,6 +58,28 @@ async fn found(app: &TestApp, token: &str, word: &str) -> u64 {
     v["total"].as_u64().unwrap()
 }
 
+/// A rule moving the shop's mail into `folder`.
+async fn rule_into(app: &TestApp, token: &str, name: &str, folder: &str) {
+    let body = json!({
+        "name": name,
+        "conditions": [{"field": "from", "value": "nobody-matches@example.test"}],
+        "actions": [{"kind": "move_to_folder", "value": folder}],
+    });
+    let (s, v) = post(app, token, "/api/rules", body).await;
+    assert_eq!(s, 200, "{v}");
+}
+
+/// The user's rules by name.
+async fn rules(app: &TestApp, token: &str) -> Vec<Value> {
+    let (s, v) = app.json("GET", "/api/rules", Some(token), None).await;
+    assert_eq!(s, 200, "{v}");
+    v["rules"].as_array().unwrap().clone()
+}
+
+fn named<'a>(rules: &'a [Value], name: &str) -> &'a Value {
+    rules.iter().find(|r| r["name"] == name).unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn folders_deleted_or_renamed_by_another_client_are_followed() {
     let ms = MailServer::start();
@@ -80,6 +103,8 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
         (found(&app, &token, "walrusfolder").await == 1).then_some(())
     })
     .await;
+    rule_into(&app, &token, "to projects", "Projects").await;
+    rule_into(&app, &token, "to old", "Old/Inner").await;
     let mut notices = app.state.service::<Notices>().subscribe();
 
     // Another mail program deletes one folder (and the one under it) and renames the other.
@@ -118,4 +143,44 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
     }
     assert!(told, "folders_changed");
 
+    // The rules follow: the renamed folder's name; the deleted one said to be missing.
+    let rules = rules(&app, &token).await;
+    let to_projects = named(&rules, "to projects");
+    assert_eq!(to_projects["actions"][0]["value"], "Clients", "{to_projects}");
+    assert!(to_projects["missing_folder"].is_null(), "{to_projects}");
+    assert_eq!(named(&rules, "to old")["missing_folder"], "Old/Inner");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_follow_a_folder_renamed_here_and_tell_when_it_is_deleted() {
+    let ms = MailServer::start();
+    let (app, token) = synced_app(&ms, "user1").await;
+    let account = tree(&app, &token).await[0]["accountId"].as_u64().unwrap();
+    let (s, v) = common::folders::create(&app, &token, account, "Bills", None).await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = common::folders::create(&app, &token, account, "Inner", Some("Bills")).await;
+    assert_eq!(s, 200, "{v}");
+    rule_into(&app, &token, "to bills", "Bills").await;
+    rule_into(&app, &token, "to inner", "Bills/Inner").await;
+    assert!(named(&rules(&app, &token).await, "to bills")["missing_folder"].is_null());
+
+    // Renamed here: the rule takes the new name, and the one under it follows too.
+    let body = json!({"accountId": account, "path": "Bills", "name": "Invoices"});
+    let (s, v) = post(&app, &token, "/api/folders/rename", body).await;
+    assert_eq!(s, 200, "{v}");
+    let after = rules(&app, &token).await;
+    assert_eq!(named(&after, "to bills")["actions"][0]["value"], "Invoices");
+    assert_eq!(
+        named(&after, "to inner")["actions"][0]["value"],
+        "Invoices/Inner"
+    );
+    assert!(named(&after, "to bills")["missing_folder"].is_null());
+
+    // Deleted here: the rule says its folder is missing (and is not moved into a new one).
+    let body = json!({"accountId": account, "path": "Invoices"});
+    let (s, v) = post(&app, &token, "/api/folders/delete", body).await;
+    assert_eq!(s, 200, "{v}");
+    let after = rules(&app, &token).await;
+    assert_eq!(named(&after, "to bills")["missing_folder"], "Invoices");
+    assert_eq!(named(&after, "to inner")["missing_folder"], "Invoices/Inner");
 }

@@ -6,13 +6,15 @@
 //! A rename is told from a delete by UIDVALIDITY: a newly listed folder with the UIDVALIDITY of
 //! exactly one vanished folder (and a UIDNEXT not below what was fetched there) is that folder
 //! under its new name; IMAP's RENAME keeps both, so its mail keeps its ids, statuses and UIDs
-//! and is not downloaded again. Anything else (a server
+//! and is not downloaded again, and the rules that name it follow it. Anything else (a server
 //! that renumbers, two vanished folders sharing a UIDVALIDITY) is a delete and a new folder:
 //! the mail is fetched once more under the new name, never kept twice.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::ctx::Ctx;
+use crate::hooks::FolderFollower;
 use crate::mail::imap::ImapSession;
 use crate::mail::imap_ops::{deadline, refused};
 use crate::mailstore::{FolderState, MailWrite};
@@ -63,16 +65,19 @@ pub(super) async fn renames(
     Ok(out)
 }
 
-/// The store after LIST, inside its transaction: each renamed folder moved with its mail, every other vanished folder forgotten with its mail. A folder the
+/// The store after LIST, inside its transaction: each renamed folder moved with its mail (and
+/// followed by `followers`), every other vanished folder forgotten with its mail. A folder the
 /// store no longer holds (the user renamed or deleted it here while LIST ran) is left alone.
 /// Returns whether any folder changed.
 pub(super) fn follow(
     w: &MailWrite<'_>,
-    account: u64,
+    (account, user_id): (u64, u64),
     gone: &[FolderState],
     renames: &[(String, String)],
+    followers: Option<&Arc<dyn FolderFollower>>,
 ) -> anyhow::Result<bool> {
     let mut changed = false;
+    let mut followed = Vec::new();
     for f in gone {
         if w.folder(account, &f.name)?.is_none() {
             continue;
@@ -84,12 +89,18 @@ pub(super) fn follow(
             Some((old, new)) if w.folder(account, new)?.is_none() => {
                 let moved = w.rename_folder(account, old, new, new)?;
                 tracing::info!(account, from = %old, to = %new, moved, "folder renamed on the server");
+                followed.push((old.clone(), new.clone()));
             }
             _ => {
                 let n = w.forget_folder(account, &f.name)?;
                 tracing::info!(account, folder = %f.name, messages = n, "folder deleted on the server");
             }
         }
+    }
+    if !followed.is_empty()
+        && let Some(followers) = followers
+    {
+        followers.renamed(w.txn(), user_id, &followed)?;
     }
     Ok(changed)
 }

@@ -8,8 +8,8 @@
 //!   without SPECIAL-USE); INBOX first.
 //! - `gone.rs`: a folder LIST no longer shows (deleted or renamed by another client) goes from
 //!   the store with its mail and index entries, through the store's change log; a rename (the
-//!   same UIDVALIDITY under a new name) keeps the mail; the user's sessions hear
-//!   `folders_changed`.
+//!   same UIDVALIDITY under a new name) keeps the mail and is followed by the rules; the user's
+//!   sessions hear `folders_changed`.
 //! - `folder.rs` (planned in `plan.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
 //!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
@@ -55,7 +55,7 @@ use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::feature::{Feature, Setup, need};
 use crate::forget::{self, Step};
-use crate::hooks::Screen;
+use crate::hooks::{FolderFollower, Screen};
 use crate::jobs::Spec;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
@@ -75,6 +75,14 @@ pub static FEATURE: Feature = Feature {
     }],
     jobs,
     init,
+    prepare: |state| {
+        let _ = state
+            .service::<SyncManager>()
+            .shared
+            .followers
+            .set(state.hooks.folders.clone());
+        Ok(())
+    },
     start: |state| {
         let accounts = state.service::<SyncManager>().start_all()?;
         if accounts > 0 {
@@ -100,6 +108,7 @@ fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
         screen: setup.need::<dyn Screen>()?,
         oauth: setup.need::<crate::oauth::OAuth>()?,
         notices: setup.need::<crate::notices::Notices>()?,
+        followers: std::sync::OnceLock::new(),
     };
     let sync = Arc::new(SyncManager::new(setup.store.clone(), shared));
     setup.on_forget(sync.clone());
@@ -160,6 +169,9 @@ pub struct SyncShared {
     pub oauth: Arc<crate::oauth::OAuth>,
     /// The user's sessions told when the folders change shape on the server.
     pub notices: Arc<crate::notices::Notices>,
+    /// Who follows a folder renamed on the server (the rules, set up after the sync: set by
+    /// `prepare`, before any sync runs).
+    pub followers: std::sync::OnceLock<Arc<dyn FolderFollower>>,
 }
 
 struct Running {

@@ -77,9 +77,11 @@ pub(super) async fn list_folders(
     let prefix =
         folder_path::personal_prefix(delimiters.iter().map(|(n, d)| (n.as_str(), d.as_str())));
     let list = folders.clone();
+    let who = (account, ctx.user_id);
+    let followers = ctx.shared.followers.get().cloned();
     let changed = ctx
         .write(move |w| {
-            let mut changed = gone::follow(&w, account, &gone, &renames)?;
+            let mut changed = gone::follow(&w, who, &gone, &renames, followers.as_ref())?;
             for (name, role) in &list {
                 let stored = w.folder(account, name)?;
                 if stored.is_none() && known.contains(name) {
