@@ -252,3 +252,87 @@ async fn hebrew_folders_are_made_renamed_moved_and_deleted_on_the_server() {
     assert!(node(&app, &token, "חשבוניות 2025").await.is_none());
     on_server(&ms, &["ארכיון"], &["חשבוניות 2025"]);
 }
+
+/// The subjects a thread listing (`/api/threads/{segment}`) shows.
+async fn thread_subjects(app: &common::TestApp, token: &str, segment: &str) -> Vec<String> {
+    let (s, v) = app
+        .json("GET", &format!("/api/threads/{segment}"), Some(token), None)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let mut out: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["subject"].as_str().unwrap_or("").to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn own_folders_named_like_fixed_ones_open_as_themselves() {
+    // The server marks "Sent Messages" \Sent: "Sent" is free for a folder of the user's own.
+    let ms = MailServer::start_with(&[("MAILTEST_SENT_NAME", "Sent Messages")]);
+    let names = ["Sent", "Spam", "Starred", "Clients/Archive"];
+    for (n, name) in names.iter().enumerate() {
+        ms.deliver(
+            "user1@example.test",
+            &format!(
+                "From: Shop <shop@example.test>\r\nTo: user1@example.test\r\nSubject: into {name}\r\n\
+                 Message-ID: <own{n}@example.test>\r\n\r\nbody\r\n"
+            ),
+        );
+    }
+    let (app, token) = synced_app(&ms, "user1").await;
+    let account = tree(&app, &token).await[0]["accountId"].as_u64().unwrap();
+    for (name, parent) in [
+        ("Sent", None),
+        ("Spam", None),
+        ("Starred", None),
+        ("Clients", None),
+        ("Archive", Some("Clients")),
+    ] {
+        let (s, v) = create(&app, &token, account, name, parent).await;
+        assert_eq!(s, 200, "{name} {v}");
+    }
+    // Roles come from SPECIAL-USE: the same names are the user's own folders.
+    let fixed = node(&app, &token, "Sent Messages").await.unwrap();
+    assert_eq!(fixed["role"], "sent", "{fixed}");
+    for name in names {
+        let own = node(&app, &token, name).await.unwrap();
+        assert_eq!((own["role"].as_str(), own["path"].as_str()), (Some(""), Some(name)));
+    }
+
+    // One mail into each.
+    let inbox = list(&app, &token, "inbox").await;
+    for name in names {
+        let id = inbox
+            .iter()
+            .find(|m| m["subject"] == format!("into {name}"))
+            .unwrap()["id"]
+            .clone();
+        let body = json!({"ids": [id], "folder": name});
+        let (s, v) = post(&app, &token, "/api/folders/move-mail", body).await;
+        assert_eq!((s, v["moved"].as_u64()), (200, Some(1)), "{v}");
+    }
+    for name in names {
+        server_count(&ms, name, 1).await;
+    }
+
+    // Each opens as itself (by its path), with its own mail, threads and plain listing alike.
+    for name in names {
+        let own = segment(&format!("box:{name}"));
+        eventually(Duration::from_secs(60), name, || async {
+            (thread_subjects(&app, &token, &own).await == [format!("into {name}")]).then_some(())
+        })
+        .await;
+        let listed = list(&app, &token, &own).await;
+        assert_eq!(listed.len(), 1, "{name}: {listed:?}");
+        assert_eq!(listed[0]["subject"], format!("into {name}"));
+    }
+    // The fixed folders of those names keep to themselves.
+    assert!(thread_subjects(&app, &token, "sent").await.is_empty());
+    let spam = thread_subjects(&app, &token, "Spam").await;
+    assert!(!spam.contains(&"into Spam".to_string()), "{spam:?}");
+    assert!(thread_subjects(&app, &token, "starred").await.is_empty());
+}
