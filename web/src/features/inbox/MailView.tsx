@@ -84,7 +84,8 @@ export function MailView({
   // marked as a path so one called "Spam" or "sent" is never taken for the fixed folder.
   const folder = own ? (ownFolderKey(own.path) as FolderKey) : fixed;
   const [options, setOptions] = useState<ListOptions>({});
-  const list = useThreads(own ? folderThreadsPath(own.path) : folderSource(folder), options);
+  const source = own ? folderThreadsPath(own.path) : folderSource(folder);
+  const list = useThreads(source, options);
   const { threads, revalidate } = list;
   const { mutate, cache } = useSWRConfig();
   const toast = useToast();
@@ -303,9 +304,15 @@ export function MailView({
         onOpen={openFromList}
         onToggleStar={toggleStar}
         onToggleCheck={toggleCheck}
-        onDragStart={(ev, th) =>
-          startMailDrag(ev, mailIds(checked.has(th.id) ? checkedThreads : [th]))
-        }
+        onDragStart={(ev, th) => {
+          // The selection when the dragged row is in it; the whole of each thread moves.
+          const dragged = checked.has(th.id) ? checkedThreads : [th];
+          const partial = dragged.filter(isPartial).map((t) => t.id);
+          startMailDrag(ev, {
+            ids: mailIds(dragged),
+            partial: source && partial.length > 0 ? { source, query: list.query, threadIds: partial } : null,
+          });
+        }}
         onSwipe={swipeThread}
         onPullRefresh={refreshing ? undefined : () => void refresh()}
       />
