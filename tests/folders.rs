@@ -300,7 +300,10 @@ async fn own_folders_named_like_fixed_ones_open_as_themselves() {
     assert_eq!(fixed["role"], "sent", "{fixed}");
     for name in names {
         let own = node(&app, &token, name).await.unwrap();
-        assert_eq!((own["role"].as_str(), own["path"].as_str()), (Some(""), Some(name)));
+        assert_eq!(
+            (own["role"].as_str(), own["path"].as_str()),
+            (Some(""), Some(name))
+        );
     }
 
     // One mail into each.

@@ -92,8 +92,14 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
         ms.deliver("user1@example.test", &mail(n, subject, word));
     }
     doveadm(&ms, &["mailbox", "create", "Projects", "Old", "Old/Inner"]);
-    doveadm(&ms, &["move", "Projects", "mailbox", "INBOX", "subject", "proj"]);
-    doveadm(&ms, &["move", "Old/Inner", "mailbox", "INBOX", "subject", "old"]);
+    doveadm(
+        &ms,
+        &["move", "Projects", "mailbox", "INBOX", "subject", "proj"],
+    );
+    doveadm(
+        &ms,
+        &["move", "Old/Inner", "mailbox", "INBOX", "subject", "old"],
+    );
     let (app, token) = synced_app(&ms, "user1").await;
     let account = tree(&app, &token).await[0]["accountId"].as_u64().unwrap();
     let projects = ids(&app, &token, "Projects").await;
@@ -113,13 +119,17 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
     let (s, v) = post(&app, &token, "/api/sync/refresh", json!({})).await;
     assert_eq!(s, 200, "{v}");
 
-    eventually(Duration::from_secs(60), "the tree after the sync", || async {
-        let gone = node(&app, &token, "Old/Inner").await.is_none()
-            && node(&app, &token, "Old").await.is_none()
-            && node(&app, &token, "Projects").await.is_none();
-        let clients = node(&app, &token, "Clients").await?;
-        (gone && clients["total"] == 2).then_some(())
-    })
+    eventually(
+        Duration::from_secs(60),
+        "the tree after the sync",
+        || async {
+            let gone = node(&app, &token, "Old/Inner").await.is_none()
+                && node(&app, &token, "Old").await.is_none()
+                && node(&app, &token, "Projects").await.is_none();
+            let clients = node(&app, &token, "Clients").await?;
+            (gone && clients["total"] == 2).then_some(())
+        },
+    )
     .await;
     // The renamed folder's mail is the same mail: kept, not fetched again.
     assert_eq!(ids(&app, &token, "Clients").await, projects);
@@ -129,11 +139,16 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
     let (s, v) = app
         .json("GET", "/api/emails/Old%2FInner", Some(&token), None)
         .await;
-    assert!(s == 404 || v.as_array().is_some_and(|a| a.is_empty()), "{s} {v}");
+    assert!(
+        s == 404 || v.as_array().is_some_and(|a| a.is_empty()),
+        "{s} {v}"
+    );
     // Search forgets the deleted folder's mail and keeps the renamed one's.
-    eventually(Duration::from_secs(60), "the index after the sync", || async {
-        (found(&app, &token, "walrusfolder").await == 0).then_some(())
-    })
+    eventually(
+        Duration::from_secs(60),
+        "the index after the sync",
+        || async { (found(&app, &token, "walrusfolder").await == 0).then_some(()) },
+    )
     .await;
     assert_eq!(found(&app, &token, "zebrafolder").await, 2);
     // The user's sessions were told the folders changed.
@@ -146,7 +161,10 @@ async fn folders_deleted_or_renamed_by_another_client_are_followed() {
     // The rules follow: the renamed folder's name; the deleted one said to be missing.
     let rules = rules(&app, &token).await;
     let to_projects = named(&rules, "to projects");
-    assert_eq!(to_projects["actions"][0]["value"], "Clients", "{to_projects}");
+    assert_eq!(
+        to_projects["actions"][0]["value"], "Clients",
+        "{to_projects}"
+    );
     assert!(to_projects["missing_folder"].is_null(), "{to_projects}");
     assert_eq!(named(&rules, "to old")["missing_folder"], "Old/Inner");
 }
@@ -182,5 +200,8 @@ async fn rules_follow_a_folder_renamed_here_and_tell_when_it_is_deleted() {
     assert_eq!(s, 200, "{v}");
     let after = rules(&app, &token).await;
     assert_eq!(named(&after, "to bills")["missing_folder"], "Invoices");
-    assert_eq!(named(&after, "to inner")["missing_folder"], "Invoices/Inner");
+    assert_eq!(
+        named(&after, "to inner")["missing_folder"],
+        "Invoices/Inner"
+    );
 }

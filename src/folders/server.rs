@@ -94,8 +94,10 @@ pub async fn follow(state: &AppState, account: &AccountRecord, change: Change) -
                 for (old, new, shown) in &renamed {
                     w.rename_folder(account, old, new, shown)?;
                 }
-                let pairs: Vec<(String, String)> =
-                    renamed.into_iter().map(|(old, new, _)| (old, new)).collect();
+                let pairs: Vec<(String, String)> = renamed
+                    .into_iter()
+                    .map(|(old, new, _)| (old, new))
+                    .collect();
                 followers.renamed(w.txn(), user_id, &pairs)?;
             }
             Change::Delete { paths } => {

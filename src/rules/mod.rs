@@ -45,7 +45,9 @@ pub static FEATURE: Feature = Feature {
     }],
     backup: &[BackupSection::of::<Backup>("rules")],
     jobs: |_| vec![Spec::due(runner::JOB, runner::run).on(Event::NewMail)],
-    init: |setup| setup.provide::<dyn crate::hooks::FolderFollower>(std::sync::Arc::new(folders::Follow)),
+    init: |setup| {
+        setup.provide::<dyn crate::hooks::FolderFollower>(std::sync::Arc::new(folders::Follow))
+    },
     prepare: |state| runner::join(&state.store),
     needs: &[need::<crate::outgoing::Outbox>],
     ..Feature::named("rules")

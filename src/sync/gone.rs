@@ -54,7 +54,10 @@ pub(super) async fn renames(
     }
     let mut out = Vec::new();
     for f in gone.iter().filter(|f| f.uidvalidity != 0) {
-        let twins = gone.iter().filter(|g| g.uidvalidity == f.uidvalidity).count();
+        let twins = gone
+            .iter()
+            .filter(|g| g.uidvalidity == f.uidvalidity)
+            .count();
         if let Some([(name, next)]) = by_validity.get(&f.uidvalidity).map(Vec::as_slice)
             && twins == 1
             && *next >= f.top

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 pub mod agents;
-pub mod folders;
 pub mod binary_api;
+pub mod folders;
 pub mod https_standin;
 pub mod llm;
 pub mod mailflow;
