@@ -9,7 +9,8 @@
 //! - `gone.rs`: a folder LIST no longer shows (deleted or renamed by another client) goes from
 //!   the store with its mail and index entries, through the store's change log; a rename (the
 //!   same UIDVALIDITY under a new name) keeps the mail and is followed by the rules; the user's
-//!   sessions hear `folders_changed`.
+//!   sessions hear `folders_changed`. A listing without INBOX forgets nothing; a folder forgotten
+//!   while its own pass runs is not saved back (`Ctx::save_folder`, the batch writes).
 //! - `folder.rs` (planned in `plan.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
 //!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in

@@ -63,9 +63,12 @@ pub(super) async fn list_folders(
     }
     let folders = assign_roles(found);
     let known: HashSet<String> = before.iter().map(|f| f.name.clone()).collect();
+    // A listing without INBOX is not the mailbox's (a server answering in part under load):
+    // nothing is forgotten on its word.
+    let whole = delimiters.keys().any(|n| n.eq_ignore_ascii_case("INBOX"));
     let gone: Vec<FolderState> = before
         .into_iter()
-        .filter(|f| !delimiters.contains_key(&f.name))
+        .filter(|f| whole && !delimiters.contains_key(&f.name))
         .collect();
     let new: Vec<String> = folders
         .iter()
