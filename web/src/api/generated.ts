@@ -773,7 +773,7 @@ export type AutoArchiveCandidate = { id: string, subject: string, status: string
 
 export type FolderNode = { accountId: number, 
 /**
- * The server's name: the id the rest of the API takes (`/api/threads/{path}`).
+ * The server's name: the id the rest of the API takes (`/api/threads/box:{path}`).
  */
 path: string, 
 /**
