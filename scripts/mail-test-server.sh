@@ -16,6 +16,8 @@
 #     env MAILTEST_SEED_COPY=1  always copy, never hard-link (see seed() below)
 #   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces, e.g. one without
 #                                  IDLE, to test a server that has none
+#   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g.
+#                                  "Sent Messages", leaving "Sent" free for a user's own folder
 #
 # Users user1..user3@example.test, passwords pass1..pass3 (bare user1 works too). Mail lives in
 # DIR/mail/example.test/USER/Maildir (INBOX = that dir, folder F = Maildir/F). Ports: env
@@ -249,7 +251,7 @@ namespace inbox {
     special_use = \\Drafts
     auto = subscribe
   }
-  mailbox Sent {
+  mailbox "${MAILTEST_SENT_NAME:-Sent}" {
     special_use = \\Sent
     auto = subscribe
   }

@@ -1,7 +1,9 @@
 //! The seams through which a lower room calls a higher one, in one typed registry built once per
 //! application ([`Hooks`], in `AppState::hooks`): the sync asks spam detection about new mail
 //! before storing it ([`Screen`]); a user's triage trains spam detection in the marking's own
-//! transaction ([`Learner`]). The traits live here, below every feature, so the rooms that call
+//! transaction ([`Learner`]); a folder renamed (by the user here, or seen renamed by the sync)
+//! is followed by whatever names it, in the rename's own transaction ([`FolderFollower`]: the
+//! rules' "move to folder"). The traits live here, below every feature, so the rooms that call
 //! them name no feature above them; a feature provides its implementation in its `init`
 //! (`feature::Setup::provide`), and an application without one fails at start-up.
 //!
@@ -61,6 +63,20 @@ pub trait Learner: Send + Sync {
     ) -> anyhow::Result<()>;
 }
 
+/// Who follows a folder of the user's mailbox to its new name (the rules' "move to folder"),
+/// inside the transaction that renamed it in the mail store: a folder later made under the old
+/// name is then never taken for the renamed one.
+pub trait FolderFollower: Send + Sync {
+    /// `renamed` holds (old path, new path) of one account of `user_id`, the folder and each
+    /// one under it.
+    fn renamed(
+        &self,
+        txn: &WriteTransaction,
+        user_id: u64,
+        renamed: &[(String, String)],
+    ) -> anyhow::Result<()>;
+}
+
 /// Every seam, each with the one implementation the application was built with.
 #[derive(Clone)]
 pub struct Hooks {
@@ -68,6 +84,8 @@ pub struct Hooks {
     pub screen: Arc<dyn Screen>,
     /// Triage learned from (spam detection).
     pub learner: Arc<dyn Learner>,
+    /// Folder renames followed (the rules).
+    pub folders: Arc<dyn FolderFollower>,
 }
 
 impl Hooks {
@@ -76,6 +94,7 @@ impl Hooks {
         Ok(Self {
             screen: r.get::<dyn Screen>()?,
             learner: r.get::<dyn Learner>()?,
+            folders: r.get::<dyn FolderFollower>()?,
         })
     }
 

@@ -7,108 +7,12 @@
 
 mod common;
 
-use std::time::Duration;
-
+use common::folders::{create, node, on_server, post, rename, segment, server_count, tree};
 use common::mailflow::{eventually, list, second_user, synced_app};
 use common::mailserver::MailServer;
 use mailclient::messages;
-use serde_json::{Value, json};
-
-/// Every byte but letters and digits as %XX: a folder path in a URL segment.
-fn segment(path: &str) -> String {
-    path.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
-/// The user's mailboxes in the tree.
-async fn tree(app: &common::TestApp, token: &str) -> Vec<Value> {
-    let (s, v) = app
-        .json("GET", "/api/folders/tree", Some(token), None)
-        .await;
-    assert_eq!(s, 200, "{v}");
-    v["mailboxes"].as_array().unwrap().clone()
-}
-
-/// The node of the first mailbox whose plain full name is `full`.
-async fn node(app: &common::TestApp, token: &str, full: &str) -> Option<Value> {
-    tree(app, token).await[0]["folders"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["fullName"] == full)
-        .cloned()
-}
-
-/// The folders Dovecot lists for the user (UTF-8 names).
-fn server_folders(ms: &MailServer, user: &str) -> Vec<String> {
-    ms.doveadm(&["mailbox", "list", "-u", &format!("{user}@example.test")])
-        .lines()
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
-async fn post(app: &common::TestApp, token: &str, path: &str, body: Value) -> (u16, Value) {
-    app.json("POST", path, Some(token), Some(body)).await
-}
-
-/// Makes `name` under `parent` (none: the top) in `account`'s mailbox.
-async fn create(
-    app: &common::TestApp,
-    token: &str,
-    account: u64,
-    name: &str,
-    parent: Option<&str>,
-) -> (u16, Value) {
-    let body = json!({"accountId": account, "name": name, "parent": parent});
-    post(app, token, "/api/folders/create", body).await
-}
-
-/// Renames the folder at `path` to `name` under `parent` (none: the top).
-async fn rename(
-    app: &common::TestApp,
-    token: &str,
-    account: u64,
-    path: &str,
-    name: &str,
-    parent: Option<&str>,
-) -> (u16, Value) {
-    let body = json!({"accountId": account, "path": path, "name": name, "parent": parent});
-    post(app, token, "/api/folders/rename", body).await
-}
-
-/// Dovecot lists each of `present` for user1 and none of `absent`.
-fn on_server(ms: &MailServer, present: &[&str], absent: &[&str]) {
-    let listed = server_folders(ms, "user1");
-    for name in present {
-        assert!(
-            listed.iter().any(|l| l == name),
-            "{name} missing: {listed:?}"
-        );
-    }
-    for name in absent {
-        assert!(
-            !listed.iter().any(|l| l == name),
-            "{name} still there: {listed:?}"
-        );
-    }
-}
-
-/// Waits until Dovecot holds `n` messages in user1's `folder`.
-async fn server_count(ms: &MailServer, folder: &str, n: usize) {
-    eventually(
-        Duration::from_secs(60),
-        "the mail on the server",
-        || async { (ms.message_count("user1", folder) == n).then_some(()) },
-    )
-    .await;
-}
+use serde_json::json;
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hebrew_folders_are_made_renamed_moved_and_deleted_on_the_server() {
@@ -347,4 +251,91 @@ async fn hebrew_folders_are_made_renamed_moved_and_deleted_on_the_server() {
     );
     assert!(node(&app, &token, "חשבוניות 2025").await.is_none());
     on_server(&ms, &["ארכיון"], &["חשבוניות 2025"]);
+}
+
+/// The subjects a thread listing (`/api/threads/{segment}`) shows.
+async fn thread_subjects(app: &common::TestApp, token: &str, segment: &str) -> Vec<String> {
+    let (s, v) = app
+        .json("GET", &format!("/api/threads/{segment}"), Some(token), None)
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let mut out: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["subject"].as_str().unwrap_or("").to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn own_folders_named_like_fixed_ones_open_as_themselves() {
+    // The server marks "Sent Messages" \Sent: "Sent" is free for a folder of the user's own.
+    let ms = MailServer::start_with(&[("MAILTEST_SENT_NAME", "Sent Messages")]);
+    let names = ["Sent", "Spam", "Starred", "Clients/Archive"];
+    for (n, name) in names.iter().enumerate() {
+        ms.deliver(
+            "user1@example.test",
+            &format!(
+                "From: Shop <shop@example.test>\r\nTo: user1@example.test\r\nSubject: into {name}\r\n\
+                 Message-ID: <own{n}@example.test>\r\n\r\nbody\r\n"
+            ),
+        );
+    }
+    let (app, token) = synced_app(&ms, "user1").await;
+    let account = tree(&app, &token).await[0]["accountId"].as_u64().unwrap();
+    for (name, parent) in [
+        ("Sent", None),
+        ("Spam", None),
+        ("Starred", None),
+        ("Clients", None),
+        ("Archive", Some("Clients")),
+    ] {
+        let (s, v) = create(&app, &token, account, name, parent).await;
+        assert_eq!(s, 200, "{name} {v}");
+    }
+    // Roles come from SPECIAL-USE: the same names are the user's own folders.
+    let fixed = node(&app, &token, "Sent Messages").await.unwrap();
+    assert_eq!(fixed["role"], "sent", "{fixed}");
+    for name in names {
+        let own = node(&app, &token, name).await.unwrap();
+        assert_eq!(
+            (own["role"].as_str(), own["path"].as_str()),
+            (Some(""), Some(name))
+        );
+    }
+
+    // One mail into each.
+    let inbox = list(&app, &token, "inbox").await;
+    for name in names {
+        let id = inbox
+            .iter()
+            .find(|m| m["subject"] == format!("into {name}"))
+            .unwrap()["id"]
+            .clone();
+        let body = json!({"ids": [id], "folder": name});
+        let (s, v) = post(&app, &token, "/api/folders/move-mail", body).await;
+        assert_eq!((s, v["moved"].as_u64()), (200, Some(1)), "{v}");
+    }
+    for name in names {
+        server_count(&ms, name, 1).await;
+    }
+
+    // Each opens as itself (by its path), with its own mail, threads and plain listing alike.
+    for name in names {
+        let own = segment(&format!("box:{name}"));
+        eventually(Duration::from_secs(60), name, || async {
+            (thread_subjects(&app, &token, &own).await == [format!("into {name}")]).then_some(())
+        })
+        .await;
+        let listed = list(&app, &token, &own).await;
+        assert_eq!(listed.len(), 1, "{name}: {listed:?}");
+        assert_eq!(listed[0]["subject"], format!("into {name}"));
+    }
+    // The fixed folders of those names keep to themselves.
+    assert!(thread_subjects(&app, &token, "sent").await.is_empty());
+    let spam = thread_subjects(&app, &token, "Spam").await;
+    assert!(!spam.contains(&"into Spam".to_string()), "{spam:?}");
+    assert!(thread_subjects(&app, &token, "starred").await.is_empty());
 }

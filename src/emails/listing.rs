@@ -30,6 +30,10 @@ pub fn virtual_folder(status: Option<&str>) -> Option<&'static str> {
     }
 }
 
+/// How a listing's URL names one folder by its server path, whatever its name
+/// (`/api/threads/box:{path}`): the web opens the user's own folders so.
+pub const BOX_PREFIX: &str = "box:";
+
 /// Which messages a listing wants.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Selector {
@@ -37,6 +41,9 @@ pub enum Selector {
     Role(&'static str),
     /// A folder by its IMAP name or display name.
     Named(String),
+    /// A folder by its server path and nothing else (`box:{path}`): a user's own folder called
+    /// "Sent", "Spam" or "Archive" is itself, never the fixed or virtual folder of that name.
+    Path(String),
     /// Flagged mail in any folder, whatever its status.
     Starred,
     /// Every folder.
@@ -50,8 +57,12 @@ pub enum Selector {
 }
 
 impl Selector {
-    /// The spec's folder names (`/api/emails/{folder}`).
+    /// The spec's folder names (`/api/emails/{folder}`), or `box:{path}`: one folder by its
+    /// server path.
     pub fn for_folder(name: &str) -> Self {
+        if let Some(path) = name.strip_prefix(BOX_PREFIX) {
+            return Self::Path(path.to_string());
+        }
         match name.to_lowercase().as_str() {
             "inbox" | "" => Self::Role("inbox"),
             "sent" => Self::Role("sent"),
@@ -91,6 +102,9 @@ impl Selector {
 
     /// `/api/threads/{folder}`: a virtual folder by its name, else a real one.
     pub fn for_any(name: &str) -> Self {
+        if name.starts_with(BOX_PREFIX) {
+            return Self::for_folder(name);
+        }
         Self::for_virtual(name).unwrap_or_else(|| Self::for_folder(name))
     }
 
@@ -98,6 +112,7 @@ impl Selector {
         match self {
             Self::Role(role) => f.role == *role,
             Self::Named(name) => f.name == *name || f.display_name == *name,
+            Self::Path(path) => f.name == *path,
             Self::Starred | Self::All | Self::Status { .. } => true,
         }
     }
@@ -119,7 +134,7 @@ impl Selector {
                 Some(s) => statuses.contains(&s),
                 None => also_role.is_some_and(|r| role == r),
             },
-            Self::Role(_) | Self::Named(_) => match status {
+            Self::Role(_) | Self::Named(_) | Self::Path(_) => match status {
                 Some(s) if AWAY.contains(&s) => {
                     // Junk keeps its spam, Archive its processed mail, Snoozed all of its own.
                     (role == "junk" && matches!(s, "spam" | "suspicious"))

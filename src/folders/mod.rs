@@ -7,7 +7,8 @@
 //!   name, parent, role and counts (the counts are `emails::folders`, the sidebar's own).
 //! - `server`: the IMAP commands, on a short session beside the sync task (as the outbox writes
 //!   Sent and Drafts), then the mail store follows at once (`MailWrite::add_folder`,
-//!   `rename_folder`, `forget_folder`) and the sync is woken.
+//!   `rename_folder`, `forget_folder`) and the sync is woken. A rename is followed by the
+//!   rules that name the folder, in the same transaction (the `FolderFollower` seam).
 //! - `routes`: the HTTP side; mail is moved with the rules' move (`emails::triage`), queued
 //!   and pushed by the sync like every move.
 //!

@@ -142,7 +142,7 @@ async fn create(
         },
     };
     server::run(&state, &account, &change).await?;
-    server::follow(&state, account.id, change).await?;
+    server::follow(&state, &account, change).await?;
     Ok(Json(changed(&state, user.id, account.id).await?))
 }
 
@@ -187,7 +187,7 @@ async fn rename(
         renamed,
     };
     server::run(&state, &account, &change).await?;
-    server::follow(&state, account.id, change).await?;
+    server::follow(&state, &account, change).await?;
     Ok(Json(changed(&state, user.id, account.id).await?))
 }
 
@@ -218,7 +218,7 @@ async fn delete(
     let folders = paths.len();
     let change = Change::Delete { paths };
     server::run(&state, &account, &change).await?;
-    server::follow(&state, account.id, change).await?;
+    server::follow(&state, &account, change).await?;
     let tree = changed(&state, user.id, account.id).await?;
     Ok(Json(FolderDeleted {
         folders,

@@ -82,9 +82,11 @@ async fn commands(
     Ok(())
 }
 
-/// The store after the server made `change`: the new folder, the renamed folders or the
-/// deleted ones.
-pub async fn follow(state: &AppState, account: u64, change: Change) -> Result<()> {
+/// The store after the server made `change`: the new folder, the renamed folders (and the
+/// rules that name them, in the same transaction) or the deleted ones.
+pub async fn follow(state: &AppState, account: &AccountRecord, change: Change) -> Result<()> {
+    let (user_id, account) = (account.user_id, account.id);
+    let followers = state.hooks.folders.clone();
     mstore::write(&state.store, Reason::Sync, move |w| {
         match change {
             Change::Create { folder } => w.add_folder(account, &folder)?,
@@ -92,6 +94,11 @@ pub async fn follow(state: &AppState, account: u64, change: Change) -> Result<()
                 for (old, new, shown) in &renamed {
                     w.rename_folder(account, old, new, shown)?;
                 }
+                let pairs: Vec<(String, String)> = renamed
+                    .into_iter()
+                    .map(|(old, new, _)| (old, new))
+                    .collect();
+                followers.renamed(w.txn(), user_id, &pairs)?;
             }
             Change::Delete { paths } => {
                 for p in &paths {

@@ -18,7 +18,7 @@ use crate::store::Store;
 #[serde(rename_all = "camelCase")]
 pub struct FolderNode {
     pub account_id: u64,
-    /// The server's name: the id the rest of the API takes (`/api/threads/{path}`).
+    /// The server's name: the id the rest of the API takes (`/api/threads/box:{path}`).
     pub path: String,
     /// The last level, decoded (`ארכיון` for `INBOX.חשבוניות 2024.ארכיון`).
     pub name: String,

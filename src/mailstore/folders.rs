@@ -1,5 +1,7 @@
-//! A folder made, renamed or removed on the server by the user (the `folders` feature): the
-//! store follows at once, so the sidebar and the lists show the new shape before the next sync.
+//! A folder made, renamed or removed on the server by the user (the `folders` feature), or
+//! found deleted or renamed by another client (the sync's `gone`): the store follows at once,
+//! so the sidebar and the lists show the new shape before the next sync. A forgotten folder's
+//! messages go through `delete_message` (the change log, the index, the counters).
 //! A rename keeps each message (its id, bytes, statuses, UID): only its folder changes, as the
 //! server's RENAME keeps UIDs and UIDVALIDITY; a server that renumbers is caught by the sync's
 //! UIDVALIDITY check as with any folder.

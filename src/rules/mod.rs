@@ -9,6 +9,7 @@
 //! - `actions`: carrying out the actions through triage, flags and the outbox.
 //! - `forwarding`: what keeps forwards from looping and amplifying (marks, own mail, a daily
 //!   cap, confirmed addresses).
+//! - `folders`: a rule's folder follows its renames; a deleted one is shown as missing.
 //! - `runner`: the job on the change log, and "run now" on existing mail.
 //! - `routes`: `/api/rules/*`.
 //!
@@ -19,6 +20,7 @@
 //! newest 5,000 inbox mails, then applies.
 
 pub mod actions;
+pub mod folders;
 pub mod forwarding;
 pub mod matching;
 pub mod model;
@@ -43,6 +45,9 @@ pub static FEATURE: Feature = Feature {
     }],
     backup: &[BackupSection::of::<Backup>("rules")],
     jobs: |_| vec![Spec::due(runner::JOB, runner::run).on(Event::NewMail)],
+    init: |setup| {
+        setup.provide::<dyn crate::hooks::FolderFollower>(std::sync::Arc::new(folders::Follow))
+    },
     prepare: |state| runner::join(&state.store),
     needs: &[need::<crate::outgoing::Outbox>],
     ..Feature::named("rules")

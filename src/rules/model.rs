@@ -265,6 +265,9 @@ pub struct Rule {
     /// It forwards to an address the user has not confirmed (a restored rule): the forward
     /// does not run until the rule is saved again with the address confirmed.
     pub forward_pending: bool,
+    /// The folder its "move to folder" names when no mailbox of the user has it any more
+    /// (deleted on the server): the move does not run, and the rules page says so.
+    pub missing_folder: Option<String>,
 }
 
 impl From<Stored> for Rule {
@@ -279,6 +282,7 @@ impl From<Stored> for Rule {
             conditions: s.rule.conditions,
             actions: s.rule.actions,
             stop: s.rule.stop,
+            missing_folder: None,
         }
     }
 }

@@ -123,10 +123,10 @@ pub struct RulesResponse {
 }
 
 async fn list(me: UserStore) -> Result<Json<RulesResponse>> {
-    let rules = me.run(ordered).await?;
-    Ok(Json(RulesResponse {
-        rules: rules.into_iter().map(Rule::from).collect(),
-    }))
+    let rules = me
+        .run(|store, user_id| super::folders::shown(store, user_id, ordered(store, user_id)?))
+        .await?;
+    Ok(Json(RulesResponse { rules }))
 }
 
 async fn create(
@@ -223,12 +223,10 @@ async fn order(
                 })
                 .collect();
             RULES.put_many(store, user.id, MAX_RULES, messages::RULES_FULL, items)?;
-            ordered(store, user.id)
+            super::folders::shown(store, user.id, ordered(store, user.id)?)
         })
         .await?;
-    Ok(Json(RulesResponse {
-        rules: rules.into_iter().map(Rule::from).collect(),
-    }))
+    Ok(Json(RulesResponse { rules }))
 }
 
 #[derive(Debug, Serialize, TS)]

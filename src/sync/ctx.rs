@@ -94,11 +94,19 @@ impl Ctx {
         tokio::task::spawn_blocking(move || f(MailRead::new(&store)?)).await?
     }
 
-    /// Saves a folder's sync state in its own transaction.
+    /// Saves a folder's sync state in its own transaction. A folder the store forgot while it
+    /// was synced (deleted or renamed, here or by another client) is not brought back: LIST
+    /// saved every folder before its sync, so one without a record is gone.
     pub async fn save_folder(&self, state: &FolderState) -> anyhow::Result<()> {
         let account = self.account_id;
         let state = state.clone();
-        self.write(move |w| w.save_folder(account, &state)).await
+        self.write(move |w| {
+            if w.folder(account, &state.name)?.is_some() {
+                w.save_folder(account, &state)?;
+            }
+            Ok(())
+        })
+        .await
     }
 
     pub(super) fn set_state(&self, state: &str) {

@@ -4,7 +4,13 @@
 //! Events go out on a broadcast channel for the live-update channel to forward.
 //!
 //! The steps of one account, each in its file:
-//! - `roles.rs`: LIST, each folder's role from SPECIAL-USE or its common name; INBOX first.
+//! - `roles.rs`: LIST, each folder's role from SPECIAL-USE (or its common name on a server
+//!   without SPECIAL-USE); INBOX first.
+//! - `gone.rs`: a folder LIST no longer shows (deleted or renamed by another client) goes from
+//!   the store with its mail and index entries, through the store's change log; a rename (the
+//!   same UIDVALIDITY under a new name) keeps the mail and is followed by the rules; the user's
+//!   sessions hear `folders_changed`. A listing without INBOX forgets nothing; a folder forgotten
+//!   while its own pass runs is not saved back (`Ctx::save_folder`, the batch writes).
 //! - `folder.rs` (planned in `plan.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
 //!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
@@ -28,6 +34,7 @@
 
 pub mod ctx;
 pub mod folder;
+pub mod gone;
 pub mod local;
 pub mod pipeline;
 pub mod plan;
@@ -49,7 +56,7 @@ use crate::config::Config;
 use crate::crypto::ServerKey;
 use crate::feature::{Feature, Setup, need};
 use crate::forget::{self, Step};
-use crate::hooks::Screen;
+use crate::hooks::{FolderFollower, Screen};
 use crate::jobs::Spec;
 use crate::mail::hosts::HostPolicy;
 use crate::mail::tls::TlsContext;
@@ -69,6 +76,14 @@ pub static FEATURE: Feature = Feature {
     }],
     jobs,
     init,
+    prepare: |state| {
+        let _ = state
+            .service::<SyncManager>()
+            .shared
+            .followers
+            .set(state.hooks.folders.clone());
+        Ok(())
+    },
     start: |state| {
         let accounts = state.service::<SyncManager>().start_all()?;
         if accounts > 0 {
@@ -93,6 +108,8 @@ fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
         events,
         screen: setup.need::<dyn Screen>()?,
         oauth: setup.need::<crate::oauth::OAuth>()?,
+        notices: setup.need::<crate::notices::Notices>()?,
+        followers: std::sync::OnceLock::new(),
     };
     let sync = Arc::new(SyncManager::new(setup.store.clone(), shared));
     setup.on_forget(sync.clone());
@@ -151,6 +168,11 @@ pub struct SyncShared {
     pub screen: Arc<dyn Screen>,
     /// Signing in: passwords, or OAuth access tokens kept fresh.
     pub oauth: Arc<crate::oauth::OAuth>,
+    /// The user's sessions told when the folders change shape on the server.
+    pub notices: Arc<crate::notices::Notices>,
+    /// Who follows a folder renamed on the server (the rules, set up after the sync: set by
+    /// `prepare`, before any sync runs).
+    pub followers: std::sync::OnceLock<Arc<dyn FolderFollower>>,
 }
 
 struct Running {

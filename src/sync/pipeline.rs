@@ -89,6 +89,10 @@ fn write_batch(
     }
     let started = std::time::Instant::now();
     let w = MailWrite::new(&txn, Reason::Sync);
+    // So may its folder (deleted or renamed while the batch was fetched): no orphaned rows.
+    if w.folder(account, &state.name)?.is_none() {
+        return Ok(0);
+    }
     let new = w.insert_screened(
         account,
         &state.name,

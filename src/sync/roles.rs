@@ -2,21 +2,31 @@
 //! drafts, junk, trash and the archive (SPECIAL-USE, or the common names).
 
 use async_imap::types::NameAttribute;
+use std::collections::HashSet;
+
 use futures_util::TryStreamExt;
 
 use super::ctx::Ctx;
+use super::gone;
 use crate::mail::folder_path;
 use crate::mail::imap;
 use crate::mail::imap_ops::deadline;
 use crate::mailstore::{FolderState, role_by_name};
+use crate::notices::{FoldersChanged, Notice};
 
 /// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
-/// the server has no SPECIAL-USE. INBOX first so it fills first.
+/// the server has no SPECIAL-USE. INBOX first so it fills first. A folder the store holds that
+/// LIST no longer shows was deleted or renamed on the server (`gone`); when the folders changed
+/// shape the user's sessions hear `folders_changed`.
 pub(super) async fn list_folders(
     ctx: &Ctx,
     session: &mut imap::ImapSession,
 ) -> anyhow::Result<Vec<String>> {
     let limit = ctx.limit();
+    let account = ctx.account_id;
+    // What the store held before LIST: a folder made, renamed or deleted here while LIST runs
+    // is neither forgotten nor brought back by this pass.
+    let before: Vec<FolderState> = ctx.read(move |r| r.folders(account)).await?;
     let names: Vec<_> = deadline(limit, "LIST", async {
         session
             .list(Some(""), Some("*"))
@@ -52,25 +62,57 @@ pub(super) async fn list_folders(
         );
     }
     let folders = assign_roles(found);
+    let known: HashSet<String> = before.iter().map(|f| f.name.clone()).collect();
+    // A listing without INBOX is not the mailbox's (a server answering in part under load):
+    // nothing is forgotten on its word.
+    let whole = delimiters.keys().any(|n| n.eq_ignore_ascii_case("INBOX"));
+    let gone: Vec<FolderState> = before
+        .into_iter()
+        .filter(|f| whole && !delimiters.contains_key(&f.name))
+        .collect();
+    let new: Vec<String> = folders
+        .iter()
+        .map(|(n, _)| n.clone())
+        .filter(|n| !known.contains(n))
+        .collect();
+    let renames = gone::renames(ctx, session, &gone, &new).await?;
     // Names shown without the server's `INBOX.` prefix and delimiter (rules, search rows).
     let prefix =
         folder_path::personal_prefix(delimiters.iter().map(|(n, d)| (n.as_str(), d.as_str())));
-    let account = ctx.account_id;
     let list = folders.clone();
-    ctx.write(move |w| {
-        for (name, role) in &list {
-            let mut state = w.folder(account, name)?.unwrap_or_else(|| FolderState {
-                name: name.clone(),
-                ..FolderState::default()
-            });
-            state.delimiter = delimiters.get(name).cloned().unwrap_or_default();
-            state.display_name = folder_path::plain(name, &state.delimiter, &prefix);
-            state.role = role.clone();
-            w.save_folder(account, &state)?;
-        }
-        Ok(())
-    })
-    .await?;
+    let who = (account, ctx.user_id);
+    let followers = ctx.shared.followers.get().cloned();
+    let changed = ctx
+        .write(move |w| {
+            let mut changed = gone::follow(&w, who, &gone, &renames, followers.as_ref())?;
+            for (name, role) in &list {
+                let stored = w.folder(account, name)?;
+                if stored.is_none() && known.contains(name) {
+                    continue;
+                }
+                let mut state = stored.clone().unwrap_or_else(|| FolderState {
+                    name: name.clone(),
+                    ..FolderState::default()
+                });
+                state.delimiter = delimiters.get(name).cloned().unwrap_or_default();
+                state.display_name = folder_path::plain(name, &state.delimiter, &prefix);
+                state.role = role.clone();
+                changed |= stored.is_none_or(|s| {
+                    (&s.role, &s.display_name) != (&state.role, &state.display_name)
+                });
+                w.save_folder(account, &state)?;
+            }
+            Ok(changed)
+        })
+        .await?;
+    if changed {
+        ctx.shared.notices.send(
+            ctx.user_id,
+            Notice::FoldersChanged(FoldersChanged {
+                account_id: account,
+            }),
+        );
+    }
     Ok(folders.into_iter().map(|(n, _)| n).collect())
 }
 

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod binary_api;
+pub mod folders;
 pub mod https_standin;
 pub mod llm;
 pub mod mailflow;

@@ -3,7 +3,9 @@
 // mail moved into it from the reading pane and another dragged onto it from the list are moved
 // on the server; the folder opens like any folder with both; a rename from its menu renames it
 // on the server; the delete asks first, naming how many mails go, and removes it there. Desktop
-// and 360×740 phone screenshots under web/e2e/screenshots/folders/.
+// and 360×740 phone screenshots under web/e2e/screenshots/folders/. A thread row dragged onto a
+// folder moves every mail of the thread (the row carries only its newest); a folder of the
+// user's own called Spam opens as itself, not as the virtual Spam folder.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, newPage, shot } from './support/browser.mjs';
@@ -155,5 +157,40 @@ test('own folders: create from the sidebar, move mail in (pane and drag), open, 
   // The deleted folder was on screen: the inbox shows instead.
   await page.getByTestId('page-title').filter({ hasText: 'דואר נכנס' }).waitFor();
 
+  assert.deepEqual(problems, []);
+});
+
+test('a thread row dragged onto a folder moves the whole thread; an own folder called Spam opens as itself', async () => {
+  // Three mails of one thread: the list shows one row carrying its newest mail.
+  const from = ['חנות הספרים', 'books@example.test'];
+  const subject = 'הזמנה 555';
+  for (const n of [1, 2, 3]) {
+    const extra = n === 1 ? [] : [`In-Reply-To: <order-${n - 1}@example.test>`, `References: <order-1@example.test>`];
+    await mail.deliver('user1@example.test', hebrewMail({ from, subject: n === 1 ? subject : `Re: ${subject}`, body: `עדכון ${n}`, id: `order-${n}`, extra }));
+  }
+  await eventually('the thread of three stored', async () => {
+    const r = await api('GET', '/api/threads/inbox?perPage=100');
+    return (Array.isArray(r.body) ? r.body : []).some((t) => t.count === 3);
+  });
+  // A folder of the user's own called Spam, at the top (the server's junk folder is Junk).
+  const accountId = (await api('GET', '/api/folders/tree')).body.mailboxes[0].accountId;
+  assert.equal((await api('POST', '/api/folders/create', { accountId, name: 'Spam' })).status, 200);
+
+  const { page, problems } = await newPage(browser);
+  await signIn(page, server, ADMIN);
+  const spam = page.locator('[data-testid="own-folder"][data-name="Spam"]');
+  await spam.waitFor();
+  const row = page.getByTestId('thread-row').filter({ hasText: subject });
+  await row.waitFor();
+  await row.dragTo(spam.getByTestId('own-folder-link'));
+  await eventually('the whole thread in the folder on the server', async () => serverCount('Spam') === 3);
+  await eventually('the thread left the inbox', async () => (await row.count()) === 0);
+
+  // Opened, it is that folder (not the virtual Spam): the thread, without the spam tools.
+  await spam.getByTestId('own-folder-link').click();
+  await page.getByTestId('page-title').filter({ hasText: 'Spam' }).waitFor();
+  await eventually('the thread listed in the folder', async () => (await page.getByTestId('thread-row').filter({ hasText: subject }).count()) === 1);
+  assert.equal(await page.getByTestId('thread-row').count(), 1);
+  await shot(page, SUITE, '07-desktop-thread-dragged-into-spam-folder');
   assert.deepEqual(problems, []);
 });

@@ -34,5 +34,11 @@ export const deleteFolder = (body: DeleteFolder) =>
 export const moveMailToFolder = (body: MoveMail) =>
   api<MailMoved>('/api/folders/move-mail', { method: 'POST', body });
 
+/**
+ * How the API names one folder by its server path and nothing else (docs/API.md): a folder of the
+ * user's own called "Sent", "Spam" or "Archive" is itself, never the fixed folder of that name.
+ */
+export const ownFolderKey = (path: string) => `box:${path}`;
+
 /** The listing of a folder by its server path (as any folder: threads, statuses, moves). */
-export const folderThreadsPath = (path: string) => `/api/threads/${encodeURIComponent(path)}`;
+export const folderThreadsPath = (path: string) => `/api/threads/${encodeURIComponent(ownFolderKey(path))}`;

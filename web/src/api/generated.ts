@@ -773,7 +773,7 @@ export type AutoArchiveCandidate = { id: string, subject: string, status: string
 
 export type FolderNode = { accountId: number, 
 /**
- * The server's name: the id the rest of the API takes (`/api/threads/{path}`).
+ * The server's name: the id the rest of the API takes (`/api/threads/box:{path}`).
  */
 path: string, 
 /**
@@ -1100,7 +1100,12 @@ export type Rule = { id: string, name: string, is_active: boolean, created_date:
  * It forwards to an address the user has not confirmed (a restored rule): the forward
  * does not run until the rule is saved again with the address confirmed.
  */
-forward_pending: boolean, };
+forward_pending: boolean, 
+/**
+ * The folder its "move to folder" names when no mailbox of the user has it any more
+ * (deleted on the server): the move does not run, and the rules page says so.
+ */
+missing_folder: string | null, };
 
 export type RuleActionOutcome = { kind: RuleActionKind, value: string, ok: boolean, 
 /**

@@ -1105,6 +1105,8 @@ export const he = {
     stops: 'עוצר כללים נוספים',
     forwardPending: 'ההעברה ממתינה לאישור',
     forwardPendingHint: 'הכלל שוחזר מגיבוי: הוא לא יעביר הודעות עד שתערכו אותו ותאשרו את כתובת ההעברה.',
+    missingFolder: (folder: string) =>
+      `התיקייה „${folder}” כבר לא קיימת בתיבת הדואר: הכלל לא יעביר אליה הודעות עד שתבחרו בעריכה תיקייה אחרת.`,
     edit: 'עריכה',
     editLabel: (name: string) => `עריכת הכלל ${name}`,
     delete: 'מחיקה',

@@ -17,7 +17,7 @@ import {
 import { he } from '../../i18n/he';
 import { useToast } from '../../session/Toasts';
 import { DeleteFolderDialog, MoveDialog, NameDialog } from './FolderDialogs';
-import { BOX_PARAM, deleteSize, droppedMail, ownFolderHref, ownTree, parentChoices, type TreeItem } from './tree';
+import { BOX_PARAM, DRAG_TYPE, deleteSize, droppedMail, droppedMailIds, ownFolderHref, ownTree, parentChoices, type TreeItem } from './tree';
 import { useFolderTree, useMoveMail } from './useFolderTree';
 
 const t = he.ownFolders;
@@ -228,17 +228,18 @@ function FolderItem({ item, mailbox, onAction }: { item: TreeItem; mailbox: Mail
   const active = params.get(BOX_PARAM) === node.path;
 
   function onDragOver(ev: DragEvent) {
-    if (!ev.dataTransfer.types.includes('application/x-mailclient-mail')) return;
+    if (!ev.dataTransfer.types.includes(DRAG_TYPE)) return;
     ev.preventDefault();
     ev.dataTransfer.dropEffect = 'move';
     setOver(true);
   }
   function onDrop(ev: DragEvent) {
     setOver(false);
-    const ids = droppedMail(ev);
-    if (!ids) return;
+    const drag = droppedMail(ev);
+    if (!drag) return;
     ev.preventDefault();
-    void moveMail(ids, node);
+    // The whole of each dragged thread, as "move to folder" moves it.
+    void droppedMailIds(drag).then((ids) => moveMail(ids, node));
   }
 
   const classes = ['nav-item', 'own-folder'];

@@ -64,6 +64,8 @@ function server(tree: { mailboxes: MailboxFolders[] }) {
     },
     'POST /api/folders/delete': () => json(200, { folders: 2, mails: 7, tree: current }),
     'POST /api/folders/move-mail': (init) => json(200, { moved: JSON.parse(String(init?.body)).ids.length }),
+    // A thread read whole (a dragged row carries only its newest mail): three mails.
+    'GET /api/threads/inbox/t1': () => json(200, { id: 't1', count: 3, emails: [{ id: '21' }, { id: '22' }, { id: '23' }] }),
   });
 }
 
@@ -107,13 +109,41 @@ describe('OwnFolders', () => {
     signInAs(DANA);
     renderWithProviders(<OwnFolders />, { route: '/Inbox' });
     const link = (await screen.findAllByTestId('own-folder-link'))[2]!;
-    const data = new Map<string, string>([[DRAG_TYPE, JSON.stringify(['11', '12'])]]);
+    const data = new Map<string, string>([[DRAG_TYPE, JSON.stringify({ ids: ['11', '12'], partial: null })]]);
     const dataTransfer = { types: [DRAG_TYPE], getData: (k: string) => data.get(k) ?? '', dropEffect: 'none' };
     fireEvent.dragOver(link, { dataTransfer });
     expect(link).toHaveClass('is-drop-target');
     fireEvent.drop(link, { dataTransfer });
     await waitFor(() => expect(calls(fetch, 'POST', '/api/folders/move-mail')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!)).toEqual({ ids: ['11', '12'], folder: 'INBOX.לקוחות' });
+  });
+
+  it('moves the whole of a dragged thread the list holds in part, with the other selected rows', async () => {
+    const fetch = server({ mailboxes: [MAILBOX] });
+    signInAs(DANA);
+    renderWithProviders(<OwnFolders />, { route: '/Inbox' });
+    const link = (await screen.findAllByTestId('own-folder-link'))[2]!;
+    // Two selected rows: thread t1 (its newest mail 23 of three) and a one-mail thread (11).
+    const drag = { ids: ['23', '11'], partial: { source: '/api/threads/inbox', query: '', threadIds: ['t1'] } };
+    const data = new Map<string, string>([[DRAG_TYPE, JSON.stringify(drag)]]);
+    fireEvent.drop(link, { dataTransfer: { types: [DRAG_TYPE], getData: (k: string) => data.get(k) ?? '' } });
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/folders/move-mail')).toHaveLength(1));
+    const sent = bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!) as { ids: string[]; folder: string };
+    expect([...sent.ids].sort()).toEqual(['11', '21', '22', '23']);
+    expect(sent.folder).toBe('INBOX.לקוחות');
+  });
+
+  it('reads no listing but our own API for a drop from elsewhere', async () => {
+    const fetch = server({ mailboxes: [MAILBOX] });
+    signInAs(DANA);
+    renderWithProviders(<OwnFolders />, { route: '/Inbox' });
+    const link = (await screen.findAllByTestId('own-folder-link'))[2]!;
+    const drag = { ids: ['5'], partial: { source: 'https://evil.example/x', query: '', threadIds: ['t1'] } };
+    const data = new Map<string, string>([[DRAG_TYPE, JSON.stringify(drag)]]);
+    fireEvent.drop(link, { dataTransfer: { types: [DRAG_TYPE], getData: (k: string) => data.get(k) ?? '' } });
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/folders/move-mail')).toHaveLength(1));
+    expect(bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!)).toEqual({ ids: ['5'], folder: 'INBOX.לקוחות' });
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('evil'))).toBe(false);
   });
 
   it('groups the folders per mailbox when there are several', async () => {

@@ -4,6 +4,7 @@
 
 import type { DragEvent } from 'react';
 import type { FolderNode, MailboxFolders } from '../../api/folders';
+import { fetchThread } from '../../api/triage';
 
 export interface TreeItem {
   node: FolderNode;
@@ -13,8 +14,22 @@ export interface TreeItem {
 /** The `?box=` of the inbox page: a folder of the user's own, by its server path. */
 export const BOX_PARAM = 'box';
 
-/** The mail dragged from the list: a JSON array of mail ids. */
+/** The mail dragged from the list: a JSON {@link MailDrag}. */
 export const DRAG_TYPE = 'application/x-mailclient-mail';
+
+/** At most this many threads are read whole for one drop (as many as a page of the list). */
+const MAX_DRAGGED_THREADS = 100;
+
+/**
+ * What a drag of rows from the list carries: the ids of the mail the rows hold, and, for the threads
+ * the list holds only in part (a row carries its newest mail), where their whole is read: the
+ * listing (its API path and query) and the threads' ids. A drop moves every mail of every dragged
+ * thread, as "move to folder" does.
+ */
+export interface MailDrag {
+  ids: string[];
+  partial: { source: string; query: string; threadIds: string[] } | null;
+}
 
 /** Whether a folder is one of the user's own (no role: not INBOX, Sent, Drafts, Trash, Junk, Archive). */
 export function isOwn(node: FolderNode): boolean {
@@ -80,23 +95,47 @@ export function ownFolderHref(path: string): string {
   return `/Inbox?${BOX_PARAM}=${encodeURIComponent(path)}`;
 }
 
-/** Starts a drag of these mails (a desktop drag onto a sidebar folder moves them). */
-export function startMailDrag(ev: DragEvent, ids: string[]): void {
-  ev.dataTransfer.setData(DRAG_TYPE, JSON.stringify(ids));
-  ev.dataTransfer.setData('text/plain', ids.join(' '));
+/** Starts a drag of these rows' mail (a desktop drag onto a sidebar folder moves it). */
+export function startMailDrag(ev: DragEvent, drag: MailDrag): void {
+  ev.dataTransfer.setData(DRAG_TYPE, JSON.stringify(drag));
+  ev.dataTransfer.setData('text/plain', drag.ids.join(' '));
   ev.dataTransfer.effectAllowed = 'move';
 }
 
-/** The mail ids of a drop, or null when it carries no mail of ours. */
-export function droppedMail(ev: DragEvent): string[] | null {
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+
+/** What a drop carries, or null when it carries no mail of ours (or not in our shape). */
+export function droppedMail(ev: DragEvent): MailDrag | null {
   const raw = ev.dataTransfer.getData(DRAG_TYPE);
   if (!raw) return null;
   try {
-    const ids: unknown = JSON.parse(raw);
-    return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? (ids as string[]) : null;
+    const drag = JSON.parse(raw) as Partial<MailDrag> | null;
+    if (!drag || !isStrings(drag.ids)) return null;
+    const p = drag.partial;
+    // Only a thread listing of our own API is read (the drop may come from anywhere).
+    const partial =
+      p && typeof p.source === 'string' && p.source.startsWith('/api/threads/') && typeof p.query === 'string' && isStrings(p.threadIds)
+        ? { source: p.source, query: p.query, threadIds: p.threadIds.slice(0, MAX_DRAGGED_THREADS) }
+        : null;
+    return { ids: drag.ids, partial };
   } catch {
     return null;
   }
+}
+
+/**
+ * Every mail of a drop: the rows' mail, and the whole of each thread the list held in part (read
+ * now). A thread that cannot be read (its mail left the listing) keeps the rows' mail of it.
+ */
+export async function droppedMailIds(drag: MailDrag): Promise<string[]> {
+  const { partial } = drag;
+  if (!partial) return drag.ids;
+  const wholes = await Promise.all(
+    partial.threadIds.map((id) => fetchThread(partial.source, id, partial.query).catch(() => null)),
+  );
+  const all = new Set(drag.ids);
+  for (const whole of wholes) whole?.emails.forEach((e) => all.add(e.id));
+  return [...all];
 }
 
 /** The mailbox a folder path belongs to in the tree. */

@@ -12,6 +12,7 @@ import { he } from '../../i18n/he';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { DEFAULT_FOLDER, SIDEBAR_FOLDERS, normalizeFolder } from './folders';
 import { useOwnFolder } from '../folders/useFolderTree';
+import { ownFolderKey } from '../../api/folders';
 import { MailView } from './MailView';
 import { MAIL_PARAM } from './useOpenMail';
 import { InboxZeroPanel } from './zero/InboxZeroPanel';
@@ -70,7 +71,7 @@ export default function InboxPage() {
             <InboxZeroPanel />
           </div>
         )}
-        <MailView key={own ? `box:${own.path}` : folder} folder={folder} accounts={accounts} own={own} />
+        <MailView key={own ? ownFolderKey(own.path) : folder} folder={folder} accounts={accounts} own={own} />
       </>
     );
   }

@@ -36,7 +36,7 @@ import { useThreadCursor } from './useThreadCursor';
 import { useThreads } from './useThreads';
 import { useTriage } from './useTriage';
 import { SpamTools } from '../spam/SpamTools';
-import { folderThreadsPath } from '../../api/folders';
+import { folderThreadsPath, ownFolderKey } from '../../api/folders';
 import { MoveToFolder } from '../folders/MoveToFolder';
 import { startMailDrag } from '../folders/tree';
 
@@ -80,10 +80,12 @@ export function MailView({
   own?: OwnFolder;
 }) {
   // A folder of the user's own is listed, triaged and moved from as any folder: by its path (the
-  // server's listings and status answers take a folder's name where they take a fixed one).
-  const folder = own ? (own.path as FolderKey) : fixed;
+  // server's listings and status answers take a folder's name where they take a fixed one),
+  // marked as a path so one called "Spam" or "sent" is never taken for the fixed folder.
+  const folder = own ? (ownFolderKey(own.path) as FolderKey) : fixed;
   const [options, setOptions] = useState<ListOptions>({});
-  const list = useThreads(own ? folderThreadsPath(own.path) : folderSource(folder), options);
+  const source = own ? folderThreadsPath(own.path) : folderSource(folder);
+  const list = useThreads(source, options);
   const { threads, revalidate } = list;
   const { mutate, cache } = useSWRConfig();
   const toast = useToast();
@@ -302,9 +304,15 @@ export function MailView({
         onOpen={openFromList}
         onToggleStar={toggleStar}
         onToggleCheck={toggleCheck}
-        onDragStart={(ev, th) =>
-          startMailDrag(ev, mailIds(checked.has(th.id) ? checkedThreads : [th]))
-        }
+        onDragStart={(ev, th) => {
+          // The selection when the dragged row is in it; the whole of each thread moves.
+          const dragged = checked.has(th.id) ? checkedThreads : [th];
+          const partial = dragged.filter(isPartial).map((t) => t.id);
+          startMailDrag(ev, {
+            ids: mailIds(dragged),
+            partial: source && partial.length > 0 ? { source, query: list.query, threadIds: partial } : null,
+          });
+        }}
         onSwipe={swipeThread}
         onPullRefresh={refreshing ? undefined : () => void refresh()}
       />

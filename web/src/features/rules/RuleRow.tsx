@@ -1,6 +1,7 @@
 // One rule of the list (spec 001 "Rules and filters page", §4): its place in the run order with the
 // buttons that move it, its name, the 'stops' badge, the rule in words (describe.ts), when it was
-// made (with the labels it adds, in their colours), the active switch, and its actions: run it now on the inbox, its activity, edit, delete.
+// made (with the labels it adds, in their colours), a folder it moves mail into that is gone
+// (deleted on the server: the rule moves nothing until another is chosen), the active switch, and its actions: run it now on the inbox, its activity, edit, delete.
 // An inactive rule is dimmed.
 
 import { memo, useId } from 'react';
@@ -114,6 +115,11 @@ export const RuleRow = memo(function RuleRow({
             </span>
           )}
         </p>
+        {rule.missing_folder && (
+          <p className="rule-card__missing" role="note" data-testid="rule-missing-folder">
+            {t.missingFolder(rule.missing_folder)}
+          </p>
+        )}
         <p className="rule-card__created">{t.createdOn(formatDate(rule.created_date))}</p>
       </div>
 

@@ -27,6 +27,7 @@ function rule(id: string, over: Partial<Rule> = {}): Rule {
     ],
     stop: false,
     forward_pending: false,
+    missing_folder: null,
     ...over,
   };
 }
@@ -292,6 +293,14 @@ describe('Rules page', () => {
     server(() => [rule('5', { name: 'משוחזר', actions: [{ kind: 'forward_to', value: 'x@example.test' }], forward_pending: true })]);
     renderPage();
     expect(await screen.findByTestId('rule-forward-pending')).toHaveTextContent('ההעברה ממתינה לאישור');
+  });
+
+  it('says when the folder a rule moves mail into is gone', async () => {
+    server(() => [rule('6', { name: 'חשבוניות', missing_folder: 'Invoices' }), rule('7', { name: 'אחר' })]);
+    renderPage();
+    const [warning] = await screen.findAllByTestId('rule-missing-folder');
+    expect(warning).toHaveTextContent('התיקייה „Invoices” כבר לא קיימת בתיבת הדואר');
+    expect(screen.getAllByTestId('rule-missing-folder')).toHaveLength(1);
   });
 
   it('forgets what was typed when the form is closed', async () => {
