@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, lints, the web type check and unit tests, the Rust unit and
+# Runs every test: formatting, lints, the web bundle budget, type check and unit tests, the Rust unit and
 # integration tests, and the end-to-end tests in headless Chromium against the real binary.
 # This is what .ci/run runs. Stops at the first failure.
 set -euo pipefail
@@ -13,6 +13,9 @@ scripts/install-test-deps.sh
 
 step "web: install and build"
 scripts/build-web.sh
+
+step "web: bundle budget (the inbox's first-paint JS, the editor chunk)"
+node web/scripts/bundle-budget.mjs
 
 step "web: type check and unit tests"
 (cd web && npm run --silent typecheck && npm run --silent test)

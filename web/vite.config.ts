@@ -22,6 +22,9 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each entry and lazy page loads, read by
+    // scripts/bundle-budget.mjs (the inbox's first-paint JS and the editor chunk have a budget).
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

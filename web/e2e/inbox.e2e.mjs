@@ -3,7 +3,8 @@
 // spam leaving the list with a red toast and landing in Junk, auto-archive from the Inbox Zero
 // panel, new mail delivered by SMTP appearing with its badge without a reload (the /ws channel),
 // delete with confirmation that survives a reload, bulk and keyboard, and the time to render 50
-// threads. Screenshots: web/e2e/screenshots/inbox/.
+// threads; the scripts a reload of the inbox fetches before its first row are the ones
+// scripts/bundle-budget.mjs counts (issue 42). Screenshots: web/e2e/screenshots/inbox/.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { inboxFiles, readManifest } from '../scripts/bundle-budget.mjs';
 import { launch, newPage, shot } from './support/browser.mjs';
 import { fixtures, startMailServer } from './support/mailserver.mjs';
 import { createFirstAdmin, startServer } from './support/server.mjs';
@@ -264,6 +266,36 @@ test('triage, Inbox Zero, live updates and delete in the inbox', async () => {
 
   await context.close();
   assert.deepEqual(problems, [], 'no console errors, CSP violations or failed requests');
+});
+
+test('the inbox fetches before its first row exactly the scripts the bundle budget counts', async () => {
+  const { page, context, problems } = await newPage(browser);
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('[data-testid="thread-row"]')) return;
+      window.__firstRow = performance.now();
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await signIn(page);
+  await page.getByTestId('thread-row').first().waitFor({ timeout: 20_000 });
+  // A returning user: the session is there, the page is reloaded.
+  await page.reload();
+  await page.waitForFunction(() => window.__firstRow !== undefined, null, { timeout: 20_000 });
+  await page.waitForLoadState('networkidle');
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((r) => new URL(r.name).pathname.endsWith('.js'))
+      .map((r) => ({ path: new URL(r.name).pathname.slice(1), early: r.startTime < window.__firstRow })),
+  );
+  const counted = inboxFiles(readManifest(join(repo, 'web', 'dist'))).js;
+  const early = scripts.filter((s) => s.early).map((s) => s.path).sort();
+  assert.deepEqual(early, counted, 'the scripts fetched before the first row are the budget\'s');
+  // The reading pane's chunk follows once the list has painted, so opening a mail does not wait.
+  assert.ok(scripts.some((s) => !s.early && /ReadingPane-/.test(s.path)), JSON.stringify(scripts));
+  await context.close();
+  assert.deepEqual(problems, []);
 });
 
 test('the inbox with its panel fits a phone screen', async () => {

@@ -4,7 +4,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { CheckIcon, TextSizeIcon } from '../components/icons';
 import { useDismiss } from '../components/useDismiss';
-import { he } from '../i18n/he';
+import { heScale } from '../i18n/scale';
 import { useSettingsSync } from '../features/settings/sync/SettingsProvider';
 import { SCALE_PRESETS, matchPreset } from '../session/scale';
 
@@ -29,10 +29,10 @@ export function ScaleControl() {
         data-testid="scale-button"
       >
         <TextSizeIcon />
-        <span>{he.scale.button}</span>
+        <span>{heScale.button}</span>
       </button>
       {open && (
-        <div id={panelId} className="popover popover--up scale-popover" role="group" aria-label={he.scale.title}>
+        <div id={panelId} className="popover popover--up scale-popover" role="group" aria-label={heScale.title}>
           {SCALE_PRESETS.map((p) => (
             <button
               key={p.id}
@@ -42,7 +42,7 @@ export function ScaleControl() {
               onClick={() => void update({ appScale: p.scale.app, fontScale: p.scale.font, iconScale: p.scale.icon })}
               data-testid={`scale-${p.id}`}
             >
-              <span>{he.scale.presets[p.id]}</span>
+              <span>{heScale.presets[p.id]}</span>
               {/* aria-pressed already tells assistive technology which one is current. */}
               {current === p.id && <CheckIcon className="menu-item__check" />}
             </button>

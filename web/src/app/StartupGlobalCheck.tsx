@@ -18,7 +18,7 @@ import { showActionToast } from '../session/actionToast';
 export const STARTUP_CHECK_DELAY_MS = 2000;
 export const STARTUP_TOAST_MS = 10_000;
 
-const t = he.household.startup;
+const t = he.alerts;
 
 export function StartupGlobalCheck() {
   const toast = useToast();
@@ -32,8 +32,8 @@ export function StartupGlobalCheck() {
         if (!live || !found?.exists) return;
         const mine = await api<MailAccountsResponse>(keys.mailAccounts());
         if (!live || !Array.isArray(mine?.accounts) || mine.accounts.length > 0) return;
-        showActionToast(toast, 'success', t.found, STARTUP_TOAST_MS, {
-          label: t.open,
+        showActionToast(toast, 'success', t.globalMailFound, STARTUP_TOAST_MS, {
+          label: t.globalMailOpen,
           onAction: () => navigate('/Settings'),
           testId: 'startup-global-toast',
           buttonTestId: 'startup-global-open',

@@ -3,6 +3,7 @@
 // eight Hebrew letters or emoji pass here exactly when they pass there.
 
 import { he } from '../i18n/he';
+import { heSettings } from '../i18n/settings';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -21,7 +22,7 @@ export function passwordFormProblem(
   empty: boolean,
   password: string,
   confirm?: string,
-  required: string = he.settings.validation.required,
+  required: string = heSettings.validation.required,
 ): string | null {
   return empty ? required : passwordProblem(password, confirm);
 }

@@ -8,6 +8,7 @@
 import type { FollowUpDueNotice, SnoozeWokeNotice } from '../../api/generated';
 import type { Preferences } from '../../api/settings';
 import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
 
@@ -33,7 +34,7 @@ export function announceSnoozeWoke(notice: SnoozeWokeNotice, prefs: Prefs, toast
   if (notice.by === 'user') return false;
   const text = snoozeWokeText(notice);
   toast.info(text);
-  notifyDesktop(prefs.desktopNotifications, he.snooze.wokeTitle, text, `mailclient-snooze-${notice.id}`);
+  notifyDesktop(prefs.desktopNotifications, heSnooze.wokeTitle, text, `mailclient-snooze-${notice.id}`);
   return true;
 }
 
@@ -41,5 +42,5 @@ export function announceSnoozeWoke(notice: SnoozeWokeNotice, prefs: Prefs, toast
 export function announceFollowUpDue(notice: FollowUpDueNotice, prefs: Prefs, toast: Pick<ToastApi, 'info'>): void {
   const text = followUpDueText(notice);
   toast.info(text);
-  notifyDesktop(prefs.desktopNotifications, he.snooze.dueTitle, text, `mailclient-followup-${notice.id}`);
+  notifyDesktop(prefs.desktopNotifications, heSnooze.dueTitle, text, `mailclient-followup-${notice.id}`);
 }

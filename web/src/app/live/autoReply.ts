@@ -11,9 +11,9 @@ import { notifyDesktop } from '../../session/desktopNotifications';
 
 /** The notice's text: 'נכתבה טיוטת תשובה אוטומטית ל-{name or address}: {subject}'. */
 export function autoReplyText(n: AutoReplyNotice): string {
-  const who = n.fromName.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
-  const subject = n.subject.trim() || he.autoReply.activity.noSubject;
-  return he.autoReply.written(who, subject);
+  const who = n.fromName.trim() || n.from.trim() || he.alerts.unknownSender;
+  const subject = n.subject.trim() || he.alerts.noSubject;
+  return he.alerts.autoReplyWritten(who, subject);
 }
 
 export function announceAutoReply(
@@ -23,5 +23,5 @@ export function announceAutoReply(
 ): void {
   const text = autoReplyText(notice);
   toast.success(text);
-  notifyDesktop(prefs.desktopNotifications, he.autoReply.desktopTitle, text, 'mailclient-auto-reply');
+  notifyDesktop(prefs.desktopNotifications, he.alerts.autoReplyTitle, text, 'mailclient-auto-reply');
 }

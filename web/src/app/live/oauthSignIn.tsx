@@ -14,7 +14,7 @@ import { notifyDesktop } from '../../session/desktopNotifications';
 /** '{server message} ({address})', or the app's own words when the server said none. */
 export function oauthSignInText(n: OAuthSignInNotice): string {
   const message = n.message.trim();
-  return message ? `${message} (${n.email})` : he.oauth.noticeFor(n.email);
+  return message ? `${message} (${n.email})` : he.alerts.oauthFor(n.email);
 }
 
 export function announceOAuthSignIn(
@@ -29,10 +29,10 @@ export function announceOAuthSignIn(
       <div className="action-toast" data-testid="oauth-notice">
         <p dir="auto">{text}</p>
         <a href="#/Settings" className="button action-toast__button" onClick={close} data-testid="oauth-notice-settings">
-          {he.oauth.toSettings}
+          {he.alerts.oauthToSettings}
         </a>
       </div>
     ),
   });
-  notifyDesktop(prefs.desktopNotifications, he.oauth.notice, text, `mailclient-oauth-${notice.email}`);
+  notifyDesktop(prefs.desktopNotifications, he.alerts.oauthTitle, text, `mailclient-oauth-${notice.email}`);
 }

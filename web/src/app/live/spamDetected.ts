@@ -11,9 +11,9 @@ import { notifyDesktop } from '../../session/desktopNotifications';
 
 /** '{server message}: {name or address} — {subject}'. */
 export function spamNoticeText(n: SpamNotice): string {
-  const who = n.fromName.trim() || n.from.trim() || he.autoReply.activity.unknownSender;
-  const subject = n.subject.trim() || he.spam.activity.noSubject;
-  const lead = n.message.trim() || he.spam.desktopTitle;
+  const who = n.fromName.trim() || n.from.trim() || he.alerts.unknownSender;
+  const subject = n.subject.trim() || he.alerts.noSubject;
+  const lead = n.message.trim() || he.alerts.spamTitle;
   return `${lead}: ${who} — ${subject}`;
 }
 
@@ -24,5 +24,5 @@ export function announceSpam(
 ): void {
   const text = spamNoticeText(notice);
   toast.warning(text);
-  notifyDesktop(prefs.desktopNotifications, he.spam.desktopTitle, text, 'mailclient-spam');
+  notifyDesktop(prefs.desktopNotifications, he.alerts.spamTitle, text, 'mailclient-spam');
 }

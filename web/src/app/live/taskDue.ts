@@ -10,7 +10,7 @@ import type { ToastApi } from '../../session/Toasts';
 import { notifyDesktop } from '../../session/desktopNotifications';
 
 export function taskDueText(n: TaskDueNotice): string {
-  return he.tasks.reminder(n.title.trim() || he.tasks.untitled);
+  return he.alerts.taskReminder(n.title.trim() || he.alerts.taskUntitled);
 }
 
 export function announceTaskDue(
@@ -21,5 +21,5 @@ export function announceTaskDue(
   const text = taskDueText(notice);
   toast.info(text);
   // One notification per task: a second reminder for it replaces the first.
-  notifyDesktop(prefs.desktopNotifications, he.tasks.reminderTitle, text, `mailclient-task-${notice.id}`);
+  notifyDesktop(prefs.desktopNotifications, he.alerts.taskReminderTitle, text, `mailclient-task-${notice.id}`);
 }

@@ -12,13 +12,14 @@ import type { MailAccountWithSync } from '../../api/types';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
+import { heOauth } from '../../i18n/oauth';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/oauth.css';
 import { isBusy } from './useMailAccounts';
 
-const t = he.settings.mail;
-const to = he.oauth;
+const t = heSettings.mail;
+const to = heOauth;
 
 export function ConnectedAccounts({
   accounts,

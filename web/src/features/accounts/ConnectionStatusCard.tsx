@@ -8,7 +8,7 @@
 // a `sync_status` event; the 30 s poll is only the fallback when the channel is down.
 
 import type { MailAccountWithSync } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import { formatDateTime } from '../../lib/dates';
 import { useMailAccounts } from './useMailAccounts';
 import '../../styles/settings-cards.css';
@@ -17,7 +17,7 @@ import { useNow } from '../../components/useNow';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.settings.cards.connection;
+const t = heSettings.cards.connection;
 
 /** The fallback poll of the accounts while nothing is busy (the live channel is the fast path). */
 export const CONNECTION_POLL_MS = 30_000;

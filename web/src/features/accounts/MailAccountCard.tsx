@@ -13,7 +13,8 @@ import { useSWRConfig } from 'swr';
 import { householdKeys } from '../../api/household';
 import { isMailKey } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
+import { heOauth } from '../../i18n/oauth';
 import { useMailAccounts } from './useMailAccounts';
 import { useOAuthProviders } from '../oauth/useOAuthProviders';
 import { useOAuthReturn } from '../oauth/useOAuthReturn';
@@ -27,7 +28,7 @@ import { Card } from '../../components/Card';
 
 export { REDIRECT_MS, SAVED_TOAST_MS } from './useMailAccountForm';
 
-const t = he.settings.mail;
+const t = heSettings.mail;
 
 export function MailAccountCard({
   oauthNavigate,
@@ -47,7 +48,7 @@ export function MailAccountCard({
   };
   const signIn = useOAuthSignIn({
     onConnected: (email) => {
-      toast.success(he.oauth.done(email));
+      toast.success(heOauth.done(email));
       reloadAfterSignIn();
     },
     navigate: oauthNavigate,

@@ -8,7 +8,8 @@
 import type { FormEvent } from 'react';
 import { useAuth } from '../../session/AuthProvider';
 import { SubmitButton, TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
+import { heHousehold } from '../../i18n/household';
 import '../../styles/settings-cards.css';
 import { HouseholdAiKeyField } from '../household/HouseholdAiKeyField';
 import { OAuthSection } from '../oauth/OAuthSection';
@@ -18,9 +19,9 @@ import { CertificateWarning, OutcomeView, PinnedCertificates } from './MailConne
 import { ProviderHint, ServerFields } from './MailServerFields';
 import type { DetectStatus, MailAccountForm } from './useMailAccountForm';
 
-const t = he.settings.mail;
-const td = he.settings.cards.detect;
-const th = he.household.mail;
+const t = heSettings.mail;
+const td = heSettings.cards.detect;
+const th = heHousehold.mail;
 
 export function MailConnectForm({
   mail,

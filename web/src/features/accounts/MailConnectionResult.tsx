@@ -4,10 +4,10 @@
 
 import type { ServerCheck } from '../../api/types';
 import { CheckIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import type { Outcome, Pins, Server } from './mailAccountForm';
 
-const t = he.settings.mail;
+const t = heSettings.mail;
 
 export function OutcomeView({ outcome }: { outcome: Outcome }) {
   const { result } = outcome;

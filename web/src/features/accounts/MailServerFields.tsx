@@ -4,10 +4,10 @@
 
 import type { DetectedProvider } from '../../api/types';
 import { CheckboxField, TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import { PORT_PLACEHOLDER, type Form, type Server, type ServerField } from './mailAccountForm';
 
-const t = he.settings.mail;
+const t = heSettings.mail;
 
 export function ProviderHint({ provider, detecting }: { provider: DetectedProvider | null; detecting: boolean }) {
   if (detecting && !provider) {

@@ -7,10 +7,10 @@ import useSWR from 'swr';
 import type { MailProvider, ProvidersResponse } from '../../api/types';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import '../../styles/settings-cards.css';
 
-const t = he.settings.cards.providers;
+const t = heSettings.cards.providers;
 
 /** The SWR key (the GET path, as api/keys.ts does it; the list has no entry there yet). */
 export const PROVIDERS_KEY = '/api/providers';

@@ -27,7 +27,8 @@ import { accountAuth } from '../../api/oauth';
 import type { DetectedProvider, MailAccount } from '../../api/types';
 import { looksLikeAddress } from '../../lib/address';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
+import { heHousehold } from '../../i18n/household';
 import {
   DEFAULT_PORT,
   EMPTY_FORM,
@@ -47,8 +48,8 @@ import {
 } from './mailAccountForm';
 import { useProviderDetection } from './useProviderDetection';
 
-const t = he.settings.mail;
-const th = he.household.mail;
+const t = heSettings.mail;
+const th = heHousehold.mail;
 
 /** What the last "detect provider" click found, for the status line beside the button. */
 export type DetectStatus =

@@ -8,11 +8,11 @@ import useSWR, { useSWRConfig } from 'swr';
 import { aiKeys, type AiSettings, type KeyExists } from '../../api/ai';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
-import { he } from '../../i18n/he';
+import { heAiSettings } from '../../i18n/aiSettings';
 import { AiKeySection } from './AiKeySection';
 import { AiProviderForm } from './AiProviderForm';
 
-const t = he.aiSettings;
+const t = heAiSettings;
 
 export function AiCard() {
   const settings = useSWR<AiSettings>(aiKeys.settings());

@@ -11,9 +11,9 @@ import { errorMessage } from '../../api/client';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heAiSettings } from '../../i18n/aiSettings';
 
-const t = he.aiSettings;
+const t = heAiSettings;
 
 /** `keyRequired` of the saved provider; undefined while the provider settings load. */
 export function AiKeySection({ keyRequired, keyElsewhere = false }: { keyRequired: boolean | undefined; keyElsewhere?: boolean }) {

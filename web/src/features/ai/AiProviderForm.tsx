@@ -11,9 +11,9 @@ import type { KeyedMutator } from 'swr';
 import { saveAiSettings, type AiProvider, type AiProviderChoice, type AiSettings } from '../../api/ai';
 import { errorMessage } from '../../api/client';
 import { SelectField, TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heAiSettings } from '../../i18n/aiSettings';
 
-const t = he.aiSettings;
+const t = heAiSettings;
 
 const PROVIDERS: readonly AiProvider[] = ['anthropic', 'openai'];
 

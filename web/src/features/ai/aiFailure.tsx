@@ -5,7 +5,7 @@
 import { Link } from 'react-router-dom';
 import { aiFailureMessage, isKeyMissing } from '../../api/ai';
 import type { ToastApi } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heAi } from '../../i18n/ai';
 
 export function showAiFailure(toast: ToastApi, e: unknown, fixed: string): void {
   const message = aiFailureMessage(e, fixed);
@@ -18,7 +18,7 @@ export function showAiFailure(toast: ToastApi, e: unknown, fixed: string): void 
       <p className="ai-key-missing" dir="auto" data-testid="ai-key-missing">
         {message}{' '}
         <Link to="/Settings" className="ai-key-missing__link" onClick={close} data-testid="ai-settings-link">
-          {he.ai.toSettings}
+          {heAi.toSettings}
         </Link>
       </p>
     ),

@@ -23,7 +23,9 @@ import { withReason } from '../../api/outgoing';
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { he } from '../../i18n/he';
+import { heAiTraining } from '../../i18n/aiTraining';
+import { heHousehold } from '../../i18n/household';
+import { heSpam } from '../../i18n/spam';
 import { formatDateTime } from '../../lib/dates';
 import { SpamTraining } from '../spam/SpamTraining';
 import { GeneralSettings } from './GeneralSettings';
@@ -31,8 +33,8 @@ import { TemplatesEditor } from './TemplatesEditor';
 import '../../styles/household.css';
 import { sameForm, toBody, toForm, withGlobal, type TrainingForm } from './trainingForm';
 
-const t = he.aiTraining;
-const tg = he.household.training;
+const t = heAiTraining;
+const tg = heHousehold.training;
 
 /** Spec 001 §4/§9: the success message hides after 3 seconds. */
 export const SAVED_MESSAGE_MS = 3000;
@@ -162,7 +164,7 @@ export default function AITrainingPage() {
     <section className="page-section ai-training" data-testid="page-AITrainingPage">
       <p className="settings__intro">{t.intro}</p>
 
-      <div className="tabs ai-training__tabs" role="tablist" aria-label={he.spam.tabs.label}>
+      <div className="tabs ai-training__tabs" role="tablist" aria-label={heSpam.tabs.label}>
         {TABS.map((k) => (
           <button
             key={k}
@@ -175,7 +177,7 @@ export default function AITrainingPage() {
             onClick={() => setTab(k)}
             data-testid={`training-tab-${k}`}
           >
-            {he.spam.tabs[k]}
+            {heSpam.tabs[k]}
           </button>
         ))}
       </div>
@@ -229,7 +231,7 @@ export default function AITrainingPage() {
           {global?.exists && (
             <p id="training-global-info" className="ai-training__global" data-testid="training-global-info">
               {tg.globalInfo(
-                global.updatedBy || he.household.unknownUser,
+                global.updatedBy || heHousehold.unknownUser,
                 global.lastUpdated ? formatDateTime(global.lastUpdated) : '',
               )}
             </p>

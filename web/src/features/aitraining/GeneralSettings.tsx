@@ -4,11 +4,11 @@
 
 import { AI_LANGUAGES, AI_TONES, MAX_LENGTH_RANGE, type AiLanguage, type AiTone } from '../../api/ai';
 import { CheckboxField, SelectField, TextAreaField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heAiTraining } from '../../i18n/aiTraining';
 import { CREATIVITY, parseMaxLength, roundCreativity, type TrainingForm } from './trainingForm';
 import { Card } from '../../components/Card';
 
-const t = he.aiTraining;
+const t = heAiTraining;
 
 interface Props {
   form: TrainingForm;

@@ -5,11 +5,11 @@
 import { useState, type FormEvent } from 'react';
 import type { AiTemplate } from '../../api/ai';
 import { SubmitButton, TextAreaField, TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heAiTraining } from '../../i18n/aiTraining';
 import { newTemplateId } from './trainingForm';
 import { Card } from '../../components/Card';
 
-const t = he.aiTraining;
+const t = heAiTraining;
 
 interface Props {
   templates: AiTemplate[];

@@ -8,13 +8,13 @@ import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
 import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import { passwordFormProblem } from '../../lib/passwords';
 import { Card } from '../../components/Card';
 import { Fact } from '../../components/Fact';
 import { useSubmit } from '../../components/useSubmit';
 
-const t = he.settings.account;
+const t = heSettings.account;
 
 export function AccountCard() {
   const { user } = useAuth();
@@ -51,7 +51,7 @@ export function AccountCard() {
           <bdi>{user.username}</bdi>
         </Fact>
         <Fact label={t.role} testId="account-role">
-          <span className={`badge badge--role badge--${user.role}`}>{he.settings.roles[user.role]}</span>
+          <span className={`badge badge--role badge--${user.role}`}>{heSettings.roles[user.role]}</span>
         </Fact>
       </dl>
 

@@ -12,6 +12,7 @@ import { useToast } from '../../session/Toasts';
 import { SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { he } from '../../i18n/he';
+import { heSetup } from '../../i18n/setup';
 import { passwordFormProblem } from '../../lib/passwords';
 import type { LoginLocationState } from './LoginPage';
 import { AuthCard } from './AuthCard';
@@ -24,7 +25,7 @@ export function validateSetup(f: {
   confirm: string;
 }): string | null {
   const empty = !f.name.trim() || !f.username.trim() || !f.password || !f.confirm;
-  return passwordFormProblem(empty, f.password, f.confirm, he.setup.required);
+  return passwordFormProblem(empty, f.password, f.confirm, heSetup.required);
 }
 
 export default function SetupPage() {
@@ -42,15 +43,15 @@ export default function SetupPage() {
     body = (
       <>
         <p className="notice notice--error" role="alert">
-          {he.setup.statusFailed} {errorMessage(status.error)}
+          {heSetup.statusFailed} {errorMessage(status.error)}
         </p>
         <button type="button" className="button" onClick={() => void status.mutate()}>
-          {he.setup.retry}
+          {heSetup.retry}
         </button>
       </>
     );
   } else if (!status.data) {
-    body = <p role="status">{he.setup.checking}</p>;
+    body = <p role="status">{heSetup.checking}</p>;
   } else if (!status.data.needsSetup) {
     body = <SetupDone />;
   } else {
@@ -60,7 +61,7 @@ export default function SetupPage() {
   }
 
   return (
-    <AuthCard title={he.setup.title} wide>
+    <AuthCard title={heSetup.title} wide>
       {body}
     </AuthCard>
   );
@@ -70,10 +71,10 @@ function SetupDone() {
   return (
     <>
       <p className="notice notice--info" role="status" data-testid="setup-done">
-        {he.setup.alreadyDone}
+        {heSetup.alreadyDone}
       </p>
       <Link className="button button--primary button--block" to="/login">
-        {he.setup.goToLogin}
+        {heSetup.goToLogin}
       </Link>
     </>
   );
@@ -102,9 +103,9 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         body,
       });
       if (!res?.success) throw new ApiError(500, he.errors.server);
-      toast.success(he.setup.created);
+      toast.success(heSetup.created);
       const state: LoginLocationState = {
-        notice: he.setup.created,
+        notice: heSetup.created,
         username: res.user?.username ?? username.trim(),
       };
       navigate('/login', { replace: true, state });
@@ -117,16 +118,16 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
 
   return (
     <>
-      <p className="auth-card__subtitle">{he.setup.intro}</p>
+      <p className="auth-card__subtitle">{heSetup.intro}</p>
       {!token && (
         <p className="notice notice--warning" role="note" data-testid="setup-missing-token">
-          {he.setup.missingToken}
+          {heSetup.missingToken}
         </p>
       )}
       <form className="form" onSubmit={onSubmit} noValidate>
         <TextField
           id="setup-name"
-          label={he.setup.name}
+          label={heSetup.name}
           name="name"
           type="text"
           autoComplete="name"
@@ -138,8 +139,8 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         <TextField
           id="setup-username"
           verbatim
-          label={he.setup.username}
-          hint={he.setup.usernameHint}
+          label={heSetup.username}
+          hint={heSetup.usernameHint}
           name="username"
           type="text"
           autoComplete="username"
@@ -151,15 +152,15 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         <NewPasswordFields
           password={{
             id: 'setup-password',
-            label: he.setup.password,
-            hint: he.setup.passwordHint,
+            label: heSetup.password,
+            hint: heSetup.passwordHint,
             name: 'password',
             value: password,
             onValueChange: setPassword,
           }}
           confirm={{
             id: 'setup-confirm',
-            label: he.setup.confirmPassword,
+            label: heSetup.confirmPassword,
             name: 'confirm',
             value: confirm,
             onValueChange: setConfirm,
@@ -170,12 +171,12 @@ function SetupForm({ token, onAlreadyDone }: { token: string; onAlreadyDone: () 
         />
         <SubmitButton
           busy={submitting}
-          busyLabel={he.setup.submitting}
+          busyLabel={heSetup.submitting}
           className="button--block"
           disabled={submitting}
           testId="setup-submit"
         >
-          {he.setup.submit}
+          {heSetup.submit}
         </SubmitButton>
       </form>
     </>

@@ -20,14 +20,14 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { SelectField, SubmitButton, TextField } from '../../components/Field';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
 import { formatDate } from '../../lib/dates';
 import { passwordFormProblem, passwordProblem } from '../../lib/passwords';
 import { Card } from '../../components/Card';
 import { LoadState } from '../../components/LoadState';
 import { useSubmit } from '../../components/useSubmit';
 
-const t = he.settings.users;
+const t = heSettings.users;
 
 const userPath = (id: number) => `/api/admin/users/${id}`;
 
@@ -68,7 +68,7 @@ function UsersCardBody({ me }: { me: User }) {
     void run(
       u,
       () => api<AdminUserResponse>(userPath(u.id), { method: 'PUT', body }),
-      t.roleUpdated(u.name, he.settings.roles[role]),
+      t.roleUpdated(u.name, heSettings.roles[role]),
     );
   }
 
@@ -177,7 +177,7 @@ function UserRow({
         </div>
         <div className="user-row__meta">
           <span className={`badge badge--role badge--${u.role}`} data-testid={`user-role-${u.username}`}>
-            {he.settings.roles[u.role]}
+            {heSettings.roles[u.role]}
           </span>
           <span className="user-row__date">{t.createdAt(formatDate(u.createdAt))}</span>
         </div>
@@ -352,8 +352,8 @@ function AddUserForm({ onAdded }: { onAdded: () => Promise<unknown> }) {
           value={role}
           onValueChange={(v) => setRole(v === 'admin' ? 'admin' : 'user')}
         >
-          <option value="user">{he.settings.roles.user}</option>
-          <option value="admin">{he.settings.roles.admin}</option>
+          <option value="user">{heSettings.roles.user}</option>
+          <option value="admin">{heSettings.roles.admin}</option>
         </SelectField>
       </div>
       {error && (

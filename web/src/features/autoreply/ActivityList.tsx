@@ -8,11 +8,11 @@
 import { useState } from 'react';
 import type { SWRResponse } from 'swr';
 import type { AutoReplyActivity, AutoReplyActivityItem, AutoReplyReason } from '../../api/autoReply';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import { formatDateTime } from '../../lib/dates';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.autoReply.activity;
+const t = heAutoReply.activity;
 
 /** Shown before 'show all'. */
 export const ACTIVITY_SHOWN = 10;

@@ -16,7 +16,7 @@ import type { AutoReplyActivity, AutoReplyStats } from '../../api/autoReply';
 import { keys } from '../../api/keys';
 import { TextField } from '../../components/Field';
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import '../../styles/autoreply.css';
 import { ActivityList } from './ActivityList';
 import { ClearDrafts } from './ClearDrafts';
@@ -28,7 +28,7 @@ import { useAutoReplySettings } from './useAutoReplySettings';
 import { WorkHoursFields } from './WorkHoursFields';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 export function AutoReplyCard() {
   const idBase = useId();

@@ -8,10 +8,10 @@ import { isAutoReplyKey } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { TrashIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import { useRefreshDrafts } from '../drafts/useDrafts';
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 /** `waiting`: the stats' auto-reply drafts (undefined while they load). */
 export function ClearDrafts({ waiting }: { waiting: number | undefined }) {

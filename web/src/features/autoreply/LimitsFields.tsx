@@ -5,11 +5,11 @@
 import { CHECK_INTERVALS, MAX_PER_DAY_RANGE, RECOMMENDED_MIN_INTERVAL } from '../../api/autoReply';
 import { SelectField } from '../../components/Field';
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import { CheckedInput } from './CheckedInput';
 import type { FieldGroupProps } from './useAutoReplySettings';
 
-const t = he.autoReply;
+const t = heAutoReply;
 const { min, max, specDefault } = MAX_PER_DAY_RANGE;
 
 /** A whole number in the server's range, or null. */

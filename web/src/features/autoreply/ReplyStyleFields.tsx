@@ -5,10 +5,10 @@
 import type { AutoReplyLength, AutoReplyTone } from '../../api/autoReply';
 import { CREATIVITY_RANGE } from '../../api/autoReply';
 import { SelectField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import type { FieldGroupProps } from './useAutoReplySettings';
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 const TONES: readonly AutoReplyTone[] = ['professional', 'friendly', 'formal'];
 const LENGTHS: readonly AutoReplyLength[] = ['short', 'medium', 'long'];

@@ -3,10 +3,10 @@
 // them (autoreply/settings.rs `entries`).
 
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import type { FieldGroupProps } from './useAutoReplySettings';
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 type BoolField = 'autoReplyOnlyPersonal' | 'autoReplyExcludeAutomated' | 'autoReplyExcludeSpam';
 type ListField = 'autoReplyBlacklist' | 'autoReplyWhitelist';

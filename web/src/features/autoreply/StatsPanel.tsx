@@ -5,12 +5,12 @@
 
 import type { SWRResponse } from 'swr';
 import type { AutoReplyStats } from '../../api/autoReply';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import { formatDateTime } from '../../lib/dates';
 import { LoadState } from '../../components/LoadState';
 import { Fact } from '../../components/Fact';
 
-const t = he.autoReply.stats;
+const t = heAutoReply.stats;
 
 /** Spec 001 §9. */
 export const AUTO_REPLY_STATS_POLL_MS = 30_000;

@@ -4,12 +4,12 @@
 // with the switch off, so they can be set up before it is turned on.
 
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 import { ISRAELI_WORK_WEEK } from '../../lib/dates';
 import { CheckedInput } from './CheckedInput';
 import type { FieldGroupProps } from './useAutoReplySettings';
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 /** The spec's default work days (autoReplyWorkDays [1,2,3,4,5]). */
 export const SPEC_WORK_WEEK: readonly number[] = [1, 2, 3, 4, 5];

@@ -12,14 +12,14 @@ import { ApiError } from '../../api/client';
 import { isAutoReplyKey, keys } from '../../api/keys';
 import { failureMessage } from '../../api/outgoing';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heAutoReply } from '../../i18n/autoReply';
 
 /** Spec 001 §9: the save delay after a change. */
 export const AUTO_REPLY_SAVE_DELAY_MS = 100;
 
 type Patch = Partial<AutoReplySettings>;
 
-const t = he.autoReply;
+const t = heAutoReply;
 
 /** Spec 001 §8's messages for a failed save. */
 export function saveFailureMessage(e: unknown): string {

@@ -15,13 +15,13 @@ import { LoadError } from '../../components/LoadError';
 import { TemplateIcon } from '../../components/icons';
 import { useAuth } from '../../session/AuthProvider';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heBuilder } from '../../i18n/builder';
 import { formContext } from './formContext';
 import './builder.css';
 
 const BuilderView = lazy(() => import('./BuilderView'));
 
-const t = he.builder;
+const t = heBuilder;
 
 /** The path whose entry the page shows: the route's path, with /builder as /builder-demo. */
 export function builderPath(pathname: string): string {

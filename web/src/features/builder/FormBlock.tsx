@@ -21,7 +21,7 @@ import {
 } from '@builder.io/react';
 import { submitBuilderForm, type BuilderFormField } from '../../api/builder';
 import { errorMessage } from '../../api/client';
-import { he } from '../../i18n/he';
+import { heBuilder } from '../../i18n/builder';
 import { formContext } from './formContext';
 
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -147,10 +147,10 @@ export class FormBlock extends Component<FormBlockProps, State> {
         }
         this.setState({ state: answer.ok ? 'success' : 'error', responseData: body, formErrorMessage });
         if (!answer.ok) {
-          formContext.onResult(false, formErrorMessage || he.builder.formFailed);
+          formContext.onResult(false, formErrorMessage || heBuilder.formFailed);
           return;
         }
-        formContext.onResult(true, he.builder.formSent);
+        formContext.onResult(true, heBuilder.formSent);
         const success = new CustomEvent('submit:success', { detail: { body }, cancelable: true });
         form.dispatchEvent(success);
         if (success.defaultPrevented) return;
@@ -207,7 +207,7 @@ export class FormBlock extends Component<FormBlockProps, State> {
                   <BuilderBlocks dataPath="sendingMessage" blocks={p.sendingMessage} />
                 ) : (
                   <p className="builder-form-sending" role="status">
-                    {he.builder.formSending}
+                    {heBuilder.formSending}
                   </p>
                 ))}
               {state === 'error' && this.state.responseData !== null && (
@@ -220,7 +220,7 @@ export class FormBlock extends Component<FormBlockProps, State> {
                   <BuilderBlocks dataPath="successMessage" blocks={p.successMessage} />
                 ) : (
                   <p className="builder-form-success" role="status">
-                    {he.builder.formSent}
+                    {heBuilder.formSent}
                   </p>
                 ))}
             </form>

@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client';
 import { outgoingKeys, type ComposeContactsResponse } from '../../api/outgoing';
 import { CheckIcon, PersonIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 
 /** Typing pauses this long before the list is asked for again. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -22,7 +22,7 @@ export interface AddressBookModalProps {
 }
 
 export function AddressBookModal({ chosen, onPick, onClose }: AddressBookModalProps) {
-  const t = he.compose.addressBook;
+  const t = heCompose.addressBook;
   const [query, setQuery] = useState('');
   const [q, setQ] = useState('');
   useEffect(() => {

@@ -7,12 +7,12 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { IMPROVE_STYLES } from '../../api/ai';
 import { SparkIcon } from '../../components/icons';
 import { useDismiss } from '../../components/useDismiss';
-import { he } from '../../i18n/he';
+import { heAi } from '../../i18n/ai';
 import type { AiAction } from './useAiHelp';
 
 const ITEMS: { action: AiAction; label: string; testId: string }[] = [
-  { action: 'subject', label: he.ai.generateSubject, testId: 'ai-generate-subject' },
-  ...IMPROVE_STYLES.map((style) => ({ action: style, label: he.ai.improve[style], testId: `ai-improve-${style}` })),
+  { action: 'subject', label: heAi.generateSubject, testId: 'ai-generate-subject' },
+  ...IMPROVE_STYLES.map((style) => ({ action: style, label: heAi.improve[style], testId: `ai-improve-${style}` })),
 ];
 
 export interface AiMenuProps {
@@ -68,12 +68,12 @@ export function AiMenu({ busy, onRun }: AiMenuProps) {
         aria-controls={open ? menuId : undefined}
         aria-busy={busy}
         disabled={busy}
-        title={he.ai.menuHint}
+        title={heAi.menuHint}
         onClick={() => setOpen((o) => !o)}
         data-testid="ai-menu"
       >
         <SparkIcon />
-        <span>{busy ? he.ai.menuBusy : he.ai.menu}</span>
+        <span>{busy ? heAi.menuBusy : heAi.menu}</span>
       </button>
       {open && (
         <div
@@ -81,7 +81,7 @@ export function AiMenu({ busy, onRun }: AiMenuProps) {
           id={menuId}
           className="popover ai-menu__list"
           role="menu"
-          aria-label={he.ai.menu}
+          aria-label={heAi.menu}
           onKeyDown={onKeyDown}
           data-testid="ai-menu-list"
         >
@@ -109,9 +109,9 @@ export function AiUndoBar({ onUndo }: { onUndo: () => void }) {
   return (
     <p className="ai-undo" role="status" data-testid="ai-improved">
       <SparkIcon />
-      <span>{he.ai.improved}</span>
+      <span>{heAi.improved}</span>
       <button type="button" className="link-button" onClick={onUndo} data-testid="ai-undo-improve">
-        {he.ai.undoImprove}
+        {heAi.undoImprove}
       </button>
     </p>
   );

@@ -4,6 +4,7 @@
 
 import { CloseIcon, PaperclipIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { formatSize } from '../../lib/size';
 import type { UploadItem } from './useUploads';
 import { IconButton } from '../../components/IconButton';
@@ -11,7 +12,7 @@ import { IconButton } from '../../components/IconButton';
 export function AttachmentList({ items, onRemove }: { items: UploadItem[]; onRemove: (key: string) => void }) {
   if (items.length === 0) return null;
   return (
-    <ul className="uploads" aria-label={he.compose.attachments}>
+    <ul className="uploads" aria-label={heCompose.attachments}>
       {items.map((it) => (
         <li
           key={it.key}
@@ -32,19 +33,19 @@ export function AttachmentList({ items, onRemove }: { items: UploadItem[]; onRem
               className="upload__progress"
               max={1}
               value={it.progress}
-              aria-label={he.compose.uploadProgress(it.name)}
+              aria-label={heCompose.uploadProgress(it.name)}
               data-testid="attachment-progress"
             />
           )}
           {it.state === 'failed' && (
             <p className="upload__error" role="alert" data-testid="attachment-error">
-              {he.compose.failedWith(he.compose.uploadFailed(it.name), it.error ?? '')}
+              {heCompose.failedWith(heCompose.uploadFailed(it.name), it.error ?? '')}
             </p>
           )}
           {it.state !== 'uploading' && (
             <IconButton
-              label={he.compose.removeAttachment(it.name)}
-              title={he.compose.removeAttachment(it.name)}
+              label={heCompose.removeAttachment(it.name)}
+              title={heCompose.removeAttachment(it.name)}
               className="upload__remove"
               onClick={() => onRemove(it.key)}
               testId="attachment-remove"

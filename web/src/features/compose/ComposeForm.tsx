@@ -8,7 +8,8 @@ import { Link } from 'react-router-dom';
 import { ORIGINAL_SUBJECT, type OutgoingMail, type Priority, type Template } from '../../api/outgoing';
 import { SelectField, TextField } from '../../components/Field';
 import { BackIcon, PaperclipIcon, ScheduleIcon, SendIcon, TemplateIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
+import { heAi } from '../../i18n/ai';
 import { AddressBookModal } from './AddressBookModal';
 import { AiMenu, AiUndoBar } from './AiMenu';
 import { AttachmentList } from './AttachmentList';
@@ -36,7 +37,7 @@ export interface ComposeFormProps {
 }
 
 export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
-  const t = he.compose;
+  const t = heCompose;
   const [to, setTo] = useState(initial.to);
   const [cc, setCc] = useState(initial.cc);
   const [bcc, setBcc] = useState(initial.bcc);
@@ -202,7 +203,7 @@ export function ComposeForm({ initial, outboxId }: ComposeFormProps) {
             editorRef={editorRef}
             initialHtml={initial.bodyHtml}
             onInput={() => {
-              if (error === t.required || error === he.ai.bodyRequired) setError(null);
+              if (error === t.required || error === heAi.bodyRequired) setError(null);
               ai.forgetUndo();
             }}
             toolbarEnd={<AiMenu busy={ai.busy !== null} onRun={(action) => void ai.run(action)} />}

@@ -5,7 +5,7 @@
 import useSWR from 'swr';
 import { outgoingKeys, type ComposeContactsResponse } from '../../api/outgoing';
 import { ContactsIcon, PaperclipIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 
 /** Spec 000 §9: recent contacts in compose: 5. */
 export const RECENT_CONTACTS = 5;
@@ -17,7 +17,7 @@ export interface ComposeSidePanelProps {
 }
 
 export function ComposeSidePanel({ onPickContacts, onAttach, onAddRecipient }: ComposeSidePanelProps) {
-  const t = he.compose.side;
+  const t = heCompose.side;
   const { data, error } = useSWR<ComposeContactsResponse>(outgoingKeys.recentContacts());
   const recent = (data?.contacts ?? []).slice(0, RECENT_CONTACTS);
 

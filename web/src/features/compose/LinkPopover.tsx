@@ -2,7 +2,7 @@
 // (which cannot be styled right-to-left or tested). Only http(s) and mailto links are accepted.
 
 import { useState, type KeyboardEvent } from 'react';
-import { he } from '../../i18n/he';
+import { heEditor } from '../../i18n/editor';
 import { safeLinkUrl } from './linkUrl';
 
 export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => void; onCancel: () => void }) {
@@ -13,7 +13,7 @@ export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => v
     e.preventDefault();
     const url = safeLinkUrl(value);
     if (!url) {
-      setError(he.compose.linkInvalid);
+      setError(heEditor.linkInvalid);
       return;
     }
     onApply(url);
@@ -28,9 +28,9 @@ export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => v
 
   // A group, not a form: Enter here adds the link and must never reach anything around it.
   return (
-    <div className="link-popover" role="group" aria-label={he.compose.link} onKeyDown={onKeyDown} data-testid="link-popover">
+    <div className="link-popover" role="group" aria-label={heEditor.link} onKeyDown={onKeyDown} data-testid="link-popover">
       <label htmlFor="compose-link-url" className="visually-hidden">
-        {he.compose.linkUrl}
+        {heEditor.linkUrl}
       </label>
       <input
         id="compose-link-url"
@@ -38,7 +38,7 @@ export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => v
         inputMode="url"
         dir="ltr"
         autoFocus
-        placeholder={he.compose.linkPlaceholder}
+        placeholder={heEditor.linkPlaceholder}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'compose-link-error' : undefined}
@@ -55,10 +55,10 @@ export function LinkPopover({ onApply, onCancel }: { onApply: (url: string) => v
         data-testid="link-url"
       />
       <button type="button" className="button button--primary" onClick={submit} data-testid="link-apply">
-        {he.compose.linkApply}
+        {heEditor.linkApply}
       </button>
       <button type="button" className="button" onClick={onCancel} data-testid="link-cancel">
-        {he.compose.linkCancel}
+        {heEditor.linkCancel}
       </button>
       {error && (
         <p id="compose-link-error" className="link-popover__error" role="alert">

@@ -8,12 +8,12 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { outgoingKeys, type OutboxResponse } from '../../api/outgoing';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { ComposeForm } from './ComposeForm';
 import { fromMail, type ComposeInitial } from './prefill';
 
 export function OutboxEdit({ outboxId }: { outboxId: string }) {
-  const t = he.compose;
+  const t = heCompose;
   const { data, error, mutate } = useSWR<OutboxResponse>(outgoingKeys.outbox());
   const [initial, setInitial] = useState<ComposeInitial | null>(null);
   const item = data?.items.find((i) => i.id === outboxId);

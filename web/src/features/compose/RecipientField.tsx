@@ -5,7 +5,7 @@
 
 import { useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CloseIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { addRecipients } from './recipients';
 
 export interface RecipientFieldProps {
@@ -69,7 +69,7 @@ export function RecipientField({ id, label, emails, onChange, onError, testId, a
       <label className="recipient-row__label" htmlFor={id}>
         {label}
       </label>
-      <ul className="chips" aria-label={he.compose.recipientsHint(label, emails.length)}>
+      <ul className="chips" aria-label={heCompose.recipientsHint(label, emails.length)}>
         {emails.map((email) => (
           <li key={email} className="chip" data-testid="recipient-chip" data-email={email}>
             <bdi dir="ltr" className="chip__text">
@@ -78,7 +78,7 @@ export function RecipientField({ id, label, emails, onChange, onError, testId, a
             <button
               type="button"
               className="chip__remove"
-              aria-label={he.compose.removeRecipient(email)}
+              aria-label={heCompose.removeRecipient(email)}
               onClick={() => {
                 onChange(emails.filter((x) => x !== email));
                 onError(null);
@@ -99,8 +99,8 @@ export function RecipientField({ id, label, emails, onChange, onError, testId, a
             autoComplete="email"
             // autoFocus on a fresh mail only: the page decides which field the user starts in.
             autoFocus={autoFocus}
-            placeholder={emails.length === 0 ? he.compose.recipientsPlaceholder : undefined}
-            title={he.compose.recipientsHelp}
+            placeholder={emails.length === 0 ? heCompose.recipientsPlaceholder : undefined}
+            title={heCompose.recipientsHelp}
             value={text}
             onChange={(e) => {
               setText(e.target.value);

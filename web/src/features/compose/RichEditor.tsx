@@ -74,7 +74,7 @@ import {
   UnderlineIcon,
   UndoIcon,
 } from './editorIcons';
-import { he } from '../../i18n/he';
+import { heEditor } from '../../i18n/editor';
 import { textDirection } from './direction';
 import { $blockDirection, $exportHtml, $isBlank, $nodesFromHtml, $setHtml, EDITOR_NODES } from './editorHtml';
 import { LinkPopover } from './LinkPopover';
@@ -300,7 +300,7 @@ function EditorBody({ editorRef, onInput, toolbarEnd, id = 'compose-editor', tes
   // Keeps the editor's selection when a toolbar button is pressed.
   const keepSelection = (e: MouseEvent) => e.preventDefault();
 
-  const t = he.compose;
+  const t = heEditor;
   const buttons: { testId: string; label: string; Icon: ComponentType; pressed?: boolean; disabled?: boolean; mirror?: boolean; run: () => void }[] = [
     { testId: 'fmt-bold', label: t.bold, Icon: BoldIcon, pressed: state.bold, run: () => formatText('bold') },
     { testId: 'fmt-italic', label: t.italic, Icon: ItalicIcon, pressed: state.italic, run: () => formatText('italic') },

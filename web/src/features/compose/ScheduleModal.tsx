@@ -4,7 +4,7 @@
 
 import { useState } from 'react';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { formatDateTime } from '../../lib/dates';
 import { QUICK_OPTIONS, dateInputValue, quickSlot, slotDate, type Slot } from './schedule';
 
@@ -24,16 +24,16 @@ export function ScheduleModal({ fieldsReady, busy, onSchedule, onClose, now = ()
   const past = when !== null && when.getTime() <= now().getTime();
 
   let problem: string | null = null;
-  if (!fieldsReady) problem = he.compose.scheduler.fieldsMissing;
-  else if (!when) problem = he.compose.scheduler.pickDateTime;
-  else if (past) problem = he.compose.scheduler.past;
+  if (!fieldsReady) problem = heCompose.scheduler.fieldsMissing;
+  else if (!when) problem = heCompose.scheduler.pickDateTime;
+  else if (past) problem = heCompose.scheduler.past;
   const ready = problem === null && !busy;
 
   return (
-    <Modal title={he.compose.scheduler.title} closeLabel={he.compose.scheduler.cancel} onClose={onClose} busy={busy} testId="schedule-modal">
+    <Modal title={heCompose.scheduler.title} closeLabel={heCompose.scheduler.cancel} onClose={onClose} busy={busy} testId="schedule-modal">
       <div className="schedule">
         <fieldset className="schedule__quick">
-          <legend>{he.compose.scheduler.quick}</legend>
+          <legend>{heCompose.scheduler.quick}</legend>
           {QUICK_OPTIONS.map((option) => {
             const s = quickSlot(option, now());
             const chosen = s.date === slot.date && s.time === slot.time;
@@ -46,14 +46,14 @@ export function ScheduleModal({ fieldsReady, busy, onSchedule, onClose, now = ()
                 onClick={() => setSlot(s)}
                 data-testid={`schedule-quick-${option}`}
               >
-                {he.compose.scheduler[option]}
+                {heCompose.scheduler[option]}
               </button>
             );
           })}
         </fieldset>
         <div className="schedule__fields">
           <div className="field">
-            <label htmlFor="schedule-date">{he.compose.scheduler.date}</label>
+            <label htmlFor="schedule-date">{heCompose.scheduler.date}</label>
             <input
               id="schedule-date"
               type="date"
@@ -64,7 +64,7 @@ export function ScheduleModal({ fieldsReady, busy, onSchedule, onClose, now = ()
             />
           </div>
           <div className="field">
-            <label htmlFor="schedule-time">{he.compose.scheduler.time}</label>
+            <label htmlFor="schedule-time">{heCompose.scheduler.time}</label>
             <input
               id="schedule-time"
               type="time"
@@ -81,7 +81,7 @@ export function ScheduleModal({ fieldsReady, busy, onSchedule, onClose, now = ()
         ) : (
           when && (
             <p className="notice notice--info" role="status" data-testid="schedule-summary">
-              {he.compose.scheduler.willSend(formatDateTime(when))}
+              {heCompose.scheduler.willSend(formatDateTime(when))}
             </p>
           )
         )}
@@ -93,10 +93,10 @@ export function ScheduleModal({ fieldsReady, busy, onSchedule, onClose, now = ()
             onClick={() => when && onSchedule(when)}
             data-testid="schedule-confirm"
           >
-            {busy ? he.compose.scheduler.scheduling : he.compose.scheduler.confirm}
+            {busy ? heCompose.scheduler.scheduling : heCompose.scheduler.confirm}
           </button>
           <button type="button" className="button" onClick={onClose} disabled={busy}>
-            {he.compose.scheduler.cancel}
+            {heCompose.scheduler.cancel}
           </button>
         </div>
       </div>

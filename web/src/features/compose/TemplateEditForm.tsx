@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { updateTemplate, withReason, type Template } from '../../api/outgoing';
 import { useToast } from '../../session/Toasts';
 import { CheckboxField, TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 
 export interface TemplateEditFormProps {
   template: Template;
@@ -15,7 +15,7 @@ export interface TemplateEditFormProps {
 
 export function TemplateEditForm({ template, currentBody, onDone }: TemplateEditFormProps) {
   const toast = useToast();
-  const t = he.compose.templatePicker;
+  const t = heCompose.templatePicker;
   const [name, setName] = useState(template.name);
   const [subject, setSubject] = useState(template.subject);
   const [useCurrent, setUseCurrent] = useState(false);

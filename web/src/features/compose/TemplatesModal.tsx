@@ -9,7 +9,7 @@ import { createTemplate, deleteTemplate, outgoingKeys, withReason, type Template
 import { useToast } from '../../session/Toasts';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { subjectDirection } from './direction';
 import { TemplateEditForm } from './TemplateEditForm';
 
@@ -21,7 +21,7 @@ export interface TemplatesModalProps {
 }
 
 export function TemplatesModal({ onApply, onClose, current }: TemplatesModalProps) {
-  const t = he.compose.templatePicker;
+  const t = heCompose.templatePicker;
   const toast = useToast();
   const { data, error, isLoading, mutate } = useSWR<TemplatesResponse>(outgoingKeys.templates());
   const templates = data?.templates ?? [];

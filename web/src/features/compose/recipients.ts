@@ -1,7 +1,7 @@
 // Recipient chips' rules (spec 000 §5): an address needs an '@' and a '.', and a list holds each
 // address once. Typed or pasted text may hold several addresses at once.
 
-import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { addressIn } from './prefill';
 
 /** Splits typed or pasted text on commas, semicolons and whitespace outside <...>. */
@@ -19,9 +19,9 @@ export function splitAddresses(text: string): string[] {
 /** Why `address` cannot join `list`, or null when it can. */
 export function recipientProblem(address: string, list: readonly string[]): string | null {
   const clean = addressIn(address);
-  if (!clean) return he.compose.invalidEmail;
+  if (!clean) return heCompose.invalidEmail;
   const lower = clean.toLowerCase();
-  if (list.some((a) => a.toLowerCase() === lower)) return he.compose.duplicateRecipient;
+  if (list.some((a) => a.toLowerCase() === lower)) return heCompose.duplicateRecipient;
   return null;
 }
 
@@ -43,7 +43,7 @@ export function addRecipients(text: string, list: readonly string[]): AddResult 
     if (problem) {
       error ??= problem;
       // A duplicate is already there: nothing to fix, so it does not stay in the input.
-      if (problem !== he.compose.duplicateRecipient) rejected.push(token);
+      if (problem !== heCompose.duplicateRecipient) rejected.push(token);
     } else {
       next.push(addressIn(token));
     }

@@ -6,7 +6,7 @@
 import { useRef, useState, type RefObject } from 'react';
 import { generateSubject, improveEmail, type ImproveStyle } from '../../api/ai';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heAi } from '../../i18n/ai';
 import { showAiFailure } from '../ai/aiFailure';
 import type { EditorHandle } from './RichEditor';
 
@@ -30,7 +30,7 @@ export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
     const editor = editorRef.current;
     if (running.current || !editor) return;
     if (editor.isBlank()) {
-      onError(he.ai.bodyRequired);
+      onError(heAi.bodyRequired);
       return;
     }
     running.current = true;
@@ -50,7 +50,7 @@ export function useAiHelp({ editorRef, onSubject, onError }: AiHelpOptions) {
         setUndoHtml(previous);
       }
     } catch (e) {
-      showAiFailure(toast, e, action === 'subject' ? he.ai.subjectFailed : he.ai.improveFailed);
+      showAiFailure(toast, e, action === 'subject' ? heAi.subjectFailed : heAi.improveFailed);
     } finally {
       running.current = false;
       setBusy(null);

@@ -18,6 +18,7 @@ import {
 } from '../../api/outgoing';
 import { useToast } from '../../session/Toasts';
 import { he } from '../../i18n/he';
+import { heCompose } from '../../i18n/compose';
 import { useUndoSend } from '../outbox/undoSend';
 import { toRfc3339 } from './schedule';
 
@@ -30,9 +31,9 @@ const AFTER: Record<SubmitKind, string> = {
 };
 
 const FAILED: Record<SubmitKind, string> = {
-  send: he.compose.sendFailed,
-  draft: he.compose.draftFailed,
-  schedule: he.compose.scheduleFailed,
+  send: heCompose.sendFailed,
+  draft: heCompose.draftFailed,
+  schedule: heCompose.scheduleFailed,
 };
 
 /** The payload for each action: `folder` and `snoozed_until` are what tell them apart. */
@@ -47,7 +48,7 @@ export function payloadFor(kind: SubmitKind, mail: OutgoingMail, when?: Date): O
 function resultOfItem(item: OutboxItem, now: number): SendResult {
   // Rounded down: never offer undo after the server has started sending.
   const undoSeconds = Math.max(0, Math.floor((Date.parse(item.sendAt) - now) / 1000));
-  return { success: true, outboxId: item.id, sendAt: item.sendAt, undoSeconds, message: he.compose.queued };
+  return { success: true, outboxId: item.id, sendAt: item.sendAt, undoSeconds, message: heCompose.queued };
 }
 
 export function useComposeSubmit(outboxId: string | null) {
@@ -78,11 +79,11 @@ export function useComposeSubmit(outboxId: string | null) {
     await mutate(outgoingKeys.outbox());
     const item = res.item;
     if (!item) {
-      toast.success(res.message || he.compose.outboxSaved);
+      toast.success(res.message || heCompose.outboxSaved);
     } else if (kind === 'send' && item.state === 'waiting' && Date.parse(item.sendAt) > Date.now()) {
       announce(resultOfItem(item, Date.now()));
     } else {
-      toast.success(he.compose.outboxSaved);
+      toast.success(heCompose.outboxSaved);
     }
   }
 

@@ -5,11 +5,11 @@
 import { memo } from 'react';
 import type { Contact } from '../../api/contacts';
 import { MailIcon, PenIcon, TrashIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import { GroupBadges } from './GroupBadges';
 import { IconButton } from '../../components/IconButton';
 
-const t = he.contacts;
+const t = heContacts;
 
 export interface ContactCardProps {
   contact: Contact;

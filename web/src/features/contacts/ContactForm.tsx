@@ -11,10 +11,10 @@ import { errorMessage } from '../../api/client';
 import { SubmitButton, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import { groupsText, parseGroups } from './groups';
 
-const t = he.contacts.form;
+const t = heContacts.form;
 
 export interface ContactFormProps {
   /** The contact to edit; null for a new one. */
@@ -68,7 +68,7 @@ export function ContactForm({ contact, groups, onClose, onSaved }: ContactFormPr
       onSaved(saved, !contact);
     } catch (err) {
       // The server's own words (a field too long, the address book full); nothing typed is lost.
-      setError(errorMessage(err, he.contacts.saveFailed));
+      setError(errorMessage(err, heContacts.saveFailed));
       setBusy(false);
     }
   }

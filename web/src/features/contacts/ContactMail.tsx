@@ -10,11 +10,12 @@ import type { SearchResult } from '../../api/search';
 import { PaperclipIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import { formatDateTime } from '../../lib/dates';
 import { openResultHref, resultFolderTitle } from '../search/folders';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.contacts.mail;
+const t = heContacts.mail;
 
 function MailRow({ mail, onOpen }: { mail: SearchResult; onOpen: (m: SearchResult) => void }) {
   const subject = mail.subject?.trim() || he.mail.noSubject;
@@ -72,7 +73,7 @@ export function ContactMail({ contact, onClose }: { contact: Contact; onClose: (
   }
 
   return (
-    <Modal title={he.contacts.mailOf(contact.name)} closeLabel={t.close} onClose={onClose} testId="contact-mail-dialog" wide>
+    <Modal title={heContacts.mailOf(contact.name)} closeLabel={t.close} onClose={onClose} testId="contact-mail-dialog" wide>
       <p className="contact-mail__address">
         <bdi dir="ltr">{contact.email}</bdi>
       </p>

@@ -16,7 +16,7 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState, NoMatch } from '../../components/EmptyState';
 import { CloseIcon, ContactsIcon, SearchIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import '../../styles/contacts.css';
 import '../../styles/contacts-dialogs.css';
 import { ContactCard } from './ContactCard';
@@ -31,7 +31,7 @@ import { LoadState, RefreshFailed } from '../../components/LoadState';
 import { IconButton } from '../../components/IconButton';
 import { AddButton, ListHeader } from '../../components/ListHeader';
 
-const t = he.contacts;
+const t = heContacts;
 
 /** Typing pauses this long before the server is asked (as compose's address book). */
 export const SEARCH_DEBOUNCE_MS = 250;

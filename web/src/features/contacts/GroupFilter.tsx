@@ -2,9 +2,9 @@
 // of them. A chosen group that no contact holds any more stays listed while chosen, so the select
 // never shows a value it does not offer.
 
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 
-const t = he.contacts;
+const t = heContacts;
 
 export interface GroupFilterProps {
   id: string;

@@ -9,10 +9,10 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { PlusIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.contacts.suggestions;
+const t = heContacts.suggestions;
 
 /** Shown before 'הצגת כל ההצעות': the panel stays short beside the contacts. */
 export const SUGGESTIONS_SHOWN = 8;
@@ -27,7 +27,7 @@ export function SuggestionsPanel({ onAdded }: { onAdded: () => void }) {
     setAdding((a) => new Set(a).add(s.email));
     try {
       const saved = await createContact(suggestionContact(s));
-      toast.success(he.contacts.created(saved.name));
+      toast.success(heContacts.created(saved.name));
       onAdded();
     } catch (err) {
       toast.error(`${t.addFailed}: ${errorMessage(err)}`);

@@ -9,9 +9,9 @@ import { exportContacts, importContacts } from '../../api/contacts';
 import { errorMessage } from '../../api/client';
 import { useToast } from '../../session/Toasts';
 import { DownloadIcon, UploadIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 
-const t = he.contacts.vcard;
+const t = heContacts.vcard;
 
 export interface ImportResult {
   kind: 'success' | 'error';

@@ -3,7 +3,7 @@
 
 import { useState } from 'react';
 import { GridIcon, ListIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heContacts } from '../../i18n/contacts';
 import { IconButton } from '../../components/IconButton';
 
 export type ContactsView = 'grid' | 'list';
@@ -32,7 +32,7 @@ export function useContactsView(): [ContactsView, (v: ContactsView) => void] {
 }
 
 export function ViewToggle({ view, onChange }: { view: ContactsView; onChange: (v: ContactsView) => void }) {
-  const t = he.contacts;
+  const t = heContacts;
   return (
     <div className="view-toggle" role="group" aria-label={t.view}>
       <IconButton

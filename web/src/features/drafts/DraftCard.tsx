@@ -14,6 +14,7 @@ import { ConfirmDelete } from '../../components/ConfirmDialog';
 import { DraftIcon, SendIcon, TrashIcon } from '../../components/icons';
 import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
+import { heOutgoing } from '../../i18n/outgoing';
 import { formatDateTime } from '../../lib/dates';
 import { decodeBase64Html, previewText } from '../../lib/mailText';
 import type { EditorHandle } from '../compose/RichEditor';
@@ -21,7 +22,7 @@ import { useUndoSend } from '../outbox/undoSend';
 import { OriginalMail } from './OriginalMail';
 import { useRefreshDrafts } from './useDrafts';
 
-const t = he.outgoing.drafts;
+const t = heOutgoing.drafts;
 
 /** Compose's editor, in its own chunk: the pending replies page loads it only to edit a draft. */
 const RichEditor = lazy(() => import('../compose/RichEditor').then((m) => ({ default: m.RichEditor })));

@@ -6,10 +6,11 @@ import { useMemo, useState } from 'react';
 import type { DraftOriginal } from '../../api/outgoing';
 import { MailBody } from '../../components/MailBody';
 import { he } from '../../i18n/he';
+import { heOutgoing } from '../../i18n/outgoing';
 import { formatDateTime } from '../../lib/dates';
 import { decodeBase64Html, previewText } from '../../lib/mailText';
 
-const t = he.outgoing.drafts;
+const t = heOutgoing.drafts;
 
 export function OriginalMail({ original }: { original: DraftOriginal }) {
   const [full, setFull] = useState(false);

@@ -7,7 +7,7 @@ import { he } from '../../i18n/he';
 import { useDrafts } from './useDrafts';
 import { useOutbox } from '../outbox/useOutbox';
 
-const t = he.outgoing.outbox;
+const t = he.layout;
 
 export function PendingIndicator() {
   const { total } = useDrafts();
@@ -22,7 +22,7 @@ export function PendingIndicator() {
         </span>
       )}
       {failed && (
-        <span className="outbox-failed-dot" role="img" aria-label={t.failedIndicator} title={t.failedIndicator} data-testid="outbox-failed" />
+        <span className="outbox-failed-dot" role="img" aria-label={t.outboxFailed} title={t.outboxFailed} data-testid="outbox-failed" />
       )}
     </span>
   );

@@ -11,12 +11,12 @@ import { ConfirmDialog, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ClockIcon, TrashIcon } from '../../components/icons';
 import { LoadState } from '../../components/LoadState';
-import { he } from '../../i18n/he';
+import { heOutgoing } from '../../i18n/outgoing';
 import { OutboxSection } from '../outbox/OutboxSection';
 import { DraftCard } from './DraftCard';
 import { useDrafts, useRefreshDrafts } from './useDrafts';
 
-const t = he.outgoing.drafts;
+const t = heOutgoing.drafts;
 
 export default function PendingRepliesPage() {
   const { data, drafts, total, error, mutate } = useDrafts();

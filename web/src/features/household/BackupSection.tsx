@@ -3,7 +3,7 @@
 // open the modal — "load" disabled and labelled 'אין הגדרות שמורות' when nothing is kept — and
 // the kept backup as a file to download, or a file to restore from.
 //
-// A restore puts every section of the backup (he.household.backup.sections) back on the
+// A restore puts every section of the backup (heHousehold.backup.sections) back on the
 // server, so every cached answer of this session is read again. What it left out (a mailbox of another install's household settings, a base URL only an admin sets, a
 // forward waiting for confirmation) stays listed under the buttons until the next action.
 
@@ -13,12 +13,12 @@ import { errorMessage } from '../../api/client';
 import type { BackupSectionName } from '../../api/generated';
 import { downloadBackup, householdKeys, type BackupInfo, type BackupResponse } from '../../api/household';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heHousehold } from '../../i18n/household';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/household.css';
 import { MasterPasswordDialog, type MasterMode } from './MasterPasswordDialog';
 
-const t = he.household.backup;
+const t = heHousehold.backup;
 /** Every section the server can save, by its Hebrew name: a new section without one fails the typecheck. */
 const SECTION_NAMES: Readonly<Record<BackupSectionName, string>> = t.sections;
 

@@ -10,11 +10,11 @@ import useSWR from 'swr';
 import { fetchGlobalEmail, householdKeys, type GlobalEmailSettings, type GlobalSettingsExists } from '../../api/household';
 import { withReason } from '../../api/outgoing';
 import type { MailAccount } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heHousehold } from '../../i18n/household';
 import { formatDateTime } from '../../lib/dates';
 import '../../styles/household.css';
 
-const t = he.household.mail;
+const t = heHousehold.mail;
 
 /** Spec 001 §4/§9: the login runs 1 s after the global settings are loaded. */
 export const GLOBAL_LOGIN_DELAY_MS = 1000;
@@ -71,7 +71,7 @@ export function GlobalMailOffer({ accounts, mail }: { accounts: MailAccount[] | 
     }
   }
 
-  const by = data?.updatedBy || he.household.unknownUser;
+  const by = data?.updatedBy || heHousehold.unknownUser;
   const date = data?.lastUpdated ? formatDateTime(data.lastUpdated) : '';
 
   return (

@@ -6,9 +6,9 @@
 import useSWR from 'swr';
 import { householdKeys, type GlobalEmailResponse } from '../../api/household';
 import { TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heHousehold } from '../../i18n/household';
 
-const t = he.household.mail;
+const t = heHousehold.mail;
 
 export function HouseholdAiKeyField({ value, onChange, disabled }: { value: string; onChange: (v: string) => void; disabled: boolean }) {
   const { data } = useSWR<GlobalEmailResponse>(householdKeys.email());

@@ -16,10 +16,10 @@ import {
 } from '../../api/household';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heHousehold } from '../../i18n/household';
 import '../../styles/household.css';
 
-const t = he.household.master;
+const t = heHousehold.master;
 
 export type MasterMode = 'save' | 'load' | 'file';
 
@@ -62,7 +62,7 @@ export function MasterPasswordDialog({
         try {
           content = await fileToBase64(file!);
         } catch {
-          setError(he.household.backup.fileReadFailed);
+          setError(heHousehold.backup.fileReadFailed);
           return;
         }
         result = await restoreBackupFile(password, content);

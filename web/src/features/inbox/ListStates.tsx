@@ -1,11 +1,12 @@
 // What the list column shows instead of threads: the load error, the loading state, and the
-// empty states; and what the reading pane shows for a mail not loaded yet (MailLoadState) (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
+// empty states; and what the reading pane shows for a mail not loaded yet (MailLoadState; and
+// ReadingPaneLoading while the pane's own chunk loads) (spec 000 §2: Spam, Promotions and the other folders each in their own words, and
 // one for a filter that matches nothing). An empty Spam or Promotions folder also says when spam
 // detection is off (SpamEmptyHint).
 
 import { errorMessage } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
-import { InboxIcon } from '../../components/icons';
+import { BackIcon, InboxIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he, type FolderKey } from '../../i18n/he';
 import { SpamEmptyHint } from '../spam/SpamEmptyHint';
@@ -68,6 +69,26 @@ export function EmptyFolder({ folder, title, filtered, stillSyncing, onClearFilt
         {!filtered && (folder === 'Spam' || folder === 'Promotions') && <SpamEmptyHint folderTitle={folderTitle(folder)} />}
       </EmptyState>
     </div>
+  );
+}
+
+/** The reading pane's 'back to the list' button (shown on narrow screens). */
+export function ReadingBack({ onBack }: { onBack: () => void }) {
+  return (
+    <button type="button" className="button reading-pane__back" onClick={onBack} data-testid="reading-back">
+      <BackIcon />
+      {t.back}
+    </button>
+  );
+}
+
+/** The reading pane while its chunk loads (MailView's Suspense): as ReadingPane shows loading. */
+export function ReadingPaneLoading({ id, onBack }: { id: string; onBack: () => void }) {
+  return (
+    <article className="reading-pane" data-testid="reading-pane-loading" data-id={id}>
+      <ReadingBack onBack={onBack} />
+      <MailLoadState error={undefined} onRetry={() => undefined} />
+    </article>
   );
 }
 

@@ -7,7 +7,7 @@
 // Spam and Promotions add 'load and classify' and 'debug' (features/spam/SpamTools); Spam and Junk
 // add 'not spam' to the pane (status none: back to the inbox, and the filter learns from it).
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
@@ -21,8 +21,7 @@ import { he, type FolderKey } from '../../i18n/he';
 import { BulkBar } from './BulkBar';
 import { DeleteConfirm, type PendingDelete } from './DeleteConfirm';
 import { folderSource, showsRecipients } from './folders';
-import { EmptyFolder, ListError, ListLoading } from './ListStates';
-import { ReadingPane } from './ReadingPane';
+import { EmptyFolder, ListError, ListLoading, ReadingPaneLoading } from './ListStates';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { ThreadList } from './ThreadList';
 import { replyDrafts } from './reply/replyDrafts';
@@ -35,12 +34,30 @@ import { useOpenMail } from './useOpenMail';
 import { useThreadCursor } from './useThreadCursor';
 import { useThreads } from './useThreads';
 import { useTriage } from './useTriage';
-import { SpamTools } from '../spam/SpamTools';
 import { folderThreadsPath, ownFolderKey } from '../../api/folders';
 import { MoveToFolder } from '../folders/MoveToFolder';
 import { startMailDrag } from '../folders/tree';
 
 const t = he.mail;
+
+// Not needed for the list's first paint (issue 42: the inbox's first JS < 150 kB gzip): the
+// reading pane (with what it shows: the thread, reply, spam, snooze, tasks, invitations) and the
+// Spam folders' tools are chunks of their own. The pane's is fetched as
+// soon as the list has painted (preloadPane), so opening a mail does not wait for it.
+const loadPane = () => import('./ReadingPane');
+const ReadingPane = lazy(() => loadPane().then((m) => ({ default: m.ReadingPane })));
+const SpamTools = lazy(() => import('../spam/SpamTools').then((m) => ({ default: m.SpamTools })));
+
+/** Fetches the reading pane's chunk when the browser is idle (at most once; a failure is retried on use). */
+function preloadPane(): () => void {
+  const run = () => void loadPane().catch(() => undefined);
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(run, 200);
+  return () => window.clearTimeout(timer);
+}
 
 /** Changes whenever a mailbox's sync moves on: new mail may be waiting. */
 function syncSignature(accounts: MailAccountWithSync[]): string {
@@ -103,6 +120,7 @@ export function MailView({
   const [shownInRows, setShownInRows] = useState<ReadonlySet<string>>(() => new Set());
   const [shownInThread, setShownInThread] = useState<ReadonlySet<string>>(() => new Set());
   useEffect(() => addTo(setShownInRows, threads.flatMap((th) => th.emails.map((e) => e.id))), [threads]);
+  useEffect(() => (list.loaded ? preloadPane() : undefined), [list.loaded]);
 
   // The open mail's thread: the list's thread holding it, else (a mail other than the newest of a
   // thread the list holds in part, opened by URL) the thread its own row names, once the whole
@@ -332,7 +350,11 @@ export function MailView({
           onSelectAll={(all) => setChecked(all ? new Set(threads.map((th) => th.id)) : new Set())}
           onHelp={() => setHelpOpen(true)}
         />
-        {(folder === 'Spam' || folder === 'Promotions') && <SpamTools selectedId={selectedId} />}
+        {(folder === 'Spam' || folder === 'Promotions') && (
+          <Suspense fallback={null}>
+            <SpamTools selectedId={selectedId} />
+          </Suspense>
+        )}
         {checkedThreads.length > 0 && (
           <BulkBar
             count={checkedThreads.length}
@@ -364,25 +386,27 @@ export function MailView({
       </div>
       <div className="mail-view__pane">
         {selectedId && !paneGone ? (
-          <ReadingPane
-            key={selectedId}
-            id={selectedId}
-            thread={openThread && whole.thread}
-            loadingRest={whole.loading}
-            restError={whole.error}
-            onRetryRest={whole.retry}
-            busy={triage.busy}
-            canTrash={folder !== 'trash'}
-            sentFolder={folder === 'sent'}
-            canSnooze={!own && !NOT_SNOOZABLE.has(folder)}
-            onBack={close}
-            onMarkRead={onMarkRead}
-            onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}
-            onNotSpam={folder === 'Spam' || folder === 'junk' ? (th) => void triage.setStatus(th, 'none', selectedId) : undefined}
-            onDelete={(th) => setPendingDelete({ threads: [th], bulk: false })}
-            onTrash={(th) => void triage.remove([th], 'trash')}
-            onMoved={onRemoved}
-          />
+          <Suspense fallback={<ReadingPaneLoading id={selectedId} onBack={close} />}>
+            <ReadingPane
+              key={selectedId}
+              id={selectedId}
+              thread={openThread && whole.thread}
+              loadingRest={whole.loading}
+              restError={whole.error}
+              onRetryRest={whole.retry}
+              busy={triage.busy}
+              canTrash={folder !== 'trash'}
+              sentFolder={folder === 'sent'}
+              canSnooze={!own && !NOT_SNOOZABLE.has(folder)}
+              onBack={close}
+              onMarkRead={onMarkRead}
+              onStatus={(th, a) => void triage.setStatus(th, a, selectedId)}
+              onNotSpam={folder === 'Spam' || folder === 'junk' ? (th) => void triage.setStatus(th, 'none', selectedId) : undefined}
+              onDelete={(th) => setPendingDelete({ threads: [th], bulk: false })}
+              onTrash={(th) => void triage.remove([th], 'trash')}
+              onMoved={onRemoved}
+            />
+          </Suspense>
         ) : (
           <EmptyState testId="reading-placeholder" icon={<MailIcon />}>
             <p>{t.selectMail}</p>

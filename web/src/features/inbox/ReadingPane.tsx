@@ -12,9 +12,10 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import type { Email, EmailDetail, Thread } from '../../api/types';
-import { BackIcon, TrashIcon } from '../../components/icons';
+import { TrashIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import { CreateTaskFromMail } from '../tasks/CreateTaskFromMail';
 import { ReplyButtons, ReplyPanel } from './reply/ReplyPanel';
 import { SpamScoreChip } from '../spam/SpamScoreChip';
@@ -26,10 +27,8 @@ import { ThreadMessage } from './ThreadMessage';
 import { threadSubject } from './ThreadRow';
 import { isPartial, singleMailThread } from './threads';
 import type { StatusAction } from './triageRules';
-import { MailLoadState } from './ListStates';
+import { MailLoadState, ReadingBack } from './ListStates';
 import { MoveToFolder } from '../folders/MoveToFolder';
-
-const t = he.mail;
 
 export interface ReadingPaneProps {
   /** The open mail (the URL's `mail`). */
@@ -94,17 +93,10 @@ export function ReadingPane({
     [],
   );
 
-  const back = (
-    <button type="button" className="button reading-pane__back" onClick={onBack} data-testid="reading-back">
-      <BackIcon />
-      {t.back}
-    </button>
-  );
-
   if (!thread) {
     return (
       <article className="reading-pane" data-testid="reading-pane" data-id={id}>
-        {back}
+        <ReadingBack onBack={onBack} />
         <MailLoadState error={error} onRetry={() => void mutate()} />
       </article>
     );
@@ -118,7 +110,7 @@ export function ReadingPane({
 
   return (
     <article className="reading-pane" data-testid="reading-pane" data-id={id} aria-labelledby="reading-subject">
-      {back}
+      <ReadingBack onBack={onBack} />
       <header className="reading-pane__header">
         <h2 id="reading-subject" className="reading-pane__subject" dir="auto" data-testid="reading-subject">
           {threadSubject(thread)}
@@ -142,11 +134,11 @@ export function ReadingPane({
               type="button"
               className="chip-button chip-button--not-spam"
               disabled={busy}
-              title={he.spam.notSpamHint}
+              title={heSpam.notSpamHint}
               onClick={() => onNotSpam(thread)}
               data-testid="mail-not-spam"
             >
-              {he.spam.notSpam}
+              {heSpam.notSpam}
             </button>
           )}
           <StatusButtons email={open} busy={busy} onStatus={(a) => onStatus(thread, a)} />

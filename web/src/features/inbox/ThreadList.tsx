@@ -1,14 +1,22 @@
-// The folder's threads as a list of rows, with "טען עוד" while the server has more.
+// The folder's threads as a list of rows. On a wide screen, pages of 50 with "טען עוד" while the
+// server has more (spec 000 §3). On a phone (issue 42) the list scrolls on: only the rows near the
+// screen are in the DOM (useRowWindow), and the next page is asked for while AHEAD rows are still
+// below what is rendered, so a flick does not stop at the 50th thread.
 
-import { useMemo, useRef, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, type DragEvent } from 'react';
 import type { Thread } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useSettingsSync } from '../settings/sync/SettingsProvider';
 import { ThreadRow } from './ThreadRow';
+import { useRowWindow } from './useRowWindow';
+import { PHONE_QUERY, useMediaQuery } from '../../components/useMediaQuery';
 import { PULL_TRIGGER, usePullToRefresh } from './touch/usePullToRefresh';
 import './touch/touch.css';
 
 const t = he.mail;
+
+/** On a phone, the next page is asked for when fewer rows than this follow the rendered ones. */
+const AHEAD = 25;
 
 export interface ThreadListProps {
   threads: Thread[];
@@ -60,6 +68,14 @@ export function ThreadList({
   );
   const scroller = useRef<HTMLDivElement>(null);
   const pulled = usePullToRefresh(scroller, onPullRefresh);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const list = useRef<HTMLUListElement>(null);
+  const ids = useMemo(() => threads.map((th) => th.id), [threads]);
+  const win = useRowWindow(list, scroller, ids, phone);
+  const wantMore = phone && hasMore && !loadingMore && win.end > threads.length - AHEAD;
+  useEffect(() => {
+    if (wantMore) onLoadMore();
+  }, [wantMore, onLoadMore]);
   return (
     <div className="mail-list-scroll" ref={scroller}>
       {pulled > 0 && (
@@ -67,8 +83,14 @@ export function ThreadList({
           {pulled >= PULL_TRIGGER ? he.touch.releaseToRefresh : he.touch.pullToRefresh}
         </div>
       )}
-      <ul className="mail-list" aria-label={he.inbox.threadListLabel} data-testid="mail-list">
-        {threads.map((thread) => (
+      <ul
+        className="mail-list"
+        aria-label={he.inbox.threadListLabel}
+        data-testid="mail-list"
+        ref={list}
+        style={phone ? { paddingBlockStart: win.before, paddingBlockEnd: win.after } : undefined}
+      >
+        {threads.slice(win.start, win.end).map((thread, i) => (
           <ThreadRow
             key={thread.id}
             thread={thread}
@@ -82,10 +104,17 @@ export function ThreadList({
             onToggleCheck={onToggleCheck}
             onDragStart={onDragStart}
             swipe={swipe}
+            posInSet={phone ? win.start + i + 1 : undefined}
+            setSize={phone ? threads.length : undefined}
           />
         ))}
       </ul>
-      {hasMore && (
+      {phone && loadingMore && (
+        <p className="mail-list__more" role="status" data-testid="mail-loading-more">
+          {t.loadingMore}
+        </p>
+      )}
+      {hasMore && !phone && (
         <div className="mail-list__more">
           <button
             type="button"

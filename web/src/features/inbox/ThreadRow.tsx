@@ -38,6 +38,10 @@ export interface ThreadRowProps {
   onDragStart?: (ev: DragEvent, thread: Thread) => void;
   /** A swipe on a touch screen; its Hebrew name is shown under the row as it moves. */
   swipe?: { label: string; onSwipe: (thread: Thread) => void };
+  /** In a windowed list (a phone's), for screen readers: the row's place among the loaded rows
+   *  (from 1), and how many those are. */
+  posInSet?: number;
+  setSize?: number;
 }
 
 export function senderLabel(e: Pick<Email, 'from' | 'from_name'>): string {
@@ -77,6 +81,8 @@ export const ThreadRow = memo(function ThreadRow({
   onToggleCheck,
   onDragStart,
   swipe,
+  posInSet,
+  setSize,
 }: ThreadRowProps) {
   const ref = useRef<HTMLLIElement>(null);
   const gestures = useRowGestures({
@@ -117,6 +123,8 @@ export const ThreadRow = memo(function ThreadRow({
       data-id={thread.id}
       data-read={thread.isRead}
       data-count={thread.count}
+      aria-posinset={posInSet}
+      aria-setsize={setSize}
       data-swipe-label={swipe?.label}
       data-swipe-side={gestures.offset > 0 ? 'right' : gestures.offset < 0 ? 'left' : undefined}
       style={gestures.offset ? { transform: `translateX(${gestures.offset}px)` } : undefined}

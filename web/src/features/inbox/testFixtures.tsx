@@ -8,6 +8,10 @@ import type { Preferences } from '../../api/settings';
 import { StaticPreferences } from '../settings/sync/SettingsProvider';
 import InboxPage from './InboxPage';
 import { mailAccount } from '../accounts/accountFixtures';
+// The inbox's lazy chunks (MailView), loaded with the fixtures: a test's first find then waits for
+// React's lazy step only, not for these modules' first transform on a busy machine.
+import './ReadingPane';
+import '../spam/SpamTools';
 export { bodyOf, calls, toasts } from '../../test/helpers';
 
 export type Fetch = ReturnType<typeof mockFetch>;

@@ -2,9 +2,9 @@
 // and its words, optional ones and rooms noted, and how many more the server did not list.
 
 import type { InviteAttendee } from '../../api/invites';
-import { he } from '../../i18n/he';
+import { heInvites } from '../../i18n/invites';
 
-const t = he.invites;
+const t = heInvites;
 
 export function Attendees({ attendees, more }: { attendees: InviteAttendee[]; more: number }) {
   return (

@@ -22,12 +22,12 @@ import { isTasksKey } from '../../api/keys';
 import type { EmailAttachment } from '../../api/types';
 import { useToast } from '../../session/Toasts';
 import { DownloadIcon, TasksIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heInvites } from '../../i18n/invites';
 import '../../styles/invites.css';
 import { Attendees } from './Attendees';
 import { CalendarIcon } from './CalendarIcon';
 
-const t = he.invites;
+const t = heInvites;
 
 type Choice = 'accepted' | 'tentative' | 'declined';
 const CHOICES: readonly Choice[] = ['accepted', 'tentative', 'declined'];

@@ -2,9 +2,9 @@
 // through the browser's own picker.
 
 import { useId } from 'react';
-import { he } from '../../i18n/he';
+import { heLabels } from '../../i18n/labels';
 
-const t = he.labels;
+const t = heLabels;
 
 export interface ColorChoiceProps {
   value: string;

@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { deleteLabel, updateLabel, type Label } from '../../api/labels';
 import { ConfirmDelete } from '../../components/ConfirmDialog';
-import { he } from '../../i18n/he';
+import { heLabels } from '../../i18n/labels';
 import { useToast } from '../../session/Toasts';
 import { ColorChoice } from './ColorChoice';
 import { LabelChip } from './LabelChip';
 
-const t = he.labels;
+const t = heLabels;
 
 export function LabelRow({ label, palette, maxName, onChanged }: { label: Label; palette: readonly string[]; maxName: number; onChanged: () => void }) {
   const toast = useToast();

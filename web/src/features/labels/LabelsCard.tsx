@@ -6,13 +6,13 @@ import { useId, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { createLabel } from '../../api/labels';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heLabels } from '../../i18n/labels';
 import '../../styles/labels.css';
 import { ColorChoice } from './ColorChoice';
 import { LabelRow } from './LabelRow';
 import { useLabels } from './useLabels';
 
-const t = he.labels;
+const t = heLabels;
 
 export function LabelsCard() {
   const idBase = useId();

@@ -1,6 +1,6 @@
 // The labels of the open mail (the reading pane), each in its colour.
 
-import { he } from '../../i18n/he';
+import { heLabels } from '../../i18n/labels';
 import { LabelChip } from './LabelChip';
 import { useLabels } from './useLabels';
 
@@ -8,7 +8,7 @@ export function MailLabels({ keywords }: { keywords: readonly string[] | undefin
   const { look } = useLabels();
   if (!keywords?.length) return null;
   return (
-    <span className="user-labels" role="group" aria-label={he.labels.title} data-testid="reading-labels">
+    <span className="user-labels" role="group" aria-label={heLabels.title} data-testid="reading-labels">
       {keywords.map((k) => (
         <LabelChip key={k} look={look(k)} testId="reading-label" />
       ))}

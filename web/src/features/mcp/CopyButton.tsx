@@ -1,7 +1,7 @@
 // "Copy" beside a value: the clipboard when the browser allows it, and a short "copied".
 
 import { useState } from 'react';
-import { he } from '../../i18n/he';
+import { heMcp } from '../../i18n/mcp';
 
 export function CopyButton({ text }: { text: string }) {
   const [copied, setCopied] = useState(false);
@@ -16,7 +16,7 @@ export function CopyButton({ text }: { text: string }) {
         });
       }}
     >
-      {copied ? he.mcp.copied : he.mcp.copy}
+      {copied ? heMcp.copied : heMcp.copy}
     </button>
   );
 }

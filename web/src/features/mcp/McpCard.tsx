@@ -8,13 +8,13 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { mcpKeys, type McpTokenCreated, type McpTokensResponse } from '../../api/mcp';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heMcp } from '../../i18n/mcp';
 import '../../styles/invites.css';
 import { CopyButton } from './CopyButton';
 import { NewToken } from './NewToken';
 import { TokenRow } from './TokenRow';
 
-const t = he.mcp;
+const t = heMcp;
 
 /** What an MCP client is given: the endpoint on this server, as the browser reaches it. */
 export function endpointUrl(path: string): string {

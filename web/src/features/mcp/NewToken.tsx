@@ -5,9 +5,9 @@ import { useId, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { createMcpToken, MCP_SCOPES, type McpScope, type McpTokenCreated } from '../../api/mcp';
 import { TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heMcp } from '../../i18n/mcp';
 
-const t = he.mcp;
+const t = heMcp;
 
 export function NewToken({ onCreated }: { onCreated: (created: McpTokenCreated) => void }) {
   const idBase = useId();

@@ -8,10 +8,10 @@ import { errorMessage } from '../../api/client';
 import { mcpKeys, revokeMcpToken, type McpCallsResponse, type McpToken } from '../../api/mcp';
 import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { he } from '../../i18n/he';
+import { heMcp } from '../../i18n/mcp';
 import { formatDateTime } from '../../lib/dates';
 
-const t = he.mcp;
+const t = heMcp;
 
 export function TokenRow({ token, onChanged }: { token: McpToken; onChanged: () => void }) {
   const toast = useToast();

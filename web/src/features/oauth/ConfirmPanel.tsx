@@ -2,10 +2,10 @@
 // sign-in connects and confirms it. (Only a flow this session started gets here: useOAuthReturn
 // asked the server.) Someone who sent the user a consent link of their own cannot get this far.
 
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 import type { OAuthFlow } from './useOAuthSignIn';
 
-const t = he.oauth.confirm;
+const t = heOauth.confirm;
 
 type ConfirmFlow = Extract<OAuthFlow, { kind: 'confirm' }>;
 
@@ -32,7 +32,7 @@ export function ConfirmPanel({ flow, onConfirm, onCancel }: { flow: ConfirmFlow;
           {flow.submitting ? t.connecting : t.connect}
         </button>
         <button type="button" className="button" onClick={onCancel} data-testid="oauth-cancel">
-          {he.oauth.cancel}
+          {heOauth.cancel}
         </button>
       </div>
     </div>

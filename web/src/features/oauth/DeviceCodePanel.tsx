@@ -5,11 +5,11 @@
 // of whoever asked for it (docs/SECURITY.md, "OAuth sign-in").
 
 import { useEffect, useState } from 'react';
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 import type { OAuthFlow } from './useOAuthSignIn';
 
-const t = he.oauth;
-const td = he.oauth.device;
+const t = heOauth;
+const td = heOauth.device;
 
 type DeviceFlow = Extract<OAuthFlow, { kind: 'device' }>;
 

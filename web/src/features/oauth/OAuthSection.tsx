@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { oauthProviderOf, type OAuthProviderId } from '../../api/oauth';
 import { useAuth } from '../../session/AuthProvider';
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 import '../../styles/oauth.css';
 import { looksLikeAddress } from '../../lib/address';
 import { ConfirmPanel } from './ConfirmPanel';
@@ -16,7 +16,7 @@ import { PastePanel } from './PastePanel';
 import type { OAuthSignIn } from './useOAuthSignIn';
 import type { useOAuthProviders } from './useOAuthProviders';
 
-const t = he.oauth;
+const t = heOauth;
 
 const ORDER: OAuthProviderId[] = ['google', 'microsoft'];
 

@@ -5,11 +5,11 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { TextField } from '../../components/Field';
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 import type { OAuthFlow } from './useOAuthSignIn';
 
-const t = he.oauth;
-const tp = he.oauth.paste;
+const t = heOauth;
+const tp = heOauth.paste;
 
 type PasteFlow = Extract<OAuthFlow, { kind: 'paste' }>;
 
@@ -56,7 +56,7 @@ export function PastePanel({
               data-testid="oauth-paste-link"
             >
               {tp.openLink}
-              <span className="visually-hidden"> {he.oauth.device.newTab}</span>
+              <span className="visually-hidden"> {heOauth.device.newTab}</span>
             </a>
           </span>
         </li>

@@ -11,10 +11,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { claimGoogle } from '../../api/oauth';
 import { errorMessage } from '../../api/client';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 import type { OAuthSignIn } from './useOAuthSignIn';
 
-const t = he.oauth;
+const t = heOauth;
 
 /** The Hebrew sentence of a failure's reason code (an unknown code says nothing more). */
 export function returnReason(code: string | null): string {

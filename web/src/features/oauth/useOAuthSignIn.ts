@@ -22,9 +22,9 @@ import {
   startMicrosoftDevice,
   type OAuthProviderId,
 } from '../../api/oauth';
-import { he } from '../../i18n/he';
+import { heOauth } from '../../i18n/oauth';
 
-const t = he.oauth;
+const t = heOauth;
 
 /** The poll's floor, whatever the server says (RFC 8628's default is 5 s). */
 export const MIN_POLL_MS = 1000;

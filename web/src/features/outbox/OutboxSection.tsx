@@ -13,10 +13,11 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RefreshIcon, SendIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { heOutgoing } from '../../i18n/outgoing';
 import { formatDateTime } from '../../lib/dates';
 import { useOutbox } from './useOutbox';
 
-const t = he.outgoing.outbox;
+const t = heOutgoing.outbox;
 
 /** The state line of an item, in Hebrew. */
 export function outboxStateText(item: OutboxItem): string {

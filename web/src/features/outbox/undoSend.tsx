@@ -26,9 +26,9 @@ import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { failureMessage, outgoingKeys, undoSend, type OutboxMail, type SendResult } from '../../api/outgoing';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heOutgoing } from '../../i18n/outgoing';
 
-const t = he.outgoing.undo;
+const t = heOutgoing.undo;
 
 /** What the compose page finds in `location.state` after an undo. */
 export interface UndoComposeState {

@@ -7,11 +7,12 @@ import type { RuleAction, RuleActionKind } from '../../api/rules';
 import { RULE_STATUSES } from '../../api/rules';
 import { CloseIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { LabelInput } from '../labels/LabelInput';
 import { RULE_ACTION_KINDS, newAction } from './ruleModel';
 import type { FolderChoice } from './useFolders';
 
-const t = he.rules.action;
+const t = heRules.action;
 
 export interface FolderOptions {
   folders: readonly FolderChoice[];

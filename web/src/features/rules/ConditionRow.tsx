@@ -5,10 +5,10 @@
 
 import type { RuleCondition, RuleField } from '../../api/rules';
 import { CloseIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { RULE_FIELDS, fieldKind, withField, type FieldKind } from './ruleModel';
 
-const t = he.rules.condition;
+const t = heRules.condition;
 
 /** The two choices of the test select: [not negated, negated]. */
 function operators(kind: FieldKind, headerValue: string): [string, string] {

@@ -8,11 +8,11 @@ import { keys } from '../../api/keys';
 import type { Rule, RuleActivityResponse } from '../../api/rules';
 import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { formatDateTime } from '../../lib/dates';
 import { describeAction } from './describe';
 
-const t = he.rules.activity;
+const t = heRules.activity;
 
 export interface RuleActivityProps {
   rule: Rule;
@@ -81,7 +81,7 @@ export function RuleActivity({ rule, onClose }: RuleActivityProps) {
   }
 
   return (
-    <Modal title={`${t.title}: ${rule.name}`} closeLabel={he.rules.form.close} onClose={onClose} testId="rule-activity-dialog" wide>
+    <Modal title={`${t.title}: ${rule.name}`} closeLabel={heRules.form.close} onClose={onClose} testId="rule-activity-dialog" wide>
       <p className="field__hint">{t.hint}</p>
       {res.error && data && (
         <p className="notice notice--error" role="alert">

@@ -13,7 +13,7 @@ import { CheckboxField, TextField } from '../../components/Field';
 import { PlusIcon } from '../../components/icons';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { ActionRow } from './ActionRow';
 import { ConditionRow } from './ConditionRow';
 import {
@@ -30,7 +30,7 @@ import {
 } from './ruleModel';
 import { useFolders } from './useFolders';
 
-const t = he.rules.form;
+const t = heRules.form;
 
 export interface RuleFormProps {
   /** The rule to edit; null for a new one. */

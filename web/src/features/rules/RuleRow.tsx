@@ -8,13 +8,13 @@ import { memo, useId } from 'react';
 import type { Rule } from '../../api/rules';
 import { ArrowDownIcon, ArrowUpIcon, ClockIcon, PenIcon, PlayIcon, TrashIcon } from '../../components/icons';
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { formatDate } from '../../lib/dates';
 import { LabelChip } from '../labels/LabelChip';
 import { useLabels } from '../labels/useLabels';
 import { describeActions, describeConditions } from './describe';
 
-const t = he.rules;
+const t = heRules;
 
 export interface RuleRowProps {
   rule: Rule;

@@ -18,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PlusIcon, RulesIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import '../../styles/rules.css';
 import '../../styles/rules-dialogs.css';
 import { RuleActivity } from './RuleActivity';
@@ -25,7 +26,7 @@ import { RuleForm } from './RuleForm';
 import { RuleRow } from './RuleRow';
 import { RunRuleDialog } from './RunRuleDialog';
 
-const t = he.rules;
+const t = heRules;
 
 /** The list with one rule replaced by `next` (or changed by it). */
 function withRule(list: RulesResponse | undefined, id: string, next: (r: Rule) => Rule): RulesResponse | undefined {

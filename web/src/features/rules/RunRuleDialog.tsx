@@ -13,10 +13,10 @@ import { previewRule, runRule, type Rule, type RulePreview, type RuleRunResult }
 import { revalidateMailData } from '../../session/revalidateMail';
 import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { formatMailDate } from '../../lib/dates';
 
-const t = he.rules.run;
+const t = heRules.run;
 
 export interface RunRuleDialogProps {
   rule: Rule;
@@ -121,7 +121,7 @@ export function RunRuleDialog({ rule, onClose, onShowActivity }: RunRuleDialogPr
               {preview.sample.map((m) => (
                 <li key={m.id} className="rule-run__mail">
                   <span className="rule-run__subject" dir="auto">
-                    {m.subject.trim() || he.rules.activity.noSubject}
+                    {m.subject.trim() || heRules.activity.noSubject}
                   </span>
                   <span className="rule-run__from" dir="auto">
                     {m.from}
@@ -177,7 +177,7 @@ export function RunRuleDialog({ rule, onClose, onShowActivity }: RunRuleDialogPr
           <div className="form__actions rule-run__actions">
             {failed > 0 && (
               <button type="button" className="button" onClick={() => onShowActivity(rule)} data-testid="rule-run-activity">
-                {he.rules.activity.title}
+                {heRules.activity.title}
               </button>
             )}
             {closeButton}

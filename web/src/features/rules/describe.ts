@@ -3,11 +3,11 @@
 // a header with no value only has to exist, a size is in KB, a domain is the sender's.
 
 import type { Rule, RuleAction, RuleCondition } from '../../api/rules';
-import { he } from '../../i18n/he';
+import { heRules } from '../../i18n/rules';
 import { labelText } from '../../lib/mailLabels';
 import { fieldKind } from './ruleModel';
 
-const t = he.rules.describe;
+const t = heRules.describe;
 
 const TEXT_SUBJECTS = { from: t.from, to: t.to, subject: t.subject, body: t.body } as const;
 

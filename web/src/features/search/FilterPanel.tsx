@@ -7,10 +7,10 @@ import type { FormEvent } from 'react';
 import { SEARCH_FOLDERS, type SearchParams } from '../../api/search';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
 import { FilterIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 import { folderChoiceTitle } from './folders';
 
-const t = he.searchPage.filters;
+const t = heSearchPage.filters;
 
 /** The free-text filters, in the panel's order, with their placeholders. */
 const TEXT_FILTERS = [

@@ -2,9 +2,9 @@
 // Hebrew explanation and an example. Operators and examples are code, left to right. Open and in
 // full before anything is searched; folded below the results once there are some.
 
-import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 
-const t = he.searchPage.help;
+const t = heSearchPage.help;
 
 function HelpTable() {
   return (

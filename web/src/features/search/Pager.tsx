@@ -1,8 +1,8 @@
 // Previous / next between pages of results, with "page X of Y"; only when there is more than one.
 
-import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 
-const t = he.searchPage.pager;
+const t = heSearchPage.pager;
 
 export function pageCount(total: number, perPage: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, perPage)));

@@ -7,11 +7,12 @@ import { memo } from 'react';
 import type { SearchResult, SnippetPart } from '../../api/search';
 import { PaperclipIcon, StarIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 import { formatDateTime } from '../../lib/dates';
 import { labelText, shownPriority } from '../../lib/mailLabels';
 import { resultFolderTitle } from './folders';
 
-const t = he.searchPage;
+const t = heSearchPage;
 
 /** Who the row names: the sender, or in Sent and Drafts the recipients (as the folder lists do). */
 function who(r: SearchResult): string {

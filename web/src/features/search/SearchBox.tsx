@@ -3,9 +3,9 @@
 
 import type { FormEvent } from 'react';
 import { SearchIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 
-const t = he.searchPage;
+const t = heSearchPage;
 
 export function SearchBox({
   value,

@@ -5,6 +5,7 @@ import { useSWRConfig, type Cache, type ScopedMutator } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { revalidateMailData } from '../../session/revalidateMail';
 import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 import { formatDateTime } from '../../lib/dates';
 import { json, renderWithProviders, signInAs } from '../../test/helpers';
 import SearchPage from './SearchPage';
@@ -50,7 +51,7 @@ describe('Search page: before anything is asked', () => {
     }
     help.querySelectorAll('code').forEach((c) => expect(c).toHaveAttribute('dir', 'ltr'));
     const items = within(help).getAllByTestId('search-help-item');
-    expect(items).toHaveLength(he.searchPage.help.items.length);
+    expect(items).toHaveLength(heSearchPage.help.items.length);
     // Each row: operators, a Hebrew explanation, one example.
     items.forEach((row) => expect(row.querySelectorAll('td')[2].querySelectorAll('code')).toHaveLength(1));
   });

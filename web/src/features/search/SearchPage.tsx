@@ -11,7 +11,7 @@ import { SEARCH_PER_PAGE, type SearchParams, type SearchResult } from '../../api
 import { EmptyState } from '../../components/EmptyState';
 import { SearchIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 import { FilterPanel } from './FilterPanel';
 import { openResultHref } from './folders';
 import { OperatorHelp } from './OperatorHelp';
@@ -22,7 +22,7 @@ import { filterCount, withoutFilters } from './urlState';
 import { useSearchResults } from './useSearchResults';
 import { useSearchUrl } from './useSearchUrl';
 
-const t = he.searchPage;
+const t = heSearchPage;
 
 /** The server's own words for a query it cannot run (400 `bad_query`, `empty_query`); ours otherwise. */
 function SearchError({ error, onRetry }: { error: unknown; onRetry: () => void }) {

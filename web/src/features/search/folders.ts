@@ -3,6 +3,7 @@
 
 import type { SearchFolder, SearchResult } from '../../api/search';
 import { he, type FolderKey } from '../../i18n/he';
+import { heSearchPage } from '../../i18n/searchPage';
 
 /** The Hebrew names of the folder roles the server reports (docs/API.md "Search": `folderRole`). */
 const ROLE_TITLES: Record<string, string> = {
@@ -17,7 +18,7 @@ const ROLE_TITLES: Record<string, string> = {
 
 /** A choice of the panel's folder list; a value from the URL it does not offer keeps its own name. */
 export function folderChoiceTitle(folder: SearchFolder | string): string {
-  if (folder === 'all') return he.searchPage.filters.allFolders;
+  if (folder === 'all') return heSearchPage.filters.allFolders;
   return ROLE_TITLES[folder.toLowerCase()] ?? folder;
 }
 

@@ -8,7 +8,8 @@ import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { McpCard } from '../mcp/McpCard';
 import { LabelsCard } from '../labels/LabelsCard';
-import { he } from '../../i18n/he';
+import { heSettings } from '../../i18n/settings';
+import { hePreferences } from '../../i18n/preferences';
 import '../../styles/settings.css';
 import { AccountCard } from '../auth/AccountCard';
 import { AiCard } from '../ai/AiCard';
@@ -26,14 +27,14 @@ export default function SettingsPage() {
   return (
     <section className="page-section settings settings-page" data-testid="page-SettingsPage">
       <header className="settings-page__header">
-        <p className="settings__intro">{user?.role === 'admin' ? he.settings.introAdmin : he.settings.intro}</p>
+        <p className="settings__intro">{user?.role === 'admin' ? heSettings.introAdmin : heSettings.intro}</p>
       </header>
       <div className="settings-page__grid">
         <div className="settings-page__main">
           <SyncStatusCard />
           <MailAccountCard />
         </div>
-        <aside className="settings-page__side" aria-label={he.preferences.title}>
+        <aside className="settings-page__side" aria-label={hePreferences.title}>
           <PreferencesCard />
           <ConnectionStatusCard />
           <QuickStatsCard />

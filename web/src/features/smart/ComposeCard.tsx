@@ -6,11 +6,11 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { smartCompose } from '../../api/ai';
 import { PenIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { composeHref } from './format';
 import { SmartError } from './SmartError';
 
-const t = he.smart.compose;
+const t = heSmart.compose;
 
 export function ComposeCard() {
   const navigate = useNavigate();

@@ -7,11 +7,11 @@ import useSWR from 'swr';
 import { aiKeys, type Insights } from '../../api/ai';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../session/AuthProvider';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { formatHours, formatPercent, safeCount, weekdayName } from './format';
 import { SmartError } from './SmartError';
 
-const t = he.smart.insights;
+const t = heSmart.insights;
 
 /**
  * The insights of the browser's time zone: the server counts days and weekdays at `tz` minutes

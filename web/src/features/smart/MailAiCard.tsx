@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import type { Email } from '../../api/types';
 import { SparkIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { SmartError } from './SmartError';
 
 export interface MailAiCardProps {
@@ -37,7 +37,7 @@ export function MailAiCard({ name, text, buttonTestId, mail, state, onRun, child
           {busy ? text.busy : text.button}
         </button>
       </header>
-      {!hasMail && <p className="card__status">{he.smart.chooseMail}</p>}
+      {!hasMail && <p className="card__status">{heSmart.chooseMail}</p>}
       {busy && (
         <p className="card__status" role="status" data-testid={`smart-${name}-busy`}>
           {text.busy}

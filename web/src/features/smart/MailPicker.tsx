@@ -9,11 +9,12 @@ import { EmptyState } from '../../components/EmptyState';
 import { InboxIcon } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { useMailAccounts } from '../accounts/useMailAccounts';
 import { useLatestMails } from './useLatestMails';
 
-const t = he.smart.list;
+const t = heSmart.list;
 
 function sender(m: Email): string {
   return m.from_name?.trim() || m.from?.trim() || he.mail.unknownSender;

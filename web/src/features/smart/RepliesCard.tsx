@@ -5,12 +5,12 @@
 import { useNavigate } from 'react-router-dom';
 import { suggestReplies, type SuggestedReply } from '../../api/ai';
 import type { Email } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { replyComposeHref } from './format';
 import { MailAiCard } from './MailAiCard';
 import { usePerMail } from './usePerMail';
 
-const t = he.smart.replies;
+const t = heSmart.replies;
 
 export function RepliesCard({ mail }: { mail: Email | null }) {
   const navigate = useNavigate();

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { isKeyMissing } from '../../api/ai';
 import { failureMessage } from '../../api/outgoing';
 import { LoadError } from '../../components/LoadError';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 
 export function SmartError({ error, fallback, message, onRetry }: {
   error: unknown;
@@ -20,7 +20,7 @@ export function SmartError({ error, fallback, message, onRetry }: {
     <LoadError message={message ?? failureMessage(error, fallback)} onRetry={onRetry} className="smart-error" testId="smart-error">
       {isKeyMissing(error) && (
         <Link className="smart-error__link" to="/Settings" data-testid="smart-error-settings">
-          {he.smart.goToSettings}
+          {heSmart.goToSettings}
         </Link>
       )}
     </LoadError>

@@ -6,13 +6,14 @@
 import { useState } from 'react';
 import type { Email } from '../../api/types';
 import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { ComposeCard } from './ComposeCard';
 import { InsightsCard } from './InsightsCard';
 import { MailPicker } from './MailPicker';
 import { RepliesCard } from './RepliesCard';
 import { SummaryCard } from './SummaryCard';
 
-const t = he.smart;
+const t = heSmart;
 
 function Chosen({ mail }: { mail: Email }) {
   return (

@@ -4,11 +4,11 @@
 
 import { summarize, type SmartSummary } from '../../api/ai';
 import type { Email } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { MailAiCard } from './MailAiCard';
 import { usePerMail } from './usePerMail';
 
-const t = he.smart.summary;
+const t = heSmart.summary;
 
 function Badge({ kind, value, text }: { kind: 'sentiment' | 'priority'; value: string; text: string }) {
   return (

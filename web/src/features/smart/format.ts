@@ -5,10 +5,10 @@
 
 import type { SuggestedReply } from '../../api/ai';
 import type { Email } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heSmart } from '../../i18n/smart';
 import { addressIn } from '../compose/prefill';
 
-const d = he.smart.duration;
+const d = heSmart.duration;
 
 /** The reply link: recipient, 'Re:' subject and body are prefilled by Compose from these. */
 export function replyComposeHref(
@@ -57,7 +57,7 @@ export function formatPercent(rate: number | null | undefined): string | null {
 /** 0 = Sunday … 6 = Saturday. */
 export function weekdayName(weekday: number | null | undefined): string | null {
   if (!finite(weekday)) return null;
-  return he.smart.insights.weekdays[weekday] ?? null;
+  return heSmart.insights.weekdays[weekday] ?? null;
 }
 
 /** A count that is never NaN or negative. */

@@ -7,9 +7,9 @@ import useSWR from 'swr';
 import type { FollowUpsResponse } from '../../api/attention';
 import { keys } from '../../api/keys';
 import { ClockIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 
-const t = he.snooze;
+const t = heSnooze;
 
 /** Nothing while none is overdue (or the list cannot be read: the panel has its own errors). */
 export function AwaitingLine({ pollMs }: { pollMs: number }) {

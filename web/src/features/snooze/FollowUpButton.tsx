@@ -8,13 +8,13 @@ import useSWR, { useSWRConfig } from 'swr';
 import { markFollowUp, stopFollowUp, type FollowUpsResponse } from '../../api/attention';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 import { formatDateTime } from '../../lib/dates';
 import { useToast } from '../../session/Toasts';
 import '../../styles/snooze.css';
 import { useDropMenu } from './useDropMenu';
 
-const t = he.snooze;
+const t = heSnooze;
 
 /** The waits offered, in days (the server accepts 1–60). */
 export const FOLLOW_UP_WAITS = [1, 3, 7, 14] as const;

@@ -7,14 +7,14 @@ import useSWR, { useSWRConfig } from 'swr';
 import { SNOOZE_PRESETS, snooze, type SnoozeOptions } from '../../api/attention';
 import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
-import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 import { formatDateTime } from '../../lib/dates';
 import { revalidateMailData } from '../../session/revalidateMail';
 import { useToast } from '../../session/Toasts';
 import '../../styles/snooze.css';
 import { useDropMenu } from './useDropMenu';
 
-const t = he.snooze;
+const t = heSnooze;
 
 export function SnoozeButton({ emailId, busy }: { emailId: string; busy: boolean }) {
   const { open, setOpen, buttonRef, toggle, menuClass } = useDropMenu();

@@ -7,9 +7,9 @@ import useSWR from 'swr';
 import type { SnoozeListResponse } from '../../api/attention';
 import { keys } from '../../api/keys';
 import { ClockIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 
-const t = he.snooze;
+const t = heSnooze;
 
 export function SnoozedNavItem({ active }: { active: boolean }) {
   const { data } = useSWR<SnoozeListResponse>(keys.snoozed());

@@ -9,13 +9,13 @@ import { errorMessage } from '../../api/client';
 import { keys } from '../../api/keys';
 import { ListHeader } from '../../components/ListHeader';
 import { LoadState } from '../../components/LoadState';
-import { he } from '../../i18n/he';
+import { heSnooze } from '../../i18n/snooze';
 import { formatDateTime } from '../../lib/dates';
 import { revalidateMailData } from '../../session/revalidateMail';
 import { useToast } from '../../session/Toasts';
 import '../../styles/subscriptions.css';
 
-const t = he.snooze;
+const t = heSnooze;
 
 export default function SnoozedPage() {
   const toast = useToast();

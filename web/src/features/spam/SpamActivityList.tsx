@@ -8,11 +8,11 @@ import useSWR from 'swr';
 import { errorMessage } from '../../api/client';
 import { clearSpamActivity, spamKeys, type SpamActivity, type SpamDecision } from '../../api/spam';
 import { useToast } from '../../session/Toasts';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import { formatDateTime } from '../../lib/dates';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.spam.activity;
+const t = heSpam.activity;
 
 /** A score as shown: one decimal. */
 export function formatScore(score: number): string {
@@ -24,7 +24,7 @@ function Decision({ d }: { d: SpamDecision }) {
     <li className={`spam-activity__item spam-activity__item--${d.verdict}`} data-testid="spam-activity-item" data-verdict={d.verdict}>
       <div className="spam-activity__head">
         <span className={`label-chip label-chip--${d.verdict === 'clean' || d.verdict === 'ham' ? 'processed' : d.verdict}`}>
-          {he.spam.verdicts[d.verdict] ?? d.verdict}
+          {heSpam.verdicts[d.verdict] ?? d.verdict}
         </span>
         <span className="spam-activity__score">{t.score(formatScore(d.score))}</span>
         <span className="spam-activity__source muted">{t.sources[d.source] ?? d.source}</span>

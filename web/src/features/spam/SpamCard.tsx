@@ -19,12 +19,12 @@ import {
 } from '../../api/spam';
 import { TextAreaField, TextField } from '../../components/Field';
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import '../../styles/spam.css';
 import { SpamActivityList } from './SpamActivityList';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.spam;
+const t = heSpam;
 
 /** As edited: the thresholds are their fields' text until saved. */
 export type SpamForm = Omit<SpamSettings, 'spamThreshold' | 'suspiciousThreshold'> & {

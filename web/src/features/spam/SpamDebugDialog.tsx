@@ -6,11 +6,11 @@
 import useSWR from 'swr';
 import { spamKeys, type SpamBreakdown } from '../../api/spam';
 import { Modal } from '../../components/Modal';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import { formatScore } from './SpamActivityList';
 import { LoadState } from '../../components/LoadState';
 
-const t = he.spam;
+const t = heSpam;
 
 function formatPoints(p: number): string {
   const s = formatScore(Math.abs(p));

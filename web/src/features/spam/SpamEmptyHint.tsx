@@ -8,19 +8,19 @@ import { spamKeys, type SpamSettings } from '../../api/spam';
 import { he } from '../../i18n/he';
 import '../../styles/spam.css';
 
-const t = he.spam;
+const t = he.mail;
 
 export function SpamEmptyHint({ folderTitle }: { folderTitle: string }) {
   const { data } = useSWR<SpamSettings>(spamKeys.settings());
   if (data?.enabled) return null;
   return (
     <div className="spam-empty-hint" data-testid="spam-empty-hint" data-enabled={data ? 'false' : 'unknown'}>
-      <p>{t.emptyMaybeOff(folderTitle)}</p>
+      <p>{t.spamMaybeOff(folderTitle)}</p>
       {data && !data.enabled && (
         <>
-          <p data-testid="spam-detection-off">{t.detectionOff}</p>
+          <p data-testid="spam-detection-off">{t.spamDetectionOff}</p>
           <Link className="button button--primary" to="/Settings" data-testid="spam-to-settings">
-            {t.toSettings}
+            {t.spamToSettings}
           </Link>
         </>
       )}

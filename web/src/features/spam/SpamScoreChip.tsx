@@ -2,7 +2,7 @@
 // (or an advertisement with points), in points as the engine computed it when the mail arrived.
 
 import type { Email } from '../../api/types';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import '../../styles/spam.css';
 import { formatScore } from './SpamActivityList';
 
@@ -10,8 +10,8 @@ export function SpamScoreChip({ email }: { email: Pick<Email, 'isSpam' | 'isAdve
   if (email.spamScore === null || email.spamScore === undefined) return null;
   if (!email.isSpam && !(email.isAdvertisement && email.spamScore > 0)) return null;
   return (
-    <span className="label-chip spam-score-chip" title={he.spam.scoreTitle} data-testid="reading-spam-score">
-      {he.spam.scoreChip(formatScore(email.spamScore))}
+    <span className="label-chip spam-score-chip" title={heSpam.scoreTitle} data-testid="reading-spam-score">
+      {heSpam.scoreChip(formatScore(email.spamScore))}
     </span>
   );
 }

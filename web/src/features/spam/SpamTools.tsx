@@ -8,11 +8,11 @@ import { useSWRConfig } from 'swr';
 import { errorMessage } from '../../api/client';
 import { isMailKey, keys } from '../../api/keys';
 import { CLASSIFY_POLL_MS, classifyProgress, startClassify, type SpamClassifyProgress } from '../../api/spam';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import '../../styles/spam.css';
 import { SpamDebugDialog } from './SpamDebugDialog';
 
-const t = he.spam;
+const t = heSpam;
 
 export function SpamTools({ selectedId }: { selectedId: string | null }) {
   const { mutate } = useSWRConfig();

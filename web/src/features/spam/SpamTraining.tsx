@@ -8,11 +8,11 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { AiTrainingSettings, TrainingExample } from '../../api/ai';
 import { Switch } from '../../components/Switch';
-import { he } from '../../i18n/he';
+import { heSpam } from '../../i18n/spam';
 import '../../styles/spam.css';
 import { TextAreaField } from '../../components/Field';
 
-const t = he.spam;
+const t = heSpam;
 
 /** Spec 001 §9: an example's preview is 100 characters. */
 export const EXAMPLE_PREVIEW_CHARS = 100;

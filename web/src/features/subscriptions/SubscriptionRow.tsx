@@ -5,9 +5,9 @@
 
 import { memo } from 'react';
 import type { BlockTarget, Subscription } from '../../api/subscriptions';
-import { he } from '../../i18n/he';
+import { heSubscriptions } from '../../i18n/subscriptions';
 
-const t = he.subscriptions;
+const t = heSubscriptions;
 
 /** How the sender can be left, in the order the server tries. */
 export function methodLabel(s: Subscription): string {

@@ -20,12 +20,12 @@ import { EmptyState } from '../../components/EmptyState';
 import { TagIcon } from '../../components/icons';
 import { ListHeader } from '../../components/ListHeader';
 import { LoadState, RefreshFailed } from '../../components/LoadState';
-import { he } from '../../i18n/he';
+import { heSubscriptions } from '../../i18n/subscriptions';
 import { useToast } from '../../session/Toasts';
 import '../../styles/subscriptions.css';
 import { SubscriptionRow } from './SubscriptionRow';
 
-const t = he.subscriptions;
+const t = heSubscriptions;
 
 export default function SubscriptionsPage() {
   const toast = useToast();

@@ -7,7 +7,7 @@ import { useSWRConfig } from 'swr';
 import { isTasksKey } from '../../api/keys';
 import { useToast } from '../../session/Toasts';
 import { TasksIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heTasks } from '../../i18n/tasks';
 import { TaskForm } from './TaskForm';
 
 export function CreateTaskFromMail({ mail }: { mail: { id: string; subject: string } }) {
@@ -19,13 +19,13 @@ export function CreateTaskFromMail({ mail }: { mail: { id: string; subject: stri
       <button
         type="button"
         className="chip-button"
-        title={he.tasks.fromMailHint}
+        title={heTasks.fromMailHint}
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
         data-testid="mail-create-task"
       >
         <TasksIcon />
-        {he.tasks.fromMailButton}
+        {heTasks.fromMailButton}
       </button>
       {open && (
         <TaskForm
@@ -34,7 +34,7 @@ export function CreateTaskFromMail({ mail }: { mail: { id: string; subject: stri
           onClose={() => setOpen(false)}
           onSaved={() => {
             setOpen(false);
-            toast.success(he.tasks.created);
+            toast.success(heTasks.created);
             void mutate(isTasksKey);
           }}
         />

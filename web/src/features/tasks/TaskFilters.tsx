@@ -4,9 +4,9 @@
 
 import type { TaskFilter } from '../../api/tasks';
 import { TASK_FILTERS } from '../../api/tasks';
-import { he } from '../../i18n/he';
+import { heTasks } from '../../i18n/tasks';
 
-const t = he.tasks;
+const t = heTasks;
 
 export type TaskCounts = Partial<Record<TaskFilter, number>>;
 

@@ -13,10 +13,11 @@ import { SelectField, TextField } from '../../components/Field';
 import { MailIcon } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { he } from '../../i18n/he';
+import { heTasks } from '../../i18n/tasks';
 import { formatInputDateTime } from '../../lib/dates';
 import '../../styles/tasks.css';
 
-const t = he.tasks.form;
+const t = heTasks.form;
 
 /** A new task from a mail: its subject as the title, and the link to it. */
 export interface TaskFromMail {
@@ -57,7 +58,7 @@ export function TaskForm({ task, fromMail, onClose, onSaved }: TaskFormProps) {
       const saved = task ? await updateTask(task.id, input) : await createTask(input);
       onSaved(saved, !task);
     } catch (err) {
-      setError(errorMessage(err, he.tasks.saveFailed));
+      setError(errorMessage(err, heTasks.saveFailed));
       setBusy(false);
     }
   }
@@ -101,7 +102,7 @@ export function TaskForm({ task, fromMail, onClose, onSaved }: TaskFormProps) {
           >
             {TASK_PRIORITIES.map((p) => (
               <option key={p} value={p}>
-                {he.tasks.priorities[p]}
+                {heTasks.priorities[p]}
               </option>
             ))}
           </SelectField>

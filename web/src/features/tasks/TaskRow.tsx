@@ -8,11 +8,12 @@ import { Link } from 'react-router-dom';
 import type { Task } from '../../api/tasks';
 import { CheckIcon, ClockIcon, MailIcon, PenIcon, TrashIcon } from '../../components/icons';
 import { he } from '../../i18n/he';
+import { heTasks } from '../../i18n/tasks';
 import { formatDateTime } from '../../lib/dates';
 import { openResultHref } from '../search/folders';
 import { IconButton } from '../../components/IconButton';
 
-const t = he.tasks;
+const t = heTasks;
 
 export interface TaskRowProps {
   task: Task;

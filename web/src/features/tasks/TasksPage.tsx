@@ -17,7 +17,7 @@ import { useToast } from '../../session/Toasts';
 import { ConfirmDelete, useConfirmation } from '../../components/ConfirmDialog';
 import { EmptyState, NoMatch } from '../../components/EmptyState';
 import { TasksIcon } from '../../components/icons';
-import { he } from '../../i18n/he';
+import { heTasks } from '../../i18n/tasks';
 import '../../styles/tasks.css';
 import { TaskFilters, type TaskCounts } from './TaskFilters';
 import { TaskForm } from './TaskForm';
@@ -25,7 +25,7 @@ import { TaskRow } from './TaskRow';
 import { LoadState, RefreshFailed } from '../../components/LoadState';
 import { AddButton, ListHeader } from '../../components/ListHeader';
 
-const t = he.tasks;
+const t = heTasks;
 
 function readFilter(value: string | null): TaskFilter {
   return TASK_FILTERS.find((f) => f === value) ?? 'all';

@@ -19,7 +19,8 @@ import { failureMessage, outgoingKeys, saveDraft, sendMail } from '../../../api/
 import type { EmailDetail } from '../../../api/types';
 import { useToast } from '../../../session/Toasts';
 import { PenIcon, SendIcon, SparkIcon } from '../../../components/icons';
-import { he } from '../../../i18n/he';
+import { heOutgoing } from '../../../i18n/outgoing';
+import { heAi } from '../../../i18n/ai';
 import { useUndoSend } from '../../outbox/undoSend';
 import { replyHref } from '../threads';
 import { replyDraftRequest, replyMail, type ReplySource } from './replyPayload';
@@ -28,7 +29,7 @@ import { showAiFailure } from '../../ai/aiFailure';
 import { usePreferences } from '../../settings/sync/SettingsProvider';
 import { useSmartReply, useSmartReplyTemplate } from './smartReply';
 
-const t = he.outgoing.reply;
+const t = heOutgoing.reply;
 
 /** The header's buttons: open the panel here, or reply in the full Compose page. */
 /** `children`: more actions on the mail, in the same row (the reading pane's 'צור משימה'). */
@@ -80,23 +81,23 @@ function SmartReply({ id }: { id: string }) {
         className="chip-button chip-button--ai"
         disabled={smart.busy || sending !== null}
         aria-busy={smart.busy}
-        title={he.ai.smartReplyHint}
-        onClick={() => void smart.run((e) => showAiFailure(toast, e, he.ai.smartReplyFailed), templateId || undefined)}
+        title={heAi.smartReplyHint}
+        onClick={() => void smart.run((e) => showAiFailure(toast, e, heAi.smartReplyFailed), templateId || undefined)}
         data-testid="smart-reply"
       >
         <SparkIcon />
-        {smart.busy ? he.ai.smartReplyBusy : he.ai.smartReply}
+        {smart.busy ? heAi.smartReplyBusy : heAi.smartReply}
       </button>
       {templates.length > 0 && (
         <select
           className="smart-reply__template"
-          aria-label={he.ai.template}
-          title={he.ai.template}
+          aria-label={heAi.template}
+          title={heAi.template}
           value={templateId}
           onChange={(e) => choose(e.target.value)}
           data-testid="smart-reply-template"
         >
-          <option value="">{he.ai.noTemplate}</option>
+          <option value="">{heAi.noTemplate}</option>
           {templates.map((tpl) => (
             <option key={tpl.id} value={tpl.id}>
               {tpl.name}
@@ -238,12 +239,12 @@ export function ReplyPanel({ mail }: { mail: ReplySource }) {
           <button
             type="button"
             className="link-button reply-panel__restore"
-            title={he.ai.restoreTextHint}
+            title={heAi.restoreTextHint}
             disabled={locked}
             onClick={smart.restore}
             data-testid="smart-reply-restore"
           >
-            {he.ai.restoreText}
+            {heAi.restoreText}
           </button>
         )}
       </div>

@@ -5,7 +5,8 @@
 
 import { useEffect, useState } from 'react';
 import { matchPreset } from '../../../session/scale';
-import { he } from '../../../i18n/he';
+import { heSettings } from '../../../i18n/settings';
+import { heScale } from '../../../i18n/scale';
 import '../../../styles/settings-cards.css';
 import {
   browserFromUserAgent,
@@ -20,7 +21,7 @@ import {
 import { Card } from '../../../components/Card';
 import { Fact } from '../../../components/Fact';
 
-const t = he.settings.cards.device;
+const t = heSettings.cards.device;
 
 interface Device {
   platform: Platform | null;
@@ -97,7 +98,7 @@ export function DeviceInfoCard() {
         <Fact label={t.scale} testId="device-scale">
           {known ? (
             <>
-              <span data-testid="device-scale-preset">{preset ? he.scale.presets[preset] : t.custom}</span>
+              <span data-testid="device-scale-preset">{preset ? heScale.presets[preset] : t.custom}</span>
               <ul className="device-scale" aria-label={t.scaleParts}>
                 <ScalePart label={t.scaleApp} value={app} testId="device-scale-app" />
                 <ScalePart label={t.scaleFont} value={font} testId="device-scale-font" />

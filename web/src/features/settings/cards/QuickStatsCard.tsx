@@ -11,10 +11,10 @@ import type { EmailCountsResponse } from '../../../api/types';
 import { useAuth } from '../../../session/AuthProvider';
 import { Card } from '../../../components/Card';
 import { LoadState } from '../../../components/LoadState';
-import { he } from '../../../i18n/he';
+import { heSettings } from '../../../i18n/settings';
 import '../../../styles/settings-cards.css';
 
-const t = he.settings.cards.stats;
+const t = heSettings.cards.stats;
 
 /** The tiles, in reading order. */
 export const STATS = ['inbox', 'unread', 'sentToday', 'drafts', 'trash', 'needsReply'] as const;

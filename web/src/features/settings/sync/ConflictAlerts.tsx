@@ -4,17 +4,19 @@
 // e.g. the UI-scale preset in the sidebar, and this says why). A refusal with nothing to decide
 // is the provider's warning 'ההגדרות נדחו' (SettingsProvider). Mounted once, inside the provider.
 
-import { useEffect, useRef, useState } from 'react';
-import { he } from '../../../i18n/he';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { heSettingsSync } from '../../../i18n/settingsSync';
 import { useToast } from '../../../session/Toasts';
 import { showActionToast } from '../../../session/actionToast';
-import { ConflictsDialog } from './ConflictsDialog';
 import { useSettingsSync } from './SettingsProvider';
 
 /** Spec 000 §9: the conflict toast's 'resolve now' stays 10 s. */
 export const CONFLICT_TOAST_MS = 10_000;
 
-const t = he.settingsSync.conflictToast;
+const t = heSettingsSync.conflictToast;
+
+// Opened only from the toast: its own chunk (with the preferences' labels), not the first one.
+const ConflictsDialog = lazy(() => import('./ConflictsDialog').then((m) => ({ default: m.ConflictsDialog })));
 
 export function ConflictAlerts() {
   const { conflicts } = useSettingsSync();
@@ -36,5 +38,9 @@ export function ConflictAlerts() {
     }
   }, [conflicts, toast]);
 
-  return open ? <ConflictsDialog onClose={() => setOpen(false)} /> : null;
+  return open ? (
+    <Suspense fallback={null}>
+      <ConflictsDialog onClose={() => setOpen(false)} />
+    </Suspense>
+  ) : null;
 }

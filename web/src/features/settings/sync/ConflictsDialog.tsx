@@ -4,12 +4,12 @@
 
 import { useState } from 'react';
 import { Modal } from '../../../components/Modal';
-import { he } from '../../../i18n/he';
+import { heSettingsSync } from '../../../i18n/settingsSync';
 import { type Choice, type PendingConflict, allChoices } from './conflicts';
 import { keyLabel, valueLabel } from './format';
 import { useSettingsSync } from './SettingsProvider';
 
-const t = he.settingsSync.conflictsDialog;
+const t = heSettingsSync.conflictsDialog;
 
 export function ConflictsDialog({ onClose }: { onClose: () => void }) {
   const sync = useSettingsSync();

@@ -9,11 +9,12 @@ import { settingsKeys, type SettingsHistoryResponse } from '../../../api/setting
 import { LoadError } from '../../../components/LoadError';
 import { Modal } from '../../../components/Modal';
 import { he } from '../../../i18n/he';
+import { heSettingsSync } from '../../../i18n/settingsSync';
 import { formatDateTime } from '../../../lib/dates';
 import { keysLabel } from './format';
 import { useSettingsSync } from './SettingsProvider';
 
-const t = he.settingsSync.historyDialog;
+const t = heSettingsSync.historyDialog;
 /** Spec 001 §9: the history's default limit, and how many more each "earlier versions" shows. */
 export const HISTORY_LIMIT = 20;
 /** Versions the server keeps per user (src/settings/versions.rs KEEP_VERSIONS). */
@@ -53,8 +54,8 @@ export function HistoryDialog({ onClose }: { onClose: () => void }) {
           {entries.map((e) => (
             <li key={e.version} className="settings-history__item" data-testid="history-entry" data-version={e.version}>
               <div className="settings-history__text">
-                <strong>{he.settingsSync.card.version(e.version)}</strong>
-                <span dir="auto">{he.settingsSync.card.update(e.changedBy, keysLabel(e.settingsUpdate))}</span>
+                <strong>{heSettingsSync.card.version(e.version)}</strong>
+                <span dir="auto">{heSettingsSync.card.update(e.changedBy, keysLabel(e.settingsUpdate))}</span>
                 <time className="muted" dateTime={e.timestamp}>
                   {formatDateTime(e.timestamp)}
                 </time>

@@ -8,11 +8,12 @@ import type { Preferences } from '../../../api/settings';
 import { askDesktopPermission, desktopSupported } from '../../../session/desktopNotifications';
 import { SCALE_PRESETS, matchPreset } from '../../../session/scale';
 import { Switch } from '../../../components/Switch';
-import { he } from '../../../i18n/he';
+import { hePreferences } from '../../../i18n/preferences';
+import { heScale } from '../../../i18n/scale';
 import { useSettingsSync } from './SettingsProvider';
 import { Card } from '../../../components/Card';
 
-const t = he.preferences;
+const t = hePreferences;
 
 type BoolKey = {
   [K in keyof Preferences]: Preferences[K] extends boolean ? K : never;
@@ -146,7 +147,7 @@ export function PreferencesCard() {
             )}
             {SCALE_PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
-                {he.scale.presets[p.id]}
+                {heScale.presets[p.id]}
               </option>
             ))}
           </select>

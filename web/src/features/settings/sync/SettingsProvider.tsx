@@ -31,7 +31,7 @@ import {
 } from '../../../api/settings';
 import { useToast } from '../../../session/Toasts';
 import { readScale } from '../../../session/scale';
-import { he } from '../../../i18n/he';
+import { heSettingsSync } from '../../../i18n/settingsSync';
 import {
   type Choice,
   type PendingConflict,
@@ -200,7 +200,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
             // Refused with nothing to choose between: the server's values stand (spec 000 §9).
             adopt({ version: conflict.version, values: conflict.syncedSettings });
             settle();
-            if (!rejectedIds.current.has(conflictId(conflict))) toast.warning(he.settingsSync.conflictToast.rejected);
+            if (!rejectedIds.current.has(conflictId(conflict))) toast.warning(heSettingsSync.conflictToast.rejected);
             rejectedIds.current.add(conflictId(conflict));
             return false;
           }
@@ -216,10 +216,10 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
           // Spec 001 §8: "no connection to server", or the sync error with its detail.
           const message =
             e instanceof ApiError && e.isNetworkError
-              ? he.settingsSync.noConnection
-              : he.settingsSync.syncFailed(errorMessage(e));
+              ? heSettingsSync.noConnection
+              : heSettingsSync.syncFailed(errorMessage(e));
           settle(message);
-          toast.error(he.settingsSync.saveFailed);
+          toast.error(heSettingsSync.saveFailed);
           return false;
         }
       };
@@ -254,7 +254,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   const acceptTheirs = useCallback(
     (id: string) => {
       setConflicts((q) => q.filter((c) => c.id !== id));
-      toast.info(he.settingsSync.acceptedTheirs);
+      toast.info(heSettingsSync.acceptedTheirs);
     },
     [toast],
   );
@@ -277,10 +277,10 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
         const r = await rollbackSettings(version);
         adopt({ version: r.version, values: r.syncedSettings });
         refreshHistory();
-        toast.success(r.message || he.settingsSync.restored);
+        toast.success(r.message || heSettingsSync.restored);
         return true;
       } catch (e) {
-        toast.error(`${he.settingsSync.restoreFailed}: ${errorMessage(e)}`);
+        toast.error(`${heSettingsSync.restoreFailed}: ${errorMessage(e)}`);
         return false;
       }
     },
@@ -306,7 +306,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     (event: SettingsConflictResponse) => {
       if (!needsDecision(event)) {
         // The 409 of this session's own save says the same, once.
-        if (!rejectedIds.current.has(conflictId(event))) toast.warning(he.settingsSync.conflictToast.rejected);
+        if (!rejectedIds.current.has(conflictId(event))) toast.warning(heSettingsSync.conflictToast.rejected);
         rejectedIds.current.add(conflictId(event));
         return;
       }

@@ -6,14 +6,14 @@ import { useState } from 'react';
 import useSWR from 'swr';
 import { settingsKeys, type SettingsHistoryResponse } from '../../../api/settings';
 import { useLiveStatus } from '../../../session/liveStatus';
-import { he } from '../../../i18n/he';
+import { heSettingsSync } from '../../../i18n/settingsSync';
 import { formatDateTime } from '../../../lib/dates';
 import { ConflictsDialog } from './ConflictsDialog';
 import { HistoryDialog } from './HistoryDialog';
 import { keysLabel } from './format';
 import { useSettingsSync } from './SettingsProvider';
 
-const t = he.settingsSync.card;
+const t = heSettingsSync.card;
 /** Spec 001 §9: the last 2 are shown. */
 export const RECENT_SHOWN = 2;
 

@@ -1,0 +1,38 @@
+// The Hebrew strings of snooze (split from he.ts, which holds the shell's and the inbox's, so the
+// inbox's first chunk does not carry them; issue 42). The same rules as he.ts.
+
+/** The tasks page and "create a task from this mail" (web/src/features/tasks/; spec 001 "Tasks page"). */
+export const heSnooze = {
+  button: 'נודניק',
+  menuLabel: 'עד מתי להעביר את השרשור למצב נודניק',
+  presets: { laterToday: 'מאוחר יותר היום', tomorrow: 'מחר בבוקר', weekend: 'בסוף השבוע', nextWeek: 'בשבוע הבא' } as Record<string, string>,
+  chosen: 'מועד אחר',
+  confirm: 'אישור',
+  failed: 'הנודניק נכשל',
+  pageLabel: 'נודניק ומעקב',
+  snoozedTitle: 'שרשורים במצב נודניק',
+  awaitingTitle: 'שלחתי וממתין לתשובה',
+  wokeTitle: 'שיחה חזרה מנודניק',
+  follow: 'מעקב תשובה',
+  following: 'במעקב תשובה',
+  followHint: 'תזכורת אם לא תגיע תשובה להודעה ששלחת',
+  followMenuLabel: 'כמה זמן לחכות לתשובה',
+  followFailed: 'המעקב נכשל',
+  waitDays: (n: number) => (n === 1 ? 'תזכורת אחרי יום' : n === 7 ? 'תזכורת אחרי שבוע' : n === 14 ? 'תזכורת אחרי שבועיים' : `תזכורת אחרי ${n} ימים`),
+  navLabel: 'נודניק ומעקב',
+  navHint: 'שרשורים שיחזרו לתיבה במועד שקבעת, והודעות ששלחת וממתינות לתשובה',
+  awaitingLine: (n: number) => (n === 1 ? 'הודעה אחת ששלחת לא נענתה בזמן' : `${n} הודעות ששלחת לא נענו בזמן`),
+  awaitingHint: 'הודעות ששלחת ועבר הזמן שקבעת לתשובה: לכתוב טיוטת תזכורת או להפסיק לעקוב',
+  dueTitle: 'הודעה ששלחת לא נענתה',
+  noneSnoozed: 'אין שרשורים במצב נודניק.',
+  noneAwaiting: 'אין הודעות שממתינות לתשובה.',
+  until: (when: string) => `יחזור ${when}`,
+  due: (when: string) => `תזכורת ${when}`,
+  overdue: 'עבר הזמן',
+  wake: 'להחזיר עכשיו',
+  nudge: 'טיוטת תזכורת',
+  stop: 'הפסקת המעקב',
+  to: (who: string) => `אל ${who}`,
+  loading: 'טוען...',
+  loadFailed: 'לא ניתן לטעון את הרשימה.',
+} as const;
