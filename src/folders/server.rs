@@ -75,11 +75,36 @@ async fn commands(
         Change::Delete { paths } => {
             for path in paths {
                 let _ = deadline(limit, "UNSUBSCRIBE", session.unsubscribe(path)).await;
-                deadline(limit, "DELETE", session.delete(path)).await?;
+                delete(session, path, limit).await?;
             }
         }
     }
     Ok(())
+}
+
+/// How many times a DELETE is tried while the folder is still there after it.
+const DELETE_TRIES: u32 = 3;
+
+/// DELETE, then a look (STATUS) that the folder is gone. Another session that had it selected
+/// (our own sync's pass, woken by the last change) can bring a Maildir folder back by writing
+/// its index files after the DELETE; the folder is then deleted again.
+async fn delete(
+    session: &mut ImapSession,
+    path: &str,
+    limit: std::time::Duration,
+) -> anyhow::Result<()> {
+    for attempt in 1..=DELETE_TRIES {
+        deadline(limit, "DELETE", session.delete(path)).await?;
+        let still_there = deadline(limit, "STATUS", session.status(path, "(MESSAGES)"))
+            .await
+            .is_ok();
+        if !still_there {
+            return Ok(());
+        }
+        tracing::info!(folder = %path, attempt, "folder back after DELETE; deleting again");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    anyhow::bail!("the folder {path} is still there after {DELETE_TRIES} DELETEs")
 }
 
 /// The store after the server made `change`: the new folder, the renamed folders (and the
