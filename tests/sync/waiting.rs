@@ -52,24 +52,18 @@ async fn a_server_without_idle_has_its_inbox_polled_by_the_scheduler() {
         "IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ NAMESPACE UIDPLUS MOVE \
          SPECIAL-USE CONDSTORE ESEARCH",
     )]);
-    // The full pass far away: only the INBOX poll can bring new mail in time.
-    let config = ms.config_toml().replace(
-        "poll_interval_secs = 10",
-        "poll_interval_secs = 3600\ninbox_poll_secs = 5",
-    );
-    let app = TestApp::with_config(&config);
-    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    let (app, token) = app_polling_inbox(&ms).await;
     assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
     let sync = wait_synced(&app, &token).await;
     assert_eq!(sync["idle"], false, "{sync}");
     ms.deliver("user1@example.test", &small_mail("polled in"));
-    eventually(Duration::from_secs(30), "the INBOX poll", || async {
-        list(&app, &token, "inbox")
-            .await
-            .iter()
-            .any(|e| e["subject"] == "polled in")
-            .then_some(())
-    })
+    listed(
+        &app,
+        &token,
+        "polled in",
+        Duration::from_secs(30),
+        "the INBOX poll",
+    )
     .await;
     let (_, v) = app
         .json("GET", "/api/auth/accounts", Some(&token), None)
@@ -84,12 +78,7 @@ async fn a_server_late_to_report_in_idle_is_asked_at_the_inbox_poll() {
     // only the poll's NOOP can bring the mail in time (the IDLE lasts 25 minutes).
     let ms = MailServer::start();
     let relay = late_idle::Relay::start(ms.imap_port()).await;
-    let config = ms.config_toml().replace(
-        "poll_interval_secs = 10",
-        "poll_interval_secs = 3600\ninbox_poll_secs = 5",
-    );
-    let app = TestApp::with_config(&config);
-    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    let (app, token) = app_polling_inbox(&ms).await;
     let mut account = ms.account("user1");
     account["imap_port"] = json!(relay.port);
     account["imap_ssl"] = json!(false);
@@ -101,15 +90,39 @@ async fn a_server_late_to_report_in_idle_is_asked_at_the_inbox_poll() {
     })
     .await;
     ms.deliver("user1@example.test", &small_mail("late in idle"));
-    eventually(Duration::from_secs(20), "the poll's NOOP", || async {
-        list(&app, &token, "inbox")
+    listed(
+        &app,
+        &token,
+        "late in idle",
+        Duration::from_secs(20),
+        "the poll's NOOP",
+    )
+    .await;
+    assert!(relay.held_back() > 0, "the relay kept back IDLE's report");
+}
+
+/// An app whose full pass is an hour away and whose INBOX poll runs every 5 s: only the poll
+/// (or IDLE) can bring new mail in time.
+async fn app_polling_inbox(ms: &MailServer) -> (TestApp, String) {
+    let config = ms.config_toml().replace(
+        "poll_interval_secs = 10",
+        "poll_interval_secs = 3600\ninbox_poll_secs = 5",
+    );
+    let app = TestApp::with_config(&config);
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    (app, token)
+}
+
+/// Waits up to `limit` until the inbox lists a mail with `subject` (`what` names the wait).
+async fn listed(app: &TestApp, token: &str, subject: &str, limit: Duration, what: &str) {
+    eventually(limit, what, || async {
+        list(app, token, "inbox")
             .await
             .iter()
-            .any(|e| e["subject"] == "late in idle")
+            .any(|e| e["subject"] == subject)
             .then_some(())
     })
     .await;
-    assert!(relay.held_back() > 0, "the relay kept back IDLE's report");
 }
 
 /// A plain-text IMAP relay that refuses STARTTLS (so the client, on this machine, goes on in
