@@ -22,8 +22,8 @@ use crate::state::{Jobs, Mailboxes};
 use crate::store::Store;
 use crate::{
     accounts, ai, auth, autoreply, backup, builder, contacts, emails, folders, followups,
-    household, http, import, invites, labels, live, mcp, oauth, outgoing, rules, search, settings,
-    smart, snooze, spam, subscriptions, sync, tasks, templates,
+    household, http, import, invites, labels, live, mcp, oauth, outgoing, push, rules, search,
+    settings, smart, snooze, spam, subscriptions, sync, tasks, templates,
 };
 
 pub use crate::state::AppState;
@@ -59,6 +59,7 @@ pub static FEATURES: &[&Feature] = &[
     &snooze::FEATURE,
     &followups::FEATURE,
     &subscriptions::FEATURE,
+    &push::FEATURE,
     &builder::FEATURE,
     &backup::FEATURE,
     &accounts::FEATURE,

@@ -34,6 +34,7 @@ pub mod messages;
 pub mod notices;
 pub mod oauth;
 pub mod outgoing;
+pub mod push;
 pub mod registry;
 pub mod rules;
 pub mod schema;

@@ -1,5 +1,6 @@
 //! Notices a feature sends to every live session of a user: a task's reminder, a draft the
-//! auto-reply wrote, a mail judged spam, a mailbox that needs a new sign-in. Each is a typed
+//! auto-reply wrote, a mail judged spam, a mailbox that needs a new sign-in, a scheduled send
+//! that failed. Each is a typed
 //! [`Notice`]; the live channel (`crate::live`) forwards it on its `system` channel as one of its
 //! typed events. The broadcast sits below every feature that sends one (the OAuth sign-in is
 //! below the live channel itself), so a notice is a plain service, not a hook.
@@ -83,6 +84,21 @@ pub struct FollowUpDue {
     pub message: String,
 }
 
+/// A scheduled mail could not be sent at its time (`send_failed`); the outbox tries again
+/// unless the failure is one retrying cannot fix.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "SendFailedNotice")]
+pub struct SendFailed {
+    pub id: String,
+    pub subject: String,
+    pub to: Vec<String>,
+    /// Why, in Hebrew.
+    pub message: String,
+    /// Whether the outbox tries again.
+    pub retrying: bool,
+}
+
 /// The user's own folders changed shape: made, renamed, moved or deleted (`folders_changed`).
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -101,6 +117,7 @@ pub enum Notice {
     SnoozeWoke(SnoozeWoke),
     FollowUpDue(FollowUpDue),
     FoldersChanged(FoldersChanged),
+    SendFailed(SendFailed),
 }
 
 /// The broadcast of notices (a service every feature may send on).

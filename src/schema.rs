@@ -11,7 +11,7 @@ use crate::auth::{sessions, users};
 use crate::store::{DEFAULT_CACHE_MB, Migration, SchemaState, Store};
 use crate::{
     accounts, ai, autoreply, backup, contacts, emails, followups, household, import, invites,
-    labels, mailstore, mcp, outgoing, rules, settings, snooze, spam, subscriptions, tasks,
+    labels, mailstore, mcp, outgoing, push, rules, settings, snooze, spam, subscriptions, tasks,
     templates,
 };
 
@@ -116,6 +116,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "labels: the user's names and colours for their mail's keywords",
         apply: m0020_labels,
     },
+    Migration {
+        version: 21,
+        name: "push notifications: the users' devices and the server's VAPID key",
+        apply: m0021_push,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -215,6 +220,10 @@ fn m0019_attention(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0020_labels(txn: &WriteTransaction) -> Result<(), redb::Error> {
     labels::create_tables(txn)
+}
+
+fn m0021_push(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    push::create_tables(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

@@ -51,14 +51,6 @@ impl BuilderConfig {
         c.web_url("editor_url", &self.editor_url)?;
         c.within("timeout_secs", self.timeout_secs, 1..=120, " seconds")?;
         c.within("cache_secs", self.cache_secs, 0..=3600, " seconds")?;
-        for network in &self.allowed_private_networks {
-            c.ensure(
-                super::parse_network(network).is_some(),
-                "allowed_private_networks",
-                network,
-                "expected an IP address or a network such as 192.168.1.0/24",
-            )?;
-        }
-        Ok(())
+        c.networks("allowed_private_networks", &self.allowed_private_networks)
     }
 }

@@ -96,6 +96,19 @@ impl<'a> Check<'a> {
         )
     }
 
+    /// Addresses or CIDR networks (`allowed_private_networks` of an outbound request's section).
+    pub fn networks(&self, key: &str, networks: &[String]) -> Checked {
+        for network in networks {
+            self.ensure(
+                super::parse_network(network).is_some(),
+                key,
+                network,
+                "expected an IP address or a network such as 192.168.1.0/24",
+            )?;
+        }
+        Ok(())
+    }
+
     /// A host name that is not blank (a mail server of an OAuth provider).
     pub fn host(&self, key: &str, host: &str) -> Checked {
         self.ensure(!host.trim().is_empty(), key, &host, "expected a host name")

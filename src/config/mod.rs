@@ -21,6 +21,7 @@ mod limits;
 mod log;
 mod mail;
 mod oauth;
+mod push;
 mod search;
 mod server;
 mod storage;
@@ -37,6 +38,7 @@ pub use log::LogConfig;
 pub use mail::MailConfig;
 use oauth::NESTED_SECTIONS;
 pub use oauth::{GoogleOAuthConfig, MicrosoftOAuthConfig, OAuthConfig};
+pub use push::PushConfig;
 pub use search::{SERVE_WRITER_MB, SearchConfig, WriterOptions};
 pub use server::{ServerConfig, parse_network};
 pub use storage::StorageConfig;
@@ -59,6 +61,7 @@ pub struct Config {
     pub builder: BuilderConfig,
     pub unsubscribe: UnsubscribeConfig,
     pub oauth: OAuthConfig,
+    pub push: PushConfig,
     pub log: LogConfig,
 }
 
@@ -184,6 +187,7 @@ impl Config {
         self.builder.check(&check("builder"))?;
         self.unsubscribe.check(&check("unsubscribe"))?;
         self.oauth.check(&check("oauth"))?;
+        self.push.check(&check("push"))?;
         self.log.check(&check("log"))
     }
 

@@ -39,14 +39,6 @@ impl UnsubscribeConfig {
     /// A bounded wait and well-formed networks.
     pub fn check(&self, c: &Check) -> Checked {
         c.within("timeout_secs", self.timeout_secs, 1..=60, " seconds")?;
-        for network in &self.allowed_private_networks {
-            c.ensure(
-                super::parse_network(network).is_some(),
-                "allowed_private_networks",
-                network,
-                "expected an IP address or a network such as 192.168.1.0/24",
-            )?;
-        }
-        Ok(())
+        c.networks("allowed_private_networks", &self.allowed_private_networks)
     }
 }

@@ -7,8 +7,8 @@ use ts_rs::TS;
 
 use crate::emails::Counts;
 use crate::notices::{
-    AutoReplyDrafted, FoldersChanged, FollowUpDue, Notice, SignInNeeded, SnoozeWoke, SpamDetected,
-    TaskDue,
+    AutoReplyDrafted, FoldersChanged, FollowUpDue, Notice, SendFailed, SignInNeeded, SnoozeWoke,
+    SpamDetected, TaskDue,
 };
 use crate::settings::routes::{SettingsChanged, SettingsConflictResponse};
 pub use crate::state::MailChange;
@@ -107,6 +107,8 @@ pub enum LiveEvent {
     FollowUpDue(FollowUpDue),
     /// The user's own folders changed shape (the sidebar's tree reads them again).
     FoldersChanged(FoldersChanged),
+    /// A scheduled mail could not be sent at its time.
+    SendFailed(SendFailed),
 }
 
 impl LiveEvent {
@@ -133,7 +135,8 @@ impl LiveEvent {
             | Self::SpamDetected(_)
             | Self::SignInNeeded(_)
             | Self::SnoozeWoke(_)
-            | Self::FollowUpDue(_) => Some(Channel::System),
+            | Self::FollowUpDue(_)
+            | Self::SendFailed(_) => Some(Channel::System),
         }
     }
 
@@ -153,6 +156,7 @@ impl From<Notice> for LiveEvent {
             Notice::SnoozeWoke(s) => Self::SnoozeWoke(s),
             Notice::FollowUpDue(f) => Self::FollowUpDue(f),
             Notice::FoldersChanged(f) => Self::FoldersChanged(f),
+            Notice::SendFailed(f) => Self::SendFailed(f),
         }
     }
 }

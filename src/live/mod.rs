@@ -424,4 +424,5 @@ crate::wire_types!(
     crate::notices::SnoozeWoke,
     crate::notices::FollowUpDue,
     crate::notices::FoldersChanged,
+    crate::notices::SendFailed,
 );

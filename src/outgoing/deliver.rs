@@ -8,6 +8,7 @@ use crate::error::AppError;
 use crate::mail::net::MailError;
 use crate::mail::smtp::SendError;
 use crate::messages;
+use crate::notices::{Notice, Notices, SendFailed};
 use crate::state::{AppState, MailChange};
 use crate::store::Store;
 use crate::sync::{SyncEvent, SyncManager};
@@ -142,6 +143,7 @@ pub async fn run(state: &AppState, mut item: Item) {
     let store = state.store.clone();
     let (user_id, account_id) = (item.user_id, item.account_id);
     let kind = item.kind;
+    let failed = failed_notice(&item, &outcome);
     let written = tokio::task::spawn_blocking(move || match outcome {
         Ok(()) => outbox::finish(&store, &item),
         Err(f) => {
@@ -160,10 +162,29 @@ pub async fn run(state: &AppState, mut item: Item) {
     if let Ok(Err(e)) | Err(e) = written.map_err(AppError::internal) {
         tracing::error!(error = %e, "cannot write an outbox item back");
     }
+    if let Some(notice) = failed {
+        state
+            .service::<Notices>()
+            .send(user_id, Notice::SendFailed(notice));
+    }
     notify(state, user_id, account_id, MailChange::Outbox);
     if kind == Kind::Draft {
         notify(state, user_id, account_id, MailChange::Drafts);
     }
+}
+
+/// The notice of a scheduled mail that failed: once, at its first failure (or when the
+/// outbox gives up on it), not at every retry.
+fn failed_notice(item: &Item, outcome: &Result<(), Failure>) -> Option<SendFailed> {
+    let Err(f) = outcome else { return None };
+    let first = item.attempts == 0 || f.permanent;
+    (item.kind == Kind::Send && item.scheduled && first).then(|| SendFailed {
+        id: item.id.to_string(),
+        subject: item.mail.subject.clone(),
+        to: item.mail.to.iter().map(|m| m.email.clone()).collect(),
+        message: f.message.clone(),
+        retrying: !f.permanent,
+    })
 }
 
 pub fn notify(state: &AppState, user_id: u64, account_id: u64, reason: MailChange) {

@@ -80,7 +80,11 @@ pub static FEATURE: Feature = Feature {
         setup.provide(outbox)
     },
     prepare: scheduler::prepare,
-    needs: &[need::<Outbox>, need::<crate::sync::SyncManager>],
+    needs: &[
+        need::<Outbox>,
+        need::<crate::sync::SyncManager>,
+        need::<crate::notices::Notices>,
+    ],
     ..Feature::named("outgoing")
 };
 

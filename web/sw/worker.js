@@ -7,7 +7,12 @@
 // - fetch: /api/ and /ws never touch the cache (the user's mail and settings are not kept
 //   here; offline reading is later work); a page load goes to the network first and falls back to
 //   the cached index.html when the server cannot be reached; the shell's own files (names hashed
-//   by content) come from the cache.
+//   by content) come from the cache;
+// - push (Web Push, src/push/ on the server): the decrypted note ({title, body, url, tag}) shown
+//   as a Hebrew right-to-left notification; a note of the same tag replaces the last one (many
+//   new mails are one notification);
+// - notificationclick: opens the note's page of this app (a path on this origin only) in an open
+//   window of the app (asked by a message, so the page routes without a reload) or a new one.
 /* global VERSION, PRECACHE */
 const PREFIX = 'mailclient-shell-';
 const CACHE = PREFIX + VERSION;
@@ -62,4 +67,65 @@ self.addEventListener('fetch', (event) => {
   if (SHELL.has(url.pathname)) {
     event.respondWith(fromShell(url.pathname).then((hit) => hit || fetch(request)));
   }
+});
+
+/** The fallback title when a note has none (never an empty notification). */
+const DEFAULT_TITLE = 'דואר';
+
+/** A path of this app from a note's url (anything else opens the inbox). */
+function appPath(url) {
+  try {
+    const target = new URL(typeof url === 'string' ? url : '/', self.location.origin);
+    return target.origin === self.location.origin ? target.pathname + target.search + target.hash : '/';
+  } catch {
+    return '/';
+  }
+}
+
+/** The notification a push's note makes: title, body, tag and the page to open. */
+function notificationOf(note) {
+  const n = note && typeof note === 'object' ? note : {};
+  const title = typeof n.title === 'string' && n.title.trim() ? n.title : DEFAULT_TITLE;
+  const tag = typeof n.tag === 'string' && n.tag ? n.tag : 'mail';
+  return {
+    title,
+    options: {
+      body: typeof n.body === 'string' ? n.body : '',
+      dir: 'rtl',
+      lang: 'he',
+      tag,
+      renotify: true,
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      data: { url: appPath(n.url) },
+    },
+  };
+}
+
+self.addEventListener('push', (event) => {
+  let note = {};
+  try {
+    note = event.data ? event.data.json() : {};
+  } catch {
+    note = { body: event.data ? event.data.text() : '' };
+  }
+  const { title, options } = notificationOf(note);
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+/** Focuses a window of the app and sends it to `path`, or opens one there. */
+async function openApp(path) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((c) => new URL(c.url).origin === self.location.origin);
+  if (open) {
+    open.postMessage({ type: 'OPEN', path });
+    return open.focus();
+  }
+  return self.clients.openWindow(path);
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const path = appPath(event.notification.data && event.notification.data.url);
+  event.waitUntil(openApp(path));
 });

@@ -136,7 +136,7 @@ export type SettingsRollbackRequest = { version: number, };
 
 export type SettingsRollbackResponse = { success: boolean, version: number, syncedSettings: Preferences, message: string, };
 
-export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice } | { "type": "follow_up_due", "data": FollowUpDueNotice } | { "type": "folders_changed", "data": FoldersChangedNotice };
+export type LiveEvent = { "type": "auth_success", "data": { userId: number, } } | { "type": "auth_error", "data": { message: string, } } | { "type": "pong", "data": { time: number, } } | { "type": "subscribed", "data": { channel: LiveChannel, } } | { "type": "unsubscribed", "data": { channel: LiveChannel, } } | { "type": "new_mail", "data": NewMailEvent } | { "type": "mail_changed", "data": { reason: MailChangeReason, } } | { "type": "stats", "data": EmailCountsResponse } | { "type": "sync_status", "data": { accountId: number, status: SyncStatus, } } | { "type": "system_notification", "data": { level: NotificationLevel, message: string, } } | { "type": "settings_changed", "data": SettingsChanged } | { "type": "settings_stale" } | { "type": "settings_conflict", "data": SettingsConflictResponse } | { "type": "auto_reply", "data": AutoReplyNotice } | { "type": "task_due", "data": TaskDueNotice } | { "type": "spam_detected", "data": SpamNotice } | { "type": "oauth_sign_in_needed", "data": OAuthSignInNotice } | { "type": "snooze_woke", "data": SnoozeWokeNotice } | { "type": "follow_up_due", "data": FollowUpDueNotice } | { "type": "folders_changed", "data": FoldersChangedNotice } | { "type": "send_failed", "data": SendFailedNotice };
 
 export type LiveChannel = "mail" | "settings" | "system";
 
@@ -183,6 +183,16 @@ by: "time" | "reply" | "user", message: string, };
 export type FollowUpDueNotice = { id: string, emailId: string, subject: string, to: Array<string>, message: string, };
 
 export type FoldersChangedNotice = { accountId: number, };
+
+export type SendFailedNotice = { id: string, subject: string, to: Array<string>, 
+/**
+ * Why, in Hebrew.
+ */
+message: string, 
+/**
+ * Whether the outbox tries again.
+ */
+retrying: boolean, };
 
 export type AiKeyResponse = { success: boolean, exists: boolean, };
 
@@ -1428,6 +1438,47 @@ export type SubscriptionsBulkResult = { id: string, ok: boolean, message: string
 
 export type SubscriptionsBulkResponse = { results: Array<SubscriptionsBulkResult>, };
 
+export type PushSpan = { from: number, to: number, };
+
+export type PushQuiet = { night: PushSpan | null, shabbat: PushSpan | null, };
+
+export type PushDevice = { id: number, 
+/**
+ * The push service's URL: the page compares it with its own subscription to find "this
+ * device".
+ */
+endpoint: string, label: string, enabled: boolean, quiet: PushQuiet, 
+/**
+ * Unix seconds.
+ */
+created: number, lastSent: number | null, 
+/**
+ * Why the last delivery failed (Hebrew), when it did.
+ */
+lastError: string | null, 
+/**
+ * Notifications held by quiet hours, to be summed up when they end.
+ */
+held: number, };
+
+export type PushOverview = { enabled: boolean, 
+/**
+ * The server's VAPID public key (base64url): the browser's `applicationServerKey`.
+ */
+publicKey: string, devices: Array<PushDevice>, };
+
+export type PushKeys = { p256dh: string, auth: string, };
+
+export type PushSubscribeRequest = { endpoint: string, keys: PushKeys, 
+/**
+ * The device's name as the page guessed it ("Chrome, Android").
+ */
+label: string, };
+
+export type PushDeviceChange = { enabled?: boolean, quiet?: PushQuiet, label?: string, };
+
+export type PushTestResponse = { message: string, };
+
 export type BuilderContentResponse = { 
 /**
  * False when `[builder] api_key` is empty: the page tells the admin where to set it.
@@ -1602,4 +1653,4 @@ export type DetectedProvider = { known: boolean, id: string, name: string, note:
 
 export type DetectProviderResponse = { email: string, provider: DetectedProvider, };
 
-export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "labels" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "mailboxes";
+export type BackupSectionName = "preferences" | "aiProvider" | "aiTraining" | "spamDetection" | "templates" | "autoReply" | "contacts" | "tasks" | "labels" | "rules" | "invitations" | "snoozes" | "followUps" | "unsubscribeAttempts" | "pushDevices" | "mailboxes";

@@ -424,6 +424,7 @@ export const he = {
     autoReplyWritten: (who: string, subject: string) => `נכתבה טיוטת תשובה אוטומטית ל-${who}: ${subject}`,
     spamTitle: 'זוהה ספאם',
     taskReminderTitle: 'תזכורת למשימה',
+    sendFailedTitle: 'שליחה מתוזמנת נכשלה',
     taskReminder: (title: string) => `תזכורת: ${title}`,
     taskUntitled: '(ללא כותרת)',
     oauthTitle: 'צריך להתחבר מחדש לתיבת הדואר',

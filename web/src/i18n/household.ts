@@ -60,6 +60,7 @@ export const heHousehold = {
       followUps: 'המעקבים',
       invitations: 'הזמנות לפגישות',
       unsubscribeAttempts: 'בקשות הסרה מרשימות תפוצה',
+      pushDevices: 'המכשירים שמקבלים התראות',
     },
     notYet: 'עדיין לא נשמר גיבוי בשרת.',
     downloadFailed: 'שגיאה בהורדת קובץ הגיבוי',

@@ -34,7 +34,7 @@ import type { MailAccountsResponse } from '../../api/types';
 import { useToast, type ToastApi } from '../../session/Toasts';
 import type { LiveEvent, NewMailEvent, NotificationLevel } from '../../api/generated';
 import { announceAutoReply } from './autoReply';
-import { announceFollowUpDue, announceSnoozeWoke } from './attention';
+import { announceFollowUpDue, announceSendFailed, announceSnoozeWoke } from './attention';
 import { announceNewMail } from './newMail';
 import { announceOAuthSignIn } from './oauthSignIn';
 import { announceSpam } from './spamDetected';
@@ -197,6 +197,9 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         case 'follow_up_due':
           announceFollowUpDue(event.data, prefsRef.current, toast);
           void mutate(isAttentionKey);
+          break;
+        case 'send_failed':
+          announceSendFailed(event.data, prefsRef.current, toast);
           break;
         default:
           break;

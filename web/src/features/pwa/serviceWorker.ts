@@ -21,6 +21,21 @@ export function registerServiceWorker(container: ServiceWorkerContainer | undefi
   };
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
+  container.addEventListener('message', (event: MessageEvent) => followOpen(event.data));
+}
+
+/**
+ * A notification was clicked (the worker's `OPEN`): the app goes to its page, a path of this app
+ * such as `/#/Inbox?mail=12`, without reloading (a hash route). Anything else is ignored.
+ */
+export function followOpen(data: unknown, location: Pick<Location, 'hash' | 'assign'> = window.location): void {
+  if (!data || typeof data !== 'object') return;
+  const { type, path } = data as { type?: unknown; path?: unknown };
+  // A path of this origin only: '//host' or '/\host' would leave it.
+  if (type !== 'OPEN' || typeof path !== 'string' || !/^\/(?![/\\])/.test(path)) return;
+  const hash = path.indexOf('#');
+  if (hash >= 0) location.hash = path.slice(hash);
+  else location.assign(path);
 }
 
 /** Asks a waiting worker to take over, then reloads the page once it controls it. */

@@ -1,6 +1,7 @@
 // Settings (spec 001 §2), in the spec's order: the header, the real-time sync card, the mail
 // account card, a side column (preferences, connection status, quick stats, device info), the
-// supported providers, the auto-reply card, the spam and ad detection card, the label manager; then AI help (key and provider), the user's own
+// supported providers, the auto-reply card, the spam and ad detection card, the label manager, the push
+// notifications (this device and the others); then AI help (key and provider), the user's own
 // account and password, and for admins the system's users. The layout shows the page title.
 
 import { useAuth } from '../../session/AuthProvider';
@@ -8,6 +9,7 @@ import { AutoReplyCard } from '../autoreply/AutoReplyCard';
 import { SpamCard } from '../spam/SpamCard';
 import { McpCard } from '../mcp/McpCard';
 import { LabelsCard } from '../labels/LabelsCard';
+import { PushCard } from '../push/PushCard';
 import { heSettings } from '../../i18n/settings';
 import { hePreferences } from '../../i18n/preferences';
 import '../../styles/settings.css';
@@ -45,6 +47,7 @@ export default function SettingsPage() {
       <AutoReplyCard />
       <SpamCard />
       <LabelsCard />
+      <PushCard />
       <AiCard />
       <McpCard />
       <AccountCard />
