@@ -18,6 +18,7 @@ import {
 } from '../api/session';
 import type { MeResponse, User } from '../api/types';
 import { he } from '../i18n/he';
+import { dropPushAtLogout } from './pushAtLogout';
 import { useToast } from './Toasts';
 
 export interface AuthContextValue {
@@ -89,6 +90,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     clearSession();
     navigate('/login', { replace: true });
     if (!token) return;
+    await dropPushAtLogout(token);
     try {
       await api('/api/app/logout', { method: 'POST', token });
     } catch {
