@@ -308,3 +308,50 @@ async fn save_draft(state: &AppState, item: &mut Item) -> Result<(), Failure> {
     mb.close().await;
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outgoing::Composed;
+    use crate::outgoing::mime::Mailbox as Address;
+
+    fn item(scheduled: bool, attempts: u32, kind: Kind) -> Item {
+        let mail = Composed {
+            to: vec![Address {
+                name: "נועה".into(),
+                email: "noa@example.test".into(),
+            }],
+            subject: "הזמנה".into(),
+            ..Composed::default()
+        };
+        let mut item = Item::new(1, 1, kind, mail, 0);
+        item.scheduled = scheduled;
+        item.attempts = attempts;
+        item
+    }
+
+    fn failure(permanent: bool) -> Result<(), Failure> {
+        Err(Failure {
+            message: "השרת דחה".into(),
+            permanent,
+        })
+    }
+
+    /// A scheduled send is announced at its first failure and when the outbox gives up, never
+    /// at a retry; a queued send, a draft and a success are not announced.
+    #[test]
+    fn a_failed_scheduled_send_is_announced_once() {
+        let first = failed_notice(&item(true, 0, Kind::Send), &failure(false)).unwrap();
+        assert_eq!((first.subject.as_str(), first.retrying), ("הזמנה", true));
+        assert_eq!(first.to, ["noa@example.test"]);
+        assert!(failed_notice(&item(true, 2, Kind::Send), &failure(false)).is_none());
+        assert!(
+            !failed_notice(&item(true, 2, Kind::Send), &failure(true))
+                .unwrap()
+                .retrying
+        );
+        assert!(failed_notice(&item(false, 0, Kind::Send), &failure(false)).is_none());
+        assert!(failed_notice(&item(true, 0, Kind::Draft), &failure(false)).is_none());
+        assert!(failed_notice(&item(true, 0, Kind::Send), &Ok(())).is_none());
+    }
+}
