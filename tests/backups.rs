@@ -35,21 +35,6 @@ async fn restore_file(app: &TestApp, token: &str, master: &str, file: &str) -> (
     .await
 }
 
-/// A user who is not an admin: (token, id).
-async fn plain_user(app: &TestApp, admin: &str, name: &str) -> (String, u64) {
-    let (s, v) = app
-        .json(
-            "POST",
-            "/api/admin/users",
-            Some(admin),
-            Some(json!({"username": name, "name": name, "password": "plain-password-1"})),
-        )
-        .await;
-    assert_eq!(s, 200, "{v}");
-    let id = v["user"]["id"].as_u64().unwrap();
-    (app.login(name, "plain-password-1").await, id)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_users_backup_names_the_household_mailbox_but_never_carries_its_password() {
     let ms = MailServer::start();
@@ -66,7 +51,7 @@ async fn a_users_backup_names_the_household_mailbox_but_never_carries_its_passwo
         )
         .await;
     assert_eq!(s, 200, "{v}");
-    let (yossi, _) = plain_user(&app, &admin, "yossi").await;
+    let (yossi, _) = app.plain_user(&admin, "yossi").await;
     let (s, v) = app
         .json(
             "POST",
@@ -152,7 +137,7 @@ fn mailbox(n: usize) -> Value {
 async fn a_restore_goes_through_the_routes_checks_and_limits() {
     let app = TestApp::with_config("[mail]\nmax_accounts_per_user = 3\n");
     let admin = app.admin_token("dana", ADMIN_PASSWORD).await;
-    let (yossi, _) = plain_user(&app, &admin, "yossi").await;
+    let (yossi, _) = app.plain_user(&admin, "yossi").await;
 
     // The AI base URL only an admin sets: left out, with a note; the provider is restored.
     let file = common::sealed_backup(
@@ -441,7 +426,7 @@ async fn labels_come_back_with_their_keywords_and_a_files_labels_are_checked() {
 
     // A file's labels: a keyword no label may carry is mapped afresh (and said), a bad colour
     // refused as the manager refuses it.
-    let (yossi, _) = plain_user(&app, &admin, "yossi").await;
+    let (yossi, _) = app.plain_user(&admin, "yossi").await;
     let file = common::sealed_backup(
         MASTER,
         json!({"labels": [{"keyword": "\\Deleted", "name": "בית", "color": "#1a73e8"}]}),

@@ -22,6 +22,17 @@ fn subscription(endpoint: &str) -> Value {
     json!({"endpoint": endpoint, "keys": {"p256dh": P256DH, "auth": AUTH}, "label": "Chrome, Android"})
 }
 
+/// Subscribes `endpoint` for the user: the status and the answer.
+async fn subscribe(app: &TestApp, token: &str, endpoint: &str) -> (u16, Value) {
+    app.json(
+        "POST",
+        "/api/push/devices",
+        Some(token),
+        Some(subscription(endpoint)),
+    )
+    .await
+}
+
 async fn devices(app: &TestApp, token: &str) -> Vec<Value> {
     let (s, v) = app.json("GET", "/api/push", Some(token), None).await;
     assert_eq!(s, 200, "{v}");
@@ -33,21 +44,11 @@ async fn devices(app: &TestApp, token: &str) -> Vec<Value> {
     v["devices"].as_array().unwrap().clone()
 }
 
-async fn plain_user(app: &TestApp, admin: &str, name: &str) -> (String, u64) {
-    let body = json!({"username": name, "name": name, "password": "plain-password-1"});
-    let (s, v) = app
-        .json("POST", "/api/admin/users", Some(admin), Some(body))
-        .await;
-    assert_eq!(s, 200, "{v}");
-    let id = v["user"]["id"].as_u64().unwrap();
-    (app.login(name, "plain-password-1").await, id)
-}
-
 #[tokio::test]
 async fn a_device_subscribes_under_the_policy_and_is_nobody_elses() {
     let app = TestApp::with_config(CONFIG);
     let admin = app.admin_token("dana", "admin-password-1").await;
-    let (eve, _) = plain_user(&app, &admin, "eve").await;
+    let (eve, _) = app.plain_user(&admin, "eve").await;
     // Refused: a host the policy refuses, keys that are not a P-256 point, a long name.
     for (body, why) in [
         (
@@ -72,28 +73,14 @@ async fn a_device_subscribes_under_the_policy_and_is_nobody_elses() {
             .await;
         assert_eq!((s, v["message"].as_str()), (400, Some(why)), "{v}");
     }
-    let (s, d) = app
-        .json(
-            "POST",
-            "/api/push/devices",
-            Some(&admin),
-            Some(subscription("http://127.0.0.1:9/push/a")),
-        )
-        .await;
+    let (s, d) = subscribe(&app, &admin, "http://127.0.0.1:9/push/a").await;
     assert_eq!(s, 200, "{d}");
     assert_eq!(
         (d["enabled"].as_bool(), d["label"].as_str()),
         (Some(true), Some("Chrome, Android"))
     );
     // The same browser again renews it: still one device.
-    let (s, again) = app
-        .json(
-            "POST",
-            "/api/push/devices",
-            Some(&admin),
-            Some(subscription("http://127.0.0.1:9/push/a")),
-        )
-        .await;
+    let (s, again) = subscribe(&app, &admin, "http://127.0.0.1:9/push/a").await;
     assert_eq!((s, &again["id"]), (200, &d["id"]));
     assert_eq!(devices(&app, &admin).await.len(), 1);
     let id = d["id"].as_u64().unwrap();
@@ -135,14 +122,7 @@ async fn a_device_subscribes_under_the_policy_and_is_nobody_elses() {
     }
     assert_eq!(devices(&app, &admin).await[0]["enabled"], false);
     // The browser signed in to Eve now: the device is hers, no longer Dana's.
-    let (s, _) = app
-        .json(
-            "POST",
-            "/api/push/devices",
-            Some(&eve),
-            Some(subscription("http://127.0.0.1:9/push/a")),
-        )
-        .await;
+    let (s, _) = subscribe(&app, &eve, "http://127.0.0.1:9/push/a").await;
     assert_eq!(s, 200);
     assert!(devices(&app, &admin).await.is_empty());
     assert_eq!(devices(&app, &eve).await.len(), 1);
@@ -152,15 +132,8 @@ async fn a_device_subscribes_under_the_policy_and_is_nobody_elses() {
 async fn the_devices_are_backed_up_restored_through_the_checks_and_forgotten() {
     let app = TestApp::with_config(CONFIG);
     let admin = app.admin_token("dana", "admin-password-1").await;
-    let (yossi, yossi_id) = plain_user(&app, &admin, "yossi").await;
-    let (s, d) = app
-        .json(
-            "POST",
-            "/api/push/devices",
-            Some(&yossi),
-            Some(subscription("http://127.0.0.1:9/push/y")),
-        )
-        .await;
+    let (yossi, yossi_id) = app.plain_user(&admin, "yossi").await;
+    let (s, d) = subscribe(&app, &yossi, "http://127.0.0.1:9/push/y").await;
     assert_eq!(s, 200, "{d}");
     let quiet = json!({"night": null, "shabbat": {"from": 960, "to": 1200}});
     let path = format!("/api/push/devices/{}", d["id"]);

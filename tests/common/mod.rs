@@ -154,6 +154,18 @@ impl TestApp {
         assert_eq!(s, 200, "{v}");
         v["token"].as_str().unwrap().to_string()
     }
+
+    /// A user who is not an admin, made by `admin` and signed in: (token, id).
+    pub async fn plain_user(&self, admin: &str, name: &str) -> (String, u64) {
+        let body =
+            serde_json::json!({"username": name, "name": name, "password": "plain-password-1"});
+        let (s, v) = self
+            .json("POST", "/api/admin/users", Some(admin), Some(body))
+            .await;
+        assert_eq!(s, 200, "{v}");
+        let id = v["user"]["id"].as_u64().unwrap();
+        (self.login(name, "plain-password-1").await, id)
+    }
 }
 
 /// A zone without summer time whose local time is now between 12:00 and 12:59 (`Etc/GMT-N`
