@@ -7,7 +7,9 @@
 //   counts that opens it, the toolbar one row);
 // - touch: a swipe archives (the mail reaches Dovecot's Archive), a long press selects, a pull
 //   refreshes; the swipe preference changed elsewhere reaches the open page and marks processed;
-// - no page scrolls sideways at 360 px; a phone-size screenshot of every page at both sizes;
+// - no page scrolls sideways at 360 px; every page passes the accessibility checks Lighthouse
+//   makes from the accessibility tree (support/a11y.mjs: names of controls and images, title,
+//   lang and dir, a zoomable viewport); a phone-size screenshot of every page at both sizes;
 // - a new version deployed (web/dist/sw.js changed under a debug binary): the Hebrew prompt, and
 //   the click reloads into it with only the new cache left;
 // - with the server stopped, the shell loads from the service worker and says in Hebrew that the
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { a11yProblems } from './support/a11y.mjs';
 import { CHROMIUM_ARGS, launch, newPage, shot } from './support/browser.mjs';
 import { sleep } from './support/server.mjs';
 import { eventually, htmlMail, jsonApi, mailIn, signIn, startSignedIn } from './support/session.mjs';
@@ -262,7 +265,8 @@ test('touch: a swipe archives (to Dovecot’s Archive), a long press selects, a 
   await context.close();
 });
 
-test('no page scrolls sideways at 360 px; a phone screenshot of every page at 360 and 412', async () => {
+test('no page scrolls sideways at 360 px and every page passes the accessibility checks; a phone screenshot of every page at 360 and 412', async () => {
+  const a11y = [];
   for (const size of [SMALL, LARGE]) {
     const { page, context, problems } = await phoneInbox(size);
     for (const [name, testId] of PAGES) {
@@ -277,11 +281,13 @@ test('no page scrolls sideways at 360 px; a phone screenshot of every page at 36
         overflow.scroll <= overflow.client && overflow.body <= overflow.client,
         `${name} at ${size.width}px scrolls sideways: ${JSON.stringify(overflow)}`,
       );
+      for (const p of await a11yProblems(page)) a11y.push(`${name} at ${size.width}px: ${p}`);
       await shot(page, SUITE, `page-${size.width}-${name}`);
     }
     assert.deepEqual(problems, []);
     await context.close();
   }
+  assert.deepEqual([...new Set(a11y)], []);
 });
 
 test('a new version deployed: a Hebrew prompt, the click reloads into it, the old cache removed', async (t) => {

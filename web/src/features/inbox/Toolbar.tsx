@@ -124,6 +124,8 @@ export function Toolbar({ options, onOptions, refreshing, onRefresh, count, sele
                 const next = e.target.value as ListSort;
                 onOptions({ ...options, sort: next, order: defaultOrder(next) });
               }}
+              // Its name also when the phone's one-row toolbar hides the label's text.
+              aria-label={ti.sort.label}
               data-testid="mail-sort"
             >
               {SORTS.map((s) => (
