@@ -320,3 +320,66 @@ pub fn listen(state: &AppState) {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notices::{SendFailed, TaskDue};
+
+    fn mail(id: u64, from: &str, subject: &str) -> (u64, String, String) {
+        (id, from.into(), subject.into())
+    }
+
+    /// One mail is its sender and subject and opens it; many are one note that counts them and
+    /// names the newest three, and opens the inbox; none is no note.
+    #[test]
+    fn new_mail_is_one_note_however_many_arrive() {
+        assert_eq!(mail_note(&[]), None);
+        let one = mail_note(&[mail(7, "נועה", "פגישה")]).unwrap();
+        assert_eq!(
+            (
+                one.title.as_str(),
+                one.body.as_str(),
+                one.url.as_str(),
+                one.tag.as_str()
+            ),
+            ("נועה", "פגישה", "/#/Inbox?mail=7", "mail")
+        );
+        let many: Vec<_> = (1..=5)
+            .map(|i| mail(i, &format!("שולח {i}"), &format!("נושא {i}")))
+            .collect();
+        let note = mail_note(&many).unwrap();
+        assert_eq!(note.title, messages::push_new_mails(5));
+        assert_eq!(note.body, "שולח 5: נושא 5\nשולח 4: נושא 4\nשולח 3: נושא 3");
+        assert_eq!((note.url.as_str(), note.tag.as_str()), ("/#/Inbox", "mail"));
+        // A long subject is cut to what a notification shows.
+        let long = mail_note(&[mail(1, "א", &"ב".repeat(1000))]).unwrap();
+        assert_eq!(long.body.len(), 240, "bytes: the payload's bound");
+    }
+
+    /// A task's reminder and a failed scheduled send are notes; a folder change is not.
+    #[test]
+    fn the_notices_a_device_hears_of() {
+        let task = notice_note(&Notice::TaskDue(TaskDue {
+            id: "1".into(),
+            title: "לשלם ארנונה".into(),
+            due_date: None,
+        }))
+        .unwrap();
+        assert_eq!(
+            (task.title.as_str(), task.body.as_str()),
+            (messages::PUSH_TASK_TITLE, "לשלם ארנונה")
+        );
+        let failed = notice_note(&Notice::SendFailed(SendFailed {
+            id: "2".into(),
+            subject: "הזמנה".into(),
+            to: vec![],
+            message: "השרת דחה".into(),
+            retrying: true,
+        }))
+        .unwrap();
+        assert_eq!(failed.body, "הזמנה: השרת דחה");
+        let folders = Notice::FoldersChanged(crate::notices::FoldersChanged { account_id: 1 });
+        assert_eq!(notice_note(&folders), None);
+    }
+}
