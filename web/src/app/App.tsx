@@ -17,6 +17,7 @@ import { RequireAuth } from './RequireAuth';
 import { StartupGlobalCheck } from './StartupGlobalCheck';
 import { ToastProvider } from '../session/Toasts';
 import { ServerConnectionBanner } from '../features/pwa/ServerConnectionBanner';
+import { OfflineReading } from '../features/offline/OfflineReading';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 
 // Seen once per installation; not worth shipping in the first chunk.
@@ -75,6 +76,8 @@ export function App() {
           <UpdatePrompt />
           <ServerConnectionBanner />
           <AuthProvider>
+            {/* Issue 39: the mail kept in the browser, the actions queued offline and their conflicts. */}
+            <OfflineReading />
             <AppRoutes />
           </AuthProvider>
         </ToastProvider>

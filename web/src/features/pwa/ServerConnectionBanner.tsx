@@ -5,7 +5,9 @@
 import { useEffect, useState, type JSX } from 'react';
 import { useSWRConfig } from 'swr';
 import { he } from '../../i18n/he';
+import { heOffline } from '../../i18n/offline';
 import { isServerReachable, onServerReachable } from '../../lib/serverConnection';
+import { useOfflineState } from '../offline/useOfflineState';
 import './pwa.css';
 
 const t = he.pwa;
@@ -13,6 +15,8 @@ const t = he.pwa;
 export function ServerConnectionBanner(): JSX.Element | null {
   const [reachable, setReachable] = useState(isServerReachable);
   const { mutate } = useSWRConfig();
+  // With offline reading running, the mail kept in the browser is what the page shows.
+  const offline = useOfflineState();
   useEffect(() => {
     const stop = onServerReachable(setReachable);
     // A failure between the first render and this subscription is not missed.
@@ -23,7 +27,10 @@ export function ServerConnectionBanner(): JSX.Element | null {
   return (
     <div className="pwa-offline" role="alert" data-testid="server-offline">
       <strong>{t.offlineTitle}</strong>
-      <span className="pwa-offline__text">{t.offlineText}</span>
+      <span className="pwa-offline__text">
+        {offline.active ? heOffline.bannerText : t.offlineText}
+        {offline.pending > 0 && <span data-testid="offline-pending"> {heOffline.pending(offline.pending)}</span>}
+      </span>
       <button type="button" className="button" onClick={() => void mutate(() => true)} data-testid="server-offline-retry">
         {t.offlineRetry}
       </button>
