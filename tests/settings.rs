@@ -59,7 +59,7 @@ async fn versions_conflicts_merges_and_isolation() {
             "soundNotifications": false, "autoRead": false, "smartReply": true,
             "darkMode": false, "language": "he", "timezone": "Asia/Jerusalem",
             "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false, "showPreview": true,
-            "followUpDays": 3, "swipeAction": "archive"})
+            "followUpDays": 3, "swipeAction": "archive", "offlineMessages": 300})
     );
 
     // A change is a new version, and the other session reads it.

@@ -75,17 +75,24 @@ describe('judge', () => {
 });
 
 /** A fake server: each mail's state, the requests sent, and whether it answers. */
-function server(states: Record<string, MailState | null>) {
+interface FakeServer {
+  up: boolean;
+  sent: string[];
+  load: LoadMail;
+  send: SendAction;
+}
+
+function server(states: Record<string, MailState | null>): FakeServer {
   const sent: string[] = [];
-  const s = {
+  const s: FakeServer = {
     up: true,
     sent,
-    load: (async (id) => (s.up ? (states[id] ?? null) : 'unreachable')) as LoadMail,
-    send: (async (q) => {
+    load: async (id) => (s.up ? (states[id] ?? null) : 'unreachable'),
+    send: async (q) => {
       if (!s.up) return 'unreachable';
       sent.push(`${q.method} ${q.path} ${JSON.stringify(q.body ?? {})}`);
       return 'ok';
-    }) as SendAction,
+    },
   };
   return s;
 }
