@@ -1,10 +1,11 @@
 // Offline reading on the page (issue 39): starts the layer for the signed-in user (install.ts),
-// re-reads the mail once queued actions reached the server, and, when some could not be applied
+// re-reads the mail once the server is back and once queued actions reached it, and, when some could not be applied
 // because the mail changed elsewhere, a line that opens the dialog to settle each one.
 
 import { lazy, Suspense, useEffect, useState, type JSX } from 'react';
 import { useSWRConfig } from 'swr';
 import { heOffline } from '../../i18n/offline';
+import { onServerReachable } from '../../lib/serverConnection';
 import { useAuth } from '../../session/AuthProvider';
 import { offlineLayerFor } from './install';
 import { useOfflineState } from './useOfflineState';
@@ -23,6 +24,8 @@ export function OfflineReading(): JSX.Element | null {
   useEffect(() => {
     if (state.replayed > 0) void mutate(() => true);
   }, [state.replayed, mutate]);
+  // The server back (the layer's check, or any answer): what the page shows from the copy is re-read.
+  useEffect(() => onServerReachable((up) => up && void mutate(() => true)), [mutate]);
 
   if (!layer || state.problems.length === 0) return null;
   return (

@@ -1,8 +1,9 @@
 // Which API answers offline reading keeps, and under what key (issue 39). Only the mail the
 // inbox page reads: the folder listings and whole threads (`/api/threads/…`), one mail
 // (`/api/emails/<id>`, kept as the server sanitised it with remote images held back, and given
-// for `?remote=1` too, so remote images stay blocked offline), the folder counts and the folder
-// list. Nothing else (settings, contacts, keys) is kept.
+// for `?remote=1` too, so remote images stay blocked offline), the folder counts and the Inbox
+// Zero panel's, the folder list and tree, and the mail accounts (the inbox waits for them:
+// servers and sync state, no secret). Nothing else (settings, contacts, keys) is kept.
 
 export type Kind = 'list' | 'mail' | 'other';
 
@@ -14,7 +15,13 @@ export interface Kept {
   id?: string;
 }
 
-const OTHER = new Set(['/api/emails/counts', '/api/folders']);
+const OTHER = new Set([
+  '/api/emails/counts',
+  '/api/emails/inbox-zero',
+  '/api/folders',
+  '/api/folders/tree',
+  '/api/auth/accounts',
+]);
 const NOT_A_MAIL = new Set(['counts', 'bulk', 'inbox-zero', 'remote-senders']);
 
 /** Whether (and how) the answer of GET `path` is kept; null: never. */
