@@ -13,10 +13,11 @@ import './offline.css';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
 
-export function OfflineReading(): JSX.Element | null {
+/** `mailCount` reads the user's `offlineMessages` preference (the shell passes this device's copy). */
+export function OfflineReading({ mailCount }: { mailCount: () => unknown }): JSX.Element | null {
   const { user } = useAuth();
   // During render, so the first page's requests already find the layer when they fail.
-  const layer = offlineLayerFor(user ? String(user.id) : null);
+  const layer = offlineLayerFor(user ? String(user.id) : null, mailCount);
   const state = useOfflineState();
   const { mutate } = useSWRConfig();
   const [open, setOpen] = useState(false);

@@ -5,7 +5,6 @@
 
 import { setOfflineLayer } from '../../api/client';
 import { onLoggedOut } from '../../api/session';
-import { readCachedPreferences } from '../settings/sync/prefs';
 import { deleteOfflineDb, openIdbKv } from './kv';
 import { mailCap } from './limits';
 import type { OfflineHandle } from './layer';
@@ -13,26 +12,29 @@ import { setOfflineState } from './state';
 
 let current: { userId: string; layer: Promise<OfflineHandle | null> } | null = null;
 
-/** The layer of the signed-in user (started on first call), or null for nobody signed in. */
-export function offlineLayerFor(userId: string | null): Promise<OfflineHandle | null> | null {
+/**
+ * The layer of the signed-in user (started on first call), or null for nobody signed in.
+ * `preference` reads the user's `offlineMessages` at each write.
+ */
+export function offlineLayerFor(userId: string | null, preference: () => unknown): Promise<OfflineHandle | null> | null {
   if (userId === null) {
     stop();
     return null;
   }
   if (current?.userId === userId) return current.layer;
   stop();
-  const layer = start(userId);
+  const layer = start(userId, preference);
   current = { userId, layer };
   setOfflineLayer(layer);
   return layer;
 }
 
-async function start(userId: string): Promise<OfflineHandle | null> {
+async function start(userId: string, preference: () => unknown): Promise<OfflineHandle | null> {
   if (typeof indexedDB === 'undefined') return null;
   try {
     const { createOfflineLayer } = await import('./layer');
     const kv = await openIdbKv();
-    const handle = await createOfflineLayer(kv, userId, () => mailCap(readCachedPreferences().offlineMessages));
+    const handle = await createOfflineLayer(kv, userId, () => mailCap(preference()));
     setOfflineState({ active: true });
     return handle;
   } catch {
