@@ -9,8 +9,10 @@ export const heOffline = {
   /** The no-connection banner's text when the mail kept in the browser is shown. */
   bannerText: 'מוצג הדואר שנשמר במכשיר. פעולות שתעשה יישלחו לשרת כשיחזור.',
   pending: (n: number) => (n === 1 ? 'פעולה אחת ממתינה לשרת.' : `${count(n)} פעולות ממתינות לשרת.`),
-  queueFull: 'יותר מדי פעולות ממתינות לשרת (עד 200). נסה שוב כשהחיבור יחזור.',
+  queueFull: 'יותר מדי פעולות ממתינות לשרת (עד 200, מהן עד 20 טיוטות). נסה שוב כשהחיבור יחזור.',
   refused: 'השרת דחה את הפעולה.',
+  /** A reply saved as a draft without the server (the toast). */
+  draftQueued: 'אין חיבור לשרת: הטיוטה נשמרה במכשיר ותישמר בתיבה כשהשרת יחזור.',
   problems: (n: number) =>
     n === 1 ? 'פעולה שעשית בלי חיבור לא הוחלה: המייל השתנה בינתיים במקום אחר.' : `${count(n)} פעולות שעשית בלי חיבור לא הוחלו: המיילים השתנו בינתיים במקום אחר.`,
   show: 'הצגה והחלטה',
@@ -35,6 +37,7 @@ export const heOffline = {
     noStatus: 'הסרת הסטטוס',
     delete: 'מחיקה מהאתר',
     trash: 'העברה לאשפה',
+    draft: 'שמירת תשובה כטיוטה',
   },
   state: {
     noStatus: 'ללא סטטוס',

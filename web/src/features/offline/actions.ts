@@ -2,7 +2,7 @@
 // the request it was (so the replay sends exactly it), the mail's state when it was taken (so the
 // replay can tell a change made elsewhere meanwhile), and what it changes locally. Only the
 // inbox's own calls are queued: flags (read, star), a status, delete from the site, move to
-// Trash, and the bulk form of each; anything else fails as it does online.
+// Trash, the bulk form of each, and a reply saved as a draft; anything else fails as online.
 
 import type { Email } from '../../api/types';
 
@@ -15,7 +15,10 @@ export interface MailState {
   folder: string;
 }
 
-export type ActionKind = 'flags' | 'status' | 'delete' | 'trash';
+export type ActionKind = 'flags' | 'status' | 'delete' | 'trash' | 'draft';
+
+/** A reply saved offline, with the mail it quotes, at most this many characters of JSON. */
+export const MAX_DRAFT_CHARS = 1_500_000;
 
 /** One action as the user took it; `path`, `method` and `body` are the request to replay. */
 export interface Action {
@@ -82,6 +85,7 @@ function bulkAction(id: string, action: unknown, body: Record<string, unknown>):
 /** The actions a request is, or null when it is not one that is queued offline. */
 export function actionsOf(path: string, method: string, body: unknown): Action[] | null {
   const [pathname] = path.split('?', 1);
+  if (method === 'POST' && pathname === '/api/drafts/save') return draftAction(path, body);
   if (method === 'POST' && pathname === '/api/emails/bulk') {
     const b = body as Record<string, unknown> | null;
     const ids = Array.isArray(b?.ids) ? b.ids.filter((x): x is string => typeof x === 'string') : [];
@@ -107,6 +111,15 @@ export function actionsOf(path: string, method: string, body: unknown): Action[]
   return null;
 }
 
+/** A reply saved as a draft: a new draft, so nothing elsewhere can clash with it. */
+function draftAction(path: string, body: unknown): Action[] | null {
+  const b = body as { originalEmail?: { id?: unknown }; draftContent?: unknown } | null;
+  const id = b?.originalEmail?.id;
+  if (typeof b?.draftContent !== 'string' || JSON.stringify(b).length > MAX_DRAFT_CHARS) return null;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  return [{ kind: 'draft', emailId: String(id), path, method: 'POST', body: b as Record<string, unknown> }];
+}
+
 /** The mail after the action, as the browser shows it until the server confirms (null: it left). */
 export function applied(action: Action, e: Email): Email | null {
   switch (action.kind) {
@@ -121,6 +134,8 @@ export function applied(action: Action, e: Email): Email | null {
     case 'delete':
     case 'trash':
       return null;
+    case 'draft':
+      return e;
   }
 }
 
@@ -134,5 +149,7 @@ export function touched(kind: ActionKind): (keyof MailState)[] {
     case 'delete':
     case 'trash':
       return ['folder', 'status'];
+    case 'draft':
+      return [];
   }
 }

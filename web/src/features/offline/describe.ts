@@ -22,6 +22,8 @@ export function describeAction(q: QueuedAction): string {
       return t.actions.delete;
     case 'trash':
       return t.actions.trash;
+    case 'draft':
+      return t.actions.draft;
   }
 }
 

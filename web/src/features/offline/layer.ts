@@ -59,6 +59,9 @@ async function serverCall(path: string, method: string, body?: unknown): Promise
 /** The answer a queued request gets at once (the shape its caller expects from the server). */
 function answerFor(path: string, method: string, mails: Email[], threadOf: Thread | undefined): unknown {
   const [pathname, query = ''] = path.split('?', 2);
+  if (pathname === '/api/drafts/save') {
+    return { shouldNavigate: false, success: true, savedInGmail: false, draftId: null, message: heOffline.draftQueued };
+  }
   if (pathname === '/api/emails/bulk') return { success: true, updated: mails.length, movedTo: null, emails: mails };
   const email = mails[0];
   if (pathname.endsWith('/trash')) return { success: true, movedTo: 'trash' };
@@ -68,6 +71,12 @@ function answerFor(path: string, method: string, mails: Email[], threadOf: Threa
     return { success: true, movedTo: folder, email, thread: threadOf ?? singleThread(email) };
   }
   return { success: true, email };
+}
+
+/** What a queued draft's entry names when its mail is not kept: the subject the reply carries. */
+function draftStandIn(id: string, body: Record<string, unknown> | undefined): Email {
+  const original = (body?.originalEmail ?? {}) as { subject?: unknown };
+  return { id, subject: typeof original.subject === 'string' ? original.subject : '' } as Email;
 }
 
 function singleThread(e: Email): Thread {
@@ -206,11 +215,19 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       const mails: Email[] = [];
       for (const a of actions) {
         const mail = await cache.findMail(a.emailId);
-        if (!mail) return undefined; // never kept here: nothing to show it against, it fails as online
-        mails.push(mail);
+        if (mail) mails.push(mail);
+        // Never kept here: nothing to show it against, so it fails as online (a draft needs none).
+        else if (a.kind === 'draft') mails.push(draftStandIn(a.emailId, a.body));
+        else return undefined;
       }
       try {
-        await queue.add(actions.map((action, i) => ({ action, base: stateOf(mails[i]), subject: mails[i].subject })));
+        await queue.add(
+          actions.map((action, i) => ({
+            action,
+            base: action.kind === 'draft' ? null : stateOf(mails[i]),
+            subject: mails[i].subject,
+          })),
+        );
       } catch (e) {
         if (e instanceof QueueFullError) throw new ApiError(0, heOffline.queueFull, 'queue_full');
         throw e;

@@ -4,10 +4,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { mail } from '../inbox/testFixtures';
-import { actionsOf, stateOf, type Action, type MailState, type QueuedAction } from './actions';
+import { MAX_DRAFT_CHARS, actionsOf, stateOf, type Action, type MailState, type QueuedAction } from './actions';
 import { judge } from './conflict';
 import { memoryKv } from './kv';
-import { MAX_QUEUE } from './limits';
+import { MAX_QUEUE, MAX_QUEUED_DRAFTS } from './limits';
 import { ActionQueue, QueueFullError } from './queue';
 import { replay, settle, type LoadMail, type SendAction } from './replay';
 
@@ -39,7 +39,11 @@ describe('actionsOf', () => {
       '/api/emails/1',
       '/api/emails/2',
     ]);
+    const reply = { originalEmail: { id: 7, subject: 'שאלה' }, draftContent: '<p>תודה</p>' };
+    expect(one('/api/drafts/save', 'POST', reply)).toMatchObject({ kind: 'draft', emailId: '7', body: reply });
     // Not queued: they fail as they do online.
+    expect(actionsOf('/api/drafts/save', 'POST', { ...reply, draftContent: 'x'.repeat(MAX_DRAFT_CHARS) })).toBeNull();
+    expect(actionsOf('/api/drafts/save', 'POST', { draftContent: 'x' })).toBeNull();
     expect(actionsOf('/api/emails/bulk', 'POST', { ids: ['1'], action: 'archive' })).toBeNull();
     expect(actionsOf('/api/emails/7', 'PUT', { subject: 'x' })).toBeNull();
     expect(actionsOf('/api/settings/sync', 'PUT', {})).toBeNull();
@@ -160,6 +164,20 @@ describe('replay', () => {
     const s = server({ '1': base });
     await replay(q, s.load, async () => ({ failed: 'אין הרשאה' }));
     expect(await q.list()).toMatchObject([{ state: 'failed', message: 'אין הרשאה' }]);
+  });
+
+  it('a reply saved as a draft is sent as it was, whatever happened to its mail', async () => {
+    const q = await queueOf([one('/api/drafts/save', 'POST', { originalEmail: { id: '1' }, draftContent: '<p>תודה</p>' })]);
+    const s = server({ '1': null });
+    expect(await replay(q, s.load, s.send)).toBe('finished');
+    expect(s.sent).toEqual(['POST /api/drafts/save {"originalEmail":{"id":"1"},"draftContent":"<p>תודה</p>"}']);
+    expect(await q.list()).toEqual([]);
+  });
+
+  it('refuses past MAX_QUEUED_DRAFTS drafts', async () => {
+    const draft = one('/api/drafts/save', 'POST', { originalEmail: { id: '1' }, draftContent: 'x' });
+    const q = await queueOf(Array.from({ length: MAX_QUEUED_DRAFTS }, () => draft));
+    await expect(q.add([{ action: draft, base: null, subject: 'x' }])).rejects.toBeInstanceOf(QueueFullError);
   });
 
   it('refuses past MAX_QUEUE actions rather than dropping older ones', async () => {

@@ -20,6 +20,11 @@ export async function replay(queue: ActionQueue, load: LoadMail, send: SendActio
       continue;
     }
     if (held.has(q.emailId)) continue;
+    // A reply saved as a draft is a new draft: there is nothing elsewhere to compare it with.
+    if (q.kind === 'draft') {
+      if (!(await sendOne(queue, q, send))) return 'unreachable';
+      continue;
+    }
     const current = await load(q.emailId);
     if (current === 'unreachable') return 'unreachable';
     const verdict = judge(q, current);

@@ -1,8 +1,10 @@
 // "No connection to the server" (issue 39): when the shell came from the service worker's cache
 // (or the server went away while the page was open) the pages' requests fail; rather than a page
-// of broken cards, one clear line says why, with a retry that re-reads everything.
+// of broken cards, one clear line says why, with a retry that re-reads everything. With offline
+// reading the user goes on working under it, so the app's height gives way to it (nothing, e.g.
+// the reply panel's buttons, stays hidden behind the strip).
 
-import { useEffect, useState, type JSX } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import { useSWRConfig } from 'swr';
 import { he } from '../../i18n/he';
 import { heOffline } from '../../i18n/offline';
@@ -23,9 +25,25 @@ export function ServerConnectionBanner(): JSX.Element | null {
     setReachable(isServerReachable());
     return stop;
   }, []);
+  const strip = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = strip.current;
+    const root = document.documentElement;
+    if (reachable || !el) return;
+    const measure = () => root.style.setProperty('--pwa-offline-height', `${el.getBoundingClientRect().height}px`);
+    measure();
+    root.dataset.serverOffline = '';
+    const watcher = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    watcher?.observe(el);
+    return () => {
+      watcher?.disconnect();
+      delete root.dataset.serverOffline;
+      root.style.removeProperty('--pwa-offline-height');
+    };
+  }, [reachable]);
   if (reachable) return null;
   return (
-    <div className="pwa-offline" role="alert" data-testid="server-offline">
+    <div ref={strip} className="pwa-offline" role="alert" data-testid="server-offline">
       <strong>{t.offlineTitle}</strong>
       <span className="pwa-offline__text">
         {offline.active ? heOffline.bannerText : t.offlineText}
