@@ -31,6 +31,18 @@ export default function ConflictDialog({
     }
   }
 
+  const choiceButton = (seq: number, choice: 'mine' | 'theirs') => (
+    <button
+      type="button"
+      className={choice === 'mine' ? 'button button--primary' : 'button'}
+      disabled={busy}
+      onClick={() => void choose(seq, choice)}
+      data-testid={`offline-conflict-${choice}`}
+    >
+      {t[choice]}
+    </button>
+  );
+
   return (
     <Modal title={t.title} closeLabel={t.close} onClose={onClose} testId="offline-conflicts" busy={busy} wide>
       {problems.length === 0 ? (
@@ -58,26 +70,8 @@ export default function ConflictDialog({
                       : t.gone}
                 </span>
                 <div className="offline-conflict__buttons">
-                  {q.state === 'conflict' && q.theirs && (
-                    <button
-                      type="button"
-                      className="button button--primary"
-                      disabled={busy}
-                      onClick={() => void choose(q.seq, 'mine')}
-                      data-testid="offline-conflict-mine"
-                    >
-                      {t.mine}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className="button"
-                    disabled={busy}
-                    onClick={() => void choose(q.seq, 'theirs')}
-                    data-testid="offline-conflict-theirs"
-                  >
-                    {t.theirs}
-                  </button>
+                  {q.state === 'conflict' && q.theirs && choiceButton(q.seq, 'mine')}
+                  {choiceButton(q.seq, 'theirs')}
                 </div>
               </li>
             ))}
