@@ -58,6 +58,8 @@ function kept(page) {
     () =>
       new Promise((resolve) => {
         const open = indexedDB.open('mailclient-offline');
+        // Not there yet: look, do not create it.
+        open.onupgradeneeded = () => open.transaction.abort();
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('responses')) return resolve({ keys: [], queue: 0 });

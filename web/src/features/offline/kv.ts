@@ -9,7 +9,6 @@ const STORES: StoreName[] = ['responses', 'index', 'queue', 'meta'];
 
 /** The database's name; logging out deletes it (`forgetOfflineData`). */
 export const OFFLINE_DB = 'mailclient-offline';
-const VERSION = 1;
 
 export interface Kv {
   get<T>(store: StoreName, key: string): Promise<T | undefined>;
@@ -47,11 +46,21 @@ function done<T>(req: IDBRequest<T>): Promise<T> {
 
 /** Opens (creating on first use) the browser's database; rejects where IndexedDB is unavailable. */
 export async function openIdbKv(factory: IDBFactory = indexedDB): Promise<Kv> {
-  const open = factory.open(OFFLINE_DB, VERSION);
-  open.onupgradeneeded = () => {
-    for (const s of STORES) if (!open.result.objectStoreNames.contains(s)) open.result.createObjectStore(s);
+  const openAt = (version?: number) => {
+    // Without a version: whatever version is there (a repaired one is past 1), or 1 when new.
+    const open = version === undefined ? factory.open(OFFLINE_DB) : factory.open(OFFLINE_DB, version);
+    open.onupgradeneeded = () => {
+      for (const s of STORES) if (!open.result.objectStoreNames.contains(s)) open.result.createObjectStore(s);
+    };
+    return done(open);
   };
-  const db = await done(open);
+  let db = await openAt();
+  // A database of that name without the stores (made by something else): add them.
+  if (STORES.some((s) => !db.objectStoreNames.contains(s))) {
+    const next = db.version + 1;
+    db.close();
+    db = await openAt(next);
+  }
   // Another tab deleting the database (its logout) closes this connection rather than waiting.
   db.onversionchange = () => db.close();
   const tx = (s: StoreName | StoreName[], mode: IDBTransactionMode) => db.transaction(s, mode);
