@@ -4,12 +4,12 @@
 
 import { useState } from 'react';
 import { Modal } from '../../components/Modal';
-import { heOffline } from '../../i18n/offline';
+import { heOfflineActions } from '../../i18n/offlineActions';
 import type { QueuedAction } from './actions';
 import { describeAction, describeState } from './describe';
 import type { OfflineHandle } from './layer';
 
-const t = heOffline.dialog;
+const t = heOfflineActions.dialog;
 
 export default function ConflictDialog({
   layer,
@@ -64,7 +64,7 @@ export default function ConflictDialog({
                 </span>
                 <span>
                   {q.state === 'failed'
-                    ? t.refusedWith(q.message ?? heOffline.refused)
+                    ? t.refusedWith(q.message ?? heOfflineActions.refused)
                     : q.theirs
                       ? `${t.there} ${describeState(q.theirs)}`
                       : t.gone}

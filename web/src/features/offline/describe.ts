@@ -1,9 +1,9 @@
 // A queued action and a mail's state in Hebrew (issue 39), for the conflicts dialog.
 
-import { heOffline } from '../../i18n/offline';
+import { heOfflineActions } from '../../i18n/offlineActions';
 import type { MailState, QueuedAction } from './actions';
 
-const t = heOffline;
+const t = heOfflineActions;
 
 /** What the user did offline, in a few words. */
 export function describeAction(q: QueuedAction): string {

@@ -6,7 +6,7 @@
 
 import { setOfflineLayer, type OfflineLayer } from '../../api/client';
 import { onLoggedOut } from '../../api/session';
-import { deleteOfflineDb, openIdbKv } from './kv';
+import { deleteOfflineDb } from './db';
 import { mailCap } from './limits';
 import type { OfflineHandle } from './layer';
 import { setOfflineState } from './state';
@@ -63,7 +63,7 @@ export function offlineLayerFor(userId: string | null, preference: () => unknown
 async function start(userId: string, preference: () => unknown, cancelled: () => boolean): Promise<OfflineHandle | null> {
   if (typeof indexedDB === 'undefined') return null;
   try {
-    const { createOfflineLayer } = await import('./layer');
+    const { createOfflineLayer, openIdbKv } = await import('./layer');
     const kv = await openIdbKv();
     const handle = await createOfflineLayer(kv, userId, () => mailCap(preference()));
     if (cancelled()) return handle; // stop() closes it

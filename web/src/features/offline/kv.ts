@@ -3,12 +3,11 @@
 // in-memory map in the unit tests. A hand-written wrapper (~80 lines) rather than a library: the
 // app needs get/put/delete/getAll/clear and nothing else.
 
+import { OFFLINE_DB } from './db';
+
 /** The stores: kept answers, their small index (for eviction), queued actions, and the owner. */
 export type StoreName = 'responses' | 'index' | 'queue' | 'meta';
 const STORES: StoreName[] = ['responses', 'index', 'queue', 'meta'];
-
-/** The database's name; logging out deletes it (`forgetOfflineData`). */
-export const OFFLINE_DB = 'mailclient-offline';
 
 export interface Kv {
   get<T>(store: StoreName, key: string): Promise<T | undefined>;
@@ -90,13 +89,4 @@ export async function openIdbKv(factory: IDBFactory = indexedDB): Promise<Kv> {
     },
     close: () => db.close(),
   };
-}
-
-/** Deletes the database (logout); resolves when it is gone or could not be (no IndexedDB). */
-export function deleteOfflineDb(factory: IDBFactory | undefined = globalThis.indexedDB): Promise<void> {
-  if (!factory) return Promise.resolve();
-  return new Promise((resolve) => {
-    const req = factory.deleteDatabase(OFFLINE_DB);
-    req.onsuccess = req.onerror = req.onblocked = () => resolve();
-  });
 }

@@ -9,7 +9,7 @@
 import { ApiError, api, type OfflineLayer, type RequestOptions } from '../../api/client';
 import { getToken } from '../../api/session';
 import type { Email, Thread } from '../../api/types';
-import { heOffline } from '../../i18n/offline';
+import { heOfflineActions } from '../../i18n/offlineActions';
 import { isServerReachable, onServerReachable, reportServerReachable } from '../../lib/serverConnection';
 import { actionsOf, applied, stateOf } from './actions';
 import { MailCache } from './cache';
@@ -19,6 +19,9 @@ import { keptAs } from './paths';
 import { ActionQueue, QueueFullError } from './queue';
 import { replay, settle, type LoadMail, type SendAction } from './replay';
 import { offlineState, setOfflineState } from './state';
+
+/** The browser's database, opened by install.ts once this chunk is loaded. */
+export { openIdbKv } from './kv';
 
 /** The page's handle on the layer: the client's hooks, the user's choices, and shutting down. */
 export interface OfflineHandle extends OfflineLayer {
@@ -60,7 +63,7 @@ async function serverCall(path: string, method: string, body?: unknown): Promise
 function answerFor(path: string, method: string, mails: Email[], threadOf: Thread | undefined): unknown {
   const [pathname, query = ''] = path.split('?', 2);
   if (pathname === '/api/drafts/save') {
-    return { shouldNavigate: false, success: true, savedInGmail: false, draftId: null, message: heOffline.draftQueued };
+    return { shouldNavigate: false, success: true, savedInGmail: false, draftId: null, message: heOfflineActions.draftQueued };
   }
   if (pathname === '/api/emails/bulk') return { success: true, updated: mails.length, movedTo: null, emails: mails };
   const email = mails[0];
@@ -130,7 +133,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
     if (r === 'unreachable' || r.status === 401) return 'unreachable';
     if (r.status >= 200 && r.status < 300) return 'ok';
     const message = (r.data as { message?: unknown } | undefined)?.message;
-    return { failed: typeof message === 'string' ? message : heOffline.refused };
+    return { failed: typeof message === 'string' ? message : heOfflineActions.refused };
   };
 
   // One replay at a time; one asked for meanwhile runs after it.
@@ -229,7 +232,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
           })),
         );
       } catch (e) {
-        if (e instanceof QueueFullError) throw new ApiError(0, heOffline.queueFull, 'queue_full');
+        if (e instanceof QueueFullError) throw new ApiError(0, heOfflineActions.queueFull, 'queue_full');
         throw e;
       }
       const after = actions.map((a, i) => applied(a, mails[i]) ?? mails[i]);
