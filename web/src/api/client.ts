@@ -124,8 +124,11 @@ function failure(res: Response, parsed: unknown, auth: boolean): ApiError {
  * the client only waits for it on a network failure.
  */
 export interface OfflineLayer {
-  /** A GET that the server answered (with JSON): the layer may keep a copy. */
-  answered(path: string, data: unknown, headers: Headers): void;
+  /**
+   * A call the server answered (with JSON): of a GET the layer may keep a copy; another method
+   * tells it which kept mail changed.
+   */
+  answered(path: string, data: unknown, headers: Headers, options: RequestOptions): void;
   /** The server could not be reached: an answer from the browser's copy or the queue, or none. */
   unreachable(path: string, options: RequestOptions): Promise<{ data: unknown; headers: Headers } | undefined>;
 }
@@ -159,9 +162,9 @@ export async function apiWithHeaders<T>(
     // 2xx but not JSON: the request did not reach the API (for example the SPA fallback answered).
     throw new ApiError(res.status, he.errors.server, 'bad_response');
   }
-  if ((options.method ?? 'GET') === 'GET' && offline) {
+  if (offline) {
     const headers = res.headers;
-    void offline.then((layer) => layer?.answered(path, parsed, headers)).catch(() => undefined);
+    void offline.then((layer) => layer?.answered(path, parsed, headers, options)).catch(() => undefined);
   }
   return { data: parsed as T, headers: res.headers };
 }

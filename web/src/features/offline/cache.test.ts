@@ -46,11 +46,16 @@ describe('MailCache', () => {
     expect(await cache.hasMail('2')).toBe(true);
     expect(await cache.hasMail('3')).toBe(true);
 
+    // Bodies fetched ahead only when they would stay.
+    expect(await cache.wouldKeep('2025-03-01T00:00:00Z')).toBe(false);
+    expect(await cache.wouldKeep('2025-03-05T00:00:00Z')).toBe(true);
+
     const big = detail(mail(4), { body: 'x'.repeat(MAX_MAIL_CHARS) });
     expect(await cache.remember('/api/emails/4', big, null)).toBe(false);
 
     const off = cacheOf(0).cache;
     expect(await off.remember('/api/emails/1', detail(mail(1)), null)).toBe(false);
+    expect(await off.wouldKeep('2025-03-05T00:00:00Z')).toBe(false);
   });
 
   it('a patch reaches the mail and every listing; a removal takes it out of the listings and their totals', async () => {

@@ -64,6 +64,17 @@ export class MailCache {
     return (await this.kv.get('index', `/api/emails/${encodeURIComponent(id)}`)) !== undefined;
   }
 
+  /**
+   * Whether a mail of this date would stay once kept: under the count, or newer than the oldest
+   * kept (so fetching bodies ahead never fetches one that eviction drops at once, again and again).
+   */
+  async wouldKeep(date: string): Promise<boolean> {
+    const mails = (await this.kv.all<IndexEntry>('index')).filter((e) => e.kind === 'mail');
+    if (mails.length < this.cap()) return this.cap() > 0;
+    const at = Date.parse(date);
+    return Number.isFinite(at) && mails.some((e) => e.order < at);
+  }
+
   /** The mail as last kept: its own answer, else its row in a kept listing. */
   async findMail(id: string): Promise<Email | undefined> {
     const own = await this.kv.get<KeptAnswer>('responses', `/api/emails/${encodeURIComponent(id)}`);

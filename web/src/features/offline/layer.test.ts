@@ -109,11 +109,23 @@ describe('offline layer', () => {
     expect(offlineState().problems).toEqual([]);
   });
 
+  it('fetches the bodies of a folder’s first page ahead, but not of mail changed meanwhile', async () => {
+    const s = fakeServer();
+    await install();
+    const page = [thread([mail(1)]), thread([mail(2)]), thread([mail(3)])];
+    handle?.answered(LIST, page, new Headers({ 'X-Total-Count': '3' }), {});
+    // The page archived mail 3 (its id may be gone now).
+    handle?.answered('/api/emails/bulk', { success: true }, new Headers(), { method: 'POST', body: { ids: ['3'], action: 'archive' } });
+    await until(() => s.requests.filter((r) => r.startsWith('GET /api/emails/')).length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.requests.filter((r) => r.startsWith('GET /api/emails/'))).toEqual(['GET /api/emails/1', 'GET /api/emails/2']);
+  });
+
   it('another user’s copy is never shown', async () => {
     fakeServer();
     const kv = memoryKv();
     const first = await createOfflineLayer(kv, '1', () => 300);
-    first.answered('/api/emails/1', detail(mail(1)), new Headers());
+    first.answered('/api/emails/1', detail(mail(1)), new Headers(), {});
     await until(async () => (await kv.all('responses')).length === 1);
     first.close();
     const second = await createOfflineLayer(kv, '2', () => 300);

@@ -76,6 +76,17 @@ function answerFor(path: string, method: string, mails: Email[], threadOf: Threa
   return { success: true, email };
 }
 
+/** The mail a call changed: the id in its path (`/api/emails/<id>/…`) and the ids of its body. */
+export function changedIds(path: string, body: unknown): string[] {
+  const m = /^\/api\/emails\/([^/?]+)/.exec(path);
+  const ids = m ? [decodeURIComponent(m[1])] : [];
+  const b = body as { ids?: unknown; emailIds?: unknown } | null | undefined;
+  for (const list of [b?.ids, b?.emailIds]) {
+    if (Array.isArray(list)) ids.push(...list.filter((x): x is string => typeof x === 'string').slice(0, 1000));
+  }
+  return ids;
+}
+
 /** What a queued draft's entry names when its mail is not kept: the subject the reply carries. */
 function draftStandIn(id: string, body: Record<string, unknown> | undefined): Email {
   const original = (body?.originalEmail ?? {}) as { subject?: unknown };
@@ -178,15 +189,16 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
 
   // After a folder's first page: its newest mail's bodies, one at a time, within the user's count.
   let prefetching = false;
+  const changed = new Set<string>();
   const prefetch = async (threads: Thread[]) => {
     if (prefetching) return;
     prefetching = true;
     try {
-      const ids = threads.flatMap((t) => (t?.emails?.[0] ? [t.emails[0].id] : [])).slice(0, cap());
-      for (const id of ids) {
+      const newest = threads.flatMap((t) => (t?.emails?.[0] ? [t.emails[0]] : [])).slice(0, cap());
+      for (const e of newest) {
         if (closed || !isServerReachable()) break;
-        if (await cache.hasMail(id)) continue;
-        await api(`/api/emails/${encodeURIComponent(id)}`).catch(() => undefined);
+        if (changed.has(e.id) || (await cache.hasMail(e.id)) || !(await cache.wouldKeep(e.date))) continue;
+        await api(`/api/emails/${encodeURIComponent(e.id)}`).catch(() => undefined);
       }
     } finally {
       prefetching = false;
@@ -194,8 +206,14 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
   };
 
   const layer: OfflineHandle = {
-    answered(path, data, headers) {
+    answered(path, data, headers, options) {
       if (closed) return;
+      if ((options.method ?? 'GET') !== 'GET') {
+        // Changed (moved, deleted, ...) here: never fetched ahead under an id it may no longer have.
+        if (changed.size > 10_000) changed.clear();
+        for (const id of changedIds(path, options.body)) changed.add(id);
+        return;
+      }
       const total = headers.has('X-Total-Count') ? Number(headers.get('X-Total-Count')) : null;
       void cache.remember(path, data, Number.isFinite(total) ? total : null).then((kept) => {
         const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
