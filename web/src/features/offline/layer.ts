@@ -14,7 +14,7 @@ import { isServerReachable, onServerReachable, reportServerReachable } from '../
 import { actionsOf, applied, stateOf } from './actions';
 import { MailCache } from './cache';
 import type { Kv } from './kv';
-import { PING_MS } from './limits';
+import { MAX_LISTS, PING_MS, PREFETCH_AFTER_MS } from './limits';
 import { keptAs } from './paths';
 import { ActionQueue, QueueFullError } from './queue';
 import { replay, settle, type LoadMail, type SendAction } from './replay';
@@ -187,17 +187,24 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
   const stopWatching = onServerReachable(watch);
   watch(isServerReachable());
 
-  // After a folder's first page: its newest mail's bodies, one at a time, within the user's count.
+  // After a folder's first page: its newest mail's bodies, one at a time, within the user's count,
+  // once the listings have been quiet for PREFETCH_AFTER_MS; only mail the newest answer of a
+  // listing still holds and the page did not change (a moved mail's old id answers 404).
   let prefetching = false;
+  let prefetchTimer: number | undefined;
   const changed = new Set<string>();
-  const prefetch = async (threads: Thread[]) => {
+  const firstPages = new Map<string, Thread[]>();
+  const listed = (id: string) => [...firstPages.values()].some((ts) => ts.some((t) => t?.emails?.[0]?.id === id));
+  const prefetch = async () => {
     if (prefetching) return;
     prefetching = true;
     try {
+      const threads = [...firstPages.values()].flat();
       const newest = threads.flatMap((t) => (t?.emails?.[0] ? [t.emails[0]] : [])).slice(0, cap());
       for (const e of newest) {
         if (closed || !isServerReachable()) break;
-        if (changed.has(e.id) || (await cache.hasMail(e.id)) || !(await cache.wouldKeep(e.date))) continue;
+        if (changed.has(e.id) || !listed(e.id)) continue;
+        if ((await cache.hasMail(e.id)) || !(await cache.wouldKeep(e.date))) continue;
         await api(`/api/emails/${encodeURIComponent(e.id)}`).catch(() => undefined);
       }
     } finally {
@@ -218,7 +225,11 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       void cache.remember(path, data, Number.isFinite(total) ? total : null).then((kept) => {
         const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
         if (kept && keptAs(path)?.kind === 'list' && Array.isArray(data) && (page === null || page === '1')) {
-          window.setTimeout(() => void prefetch(data as Thread[]), 1_000);
+          // The newest answer of each first page; fetched ahead once the listings are quiet.
+          if (firstPages.size >= MAX_LISTS) firstPages.clear();
+          firstPages.set(path, data as Thread[]);
+          window.clearTimeout(prefetchTimer);
+          prefetchTimer = window.setTimeout(() => void prefetch(), PREFETCH_AFTER_MS);
         }
       });
     },
@@ -267,6 +278,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       closed = true;
       stopWatching();
       window.clearInterval(ping);
+      window.clearTimeout(prefetchTimer);
       kv.close();
     },
   };

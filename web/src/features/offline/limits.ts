@@ -18,6 +18,8 @@ export const MAX_TOTAL_CHARS = 80_000_000;
 export const MAX_QUEUE = 200;
 /** Of them, replies saved as drafts (each carries the mail it quotes). */
 export const MAX_QUEUED_DRAFTS = 20;
+/** How long the listings stay unchanged before the bodies of their newest mail are fetched ahead. */
+export const PREFETCH_AFTER_MS = 2_000;
 /** How often, while the server cannot be reached, the page asks whether it is back. */
 export const PING_MS = 5_000;
 
