@@ -42,7 +42,7 @@ describe('ConflictDialog', () => {
     const [first, second] = screen.getAllByTestId('offline-conflict');
     expect(first.textContent).toContain('אסיפת הורים');
     expect(first.textContent).toContain('סטטוס: מידע');
-    expect(first.textContent).toContain('בשרת עכשיו: דורש תשובה · עדיפות גבוהה · נקרא · בתיקייה INBOX');
+    expect(first.textContent).toContain('בשרת עכשיו: דורש תשובה · עדיפות גבוהה · נקרא · בתיקייה דואר נכנס');
     // Gone meanwhile: only "keep theirs".
     expect(second.textContent).toContain('המייל כבר לא נמצא');
     expect(second.querySelector('[data-testid="offline-conflict-mine"]')).toBeNull();

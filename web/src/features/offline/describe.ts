@@ -1,5 +1,6 @@
 // A queued action and a mail's state in Hebrew (issue 39), for the conflicts dialog.
 
+import { he, type FolderKey } from '../../i18n/he';
 import { heOfflineActions } from '../../i18n/offlineActions';
 import type { MailState, QueuedAction } from './actions';
 
@@ -27,12 +28,18 @@ export function describeAction(q: QueuedAction): string {
   }
 }
 
+/** A folder's Hebrew name (INBOX: דואר נכנס), or the mailbox's own name for its other folders. */
+function folderName(folder: string): string {
+  const key = (Object.keys(he.folders) as FolderKey[]).find((k) => k.toLowerCase() === folder.toLowerCase());
+  return key ? he.folders[key] : folder;
+}
+
 /** The mail as the server has it now, the parts an action depends on. */
 export function describeState(s: MailState): string {
   const parts = [s.status ? t.statusLabel(s.status) : t.state.noStatus];
   if (s.priority === 'urgent' || s.priority === 'high') parts.push(t.statusLabel(s.priority));
   parts.push(s.is_read ? t.state.read : t.state.unread);
   if (s.is_starred) parts.push(t.state.starred);
-  parts.push(t.state.folder(s.folder));
+  parts.push(t.state.folder(folderName(s.folder)));
   return parts.join(' · ');
 }
