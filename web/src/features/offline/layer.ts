@@ -111,6 +111,16 @@ function singleThread(e: Email): Thread {
   };
 }
 
+/**
+ * Runs `work` holding the page-wide lock of the queue (Web Locks): two tabs of the app share the
+ * database, and must neither number two actions alike nor replay one action twice (a reply saved
+ * twice). Without Web Locks (an old browser) it runs as it is.
+ */
+function oneTabAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  return locks ? (locks.request('mailclient-offline-queue', work) as Promise<T>) : work();
+}
+
 /** The layer over `kv` for the signed-in user; `cap` reads the user's offlineMessages. */
 export async function createOfflineLayer(kv: Kv, userId: string, cap: () => number): Promise<OfflineHandle> {
   // Another user's copy (a session that expired without logging out) is never shown to this one.
@@ -160,7 +170,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
         again = false;
         const before = (await queue.list()).length;
         if (before === 0) break;
-        await replay(queue, load, send);
+        await oneTabAtATime(() => replay(queue, load, send));
         await publish((await queue.list()).length < before);
       } while (again && !closed);
     })().finally(() => {
@@ -253,12 +263,14 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
         else return undefined;
       }
       try {
-        await queue.add(
-          actions.map((action, i) => ({
-            action,
-            base: action.kind === 'draft' ? null : stateOf(mails[i]),
-            subject: mails[i].subject,
-          })),
+        await oneTabAtATime(() =>
+          queue.add(
+            actions.map((action, i) => ({
+              action,
+              base: action.kind === 'draft' ? null : stateOf(mails[i]),
+              subject: mails[i].subject,
+            })),
+          ),
         );
       } catch (e) {
         if (e instanceof QueueFullError) throw new ApiError(0, heOfflineActions.queueFull, 'queue_full');
@@ -271,7 +283,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       return { data: answerFor(path, method, after, thread), headers: new Headers() };
     },
     async settle(seq, choice) {
-      await settle(queue, seq, choice, load, send);
+      await oneTabAtATime(() => settle(queue, seq, choice, load, send));
       await publish(true);
     },
     close() {
