@@ -59,7 +59,7 @@ async fn versions_conflicts_merges_and_isolation() {
             "soundNotifications": false, "autoRead": false, "smartReply": true,
             "darkMode": false, "language": "he", "timezone": "Asia/Jerusalem",
             "appScale": 0.85, "fontScale": 0.9, "iconScale": 0.9, "compactMode": false, "showPreview": true,
-            "followUpDays": 3, "swipeAction": "archive"})
+            "followUpDays": 3, "swipeAction": "archive", "offlineMessages": 300})
     );
 
     // A change is a new version, and the other session reads it.
@@ -323,9 +323,9 @@ async fn bad_input_is_refused_in_hebrew_and_stores_nothing() {
         assert_eq!(s, 400, "{body}: {v}");
         assert_eq!(v["message"], message, "{body}");
     }
-    // Sixteen keys (one more than there are), and a body of 100 KB: too large.
+    // Seventeen keys (one more than there are), and a body of 100 KB: too large.
     let mut many = serde_json::Map::new();
-    for i in 0..16 {
+    for i in 0..17 {
         many.insert(format!("k{i}"), json!(true));
     }
     let (s, v) = put(&app, &dana, Value::Object(many), "ui", 1).await;

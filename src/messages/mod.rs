@@ -509,6 +509,8 @@ pub const SNOOZED: &str = "השיחה נדחתה";
 pub const SNOOZE_WOKE: &str = "שיחה שנדחתה חזרה לתיבת הדואר הנכנס";
 pub const SNOOZE_WOKE_BY_REPLY: &str = "הגיעה תשובה בשיחה שנדחתה: היא חזרה לתיבת הדואר הנכנס";
 pub const SETTINGS_FOLLOW_UP_DAYS: &str = "מספר הימים להמתנה לתשובה חייב להיות בין 1 ל-60";
+pub const SETTINGS_OFFLINE_MESSAGES: &str =
+    "מספר המיילים שנשמרים לקריאה בלי חיבור חייב להיות מספר שלם בין 0 ל-2000";
 
 // Follow-ups.
 pub const FOLLOW_UP_NOT_FOUND: &str = "המעקב לא נמצא";

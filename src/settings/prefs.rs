@@ -42,6 +42,9 @@ pub struct Preferences {
     pub follow_up_days: u32,
     /// What swiping a row of the list does on a touch screen: `archive` or `processed`.
     pub swipe_action: String,
+    /// How many of the newest mails the browser keeps for reading without the server (issue 39;
+    /// 0 keeps none).
+    pub offline_messages: u32,
 }
 
 impl Default for Preferences {
@@ -62,6 +65,7 @@ impl Default for Preferences {
             show_preview: true,
             follow_up_days: DEFAULT_FOLLOW_UP_DAYS,
             swipe_action: SWIPE_ACTIONS[0].into(),
+            offline_messages: DEFAULT_OFFLINE_MESSAGES,
         }
     }
 }
@@ -71,6 +75,11 @@ pub const DEFAULT_TIMEZONE: &str = "Asia/Jerusalem";
 /// Days a follow-up waits by default, and the range a user may choose.
 pub const DEFAULT_FOLLOW_UP_DAYS: u32 = 3;
 pub const FOLLOW_UP_DAYS: std::ops::RangeInclusive<u64> = 1..=60;
+
+/// Mails kept for offline reading by default, and the range a user may choose (the web's
+/// `features/offline/limits.ts` holds the same).
+pub const DEFAULT_OFFLINE_MESSAGES: u32 = 300;
+pub const OFFLINE_MESSAGES: std::ops::RangeInclusive<u64> = 0..=2000;
 
 /// What a swipe on a list row may do (the first is the default).
 pub const SWIPE_ACTIONS: [&str; 2] = ["archive", "processed"];
@@ -98,10 +107,11 @@ enum Kind {
     Scale,
     Days,
     Swipe,
+    OfflineCount,
 }
 
 /// Every key, its kind and its group.
-const KEYS: [(&str, Kind, &str); 15] = [
+const KEYS: [(&str, Kind, &str); 16] = [
     ("emailNotifications", Kind::Bool, "notifications"),
     ("desktopNotifications", Kind::Bool, "notifications"),
     ("soundNotifications", Kind::Bool, "notifications"),
@@ -117,9 +127,10 @@ const KEYS: [(&str, Kind, &str); 15] = [
     ("showPreview", Kind::Bool, "ui"),
     ("followUpDays", Kind::Days, "general"),
     ("swipeAction", Kind::Swipe, "ui"),
+    ("offlineMessages", Kind::OfflineCount, "general"),
 ];
 
-/// At most this many keys in one update (there are fifteen).
+/// At most this many keys in one update (one per key).
 pub const MAX_UPDATE_KEYS: usize = KEYS.len();
 
 /// The group a key belongs to.
@@ -151,6 +162,10 @@ fn checked_value(key: &str, value: &Value) -> Result<Value> {
         Kind::Days => match value.as_u64() {
             Some(n) if FOLLOW_UP_DAYS.contains(&n) => Ok(Value::from(n)),
             _ => Err(AppError::bad_request(messages::SETTINGS_FOLLOW_UP_DAYS)),
+        },
+        Kind::OfflineCount => match value.as_u64() {
+            Some(n) if OFFLINE_MESSAGES.contains(&n) => Ok(Value::from(n)),
+            _ => Err(AppError::bad_request(messages::SETTINGS_OFFLINE_MESSAGES)),
         },
         Kind::Swipe => match value.as_str() {
             Some(v) if SWIPE_ACTIONS.contains(&v) => Ok(value.clone()),
@@ -307,6 +322,16 @@ mod tests {
             err(json!({"swipeAction": "delete"})),
             messages::settings_value_invalid("swipeAction")
         );
+        assert_eq!(
+            checked_update(&json!({"offlineMessages": 0})).unwrap()["offlineMessages"],
+            0
+        );
+        for wrong in [json!(2001), json!(-1), json!(2.5), json!("300")] {
+            assert_eq!(
+                err(json!({ "offlineMessages": wrong })),
+                messages::SETTINGS_OFFLINE_MESSAGES
+            );
+        }
         assert_eq!(err(json!({})), messages::SETTINGS_UPDATE_EMPTY);
         assert_eq!(err(json!([1])), messages::SETTINGS_UPDATE_NOT_OBJECT);
     }

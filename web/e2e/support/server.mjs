@@ -44,15 +44,16 @@ export function cli(dataDir, ...args) {
 }
 
 /**
+ * `listen`: the address (a free loopback port by default; a restart takes the same again).
  * `dataDir`: a directory made by `newDataDir()` and filled with `cli` (users, imported mail);
  * without it, an empty temp dir. Either way `stop()` removes it. A store that already has a
  * user prints no setup link (`setupLink` is then undefined).
  */
-export async function startServer({ args = [], dataDir = newDataDir() } = {}) {
+export async function startServer({ args = [], dataDir = newDataDir(), listen = '127.0.0.1:0' } = {}) {
   const env = binaryEnv();
   const child = spawn(
     binaryPath(),
-    ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args],
+    ['serve', '--listen', listen, '--data-dir', dataDir, ...args],
     { env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = [];
@@ -101,11 +102,16 @@ export async function startServer({ args = [], dataDir = newDataDir() } = {}) {
     base,
     setupLink,
     dataDir,
-    async stop() {
+    /** Stops the server; `keepData` leaves its store for a restart (`restart`). */
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) child.kill('SIGTERM');
       await Promise.race([exited, sleep(10_000)]);
       if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+    /** The same store on the same address again (after `stop({ keepData: true })`): a server back. */
+    restart() {
+      return startServer({ args, dataDir, listen: new URL(base).host });
     },
   };
 }

@@ -118,12 +118,42 @@ function failure(res: Response, parsed: unknown, auth: boolean): ApiError {
   );
 }
 
+/**
+ * Offline reading (issue 39, web/src/features/offline/): keeps the mail the server answered and
+ * answers from that copy, or queues an action, when the server cannot be reached. Loaded lazily:
+ * the client only waits for it on a network failure.
+ */
+export interface OfflineLayer {
+  /**
+   * A call the server answered (with JSON): of a GET the layer may keep a copy; another method
+   * tells it which kept mail changed.
+   */
+  answered(path: string, data: unknown, headers: Headers, options: RequestOptions): void;
+  /** The server could not be reached: an answer from the browser's copy or the queue, or none. */
+  unreachable(path: string, options: RequestOptions): Promise<{ data: unknown; headers: Headers } | undefined>;
+}
+
+let offline: Promise<OfflineLayer | null> | null = null;
+
+/** Installs (or, with null, removes) the offline layer for this page. */
+export function setOfflineLayer(layer: Promise<OfflineLayer | null> | null): void {
+  offline = layer;
+}
+
 /** A JSON call that also hands back the response headers (e.g. `X-Total-Count` of a list). */
 export async function apiWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
-  const res = await send(path, options, 'application/json');
+  let res: Response;
+  try {
+    res = await send(path, options, 'application/json');
+  } catch (e) {
+    const layer = e instanceof ApiError && e.isNetworkError && offline ? await offline.catch(() => null) : null;
+    const kept = layer ? await layer.unreachable(path, options) : undefined;
+    if (kept) return { data: kept.data as T, headers: kept.headers };
+    throw e;
+  }
   const text = await res.text().catch(() => '');
   const parsed = parseJson(text);
 
@@ -131,6 +161,10 @@ export async function apiWithHeaders<T>(
   if (parsed === undefined && text) {
     // 2xx but not JSON: the request did not reach the API (for example the SPA fallback answered).
     throw new ApiError(res.status, he.errors.server, 'bad_response');
+  }
+  if (offline) {
+    const headers = res.headers;
+    void offline.then((layer) => layer?.answered(path, parsed, headers, options)).catch(() => undefined);
   }
   return { data: parsed as T, headers: res.headers };
 }

@@ -102,7 +102,12 @@ followUpDays: number,
 /**
  * What swiping a row of the list does on a touch screen: `archive` or `processed`.
  */
-swipeAction: string, };
+swipeAction: string, 
+/**
+ * How many of the newest mails the browser keeps for reading without the server (issue 39;
+ * 0 keeps none).
+ */
+offlineMessages: number, };
 
 export type SettingsType = "general" | "notifications" | "ui";
 

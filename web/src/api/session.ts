@@ -70,3 +70,17 @@ export function onUnauthorized(listener: Listener): () => void {
 export function emitUnauthorized(): void {
   for (const l of [...unauthorizedListeners]) l();
 }
+
+const loggedOutListeners = new Set<Listener>();
+
+/** Called when the user logs out on purpose (not on a 401): what the browser keeps for them goes. */
+export function onLoggedOut(listener: Listener): () => void {
+  loggedOutListeners.add(listener);
+  return () => {
+    loggedOutListeners.delete(listener);
+  };
+}
+
+export function emitLoggedOut(): void {
+  for (const l of [...loggedOutListeners]) l();
+}

@@ -17,6 +17,8 @@ import { RequireAuth } from './RequireAuth';
 import { StartupGlobalCheck } from './StartupGlobalCheck';
 import { ToastProvider } from '../session/Toasts';
 import { ServerConnectionBanner } from '../features/pwa/ServerConnectionBanner';
+import { OfflineReading } from '../features/offline/OfflineReading';
+import { readCachedPreferences } from '../features/settings/sync/prefs';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 
 // Seen once per installation; not worth shipping in the first chunk.
@@ -66,6 +68,9 @@ export function AppRoutes() {
   );
 }
 
+/** The user's offlineMessages preference, as this device last had it from the server. */
+const offlineMessages = () => readCachedPreferences().offlineMessages;
+
 export function App() {
   return (
     <HashRouter>
@@ -75,6 +80,8 @@ export function App() {
           <UpdatePrompt />
           <ServerConnectionBanner />
           <AuthProvider>
+            {/* Issue 39: the mail kept in the browser, the actions queued offline and their conflicts. */}
+            <OfflineReading mailCount={offlineMessages} />
             <AppRoutes />
           </AuthProvider>
         </ToastProvider>

@@ -19,6 +19,7 @@ export const hePreferences = {
     compactMode: 'תצוגה צפופה',
     showPreview: 'תצוגה מקדימה ברשימה',
     swipeAction: 'החלקת שורה בטלפון',
+    offlineMessages: 'מיילים לקריאה בלי חיבור',
   } as Record<string, string>,
   descriptions: {
     emailNotifications: 'הודעה קופצת ופעמון כשמגיע דואר חדש',
@@ -32,6 +33,8 @@ export const hePreferences = {
   } as Record<string, string>,
   swipeChoices: { archive: 'העברה לארכיון', processed: 'סימון כטופל' } as Record<string, string>,
   swipeHint: 'מה קורה כשמחליקים שורה ברשימת המיילים הצידה במסך מגע',
+  offlineHint: 'כמה מהמיילים החדשים של כל תיקייה שפתחת נשמרים בדפדפן הזה, כדי לקרוא אותם כשאין חיבור לשרת. היציאה מהחשבון מוחקת אותם.',
+  offlineChoice: (n: number) => (n === 0 ? 'לא לשמור' : `עד ${n.toLocaleString('he-IL')}`),
   languageOnly: 'עברית (שפת הממשק היחידה)',
   scale: 'גודל תצוגה',
   desktopDenied: 'הדפדפן חוסם התראות לאתר הזה. אפשר לשנות זאת בהגדרות האתר בדפדפן.',

@@ -11,6 +11,7 @@ import { keys } from '../api/keys';
 import {
   AUTH_STORAGE_KEY,
   clearStoredAuth,
+  emitLoggedOut,
   getToken,
   onUnauthorized,
   readStoredAuth,
@@ -87,6 +88,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Clear the local session first, so the signed-in pages unmount and stop polling before
     // the server revokes the token (a poll landing after the revocation would be a 401).
     const token = getToken();
+    // What the browser keeps for offline reading (issue 39) goes with the session.
+    emitLoggedOut();
     clearSession();
     navigate('/login', { replace: true });
     if (!token) return;

@@ -30,6 +30,11 @@ const SWITCHES: readonly BoolKey[] = [
   'showPreview',
 ];
 
+/** The counts offered for offline reading (issue 39), with the current one if set elsewhere. */
+export function offlineChoices(current: number): number[] {
+  return [...new Set([0, 100, 300, 1000, 2000, current])].sort((a, b) => a - b);
+}
+
 /** Every IANA zone the browser knows, with the current one even if it does not. */
 export function timeZones(current: string): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
@@ -121,6 +126,25 @@ export function PreferencesCard() {
             {Object.entries(t.swipeChoices).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
+              </option>
+            ))}
+          </select>
+        </li>
+        <li className="preference preference--field">
+          <label className="switch__label" htmlFor={`${ids}-offline`} title={t.offlineHint}>
+            {t.keys.offlineMessages}
+          </label>
+          <select
+            id={`${ids}-offline`}
+            className="select"
+            value={prefs.offlineMessages}
+            disabled={!loaded}
+            onChange={(e) => void update({ offlineMessages: Number(e.target.value) })}
+            data-testid="pref-offlineMessages"
+          >
+            {offlineChoices(prefs.offlineMessages).map((n) => (
+              <option key={n} value={n}>
+                {t.offlineChoice(n)}
               </option>
             ))}
           </select>

@@ -71,6 +71,20 @@ describe('settings sync', () => {
     expect(screen.getAllByTestId('sync-recent-item')[0]).toHaveTextContent('סימון כנקרא בפתיחה');
   });
 
+  it('the offline reading count (issue 39): offered in Hebrew, saved in its group, kept for the offline layer', async () => {
+    const settings = settingsServer({ offlineMessages: 450 });
+    renderCards(settings);
+    const count = await screen.findByTestId('pref-offlineMessages');
+    await waitFor(() => expect(count).toBeEnabled());
+    // The value set elsewhere stays among the choices; 0 reads "do not keep".
+    expect(count).toHaveValue('450');
+    expect(within(count).getByRole('option', { name: 'לא לשמור' })).toHaveValue('0');
+    await userEvent.setup().selectOptions(count, '1000');
+    await waitFor(() => expect(settings.state.puts).toHaveLength(1));
+    expect(settings.state.puts[0]).toEqual({ settingsUpdate: { offlineMessages: 1000 }, settingsType: 'general', baseVersion: 0 });
+    await waitFor(() => expect(readCachedPreferences().offlineMessages).toBe(1000));
+  });
+
   it('a failed save flips the switch back and says so in Hebrew', async () => {
     const settings = settingsServer();
     renderCards(settings, {

@@ -25,6 +25,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   showPreview: true,
   followUpDays: 3,
   swipeAction: 'archive',
+  offlineMessages: 300,
 });
 
 const CACHE_KEY = 'mailclient.preferences';
@@ -46,6 +47,7 @@ export const KEY_GROUP: Record<keyof Preferences, SettingsType> = {
   iconScale: 'ui',
   followUpDays: 'general',
   swipeAction: 'ui',
+  offlineMessages: 'general',
 };
 
 /** The group of a change: its keys' group when they share one, else general. */
