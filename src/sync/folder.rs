@@ -101,6 +101,7 @@ pub async fn sync_folder(
         .permanent_flags
         .iter()
         .any(|f| matches!(f, Flag::MayCreate));
+    ctx.note_keywords(&state);
 
     let uid_next = match mailbox.uid_next {
         Some(n) => n,

@@ -19,6 +19,7 @@ function folder(path: string, over: Partial<FolderNode> = {}): FolderNode {
     depth: levels.length,
     unread: 0,
     total: 0,
+    statusesLocal: false,
     ...over,
   };
 }
