@@ -26,13 +26,15 @@ where
     }
 }
 
-/// `UID STORE <uids> <command>` (`+FLAGS.SILENT (\Seen)`, ...), the answer read and dropped.
+/// `UID STORE <uids> <command>` (`+FLAGS.SILENT (\Seen)`, ...), the answer read and dropped;
+/// a NO or BAD (a refusal, a throttling) is an error.
 pub async fn store_flags(
     session: &mut ImapSession,
     uids: &str,
     command: &str,
     limit: Duration,
 ) -> anyhow::Result<()> {
+    begin(session);
     deadline(limit, "STORE", async {
         session
             .uid_store(uids, command)
@@ -41,7 +43,38 @@ pub async fn store_flags(
             .await
     })
     .await?;
+    completed(session)?;
     Ok(())
+}
+
+/// Before a command async-imap answers as a stream (FETCH, STORE, SEARCH, LIST, EXPUNGE):
+/// forgets the completion of the one before.
+pub fn begin(session: &mut ImapSession) {
+    session.get_mut().take_done();
+}
+
+/// After such a command's answer was read to its end: its tagged completion as async-imap's
+/// errors. async-imap drops it for these commands, so a NO or BAD (a throttled SEARCH, a
+/// refused STORE) would otherwise read as an empty answer: a folder with no mail, a change
+/// made.
+pub fn completed(session: &mut ImapSession) -> Result<(), async_imap::error::Error> {
+    match session.get_mut().take_done() {
+        Some(line) => completion(&line),
+        None => Ok(()),
+    }
+}
+
+/// A tagged completion line as a result.
+fn completion(line: &str) -> Result<(), async_imap::error::Error> {
+    let mut words = line.splitn(3, ' ');
+    let _tag = words.next();
+    let status = words.next().unwrap_or("").to_ascii_uppercase();
+    let text = words.next().unwrap_or("").to_string();
+    match status.as_str() {
+        "NO" => Err(async_imap::error::Error::No(text)),
+        "BAD" => Err(async_imap::error::Error::Bad(text)),
+        _ => Ok(()),
+    }
 }
 
 /// Marks `uids` of the selected folder \Deleted and expunges them (UID EXPUNGE with UIDPLUS;
@@ -55,6 +88,7 @@ pub async fn expunge_uids(
 ) -> anyhow::Result<()> {
     let set = uid_list(uids);
     store_flags(session, &set, "+FLAGS.SILENT (\\Deleted)", limit).await?;
+    begin(session);
     if uidplus {
         deadline(limit, "EXPUNGE", async {
             session
@@ -66,6 +100,7 @@ pub async fn expunge_uids(
         .await?;
     } else {
         let deleted = deadline(limit, "SEARCH", session.uid_search("DELETED")).await?;
+        completed(session)?;
         if deleted.iter().all(|u| uids.contains(u)) {
             deadline(limit, "EXPUNGE", async {
                 session.expunge().await?.try_collect::<Vec<_>>().await
@@ -73,6 +108,7 @@ pub async fn expunge_uids(
             .await?;
         }
     }
+    completed(session)?;
     Ok(())
 }
 
@@ -199,6 +235,14 @@ mod tests {
     }
 
     #[test]
+    fn a_tagged_completion_reads_as_its_status() {
+        assert!(completion("A1 OK done").is_ok());
+        let no = completion("A2 NO [THROTTLED] Request is throttled.").unwrap_err();
+        assert!(throttled(&anyhow::Error::from(no)).is_some());
+        assert!(matches!(completion("A3 bad nonsense"), Err(Error::Bad(t)) if t == "nonsense"));
+    }
+
+    #[test]
     fn a_connection_the_server_ended_is_a_cut_and_a_timeout_is_not() {
         assert!(cut(&anyhow::Error::from(Error::ConnectionLost)));
         let eof = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "eof");
@@ -208,7 +252,9 @@ mod tests {
         // async-imap's IDLE start on a stream that ended.
         let idle = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "");
         assert!(cut(&anyhow::Error::from(Error::Io(idle))));
-        assert!(!cut(&anyhow::anyhow!("the mail server did not answer IDLE in 5s")));
+        assert!(!cut(&anyhow::anyhow!(
+            "the mail server did not answer IDLE in 5s"
+        )));
         assert!(!cut(&anyhow::Error::from(Error::No("[THROTTLED]".into()))));
         assert_eq!(throttled(&anyhow::Error::from(Error::ConnectionLost)), None);
     }

@@ -173,7 +173,10 @@ mod tests {
             Ending::of(&no("[THROTTLED] Request is throttled.")),
             throttled(None)
         );
-        assert_eq!(Ending::of(&anyhow::Error::from(Error::ConnectionLost)), Ending::Cut);
+        assert_eq!(
+            Ending::of(&anyhow::Error::from(Error::ConnectionLost)),
+            Ending::Cut
+        );
         assert_eq!(Ending::of(&no("[AUTHENTICATIONFAILED] no")), Ending::Failed);
     }
 }

@@ -16,6 +16,7 @@ mod connect;
 mod fetching;
 mod messages;
 mod mirror;
+mod outlook;
 mod waiting;
 
 /// A directory of raw messages for `MailServer::seed`, named so they load in order.
