@@ -153,6 +153,7 @@ export const heSettings = {
         authFailed: 'הסיסמה נדחתה',
         tlsFailed: 'בעיית הצפנה (TLS)',
         signInNeeded: 'צריך להתחבר מחדש',
+        throttled: 'ספק הדואר מאט את הסנכרון',
         stopped: 'לא פעיל',
       },
       retryNow: 'מנסה להתחבר שוב עכשיו',
@@ -162,6 +163,9 @@ export const heSettings = {
       never: 'טרם הושלם',
       idleOn: 'עדכון מיידי (IDLE): פעיל',
       idleOff: 'עדכון מיידי (IDLE): כבוי — בדיקה תקופתית',
+      /** The folders whose server takes no keywords (PERMANENTFLAGS without \*). */
+      localStatuses: (folders: string[]) =>
+        `${folders.length === 1 ? 'בתיקייה' : 'בתיקיות'} ${folders.join(', ')} השרת אינו שומר סטטוסים: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם.`,
     },
     stats: {
       title: 'סטטיסטיקה מהירה',
