@@ -36,6 +36,15 @@ fn small_mail(subject: &str) -> String {
     )
 }
 
+/// An app on `ms` whose `[mail]` says `poll` where the test servers' config says
+/// `poll_interval_secs = 10` (other intervals, other waits).
+async fn app_with_mail(ms: &MailServer, poll: &str) -> (TestApp, String) {
+    let config = ms.config_toml().replace("poll_interval_secs = 10", poll);
+    let app = TestApp::with_config(&config);
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    (app, token)
+}
+
 /// The UIDs of a folder as Dovecot holds them.
 fn server_uids(ms: &MailServer, user: &str, folder: &str) -> Vec<u32> {
     let out = ms.doveadm(&[

@@ -17,10 +17,7 @@ async fn a_folder_without_keywords_keeps_statuses_here_and_says_so() {
     let ms = MailServer::start();
     ms.deliver("user1@example.test", &small_mail("kept here"));
     let outlook = Arc::new(Outlook::without_keywords_in("INBOX"));
-    let relay = Relay::start(ms.imap_port(), outlook.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
+    let (app, token, _relay) = connected(&ms, outlook.clone(), "").await;
     let sync = wait_synced(&app, &token).await;
     // The account's line says which folder keeps its statuses here only; the folder tree marks
     // it, and only it.
@@ -34,16 +31,7 @@ async fn a_folder_without_keywords_keeps_statuses_here_and_says_so() {
 
     // A status set there: the server refuses its keyword, the status stays, and the change is
     // not tried again on every pass.
-    let id = list(&app, &token, "inbox").await[0]["id"].clone();
-    let (s, v) = app
-        .json(
-            "PUT",
-            &format!("/api/emails/{}/status", id.as_str().unwrap()),
-            Some(&token),
-            Some(json!({"status": "needs_reply"})),
-        )
-        .await;
-    assert_eq!(s, 200, "{v}");
+    let id = needs_reply(&app, &token).await;
     let account_id = sync_account(&app, &token).await;
     eventually(Duration::from_secs(20), "the change pushed", || async {
         (outlook.keyword_refusals() > 0 && pending(&app, account_id).is_empty()).then_some(())
@@ -53,12 +41,7 @@ async fn a_folder_without_keywords_keeps_statuses_here_and_says_so() {
     full_pass(&app, &token).await;
     full_pass(&app, &token).await;
     assert_eq!(outlook.keyword_refusals(), refusals, "retried");
-    let mail = get(
-        &app,
-        &token,
-        &format!("/api/emails/{}", id.as_str().unwrap()),
-    )
-    .await;
+    let mail = get(&app, &token, &format!("/api/emails/{id}")).await;
     assert_eq!(mail["status"], "needs_reply", "{mail}");
 }
 
@@ -66,11 +49,7 @@ async fn a_folder_without_keywords_keeps_statuses_here_and_says_so() {
 async fn a_throttled_mailbox_waits_says_so_and_resumes_by_itself() {
     let ms = MailServer::start();
     let outlook = Arc::new(Outlook::default());
-    let relay = Relay::start(ms.imap_port(), outlook.clone()).await;
-    let (app, token) = app_throttling_quickly(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token, _relay) = connected(&ms, outlook.clone(), QUICK_THROTTLE).await;
     let mut events = app.state.service::<SyncManager>().subscribe();
 
     outlook.throttle(&[]);
@@ -116,24 +95,11 @@ async fn a_status_set_while_throttled_reaches_the_server_afterwards() {
     let ms = MailServer::start();
     ms.deliver("user1@example.test", &small_mail("starred later"));
     let outlook = Arc::new(Outlook::default());
-    let relay = Relay::start(ms.imap_port(), outlook.clone()).await;
-    let (app, token) = app_throttling_quickly(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token, _relay) = connected(&ms, outlook.clone(), QUICK_THROTTLE).await;
 
     // Only the STORE is throttled: the change must wait, not be dropped as refused.
     outlook.throttle(&["UID STORE"]);
-    let id = list(&app, &token, "inbox").await[0]["id"].clone();
-    let (s, v) = app
-        .json(
-            "PUT",
-            &format!("/api/emails/{}/status", id.as_str().unwrap()),
-            Some(&token),
-            Some(json!({"status": "needs_reply"})),
-        )
-        .await;
-    assert_eq!(s, 200, "{v}");
+    needs_reply(&app, &token).await;
     eventually(Duration::from_secs(20), "the STORE throttled", || async {
         (outlook.throttled() > 0).then_some(())
     })
@@ -163,11 +129,7 @@ async fn a_status_set_while_throttled_reaches_the_server_afterwards() {
 async fn new_mail_whose_fetch_is_throttled_is_fetched_afterwards() {
     let ms = MailServer::start();
     let outlook = Arc::new(Outlook::default());
-    let relay = Relay::start(ms.imap_port(), outlook.clone()).await;
-    let (app, token) = app_throttling_quickly(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token, _relay) = connected(&ms, outlook.clone(), QUICK_THROTTLE).await;
 
     // Only FETCH is throttled: a FETCH answered NO is no answer, not a range without mail
     // (async-imap reads it as an empty one).
@@ -191,11 +153,7 @@ async fn new_mail_whose_fetch_is_throttled_is_fetched_afterwards() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bye_in_the_middle_of_an_idle_is_a_plain_reconnect() {
     let ms = MailServer::start();
-    let relay = Relay::start(ms.imap_port(), Arc::new(Outlook::default())).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
-    wait_synced(&app, &token).await;
+    let (app, token, relay) = connected(&ms, Arc::new(Outlook::default()), "").await;
     let mut events = app.state.service::<SyncManager>().subscribe();
     let before = relay.connections();
 
@@ -233,15 +191,40 @@ fn assert_no_failure(events: &mut broadcast::Receiver<SyncEvent>) {
     }
 }
 
-/// An app whose throttled mailbox waits 1 s first (then 2, 4, …).
-async fn app_throttling_quickly(ms: &MailServer) -> (TestApp, String) {
-    let config = ms.config_toml().replace(
-        "poll_interval_secs = 10",
-        "poll_interval_secs = 10\nthrottle_backoff_secs = 1",
-    );
-    let app = TestApp::with_config(&config);
-    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
-    (app, token)
+/// The `[mail]` of an app whose throttled mailbox waits 1 s first (then 2, 4, …).
+const QUICK_THROTTLE: &str = "poll_interval_secs = 10\nthrottle_backoff_secs = 1";
+
+/// An app (its `[mail]` poll line `poll` when not empty) with user1's mailbox connected through
+/// a relay that speaks as `outlook` says, synced once.
+async fn connected(ms: &MailServer, outlook: Arc<Outlook>, poll: &str) -> (TestApp, String, Relay) {
+    let relay = Relay::start(ms.imap_port(), outlook).await;
+    let (app, token) = if poll.is_empty() {
+        app_with(ms).await
+    } else {
+        app_with_mail(ms, poll).await
+    };
+    let account = imap_relay::account_through(ms, "user1", relay.port);
+    assert_eq!(connect(&app, &token, account).await.0, 200);
+    wait_synced(&app, &token).await;
+    (app, token, relay)
+}
+
+/// Marks the first inbox mail as needing a reply (a keyword on the server); its id.
+async fn needs_reply(app: &TestApp, token: &str) -> String {
+    let id = list(app, token, "inbox").await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (s, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{id}/status"),
+            Some(token),
+            Some(json!({"status": "needs_reply"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    id
 }
 
 async fn get(app: &TestApp, token: &str, path: &str) -> Value {

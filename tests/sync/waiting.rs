@@ -103,13 +103,7 @@ async fn a_server_late_to_report_in_idle_is_asked_at_the_inbox_poll() {
 /// An app whose full pass is an hour away and whose INBOX poll runs every 5 s: only the poll
 /// (or IDLE) can bring new mail in time.
 async fn app_polling_inbox(ms: &MailServer) -> (TestApp, String) {
-    let config = ms.config_toml().replace(
-        "poll_interval_secs = 10",
-        "poll_interval_secs = 3600\ninbox_poll_secs = 5",
-    );
-    let app = TestApp::with_config(&config);
-    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
-    (app, token)
+    app_with_mail(ms, "poll_interval_secs = 3600\ninbox_poll_secs = 5").await
 }
 
 /// Waits up to `limit` until the inbox lists a mail with `subject` (`what` names the wait).
