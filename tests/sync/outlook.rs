@@ -10,7 +10,7 @@ use tokio::sync::broadcast;
 
 use super::*;
 use crate::common::imap_relay::{self, Act, ClientLine, Relay};
-use outlook::Outlook;
+use speaks_outlook::Outlook;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_folder_without_keywords_keeps_statuses_here_and_says_so() {
@@ -269,7 +269,7 @@ async fn full_pass(app: &TestApp, token: &str) {
 }
 
 /// Outlook.com as the relay plays it.
-mod outlook {
+mod speaks_outlook {
     use std::collections::HashMap;
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
