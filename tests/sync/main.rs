@@ -45,6 +45,21 @@ async fn app_with_mail(ms: &MailServer, poll: &str) -> (TestApp, String) {
     (app, token)
 }
 
+/// The flags of user1's INBOX mail as Dovecot holds them, of the mail `search` finds (all when
+/// empty: `["header", "Message-ID", id]` picks one).
+fn inbox_flags(ms: &MailServer, search: &[&str]) -> String {
+    let mut args = vec![
+        "fetch",
+        "-u",
+        "user1@example.test",
+        "flags",
+        "mailbox",
+        "INBOX",
+    ];
+    args.extend_from_slice(search);
+    ms.doveadm(&args)
+}
+
 /// The UIDs of a folder as Dovecot holds them.
 fn server_uids(ms: &MailServer, user: &str, folder: &str) -> Vec<u32> {
     let out = ms.doveadm(&[

@@ -108,19 +108,7 @@ async fn a_status_set_while_throttled_reaches_the_server_afterwards() {
     eventually(
         Duration::from_secs(40),
         "the keyword on the server",
-        || async {
-            let flags = ms.doveadm(&[
-                "-f",
-                "flow",
-                "fetch",
-                "-u",
-                "user1@example.test",
-                "flags",
-                "mailbox",
-                "INBOX",
-            ]);
-            flags.contains("$NeedsReply").then_some(())
-        },
+        || async { inbox_flags(&ms, &[]).contains("$NeedsReply").then_some(()) },
     )
     .await;
 }
