@@ -80,7 +80,11 @@ export const heSettings = {
       syncing: 'מסנכרן',
       idle: 'מעודכן',
       error: 'שגיאה',
+      throttled: 'מואט על ידי הספק',
     } as Record<string, string>,
+    /** The folders whose server takes no keywords (PERMANENTFLAGS without \*). */
+    localStatuses: (folders: string[]) =>
+      `${folders.length === 1 ? 'בתיקייה' : 'בתיקיות'} ${folders.join(', ')} השרת אינו שומר סטטוסים: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם.`,
     syncStopped: 'לא פעיל',
     lastSync: 'סנכרון אחרון:',
     neverSynced: 'טרם הושלם סנכרון',
@@ -163,9 +167,6 @@ export const heSettings = {
       never: 'טרם הושלם',
       idleOn: 'עדכון מיידי (IDLE): פעיל',
       idleOff: 'עדכון מיידי (IDLE): כבוי — בדיקה תקופתית',
-      /** The folders whose server takes no keywords (PERMANENTFLAGS without \*). */
-      localStatuses: (folders: string[]) =>
-        `${folders.length === 1 ? 'בתיקייה' : 'בתיקיות'} ${folders.join(', ')} השרת אינו שומר סטטוסים: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם.`,
     },
     stats: {
       title: 'סטטיסטיקה מהירה',

@@ -3,7 +3,7 @@
 // why not when it is not (password refused, a TLS problem, the server unreachable) with the
 // server's own message, when it tries again, the last completed sync, and whether new mail is
 // pushed (IMAP IDLE) or polled; a provider slowing the sync down (Outlook's throttling) as such,
-// and the folders whose server takes no keywords, where statuses stay in mailclient only.
+// not as a failure.
 //
 // The data is useMailAccounts (GET /api/auth/accounts). The live channel revalidates that key on
 // a `sync_status` event; the 30 s poll is only the fallback when the channel is down.
@@ -87,11 +87,6 @@ function ConnectionRow({ account: a, view: v, now }: { account: MailAccountWithS
       {v.idle !== null && (
         <p className="conn-row__meta" data-testid="connection-idle" data-idle={v.idle}>
           {v.idle ? t.idleOn : t.idleOff}
-        </p>
-      )}
-      {v.localStatusFolders.length > 0 && (
-        <p className="conn-row__meta" data-testid="connection-local-statuses">
-          {t.localStatuses(v.localStatusFolders)}
         </p>
       )}
     </li>

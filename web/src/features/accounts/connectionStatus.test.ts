@@ -59,11 +59,6 @@ describe('connectionView', () => {
     expect(connectionView(sync({ ...throttled, state: 'syncing' }))).toMatchObject({ kind: 'syncing', error: null });
   });
 
-  it('passes on the folders whose statuses stay here only', () => {
-    expect(connectionView(sync({ localStatusFolders: ['INBOX'] })).localStatusFolders).toEqual(['INBOX']);
-    expect(connectionView(null).localStatusFolders).toEqual([]);
-  });
-
   it('does not show a kept error once the session is back and syncing', () => {
     const v = connectionView(sync({ state: 'syncing', error: 'old', errorKind: 'auth' }));
     expect(v).toMatchObject({ kind: 'syncing', error: null, retry: null });

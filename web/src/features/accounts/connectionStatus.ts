@@ -34,8 +34,6 @@ export interface ConnectionView {
   /** IMAP IDLE on or off; known only while a session is up (idle or syncing). */
   idle: boolean | null;
   lastSync: number | null;
-  /** Folders whose server takes no keywords: their statuses are kept here only. */
-  localStatusFolders: string[];
 }
 
 const TONE: Record<ConnectionKind, Tone> = {
@@ -56,13 +54,7 @@ function view(kind: ConnectionKind, rest: Omit<ConnectionView, 'kind' | 'tone'>)
 }
 
 export function connectionView(sync: SyncStatus | null | undefined): ConnectionView {
-  const base = {
-    retry: null,
-    error: null,
-    idle: null,
-    lastSync: sync?.lastSync ?? null,
-    localStatusFolders: sync?.localStatusFolders ?? [],
-  };
+  const base = { retry: null, error: null, idle: null, lastSync: sync?.lastSync ?? null };
   if (!sync) return view('stopped', base);
   if (sync.errorKind === 'throttled' && (sync.state === 'throttled' || sync.state === 'connecting')) {
     // Outlook.com's "NO [THROTTLED]": the server's words say it goes on by itself.
