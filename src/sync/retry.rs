@@ -32,9 +32,12 @@ pub enum Ending {
 }
 
 impl Ending {
-    /// The ending an error of the session says.
+    /// The ending an error of the session says. Failing to connect or sign in is a failure
+    /// (the server down, a password refused), never a cut.
     pub fn of(e: &anyhow::Error) -> Self {
-        if let Some(t) = imap_ops::throttled(e) {
+        if e.downcast_ref::<crate::mail::net::MailError>().is_some() {
+            Ending::Failed
+        } else if let Some(t) = imap_ops::throttled(e) {
             Ending::Throttled(t)
         } else if imap_ops::cut(e) {
             Ending::Cut
@@ -178,5 +181,19 @@ mod tests {
             Ending::Cut
         );
         assert_eq!(Ending::of(&no("[AUTHENTICATIONFAILED] no")), Ending::Failed);
+        let endpoint = crate::mail::net::Endpoint {
+            host: "mail.example".into(),
+            port: 993,
+            ssl: true,
+            pinned_fingerprint: None,
+            timeout: S(5),
+            hosts: Default::default(),
+        };
+        let refused = crate::mail::net::MailError::new(
+            crate::mail::net::FailureKind::Unreachable,
+            &endpoint,
+            "connection refused",
+        );
+        assert_eq!(Ending::of(&anyhow::Error::from(refused)), Ending::Failed);
     }
 }
