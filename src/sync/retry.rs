@@ -33,10 +33,10 @@ pub enum Ending {
 
 impl Ending {
     /// The ending an error of the session says. Failing to connect or sign in is a failure
-    /// (the server down, a password refused), never a cut.
+    /// (the server down, a password refused), never a cut; a throttled sign-in is throttling.
     pub fn of(e: &anyhow::Error) -> Self {
-        if e.downcast_ref::<crate::mail::net::MailError>().is_some() {
-            Ending::Failed
+        if let Some(m) = e.downcast_ref::<crate::mail::net::MailError>() {
+            crate::mail::imap::throttled_sign_in(m).map_or(Ending::Failed, Ending::Throttled)
         } else if let Some(t) = imap_ops::throttled(e) {
             Ending::Throttled(t)
         } else if imap_ops::cut(e) {
@@ -195,5 +195,11 @@ mod tests {
             "connection refused",
         );
         assert_eq!(Ending::of(&anyhow::Error::from(refused)), Ending::Failed);
+        let sign_in = crate::mail::net::MailError::new(
+            crate::mail::net::FailureKind::Unreachable,
+            &endpoint,
+            "[THROTTLED] Request is throttled.",
+        );
+        assert_eq!(Ending::of(&anyhow::Error::from(sign_in)), throttled(None));
     }
 }

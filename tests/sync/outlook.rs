@@ -166,6 +166,42 @@ async fn a_bye_in_the_middle_of_an_idle_is_a_plain_reconnect() {
     assert_no_failure(&mut events);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_throttled_sign_in_is_not_a_refused_password() {
+    let ms = MailServer::start();
+    let outlook = Arc::new(Outlook::default());
+    let (app, token, relay) = connected(&ms, outlook.clone(), QUICK_THROTTLE).await;
+
+    // The provider ends the session and throttles the sign-ins that follow.
+    outlook.throttle(&["LOGIN", "AUTHENTICATE"]);
+    assert!(relay.bye("Server Unavailable. 15").await > 0);
+    let status = eventually(Duration::from_secs(20), "the throttled status", || async {
+        let s = sync_status(&app, &token).await;
+        (s["state"] == "throttled" || s["state"] == "error").then_some(s)
+    })
+    .await;
+    assert_eq!(
+        status["errorKind"], "throttled",
+        "not a refused password: {status}"
+    );
+    assert!(outlook.throttled() > 0);
+
+    outlook.throttle_off();
+    ms.deliver("user1@example.test", &small_mail("after the sign-in"));
+    eventually(
+        Duration::from_secs(40),
+        "the mail after the sign-in",
+        || async {
+            let listed = list(&app, &token, "inbox")
+                .await
+                .iter()
+                .any(|e| e["subject"] == "after the sign-in");
+            (listed && sync_status(&app, &token).await["error"].is_null()).then_some(())
+        },
+    )
+    .await;
+}
+
 /// No failure was announced to the user (a throttled wait and a cut connection are not ones).
 fn assert_no_failure(events: &mut broadcast::Receiver<SyncEvent>) {
     loop {
@@ -274,7 +310,7 @@ mod speaks_outlook {
     #[derive(Default)]
     pub struct Outlook {
         /// While throttling: the commands answered `NO [THROTTLED]` (prefixes of "COMMAND
-        /// ARGS"; empty: all the session's work).
+        /// ARGS", the sign-in too; empty: all the session's work).
         throttle: Mutex<Option<Vec<String>>>,
         throttled: AtomicUsize,
         /// The folder whose PERMANENTFLAGS has no `\*` and where keywords are refused.
@@ -347,8 +383,11 @@ mod speaks_outlook {
             }
             let text = format!("{command} {}", line.args.to_ascii_uppercase());
             let throttled = self.throttle.lock().unwrap().as_ref().is_some_and(|only| {
-                WORK.contains(&command)
-                    && (only.is_empty() || only.iter().any(|c| text.starts_with(c.as_str())))
+                if only.is_empty() {
+                    WORK.contains(&command)
+                } else {
+                    only.iter().any(|c| text.starts_with(c.as_str()))
+                }
             });
             if throttled {
                 self.throttled.fetch_add(1, Ordering::SeqCst);
