@@ -24,7 +24,8 @@ use crate::store::Store;
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncStatus {
-    /// connecting, syncing, idle, error
+    /// connecting, syncing, idle, error, or throttled (the provider slows the sync down:
+    /// `errorKind` "throttled", `error` says so in Hebrew, `nextRetryAt` when it goes on).
     pub state: String,
     /// Unix seconds.
     pub last_sync: Option<i64>,
@@ -38,6 +39,9 @@ pub struct SyncStatus {
     pub idle: bool,
     /// After a failure: when the next attempt is due (Unix seconds).
     pub next_retry_at: Option<i64>,
+    /// The folders (decoded names) whose server takes no keywords (PERMANENTFLAGS without
+    /// `\*`): statuses set there are kept only here, other mail clients do not see them.
+    pub local_status_folders: Vec<String>,
 }
 
 /// Why stored mail changed (the web re-reads on any; it tells the mailbox's changes from the

@@ -19,6 +19,10 @@ pub struct MailConfig {
     pub poll_interval_secs: u64,
     /// Seconds between checks of INBOX on a server without IDLE (the design's 30 s).
     pub inbox_poll_secs: u64,
+    /// Seconds a mailbox waits first when its provider throttles it (`NO [THROTTLED]`,
+    /// Outlook.com / Microsoft 365); the wait doubles while the throttling goes on, up to 30
+    /// times this, and is never shorter than the wait the server suggests.
+    pub throttle_backoff_secs: u64,
     /// The only IMAP/SMTP hosts users may connect to (names or IP literals as typed, or
     /// `*.example.com` for its subdomains); empty means any. Any user names the hosts of a
     /// connection test, so this keeps the server from connecting wherever they say.
@@ -39,6 +43,7 @@ impl Default for MailConfig {
             timeout_secs: 30,
             poll_interval_secs: 300,
             inbox_poll_secs: 30,
+            throttle_backoff_secs: 30,
             allowed_hosts: Vec::new(),
             deny_private_ranges: false,
             max_accounts_per_user: 10,
@@ -60,6 +65,12 @@ impl MailConfig {
             "inbox_poll_secs",
             self.inbox_poll_secs,
             5..=3600,
+            " seconds",
+        )?;
+        c.within(
+            "throttle_backoff_secs",
+            self.throttle_backoff_secs,
+            1..=3600,
             " seconds",
         )?;
         c.within(

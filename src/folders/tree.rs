@@ -31,6 +31,10 @@ pub struct FolderNode {
     pub depth: usize,
     pub unread: usize,
     pub total: usize,
+    /// The server takes no keywords in this folder (PERMANENTFLAGS without `\*`, some
+    /// Outlook.com folders): statuses set here are kept only in mailclient, other mail clients
+    /// do not see them. False until the folder's first sync.
+    pub statuses_local: bool,
 }
 
 /// One mailbox's folders, parents before their children, in name order.
@@ -119,6 +123,7 @@ fn nodes(
                 depth: levels.len(),
                 unread,
                 total,
+                statuses_local: f.uidvalidity != 0 && !f.keywords_ok,
             }
         })
         .collect();

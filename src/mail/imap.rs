@@ -102,12 +102,31 @@ pub async fn open_with(
                 Ok(session)
             }
             Err((async_imap::error::Error::No(detail), _)) => {
-                Err(MailError::new(FailureKind::Auth, endpoint, detail))
+                Err(refused_sign_in(endpoint, detail))
             }
             Err((e, _)) => Err(io_or_protocol(endpoint, e)),
         }
     })
     .await
+}
+
+/// A NO to LOGIN or AUTHENTICATE: a refused password, unless the provider is throttling the
+/// mailbox (Outlook.com answers sign-ins `NO [THROTTLED]` too), which is no reason to ask the
+/// user for a password: it is said as such (`throttled` tells it apart).
+fn refused_sign_in(endpoint: &Endpoint, detail: String) -> MailError {
+    if super::imap_ops::throttle_of(&detail).is_none() {
+        return MailError::new(FailureKind::Auth, endpoint, detail);
+    }
+    let mut err = MailError::new(FailureKind::Unreachable, endpoint, detail);
+    err.message = messages::SYNC_THROTTLED.into();
+    err
+}
+
+/// A sign-in the provider throttled (`refused_sign_in`): how long it asked to wait.
+pub fn throttled_sign_in(e: &MailError) -> Option<super::imap_ops::Throttle> {
+    (e.kind == FailureKind::Unreachable)
+        .then(|| super::imap_ops::throttle_of(&e.detail))
+        .flatten()
 }
 
 /// The server's first words must be an untagged OK or PREAUTH: anything else is not an IMAP

@@ -6,6 +6,11 @@
 //! that would pass a limit: a literal too big is refused on its announcement, before a byte of
 //! it is buffered, and a line too long as soon as it is. Before login the limits are small (a
 //! greeting and a few short replies); after it they fit the biggest mail a sync fetches.
+//!
+//! The framing also keeps the last tagged completion (`A12 NO [THROTTLED] ...`): async-imap
+//! drops it for the commands it answers as a stream (FETCH, STORE, SEARCH, LIST, EXPUNGE), so a
+//! refused or throttled command would otherwise look like an empty answer
+//! (`imap_ops::completed`).
 
 use std::io;
 use std::pin::Pin;
@@ -75,7 +80,14 @@ struct Framing {
     text: usize,
     /// Once a limit is passed the connection is useless: every later read fails too.
     tripped: Option<TooLarge>,
+    /// The start of the current response, before any literal (at most `HEAD` bytes).
+    head: Vec<u8>,
+    /// The last tagged completion line read, without its line end.
+    last_done: Option<String>,
 }
+
+/// What of a response's start is kept: a tagged completion's status and text.
+const HEAD: usize = 512;
 
 impl Framing {
     fn new(limits: Limits) -> Self {
@@ -85,6 +97,8 @@ impl Framing {
             total: 0,
             text: 0,
             tripped: None,
+            head: Vec::new(),
+            last_done: None,
         }
     }
 
@@ -128,6 +142,9 @@ impl Framing {
                     limit: self.limits.total,
                 });
             }
+            if self.total == self.text && self.head.len() < HEAD {
+                self.head.push(b);
+            }
             self.scan = match (self.scan, b) {
                 (_, b'{') => Scan::Open {
                     n: 0,
@@ -153,6 +170,11 @@ impl Framing {
                 (_, b'\r') => Scan::Cr,
                 (Scan::Cr, b'\n') => {
                     // The response is complete: the next one starts from nothing.
+                    if !matches!(self.head.first(), Some(b'*' | b'+') | None) {
+                        let line = String::from_utf8_lossy(&self.head);
+                        self.last_done = Some(line.trim_end().to_string());
+                    }
+                    self.head.clear();
                     self.total = 0;
                     self.text = 0;
                     Scan::Text
@@ -182,6 +204,11 @@ impl<S> Capped<S> {
     /// New limits from the next byte on (after login).
     pub fn set_limits(&mut self, limits: Limits) {
         self.framing.limits = limits;
+    }
+
+    /// The last tagged completion read since the last call (`A12 NO [THROTTLED] ...`).
+    pub fn take_done(&mut self) -> Option<String> {
+        self.framing.last_done.take()
     }
 
     pub fn get_mut(&mut self) -> &mut S {
@@ -269,6 +296,19 @@ mod tests {
             f.feed(chunk).unwrap();
         }
         assert_eq!(f.scan, Scan::Text);
+    }
+
+    #[test]
+    fn the_last_tagged_completion_is_kept() {
+        let mut f = Framing::new(SESSION);
+        f.feed(b"* 1 FETCH (BODY[] {17}\r\nA7 NO in a body\r\n)\r\n")
+            .unwrap();
+        assert_eq!(f.last_done, None, "a literal's lines are not completions");
+        f.feed(b"A7 NO [THROTTLED] slow").unwrap();
+        f.feed(b" down\r\n* 2 EXISTS\r\n").unwrap();
+        assert_eq!(f.last_done.as_deref(), Some("A7 NO [THROTTLED] slow down"));
+        f.feed(b"+ idling\r\nA8 OK done\r\n").unwrap();
+        assert_eq!(f.last_done.as_deref(), Some("A8 OK done"));
     }
 
     #[test]

@@ -584,3 +584,5 @@ pub fn folder_move_too_many(max: usize) -> String {
 
 mod push;
 pub use push::*;
+mod sync;
+pub use sync::*;

@@ -109,6 +109,31 @@ impl Ctx {
         .await
     }
 
+    /// Notes whether the folder's server takes keywords: the status lists the folders whose
+    /// statuses stay here only (the settings page tells the user), and hears when that changes.
+    pub(super) fn note_keywords(&self, folder: &FolderState) {
+        let name = if folder.display_name.is_empty() {
+            &folder.name
+        } else {
+            &folder.display_name
+        };
+        let changed = {
+            let mut s = self.status.lock().expect("status");
+            let list = &mut s.local_status_folders;
+            let listed = list.iter().any(|n| n == name);
+            if !folder.keywords_ok && !listed {
+                list.push(name.clone());
+                list.sort();
+            } else if folder.keywords_ok && listed {
+                list.retain(|n| n != name);
+            }
+            listed == folder.keywords_ok
+        };
+        if changed {
+            self.status_changed();
+        }
+    }
+
     pub(super) fn set_state(&self, state: &str) {
         let changed = {
             let mut s = self.status.lock().expect("status");

@@ -10,7 +10,7 @@ use futures_util::TryStreamExt;
 use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
 use crate::mail::imap::{self, ImapSession};
-use crate::mail::imap_ops::deadline;
+use crate::mail::imap_ops::{begin, completed, deadline};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
@@ -101,10 +101,11 @@ pub async fn sync_folder(
         .permanent_flags
         .iter()
         .any(|f| matches!(f, Flag::MayCreate));
+    ctx.note_keywords(&state);
 
     let uid_next = match mailbox.uid_next {
         Some(n) => n,
-        None => deadline(limit, "SEARCH", max_uid(session)).await? + 1,
+        None => max_uid(session, limit).await? + 1,
     };
 
     if state.top == 0 {
@@ -171,7 +172,7 @@ pub async fn sync_folder(
         let keep: HashSet<u32> = if mailbox.exists == 0 {
             HashSet::new()
         } else {
-            deadline(limit, "SEARCH", session.uid_search("ALL")).await?
+            uid_search(session, limit, "ALL").await?
         };
         let name = state.name.clone();
         outcome.expunged += ctx
@@ -184,9 +185,22 @@ pub async fn sync_folder(
     Ok(outcome)
 }
 
-async fn max_uid(session: &mut ImapSession) -> anyhow::Result<u32> {
-    let uids = session.uid_search("ALL").await?;
+async fn max_uid(session: &mut ImapSession, limit: Duration) -> anyhow::Result<u32> {
+    let uids = uid_search(session, limit, "ALL").await?;
     Ok(uids.into_iter().max().unwrap_or(0))
+}
+
+/// `UID SEARCH <criteria>`; a NO (a throttled SEARCH) is an error, never an empty folder whose
+/// stored mail would then be taken for expunged.
+async fn uid_search(
+    session: &mut ImapSession,
+    limit: Duration,
+    criteria: &str,
+) -> anyhow::Result<HashSet<u32>> {
+    begin(session);
+    let uids = deadline(limit, "SEARCH", session.uid_search(criteria)).await?;
+    completed(session)?;
+    Ok(uids)
 }
 
 /// The UIDs of `lo..=hi` that exist. A range no wider than a size window needs no listing:
@@ -215,7 +229,7 @@ async fn list_uids(
             anyhow::anyhow!("the mail server's SEARCH reply is not a UID set: {set:.100}")
         });
     }
-    let uids = deadline(limit, "SEARCH", session.uid_search(&criteria)).await?;
+    let uids = uid_search(session, limit, &criteria).await?;
     Ok(UidSet::from_uids(
         uids.into_iter().filter(|u| (lo..=hi).contains(u)),
     ))
@@ -292,6 +306,7 @@ async fn fetch_sizes(
     let mut out = Vec::new();
     ctx.count_fetch_command(false);
     let range = format!("{lo}:{hi}");
+    begin(session);
     let mut stream = deadline(
         limit,
         "FETCH",
@@ -306,6 +321,9 @@ async fn fetch_sizes(
             out.push((uid, size));
         }
     }
+    drop(stream);
+    // A throttled FETCH is no answer, not a range without mail.
+    completed(session)?;
     Ok(out)
 }
 
@@ -321,6 +339,7 @@ async fn fetch_bodies(
     let mut out = Vec::new();
     ctx.count_fetch_command(true);
     let range = format!("{lo}:{hi}");
+    begin(session);
     let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, BODY_QUERY)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         let Some(uid) = fetch.uid else { continue };
@@ -339,6 +358,8 @@ async fn fetch_bodies(
             raw,
         });
     }
+    drop(stream);
+    completed(session)?;
     Ok(out)
 }
 
@@ -350,12 +371,15 @@ async fn fetch_flags(
     let limit = ctx.limit();
     let mut out = Vec::new();
     ctx.count_fetch_command(false);
+    begin(session);
     let mut stream = deadline(limit, "FETCH", session.uid_fetch("1:*", query)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         if let Some(uid) = fetch.uid {
             out.push((uid, server_flags(&fetch)));
         }
     }
+    drop(stream);
+    completed(session)?;
     Ok(out)
 }
 

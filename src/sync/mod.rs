@@ -26,6 +26,9 @@
 //! - `session.rs`: then IDLE on INBOX (renewed every 25 minutes); a server without IDLE has INBOX
 //!   synced by the scheduler's `mail-inbox-poll`; every folder on `mail-full-pass` or at once on
 //!   a wake (a refresh, a local change).
+//! - `retry.rs`: after a session ends, how long to wait and what the status says: a throttled
+//!   mailbox (`NO [THROTTLED]`) waits longer, a connection the server cut (`BYE`) reconnects
+//!   without an error shown.
 //! - `push.rs`: local changes (flags, keywords, moves, queued in the mail store's pending table)
 //!   win over the server's flags until they are stored there.
 //!
@@ -39,6 +42,7 @@ pub mod local;
 pub mod pipeline;
 pub mod plan;
 pub mod push;
+pub mod retry;
 pub mod roles;
 pub mod screen;
 pub mod session;
@@ -105,6 +109,7 @@ fn init(setup: &mut Setup<'_>) -> anyhow::Result<()> {
         timeout: Duration::from_secs(setup.config.mail.timeout_secs),
         hosts: setup.hosts.clone(),
         max_backoff: Duration::from_secs(300),
+        throttle_backoff: Duration::from_secs(setup.config.mail.throttle_backoff_secs),
         events,
         screen: setup.need::<dyn Screen>()?,
         oauth: setup.need::<crate::oauth::OAuth>()?,
@@ -163,6 +168,8 @@ pub struct SyncShared {
     /// Where mail connections may go (`[mail] allowed_hosts`, `deny_private_ranges`).
     pub hosts: HostPolicy,
     pub max_backoff: Duration,
+    /// The first wait of a throttled mailbox (`[mail] throttle_backoff_secs`).
+    pub throttle_backoff: Duration,
     pub events: broadcast::Sender<SyncEvent>,
     /// Spam detection's look at new mail before it is stored.
     pub screen: Arc<dyn Screen>,

@@ -10,7 +10,7 @@ use super::ctx::Ctx;
 use super::gone;
 use crate::mail::folder_path;
 use crate::mail::imap;
-use crate::mail::imap_ops::deadline;
+use crate::mail::imap_ops::{begin, completed, deadline};
 use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
@@ -27,6 +27,7 @@ pub(super) async fn list_folders(
     // What the store held before LIST: a folder made, renamed or deleted here while LIST runs
     // is neither forgotten nor brought back by this pass.
     let before: Vec<FolderState> = ctx.read(move |r| r.folders(account)).await?;
+    begin(session);
     let names: Vec<_> = deadline(limit, "LIST", async {
         session
             .list(Some(""), Some("*"))
@@ -35,6 +36,8 @@ pub(super) async fn list_folders(
             .await
     })
     .await?;
+    // A throttled LIST is no answer, not a mailbox without folders.
+    completed(session)?;
     // (name, role from SPECIAL-USE, role guessed from the name)
     let mut found = Vec::new();
     let mut delimiters = std::collections::HashMap::new();

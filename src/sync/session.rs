@@ -2,8 +2,9 @@
 //! on INBOX (or sleep when the server has no IDLE) until new mail, a local change to push, a
 //! refresh request or the poll interval. The scheduler's INBOX poll also asks an idling server
 //! (a NOOP), for servers that report new mail in IDLE late. Any error drops the connection and
-//! retries with backoff; all progress is in the store, so a retry or a restart resumes where it
-//! stopped.
+//! retries, after a wait `retry.rs` chooses (a throttled mailbox waits longer, a connection the
+//! server cut is taken up again without an error shown); all progress is in the store, so a
+//! retry or a restart resumes where it stopped.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +16,7 @@ use super::SyncEvent;
 use super::ctx::Ctx;
 use super::folder::{self, FolderCaps, FolderOutcome};
 use super::push::{MoveCaps, push_pending};
+use super::retry::{self, Backoff, Ending, Tell};
 use super::roles::list_folders;
 use crate::accounts::AccountRecord;
 use crate::mail::imap;
@@ -27,7 +29,7 @@ const IDLE_RENEW: Duration = Duration::from_secs(25 * 60);
 
 /// Runs until aborted.
 pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
-    let mut backoff = Duration::from_secs(1);
+    let mut backoff = Backoff::new(ctx.shared.throttle_backoff, ctx.shared.max_backoff);
     if account.needs_sign_in {
         return wait_for_sign_in(&ctx).await;
     }
@@ -40,39 +42,46 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
                 return wait_for_sign_in(&ctx).await;
             }
             Err(e) => {
-                // A response past the cap is told in words, like a failure to connect.
-                let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
-                let capped = imap::session_error(&endpoint, &e);
-                let mail = e
-                    .downcast_ref::<crate::mail::net::MailError>()
-                    .or(capped.as_ref());
-                let (kind, message) = match mail {
-                    Some(m) => (
-                        Some(format!("{:?}", m.kind).to_lowercase()),
-                        m.message.clone(),
-                    ),
-                    None => (None, format!("{e:#}")),
-                };
-                tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), retry_in = ?backoff, "sync failed");
-                let retry_at = crate::kit::now() + backoff.as_secs() as i64;
-                // `state` is "connecting" on every retry; the kept error tells a repeat.
-                ctx.report_failure(kind, message, Some(retry_at), |s, message, _| {
-                    s.error.as_deref() == Some(message)
-                });
-                tokio::select! {
-                    () = tokio::time::sleep(backoff) => {}
-                    () = wake.notified() => {}
+                let ending = Ending::of(&e);
+                let (wait, tell) = backoff.after(ending, started.elapsed());
+                tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), ?ending, retry_in = ?wait, "sync session ended");
+                let retry_at = crate::kit::now() + wait.as_secs().max(1) as i64;
+                match tell {
+                    Tell::Throttled => retry::report_throttled(&ctx, retry_at),
+                    // A plain reconnect: the status stays "connecting".
+                    Tell::Nothing => {}
+                    Tell::Failure => report_failure(&ctx, &account, &e, retry_at),
                 }
-                // A session that lasted a while was a success that later broke: start the
-                // backoff over.
-                if started.elapsed() > Duration::from_secs(60) {
-                    backoff = Duration::from_secs(1);
-                } else {
-                    backoff = (backoff * 2).min(ctx.shared.max_backoff);
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => {}
+                    // A wake (a refresh) does not cut a throttled wait short: the provider
+                    // asked for it.
+                    () = wake.notified(), if tell != Tell::Throttled => {}
                 }
             }
         }
     }
+}
+
+/// A failure the user hears about: the mail error's kind and words when it is one (a response
+/// past the cap is told in words, like a failure to connect), else the error itself.
+fn report_failure(ctx: &Ctx, account: &AccountRecord, e: &anyhow::Error, retry_at: i64) {
+    let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
+    let capped = imap::session_error(&endpoint, e);
+    let mail = e
+        .downcast_ref::<crate::mail::net::MailError>()
+        .or(capped.as_ref());
+    let (kind, message) = match mail {
+        Some(m) => (
+            Some(format!("{:?}", m.kind).to_lowercase()),
+            m.message.clone(),
+        ),
+        None => (None, format!("{e:#}")),
+    };
+    // `state` is "connecting" on every retry; the kept error tells a repeat.
+    ctx.report_failure(kind, message, Some(retry_at), |s, message, _| {
+        s.error.as_deref() == Some(message)
+    });
 }
 
 /// The provider refused the account's refresh token: the status says so in Hebrew, the user

@@ -6,6 +6,7 @@ pub mod agents;
 pub mod binary_api;
 pub mod folders;
 pub mod https_standin;
+pub mod imap_relay;
 pub mod llm;
 pub mod mailflow;
 pub mod mailserver;

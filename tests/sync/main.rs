@@ -16,6 +16,7 @@ mod connect;
 mod fetching;
 mod messages;
 mod mirror;
+mod outlook;
 mod waiting;
 
 /// A directory of raw messages for `MailServer::seed`, named so they load in order.
@@ -33,6 +34,30 @@ fn small_mail(subject: &str) -> String {
         "From: a@sender.test\r\nTo: user1@example.test\r\nSubject: {subject}\r\n\
          Message-ID: <{id}@sender.test>\r\nDate: Mon, 3 Mar 2025 10:00:00 +0000\r\n\r\n{subject}\r\n"
     )
+}
+
+/// An app on `ms` whose `[mail]` says `poll` where the test servers' config says
+/// `poll_interval_secs = 10` (other intervals, other waits).
+async fn app_with_mail(ms: &MailServer, poll: &str) -> (TestApp, String) {
+    let config = ms.config_toml().replace("poll_interval_secs = 10", poll);
+    let app = TestApp::with_config(&config);
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    (app, token)
+}
+
+/// The flags of user1's INBOX mail as Dovecot holds them, of the mail `search` finds (all when
+/// empty: `["header", "Message-ID", id]` picks one).
+fn inbox_flags(ms: &MailServer, search: &[&str]) -> String {
+    let mut args = vec![
+        "fetch",
+        "-u",
+        "user1@example.test",
+        "flags",
+        "mailbox",
+        "INBOX",
+    ];
+    args.extend_from_slice(search);
+    ms.doveadm(&args)
 }
 
 /// The UIDs of a folder as Dovecot holds them.

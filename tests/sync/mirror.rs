@@ -108,17 +108,7 @@ async fn flags_flow_both_ways_and_expunge_and_uidvalidity_are_followed() {
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["email"]["is_starred"], true);
     eventually(Duration::from_secs(10), "flags on the server", || async {
-        let out = ms.doveadm(&[
-            "fetch",
-            "-u",
-            "user1@example.test",
-            "flags",
-            "mailbox",
-            "INBOX",
-            "header",
-            "Message-ID",
-            &message_id,
-        ]);
+        let out = inbox_flags(&ms, &["header", "Message-ID", &message_id]);
         (out.contains("\\Seen") && out.contains("\\Flagged")).then_some(())
     })
     .await;

@@ -2,6 +2,7 @@
 //! INBOX polled by the scheduler, and one late to report new mail in IDLE is asked at that poll.
 
 use super::*;
+use crate::common::imap_relay;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sync_reconnects_after_the_server_goes_away() {
@@ -79,9 +80,7 @@ async fn a_server_late_to_report_in_idle_is_asked_at_the_inbox_poll() {
     let ms = MailServer::start();
     let relay = late_idle::Relay::start(ms.imap_port()).await;
     let (app, token) = app_polling_inbox(&ms).await;
-    let mut account = ms.account("user1");
-    account["imap_port"] = json!(relay.port);
-    account["imap_ssl"] = json!(false);
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
     assert_eq!(connect(&app, &token, account).await.0, 200);
     let sync = wait_synced(&app, &token).await;
     assert_eq!(sync["idle"], true, "{sync}");
@@ -104,13 +103,7 @@ async fn a_server_late_to_report_in_idle_is_asked_at_the_inbox_poll() {
 /// An app whose full pass is an hour away and whose INBOX poll runs every 5 s: only the poll
 /// (or IDLE) can bring new mail in time.
 async fn app_polling_inbox(ms: &MailServer) -> (TestApp, String) {
-    let config = ms.config_toml().replace(
-        "poll_interval_secs = 10",
-        "poll_interval_secs = 3600\ninbox_poll_secs = 5",
-    );
-    let app = TestApp::with_config(&config);
-    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
-    (app, token)
+    app_with_mail(ms, "poll_interval_secs = 3600\ninbox_poll_secs = 5").await
 }
 
 /// Waits up to `limit` until the inbox lists a mail with `subject` (`what` names the wait).
@@ -125,113 +118,73 @@ async fn listed(app: &TestApp, token: &str, subject: &str, limit: Duration, what
     .await;
 }
 
-/// A plain-text IMAP relay that refuses STARTTLS (so the client, on this machine, goes on in
-/// plain text) and keeps back the server's `* n EXISTS` and `* n RECENT` lines while an IDLE
-/// runs, handing them over when the client ends it.
+/// Dovecot late to report in IDLE, as Courier (Debian's) is: the server's `* n EXISTS` and
+/// `* n RECENT` lines are kept back while an IDLE runs and handed over when the client ends it.
 mod late_idle {
     use std::sync::Arc;
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    use tokio::net::tcp::OwnedWriteHalf;
-    use tokio::net::{TcpListener, TcpStream};
-    use tokio::sync::Mutex;
+    use crate::common::imap_relay::{self, Act, ClientLine, Rewrite};
 
     #[derive(Default)]
-    struct Shared {
+    pub struct LateIdle {
         idle: AtomicBool,
         held_back: AtomicUsize,
         /// The news kept back from the running IDLE.
         held: Mutex<Vec<Vec<u8>>>,
     }
 
-    pub struct Relay {
-        pub port: u16,
-        shared: Arc<Shared>,
-    }
-
-    impl Relay {
-        pub async fn start(server_port: u16) -> Self {
-            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let port = listener.local_addr().unwrap().port();
-            let shared = Arc::new(Shared::default());
-            let s = shared.clone();
-            tokio::spawn(async move {
-                while let Ok((client, _)) = listener.accept().await {
-                    let server = TcpStream::connect(("127.0.0.1", server_port))
-                        .await
-                        .unwrap();
-                    tokio::spawn(pipe(client, server, s.clone()));
-                }
-            });
-            Self { port, shared }
-        }
-
-        pub fn idling(&self) -> bool {
-            self.shared.idle.load(Ordering::SeqCst)
-        }
-
-        pub fn held_back(&self) -> usize {
-            self.shared.held_back.load(Ordering::SeqCst)
-        }
-    }
-
-    async fn pipe(client: TcpStream, server: TcpStream, shared: Arc<Shared>) {
-        let (client_r, client_w) = client.into_split();
-        let (server_r, mut server_w) = server.into_split();
-        let client_w = Arc::new(Mutex::new(client_w));
-        let down = tokio::spawn(server_to_client(server_r, client_w.clone(), shared.clone()));
-        let mut lines = BufReader::new(client_r);
-        let mut line = Vec::new();
-        while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
-            let text = String::from_utf8_lossy(&line).to_ascii_uppercase();
-            let mut words = text.split_whitespace();
-            let (tag, command) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-            if command == "STARTTLS" {
-                let refusal = format!("{tag} BAD no TLS here\r\n");
-                let _ = client_w.lock().await.write_all(refusal.as_bytes()).await;
-                line.clear();
-                continue;
-            }
-            if command == "IDLE" {
-                shared.idle.store(true, Ordering::SeqCst);
-            } else if tag == "DONE" {
+    impl Rewrite for LateIdle {
+        fn client_line(&self, line: &ClientLine<'_>) -> Act {
+            if line.command == "IDLE" {
+                self.idle.store(true, Ordering::SeqCst);
+            } else if line.tag.eq_ignore_ascii_case("DONE") {
                 // The late news, before the server's answer to DONE.
-                let mut to_client = client_w.lock().await;
-                for news in shared.held.lock().await.drain(..) {
-                    let _ = to_client.write_all(&news).await;
-                }
-                shared.idle.store(false, Ordering::SeqCst);
+                let news = self.held.lock().unwrap().drain(..).flatten().collect();
+                self.idle.store(false, Ordering::SeqCst);
+                return Act::PrefixAndForward(news);
             }
-            if server_w.write_all(&line).await.is_err() {
-                break;
-            }
-            line.clear();
+            Act::Forward
         }
-        down.abort();
-    }
 
-    async fn server_to_client(
-        server_r: tokio::net::tcp::OwnedReadHalf,
-        client_w: Arc<Mutex<OwnedWriteHalf>>,
-        shared: Arc<Shared>,
-    ) {
-        let mut lines = BufReader::new(server_r);
-        let mut line = Vec::new();
-        while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
+        fn server_line(&self, _conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
             let text = String::from_utf8_lossy(&line);
             let text = text.trim_end();
             let news =
                 text.starts_with("* ") && (text.ends_with(" EXISTS") || text.ends_with(" RECENT"));
-            if news && shared.idle.load(Ordering::SeqCst) {
-                shared.held_back.fetch_add(1, Ordering::SeqCst);
-                shared.held.lock().await.push(std::mem::take(&mut line));
-                continue;
+            if news && self.idle.load(Ordering::SeqCst) {
+                self.held_back.fetch_add(1, Ordering::SeqCst);
+                self.held.lock().unwrap().push(line);
+                return Vec::new();
             }
-            if client_w.lock().await.write_all(&line).await.is_err() {
-                return;
+            vec![line]
+        }
+    }
+
+    pub struct Relay {
+        pub port: u16,
+        late: Arc<LateIdle>,
+        _relay: imap_relay::Relay,
+    }
+
+    impl Relay {
+        pub async fn start(server_port: u16) -> Self {
+            let late = Arc::new(LateIdle::default());
+            let relay = imap_relay::Relay::start(server_port, late.clone()).await;
+            Self {
+                port: relay.port,
+                late,
+                _relay: relay,
             }
-            line.clear();
+        }
+
+        pub fn idling(&self) -> bool {
+            self.late.idle.load(Ordering::SeqCst)
+        }
+
+        pub fn held_back(&self) -> usize {
+            self.late.held_back.load(Ordering::SeqCst)
         }
     }
 }

@@ -806,7 +806,13 @@ parent: string | null,
 /**
  * inbox, sent, drafts, junk, trash, archive, snoozed, or "" for the user's own.
  */
-role: string, depth: number, unread: number, total: number, };
+role: string, depth: number, unread: number, total: number, 
+/**
+ * The server takes no keywords in this folder (PERMANENTFLAGS without `\*`, some
+ * Outlook.com folders): statuses set here are kept only in mailclient, other mail clients
+ * do not see them. False until the folder's first sync.
+ */
+statusesLocal: boolean, };
 
 export type MailboxFolders = { accountId: number, email: string, folders: Array<FolderNode>, };
 
@@ -1561,7 +1567,8 @@ needsSignIn?: boolean, imap_server: string, imap_port: number, imap_ssl: boolean
 
 export type SyncStatus = { 
 /**
- * connecting, syncing, idle, error
+ * connecting, syncing, idle, error, or throttled (the provider slows the sync down:
+ * `errorKind` "throttled", `error` says so in Hebrew, `nextRetryAt` when it goes on).
  */
 state: string, 
 /**
@@ -1579,7 +1586,12 @@ idle: boolean,
 /**
  * After a failure: when the next attempt is due (Unix seconds).
  */
-nextRetryAt: number | null, };
+nextRetryAt: number | null, 
+/**
+ * The folders (decoded names) whose server takes no keywords (PERMANENTFLAGS without
+ * `\*`): statuses set there are kept only here, other mail clients do not see them.
+ */
+localStatusFolders: Array<string>, };
 
 export type MailAccountWithSync = { sync: SyncStatus | null, id: number, 
 /**

@@ -114,6 +114,8 @@ export const he = {
     inbox: 'דואר נכנס',
     noFolders: 'אין תיקיות להעברה. אפשר ליצור תיקייה בסרגל הצד.',
     dropHint: (name: string) => `שחררו כאן כדי להעביר אל ${name}`,
+    /** A folder whose server takes no keywords (FolderNode.statusesLocal). */
+    statusesLocal: 'השרת אינו שומר סטטוסים בתיקייה הזו: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם',
   },
 
   folders: {

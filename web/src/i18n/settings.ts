@@ -80,7 +80,11 @@ export const heSettings = {
       syncing: 'מסנכרן',
       idle: 'מעודכן',
       error: 'שגיאה',
+      throttled: 'מואט על ידי הספק',
     } as Record<string, string>,
+    /** The folders whose server takes no keywords (PERMANENTFLAGS without \*). */
+    localStatuses: (folders: string[]) =>
+      `${folders.length === 1 ? 'בתיקייה' : 'בתיקיות'} ${folders.join(', ')} השרת אינו שומר סטטוסים: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם.`,
     syncStopped: 'לא פעיל',
     lastSync: 'סנכרון אחרון:',
     neverSynced: 'טרם הושלם סנכרון',
@@ -153,6 +157,7 @@ export const heSettings = {
         authFailed: 'הסיסמה נדחתה',
         tlsFailed: 'בעיית הצפנה (TLS)',
         signInNeeded: 'צריך להתחבר מחדש',
+        throttled: 'ספק הדואר מאט את הסנכרון',
         stopped: 'לא פעיל',
       },
       retryNow: 'מנסה להתחבר שוב עכשיו',

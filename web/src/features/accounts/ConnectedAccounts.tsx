@@ -190,9 +190,20 @@ function AccountRow({
             <span className="user-row__date">{t.fetched(sync.fetchedMessages)}</span>
           )}
         </div>
-        {sync?.error && !needsSignIn && (
+        {sync?.error && !needsSignIn && sync.errorKind !== 'throttled' && (
           <p className="mail-account__error" dir="auto" data-testid="mail-sync-error">
             {sync.error}
+          </p>
+        )}
+        {/* The provider slows the sync down (Outlook's throttling): its words, not an error. */}
+        {sync?.error && sync.errorKind === 'throttled' && (
+          <p className="mail-account__note" dir="auto" data-testid="mail-sync-throttled">
+            {sync.error}
+          </p>
+        )}
+        {sync && sync.localStatusFolders.length > 0 && (
+          <p className="mail-account__note" data-testid="mail-local-statuses">
+            {t.localStatuses(sync.localStatusFolders)}
           </p>
         )}
         {needsSignIn && provider && (

@@ -138,6 +138,30 @@ describe('ConnectionStatusCard', () => {
     expect(within(self).getByTestId('connection-retry').closest('[role="status"]')).toBeNull();
   });
 
+  it('shows an Outlook mailbox slowed down by its provider as such, not as a failure', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+    server(() => [
+      account(1, 'dana@outlook.com', {
+        state: 'throttled',
+        errorKind: 'throttled',
+        error: 'ספק הדואר מאט זמנית את הסנכרון של התיבה הזו. אין צורך לעשות דבר: הסנכרון יתחדש מעצמו.',
+        nextRetryAt: secs(NOW) + 60,
+      }),
+      account(2, 'dana@home.example', { state: 'idle', idle: true }),
+    ]);
+    renderCard();
+    await screen.findAllByTestId('connection-row');
+
+    const outlook = row('dana@outlook.com');
+    expect(outlook.dataset.kind).toBe('throttled');
+    expect(within(outlook).getByTestId('connection-state')).toHaveTextContent('ספק הדואר מאט את הסנכרון');
+    // Not the failure states' words: nothing for the user to mend.
+    expect(within(outlook).getByTestId('connection-state')).not.toHaveTextContent('נותק');
+    expect(within(outlook).getByTestId('connection-error')).toHaveTextContent('אין צורך לעשות דבר');
+    expect(within(outlook).getByTestId('connection-retry')).toHaveTextContent('ניסיון נוסף בעוד 60 שניות');
+  });
+
   it('counts the next try down, then says it is trying now, and shows the reconnect', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     vi.setSystemTime(NOW);

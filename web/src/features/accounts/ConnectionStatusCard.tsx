@@ -2,7 +2,8 @@
 // connected mailbox, whether the server is connected to it right now (the sync engine's state),
 // why not when it is not (password refused, a TLS problem, the server unreachable) with the
 // server's own message, when it tries again, the last completed sync, and whether new mail is
-// pushed (IMAP IDLE) or polled.
+// pushed (IMAP IDLE) or polled; a provider slowing the sync down (Outlook's throttling) as such,
+// not as a failure.
 //
 // The data is useMailAccounts (GET /api/auth/accounts). The live channel revalidates that key on
 // a `sync_status` event; the 30 s poll is only the fallback when the channel is down.

@@ -414,6 +414,7 @@ describe('MailAccountCard', () => {
     expect(within(rows[0]).getByTestId('mail-last-sync')).toHaveTextContent(/\d\d\/\d\d\/2026 \d\d:\d\d/);
     expect(within(rows[1]).getByTestId('mail-sync-state')).toHaveTextContent('שגיאה');
     expect(within(rows[1]).getByTestId('mail-sync-error')).toHaveTextContent('לא הגיב בזמן');
+    expect(screen.queryByTestId('mail-local-statuses')).not.toBeInTheDocument();
 
     const user = userEvent.setup();
     await user.click(screen.getByTestId('mail-sync-now'));
@@ -426,6 +427,31 @@ describe('MailAccountCard', () => {
     await waitFor(() => expect(calls(fetch, 'POST', '/api/auth/test-connection')).toHaveLength(1));
     // An empty password means "the one saved for this address".
     expect(bodyOf(calls(fetch, 'POST', '/api/auth/test-connection')[0]).password).toBe('');
+  });
+
+  it('says an Outlook mailbox is slowed down by its provider and names its folders whose statuses stay here', async () => {
+    server({}, [
+      {
+        ...ACCOUNT,
+        email_address: 'dana@outlook.com',
+        sync: {
+          ...ACCOUNT.sync!,
+          state: 'throttled',
+          errorKind: 'throttled',
+          error: 'ספק הדואר מאט זמנית את הסנכרון של התיבה הזו. אין צורך לעשות דבר: הסנכרון יתחדש מעצמו.',
+          localStatusFolders: ['ארכיון', 'INBOX'],
+        },
+      },
+    ]);
+    renderCard();
+    const [outlook] = await screen.findAllByTestId('mail-account-row');
+    expect(within(outlook!).getByTestId('mail-sync-state')).toHaveTextContent('מואט על ידי הספק');
+    // The provider's slowing down is not shown as an error.
+    expect(within(outlook!).queryByTestId('mail-sync-error')).not.toBeInTheDocument();
+    expect(within(outlook!).getByTestId('mail-sync-throttled')).toHaveTextContent('אין צורך לעשות דבר');
+    expect(within(outlook!).getByTestId('mail-local-statuses')).toHaveTextContent(
+      'בתיקיות ארכיון, INBOX השרת אינו שומר סטטוסים: הם נשמרים רק ב-mailclient, ותוכנות דואר אחרות לא יראו אותם.',
+    );
   });
 
   it('disconnects a mailbox after a confirmation that explains what is deleted', async () => {

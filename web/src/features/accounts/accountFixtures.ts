@@ -14,6 +14,7 @@ export const IDLE_SYNC: SyncStatus = {
   initialSyncDone: true,
   idle: true,
   nextRetryAt: null,
+  localStatusFolders: [],
 };
 
 /** A password mailbox (id 1, dana@example.test unless told); its sessionId follows its id. */

@@ -45,6 +45,20 @@ describe('connectionView', () => {
     expect(v).toMatchObject({ kind: 'reconnecting', retry: 'now', error: 'x' });
   });
 
+  it('says a throttling provider slows the sync down, not that something failed', () => {
+    const throttled = { error: 'ספק הדואר מאט זמנית את הסנכרון', errorKind: 'throttled', nextRetryAt: 1_700_000_200 };
+    expect(connectionView(sync({ ...throttled, state: 'throttled' }))).toMatchObject({
+      kind: 'throttled',
+      tone: 'busy',
+      retry: 1_700_000_200,
+      error: 'ספק הדואר מאט זמנית את הסנכרון',
+    });
+    // The wait is over and it tries again: still the provider's slowing down, not a failure.
+    expect(connectionView(sync({ ...throttled, state: 'connecting' }))).toMatchObject({ kind: 'throttled', retry: 'now' });
+    // Back and syncing: nothing of it is left.
+    expect(connectionView(sync({ ...throttled, state: 'syncing' }))).toMatchObject({ kind: 'syncing', error: null });
+  });
+
   it('does not show a kept error once the session is back and syncing', () => {
     const v = connectionView(sync({ state: 'syncing', error: 'old', errorKind: 'auth' }));
     expect(v).toMatchObject({ kind: 'syncing', error: null, retry: null });

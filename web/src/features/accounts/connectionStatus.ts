@@ -3,7 +3,9 @@
 //
 // The sync engine (src/sync/worker.rs) keeps a failure's `error`/`errorKind` until a full pass
 // succeeds: after a failure the state is `error` with `nextRetryAt`, then `connecting` again
-// while it retries (the error still set), then `syncing`, then `idle` with the error cleared.
+// while it retries (the error still set), then `syncing`, then `idle` with the error cleared. A
+// provider that throttles the mailbox (errorKind `throttled`) is `throttled`, then `connecting`
+// again when the wait is over: not a failure, the card says the provider slows the sync down.
 
 import type { SyncStatus } from '../../api/types';
 import { formatDateTime, formatTime, isSameDay } from '../../lib/dates';
@@ -16,6 +18,7 @@ export type ConnectionKind =
   | 'authFailed'
   | 'tlsFailed'
   | 'signInNeeded'
+  | 'throttled'
   | 'stopped';
 
 /** The dot's colour. */
@@ -41,6 +44,8 @@ const TONE: Record<ConnectionKind, Tone> = {
   authFailed: 'error',
   tlsFailed: 'error',
   signInNeeded: 'error',
+  // The provider slows the sync down: nothing for the user to mend.
+  throttled: 'busy',
   stopped: 'off',
 };
 
@@ -51,6 +56,11 @@ function view(kind: ConnectionKind, rest: Omit<ConnectionView, 'kind' | 'tone'>)
 export function connectionView(sync: SyncStatus | null | undefined): ConnectionView {
   const base = { retry: null, error: null, idle: null, lastSync: sync?.lastSync ?? null };
   if (!sync) return view('stopped', base);
+  if (sync.errorKind === 'throttled' && (sync.state === 'throttled' || sync.state === 'connecting')) {
+    // Outlook.com's "NO [THROTTLED]": the server's words say it goes on by itself.
+    const retry = sync.state === 'connecting' ? 'now' : (sync.nextRetryAt ?? null);
+    return view('throttled', { ...base, retry, error: sync.error || null });
+  }
   const failing = sync.state === 'error' || (sync.state === 'connecting' && Boolean(sync.error));
   if (failing && sync.errorKind === 'oauth_sign_in_needed') {
     // A revoked or expired Google/Microsoft sign-in: no retries until the user signs in again.

@@ -1,6 +1,8 @@
 // The sidebar's "my folders": each mailbox's own folders as a collapsible tree under the fixed
 // folders, with unread counts; a folder opens in the inbox page (`/Inbox?box=<path>`). Each has a
 // small menu (new folder inside, rename, move, delete) and, on a desktop, takes mail dropped on it.
+// A folder whose server keeps no statuses (Outlook.com's, without keywords) carries a mark saying
+// they stay in mailclient only.
 // Grouped per mailbox when the user has several.
 
 import { useState, type DragEvent } from 'react';
@@ -275,6 +277,11 @@ function FolderItem({ item, mailbox, onAction }: { item: TreeItem; mailbox: Mail
           <span className="nav-item__label" dir="auto">
             {node.name}
           </span>
+          {node.statusesLocal && (
+            <span className="own-folder__local" role="img" aria-label={t.statusesLocal} title={t.statusesLocal} data-testid="own-folder-local-statuses">
+              ⓘ
+            </span>
+          )}
           {node.unread > 0 && (
             <span className="badge" title={t.unread(node.unread)} data-testid="own-folder-unread" dir="ltr">
               {formatCount(node.unread)}

@@ -19,6 +19,7 @@ function folder(path: string, over: Partial<FolderNode> = {}): FolderNode {
     depth: levels.length,
     unread: 0,
     total: 0,
+    statusesLocal: false,
     ...over,
   };
 }
@@ -83,6 +84,8 @@ describe('OwnFolders', () => {
       `/Inbox?box=${encodeURIComponent(INVOICES.path)}`,
     );
 
+    expect(within(invoices).queryByTestId('own-folder-local-statuses')).not.toBeInTheDocument();
+
     await userEvent.click(within(invoices).getByTestId('own-folder-toggle'));
     expect(screen.getAllByTestId('own-folder').map((i) => i.dataset.name)).toEqual(['חשבוניות 2024', 'לקוחות']);
     await userEvent.click(within(invoices).getByTestId('own-folder-toggle'));
@@ -144,6 +147,17 @@ describe('OwnFolders', () => {
     await waitFor(() => expect(calls(fetch, 'POST', '/api/folders/move-mail')).toHaveLength(1));
     expect(bodyOf(calls(fetch, 'POST', '/api/folders/move-mail')[0]!)).toEqual({ ids: ['5'], folder: 'INBOX.לקוחות' });
     expect(fetch.mock.calls.some(([u]) => String(u).includes('evil'))).toBe(false);
+  });
+
+  it('marks a folder whose server keeps no statuses', async () => {
+    const outlook: MailboxFolders = { ...MAILBOX, folders: [folder('Archive', { statusesLocal: true })] };
+    server({ mailboxes: [outlook] });
+    signInAs(DANA);
+    renderWithProviders(<OwnFolders />, { route: '/Inbox' });
+    const [archive] = await screen.findAllByTestId('own-folder');
+    const mark = within(archive!).getByTestId('own-folder-local-statuses');
+    expect(mark).toHaveAccessibleName(/השרת אינו שומר סטטוסים בתיקייה הזו: הם נשמרים רק ב-mailclient/);
+    expect(mark).toHaveAttribute('title', expect.stringContaining('תוכנות דואר אחרות לא יראו אותם'));
   });
 
   it('groups the folders per mailbox when there are several', async () => {
