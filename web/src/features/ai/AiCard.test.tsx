@@ -60,6 +60,7 @@ describe('AiCard', () => {
       'auto-reply-card',
       'spam-card',
       'labels-card',
+      'push-card',
       'ai-card',
       'mcp-card',
       'account-card',

@@ -3,7 +3,7 @@
 // made with another key (the server's identity changed) is replaced. The device's name is guessed
 // from the user agent (the settings' device-info parsing).
 
-import { browserFromUserAgent, platformFromUserAgent } from '../settings/cards/deviceInfo';
+import { browserFromUserAgent, platformFromUserAgent } from '../../lib/deviceInfo';
 import { hePush } from '../../i18n/push';
 
 export type PushSupport = 'ok' | 'unsupported' | 'insecure';

@@ -44,6 +44,7 @@ export const NO_MAILBOX = {
   ...MCP_ROUTES,
   // The label manager (features/labels): no label yet.
   'GET /api/labels': () => json(200, { labels: [], defaultColor: '#5f6368', palette: ['#1a73e8'], maxLabels: 100, maxName: 40 }),
+  'GET /api/push': () => json(200, { enabled: true, publicKey: 'BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8', devices: [] }),
 };
 
 /** The household's parts of the mail account card: no global settings, no backup kept. */

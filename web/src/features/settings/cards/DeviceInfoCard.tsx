@@ -17,7 +17,7 @@ import {
   type Browser,
   type Platform,
   type UiScale,
-} from './deviceInfo';
+} from '../../../lib/deviceInfo';
 import { Card } from '../../../components/Card';
 import { Fact } from '../../../components/Fact';
 

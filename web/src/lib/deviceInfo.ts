@@ -1,7 +1,8 @@
 // What the device-info card reads about this browser: the platform, the browser and its major
 // version from the user agent (or the platform from User-Agent Client Hints where the browser
 // has them), and the UI scale factors in use from the CSS custom properties session/scale.ts sets.
-// Pure functions, unit-tested against real user-agent strings.
+// Pure functions, unit-tested against real user-agent strings (the device-info card and the push
+// card's device names use them).
 
 export type Platform = 'Windows' | 'macOS' | 'Linux' | 'Android' | 'iOS' | 'ChromeOS';
 export type BrowserName = 'Edge' | 'Opera' | 'Firefox' | 'Chrome' | 'Safari';
