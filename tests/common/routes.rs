@@ -184,6 +184,12 @@ pub const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/folders/rename", User),
     ("POST", "/api/folders/delete", User),
     ("POST", "/api/folders/move-mail", User),
+    // push notifications (another user's device: 404, tests/push.rs)
+    ("GET", "/api/push", User),
+    ("POST", "/api/push/devices", User),
+    ("PATCH", "/api/push/devices/{id}", User),
+    ("DELETE", "/api/push/devices/{id}", User),
+    ("POST", "/api/push/devices/{id}/test", User),
     // labels (another user's label: 404, tests/labels.rs)
     ("GET", "/api/labels", User),
     ("POST", "/api/labels", User),
