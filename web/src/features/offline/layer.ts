@@ -234,7 +234,10 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       const total = headers.has('X-Total-Count') ? Number(headers.get('X-Total-Count')) : null;
       void cache.remember(path, data, Number.isFinite(total) ? total : null).then((kept) => {
         const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
-        if (kept && keptAs(path)?.kind === 'list' && Array.isArray(data) && (page === null || page === '1')) {
+        // Drafts and Sent hold mail this client writes itself: a re-saved draft or a sent copy the
+        // sync replaces changes its id, so their bodies are kept when opened, never fetched ahead.
+        const ownWriting = /^\/api\/threads\/(drafts|sent)(\/|\?|$)/i.test(path);
+        if (kept && !ownWriting && keptAs(path)?.kind === 'list' && Array.isArray(data) && (page === null || page === '1')) {
           // The newest answer of each first page; fetched ahead once the listings are quiet.
           if (firstPages.size >= MAX_LISTS) firstPages.clear();
           firstPages.set(path, data as Thread[]);
