@@ -4,6 +4,10 @@ import { App } from './app/App';
 import { readScale } from './session/scale';
 import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
 import { registerServiceWorker } from './features/pwa/serviceWorker';
+import { startEarly } from './api/early';
+import { getToken } from './api/session';
+import { firstReads } from './app/firstReads';
+import { preloadPage } from './app/PageOutlet';
 import './styles/fonts.css';
 // Order matters: layout rules refine the generic components (e.g. hide the menu button on wide screens).
 import './styles/base.css';
@@ -29,6 +33,14 @@ import './styles/folders.css';
 {
   const scale = readScale();
   applyPreferences({ ...readCachedPreferences(), appScale: scale.app, fontScale: scale.font, iconScale: scale.icon });
+}
+
+// A returning user's page: its chunk and its first reads start now, beside the shell's first render
+// (issue 42: each waited for the render before it, a phone's round trip and more each).
+if (getToken()) {
+  const { page, paths } = firstReads(location.hash);
+  preloadPage(page);
+  startEarly(paths);
 }
 
 // The installable app's service worker (production builds only): the shell loads without the server.

@@ -4,6 +4,7 @@
 
 import { he } from '../i18n/he';
 import { reportServerReachable } from '../lib/serverConnection';
+import { takeEarly, type EarlyAnswer } from './early';
 import { emitUnauthorized, getToken } from './session';
 
 export class ApiError extends Error {
@@ -140,21 +141,46 @@ export function setOfflineLayer(layer: Promise<OfflineLayer | null> | null): voi
   offline = layer;
 }
 
+/**
+ * The answer of a read main.tsx started before the page asked (api/early.ts), for a plain GET
+ * with the session's token; undefined when there is none or it failed (the caller asks itself).
+ */
+async function earlyAnswer(path: string, options: RequestOptions): Promise<EarlyAnswer | undefined> {
+  const plain =
+    (options.method ?? 'GET') === 'GET' &&
+    options.body === undefined &&
+    options.rawBody === undefined &&
+    (options.auth ?? true) &&
+    options.token === undefined &&
+    options.signal === undefined &&
+    options.headers === undefined;
+  const started = plain ? takeEarly(path, getToken()) : undefined;
+  const answer = started ? await started.catch(() => undefined) : undefined;
+  if (answer) reportServerReachable(true);
+  return answer;
+}
+
 /** A JSON call that also hands back the response headers (e.g. `X-Total-Count` of a list). */
 export async function apiWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
   let res: Response;
-  try {
-    res = await send(path, options, 'application/json');
-  } catch (e) {
-    const layer = e instanceof ApiError && e.isNetworkError && offline ? await offline.catch(() => null) : null;
-    const kept = layer ? await layer.unreachable(path, options) : undefined;
-    if (kept) return { data: kept.data as T, headers: kept.headers };
-    throw e;
+  let text: string;
+  const early = await earlyAnswer(path, options);
+  if (early) {
+    ({ response: res, text } = early);
+  } else {
+    try {
+      res = await send(path, options, 'application/json');
+    } catch (e) {
+      const layer = e instanceof ApiError && e.isNetworkError && offline ? await offline.catch(() => null) : null;
+      const kept = layer ? await layer.unreachable(path, options) : undefined;
+      if (kept) return { data: kept.data as T, headers: kept.headers };
+      throw e;
+    }
+    text = await res.text().catch(() => '');
   }
-  const text = await res.text().catch(() => '');
   const parsed = parseJson(text);
 
   if (!res.ok) throw failure(res, parsed, options.auth ?? true);

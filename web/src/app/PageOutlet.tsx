@@ -7,22 +7,37 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { he } from '../i18n/he';
 import { resolvePage, type PageName } from './routes';
 
-const PAGES: Record<PageName, LazyExoticComponent<ComponentType>> = {
-  Inbox: lazy(() => import('../features/inbox/InboxPage')),
-  Settings: lazy(() => import('../features/settings/SettingsPage')),
-  PendingReplies: lazy(() => import('../features/drafts/PendingRepliesPage')),
-  Compose: lazy(() => import('../features/compose/ComposePage')),
-  SmartFeatures: lazy(() => import('../features/smart/SmartFeaturesPage')),
-  AITraining: lazy(() => import('../features/aitraining/AITrainingPage')),
-  Search: lazy(() => import('../features/search/SearchPage')),
-  Contacts: lazy(() => import('../features/contacts/ContactsPage')),
-  Tasks: lazy(() => import('../features/tasks/TasksPage')),
-  Subscriptions: lazy(() => import('../features/subscriptions/SubscriptionsPage')),
-  Snoozed: lazy(() => import('../features/snooze/SnoozedPage')),
-  Rules: lazy(() => import('../features/rules/RulesPage')),
+type PageModule = Promise<{ default: ComponentType }>;
+
+const LOADERS: Record<PageName, () => PageModule> = {
+  Inbox: () => import('../features/inbox/InboxPage'),
+  Settings: () => import('../features/settings/SettingsPage'),
+  PendingReplies: () => import('../features/drafts/PendingRepliesPage'),
+  Compose: () => import('../features/compose/ComposePage'),
+  SmartFeatures: () => import('../features/smart/SmartFeaturesPage'),
+  AITraining: () => import('../features/aitraining/AITrainingPage'),
+  Search: () => import('../features/search/SearchPage'),
+  Contacts: () => import('../features/contacts/ContactsPage'),
+  Tasks: () => import('../features/tasks/TasksPage'),
+  Subscriptions: () => import('../features/subscriptions/SubscriptionsPage'),
+  Snoozed: () => import('../features/snooze/SnoozedPage'),
+  Rules: () => import('../features/rules/RulesPage'),
   // Builder's React SDK is in this page's chunk only: the inbox bundle does not carry it.
-  BuilderPage: lazy(() => import('../features/builder/BuilderPage')),
+  BuilderPage: () => import('../features/builder/BuilderPage'),
 };
+
+const PAGES = Object.fromEntries(
+  Object.entries(LOADERS).map(([name, load]) => [name, lazy(load)]),
+) as Record<PageName, LazyExoticComponent<ComponentType>>;
+
+/**
+ * Loads a page's chunk ahead of its first render (main.tsx, for the page the app opens on): the
+ * same import the lazy page makes, so it finds the module there. A failure is left to the render,
+ * whose error boundary says so.
+ */
+export function preloadPage(page: PageName): void {
+  LOADERS[page]().catch(() => undefined);
+}
 
 export function PageOutlet() {
   const { pathname } = useLocation();

@@ -109,3 +109,39 @@ describe('the display time zone (the timezone preference)', () => {
     expect(displayTimeZone()).toBe('Asia/Jerusalem');
   });
 });
+
+describe('dates in a display zone', () => {
+  afterEach(() => setDisplayTimeZone(undefined));
+
+  /** What Intl itself says the wall clock is: the reference the quarter-hour offsets must match. */
+  function reference(zone: string, at: Date): string {
+    const parts: Record<string, string> = {};
+    const f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    for (const p of f.formatToParts(at)) parts[p.type] = p.value;
+    return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+  }
+
+  it('agrees with Intl at every instant, across daylight-saving changes and odd offsets', () => {
+    // Jerusalem's 2026 spring change (27/03 02:00 → 03:00) and autumn one (25/10), a minute apart
+    // around each, and Kathmandu (+05:45), Lord Howe (a 30-minute DST) and New York at random.
+    const instants: number[] = [];
+    for (const edge of [Date.UTC(2026, 2, 27, 0, 0), Date.UTC(2026, 9, 24, 23, 0)]) {
+      for (let m = -90; m <= 90; m++) instants.push(edge + m * 60_000);
+    }
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 400; i++) instants.push(Date.UTC(1995, 0, 1) + Math.floor(random() * 45 * 365 * 86_400_000));
+    for (const zone of ['Asia/Jerusalem', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/New_York']) {
+      setDisplayTimeZone(zone);
+      for (const ms of instants) expect(formatDateTime(new Date(ms)), `${zone} ${new Date(ms).toISOString()}`).toBe(reference(zone, new Date(ms)));
+    }
+  });
+});

@@ -47,7 +47,53 @@ interface Wall {
   weekday: number; // Sunday = 0
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/**
+ * The display zone's offset from UTC (ms) by quarter hour of the UTC clock: a list of hundreds of
+ * dates asked Intl for each (formatToParts, the slowest part of a phone's first paint). Zones
+ * change offset only on a quarter hour, so every instant of one quarter shares it.
+ */
+const offsets = new Map<string, number>();
+const QUARTER_MS = 15 * 60_000;
+/** Quarters remembered at most (a long list spans years: a few thousand distinct ones). */
+const OFFSETS_KEPT = 20_000;
+
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+function zoneOffset(zone: string, ms: number): number {
+  const quarter = Math.floor(ms / QUARTER_MS) * QUARTER_MS;
+  const key = `${zone}|${quarter}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const parts: Record<string, string> = {};
+  for (const p of zoneFormatter(zone).formatToParts(new Date(quarter))) parts[p.type] = p.value;
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour) % 24,
+    Number(parts.minute),
+  );
+  // Years before 100 are not what Date.UTC reads them as; their offset is of no one's mail.
+  const offset = Number.isFinite(asUtc) && Number(parts.year) >= 100 ? asUtc - quarter : 0;
+  if (offsets.size >= OFFSETS_KEPT) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
 
 function wall(d: Date): Wall {
   if (displayZone === undefined) {
@@ -60,29 +106,14 @@ function wall(d: Date): Wall {
       weekday: d.getDay(),
     };
   }
-  let f = formatters.get(displayZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: displayZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      weekday: 'short',
-      hourCycle: 'h23',
-    });
-    formatters.set(displayZone, f);
-  }
-  const parts: Record<string, string> = {};
-  for (const p of f.formatToParts(d)) parts[p.type] = p.value;
+  const shifted = new Date(d.getTime() + zoneOffset(displayZone, d.getTime()));
   return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour) % 24,
-    minute: Number(parts.minute),
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    weekday: shifted.getUTCDay(),
   };
 }
 

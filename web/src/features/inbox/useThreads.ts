@@ -16,9 +16,10 @@ import { ApiError } from '../../api/client';
 import { keys } from '../../api/keys';
 import { fetchThread, fetchThreadPage, listQuery } from '../../api/triage';
 import type { Email, ListOptions, Thread, ThreadPage } from '../../api/types';
+import { PER_PAGE } from './pageSize';
 import { isPartial, wholeAgrees } from './threads';
 
-export const PER_PAGE = 50;
+export { PER_PAGE } from './pageSize';
 /** The list is re-read as often as the folder counts (spec 000 §9). */
 export const LIST_POLL_MS = 30_000;
 
