@@ -192,7 +192,7 @@ export const he = {
     unread: 'לא נקראה',
     loadMore: 'טען עוד',
     loadingMore: 'טוען...',
-    shown: (n: number, total: number) => `${n.toLocaleString('he-IL')} מתוך ${total.toLocaleString('he-IL')}`,
+    shown: (n: number, total: number) => `${count(n)} מתוך ${count(total)}`,
     loading: 'טוען הודעות...',
     loadFailed: 'שגיאה בטעינת המיילים',
     refresh: 'רענון',
@@ -231,7 +231,7 @@ export const he = {
   // The inbox's threads, triage, bulk actions and keyboard shortcuts (spec 000 §2-§5, §8).
   inbox: {
     threadListLabel: 'רשימת השיחות',
-    messagesInThread: (n: number) => `${n.toLocaleString('he-IL')} הודעות בשיחה`,
+    messagesInThread: (n: number) => `${count(n)} הודעות בשיחה`,
     threadLoading: 'טוען את שאר השיחה...',
     threadLoadFailed: 'לא ניתן לטעון את שאר השיחה.',
     selectThread: (subject: string) => `בחירת השיחה: ${subject}`,
@@ -413,7 +413,7 @@ export const he = {
 
   newMail: {
     toast: (n: number, folder: string) =>
-      n === 1 ? `מייל חדש ב${folder}` : `${n.toLocaleString('he-IL')} מיילים חדשים ב${folder}`,
+      n === 1 ? `מייל חדש ב${folder}` : `${count(n)} מיילים חדשים ב${folder}`,
     desktopTitle: 'דואר חדש',
   },
 

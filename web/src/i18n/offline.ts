@@ -2,7 +2,7 @@
 // banner's and the status line's); the layer's and the conflicts dialog's are in offlineActions.ts,
 // loaded with them. The same rules as he.ts.
 
-const count = (n: number) => n.toLocaleString('he-IL');
+import { count } from './count';
 
 export const heOffline = {
   /** The no-connection banner's text when the mail kept in the browser is shown. */

@@ -1,6 +1,8 @@
 // The Hebrew strings of preferences (split from he.ts, which holds the shell's and the inbox's, so the
 // inbox's first chunk does not carry them; issue 42). The same rules as he.ts.
 
+import { count } from './count';
+
 export const hePreferences = {
   title: 'העדפות משתמש',
   hint: 'ההעדפות נשמרות בשרת ועוברות איתך לכל מכשיר.',
@@ -34,7 +36,7 @@ export const hePreferences = {
   swipeChoices: { archive: 'העברה לארכיון', processed: 'סימון כטופל' } as Record<string, string>,
   swipeHint: 'מה קורה כשמחליקים שורה ברשימת המיילים הצידה במסך מגע',
   offlineHint: 'כמה מהמיילים החדשים של כל תיקייה שפתחת נשמרים בדפדפן הזה, כדי לקרוא אותם כשאין חיבור לשרת. היציאה מהחשבון מוחקת אותם.',
-  offlineChoice: (n: number) => (n === 0 ? 'לא לשמור' : `עד ${n.toLocaleString('he-IL')}`),
+  offlineChoice: (n: number) => (n === 0 ? 'לא לשמור' : `עד ${count(n)}`),
   languageOnly: 'עברית (שפת הממשק היחידה)',
   scale: 'גודל תצוגה',
   desktopDenied: 'הדפדפן חוסם התראות לאתר הזה. אפשר לשנות זאת בהגדרות האתר בדפדפן.',

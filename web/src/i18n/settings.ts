@@ -1,6 +1,8 @@
 // The Hebrew strings of settings (split from he.ts, which holds the shell's and the inbox's, so the
 // inbox's first chunk does not carry them; issue 42). The same rules as he.ts.
 
+import { count } from './count';
+
 export const heSettings = {
   intro: 'כאן מחברים את תיבת הדואר ומנהלים את החשבון שלך ואת הסיסמה.',
   introAdmin: 'כאן מחברים את תיבת הדואר ומנהלים את החשבון שלך ואת הסיסמה, וכמנהל מערכת גם את משתמשי המערכת.',
@@ -88,7 +90,7 @@ export const heSettings = {
     syncStopped: 'לא פעיל',
     lastSync: 'סנכרון אחרון:',
     neverSynced: 'טרם הושלם סנכרון',
-    fetched: (n: number) => `הורדו ${n.toLocaleString('he-IL')} הודעות`,
+    fetched: (n: number) => `הורדו ${count(n)} הודעות`,
     syncNow: 'סנכרן עכשיו',
     syncRequested: 'הסנכרון התחיל',
     edit: 'עריכה',

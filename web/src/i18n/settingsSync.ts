@@ -1,6 +1,8 @@
 // The Hebrew strings of settingsSync (split from he.ts, which holds the shell's and the inbox's, so the
 // inbox's first chunk does not carry them; issue 42). The same rules as he.ts.
 
+import { count } from './count';
+
 // Preferences synced between sessions (spec 001 §4, §8).
 export const heSettingsSync = {
   saveFailed: 'שגיאה בשמירת ההגדרה, נסה שוב',
@@ -19,9 +21,9 @@ export const heSettingsSync = {
       conflict: 'יש התנגשות שממתינה להחלטה',
       error: 'השמירה האחרונה נכשלה',
     } as Record<'idle' | 'syncing' | 'conflict' | 'error', string>,
-    version: (v: number) => `גרסה ${v.toLocaleString('he-IL')}`,
+    version: (v: number) => `גרסה ${count(v)}`,
     history: 'היסטוריה',
-    conflicts: (n: number) => `פתרון התנגשויות (${n.toLocaleString('he-IL')})`,
+    conflicts: (n: number) => `פתרון התנגשויות (${count(n)})`,
     recent: 'עדכונים אחרונים',
     noRecent: 'עדיין לא שונו הגדרות',
     update: (who: string, keys: string) => `${who} שינה: ${keys}`,

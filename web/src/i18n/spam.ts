@@ -2,6 +2,7 @@
 // inbox's first chunk does not carry them; issue 42). The same rules as he.ts.
 
 import { he } from './he';
+import { count } from './count';
 
 /** Spam and advertisement detection (issue 18): the settings card, the folders' tools, training. */
 export const heSpam = {
@@ -41,7 +42,7 @@ export const heSpam = {
     empty: 'עדיין אין החלטות.',
     loggingOff: 'רישום הפעילות כבוי: החלטות חדשות לא נרשמות.',
     trained: (spam: number, ham: number) =>
-      `המסווג למד ${spam.toLocaleString('he-IL')} דוגמאות ספאם ו-${ham.toLocaleString('he-IL')} דוגמאות לגיטימיות`,
+      `המסווג למד ${count(spam)} דוגמאות ספאם ו-${count(ham)} דוגמאות לגיטימיות`,
     clear: 'ניקוי הרשימה',
     clearing: 'מנקה...',
     cleared: 'רשימת ההחלטות נוקתה',
@@ -69,9 +70,9 @@ export const heSpam = {
   classifyHint: 'מריץ את זיהוי הספאם על כל המיילים בדואר הנכנס',
   classifying: 'מסווג...',
   classifyProgress: (done: number, total: number) =>
-    `סווגו ${done.toLocaleString('he-IL')} מתוך ${total.toLocaleString('he-IL')} מיילים`,
+    `סווגו ${count(done)} מתוך ${count(total)} מיילים`,
   classifyResult: (total: number, spam: number, suspicious: number, ads: number) =>
-    `הסיווג הסתיים: נבדקו ${total.toLocaleString('he-IL')} מיילים — ${spam.toLocaleString('he-IL')} ספאם, ${suspicious.toLocaleString('he-IL')} חשודים, ${ads.toLocaleString('he-IL')} פרסומות.`,
+    `הסיווג הסתיים: נבדקו ${count(total)} מיילים — ${count(spam)} ספאם, ${count(suspicious)} חשודים, ${count(ads)} פרסומות.`,
   classifyFailed: 'שגיאה בסיווג',
   classifyDismiss: 'סגירה',
   progressLabel: 'התקדמות הסיווג',
@@ -117,7 +118,7 @@ export const heSpam = {
   examplesEmpty: 'אין עדיין דוגמאות.',
   exampleRemove: 'הסרה',
   exampleRemoveLabel: (preview: string) => `הסרת הדוגמה: ${preview}`,
-  examplesCount: (n: number) => (n === 1 ? 'דוגמה אחת' : `${n.toLocaleString('he-IL')} דוגמאות`),
+  examplesCount: (n: number) => (n === 1 ? 'דוגמה אחת' : `${count(n)} דוגמאות`),
   keywords: 'מילות מפתח',
   keywordsHint: 'מילים וביטויים שמעידים על ספאם, אחד בכל שורה.',
   domains: 'דומיינים',

@@ -9,13 +9,14 @@ import { heAutoReply } from '../../i18n/autoReply';
 import { formatDateTime } from '../../lib/dates';
 import { LoadState } from '../../components/LoadState';
 import { Fact } from '../../components/Fact';
+import { count } from '../../i18n/count';
 
 const t = heAutoReply.stats;
 
 /** Spec 001 §9. */
 export const AUTO_REPLY_STATS_POLL_MS = 30_000;
 
-const n = (v: number) => v.toLocaleString('he-IL');
+const n = count;
 
 export function StatsPanel({ stats }: { stats: SWRResponse<AutoReplyStats> }) {
   const data = stats.data;

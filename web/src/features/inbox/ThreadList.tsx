@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, type DragEvent } from 'react';
 import type { Thread } from '../../api/types';
 import { he } from '../../i18n/he';
 import { useSettingsSync } from '../settings/sync/SettingsProvider';
+import { useLabels } from '../labels/useLabels';
 import { ThreadRow } from './ThreadRow';
 import { useRowWindow } from './useRowWindow';
 import { PHONE_QUERY, useMediaQuery } from '../../components/useMediaQuery';
@@ -72,6 +73,8 @@ export function ThreadList({
   const list = useRef<HTMLUListElement>(null);
   const ids = useMemo(() => threads.map((th) => th.id), [threads]);
   const win = useRowWindow(list, scroller, ids, phone);
+  // Once for every row: a hook per row cost each row's mount on a phone's scroll.
+  const { look } = useLabels();
   const wantMore = phone && hasMore && !loadingMore && win.end > threads.length - AHEAD;
   useEffect(() => {
     if (wantMore) onLoadMore();
@@ -106,6 +109,7 @@ export function ThreadList({
             swipe={swipe}
             posInSet={phone ? win.start + i + 1 : undefined}
             setSize={phone ? threads.length : undefined}
+            look={look}
           />
         ))}
       </ul>

@@ -13,7 +13,7 @@ import { he } from '../../i18n/he';
 import { formatDateTime, formatMailDate } from '../../lib/dates';
 import { labelText } from '../../lib/mailLabels';
 import { LabelChip } from '../labels/LabelChip';
-import { useLabels } from '../labels/useLabels';
+import type { LabelLook } from '../labels/useLabels';
 import { MAX_LABELS } from './triageRules';
 import { useRowGestures } from './touch/useRowGestures';
 
@@ -42,6 +42,8 @@ export interface ThreadRowProps {
    *  (from 1), and how many those are. */
   posInSet?: number;
   setSize?: number;
+  /** A label keyword's name and colour (the list reads the user's labels once for all rows). */
+  look: (keyword: string) => LabelLook;
 }
 
 export function senderLabel(e: Pick<Email, 'from' | 'from_name'>): string {
@@ -83,6 +85,7 @@ export const ThreadRow = memo(function ThreadRow({
   swipe,
   posInSet,
   setSize,
+  look,
 }: ThreadRowProps) {
   const ref = useRef<HTMLLIElement>(null);
   const gestures = useRowGestures({
@@ -95,7 +98,6 @@ export const ThreadRow = memo(function ThreadRow({
   const subject = threadSubject(thread);
   const starLabel = thread.isStarred ? t.unstar : t.star;
   const labels = (thread.labels ?? []).slice(0, MAX_LABELS);
-  const { look } = useLabels();
 
   // Keep the keyboard cursor in view (jsdom has no scrollIntoView).
   useEffect(() => {

@@ -63,6 +63,15 @@ export function windowOf(ids: readonly string[], known: ReadonlyMap<string, numb
   return { start: Math.min(start, end), end, before, after };
 }
 
+/** Keeps a row's height by its thread id; whether it changed. */
+function record(heights: Map<string, number>, el: HTMLElement): boolean {
+  const id = el.dataset.id;
+  const h = el.offsetHeight;
+  if (!id || !h || heights.get(id) === h) return false;
+  heights.set(id, h);
+  return true;
+}
+
 /** The window over `ids` (the rows in order) of the list `list` inside the scroll box `scroller`. */
 export function useRowWindow(
   list: RefObject<HTMLElement | null>,
@@ -109,16 +118,44 @@ export function useRowWindow(
     return enabled ? windowOf(ids, heights.current, band) : { start: 0, end: ids.length, before: 0, after: 0 };
   }, [enabled, ids, band, measured]);
 
-  // Each render: the rendered rows' heights (a change moves the window, once).
+  // Rows' heights come from a ResizeObserver, which reports them after the browser's own layout:
+  // reading offsetHeight in a layout effect forced a layout of the page on every render, which
+  // made most of a phone's scroll frames long tasks (issue 42). Each rendered row is observed once,
+  // and left when it leaves the DOM.
+  const observer = useMemo(
+    () =>
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver((entries) => {
+            let changed = false;
+            for (const entry of entries) {
+              const el = entry.target as HTMLElement;
+              if (record(heights.current, el)) changed = true;
+            }
+            if (changed) setMeasured((n) => n + 1);
+          })
+        : null,
+    [],
+  );
+  const observed = useRef(new Set<HTMLElement>());
+  useEffect(() => () => observer?.disconnect(), [observer]);
+
+  // Each render: new rows are observed (or, without ResizeObserver, measured at once).
   useLayoutEffect(() => {
     if (!enabled || !list.current) return;
     let changed = false;
+    for (const el of observed.current) {
+      if (!el.isConnected) {
+        observer?.unobserve(el);
+        observed.current.delete(el);
+      }
+    }
     for (const el of Array.from(list.current.children) as HTMLElement[]) {
-      const id = el.dataset.id;
-      const h = el.offsetHeight;
-      if (!id || !h) continue;
-      if (heights.current.get(id) !== h) {
-        heights.current.set(id, h);
+      if (observer) {
+        if (!observed.current.has(el)) {
+          observed.current.add(el);
+          observer.observe(el);
+        }
+      } else if (record(heights.current, el)) {
         changed = true;
       }
     }

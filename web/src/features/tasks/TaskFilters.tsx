@@ -5,6 +5,7 @@
 import type { TaskFilter } from '../../api/tasks';
 import { TASK_FILTERS } from '../../api/tasks';
 import { heTasks } from '../../i18n/tasks';
+import { count } from '../../i18n/count';
 
 const t = heTasks;
 
@@ -28,7 +29,7 @@ export function TaskFilters({ value, counts, onChange }: { value: TaskFilter; co
             <span>{t.filters[f]}</span>
             {n !== undefined && (
               <span className="task-filter__count" data-testid={`task-filter-count-${f}`}>
-                {n.toLocaleString('he-IL')}
+                {count(n)}
               </span>
             )}
           </button>

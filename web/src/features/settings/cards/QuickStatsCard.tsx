@@ -13,6 +13,7 @@ import { Card } from '../../../components/Card';
 import { LoadState } from '../../../components/LoadState';
 import { heSettings } from '../../../i18n/settings';
 import '../../../styles/settings-cards.css';
+import { count } from '../../../i18n/count';
 
 const t = heSettings.cards.stats;
 
@@ -21,7 +22,7 @@ export const STATS = ['inbox', 'unread', 'sentToday', 'drafts', 'trash', 'needsR
 export type Stat = (typeof STATS)[number];
 
 function countOf(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('he-IL') : t.unknown;
+  return typeof v === 'number' && Number.isFinite(v) ? count(v) : t.unknown;
 }
 
 export function QuickStatsCard() {
