@@ -97,6 +97,18 @@ impl OutboundPolicy {
         self.check_addresses(&addrs).map_err(UrlRefusal::Host)
     }
 
+    /// Whether the URL names, by an IP literal, an address in a non-public network the admin
+    /// listed: where a policy that wants HTTPS may still take plain HTTP (a LAN stand-in or
+    /// relay has no public certificate; anything on the way to a public address could read it).
+    pub fn listed_private_literal(&self, url: &reqwest::Url) -> bool {
+        let host = url.host_str().unwrap_or_default();
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        host.parse::<IpAddr>().is_ok_and(|ip| {
+            let ip = ip.to_canonical();
+            is_internal(ip) && self.allowed_private.iter().any(|n| n.contains(&ip))
+        })
+    }
+
     /// A client under this policy: no redirects, no proxy, `timeout` for the whole request,
     /// connections only to checked addresses; `tls` replaces the system's trust store (the mail
     /// connections' roots and extra CAs).
@@ -208,6 +220,19 @@ mod tests {
         );
         assert_eq!(p.check_name("forms.example.org"), Ok(()));
         assert_eq!(p.check_name("evil.example"), Err(Refusal::NotListed));
+    }
+
+    #[test]
+    fn plain_http_is_for_a_listed_private_address_only() {
+        let p = OutboundPolicy::new(&[], &["127.0.0.1".into(), "fd00::/8".into()]);
+        let url = |u: &str| reqwest::Url::parse(u).unwrap();
+        assert!(p.listed_private_literal(&url("http://127.0.0.1:8080/push")));
+        assert!(p.listed_private_literal(&url("http://[fd00::5]/push")));
+        // Not listed, public, or a name (whatever it resolves to later).
+        assert!(!p.listed_private_literal(&url("http://127.0.0.2/push")));
+        assert!(!p.listed_private_literal(&url("http://93.184.216.34/push")));
+        assert!(!p.listed_private_literal(&url("http://localhost/push")));
+        assert!(!OutboundPolicy::default().listed_private_literal(&url("http://127.0.0.1/push")));
     }
 
     #[tokio::test]

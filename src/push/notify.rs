@@ -160,38 +160,26 @@ pub async fn notify(state: &AppState, user_id: u64, note: Note) -> anyhow::Resul
     Ok(())
 }
 
-/// Writes a delivery's outcome on the device (a gone subscription drops it). Returns the
-/// outcome's Hebrew failure, if any.
+/// Writes a delivery's outcome on the device (a gone subscription drops it).
 pub async fn record(
     state: &AppState,
     user_id: u64,
     id: u64,
     outcome: Outcome,
-) -> anyhow::Result<Option<String>> {
+) -> anyhow::Result<()> {
     let now = crate::kit::now();
     state
-        .store_blocking(move |store| {
-            Ok(match outcome {
-                Outcome::Gone => {
-                    DEVICES.remove(store, user_id, id)?;
-                    Some(messages::PUSH_TEST_GONE.to_string())
-                }
-                Outcome::Sent => {
-                    DEVICES.update(store, user_id, id, |d: &mut Device| {
-                        d.last_sent = Some(now);
-                        d.last_error = None;
-                        Ok(())
-                    })?;
-                    None
-                }
-                Outcome::Failed(why) => {
-                    DEVICES.update(store, user_id, id, |d: &mut Device| {
-                        d.last_error = Some(why.clone());
-                        Ok(())
-                    })?;
-                    Some(why)
-                }
-            })
+        .store_blocking(move |store| match outcome {
+            Outcome::Gone => DEVICES.remove(store, user_id, id).map(|_| ()),
+            Outcome::Sent => DEVICES.update(store, user_id, id, |d: &mut Device| {
+                d.last_sent = Some(now);
+                d.last_error = None;
+                Ok(())
+            }),
+            Outcome::Failed(why) => DEVICES.update(store, user_id, id, |d: &mut Device| {
+                d.last_error = Some(why);
+                Ok(())
+            }),
         })
         .await
         .map_err(Into::into)

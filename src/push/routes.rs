@@ -13,7 +13,7 @@ use super::DEVICES;
 use super::ece::{AUTH_LEN, PUBLIC_KEY_LEN};
 use super::model::{Device, DeviceView, MAX_DEVICES, MAX_ENDPOINT, MAX_LABEL, Note, Quiet};
 use super::notify;
-use super::send::{Outcome, Push};
+use super::send::Push;
 use crate::auth::CurrentUser;
 use crate::error::{AppError, Result};
 use crate::messages;
@@ -273,10 +273,11 @@ async fn test(
         "test",
     );
     let outcome = state.service::<Push>().deliver(&device, &note, true).await;
-    let sent = outcome == Outcome::Sent;
-    match notify::record(&state, user.id, id, outcome).await? {
-        Some(why) if !sent => Err(AppError::bad_request(why)),
-        _ => Ok(Json(TestResponse {
+    let failure = outcome.failure();
+    notify::record(&state, user.id, id, outcome).await?;
+    match failure {
+        Some(why) => Err(AppError::bad_request(why)),
+        None => Ok(Json(TestResponse {
             message: messages::PUSH_TEST_BODY.into(),
         })),
     }

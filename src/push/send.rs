@@ -43,6 +43,17 @@ pub enum Outcome {
     Failed(String),
 }
 
+impl Outcome {
+    /// What the user is told when a delivery did not reach the device, in Hebrew.
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            Outcome::Sent => None,
+            Outcome::Gone => Some(messages::PUSH_TEST_GONE.to_string()),
+            Outcome::Failed(why) => Some(why.clone()),
+        }
+    }
+}
+
 impl Push {
     /// The service for `config`, with the identity kept in the store.
     pub fn new(config: &Config, vapid: Vapid) -> anyhow::Result<Self> {
@@ -74,7 +85,7 @@ impl Push {
     /// policy refuses it.
     pub async fn endpoint_ok(&self, endpoint: &str) -> Result<Url, &'static str> {
         let url = Url::parse(endpoint).map_err(|_| messages::PUSH_ENDPOINT_REFUSED)?;
-        if url.scheme() == "http" && !self.private_listed(&url) {
+        if url.scheme() == "http" && !self.policy.listed_private_literal(&url) {
             return Err(messages::PUSH_ENDPOINT_REFUSED);
         }
         self.policy
@@ -82,17 +93,6 @@ impl Push {
             .await
             .map_err(|_| messages::PUSH_ENDPOINT_REFUSED)?;
         Ok(url)
-    }
-
-    /// Whether the URL names an address in a private network the admin listed.
-    fn private_listed(&self, url: &Url) -> bool {
-        let host = url.host_str().unwrap_or_default();
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        host.parse::<std::net::IpAddr>().is_ok_and(|ip| {
-            let addr = std::net::SocketAddr::new(ip, 0);
-            crate::mail::hosts::is_internal(ip.to_canonical())
-                && self.policy.check_addresses(&[addr]).is_ok()
-        })
     }
 
     /// Sends `note` to `device`.
