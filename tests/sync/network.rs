@@ -1,0 +1,178 @@
+//! A real network: QRESYNC reconnects (RFC 7162) that cost a SELECT per folder and move only
+//! what changed, expunges read from VANISHED, never from a listing of the whole folder. A relay
+//! between the client and Dovecot records every command.
+
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::common::imap_relay::{self, Act, ClientLine, Relay, Rewrite};
+
+/// Every command the client sent, by connection: `(conn, "UID FETCH 1:* ...")`.
+#[derive(Default)]
+struct Recorder {
+    lines: Mutex<Vec<(usize, String)>>,
+}
+
+impl Rewrite for Recorder {
+    fn client_line(&self, line: &ClientLine<'_>) -> Act {
+        let text = format!("{} {}", line.command, line.args);
+        self.lines.lock().unwrap().push((line.conn, text));
+        Act::Forward
+    }
+}
+
+impl Recorder {
+    /// The commands of connection `conn`, from the `from`-th on.
+    fn of(&self, conn: usize, from: usize) -> Vec<String> {
+        let lines = self.lines.lock().unwrap();
+        lines
+            .iter()
+            .filter(|(c, _)| *c == conn)
+            .skip(from)
+            .map(|(_, l)| l.clone())
+            .collect()
+    }
+
+    /// Waits until connection `conn` has sent its `n`-th IDLE (a pass done, the client waiting).
+    async fn idling(&self, conn: usize, n: usize) {
+        eventually(Duration::from_secs(60), "the client idling", || async {
+            let idles = self
+                .of(conn, 0)
+                .iter()
+                .filter(|l| l.starts_with("IDLE"))
+                .count();
+            (idles >= n).then_some(())
+        })
+        .await;
+    }
+}
+
+/// Waits for a connection after `last`; the newest.
+async fn reconnected(relay: &Relay, last: usize) -> usize {
+    eventually(Duration::from_secs(30), "a reconnect", || async {
+        (relay.connections() > last + 1).then_some(relay.connections() - 1)
+    })
+    .await
+}
+
+fn has(commands: &[String], word: &str) -> usize {
+    commands.iter().filter(|c| c.contains(word)).count()
+}
+
+fn is_flagged(app: &TestApp, account: u64, uid: u32) -> bool {
+    let r = mailclient::mailstore::MailRead::new(&app.state.store).unwrap();
+    let id = r.id_of_uid(account, "INBOX", uid).unwrap().expect("stored");
+    r.meta(id).unwrap().unwrap().flagged
+}
+
+/// 1,200 messages; a reconnect to the unchanged mailbox sends a SELECT per folder and nothing
+/// else per folder; 1,000 flag changes made elsewhere arrive in the SELECT's answer (no FETCH);
+/// expunges made elsewhere while the client idles arrive as VANISHED (no UID SEARCH).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_resynchronises_each_folder_in_its_select() {
+    let ms = MailServer::start();
+    let mails: Vec<String> = (1..=1200).map(|n| small_mail(&format!("qr {n}"))).collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    let recorder = Arc::new(Recorder::default());
+    let relay = Relay::start(ms.imap_port(), recorder.clone()).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    wait_synced(&app, &token).await;
+    assert_eq!(inbox_total(&app, &token).await, 1200);
+    let first = relay.connections() - 1;
+    recorder.idling(first, 1).await;
+    assert_eq!(has(&recorder.of(first, 0), "ENABLE QRESYNC"), 1);
+
+    // A reconnect to the unchanged mailbox.
+    relay.bye("Server shutting down.").await;
+    let second = reconnected(&relay, first).await;
+    recorder.idling(second, 1).await;
+    let commands = recorder.of(second, 0);
+    let folders = has(&commands, "LIST ");
+    eprintln!("reconnect, unchanged: {commands:#?}");
+    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
+    assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
+    let selects = has(&commands, "SELECT ");
+    assert!(
+        has(&commands, "(QRESYNC (") == selects && folders == 1 && selects >= 6,
+        "every folder resynchronised in its SELECT: {commands:#?}"
+    );
+    // LOGIN, CAPABILITY, ENABLE, LIST; one SELECT per folder, INBOX once more at the end (mail
+    // that came meanwhile); IDLE on it, with no SELECT of its own.
+    assert!(commands.len() <= 5 + selects, "{commands:#?}");
+
+    // 1,000 flag changes by another client while the client is away.
+    let before = fetch_counts(&app, account);
+    relay.bye("Server shutting down.").await;
+    ms.doveadm(&[
+        "flags",
+        "add",
+        "-u",
+        "user1@example.test",
+        "\\Flagged",
+        "mailbox",
+        "INBOX",
+        "uid",
+        "1:1000",
+    ]);
+    let third = reconnected(&relay, second).await;
+    eventually(Duration::from_secs(30), "the 1,000 flags", || async {
+        is_flagged(&app, account, 1000).then_some(())
+    })
+    .await;
+    recorder.idling(third, 1).await;
+    let commands = recorder.of(third, 0);
+    assert!(is_flagged(&app, account, 1) && is_flagged(&app, account, 500));
+    assert!(!is_flagged(&app, account, 1001));
+    let after = fetch_counts(&app, account);
+    assert_eq!(
+        after.commands, before.commands,
+        "the flags came in the SELECT, no FETCH: {commands:#?}"
+    );
+    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
+
+    // Another client expunges while this one idles on INBOX: VANISHED, no listing.
+    let seen = recorder.of(third, 0).len();
+    ms.doveadm(&[
+        "expunge",
+        "-u",
+        "user1@example.test",
+        "mailbox",
+        "INBOX",
+        "uid",
+        "1101:1110",
+    ]);
+    eventually(Duration::from_secs(30), "the expunges", || async {
+        (inbox_total(&app, &token).await == 1190).then_some(())
+    })
+    .await;
+    let commands = recorder.of(third, seen);
+    assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
+    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
+
+    // And expunges made while it was away: from the SELECT's VANISHED (EARLIER).
+    relay.bye("Server shutting down.").await;
+    ms.doveadm(&[
+        "expunge",
+        "-u",
+        "user1@example.test",
+        "mailbox",
+        "INBOX",
+        "uid",
+        "1:5",
+    ]);
+    let fourth = reconnected(&relay, third).await;
+    eventually(
+        Duration::from_secs(30),
+        "the expunges while away",
+        || async { (inbox_total(&app, &token).await == 1185).then_some(()) },
+    )
+    .await;
+    recorder.idling(fourth, 1).await;
+    let commands = recorder.of(fourth, 0);
+    assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
+    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
+}
