@@ -287,14 +287,16 @@ async fn walk(
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
         let sizes = if lo == hi {
-            vec![(lo, 0)]
+            Ok(vec![(lo, 0)])
         } else {
-            fetch_sizes(ctx, session, lo, hi).await?
+            fetch_sizes(ctx, session, lo, hi).await
         };
+        let sizes = stored_before(sizes, &mut pending).await?;
         fetching += started.elapsed();
         for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
-            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
+            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await;
+            let batch = stored_before(batch, &mut pending).await?;
             fetching += started.elapsed();
             match order {
                 Order::NewestFirst => state.down_to = chunk.lo,
@@ -324,6 +326,25 @@ async fn walk(
         "folder fetched"
     );
     Ok(new)
+}
+
+/// A fetch's result; when it failed (the link dropped mid-FETCH), the chunk already received is
+/// stored first, with the folder state that covers it, so the next session resumes after it
+/// instead of racing a store still running and fetching it again.
+async fn stored_before<T>(
+    fetched: anyhow::Result<T>,
+    pending: &mut Option<tokio::task::JoinHandle<anyhow::Result<usize>>>,
+) -> anyhow::Result<T> {
+    if fetched.is_err()
+        && let Some(prev) = pending.take()
+    {
+        match prev.await {
+            Ok(Err(e)) => tracing::warn!(error = %format!("{e:#}"), "storing a chunk failed"),
+            Err(e) => tracing::warn!(error = %e, "storing a chunk failed"),
+            Ok(Ok(_)) => {}
+        }
+    }
+    fetched
 }
 
 /// (UID, RFC822.SIZE) of the messages with UIDs in `lo..=hi`.

@@ -3,7 +3,7 @@
 //! its `* BYE` under load, folders without keywords). It refuses STARTTLS (so the client, on
 //! this machine, goes on in plain text); what else it does is a [`Rewrite`]'s: per line from
 //! the client (forward it, answer it itself, or both with lines first), per line from the
-//! server (pass, change, hold back or drop). [`Relay::bye`] ends every open session with a
+//! server (pass, change, hold back or drop), and when to cut a connection. [`Relay::bye`] ends every open session with a
 //! `* BYE`, as a loaded server does.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,6 +45,11 @@ pub trait Rewrite: Send + Sync + 'static {
     /// back or dropped).
     fn server_line(&self, _conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
         vec![line]
+    }
+    /// Whether to cut connection `conn` now, after the lines passed so far (the socket closes
+    /// under the client without a word, as a dropped link or a killed server does).
+    fn cut(&self, _conn: usize) -> bool {
+        false
     }
 }
 
@@ -207,6 +212,9 @@ async fn server_to_client(
             if to_client.lock().await.write_all(&out).await.is_err() {
                 return;
             }
+        }
+        if shared.rewrite.cut(conn) {
+            break;
         }
     }
     // The server closed: so does the client's side.

@@ -176,3 +176,79 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
 }
+
+/// Cuts the first connection after `cut_after` message bodies passed, and counts every body
+/// that passes.
+struct CutMidFetch {
+    cut_after: usize,
+    bodies: Mutex<Vec<usize>>,
+}
+
+impl Rewrite for CutMidFetch {
+    fn server_line(&self, conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
+        if line.starts_with(b"* ") && line.windows(8).any(|w| w == b"BODY[] {") {
+            let mut bodies = self.bodies.lock().unwrap();
+            if bodies.len() <= conn {
+                bodies.resize(conn + 1, 0);
+            }
+            bodies[conn] += 1;
+        }
+        vec![line]
+    }
+    fn cut(&self, conn: usize) -> bool {
+        let bodies = self.bodies.lock().unwrap();
+        let first = bodies.iter().position(|&n| n > 0);
+        first == Some(conn) && bodies[conn] == self.cut_after
+    }
+}
+
+/// The link drops in the middle of a body FETCH of the initial sync (5,000 messages: chunks of
+/// 50, 2,500 and 2,450, cut as the third begins, while the second is being stored). The sync resumes on a new
+/// connection: every message is stored once, and what was stored before the cut (the first
+/// two chunks) is not fetched again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_cut_mid_fetch_resumes_without_fetching_stored_mail_again() {
+    const TOTAL: usize = 5000;
+    // The first two chunks arrived; the second is still being stored when the link drops.
+    const STORED: usize = 50 + 2500;
+    const CUT: usize = STORED + 1;
+    let ms = MailServer::start();
+    let mails: Vec<String> = (1..=TOTAL)
+        .map(|n| small_mail(&format!("cut {n}")))
+        .collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    let rewrite = Arc::new(CutMidFetch {
+        cut_after: CUT,
+        bodies: Mutex::default(),
+    });
+    let relay = Relay::start(ms.imap_port(), rewrite.clone()).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    eventually(Duration::from_secs(180), "every message", || async {
+        (inbox_total(&app, &token).await == TOTAL).then_some(())
+    })
+    .await;
+    wait_synced(&app, &token).await;
+    let bodies = rewrite.bodies.lock().unwrap().clone();
+    let cut_conn = bodies.iter().position(|&n| n > 0).unwrap();
+    assert_eq!(bodies[cut_conn], CUT, "the cut came mid-FETCH: {bodies:?}");
+    assert!(relay.connections() > cut_conn + 1, "it reconnected");
+    let fetched: usize = bodies.iter().sum();
+    // Only the bodies of the chunk the cut broke were not stored: fetched again, no more.
+    assert!(
+        fetched <= TOTAL + (CUT - STORED),
+        "{fetched} bodies fetched for {TOTAL}: {bodies:?}"
+    );
+    // Each message once in the store: every UID, each its own record, nothing more.
+    let r = mailclient::mailstore::MailRead::new(&app.state.store).unwrap();
+    assert_eq!(r.stored_count(account, "INBOX").unwrap(), TOTAL);
+    let ids: std::collections::HashSet<u64> = (1..=TOTAL as u32)
+        .map(|uid| r.id_of_uid(account, "INBOX", uid).unwrap().expect("stored"))
+        .collect();
+    assert_eq!(ids.len(), TOTAL, "each message once");
+    assert_eq!(r.message_ids().unwrap().count(), TOTAL, "no stray copies");
+    eprintln!("bodies fetched per connection: {bodies:?}");
+}
