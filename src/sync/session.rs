@@ -20,8 +20,8 @@ use super::qresync;
 use super::retry::{self, Backoff, Ending, Tell};
 use super::roles::list_folders;
 use crate::accounts::AccountRecord;
-use crate::mail::imap;
 use crate::mail::imap_ops::{deadline, refused};
+use crate::mail::{imap, imap_stream};
 use crate::mailstore::FolderState;
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
@@ -113,6 +113,14 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         .await?;
     let limit = ctx.limit();
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
+    // COMPRESS=DEFLATE first, so everything after it is compressed; a refusal leaves it plain.
+    if caps.has_str("COMPRESS=DEFLATE") {
+        match deadline(limit, "COMPRESS", imap_stream::compress(&mut session)).await {
+            Ok(()) => {}
+            Err(e) if refused(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
     // QRESYNC is used only once the server said it is enabled; a refusal leaves CONDSTORE.
     let qresync = caps.has_str("QRESYNC")
         && match qresync::enable(&mut session, limit).await {

@@ -252,3 +252,69 @@ async fn a_link_cut_mid_fetch_resumes_without_fetching_stored_mail_again() {
     assert_eq!(r.message_ids().unwrap().count(), TOTAL, "no stray copies");
     eprintln!("bodies fetched per connection: {bodies:?}");
 }
+
+/// Records whether the client asked for COMPRESS; hides the server's COMPRESS=DEFLATE when told.
+#[derive(Default)]
+struct Compression {
+    hide: bool,
+    asked: std::sync::atomic::AtomicBool,
+}
+
+impl Rewrite for Compression {
+    fn client_line(&self, line: &ClientLine<'_>) -> Act {
+        if line.command == "COMPRESS" {
+            self.asked.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        Act::Forward
+    }
+    fn server_line(&self, _conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
+        if !self.hide {
+            return vec![line];
+        }
+        let text = String::from_utf8_lossy(&line).replace(" COMPRESS=DEFLATE", "");
+        vec![text.into_bytes()]
+    }
+}
+
+/// A Dovecot with its imap_zlib plugin offers COMPRESS=DEFLATE: the sync turns it on, syncs
+/// the same mailbox as without it, and the server sends far fewer bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compress_deflate_where_offered_cuts_the_bytes() {
+    const TOTAL: usize = 400;
+    let ms = MailServer::start_with(&[("MAILTEST_IMAP_COMPRESS", "1")]);
+    let text = "שלום, זו הודעה לבדיקה של דחיסה בקישור הביתי. ".repeat(20);
+    let mails: Vec<String> = (1..=TOTAL)
+        .map(|n| format!("{}{text}\r\n", small_mail(&format!("zip {n}"))))
+        .collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    let mut bytes = Vec::new();
+    for hide in [true, false] {
+        let rewrite = Arc::new(Compression {
+            hide,
+            ..Compression::default()
+        });
+        let relay = Relay::start(ms.imap_port(), rewrite.clone()).await;
+        let (app, token) = app_with(&ms).await;
+        let account = imap_relay::account_through(&ms, "user1", relay.port);
+        assert_eq!(connect(&app, &token, account).await.0, 200);
+        wait_synced(&app, &token).await;
+        assert_eq!(inbox_total(&app, &token).await, TOTAL);
+        let asked = rewrite.asked.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(asked, !hide, "COMPRESS asked for only where offered");
+        bytes.push(relay.bytes_down());
+        if !hide {
+            // IDLE over the compressed stream: new mail still shows.
+            ms.deliver("user1@example.test", &small_mail("zip late"));
+            eventually(Duration::from_secs(20), "mail during IDLE", || async {
+                (inbox_total(&app, &token).await == TOTAL + 1).then_some(())
+            })
+            .await;
+        }
+    }
+    let (plain, deflated) = (bytes[0], bytes[1]);
+    eprintln!("initial sync of {TOTAL} mails: {plain} bytes plain, {deflated} with COMPRESS");
+    assert!(
+        deflated * 3 < plain,
+        "{deflated} bytes with COMPRESS, {plain} without"
+    );
+}
