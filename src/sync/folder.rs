@@ -11,7 +11,7 @@ use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
 use super::qresync;
 use crate::mail::imap::{self, ImapSession};
-use crate::mail::imap_ops::{begin, completed, deadline};
+use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
@@ -219,19 +219,6 @@ pub async fn sync_folder(
 async fn max_uid(session: &mut ImapSession, limit: Duration) -> anyhow::Result<u32> {
     let uids = uid_search(session, limit, "ALL").await?;
     Ok(uids.into_iter().max().unwrap_or(0))
-}
-
-/// `UID SEARCH <criteria>`; a NO (a throttled SEARCH) is an error, never an empty folder whose
-/// stored mail would then be taken for expunged.
-async fn uid_search(
-    session: &mut ImapSession,
-    limit: Duration,
-    criteria: &str,
-) -> anyhow::Result<HashSet<u32>> {
-    begin(session);
-    let uids = deadline(limit, "SEARCH", session.uid_search(criteria)).await?;
-    completed(session)?;
-    Ok(uids)
 }
 
 /// The UIDs of `lo..=hi` that exist. A range no wider than a size window needs no listing:

@@ -44,6 +44,7 @@
 pub mod ctx;
 pub mod folder;
 pub mod gone;
+pub mod idle;
 pub mod local;
 pub mod pipeline;
 pub mod plan;

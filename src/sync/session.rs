@@ -9,12 +9,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_imap::extensions::idle::IdleResponse;
 use tokio::sync::Notify;
 
 use super::SyncEvent;
 use super::ctx::Ctx;
 use super::folder::{self, FolderCaps, FolderOutcome};
+use super::idle::{self, Idled};
 use super::push::{MoveCaps, push_pending};
 use super::qresync;
 use super::retry::{self, Backoff, Ending, Tell};
@@ -193,31 +193,27 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
                     deadline(limit, "SELECT", session.select(&inbox)).await?;
                     inbox_selected = true;
                 }
-                let mut idle = session.idle();
-                deadline(limit, "IDLE", idle.init()).await?;
-                let (response, ended) = {
-                    let (wait, stop) = idle.wait_with_timeout(IDLE_RENEW);
-                    tokio::pin!(wait);
+                let stop = async {
                     tokio::select! {
-                        r = &mut wait => (r?, IdleEnd::Server),
-                        () = wake.notified() => {
-                            drop(stop);
-                            (wait.await?, IdleEnd::Wake)
-                        }
-                        () = ctx.inbox_poll.notified() => {
-                            drop(stop);
-                            (wait.await?, IdleEnd::Check)
-                        }
+                        () = wake.notified() => IdleEnd::Wake,
+                        () = ctx.inbox_poll.notified() => IdleEnd::Check,
                     }
                 };
-                session = deadline(limit, "DONE", idle.done()).await?;
-                match ended {
-                    IdleEnd::Wake => break,
-                    IdleEnd::Server => matches!(response, IdleResponse::NewData(_)),
-                    IdleEnd::Check => {
+                match idle::idle(&mut session, limit, IDLE_RENEW, stop).await? {
+                    Idled::Stopped {
+                        by: IdleEnd::Wake, ..
+                    } => break,
+                    Idled::Stopped {
+                        by: IdleEnd::Check,
+                        changed,
+                    } => {
                         deadline(limit, "NOOP", session.noop()).await?;
-                        announced_change(&mut session)
+                        announced_change(&mut session) || changed
                     }
+                    // A server that ended the IDLE itself may have meant anything: INBOX is
+                    // synced (one round trip with QRESYNC), then the loop idles again.
+                    Idled::Changed | Idled::EndedByServer => true,
+                    Idled::Renew => false,
                 }
             } else {
                 tokio::select! {
@@ -237,10 +233,8 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     }
 }
 
-/// Why one IDLE command ended.
+/// What stopped an IDLE on the client's side.
 enum IdleEnd {
-    /// The server said something (new mail, or the renewal time passed).
-    Server,
     /// A wake: a refresh, local changes to push or the full pass.
     Wake,
     /// The scheduler's INBOX poll. Some servers report new mail in IDLE late (Courier as Debian

@@ -318,3 +318,91 @@ async fn compress_deflate_where_offered_cuts_the_bytes() {
         "{deflated} bytes with COMPRESS, {plain} without"
     );
 }
+
+/// Answers the client's first IDLE itself: `+ idling`, then at once the tagged OK that ends
+/// it, as a server (or a proxy) ending an IDLE on its own does. Later IDLEs go to Dovecot.
+#[derive(Default)]
+struct EndsFirstIdle {
+    idles: Mutex<usize>,
+}
+
+impl Rewrite for EndsFirstIdle {
+    fn client_line(&self, line: &ClientLine<'_>) -> Act {
+        if line.command != "IDLE" {
+            return Act::Forward;
+        }
+        let mut idles = self.idles.lock().unwrap();
+        *idles += 1;
+        if *idles > 1 {
+            return Act::Forward;
+        }
+        Act::Answer(format!("+ idling\r\n{} OK IDLE terminated\r\n", line.tag).into_bytes())
+    }
+}
+
+/// An IDLE the server ends with a plain tagged OK (no BYE) is followed by an INBOX sync and a
+/// new IDLE on the same connection: new mail shows, no reconnect, no error. The scheduler's
+/// INBOX check is off (600 s), so only IDLE can bring the mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_the_server_ends_with_ok_is_taken_up_again() {
+    let ms = MailServer::start();
+    ms.deliver("user1@example.test", &small_mail("before"));
+    let rewrite = Arc::new(EndsFirstIdle::default());
+    let relay = Relay::start(ms.imap_port(), rewrite.clone()).await;
+    let (app, token) = app_with_mail(&ms, "poll_interval_secs = 600\ninbox_poll_secs = 600").await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    assert_eq!(connect(&app, &token, account).await.0, 200);
+    wait_synced(&app, &token).await;
+    let connections = relay.connections();
+    eventually(Duration::from_secs(20), "a second IDLE", || async {
+        (*rewrite.idles.lock().unwrap() >= 2).then_some(())
+    })
+    .await;
+    ms.deliver("user1@example.test", &small_mail("after the ended idle"));
+    eventually(Duration::from_secs(20), "the mail", || async {
+        (inbox_total(&app, &token).await == 2).then_some(())
+    })
+    .await;
+    assert_eq!(relay.connections(), connections, "no reconnect");
+    let (_, v) = app
+        .json("GET", "/api/auth/accounts", Some(&token), None)
+        .await;
+    assert!(v["accounts"][0]["sync"]["error"].is_null(), "{v}");
+}
+
+/// Answers a writer's `UID SEARCH HEADER Message-ID` with Outlook's throttling NO.
+struct ThrottlesSearch;
+
+impl Rewrite for ThrottlesSearch {
+    fn client_line(&self, line: &ClientLine<'_>) -> Act {
+        if line.command == "UID" && line.args.to_ascii_uppercase().contains("SEARCH HEADER") {
+            let no = format!("{} NO [THROTTLED] Request is throttled.\r\n", line.tag);
+            return Act::Answer(no.into_bytes());
+        }
+        Act::Forward
+    }
+}
+
+/// The writer of Sent and Drafts looks for a Message-ID before it files a copy: a throttled
+/// SEARCH is an error (the write is retried later), not "not filed yet", which would file the
+/// mail twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_throttled_search_of_the_writer_is_no_empty_answer() {
+    let ms = MailServer::start();
+    let relay = Relay::start(ms.imap_port(), Arc::new(ThrottlesSearch)).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    wait_synced(&app, &token).await;
+    let id = v["account"]["id"].as_u64().unwrap();
+    let account = mailclient::accounts::get(&app.state.store, id)
+        .unwrap()
+        .unwrap();
+    let mut mb = mailclient::outgoing::mailbox::Mailbox::of_state(&app.state, &account)
+        .await
+        .unwrap();
+    let found = mb.holds("Sent", "<filed@sender.test>").await;
+    assert!(found.is_err(), "a throttled SEARCH read as {found:?}");
+    mb.close().await;
+}
