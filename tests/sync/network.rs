@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::common::imap_relay::{self, Act, ClientLine, Relay, Rewrite};
 
-/// Every command the client sent, by connection: `(conn, "UID FETCH 1:* ...")`.
+/// Every command the client sent, by connection: `(conn, "UID FETCH 1:* ...")`; with `hide`,
+/// the server's capabilities without that word.
 #[derive(Default)]
 struct Recorder {
     lines: Mutex<Vec<(usize, String)>>,
+    hide: Option<&'static str>,
 }
 
 impl Rewrite for Recorder {
@@ -18,6 +20,18 @@ impl Rewrite for Recorder {
         let text = format!("{} {}", line.command, line.args);
         self.lines.lock().unwrap().push((line.conn, text));
         Act::Forward
+    }
+    fn server_line(&self, _conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
+        match self.hide {
+            Some(word)
+                if line.starts_with(b"* CAPABILITY")
+                    || line.windows(12).any(|w| w == b"[CAPABILITY ") =>
+            {
+                let text = String::from_utf8_lossy(&line).replace(&format!(" {word}"), "");
+                vec![text.into_bytes()]
+            }
+            _ => vec![line],
+        }
     }
 }
 
@@ -405,4 +419,59 @@ async fn a_throttled_search_of_the_writer_is_no_empty_answer() {
     let found = mb.holds("Sent", "<filed@sender.test>").await;
     assert!(found.is_err(), "a throttled SEARCH read as {found:?}");
     mb.close().await;
+}
+
+/// Without QRESYNC (hidden from the client), CONDSTORE as before: no ENABLE, flag changes by
+/// `CHANGEDSINCE`, expunges by a UID listing of the folder whose count changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_qresync_condstore_as_before() {
+    let ms = MailServer::start();
+    let mails: Vec<String> = (1..=20).map(|n| small_mail(&format!("cs {n}"))).collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    let recorder = Arc::new(Recorder {
+        hide: Some("QRESYNC"),
+        ..Recorder::default()
+    });
+    let relay = Relay::start(ms.imap_port(), recorder.clone()).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    wait_synced(&app, &token).await;
+    let conn = relay.connections() - 1;
+    recorder.idling(conn, 1).await;
+    ms.doveadm(&[
+        "flags",
+        "add",
+        "-u",
+        "user1@example.test",
+        "\\Flagged",
+        "mailbox",
+        "INBOX",
+        "uid",
+        "1:3",
+    ]);
+    eventually(Duration::from_secs(30), "the flags", || async {
+        is_flagged(&app, account, 3).then_some(())
+    })
+    .await;
+    ms.doveadm(&[
+        "expunge",
+        "-u",
+        "user1@example.test",
+        "mailbox",
+        "INBOX",
+        "uid",
+        "4:5",
+    ]);
+    eventually(Duration::from_secs(30), "the expunges", || async {
+        (inbox_total(&app, &token).await == 18).then_some(())
+    })
+    .await;
+    let commands = recorder.of(conn, 0);
+    assert_eq!(has(&commands, "ENABLE"), 0, "{commands:#?}");
+    assert_eq!(has(&commands, "QRESYNC"), 0, "{commands:#?}");
+    assert!(has(&commands, "CHANGEDSINCE") >= 1, "{commands:#?}");
+    assert!(has(&commands, "SEARCH") >= 1, "{commands:#?}");
 }
