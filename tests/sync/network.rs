@@ -61,6 +61,40 @@ impl Recorder {
     }
 }
 
+/// An app with user1's mailbox connected through a relay that rewrites as `rewrite` says; the
+/// account's id.
+async fn through(ms: &MailServer, rewrite: Arc<dyn Rewrite>) -> (TestApp, String, Relay, u64) {
+    let relay = Relay::start(ms.imap_port(), rewrite).await;
+    let (app, token) = app_with(ms).await;
+    let account = imap_relay::account_through(ms, "user1", relay.port);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
+    (app, token, relay, account)
+}
+
+/// Another client expunges `uids` of user1's INBOX.
+fn expunge(ms: &MailServer, uids: &str) {
+    let user = "user1@example.test";
+    ms.doveadm(&["expunge", "-u", user, "mailbox", "INBOX", "uid", uids]);
+}
+
+/// Another client flags `uids` of user1's INBOX.
+fn flag(ms: &MailServer, uids: &str) {
+    let user = "user1@example.test";
+    ms.doveadm(&[
+        "flags",
+        "add",
+        "-u",
+        user,
+        "\\Flagged",
+        "mailbox",
+        "INBOX",
+        "uid",
+        uids,
+    ]);
+}
+
 /// Waits for a connection after `last`; the newest.
 async fn reconnected(relay: &Relay, last: usize) -> usize {
     eventually(Duration::from_secs(30), "a reconnect", || async {
@@ -88,12 +122,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     let mails: Vec<String> = (1..=1200).map(|n| small_mail(&format!("qr {n}"))).collect();
     ms.seed("user1", mail_dir(&mails).path(), "INBOX");
     let recorder = Arc::new(Recorder::default());
-    let relay = Relay::start(ms.imap_port(), recorder.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    let (s, v) = connect(&app, &token, account).await;
-    assert_eq!(s, 200, "{v}");
-    let account = v["account"]["id"].as_u64().unwrap();
+    let (app, token, relay, account) = through(&ms, recorder.clone()).await;
     wait_synced(&app, &token).await;
     assert_eq!(inbox_total(&app, &token).await, 1200);
     let first = relay.connections() - 1;
@@ -121,17 +150,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     // 1,000 flag changes by another client while the client is away.
     let before = fetch_counts(&app, account);
     relay.bye("Server shutting down.").await;
-    ms.doveadm(&[
-        "flags",
-        "add",
-        "-u",
-        "user1@example.test",
-        "\\Flagged",
-        "mailbox",
-        "INBOX",
-        "uid",
-        "1:1000",
-    ]);
+    flag(&ms, "1:1000");
     let third = reconnected(&relay, second).await;
     eventually(Duration::from_secs(30), "the 1,000 flags", || async {
         is_flagged(&app, account, 1000).then_some(())
@@ -150,15 +169,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
 
     // Another client expunges while this one idles on INBOX: VANISHED, no listing.
     let seen = recorder.of(third, 0).len();
-    ms.doveadm(&[
-        "expunge",
-        "-u",
-        "user1@example.test",
-        "mailbox",
-        "INBOX",
-        "uid",
-        "1101:1110",
-    ]);
+    expunge(&ms, "1101:1110");
     eventually(Duration::from_secs(30), "the expunges", || async {
         (inbox_total(&app, &token).await == 1190).then_some(())
     })
@@ -169,15 +180,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
 
     // And expunges made while it was away: from the SELECT's VANISHED (EARLIER).
     relay.bye("Server shutting down.").await;
-    ms.doveadm(&[
-        "expunge",
-        "-u",
-        "user1@example.test",
-        "mailbox",
-        "INBOX",
-        "uid",
-        "1:5",
-    ]);
+    expunge(&ms, "1:5");
     let fourth = reconnected(&relay, third).await;
     eventually(
         Duration::from_secs(30),
@@ -235,12 +238,7 @@ async fn a_link_cut_mid_fetch_resumes_without_fetching_stored_mail_again() {
         cut_after: CUT,
         bodies: Mutex::default(),
     });
-    let relay = Relay::start(ms.imap_port(), rewrite.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    let (s, v) = connect(&app, &token, account).await;
-    assert_eq!(s, 200, "{v}");
-    let account = v["account"]["id"].as_u64().unwrap();
+    let (app, token, relay, account) = through(&ms, rewrite.clone()).await;
     eventually(Duration::from_secs(180), "every message", || async {
         (inbox_total(&app, &token).await == TOTAL).then_some(())
     })
@@ -432,39 +430,16 @@ async fn without_qresync_condstore_as_before() {
         hide: Some("QRESYNC"),
         ..Recorder::default()
     });
-    let relay = Relay::start(ms.imap_port(), recorder.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    let (s, v) = connect(&app, &token, account).await;
-    assert_eq!(s, 200, "{v}");
-    let account = v["account"]["id"].as_u64().unwrap();
+    let (app, token, relay, account) = through(&ms, recorder.clone()).await;
     wait_synced(&app, &token).await;
     let conn = relay.connections() - 1;
     recorder.idling(conn, 1).await;
-    ms.doveadm(&[
-        "flags",
-        "add",
-        "-u",
-        "user1@example.test",
-        "\\Flagged",
-        "mailbox",
-        "INBOX",
-        "uid",
-        "1:3",
-    ]);
+    flag(&ms, "1:3");
     eventually(Duration::from_secs(30), "the flags", || async {
         is_flagged(&app, account, 3).then_some(())
     })
     .await;
-    ms.doveadm(&[
-        "expunge",
-        "-u",
-        "user1@example.test",
-        "mailbox",
-        "INBOX",
-        "uid",
-        "4:5",
-    ]);
+    expunge(&ms, "4:5");
     eventually(Duration::from_secs(30), "the expunges", || async {
         (inbox_total(&app, &token).await == 18).then_some(())
     })
