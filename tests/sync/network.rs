@@ -130,10 +130,13 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     assert_eq!(has(&recorder.of(first, 0), "ENABLE QRESYNC"), 1);
 
     // A reconnect to the unchanged mailbox.
+    let mut bytes = vec![relay.bytes_down()];
     relay.bye("Server shutting down.").await;
     let second = reconnected(&relay, first).await;
     recorder.idling(second, 1).await;
     let commands = recorder.of(second, 0);
+    bytes.push(relay.bytes_down());
+    let mut sent = vec![commands.len()];
     let folders = has(&commands, "LIST ");
     eprintln!("reconnect, unchanged: {commands:#?}");
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
@@ -149,6 +152,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
 
     // 1,000 flag changes by another client while the client is away.
     let before = fetch_counts(&app, account);
+    bytes.push(relay.bytes_down());
     relay.bye("Server shutting down.").await;
     flag(&ms, "1:1000");
     let third = reconnected(&relay, second).await;
@@ -158,6 +162,8 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     .await;
     recorder.idling(third, 1).await;
     let commands = recorder.of(third, 0);
+    bytes.push(relay.bytes_down());
+    sent.push(commands.len());
     assert!(is_flagged(&app, account, 1) && is_flagged(&app, account, 500));
     assert!(!is_flagged(&app, account, 1001));
     let after = fetch_counts(&app, account);
@@ -179,6 +185,7 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
 
     // And expunges made while it was away: from the SELECT's VANISHED (EARLIER).
+    bytes.push(relay.bytes_down());
     relay.bye("Server shutting down.").await;
     expunge(&ms, "1:5");
     let fourth = reconnected(&relay, third).await;
@@ -190,24 +197,51 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     .await;
     recorder.idling(fourth, 1).await;
     let commands = recorder.of(fourth, 0);
+    bytes.push(relay.bytes_down());
+    sent.push(commands.len());
+    let per: Vec<u64> = bytes.chunks(2).map(|p| p[1] - p[0]).collect();
+    eprintln!(
+        "per reconnect (unchanged, 1,000 flags, 5 expunges): {sent:?} commands, {per:?} bytes \
+         from the server"
+    );
     assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
 }
 
-/// Cuts the first connection after `cut_after` message bodies passed, and counts every body
-/// that passes.
+/// Cuts the first connection after `cut_after` message bodies passed, or passes nothing more
+/// on it after `freeze_after` (as a server that stopped mid-FETCH); counts every body passed.
 struct CutMidFetch {
     cut_after: usize,
+    freeze_after: usize,
     bodies: Mutex<Vec<usize>>,
+}
+
+impl CutMidFetch {
+    fn new(cut_after: usize, freeze_after: usize) -> Self {
+        Self {
+            cut_after,
+            freeze_after,
+            bodies: Mutex::default(),
+        }
+    }
+
+    fn frozen(&self) -> bool {
+        let bodies = self.bodies.lock().unwrap();
+        bodies.iter().find(|&&n| n > 0) == Some(&self.freeze_after)
+    }
 }
 
 impl Rewrite for CutMidFetch {
     fn server_line(&self, conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
+        let mut bodies = self.bodies.lock().unwrap();
+        if bodies.len() <= conn {
+            bodies.resize(conn + 1, 0);
+        }
+        let first = bodies.iter().position(|&n| n > 0).unwrap_or(conn);
+        if first == conn && bodies[conn] >= self.freeze_after {
+            return Vec::new();
+        }
         if line.starts_with(b"* ") && line.windows(8).any(|w| w == b"BODY[] {") {
-            let mut bodies = self.bodies.lock().unwrap();
-            if bodies.len() <= conn {
-                bodies.resize(conn + 1, 0);
-            }
             bodies[conn] += 1;
         }
         vec![line]
@@ -234,10 +268,7 @@ async fn a_link_cut_mid_fetch_resumes_without_fetching_stored_mail_again() {
         .map(|n| small_mail(&format!("cut {n}")))
         .collect();
     ms.seed("user1", mail_dir(&mails).path(), "INBOX");
-    let rewrite = Arc::new(CutMidFetch {
-        cut_after: CUT,
-        bodies: Mutex::default(),
-    });
+    let rewrite = Arc::new(CutMidFetch::new(CUT, usize::MAX));
     let (app, token, relay, account) = through(&ms, rewrite.clone()).await;
     eventually(Duration::from_secs(180), "every message", || async {
         (inbox_total(&app, &token).await == TOTAL).then_some(())
@@ -254,15 +285,58 @@ async fn a_link_cut_mid_fetch_resumes_without_fetching_stored_mail_again() {
         fetched <= TOTAL + (CUT - STORED),
         "{fetched} bodies fetched for {TOTAL}: {bodies:?}"
     );
-    // Each message once in the store: every UID, each its own record, nothing more.
+    each_once(&app, account, TOTAL);
+    eprintln!("bodies fetched per connection: {bodies:?}");
+}
+
+/// Each of the `total` INBOX messages once in the store: every UID, each its own record,
+/// nothing more.
+fn each_once(app: &TestApp, account: u64, total: usize) {
     let r = mailclient::mailstore::MailRead::new(&app.state.store).unwrap();
-    assert_eq!(r.stored_count(account, "INBOX").unwrap(), TOTAL);
-    let ids: std::collections::HashSet<u64> = (1..=TOTAL as u32)
+    assert_eq!(r.stored_count(account, "INBOX").unwrap(), total);
+    let ids: std::collections::HashSet<u64> = (1..=total as u32)
         .map(|uid| r.id_of_uid(account, "INBOX", uid).unwrap().expect("stored"))
         .collect();
-    assert_eq!(ids.len(), TOTAL, "each message once");
-    assert_eq!(r.message_ids().unwrap().count(), TOTAL, "no stray copies");
-    eprintln!("bodies fetched per connection: {bodies:?}");
+    assert_eq!(ids.len(), total, "each message once");
+    assert_eq!(r.message_ids().unwrap().count(), total, "no stray copies");
+}
+
+/// The mail server is killed in the middle of the initial sync's body FETCHes and started
+/// again: the sync resumes; every message once, only what the kill broke fetched twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_fetch_resumes_without_duplicates() {
+    const TOTAL: usize = 5000;
+    let ms = MailServer::start();
+    let mails: Vec<String> = (1..=TOTAL)
+        .map(|n| small_mail(&format!("kill {n}")))
+        .collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    // The server stops answering 1,000 messages into the third chunk, then is killed.
+    let counter = Arc::new(CutMidFetch::new(usize::MAX, 50 + 2500 + 1000));
+    let (app, token, _relay, account) = through(&ms, counter.clone()).await;
+    let fetched = || counter.bodies.lock().unwrap().iter().sum::<usize>();
+    eventually(Duration::from_secs(60), "the third chunk", || async {
+        counter.frozen().then_some(())
+    })
+    .await;
+    ms.stop();
+    let at_kill = fetched();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    ms.restart();
+    eventually(Duration::from_secs(180), "every message", || async {
+        (inbox_total(&app, &token).await == TOTAL).then_some(())
+    })
+    .await;
+    wait_synced(&app, &token).await;
+    let bodies = counter.bodies.lock().unwrap().clone();
+    assert!(at_kill < TOTAL, "killed mid-sync: {at_kill} of {TOTAL}");
+    assert!(
+        fetched() <= TOTAL + 1000,
+        "{} bodies fetched for {TOTAL}: {bodies:?}",
+        fetched()
+    );
+    each_once(&app, account, TOTAL);
+    eprintln!("killed after {at_kill} bodies; bodies per connection: {bodies:?}");
 }
 
 /// Records whether the client asked for COMPRESS; hides the server's COMPRESS=DEFLATE when told.
