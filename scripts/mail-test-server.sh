@@ -16,6 +16,7 @@
 #     env MAILTEST_SEED_COPY=1  always copy, never hard-link (see seed() below)
 #   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces, e.g. one without
 #                                  IDLE, to test a server that has none
+#   env MAILTEST_IMAP_COMPRESS=1   (start) Dovecot offers COMPRESS=DEFLATE (its imap_zlib plugin)
 #   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g.
 #                                  "Sent Messages", leaving "Sent" free for a user's own folder
 #
@@ -205,6 +206,14 @@ EOF
 }"
   fi
 
+  local zlib_conf=""
+  if [ -n "${MAILTEST_IMAP_COMPRESS:-}" ]; then
+    zlib_conf='mail_plugins = $mail_plugins zlib
+protocol imap {
+  mail_plugins = $mail_plugins imap_zlib
+}'
+  fi
+
   cat > "$T/dovecot/dovecot.conf" << EOF
 # Private test instance. Everything lives under $T.
 instance_name = mailtest-$IMAP_PORT
@@ -299,6 +308,7 @@ service auth {
 protocol lmtp {
   postmaster_address = postmaster@$DOMAIN
 }
+$zlib_conf
 EOF
 
   # ---- Postfix ----

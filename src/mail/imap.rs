@@ -8,14 +8,15 @@ use async_imap::{Client, Session};
 
 use super::Credential;
 use super::imap_cap::{self, Capped};
+use super::imap_stream::ImapStream;
 use super::net::{
     Endpoint, FailureKind, MailError, MailStream, TlsAttempt, connect_tcp, with_deadline,
 };
 use super::tls::TlsContext;
 use crate::messages;
 
-pub type ImapSession = Session<Capped<MailStream>>;
-type ImapClient = Client<Capped<MailStream>>;
+pub type ImapSession = Session<Capped<ImapStream>>;
+type ImapClient = Client<Capped<ImapStream>>;
 
 /// Connects and logs in. The whole exchange, greeting to tagged OK, runs under the endpoint's
 /// timeout.
@@ -57,7 +58,7 @@ pub async fn open_with(
 ) -> Result<ImapSession, MailError> {
     let attempt = TlsAttempt::new(tls, endpoint)?;
     let tcp = connect_tcp(endpoint).await?;
-    let capped = |s: MailStream| Capped::new(s, imap_cap::BEFORE_LOGIN);
+    let capped = |s: MailStream| Capped::new(ImapStream::Plain(s), imap_cap::BEFORE_LOGIN);
     with_deadline(endpoint, "IMAP login", async {
         let client = if endpoint.ssl {
             let stream = attempt.handshake(tcp, endpoint).await?;
@@ -71,7 +72,9 @@ pub async fn open_with(
             // go without TLS.
             match client.run_command_and_check_ok("STARTTLS", None).await {
                 Ok(()) => {
-                    let MailStream::Plain(tcp) = client.into_inner().into_inner() else {
+                    let ImapStream::Plain(MailStream::Plain(tcp)) =
+                        client.into_inner().into_inner()
+                    else {
                         unreachable!("the stream is plain before STARTTLS")
                     };
                     Client::new(capped(attempt.handshake(tcp, endpoint).await?))

@@ -4,6 +4,7 @@
 //! from a provider slowing the client down (`NO [THROTTLED]`, Outlook.com / Microsoft 365) and
 //! from a connection the server ended (`* BYE`, a socket closed under a session).
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
@@ -45,6 +46,19 @@ pub async fn store_flags(
     .await?;
     completed(session)?;
     Ok(())
+}
+
+/// `UID SEARCH <criteria>`; a NO (a throttled SEARCH) is an error, never "nothing matches":
+/// the sync would take a folder's stored mail for expunged, a writer a filed copy for missing.
+pub async fn uid_search(
+    session: &mut ImapSession,
+    limit: Duration,
+    criteria: &str,
+) -> anyhow::Result<HashSet<u32>> {
+    begin(session);
+    let uids = deadline(limit, "SEARCH", session.uid_search(criteria)).await?;
+    completed(session)?;
+    Ok(uids)
 }
 
 /// Before a command async-imap answers as a stream (FETCH, STORE, SEARCH, LIST, EXPUNGE):

@@ -308,6 +308,30 @@ impl<'t> MailWrite<'t> {
         Ok(gone.len())
     }
 
+    /// Removes the stored messages of `folder` whose UIDs fall in `ranges` (inclusive; a
+    /// QRESYNC server's VANISHED, which may name UIDs never stored here: only stored ones are
+    /// looked at). Returns how many went.
+    pub fn remove_uids(
+        &self,
+        account: u64,
+        folder: &str,
+        ranges: &[(u32, u32)],
+    ) -> anyhow::Result<usize> {
+        let mut gone = Vec::new();
+        {
+            let uids = self.txn.open_table(UIDS)?;
+            for &(lo, hi) in ranges {
+                for e in uids.range((account, folder, lo)..=(account, folder, hi))? {
+                    gone.push(e?.1.value());
+                }
+            }
+        }
+        for id in &gone {
+            self.delete_message(*id)?;
+        }
+        Ok(gone.len())
+    }
+
     /// Forgets a folder's messages (UIDVALIDITY changed, or the folder is gone).
     pub fn clear_folder(&self, account: u64, folder: &str) -> anyhow::Result<usize> {
         self.remove_missing(account, folder, &Default::default())

@@ -9,7 +9,7 @@ use futures_util::TryStreamExt;
 use super::outbox::MailboxRef;
 use crate::accounts::AccountRecord;
 use crate::mail::imap::ImapSession;
-use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags};
+use crate::mail::imap_ops::{deadline, expunge_uids, refused, store_flags, uid_search};
 use crate::mailstore::{self as mstore, Fetched, MailRead, MailWrite, Reason, ServerFlags};
 use crate::state::AppState;
 use crate::store::Store;
@@ -192,12 +192,9 @@ impl<'a> Mailbox<'a> {
             return Ok(Vec::new());
         }
         let query = format!("HEADER Message-ID \"{message_id}\"");
-        Ok(
-            deadline(self.limit, "SEARCH", self.session.uid_search(&query))
-                .await?
-                .into_iter()
-                .collect(),
-        )
+        // A NO (a throttled SEARCH) is an error: "not filed yet" would file it twice.
+        let found = uid_search(&mut self.session, self.limit, &query).await?;
+        Ok(found.into_iter().collect())
     }
 
     /// Removes a message from the mailbox and the store: by UID while the folder keeps its
@@ -211,7 +208,7 @@ impl<'a> Mailbox<'a> {
         };
         let uids: Vec<u32> = if mailbox.uid_validity == Some(r.uidvalidity) && r.uid > 0 {
             let query = format!("UID {}", r.uid);
-            deadline(self.limit, "SEARCH", self.session.uid_search(&query))
+            uid_search(&mut self.session, self.limit, &query)
                 .await?
                 .into_iter()
                 .collect()

@@ -9,8 +9,9 @@ use futures_util::TryStreamExt;
 
 use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
+use super::qresync;
 use crate::mail::imap::{self, ImapSession};
-use crate::mail::imap_ops::{begin, completed, deadline};
+use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
 use crate::mailstore::{Fetched, FolderState, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
@@ -57,6 +58,9 @@ pub struct FolderCaps {
     pub condstore: bool,
     /// ESEARCH: `UID SEARCH RETURN (ALL)` lists UIDs as a compact sequence set.
     pub esearch: bool,
+    /// QRESYNC enabled for the session: a folder synced before is resynchronised in its
+    /// SELECT (`qresync.rs`), expunges from VANISHED.
+    pub qresync: bool,
 }
 
 pub async fn sync_folder(
@@ -65,13 +69,26 @@ pub async fn sync_folder(
     mut state: FolderState,
     caps: FolderCaps,
 ) -> anyhow::Result<FolderOutcome> {
-    let FolderCaps { condstore, esearch } = caps;
+    let FolderCaps {
+        condstore,
+        esearch,
+        qresync,
+    } = caps;
     let limit = ctx.limit();
-    let mailbox = if condstore {
+    // With QRESYNC and a state to resume from, the SELECT itself says what changed.
+    let mut resynced = None;
+    let mailbox = if qresync && state.uidvalidity != 0 && state.highest_modseq > 0 {
+        let (validity, modseq) = (state.uidvalidity, state.highest_modseq);
+        let mut r = qresync::select(session, limit, &state.name, validity, modseq).await?;
+        let mailbox = std::mem::take(&mut r.mailbox);
+        resynced = Some(r);
+        mailbox
+    } else if condstore || qresync {
         deadline(limit, "SELECT", session.select_condstore(&state.name)).await?
     } else {
         deadline(limit, "SELECT", session.select(&state.name)).await?
     };
+    let condstore = condstore || qresync;
     let uidvalidity = mailbox.uid_validity.unwrap_or(0);
     let server_modseq = mailbox.highest_modseq.unwrap_or(0);
     let mut outcome = FolderOutcome {
@@ -86,6 +103,8 @@ pub async fn sync_folder(
         let name = state.name.clone();
         let account = ctx.account_id;
         let removed = ctx.write(move |w| w.clear_folder(account, &name)).await?;
+        // Nothing the server said about the old numbering applies.
+        resynced = None;
         outcome.expunged += removed;
         state = FolderState {
             name: state.name,
@@ -142,17 +161,21 @@ pub async fn sync_folder(
         }
     }
 
-    // Flag changes.
-    let flag_query = if condstore && state.highest_modseq > 0 {
+    // Flag changes: in the QRESYNC SELECT's answer, or asked for.
+    let flag_query = if resynced.is_some() {
+        None
+    } else if condstore && state.highest_modseq > 0 {
         (server_modseq > state.highest_modseq)
             .then(|| format!("(UID FLAGS) (CHANGEDSINCE {})", state.highest_modseq))
     } else {
         Some("(UID FLAGS)".to_string())
     };
-    if let Some(query) = flag_query
-        && mailbox.exists > 0
-    {
-        let updates = fetch_flags(ctx, session, &query).await?;
+    let updates = match (&mut resynced, flag_query) {
+        (Some(r), _) => Some(std::mem::take(&mut r.changed)),
+        (None, Some(query)) if mailbox.exists > 0 => Some(fetch_flags(ctx, session, &query).await?),
+        (None, _) => None,
+    };
+    if let Some(updates) = updates.filter(|u| !u.is_empty()) {
         let name = state.name.clone();
         let account = ctx.account_id;
         let keywords_decide = state.keywords_ok;
@@ -164,8 +187,16 @@ pub async fn sync_folder(
         state.highest_modseq = server_modseq;
     }
 
-    // Expunges: cheap count check first, the UID list only on a mismatch.
+    // Expunges: QRESYNC's VANISHED; then a cheap count check, the UID list only on a mismatch
+    // (with QRESYNC, only when the server's VANISHED missed something).
     let account = ctx.account_id;
+    if let Some(r) = resynced.filter(|r| !r.vanished.is_empty()) {
+        let name = state.name.clone();
+        let ranges = r.vanished.ranges().to_vec();
+        outcome.expunged += ctx
+            .write(move |w| w.remove_uids(account, &name, &ranges))
+            .await?;
+    }
     let name = state.name.clone();
     let stored = ctx.read(move |r| r.stored_count(account, &name)).await?;
     if stored as u32 != mailbox.exists {
@@ -188,19 +219,6 @@ pub async fn sync_folder(
 async fn max_uid(session: &mut ImapSession, limit: Duration) -> anyhow::Result<u32> {
     let uids = uid_search(session, limit, "ALL").await?;
     Ok(uids.into_iter().max().unwrap_or(0))
-}
-
-/// `UID SEARCH <criteria>`; a NO (a throttled SEARCH) is an error, never an empty folder whose
-/// stored mail would then be taken for expunged.
-async fn uid_search(
-    session: &mut ImapSession,
-    limit: Duration,
-    criteria: &str,
-) -> anyhow::Result<HashSet<u32>> {
-    begin(session);
-    let uids = deadline(limit, "SEARCH", session.uid_search(criteria)).await?;
-    completed(session)?;
-    Ok(uids)
 }
 
 /// The UIDs of `lo..=hi` that exist. A range no wider than a size window needs no listing:
@@ -256,14 +274,16 @@ async fn walk(
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
         let sizes = if lo == hi {
-            vec![(lo, 0)]
+            Ok(vec![(lo, 0)])
         } else {
-            fetch_sizes(ctx, session, lo, hi).await?
+            fetch_sizes(ctx, session, lo, hi).await
         };
+        let sizes = stored_before(sizes, &mut pending).await?;
         fetching += started.elapsed();
         for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
-            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
+            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await;
+            let batch = stored_before(batch, &mut pending).await?;
             fetching += started.elapsed();
             match order {
                 Order::NewestFirst => state.down_to = chunk.lo,
@@ -293,6 +313,25 @@ async fn walk(
         "folder fetched"
     );
     Ok(new)
+}
+
+/// A fetch's result; when it failed (the link dropped mid-FETCH), the chunk already received is
+/// stored first, with the folder state that covers it, so the next session resumes after it
+/// instead of racing a store still running and fetching it again.
+async fn stored_before<T>(
+    fetched: anyhow::Result<T>,
+    pending: &mut Option<tokio::task::JoinHandle<anyhow::Result<usize>>>,
+) -> anyhow::Result<T> {
+    if fetched.is_err()
+        && let Some(prev) = pending.take()
+    {
+        match prev.await {
+            Ok(Err(e)) => tracing::warn!(error = %format!("{e:#}"), "storing a chunk failed"),
+            Err(e) => tracing::warn!(error = %e, "storing a chunk failed"),
+            Ok(Ok(_)) => {}
+        }
+    }
+    fetched
 }
 
 /// (UID, RFC822.SIZE) of the messages with UIDs in `lo..=hi`.
@@ -383,9 +422,15 @@ async fn fetch_flags(
     Ok(out)
 }
 
+/// The flags of a FETCH response.
 pub fn server_flags(fetch: &Fetch) -> ServerFlags {
+    flags_from(fetch.flags())
+}
+
+/// Server flags from IMAP flags (keywords sorted).
+pub fn flags_from<'a>(flags: impl Iterator<Item = Flag<'a>>) -> ServerFlags {
     let mut f = ServerFlags::default();
-    for flag in fetch.flags() {
+    for flag in flags {
         match flag {
             Flag::Seen => f.seen = true,
             Flag::Flagged => f.flagged = true,

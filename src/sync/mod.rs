@@ -21,6 +21,12 @@
 //!   first for the initial sync, oldest first for new mail. A walk of more than `BULK_WALK` is a
 //!   bulk load (`Store::bulk_load`): the search index waits for it, and its end hands the freed
 //!   heap back to the kernel.
+//! - `qresync.rs`: where the server offers QRESYNC (RFC 7162, Dovecot does), it is enabled once
+//!   per session and a folder synced before is resynchronised in its SELECT
+//!   (`QRESYNC (uidvalidity modseq)`): flag changes and expunges (`VANISHED (EARLIER)`) come in
+//!   its answer, so an unchanged folder costs one round trip and no `UID SEARCH ALL` lists a
+//!   folder for its expunges. A `VANISHED` during IDLE or a NOOP re-syncs INBOX the same way.
+//!   Without QRESYNC, CONDSTORE's `CHANGEDSINCE`; without either, every flag.
 //! - `pipeline.rs`: each chunk is parsed (and judged by the spam screen) on every core as soon as
 //!   it has arrived, while the chunk before is written; the writes keep the walk's order.
 //! - `session.rs`: then IDLE on INBOX (renewed every 25 minutes); a server without IDLE has INBOX
@@ -38,10 +44,12 @@
 pub mod ctx;
 pub mod folder;
 pub mod gone;
+pub mod idle;
 pub mod local;
 pub mod pipeline;
 pub mod plan;
 pub mod push;
+pub mod qresync;
 pub mod retry;
 pub mod roles;
 pub mod screen;

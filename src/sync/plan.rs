@@ -56,6 +56,16 @@ impl UidSet {
         set
     }
 
+    /// The set of inclusive `(lo, hi)` ranges, in any order, overlapping or not (0 is no UID).
+    pub fn from_ranges(ranges: Vec<(u32, u32)>) -> Self {
+        let ranges = ranges
+            .into_iter()
+            .filter(|&(a, b)| a.max(b) > 0)
+            .map(|(a, b)| (a.min(b).max(1), a.max(b)))
+            .collect();
+        Self::normalized(ranges)
+    }
+
     fn normalized(mut ranges: Vec<(u32, u32)>) -> Self {
         ranges.sort_unstable();
         let mut set = Self::default();

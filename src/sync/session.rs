@@ -9,18 +9,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_imap::extensions::idle::IdleResponse;
 use tokio::sync::Notify;
 
 use super::SyncEvent;
 use super::ctx::Ctx;
 use super::folder::{self, FolderCaps, FolderOutcome};
+use super::idle::{self, Idled};
 use super::push::{MoveCaps, push_pending};
+use super::qresync;
 use super::retry::{self, Backoff, Ending, Tell};
 use super::roles::list_folders;
 use crate::accounts::AccountRecord;
-use crate::mail::imap;
 use crate::mail::imap_ops::{deadline, refused};
+use crate::mail::{imap, imap_stream};
 use crate::mailstore::FolderState;
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
@@ -112,9 +113,25 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         .await?;
     let limit = ctx.limit();
     let caps = deadline(limit, "CAPABILITY", session.capabilities()).await?;
+    // COMPRESS=DEFLATE first, so everything after it is compressed; a refusal leaves it plain.
+    if caps.has_str("COMPRESS=DEFLATE") {
+        match deadline(limit, "COMPRESS", imap_stream::compress(&mut session)).await {
+            Ok(()) => {}
+            Err(e) if refused(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // QRESYNC is used only once the server said it is enabled; a refusal leaves CONDSTORE.
+    let qresync = caps.has_str("QRESYNC")
+        && match qresync::enable(&mut session, limit).await {
+            Ok(enabled) => enabled,
+            Err(e) if refused(&e) => false,
+            Err(e) => return Err(e),
+        };
     let folder_caps = FolderCaps {
         condstore: caps.has_str("CONDSTORE"),
         esearch: caps.has_str("ESEARCH"),
+        qresync,
     };
     let can_idle = caps.has_str("IDLE");
     ctx.status.lock().expect("status").idle = can_idle;
@@ -132,9 +149,12 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             // A folder was created for a move: list again so it is synced too.
             folders = list_folders(ctx, &mut session).await?;
         }
+        // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
+        let mut inbox_selected = false;
         for name in &folders {
+            inbox_selected = false;
             match sync_one(ctx, &mut session, name, folder_caps).await {
-                Ok(_) => {}
+                Ok(_) => inbox_selected = name == &folders[0],
                 // One folder the server refuses (no rights, gone since LIST) must not stop
                 // the others.
                 Err(e) if refused(&e) => {
@@ -147,6 +167,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         // (it is older than the IDLE command): look once more before waiting.
         if folders.len() > 1 {
             sync_one(ctx, &mut session, &folders[0], folder_caps).await?;
+            inbox_selected = true;
         }
         {
             let mut s = ctx.status.lock().expect("status");
@@ -168,32 +189,31 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         let inbox = folders.first().cloned().unwrap_or_else(|| "INBOX".into());
         loop {
             let new_mail = if can_idle {
-                deadline(limit, "SELECT", session.select(&inbox)).await?;
-                let mut idle = session.idle();
-                deadline(limit, "IDLE", idle.init()).await?;
-                let (response, ended) = {
-                    let (wait, stop) = idle.wait_with_timeout(IDLE_RENEW);
-                    tokio::pin!(wait);
+                if !inbox_selected {
+                    deadline(limit, "SELECT", session.select(&inbox)).await?;
+                    inbox_selected = true;
+                }
+                let stop = async {
                     tokio::select! {
-                        r = &mut wait => (r?, IdleEnd::Server),
-                        () = wake.notified() => {
-                            drop(stop);
-                            (wait.await?, IdleEnd::Wake)
-                        }
-                        () = ctx.inbox_poll.notified() => {
-                            drop(stop);
-                            (wait.await?, IdleEnd::Check)
-                        }
+                        () = wake.notified() => IdleEnd::Wake,
+                        () = ctx.inbox_poll.notified() => IdleEnd::Check,
                     }
                 };
-                session = deadline(limit, "DONE", idle.done()).await?;
-                match ended {
-                    IdleEnd::Wake => break,
-                    IdleEnd::Server => matches!(response, IdleResponse::NewData(_)),
-                    IdleEnd::Check => {
+                match idle::idle(&mut session, limit, IDLE_RENEW, stop).await? {
+                    Idled::Stopped {
+                        by: IdleEnd::Wake, ..
+                    } => break,
+                    Idled::Stopped {
+                        by: IdleEnd::Check,
+                        changed,
+                    } => {
                         deadline(limit, "NOOP", session.noop()).await?;
-                        announced_new_mail(&mut session)
+                        announced_change(&mut session) || changed
                     }
+                    // A server that ended the IDLE itself may have meant anything: INBOX is
+                    // synced (one round trip with QRESYNC), then the loop idles again.
+                    Idled::Changed | Idled::EndedByServer => true,
+                    Idled::Renew => false,
                 }
             } else {
                 tokio::select! {
@@ -213,10 +233,8 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     }
 }
 
-/// Why one IDLE command ended.
+/// What stopped an IDLE on the client's side.
 enum IdleEnd {
-    /// The server said something (new mail, or the renewal time passed).
-    Server,
     /// A wake: a refresh, local changes to push or the full pass.
     Wake,
     /// The scheduler's INBOX poll. Some servers report new mail in IDLE late (Courier as Debian
@@ -225,14 +243,21 @@ enum IdleEnd {
     Check,
 }
 
-/// Whether the responses the server sent unasked (to the NOOP) announce mail; drains them.
-fn announced_new_mail(session: &mut imap::ImapSession) -> bool {
-    use async_imap::types::UnsolicitedResponse::{Exists, Recent};
-    let mut new_mail = false;
+/// Whether the responses the server sent unasked (to the NOOP) announce a change to INBOX: new
+/// mail, or mail expunged (`EXPUNGE`, or QRESYNC's `VANISHED`: the INBOX sync then reads the
+/// expunges from its SELECT's `VANISHED (EARLIER)`, one round trip). Drains them.
+fn announced_change(session: &mut imap::ImapSession) -> bool {
+    use async_imap::imap_proto::Response;
+    use async_imap::types::UnsolicitedResponse::{Exists, Expunge, Other, Recent};
+    let mut changed = false;
     while let Ok(r) = session.unsolicited_responses.try_recv() {
-        new_mail |= matches!(r, Exists(_) | Recent(_));
+        changed |= match r {
+            Exists(_) | Recent(_) | Expunge(_) => true,
+            Other(data) => matches!(data.parsed(), Response::Vanished { .. }),
+            _ => false,
+        };
     }
-    new_mail
+    changed
 }
 
 async fn sync_one(

@@ -3,10 +3,11 @@
 //! its `* BYE` under load, folders without keywords). It refuses STARTTLS (so the client, on
 //! this machine, goes on in plain text); what else it does is a [`Rewrite`]'s: per line from
 //! the client (forward it, answer it itself, or both with lines first), per line from the
-//! server (pass, change, hold back or drop). [`Relay::bye`] ends every open session with a
+//! server (pass, change, hold back or drop), and when to cut a connection. After
+//! `COMPRESS DEFLATE` it passes the bytes as they come; it counts what the server sent. [`Relay::bye`] ends every open session with a
 //! `* BYE`, as a loaded server does.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -46,6 +47,11 @@ pub trait Rewrite: Send + Sync + 'static {
     fn server_line(&self, _conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
         vec![line]
     }
+    /// Whether to cut connection `conn` now, after the lines passed so far (the socket closes
+    /// under the client without a word, as a dropped link or a killed server does).
+    fn cut(&self, _conn: usize) -> bool {
+        false
+    }
 }
 
 /// The relay passes everything but STARTTLS.
@@ -59,6 +65,8 @@ struct Open {
 
 struct Shared {
     rewrite: Arc<dyn Rewrite>,
+    /// Bytes from the server to the client, all connections.
+    down: AtomicU64,
     accepted: AtomicUsize,
     open: Mutex<Vec<Open>>,
 }
@@ -76,6 +84,7 @@ impl Relay {
         let shared = Arc::new(Shared {
             rewrite,
             accepted: AtomicUsize::new(0),
+            down: AtomicU64::new(0),
             open: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
@@ -89,6 +98,11 @@ impl Relay {
             }
         });
         Self { port, shared }
+    }
+
+    /// The bytes the server sent the client so far, on every connection.
+    pub fn bytes_down(&self) -> u64 {
+        self.shared.down.load(Ordering::SeqCst)
     }
 
     /// The connections the client made so far.
@@ -129,11 +143,15 @@ fn pipe(conn: usize, client: TcpStream, server: TcpStream, shared: Arc<Shared>) 
     let (client_r, client_w) = client.into_split();
     let (server_r, server_w) = server.into_split();
     let to_client = Arc::new(tokio::sync::Mutex::new(client_w));
+    // The tag of the client's COMPRESS: after the server's answer to it, both ways are
+    // compressed bytes without lines, passed as they come.
+    let compress: Arc<Mutex<Option<String>>> = Arc::default();
     let down = tokio::spawn(server_to_client(
         conn,
         server_r,
         to_client.clone(),
         shared.clone(),
+        compress.clone(),
     ));
     let up = tokio::spawn(client_to_server(
         conn,
@@ -141,11 +159,32 @@ fn pipe(conn: usize, client: TcpStream, server: TcpStream, shared: Arc<Shared>) 
         server_w,
         to_client.clone(),
         shared.clone(),
+        compress,
     ));
     shared.open.lock().unwrap().push(Open {
         to_client,
         tasks: vec![down.abort_handle(), up.abort_handle()],
     });
+}
+
+/// The server's bytes to the client as they come, counted.
+async fn copy(
+    mut server_r: BufReader<tokio::net::tcp::OwnedReadHalf>,
+    to_client: Arc<tokio::sync::Mutex<OwnedWriteHalf>>,
+    shared: Arc<Shared>,
+) {
+    use tokio::io::AsyncReadExt;
+    let mut block = vec![0u8; 64 << 10];
+    while let Ok(n) = server_r.read(&mut block).await {
+        if n == 0 {
+            break;
+        }
+        shared.down.fetch_add(n as u64, Ordering::SeqCst);
+        if to_client.lock().await.write_all(&block[..n]).await.is_err() {
+            return;
+        }
+    }
+    let _ = to_client.lock().await.shutdown().await;
 }
 
 async fn client_to_server(
@@ -154,6 +193,7 @@ async fn client_to_server(
     mut server_w: OwnedWriteHalf,
     to_client: Arc<tokio::sync::Mutex<OwnedWriteHalf>>,
     shared: Arc<Shared>,
+    compress: Arc<Mutex<Option<String>>>,
 ) {
     let mut lines = BufReader::new(client_r);
     let mut line = Vec::new();
@@ -176,6 +216,7 @@ async fn client_to_server(
             command,
             args,
         };
+        let compress_tag = (read.command == "COMPRESS").then(|| read.tag.clone());
         match shared.rewrite.client_line(&read) {
             Act::Forward => {}
             Act::PrefixAndForward(first) => {
@@ -187,10 +228,18 @@ async fn client_to_server(
                 continue;
             }
         }
+        if compress_tag.is_some() {
+            // Known before the server can answer.
+            *compress.lock().unwrap() = compress_tag.clone();
+        }
         if server_w.write_all(&line).await.is_err() {
             break;
         }
         line.clear();
+        if compress_tag.is_some() {
+            let _ = tokio::io::copy(&mut lines, &mut server_w).await;
+            break;
+        }
     }
 }
 
@@ -199,14 +248,28 @@ async fn server_to_client(
     server_r: tokio::net::tcp::OwnedReadHalf,
     to_client: Arc<tokio::sync::Mutex<OwnedWriteHalf>>,
     shared: Arc<Shared>,
+    compress: Arc<Mutex<Option<String>>>,
 ) {
     let mut lines = BufReader::new(server_r);
     let mut line = Vec::new();
     while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
+        shared.down.fetch_add(line.len() as u64, Ordering::SeqCst);
+        let compressing = compress
+            .lock()
+            .unwrap()
+            .as_ref()
+            .is_some_and(|tag| line.starts_with(format!("{tag} OK").as_bytes()));
+        if compressing {
+            let _ = to_client.lock().await.write_all(&line).await;
+            return copy(lines, to_client, shared).await;
+        }
         for out in shared.rewrite.server_line(conn, std::mem::take(&mut line)) {
             if to_client.lock().await.write_all(&out).await.is_err() {
                 return;
             }
+        }
+        if shared.rewrite.cut(conn) {
+            break;
         }
     }
     // The server closed: so does the client's side.

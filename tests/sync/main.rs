@@ -16,6 +16,7 @@ mod connect;
 mod fetching;
 mod messages;
 mod mirror;
+mod network;
 mod outlook;
 mod waiting;
 
