@@ -171,15 +171,19 @@ pub async fn record(
     state
         .store_blocking(move |store| match outcome {
             Outcome::Gone => DEVICES.remove(store, user_id, id).map(|_| ()),
-            Outcome::Sent => DEVICES.update(store, user_id, id, |d: &mut Device| {
-                d.last_sent = Some(now);
-                d.last_error = None;
-                Ok(())
-            }),
-            Outcome::Failed(why) => DEVICES.update(store, user_id, id, |d: &mut Device| {
-                d.last_error = Some(why);
-                Ok(())
-            }),
+            Outcome::Sent => DEVICES
+                .update(store, user_id, id, |d: &mut Device| {
+                    d.last_sent = Some(now);
+                    d.last_error = None;
+                    Ok(())
+                })
+                .map(|_| ()),
+            Outcome::Failed(why) => DEVICES
+                .update(store, user_id, id, |d: &mut Device| {
+                    d.last_error = Some(why);
+                    Ok(())
+                })
+                .map(|_| ()),
         })
         .await
         .map_err(Into::into)
