@@ -35,6 +35,7 @@ import { useThreadCursor } from './useThreadCursor';
 import { useThreads } from './useThreads';
 import { useTriage } from './useTriage';
 import { folderThreadsPath, ownFolderKey } from '../../api/folders';
+import { LocalStatusesNote } from '../folders/LocalStatusesNote';
 import { MoveToFolder } from '../folders/MoveToFolder';
 import { startMailDrag } from '../folders/tree';
 
@@ -350,6 +351,7 @@ export function MailView({
           onSelectAll={(all) => setChecked(all ? new Set(threads.map((th) => th.id)) : new Set())}
           onHelp={() => setHelpOpen(true)}
         />
+        <LocalStatusesNote folder={fixed} ownPath={own?.path} />
         {(folder === 'Spam' || folder === 'Promotions') && (
           <Suspense fallback={null}>
             <SpamTools selectedId={selectedId} />
