@@ -205,6 +205,69 @@ EOF
 }"
   fi
 
+  # MAILTEST_GMAIL=1: the folders Gmail shows over IMAP (labels are folders, and every mail is
+  # again in [Gmail]/All Mail, marked \All): tests/sync/gmail.rs.
+  if [ -n "${MAILTEST_GMAIL:-}" ]; then
+    namespace_block=$(cat << NS
+namespace inbox {
+  inbox = yes
+  separator = /
+  mailbox "[Gmail]/All Mail" {
+    special_use = \\All
+    auto = subscribe
+  }
+  mailbox "[Gmail]/Sent Mail" {
+    special_use = \\Sent
+    auto = subscribe
+  }
+  mailbox "[Gmail]/Drafts" {
+    special_use = \\Drafts
+    auto = subscribe
+  }
+  mailbox "[Gmail]/Spam" {
+    special_use = \\Junk
+    auto = subscribe
+  }
+  mailbox "[Gmail]/Trash" {
+    special_use = \\Trash
+    auto = subscribe
+  }
+  mailbox "[Gmail]/Starred" {
+    special_use = \\Flagged
+    auto = subscribe
+  }
+}
+NS
+)
+  else
+    namespace_block=$(cat << NS
+namespace inbox {
+  inbox = yes
+  separator = /
+  mailbox Drafts {
+    special_use = \\Drafts
+    auto = subscribe
+  }
+  mailbox "${MAILTEST_SENT_NAME:-Sent}" {
+    special_use = \\Sent
+    auto = subscribe
+  }
+  mailbox Junk {
+    special_use = \\Junk
+    auto = subscribe
+  }
+  mailbox Trash {
+    special_use = \\Trash
+    auto = subscribe
+  }
+  mailbox Archive {
+    special_use = \\Archive
+    auto = subscribe
+  }
+}
+NS
+)
+  fi
   cat > "$T/dovecot/dovecot.conf" << EOF
 # Private test instance. Everything lives under $T.
 instance_name = mailtest-$IMAP_PORT
@@ -244,30 +307,7 @@ userdb {
   default_fields = uid=mail gid=mail home=$T/mail/%d/%n
 }
 
-namespace inbox {
-  inbox = yes
-  separator = /
-  mailbox Drafts {
-    special_use = \\Drafts
-    auto = subscribe
-  }
-  mailbox "${MAILTEST_SENT_NAME:-Sent}" {
-    special_use = \\Sent
-    auto = subscribe
-  }
-  mailbox Junk {
-    special_use = \\Junk
-    auto = subscribe
-  }
-  mailbox Trash {
-    special_use = \\Trash
-    auto = subscribe
-  }
-  mailbox Archive {
-    special_use = \\Archive
-    auto = subscribe
-  }
-}
+$namespace_block
 
 service imap-login {
   inet_listener imap {

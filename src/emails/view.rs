@@ -320,6 +320,8 @@ mod tests {
             spam_score: None,
             advertisement: false,
             summary: crate::mail::parse::summary(raw.as_bytes()),
+            places: Vec::new(),
+            identity: None,
         }
     }
 

@@ -288,6 +288,7 @@ fn store_batch(
                 flags: item.flags,
                 internal_date: item.internal_date,
                 raw: item.raw,
+                identity: None,
             };
             let meta =
                 inserter.insert(account.id, &item.folder, &fetched, summary, Some(packed))?;

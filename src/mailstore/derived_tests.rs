@@ -47,6 +47,7 @@ fn fetched(uid: u32, headers: &str, seen: bool) -> Fetched {
         internal_date: Some(1_700_000_000 + i64::from(uid) * 60),
         raw: format!("{headers}\r\nFrom: Dana <dana@example.test>\r\n\r\nbody {uid}\r\n")
             .into_bytes(),
+        identity: None,
     }
 }
 

@@ -27,6 +27,7 @@ mod index;
 mod insert;
 pub mod keywords;
 mod model;
+mod places;
 mod raw;
 mod read;
 mod tables;
@@ -40,14 +41,14 @@ pub use derived::{
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
 pub use model::{
-    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, created_name,
-    hidden_key, role_by_name, roles,
+    Carried, Detection, Fetched, FolderState, Identity, MessageMeta, PendingFlags, Place,
+    ServerFlags, created_name, hidden_key, role_by_name, roles,
 };
 pub use raw::{Packed, pack};
 pub use read::{Idle, IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
 pub use tables::{
-    create_legacy_search_queue, create_tables, migrate_to_change_log, migrate_to_compressed_raw,
-    migrate_to_index,
+    create_identities, create_legacy_search_queue, create_tables, migrate_to_change_log,
+    migrate_to_compressed_raw, migrate_to_index,
 };
 pub use write::MailWrite;
 

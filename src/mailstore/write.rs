@@ -128,6 +128,7 @@ impl<'t> MailWrite<'t> {
             ..new.clone()
         });
         Derived::open(self.txn)?.apply(old.as_ref(), Some(&new))?;
+        self.index_places(meta)?;
         self.log(meta, Kind::Updated)?;
         Ok(())
     }
@@ -148,7 +149,7 @@ impl<'t> MailWrite<'t> {
             };
             Derived::open(self.txn)?.apply(Some(&old), None)?;
         }
-        Ok(())
+        self.unindex_places(meta)
     }
 
     /// Stores fetched messages (skipping UIDs already stored). Returns how many were new.
@@ -192,12 +193,20 @@ impl<'t> MailWrite<'t> {
         detections: Vec<Option<Detection>>,
         packed: Vec<Packed>,
     ) -> anyhow::Result<Vec<MessageMeta>> {
+        let listed = self.folder(account, folder)?.is_some_and(|f| f.labels);
         let mut inserter = self.inserter()?;
         let mut new = Vec::new();
         let mut packed = packed.into_iter();
         for ((f, summary), d) in batch.iter().zip(summaries).zip(detections) {
             let p = packed.next();
             if inserter.has_uid(account, folder, f.uid)? {
+                continue;
+            }
+            // A copy of a mail stored meanwhile (Gmail: the same mail in another folder).
+            if let Some(key) = f.identity.as_deref()
+                && let Some(id) = inserter.known(account, key)?
+                && inserter.add_place(account, folder, f.uid, id, listed)?
+            {
                 continue;
             }
             new.push(inserter.insert_detected(account, folder, f, summary, d.as_ref(), p)?);
@@ -229,6 +238,11 @@ impl<'t> MailWrite<'t> {
             let Ok(Some(mut meta)) = self.meta(id) else {
                 continue;
             };
+            // A mail's flags are its home copy's (Gmail keeps them alike; a server shaped like
+            // it may not, and two copies must not take turns).
+            if (meta.folder.as_str(), meta.uid) != (folder, *uid) {
+                continue;
+            }
             if meta.seen == f.seen
                 && meta.flagged == f.flagged
                 && meta.answered == f.answered
@@ -266,6 +280,7 @@ impl<'t> MailWrite<'t> {
             .open_table(UIDS)?
             .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
         self.unindex(&meta)?;
+        self.forget_places(&meta)?;
         self.txn
             .open_table(PENDING)?
             .remove((meta.account_id, id))?;
@@ -296,14 +311,13 @@ impl<'t> MailWrite<'t> {
         folder: &str,
         keep: &HashSet<u32>,
     ) -> anyhow::Result<usize> {
-        let gone: Vec<u64> = self
+        let gone: Vec<(u32, u64)> = self
             .stored_uids(account, folder)?
             .into_iter()
             .filter(|(uid, _)| !keep.contains(uid))
-            .map(|(_, id)| id)
             .collect();
-        for id in &gone {
-            self.delete_message(*id)?;
+        for (uid, id) in &gone {
+            self.remove_place(account, folder, *uid, *id)?;
         }
         Ok(gone.len())
     }
@@ -337,14 +351,14 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(PENDING)?
             .retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
-        Ok(())
+        self.clear_identities(account)
     }
 
     // ---- hidden mail
 
     /// The key a stored message is hidden by (its bytes are read only when it has no
     /// Message-ID).
-    fn hidden_key_of(&self, meta: &MessageMeta) -> anyhow::Result<String> {
+    pub(super) fn hidden_key_of(&self, meta: &MessageMeta) -> anyhow::Result<String> {
         let raw = match meta.summary.message_id.as_deref() {
             Some(id) if !id.is_empty() => Vec::new(),
             _ => self.raw(meta.id)?.unwrap_or_default(),

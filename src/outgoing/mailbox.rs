@@ -140,6 +140,7 @@ impl<'a> Mailbox<'a> {
                         },
                         internal_date: None,
                         raw,
+                        identity: None,
                     };
                     w.insert_messages(account, &folder_owned, &[fetched])?;
                 }

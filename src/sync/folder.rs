@@ -11,7 +11,7 @@ use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::imap_ops::{begin, completed, deadline};
-use crate::mailstore::{Fetched, FolderState, ServerFlags};
+use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
 /// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
@@ -57,6 +57,11 @@ pub struct FolderCaps {
     pub condstore: bool,
     /// ESEARCH: `UID SEARCH RETURN (ALL)` lists UIDs as a compact sequence set.
     pub esearch: bool,
+    /// X-GM-EXT-1: Gmail's own message ids (`X-GM-MSGID`).
+    pub gmail_ext: bool,
+    /// A Gmail-shaped mailbox (a `\All` folder): how its copies of one mail are recognised
+    /// (each mail is downloaded once; see `mailstore::places`).
+    pub identity: Option<Identity>,
 }
 
 pub async fn sync_folder(
@@ -65,7 +70,12 @@ pub async fn sync_folder(
     mut state: FolderState,
     caps: FolderCaps,
 ) -> anyhow::Result<FolderOutcome> {
-    let FolderCaps { condstore, esearch } = caps;
+    let FolderCaps {
+        condstore,
+        esearch,
+        identity,
+        ..
+    } = caps;
     let limit = ctx.limit();
     let mailbox = if condstore {
         deadline(limit, "SELECT", session.select_condstore(&state.name)).await?
@@ -119,7 +129,15 @@ pub async fn sync_folder(
         // a big move into the folder never sits in memory at once; each chunk commits with
         // the new `top`.
         let listed = list_uids(ctx, session, state.top, uid_next - 1, esearch).await?;
-        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::OldestFirst).await?;
+        outcome.new_messages += walk(
+            ctx,
+            session,
+            &mut state,
+            &listed,
+            Order::OldestFirst,
+            identity,
+        )
+        .await?;
         state.top = uid_next;
     } else if uid_next > state.top {
         state.top = uid_next;
@@ -134,7 +152,15 @@ pub async fn sync_folder(
         } else {
             list_uids(ctx, session, 1, state.down_to - 1, esearch).await?
         };
-        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::NewestFirst).await?;
+        outcome.new_messages += walk(
+            ctx,
+            session,
+            &mut state,
+            &listed,
+            Order::NewestFirst,
+            identity,
+        )
+        .await?;
         // Nothing is left below the last chunk (or there was nothing at all).
         if state.down_to > 1 {
             state.down_to = 1;
@@ -245,8 +271,13 @@ async fn walk(
     state: &mut FolderState,
     listed: &UidSet,
     order: Order,
+    identity: Option<Identity>,
 ) -> anyhow::Result<usize> {
     let mut new = 0;
+    // A Gmail-shaped mailbox: the keys of the copies whose bodies are to be fetched.
+    let mut keys: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
+    // ... and the UIDs of the window to fetch (a placed copy is never downloaded).
+    let mut unplaced: Vec<u32> = Vec::new();
     let _bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
@@ -255,7 +286,29 @@ async fn walk(
     for (lo, hi) in listed.windows_after_first(FIRST_CHUNK, SIZE_WINDOW, order) {
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
-        let sizes = if lo == hi {
+        let sizes = if let Some(kind) = identity {
+            // Copies of mail stored already become its places, unfetched.
+            let copies = fetch_identities(ctx, session, lo, hi, kind).await?;
+            let keyed: Vec<(u32, String)> = copies
+                .iter()
+                .filter_map(|(uid, _, key)| Some((*uid, key.clone()?)))
+                .collect();
+            let (account, folder) = (ctx.account_id, state.name.clone());
+            let asked = keyed.clone();
+            let placed: HashSet<u32> = ctx
+                .write(move |w| w.place_known(account, &folder, &asked))
+                .await?
+                .into_iter()
+                .collect();
+            keys.extend(keyed.into_iter().filter(|(uid, _)| !placed.contains(uid)));
+            let left: Vec<(u32, u32)> = copies
+                .into_iter()
+                .filter(|(uid, _, _)| !placed.contains(uid))
+                .map(|(uid, size, _)| (uid, size))
+                .collect();
+            unplaced = left.iter().map(|(uid, _)| *uid).collect();
+            left
+        } else if lo == hi {
             vec![(lo, 0)]
         } else {
             fetch_sizes(ctx, session, lo, hi).await?
@@ -263,7 +316,15 @@ async fn walk(
         fetching += started.elapsed();
         for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
-            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await?;
+            // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
+            let set = match identity {
+                Some(_) => uid_set_text(&unplaced, chunk.lo, chunk.hi),
+                None => format!("{}:{}", chunk.lo, chunk.hi),
+            };
+            let mut batch = fetch_bodies(ctx, session, &set, chunk.lo, chunk.hi).await?;
+            for f in &mut batch {
+                f.identity = keys.remove(&f.uid);
+            }
             fetching += started.elapsed();
             match order {
                 Order::NewestFirst => state.down_to = chunk.lo,
@@ -327,20 +388,78 @@ async fn fetch_sizes(
     Ok(out)
 }
 
+/// The UIDs of `uids` within `lo..=hi` as an IMAP sequence set (runs as `a:b`).
+fn uid_set_text(uids: &[u32], lo: u32, hi: u32) -> String {
+    let set = UidSet::from_uids(uids.iter().copied().filter(|u| (lo..=hi).contains(u)));
+    let parts: Vec<String> = set
+        .ranges()
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}:{b}")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        // Nothing left (cannot happen: a chunk holds at least one listed UID).
+        format!("{lo}")
+    } else {
+        parts.join(",")
+    }
+}
+
+/// (UID, RFC822.SIZE, key) of the messages with UIDs in `lo..=hi` of a Gmail-shaped mailbox:
+/// `X-GM-MSGID` where Gmail's extension is offered, else the Message-ID from the ENVELOPE.
+async fn fetch_identities(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    lo: u32,
+    hi: u32,
+    kind: Identity,
+) -> anyhow::Result<Vec<(u32, u32, Option<String>)>> {
+    let limit = ctx.limit();
+    let mut out = Vec::new();
+    ctx.count_fetch_command(false);
+    let range = format!("{lo}:{hi}");
+    let query = match kind {
+        Identity::GmailMsgId => "(UID RFC822.SIZE X-GM-MSGID)",
+        Identity::MessageIdSize => "(UID RFC822.SIZE ENVELOPE)",
+    };
+    begin(session);
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, query)).await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
+        if let (Some(uid), Some(size)) = (fetch.uid, fetch.size)
+            && (lo..=hi).contains(&uid)
+        {
+            let message_id = fetch
+                .envelope()
+                .and_then(|e| e.message_id.as_deref())
+                .map(|m| String::from_utf8_lossy(m).into_owned());
+            let key = kind.key(fetch.gmail_msg_id().copied(), message_id.as_deref(), size);
+            out.push((uid, size, key));
+        }
+    }
+    drop(stream);
+    completed(session)?;
+    Ok(out)
+}
+
 /// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
 /// timeout.
 async fn fetch_bodies(
     ctx: &Ctx,
     session: &mut ImapSession,
+    set: &str,
     lo: u32,
     hi: u32,
 ) -> anyhow::Result<Vec<Fetched>> {
     let limit = ctx.limit();
     let mut out = Vec::new();
     ctx.count_fetch_command(true);
-    let range = format!("{lo}:{hi}");
     begin(session);
-    let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, BODY_QUERY)).await?;
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch(set, BODY_QUERY)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         let Some(uid) = fetch.uid else { continue };
         // Only what was asked for: an unsolicited FETCH (another client changing flags) has
@@ -356,6 +475,7 @@ async fn fetch_bodies(
             flags: server_flags(&fetch),
             internal_date: fetch.internal_date().map(|d| d.timestamp()),
             raw,
+            identity: None,
         });
     }
     drop(stream);

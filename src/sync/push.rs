@@ -23,9 +23,13 @@ pub(super) async fn push_pending(
     caps: &MoveCaps,
 ) -> anyhow::Result<bool> {
     let account = ctx.account_id;
-    let (ops, roles) = ctx
-        .read(move |r| Ok((r.pending(account)?, r.roles(account)?)))
+    let (ops, roles, all_mail) = ctx
+        .read(move |r| {
+            let all_mail = r.folders(account)?.into_iter().find(|f| f.all_mail);
+            Ok((r.pending(account)?, r.roles(account)?, all_mail))
+        })
         .await?;
+    let all_mail = all_mail.map(|f| f.name);
     let limit = ctx.limit();
     let mut created = false;
     let mut roles = roles;
@@ -69,7 +73,13 @@ pub(super) async fn push_pending(
         }
         for chunk in group.chunks(UID_SET_MAX) {
             let uids: Vec<u32> = chunk.iter().map(|(_, op)| op.uid).collect();
-            let moved = match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
+            // Gmail's archive: All Mail holds the mail already; it only leaves the folder.
+            let target = match (&target, &all_mail) {
+                (Some(t), Some(all)) if t == all => Target::OnlyLeave(all),
+                (Some(t), _) => Target::Folder(t),
+                (None, _) => Target::Stay,
+            };
+            let moved = match push_group(session, op, &uids, target, caps, limit).await {
                 Ok(moved) => moved,
                 // The server refused (folder gone, read-only): these changes cannot be made;
                 // drop them rather than fail every sync after. Connection errors still fail
@@ -123,12 +133,24 @@ async fn create_folder(
     Ok(())
 }
 
+/// Where a group's mail goes.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Stay,
+    /// MOVE (or COPY and expunge) into this folder.
+    Folder(&'a str),
+    /// Out of its folder only: Gmail's archive, whose All Mail holds every mail already (a
+    /// MOVE would make a second copy there on a server shaped like Gmail). Gmail itself takes
+    /// an expunge from INBOX as removing the Inbox label. Holds All Mail's name.
+    OnlyLeave(&'a str),
+}
+
 /// Applies one shape of change to messages of one folder. Returns whether they were moved.
 async fn push_group(
     session: &mut imap::ImapSession,
     op: &mstore::PendingFlags,
     uids: &[u32],
-    target: Option<&str>,
+    target: Target<'_>,
     caps: &MoveCaps,
     limit: Duration,
 ) -> anyhow::Result<bool> {
@@ -180,7 +202,13 @@ async fn push_group(
             Err(e) => return Err(e),
         }
     }
-    if let Some(target) = target
+    if let Target::OnlyLeave(all_mail) = target
+        && all_mail != op.folder
+    {
+        expunge_uids(session, uids, caps.uidplus, limit).await?;
+        return Ok(true);
+    }
+    if let Target::Folder(target) = target
         && target != op.folder
     {
         if caps.move_command {

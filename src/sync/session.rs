@@ -21,7 +21,7 @@ use super::roles::list_folders;
 use crate::accounts::AccountRecord;
 use crate::mail::imap;
 use crate::mail::imap_ops::{deadline, refused};
-use crate::mailstore::FolderState;
+use crate::mailstore::{FolderState, Identity};
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
 /// after 30 minutes).
@@ -115,6 +115,8 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     let folder_caps = FolderCaps {
         condstore: caps.has_str("CONDSTORE"),
         esearch: caps.has_str("ESEARCH"),
+        gmail_ext: caps.has_str("X-GM-EXT-1"),
+        identity: None,
     };
     let can_idle = caps.has_str("IDLE");
     ctx.status.lock().expect("status").idle = can_idle;
@@ -132,6 +134,10 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             // A folder was created for a move: list again so it is synced too.
             folders = list_folders(ctx, &mut session).await?;
         }
+        let folder_caps = FolderCaps {
+            identity: gmail_identity(ctx, folder_caps.gmail_ext).await?,
+            ..folder_caps
+        };
         for name in &folders {
             match sync_one(ctx, &mut session, name, folder_caps).await {
                 Ok(_) => {}
@@ -233,6 +239,18 @@ fn announced_new_mail(session: &mut imap::ImapSession) -> bool {
         new_mail |= matches!(r, Exists(_) | Recent(_));
     }
     new_mail
+}
+
+/// How the mailbox's copies of one mail are recognised when it is Gmail-shaped (it has a
+/// `\All` folder): Gmail's own ids where X-GM-EXT-1 is offered, else Message-ID and size.
+async fn gmail_identity(ctx: &Ctx, gmail_ext: bool) -> anyhow::Result<Option<Identity>> {
+    let account = ctx.account_id;
+    let folders = ctx.read(move |r| r.folders(account)).await?;
+    Ok(folders.iter().any(|f| f.all_mail).then_some(if gmail_ext {
+        Identity::GmailMsgId
+    } else {
+        Identity::MessageIdSize
+    }))
 }
 
 async fn sync_one(

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 mod connect;
 mod fetching;
+mod gmail;
 mod messages;
 mod mirror;
 mod outlook;

@@ -1,0 +1,240 @@
+//! Gmail's model (issue 38) on a Dovecot shaped like Gmail (`MAILTEST_GMAIL=1`): real folders
+//! holding copies, as Gmail shows them over IMAP. INBOX, `[Gmail]/All Mail` (`\All`, every mail
+//! again), `[Gmail]/Sent Mail`, `[Gmail]/Drafts`, `[Gmail]/Trash`, `[Gmail]/Spam`,
+//! `[Gmail]/Starred` (`\Flagged`), `[Gmail]/Important`, and two labels, one Hebrew. The mailbox
+//! has 40 distinct mails in 87 copies; the client must download 40, count, search and list
+//! mails and not copies, and archive as Gmail does (out of INBOX, still in All Mail and its
+//! labels).
+
+use super::outlook::full_pass;
+use super::*;
+
+/// The mailbox of the issue: 40 mails (Message-ID `<gm{i}@sender.test>`, subject
+/// `חשבונית {i}`), in these folders, the starred ones flagged in every copy.
+const INBOX: std::ops::Range<usize> = 0..30;
+const ALL_MAIL: std::ops::Range<usize> = 0..40;
+const WORK: std::ops::Range<usize> = 25..31;
+const RECEIPTS: std::ops::Range<usize> = 28..33;
+const STARRED: [usize; 3] = [1, 26, 35];
+const IMPORTANT: [usize; 3] = [2, 3, 36];
+const WORK_LABEL: &str = "עבודה";
+
+fn gmail_mail(i: usize) -> String {
+    format!(
+        "From: Noa <noa@sender.test>\r\nTo: user1@example.test\r\n\
+         Subject: =?UTF-8?B?{}?=\r\nMessage-ID: <gm{i}@sender.test>\r\n\
+         Date: Mon, 3 Mar 2025 {:02}:{:02}:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         חשבונית מספר {i}\r\n",
+        base64(&format!("חשבונית {i}")),
+        i / 60 + 8,
+        i % 60,
+    )
+}
+
+fn base64(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+/// Seeds `folder` with the mails `which`, the starred ones flagged.
+fn seed(ms: &MailServer, folder: &str, which: impl IntoIterator<Item = usize>) {
+    let (starred, plain): (Vec<usize>, Vec<usize>) =
+        which.into_iter().partition(|i| STARRED.contains(i));
+    for (set, flags) in [(plain, ""), (starred, "F")] {
+        if set.is_empty() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for i in set {
+            std::fs::write(dir.path().join(format!("{i:03}.eml")), gmail_mail(i)).unwrap();
+        }
+        ms.seed_flagged("user1", dir.path(), folder, flags);
+    }
+}
+
+/// A Gmail-shaped Dovecot holding the issue's mailbox (87 copies of 40 mails).
+fn gmail_server() -> MailServer {
+    let ms = MailServer::start_with(&[("MAILTEST_GMAIL", "1")]);
+    seed(&ms, "INBOX", INBOX);
+    seed(&ms, "[Gmail]/All Mail", ALL_MAIL);
+    seed(&ms, WORK_LABEL, WORK);
+    seed(&ms, "Receipts", RECEIPTS);
+    seed(&ms, "[Gmail]/Starred", STARRED);
+    seed(&ms, "[Gmail]/Important", IMPORTANT);
+    ms
+}
+
+/// The Message-IDs a listing (or search) answer holds, each as often as listed.
+fn message_ids(rows: &[Value]) -> Vec<String> {
+    let mut ids: Vec<String> = rows
+        .iter()
+        .map(|r| r["messageId"].as_str().unwrap_or_default().to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn gm_ids(which: impl IntoIterator<Item = usize>) -> Vec<String> {
+    let mut ids: Vec<String> = which
+        .into_iter()
+        .map(|i| format!("gm{i}@sender.test"))
+        .collect();
+    ids.sort();
+    ids
+}
+
+async fn search(app: &TestApp, token: &str, q: &str) -> Vec<Value> {
+    let q: String = q
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let (s, v) = app
+        .json(
+            "GET",
+            &format!("/api/search?q={q}&perPage=100"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    v["results"].as_array().unwrap().clone()
+}
+
+async fn get(app: &TestApp, token: &str, path: &str) -> Value {
+    let (s, v) = app.json("GET", path, Some(token), None).await;
+    assert_eq!(s, 200, "{path}: {v}");
+    v
+}
+
+/// The issue's figures: 40 downloads for 87 copies, search and every virtual folder list each
+/// mail once, starred counts 3, the Archive view holds the mail that is only in All Mail, and a
+/// label folder lists its mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gmail_mailbox_is_downloaded_counted_and_listed_once_per_mail() {
+    let ms = gmail_server();
+    let (app, token) = synced_app(&ms, "user1").await;
+    let sync = super::outlook::sync_status(&app, &token).await;
+    if std::env::var("GM_DEBUG").is_ok() {
+        let all = list(&app, &token, "all").await;
+        eprintln!("ALL {:?}", message_ids(&all));
+        eprintln!("ROW {}", all[0]);
+    }
+    assert_eq!(sync["fetchedMessages"], 40, "one download per mail: {sync}");
+
+    // A Hebrew search finds every mail once (once the index has caught up).
+    let found = eventually(Duration::from_secs(30), "the search index", || async {
+        let found = search(&app, &token, "חשבונית").await;
+        (found.len() >= 40).then_some(found)
+    })
+    .await;
+    assert_eq!(message_ids(&found), gm_ids(ALL_MAIL), "search");
+
+    let counts = get(&app, &token, "/api/emails/counts").await;
+    assert_eq!(counts["starred"], 3, "{counts}");
+    assert_eq!(counts["inbox"], 30, "{counts}");
+    let starred = list(&app, &token, "starred").await;
+    assert_eq!(message_ids(&starred), gm_ids(STARRED));
+    assert_eq!(inbox_total(&app, &token).await, 30);
+    assert_eq!(
+        message_ids(&list(&app, &token, "inbox").await),
+        gm_ids(INBOX)
+    );
+
+    // Gmail's archive: the mail that is only in All Mail (and its labels).
+    let archive = list(&app, &token, "session/Archive").await;
+    assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
+
+    // A label folder is in the tree by its Hebrew name, and lists its mail once each.
+    let work = list(
+        &app,
+        &token,
+        &format!("box:{}", url(&label_path(&app, &token).await)),
+    )
+    .await;
+    assert_eq!(message_ids(&work), gm_ids(WORK), "label folder");
+}
+
+/// Archive (the "processed" status) takes the mail out of Gmail's INBOX on the server, keeps
+/// it in All Mail and its labels, and lists it once in the Archive view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archiving_takes_gmail_mail_out_of_the_inbox_and_keeps_its_labels() {
+    let ms = gmail_server();
+    let (app, token) = synced_app(&ms, "user1").await;
+    let inbox = list(&app, &token, "inbox").await;
+    let mail = inbox
+        .iter()
+        .find(|m| m["messageId"] == "gm26@sender.test")
+        .expect("gm26 in the inbox");
+    let id = mail["id"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or(mail["id"].to_string());
+    let (s, v) = app
+        .json(
+            "PUT",
+            &format!("/api/emails/{id}/status"),
+            Some(&token),
+            Some(json!({"status": "processed"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    eventually(
+        Duration::from_secs(30),
+        "out of the server's INBOX",
+        || async { (ms.message_count("user1", "INBOX") == 29).then_some(()) },
+    )
+    .await;
+    full_pass(&app, &token).await;
+    assert_eq!(
+        ms.message_count("user1", "[Gmail]/All Mail"),
+        40,
+        "still in All Mail, once"
+    );
+    assert_eq!(
+        ms.message_count("user1", WORK_LABEL),
+        6,
+        "still in its label"
+    );
+    let archive = list(&app, &token, "session/Archive").await;
+    let mut want = gm_ids(30..40);
+    want.extend(gm_ids([26]));
+    want.sort();
+    assert_eq!(message_ids(&archive), want, "archive view");
+    let work = list(
+        &app,
+        &token,
+        &format!("box:{}", url(&label_path(&app, &token).await)),
+    )
+    .await;
+    assert_eq!(
+        message_ids(&work),
+        gm_ids(WORK),
+        "still listed under its label"
+    );
+    let counts = get(&app, &token, "/api/emails/counts").await;
+    assert_eq!(counts["starred"], 3, "{counts}");
+    assert_eq!(inbox_total(&app, &token).await, 29);
+}
+
+fn url(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The server path of the Hebrew label folder, as the folder tree names it.
+async fn label_path(app: &TestApp, token: &str) -> String {
+    let tree = get(app, token, "/api/folders/tree").await;
+    let folders = tree["mailboxes"][0]["folders"].as_array().unwrap().clone();
+    let work = folders
+        .iter()
+        .find(|f| f.as_object().unwrap().values().any(|v| v == WORK_LABEL))
+        .unwrap_or_else(|| panic!("{WORK_LABEL} in the tree: {tree}"));
+    work["path"].as_str().unwrap().to_string()
+}
