@@ -31,14 +31,17 @@ impl Inserter<'_> {
     }
 
     /// Records `(folder, uid)` as another place of mail `id` (`listed` in a label folder).
-    /// Returns false when the mail is not stored (the copy must then be stored itself).
+    /// A copy in `folder` becomes the home instead when the mail's home is All Mail and `folder`
+    /// is a better one (`home_over`: All Mail's name, given for INBOX, Sent, Drafts: mail moved
+    /// back to the inbox is listed there). Returns false when the mail is not stored (the copy
+    /// must then be stored itself).
     pub fn add_place(
         &mut self,
         account: u64,
-        folder: &str,
-        uid: u32,
+        (folder, uid): (&str, u32),
         id: u64,
         listed: bool,
+        home_over: Option<&str>,
     ) -> anyhow::Result<bool> {
         let Some(mut meta) = read_meta(&self.messages, id)? else {
             return Ok(false);
@@ -47,12 +50,15 @@ impl Inserter<'_> {
         if here(&meta.folder, meta.uid) || meta.places.iter().any(|p| here(&p.folder, p.uid)) {
             return Ok(true);
         }
+        self.uids.insert((account, folder, uid), id)?;
+        if home_over == Some(meta.folder.as_str()) {
+            return self.become_home(meta, folder, uid).map(|()| true);
+        }
         meta.places.push(Place {
             folder: folder.to_string(),
             uid,
             listed,
         });
-        self.uids.insert((account, folder, uid), id)?;
         if listed {
             self.index.insert(
                 (account, folder, meta.date, id),
@@ -70,6 +76,44 @@ impl Inserter<'_> {
             self.w.reason,
         )?;
         Ok(true)
+    }
+
+    /// The copy `(folder, uid)` becomes the mail's home; the old home (All Mail) one of its
+    /// places. The mail shows again (it was hidden while its move back was pending) unless the
+    /// user deleted it from this site.
+    fn become_home(&mut self, mut meta: MessageMeta, folder: &str, uid: u32) -> anyhow::Result<()> {
+        let account = meta.account_id;
+        let old = meta.clone();
+        self.index
+            .remove((account, old.folder.as_str(), old.date, old.id))?;
+        meta.places.push(Place {
+            folder: std::mem::take(&mut meta.folder),
+            uid: meta.uid,
+            listed: false,
+        });
+        meta.folder = folder.to_string();
+        meta.uid = uid;
+        if let Some(mid) = meta.summary.message_id.clone() {
+            self.carried.remove((account, mid.as_str()))?;
+            meta.hidden = self.hidden.get((account, "", mid.as_str()))?.is_some();
+        }
+        self.index.insert(
+            (account, folder, meta.date, meta.id),
+            meta.index_row().encode().as_slice(),
+        )?;
+        self.derived
+            .apply(Some(&old.entry()), Some(&meta.entry()))?;
+        self.messages
+            .insert(meta.id, record::encode(&meta).as_slice())?;
+        changes::append(
+            self.w.txn,
+            account,
+            meta.id,
+            folder,
+            Kind::Updated,
+            self.w.reason,
+        )?;
+        Ok(())
     }
 
     /// Remembers the key of a mail just stored.
@@ -90,7 +134,7 @@ impl MailWrite<'_> {
         folder: &str,
         copies: &[(u32, String)],
     ) -> anyhow::Result<Vec<u32>> {
-        let listed = self.folder(account, folder)?.is_some_and(|f| f.labels);
+        let (listed, home_over) = self.place_kind(account, folder)?;
         let mut inserter = self.inserter()?;
         let mut placed = Vec::new();
         for (uid, key) in copies {
@@ -99,12 +143,30 @@ impl MailWrite<'_> {
                 continue;
             }
             if let Some(id) = inserter.known(account, key)?
-                && inserter.add_place(account, folder, *uid, id, listed)?
+                && inserter.add_place(account, (folder, *uid), id, listed, home_over.as_deref())?
             {
                 placed.push(*uid);
             }
         }
         Ok(placed)
+    }
+
+    /// How a copy in `folder` of a stored mail is kept: (listed: a label folder, the All Mail
+    /// home it replaces: INBOX, Sent, Drafts). Copies in Trash and Spam are never places: Gmail
+    /// takes a mail there out of every other folder, so they are mail of their own (`None`
+    /// identity at the caller).
+    pub(super) fn place_kind(
+        &self,
+        account: u64,
+        folder: &str,
+    ) -> anyhow::Result<(bool, Option<String>)> {
+        let folders = self.folders(account)?;
+        let Some(state) = folders.iter().find(|f| f.name == folder) else {
+            return Ok((false, None));
+        };
+        let better = matches!(state.role.as_str(), "inbox" | "sent" | "drafts");
+        let all_mail = folders.iter().find(|f| f.all_mail).map(|f| f.name.clone());
+        Ok((state.labels, all_mail.filter(|_| better)))
     }
 
     /// Writes the index rows of a mail's places in label folders (and what the derived tables

@@ -193,7 +193,7 @@ impl<'t> MailWrite<'t> {
         detections: Vec<Option<Detection>>,
         packed: Vec<Packed>,
     ) -> anyhow::Result<Vec<MessageMeta>> {
-        let listed = self.folder(account, folder)?.is_some_and(|f| f.labels);
+        let (listed, home_over) = self.place_kind(account, folder)?;
         let mut inserter = self.inserter()?;
         let mut new = Vec::new();
         let mut packed = packed.into_iter();
@@ -205,7 +205,7 @@ impl<'t> MailWrite<'t> {
             // A copy of a mail stored meanwhile (Gmail: the same mail in another folder).
             if let Some(key) = f.identity.as_deref()
                 && let Some(id) = inserter.known(account, key)?
-                && inserter.add_place(account, folder, f.uid, id, listed)?
+                && inserter.add_place(account, (folder, f.uid), id, listed, home_over.as_deref())?
             {
                 continue;
             }

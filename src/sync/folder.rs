@@ -76,6 +76,9 @@ pub async fn sync_folder(
         identity,
         ..
     } = caps;
+    // Gmail takes mail in Trash and Spam out of every other folder: a copy there is mail of
+    // its own, never another place of a stored one.
+    let identity = identity.filter(|_| !matches!(state.role.as_str(), "trash" | "junk"));
     let limit = ctx.limit();
     let mailbox = if condstore {
         deadline(limit, "SELECT", session.select_condstore(&state.name)).await?

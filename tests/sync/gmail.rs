@@ -238,3 +238,87 @@ async fn label_path(app: &TestApp, token: &str) -> String {
         .unwrap_or_else(|| panic!("{WORK_LABEL} in the tree: {tree}"));
     work["path"].as_str().unwrap().to_string()
 }
+
+/// The id of a mail as a listing shows it.
+async fn id_of(app: &TestApp, token: &str, folder: &str, n: usize) -> String {
+    let rows = list(app, token, folder).await;
+    let mail = rows
+        .iter()
+        .find(|m| m["messageId"] == format!("gm{n}@sender.test"))
+        .unwrap_or_else(|| panic!("gm{n} in {folder}"));
+    mail["id"].as_str().unwrap().to_string()
+}
+
+/// Delete puts the mail in `[Gmail]/Trash` and spam in `[Gmail]/Spam`, out of INBOX, All Mail
+/// and its labels, as Gmail does; the mail is then listed once, in Trash (or Spam). A mail of
+/// the archive marked "needs reply" goes back to INBOX and stays in All Mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_spam_and_back_to_the_inbox_as_gmail_does() {
+    let ms = gmail_server();
+    let (app, token) = synced_app(&ms, "user1").await;
+    let trashed = id_of(&app, &token, "inbox", 27).await;
+    let (s, v) = app
+        .json(
+            "POST",
+            &format!("/api/emails/{trashed}/trash"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let spam = id_of(&app, &token, "inbox", 28).await;
+    let back = id_of(&app, &token, "session/Archive", 31).await;
+    for (id, status) in [(&spam, "spam"), (&back, "needs_reply")] {
+        let (s, v) = app
+            .json(
+                "PUT",
+                &format!("/api/emails/{id}/status"),
+                Some(&token),
+                Some(json!({"status": status})),
+            )
+            .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    eventually(Duration::from_secs(30), "the server's folders", || async {
+        let counts = [
+            ms.message_count("user1", "INBOX"),
+            ms.message_count("user1", "[Gmail]/All Mail"),
+            ms.message_count("user1", "[Gmail]/Trash"),
+            ms.message_count("user1", "[Gmail]/Spam"),
+            ms.message_count("user1", WORK_LABEL),
+            ms.message_count("user1", "Receipts"),
+        ];
+        // 27 and 28 out of INBOX, All Mail and both labels; 31 back in INBOX.
+        if std::env::var("GM_DEBUG").is_ok() {
+            eprintln!("COUNTS {counts:?}");
+        }
+        (counts == [29, 38, 1, 1, 4, 4]).then_some(())
+    })
+    .await;
+    full_pass(&app, &token).await;
+    let trash = list(&app, &token, "trash").await;
+    assert_eq!(message_ids(&trash), gm_ids([27]), "trash");
+    let junk = list(&app, &token, "session/Spam").await;
+    assert_eq!(message_ids(&junk), gm_ids([28]), "spam");
+    let mut inbox: Vec<usize> = INBOX.filter(|i| ![27, 28].contains(i)).collect();
+    inbox.push(31);
+    assert_eq!(
+        message_ids(&list(&app, &token, "inbox").await),
+        gm_ids(inbox)
+    );
+    let archive = list(&app, &token, "session/Archive").await;
+    assert_eq!(
+        message_ids(&archive),
+        gm_ids((30..40).filter(|i| *i != 31)),
+        "archive view"
+    );
+    let work = list(
+        &app,
+        &token,
+        &format!("box:{}", url(&label_path(&app, &token).await)),
+    )
+    .await;
+    assert_eq!(message_ids(&work), gm_ids([25, 26, 29, 30]), "label");
+    let found = search(&app, &token, "חשבונית").await;
+    assert_eq!(message_ids(&found), gm_ids(ALL_MAIL), "search: each once");
+}
