@@ -34,6 +34,8 @@ pub enum Act {
     PrefixAndForward(Vec<u8>),
     /// Answer the client with these bytes; the server never sees the line.
     Answer(Vec<u8>),
+    /// Send the server this line instead (with its line end).
+    Replace(Vec<u8>),
 }
 
 /// What a relay changes. Both default to passing everything.
@@ -178,6 +180,7 @@ async fn client_to_server(
         };
         match shared.rewrite.client_line(&read) {
             Act::Forward => {}
+            Act::Replace(instead) => line = instead,
             Act::PrefixAndForward(first) => {
                 let _ = to_client.lock().await.write_all(&first).await;
             }

@@ -322,3 +322,46 @@ async fn delete_spam_and_back_to_the_inbox_as_gmail_does() {
     let found = search(&app, &token, "חשבונית").await;
     assert_eq!(message_ids(&found), gm_ids(ALL_MAIL), "search: each once");
 }
+
+/// With Gmail's extension (X-GM-EXT-1, here a stand-in relay deriving the ids from Dovecot's
+/// data), a mail's copies are known by `X-GM-MSGID`: 40 downloads, each mail once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
+    use crate::common::imap_relay::{self, Relay};
+    use std::sync::atomic::Ordering;
+    let ms = gmail_server();
+    let gmail = std::sync::Arc::new(super::speaks_gmail::Gmail::default());
+    let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    assert_eq!(connect(&app, &token, account).await.0, 200);
+    wait_synced(&app, &token).await;
+    let sync = super::outlook::sync_status(&app, &token).await;
+    assert_eq!(sync["fetchedMessages"], 40, "one download per mail: {sync}");
+    assert!(gmail.msgid_fetches.load(Ordering::Relaxed) > 0, "X-GM-MSGID asked");
+    let id: u64 = id_of(&app, &token, "inbox", 26).await.parse().unwrap();
+    let meta = mailclient::mailstore::MailRead::new(&app.state.store)
+        .unwrap()
+        .meta(id)
+        .unwrap()
+        .unwrap();
+    assert!(
+        meta.identity.as_deref().is_some_and(|k| k.starts_with("gm:")),
+        "{:?}",
+        meta.identity
+    );
+    // Home INBOX; places All Mail, its label and Starred.
+    let mut places: Vec<&str> = meta.places.iter().map(|p| p.folder.as_str()).collect();
+    places.sort();
+    assert_eq!(meta.folder, "INBOX");
+    assert_eq!(
+        places,
+        ["&BeIF0QXVBdMF1A-", "[Gmail]/All Mail", "[Gmail]/Starred"],
+        "{:?}",
+        meta.places
+    );
+    let counts = get(&app, &token, "/api/emails/counts").await;
+    assert_eq!((counts["starred"].as_u64(), counts["inbox"].as_u64()), (Some(3), Some(30)));
+    let archive = list(&app, &token, "session/Archive").await;
+    assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
+}

@@ -18,6 +18,7 @@ mod gmail;
 mod messages;
 mod mirror;
 mod outlook;
+mod speaks_gmail;
 mod waiting;
 
 /// A directory of raw messages for `MailServer::seed`, named so they load in order.
