@@ -365,3 +365,70 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
     let archive = list(&app, &token, "session/Archive").await;
     assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
 }
+
+/// New mail, a draft and a sent mail on the Gmail-shaped mailbox: new mail (in INBOX, then in
+/// All Mail as Gmail files it) is downloaded and listed once; a draft is saved in
+/// `[Gmail]/Drafts` and a sent mail in `[Gmail]/Sent Mail`, each listed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_mail_a_draft_and_a_send_on_a_gmail_mailbox() {
+    let ms = gmail_server();
+    let app = TestApp::with_config(&format!(
+        "{}\n[compose]\nundo_send_secs = 0\n",
+        ms.config_toml()
+    ));
+    let token = app.admin_token("dana", ADMIN_PASSWORD).await;
+    assert_eq!(connect(&app, &token, ms.account("user1")).await.0, 200);
+    wait_synced(&app, &token).await;
+
+    ms.deliver("user1@example.test", &gmail_mail(40));
+    eventually(Duration::from_secs(30), "the new mail", || async {
+        (inbox_total(&app, &token).await == 31).then_some(())
+    })
+    .await;
+    // Gmail has it in All Mail too.
+    ms.doveadm(&[
+        "copy", "-u", "user1@example.test", "[Gmail]/All Mail", "mailbox", "INBOX", "header",
+        "Message-ID", "gm40@sender.test",
+    ]);
+    full_pass(&app, &token).await;
+    assert_eq!(ms.message_count("user1", "[Gmail]/All Mail"), 41);
+    let sync = super::outlook::sync_status(&app, &token).await;
+    assert_eq!(sync["fetchedMessages"], 41, "{sync}");
+    assert_eq!(inbox_total(&app, &token).await, 31);
+    let found = search(&app, &token, "חשבונית").await;
+    assert_eq!(found.len(), 41, "each once");
+
+    let original = id_of(&app, &token, "inbox", 0).await;
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/drafts/save",
+            Some(&token),
+            Some(json!({"originalEmail": {"id": original, "messageId": "gm0@sender.test",
+                "from": "noa@sender.test", "from_name": "Noa", "subject": "חשבונית 0"},
+                "draftContent": "<p>טיוטה</p>"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(ms.message_count("user1", "[Gmail]/Drafts"), 1);
+    let (s, v) = app
+        .json(
+            "POST",
+            "/api/emails/send",
+            Some(&token),
+            Some(json!({"from": "user1@example.test", "to": ["user2@example.test"],
+                "subject": "נשלח מ-Gmail", "body": "<p>שלום</p>"})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    eventually(Duration::from_secs(30), "the sent copy", || async {
+        (ms.message_count("user1", "[Gmail]/Sent Mail") == 1).then_some(())
+    })
+    .await;
+    full_pass(&app, &token).await;
+    let (_, drafts) = app.json("GET", "/api/drafts", Some(&token), None).await;
+    assert_eq!(drafts["total"], 1, "{drafts}");
+    let sent = list(&app, &token, "sent").await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["subject"], "נשלח מ-Gmail");
+}
