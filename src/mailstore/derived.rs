@@ -466,6 +466,9 @@ pub fn build_step(txn: &WriteTransaction, limit: usize) -> anyhow::Result<Option
     let mut d = Derived::open(txn)?;
     for meta in &metas {
         d.apply(None, Some(&meta.entry()))?;
+        for p in meta.places.iter().filter(|p| p.listed) {
+            d.apply(None, Some(&meta.place_entry(&p.folder)))?;
+        }
     }
     Ok(if next.is_none() && metas.is_empty() {
         None

@@ -338,7 +338,10 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
     wait_synced(&app, &token).await;
     let sync = super::outlook::sync_status(&app, &token).await;
     assert_eq!(sync["fetchedMessages"], 40, "one download per mail: {sync}");
-    assert!(gmail.msgid_fetches.load(Ordering::Relaxed) > 0, "X-GM-MSGID asked");
+    assert!(
+        gmail.msgid_fetches.load(Ordering::Relaxed) > 0,
+        "X-GM-MSGID asked"
+    );
     let id: u64 = id_of(&app, &token, "inbox", 26).await.parse().unwrap();
     let meta = mailclient::mailstore::MailRead::new(&app.state.store)
         .unwrap()
@@ -346,7 +349,9 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
         .unwrap()
         .unwrap();
     assert!(
-        meta.identity.as_deref().is_some_and(|k| k.starts_with("gm:")),
+        meta.identity
+            .as_deref()
+            .is_some_and(|k| k.starts_with("gm:")),
         "{:?}",
         meta.identity
     );
@@ -361,7 +366,10 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
         meta.places
     );
     let counts = get(&app, &token, "/api/emails/counts").await;
-    assert_eq!((counts["starred"].as_u64(), counts["inbox"].as_u64()), (Some(3), Some(30)));
+    assert_eq!(
+        (counts["starred"].as_u64(), counts["inbox"].as_u64()),
+        (Some(3), Some(30))
+    );
     let archive = list(&app, &token, "session/Archive").await;
     assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
 }
@@ -387,8 +395,15 @@ async fn new_mail_a_draft_and_a_send_on_a_gmail_mailbox() {
     .await;
     // Gmail has it in All Mail too.
     ms.doveadm(&[
-        "copy", "-u", "user1@example.test", "[Gmail]/All Mail", "mailbox", "INBOX", "header",
-        "Message-ID", "gm40@sender.test",
+        "copy",
+        "-u",
+        "user1@example.test",
+        "[Gmail]/All Mail",
+        "mailbox",
+        "INBOX",
+        "header",
+        "Message-ID",
+        "gm40@sender.test",
     ]);
     full_pass(&app, &token).await;
     assert_eq!(ms.message_count("user1", "[Gmail]/All Mail"), 41);
@@ -404,9 +419,11 @@ async fn new_mail_a_draft_and_a_send_on_a_gmail_mailbox() {
             "POST",
             "/api/drafts/save",
             Some(&token),
-            Some(json!({"originalEmail": {"id": original, "messageId": "gm0@sender.test",
+            Some(
+                json!({"originalEmail": {"id": original, "messageId": "gm0@sender.test",
                 "from": "noa@sender.test", "from_name": "Noa", "subject": "חשבונית 0"},
-                "draftContent": "<p>טיוטה</p>"})),
+                "draftContent": "<p>טיוטה</p>"}),
+            ),
         )
         .await;
     assert_eq!(s, 200, "{v}");
@@ -416,8 +433,10 @@ async fn new_mail_a_draft_and_a_send_on_a_gmail_mailbox() {
             "POST",
             "/api/emails/send",
             Some(&token),
-            Some(json!({"from": "user1@example.test", "to": ["user2@example.test"],
-                "subject": "נשלח מ-Gmail", "body": "<p>שלום</p>"})),
+            Some(
+                json!({"from": "user1@example.test", "to": ["user2@example.test"],
+                "subject": "נשלח מ-Gmail", "body": "<p>שלום</p>"}),
+            ),
         )
         .await;
     assert_eq!(s, 200, "{v}");

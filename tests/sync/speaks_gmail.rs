@@ -23,7 +23,9 @@ impl Rewrite for Gmail {
         }
         self.msgid_fetches.fetch_add(1, Ordering::Relaxed);
         let mut out = text.replace("X-GM-MSGID", "ENVELOPE");
-        out = out.replace(" X-GM-THRID", "").replace("X-GM-THRID", "ENVELOPE");
+        out = out
+            .replace(" X-GM-THRID", "")
+            .replace("X-GM-THRID", "ENVELOPE");
         Act::Replace(out.into_bytes())
     }
 
@@ -52,7 +54,11 @@ fn envelope_to_ids(text: &str) -> Option<String> {
     let message_id = fields.get(9)?.clone();
     let in_reply_to = fields.get(8)?.clone();
     let msgid = id_of(&message_id);
-    let thrid = if in_reply_to == "NIL" { msgid } else { id_of(&in_reply_to) };
+    let thrid = if in_reply_to == "NIL" {
+        msgid
+    } else {
+        id_of(&in_reply_to)
+    };
     Some(format!(
         "{}X-GM-MSGID {msgid} X-GM-THRID {thrid}{}",
         &text[..start],
