@@ -131,6 +131,21 @@ async fn a_gmail_mailbox_is_downloaded_counted_and_listed_once_per_mail() {
     })
     .await;
     assert_eq!(message_ids(&found), gm_ids(ALL_MAIL), "search");
+    // Its labels shown as labels, the Hebrew one readable (Gmail's Starred is no label).
+    let row = found
+        .iter()
+        .find(|r| r["messageId"] == "gm28@sender.test")
+        .unwrap();
+    assert_eq!(
+        row["folderLabels"],
+        json!(["Receipts", WORK_LABEL]),
+        "{row}"
+    );
+    let row = found
+        .iter()
+        .find(|r| r["messageId"] == "gm26@sender.test")
+        .unwrap();
+    assert_eq!(row["folderLabels"], json!([WORK_LABEL]), "{row}");
 
     let counts = get(&app, &token, "/api/emails/counts").await;
     assert_eq!(counts["starred"], 3, "{counts}");
