@@ -272,6 +272,7 @@ mod tests {
             internal_date: Some(1_700_000_000),
             raw: raw.as_bytes().to_vec(),
             identity: None,
+            thread: None,
         };
         w.insert_messages(1, "INBOX", &[mail]).unwrap();
         txn.commit().unwrap();

@@ -50,6 +50,7 @@ fn fill(dir: &Path, n: u32) {
                     )
                     .into_bytes(),
                     identity: None,
+                    thread: None,
                 }
             })
             .collect();

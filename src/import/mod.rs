@@ -289,6 +289,7 @@ fn store_batch(
                 internal_date: item.internal_date,
                 raw: item.raw,
                 identity: None,
+                thread: None,
             };
             let meta =
                 inserter.insert(account.id, &item.folder, &fetched, summary, Some(packed))?;

@@ -48,6 +48,7 @@ fn fetched(uid: u32, headers: &str, seen: bool) -> Fetched {
         raw: format!("{headers}\r\nFrom: Dana <dana@example.test>\r\n\r\nbody {uid}\r\n")
             .into_bytes(),
         identity: None,
+        thread: None,
     }
 }
 

@@ -97,7 +97,10 @@ impl<'t> Inserter<'t> {
             .date
             .or(f.internal_date)
             .unwrap_or_else(crate::kit::now);
-        let thread_id = thread_for(&self.msgids, &self.subjects, account, id, &summary)?;
+        let thread_id = match &f.thread {
+            Some(t) => t.clone(),
+            None => thread_for(&self.msgids, &self.subjects, account, id, &summary)?,
+        };
         let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
         let is_hidden = self
             .hidden

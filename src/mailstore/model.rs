@@ -292,6 +292,8 @@ pub struct Fetched {
     /// Its key in a Gmail-shaped mailbox ([`Identity::key`]): a copy of a mail stored already
     /// becomes another place of it.
     pub identity: Option<String>,
+    /// The server's own thread id (Gmail's `X-GM-THRID`), which then decides its thread.
+    pub thread: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

@@ -281,6 +281,8 @@ async fn walk(
     let mut keys: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
     // ... and the UIDs of the window to fetch (a placed copy is never downloaded).
     let mut unplaced: Vec<u32> = Vec::new();
+    // ... and Gmail's thread ids of those copies (X-GM-THRID).
+    let mut threads: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
     let _bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
@@ -294,8 +296,13 @@ async fn walk(
             let copies = fetch_identities(ctx, session, lo, hi, kind).await?;
             let keyed: Vec<(u32, String)> = copies
                 .iter()
-                .filter_map(|(uid, _, key)| Some((*uid, key.clone()?)))
+                .filter_map(|c| Some((c.uid, c.key.clone()?)))
                 .collect();
+            threads.extend(
+                copies
+                    .iter()
+                    .filter_map(|c| Some((c.uid, c.thread.clone()?))),
+            );
             let (account, folder) = (ctx.account_id, state.name.clone());
             let asked = keyed.clone();
             let placed: HashSet<u32> = ctx
@@ -306,8 +313,8 @@ async fn walk(
             keys.extend(keyed.into_iter().filter(|(uid, _)| !placed.contains(uid)));
             let left: Vec<(u32, u32)> = copies
                 .into_iter()
-                .filter(|(uid, _, _)| !placed.contains(uid))
-                .map(|(uid, size, _)| (uid, size))
+                .filter(|c| !placed.contains(&c.uid))
+                .map(|c| (c.uid, c.size))
                 .collect();
             unplaced = left.iter().map(|(uid, _)| *uid).collect();
             left
@@ -327,6 +334,7 @@ async fn walk(
             let mut batch = fetch_bodies(ctx, session, &set, chunk.lo, chunk.hi).await?;
             for f in &mut batch {
                 f.identity = keys.remove(&f.uid);
+                f.thread = threads.remove(&f.uid);
             }
             fetching += started.elapsed();
             match order {
@@ -413,7 +421,17 @@ fn uid_set_text(uids: &[u32], lo: u32, hi: u32) -> String {
     }
 }
 
-/// (UID, RFC822.SIZE, key) of the messages with UIDs in `lo..=hi` of a Gmail-shaped mailbox:
+/// One copy in a folder of a Gmail-shaped mailbox, before its body is fetched.
+struct Copy {
+    uid: u32,
+    size: u32,
+    /// Its key (`Identity::key`): the same in every folder the mail is in.
+    key: Option<String>,
+    /// Gmail's thread id (X-GM-THRID), as the mail's thread key.
+    thread: Option<String>,
+}
+
+/// The copies (UID, RFC822.SIZE, key, thread) of the messages with UIDs in `lo..=hi` of a Gmail-shaped mailbox:
 /// `X-GM-MSGID` where Gmail's extension is offered, else the Message-ID from the ENVELOPE.
 async fn fetch_identities(
     ctx: &Ctx,
@@ -421,16 +439,26 @@ async fn fetch_identities(
     lo: u32,
     hi: u32,
     kind: Identity,
-) -> anyhow::Result<Vec<(u32, u32, Option<String>)>> {
+) -> anyhow::Result<Vec<Copy>> {
     let limit = ctx.limit();
     let mut out = Vec::new();
     ctx.count_fetch_command(false);
     let range = format!("{lo}:{hi}");
-    let query = match kind {
-        Identity::GmailMsgId => "(UID RFC822.SIZE X-GM-MSGID)",
-        Identity::MessageIdSize => "(UID RFC822.SIZE ENVELOPE)",
-    };
+    if kind == Identity::GmailMsgId {
+        let ids = deadline(limit, "FETCH", imap::uid_fetch_gmail_ids(session, &range)).await?;
+        return Ok(ids
+            .into_iter()
+            .filter(|i| (lo..=hi).contains(&i.uid))
+            .map(|i| Copy {
+                uid: i.uid,
+                size: i.size,
+                key: kind.key(Some(i.msgid), None, i.size),
+                thread: i.thrid.map(|t| format!("gm-thread:{t}")),
+            })
+            .collect());
+    }
     begin(session);
+    let query = "(UID RFC822.SIZE ENVELOPE)";
     let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, query)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         if let (Some(uid), Some(size)) = (fetch.uid, fetch.size)
@@ -440,8 +468,13 @@ async fn fetch_identities(
                 .envelope()
                 .and_then(|e| e.message_id.as_deref())
                 .map(|m| String::from_utf8_lossy(m).into_owned());
-            let key = kind.key(fetch.gmail_msg_id().copied(), message_id.as_deref(), size);
-            out.push((uid, size, key));
+            let key = kind.key(None, message_id.as_deref(), size);
+            out.push(Copy {
+                uid,
+                size,
+                key,
+                thread: None,
+            });
         }
     }
     drop(stream);
@@ -479,6 +512,7 @@ async fn fetch_bodies(
             internal_date: fetch.internal_date().map(|d| d.timestamp()),
             raw,
             identity: None,
+            thread: None,
         });
     }
     drop(stream);

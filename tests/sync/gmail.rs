@@ -370,6 +370,9 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
         "{:?}",
         meta.identity
     );
+    // Its thread is Gmail's (X-GM-THRID).
+    let thrid = super::speaks_gmail::id_of("<gm26@sender.test>");
+    assert_eq!(meta.thread_id, format!("gm-thread:{thrid}"));
     // Home INBOX; places All Mail, its label and Starred.
     let mut places: Vec<&str> = meta.places.iter().map(|p| p.folder.as_str()).collect();
     places.sort();

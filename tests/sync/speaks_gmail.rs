@@ -104,7 +104,7 @@ fn top_level(text: &str, open: usize) -> Option<(usize, Vec<String>)> {
 }
 
 /// A stable 63-bit id of a Message-ID (FNV-1a).
-fn id_of(message_id: &str) -> u64 {
+pub fn id_of(message_id: &str) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in message_id.trim_matches('"').bytes() {
         h ^= u64::from(b);
