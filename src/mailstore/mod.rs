@@ -7,7 +7,10 @@
 //!
 //! Per message: a JSON `MessageMeta` (what the list shows), its raw bytes (the reading pane
 //! parses them on demand, and a restart never refetches them), its place in its folder by UID
-//! and by date (`IndexRow`), and its thread key. Every reader checks that the account belongs
+//! and by date (`IndexRow`), and its thread key. A mail the server holds in several folders
+//! (Gmail: INBOX, All Mail and each label) is one message whose other copies are its places
+//! (`places.rs`): their UIDs map to the same id, a place in a label folder has an index row
+//! there, and an expunge removes one place (the mail goes with its last). Every reader checks that the account belongs
 //! to the signed-in user first: the store itself knows accounts, not users.
 //!
 //! Reading: `MailRead::new(&store)`; changing: `MailWrite::new(&txn, Reason::…)` inside the
