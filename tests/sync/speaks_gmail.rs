@@ -37,10 +37,11 @@ impl Rewrite for Gmail {
             out.insert_str(end, " X-GM-EXT-1");
             return vec![out.into_bytes()];
         }
-        if text.starts_with("* ") && text.contains(" FETCH ") {
-            if let Some(out) = envelope_to_ids(&text) {
-                return vec![out.into_bytes()];
-            }
+        if text.starts_with("* ")
+            && text.contains(" FETCH ")
+            && let Some(out) = envelope_to_ids(&text)
+        {
+            return vec![out.into_bytes()];
         }
         vec![line]
     }
