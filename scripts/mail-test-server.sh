@@ -18,6 +18,7 @@
 #                                  IDLE, to test a server that has none
 #   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g.
 #                                  "Sent Messages", leaving "Sent" free for a user's own folder
+#   env MAILTEST_GMAIL=1           (start) Gmail's folders: [Gmail]/All Mail (\All), Sent Mail,…
 #
 # Users user1..user3@example.test, passwords pass1..pass3 (bare user1 works too). Mail lives in
 # DIR/mail/example.test/USER/Maildir (INBOX = that dir, folder F = Maildir/F). Ports: env
@@ -205,68 +206,13 @@ EOF
 }"
   fi
 
-  # MAILTEST_GMAIL=1: the folders Gmail shows over IMAP (labels are folders, and every mail is
-  # again in [Gmail]/All Mail, marked \All): tests/sync/gmail.rs.
+  # The special-use folders; MAILTEST_GMAIL=1 names them as Gmail does over IMAP (every mail is
+  # again in "[Gmail]/All Mail", marked \All; labels are folders): tests/sync/gmail.rs.
+  local G="" DRAFTS=Drafts JUNK=Junk TRASH=Trash SENT=${MAILTEST_SENT_NAME:-Sent}
+  local ARCHIVE=Archive ARCHIVE_USE=Archive STARRED=""
   if [ -n "${MAILTEST_GMAIL:-}" ]; then
-    namespace_block=$(cat << NS
-namespace inbox {
-  inbox = yes
-  separator = /
-  mailbox "[Gmail]/All Mail" {
-    special_use = \\All
-    auto = subscribe
-  }
-  mailbox "[Gmail]/Sent Mail" {
-    special_use = \\Sent
-    auto = subscribe
-  }
-  mailbox "[Gmail]/Drafts" {
-    special_use = \\Drafts
-    auto = subscribe
-  }
-  mailbox "[Gmail]/Spam" {
-    special_use = \\Junk
-    auto = subscribe
-  }
-  mailbox "[Gmail]/Trash" {
-    special_use = \\Trash
-    auto = subscribe
-  }
-  mailbox "[Gmail]/Starred" {
-    special_use = \\Flagged
-    auto = subscribe
-  }
-}
-NS
-)
-  else
-    namespace_block=$(cat << NS
-namespace inbox {
-  inbox = yes
-  separator = /
-  mailbox Drafts {
-    special_use = \\Drafts
-    auto = subscribe
-  }
-  mailbox "${MAILTEST_SENT_NAME:-Sent}" {
-    special_use = \\Sent
-    auto = subscribe
-  }
-  mailbox Junk {
-    special_use = \\Junk
-    auto = subscribe
-  }
-  mailbox Trash {
-    special_use = \\Trash
-    auto = subscribe
-  }
-  mailbox Archive {
-    special_use = \\Archive
-    auto = subscribe
-  }
-}
-NS
-)
+    G="[Gmail]/" JUNK=Spam SENT="[Gmail]/Sent Mail" ARCHIVE="[Gmail]/All Mail" ARCHIVE_USE=All
+    STARRED=$'\n  mailbox "[Gmail]/Starred" {\n    special_use = \\Flagged\n    auto = subscribe\n  }'
   fi
   cat > "$T/dovecot/dovecot.conf" << EOF
 # Private test instance. Everything lives under $T.
@@ -307,7 +253,30 @@ userdb {
   default_fields = uid=mail gid=mail home=$T/mail/%d/%n
 }
 
-$namespace_block
+namespace inbox {
+  inbox = yes
+  separator = /
+  mailbox "$G$DRAFTS" {
+    special_use = \\Drafts
+    auto = subscribe
+  }
+  mailbox "$SENT" {
+    special_use = \\Sent
+    auto = subscribe
+  }
+  mailbox "$G$JUNK" {
+    special_use = \\Junk
+    auto = subscribe
+  }
+  mailbox "$G$TRASH" {
+    special_use = \\Trash
+    auto = subscribe
+  }
+  mailbox "$ARCHIVE" {
+    special_use = \\$ARCHIVE_USE
+    auto = subscribe
+  }$STARRED
+}
 
 service imap-login {
   inet_listener imap {

@@ -178,22 +178,7 @@ impl MailWrite<'_> {
         let mut index = self.txn.open_table(INDEX)?;
         let mut derived = Derived::open(self.txn)?;
         for p in meta.places.iter().filter(|p| p.listed) {
-            let new = meta.place_entry(&p.folder);
-            let old = index
-                .insert(
-                    (meta.account_id, p.folder.as_str(), meta.date, meta.id),
-                    meta.index_row().encode().as_slice(),
-                )?
-                .map(|v| {
-                    let row = IndexView(v.value());
-                    (row.bits(), row.thread())
-                });
-            let old = old.map(|(bits, thread)| Entry {
-                bits,
-                thread,
-                ..new.clone()
-            });
-            derived.apply(old.as_ref(), Some(&new))?;
+            put_row(&mut index, &mut derived, meta, &meta.place_entry(&p.folder))?;
         }
         Ok(())
     }
@@ -299,4 +284,30 @@ impl MailWrite<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes `meta`'s index row in `new.folder` and moves what the derived tables hold from the
+/// row as it was (its bits and thread; its sender never changes after the insert) to `new`.
+pub(super) fn put_row(
+    index: &mut redb::Table<(u64, &'static str, i64, u64), &'static [u8]>,
+    derived: &mut Derived,
+    meta: &MessageMeta,
+    new: &Entry,
+) -> anyhow::Result<()> {
+    let old = index
+        .insert(
+            (meta.account_id, new.folder, meta.date, meta.id),
+            meta.index_row().encode().as_slice(),
+        )?
+        .map(|v| {
+            let row = IndexView(v.value());
+            (row.bits(), row.thread())
+        });
+    let old = old.map(|(bits, thread)| Entry {
+        bits,
+        thread,
+        ..new.clone()
+    });
+    derived.apply(old.as_ref(), Some(new))?;
+    Ok(())
 }

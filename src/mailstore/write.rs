@@ -109,25 +109,11 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(MESSAGES)?
             .insert(meta.id, record::encode(meta).as_slice())?;
-        let new = meta.entry();
-        let old = {
+        {
             let mut index = self.txn.open_table(INDEX)?;
-            let old = index.insert(
-                (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
-                meta.index_row().encode().as_slice(),
-            )?;
-            // The row as it was: its sender never changes after the insert.
-            old.map(|v| {
-                let row = IndexView(v.value());
-                (row.bits(), row.thread())
-            })
-        };
-        let old = old.map(|(bits, thread)| Entry {
-            bits,
-            thread,
-            ..new.clone()
-        });
-        Derived::open(self.txn)?.apply(old.as_ref(), Some(&new))?;
+            let mut derived = Derived::open(self.txn)?;
+            super::places::put_row(&mut index, &mut derived, meta, &meta.entry())?;
+        }
         self.index_places(meta)?;
         self.log(meta, Kind::Updated)?;
         Ok(())
