@@ -346,6 +346,24 @@ fn a_mail_in_several_folders_is_one_mail_with_places() {
     assert_eq!(read.rows(1, "Work").unwrap().count(), 1);
     drop(read);
 
+    // The label renamed: the mail stays home in INBOX, its place follows.
+    let txn = store.begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    assert_eq!(w.rename_folder(1, "Work", "Clients", "Clients").unwrap(), 1);
+    txn.commit().unwrap();
+    let meta = MailRead::new(&store).unwrap().meta(id).unwrap().unwrap();
+    assert_eq!(meta.folder, "INBOX");
+    assert!(
+        meta.places
+            .iter()
+            .any(|p| p.folder == "Clients" && p.listed)
+    );
+    let renamed = snapshot(&store);
+    let counted: BTreeSet<&str> = renamed.0.keys().map(|(_, f, _)| f.as_str()).collect();
+    assert_eq!(counted, BTreeSet::from(["Clients", "INBOX"]));
+    rebuild(&store);
+    assert_eq!(snapshot(&store), renamed);
+
     // Archived on the server: out of INBOX, home now All Mail, still in its label.
     let txn = store.begin_write().unwrap();
     let w = MailWrite::new(&txn, Reason::Sync);
@@ -354,23 +372,23 @@ fn a_mail_in_several_folders_is_one_mail_with_places() {
     let meta = MailRead::new(&store).unwrap().meta(id).unwrap().unwrap();
     assert_eq!((meta.folder.as_str(), meta.uid), ("[Gmail]/All Mail", 7));
     assert_eq!(meta.places.len(), 1);
-    assert_eq!(meta.places[0].folder, "Work");
+    assert_eq!(meta.places[0].folder, "Clients");
     let snap = snapshot(&store);
     let counted: BTreeSet<&str> = snap.0.keys().map(|(_, f, _)| f.as_str()).collect();
-    assert_eq!(counted, BTreeSet::from(["Work", "[Gmail]/All Mail"]));
+    assert_eq!(counted, BTreeSet::from(["Clients", "[Gmail]/All Mail"]));
     rebuild(&store);
     assert_eq!(snapshot(&store), snap);
 
     // Gone from every folder: the mail goes, and with it its key.
     let txn = store.begin_write().unwrap();
     let w = MailWrite::new(&txn, Reason::Sync);
-    w.remove_missing(1, "Work", &HashSet::new()).unwrap();
+    w.remove_missing(1, "Clients", &HashSet::new()).unwrap();
     assert!(w.meta(id).unwrap().is_some(), "still in All Mail");
     w.remove_missing(1, "[Gmail]/All Mail", &HashSet::new())
         .unwrap();
     assert!(w.meta(id).unwrap().is_none());
     assert_eq!(
-        w.place_known(1, "Work", &[(9, key)]).unwrap(),
+        w.place_known(1, "Clients", &[(9, key)]).unwrap(),
         Vec::<u32>::new()
     );
     txn.commit().unwrap();
