@@ -19,6 +19,7 @@
 #   env MAILTEST_IMAP_COMPRESS=1   (start) Dovecot offers COMPRESS=DEFLATE (its imap_zlib plugin)
 #   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g.
 #                                  "Sent Messages", leaving "Sent" free for a user's own folder
+#   env MAILTEST_GMAIL=1           (start) Gmail's folders: [Gmail]/All Mail (\All), Sent Mail,…
 #
 # Users user1..user3@example.test, passwords pass1..pass3 (bare user1 works too). Mail lives in
 # DIR/mail/example.test/USER/Maildir (INBOX = that dir, folder F = Maildir/F). Ports: env
@@ -214,6 +215,14 @@ protocol imap {
 }'
   fi
 
+  # The special-use folders; MAILTEST_GMAIL=1 names them as Gmail does over IMAP (every mail is
+  # again in "[Gmail]/All Mail", marked \All; labels are folders): tests/sync/gmail.rs.
+  local G="" DRAFTS=Drafts JUNK=Junk TRASH=Trash SENT=${MAILTEST_SENT_NAME:-Sent}
+  local ARCHIVE=Archive ARCHIVE_USE=Archive STARRED=""
+  if [ -n "${MAILTEST_GMAIL:-}" ]; then
+    G="[Gmail]/" JUNK=Spam SENT="[Gmail]/Sent Mail" ARCHIVE="[Gmail]/All Mail" ARCHIVE_USE=All
+    STARRED=$'\n  mailbox "[Gmail]/Starred" {\n    special_use = \\Flagged\n    auto = subscribe\n  }'
+  fi
   cat > "$T/dovecot/dovecot.conf" << EOF
 # Private test instance. Everything lives under $T.
 instance_name = mailtest-$IMAP_PORT
@@ -256,26 +265,26 @@ userdb {
 namespace inbox {
   inbox = yes
   separator = /
-  mailbox Drafts {
+  mailbox "$G$DRAFTS" {
     special_use = \\Drafts
     auto = subscribe
   }
-  mailbox "${MAILTEST_SENT_NAME:-Sent}" {
+  mailbox "$SENT" {
     special_use = \\Sent
     auto = subscribe
   }
-  mailbox Junk {
+  mailbox "$G$JUNK" {
     special_use = \\Junk
     auto = subscribe
   }
-  mailbox Trash {
+  mailbox "$G$TRASH" {
     special_use = \\Trash
     auto = subscribe
   }
-  mailbox Archive {
-    special_use = \\Archive
+  mailbox "$ARCHIVE" {
+    special_use = \\$ARCHIVE_USE
     auto = subscribe
-  }
+  }$STARRED
 }
 
 service imap-login {

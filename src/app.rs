@@ -271,6 +271,8 @@ mod tests {
             flags: Default::default(),
             internal_date: Some(1_700_000_000),
             raw: raw.as_bytes().to_vec(),
+            identity: None,
+            thread: None,
         };
         w.insert_messages(1, "INBOX", &[mail]).unwrap();
         txn.commit().unwrap();

@@ -121,6 +121,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "push notifications: the users' devices and the server's VAPID key",
         apply: m0021_push,
     },
+    Migration {
+        version: 22,
+        name: "mail: the keys a Gmail-shaped mailbox's copies of one mail are known by",
+        apply: m0022_mail_identities,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -224,6 +229,10 @@ fn m0020_labels(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0021_push(txn: &WriteTransaction) -> Result<(), redb::Error> {
     push::create_tables(txn)
+}
+
+fn m0022_mail_identities(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::create_identities(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

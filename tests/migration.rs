@@ -49,6 +49,8 @@ fn fill(dir: &Path, n: u32) {
                         s = uid % 13
                     )
                     .into_bytes(),
+                    identity: None,
+                    thread: None,
                 }
             })
             .collect();

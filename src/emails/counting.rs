@@ -62,7 +62,8 @@ pub(super) fn for_each_count(
     let accounts = account_ids(store, user_id)?;
     let mail = MailRead::new(store)?;
     for account in accounts {
-        for folder in mail.folders(account)? {
+        // A Gmail label folder's mail is counted under its home folder.
+        for folder in mail.folders(account)?.into_iter().filter(|f| !f.labels) {
             for (bits, n) in mail.counts(account, &folder.name)? {
                 f(&folder.role, bits, n as usize);
             }

@@ -30,6 +30,10 @@ pub fn virtual_folder(status: Option<&str>) -> Option<&'static str> {
     }
 }
 
+/// The role a listing gives a Gmail label folder (its stored role is ""): its mail is listed
+/// whatever its status, as Gmail shows an archived mail under its labels.
+pub const LABEL: &str = "label";
+
 /// How a listing's URL names one folder by its server path, whatever its name
 /// (`/api/threads/box:{path}`): the web opens the user's own folders so.
 pub const BOX_PREFIX: &str = "box:";
@@ -113,7 +117,8 @@ impl Selector {
             Self::Role(role) => f.role == *role,
             Self::Named(name) => f.name == *name || f.display_name == *name,
             Self::Path(path) => f.name == *path,
-            Self::Starred | Self::All | Self::Status { .. } => true,
+            // A Gmail label folder's mail is stored under its home folder too: listed there.
+            Self::Starred | Self::All | Self::Status { .. } => !f.labels,
         }
     }
 
@@ -136,10 +141,12 @@ impl Selector {
             },
             Self::Role(_) | Self::Named(_) | Self::Path(_) => match status {
                 Some(s) if AWAY.contains(&s) => {
-                    // Junk keeps its spam, Archive its processed mail, Snoozed all of its own.
+                    // Junk keeps its spam, Archive its processed mail, Snoozed all of its own,
+                    // a Gmail label all but spam (archived mail keeps its labels).
                     (role == "junk" && matches!(s, "spam" | "suspicious"))
                         || (role == "archive" && s == "processed")
                         || role == "snoozed"
+                        || (role == LABEL && !matches!(s, "spam" | "suspicious"))
                 }
                 _ => true,
             },
@@ -293,8 +300,12 @@ fn open(store: &Store, user_id: u64, sel: &Selector) -> Result<(MailRead, Vec<So
     let mail = MailRead::new(store)?;
     let mut sources = Vec::new();
     for account in accounts {
-        for folder in mail.folders(account)? {
+        for mut folder in mail.folders(account)? {
             if sel.folder_matches(&folder) {
+                // A Gmail label lists its mail whatever its status (see `row_matches`).
+                if folder.labels && folder.role.is_empty() {
+                    folder.role = LABEL.to_string();
+                }
                 sources.push(Source { account, folder });
             }
         }

@@ -40,6 +40,15 @@ pub struct EmailRow {
     /// The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
     /// (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
     pub labels: Vec<String>,
+    /// Gmail's labels of the mail: the label folders it is in besides its own folder (their
+    /// decoded names, Hebrew readable). Absent on other mailboxes.
+    #[serde(
+        rename = "folderLabels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub folder_labels: Option<Vec<String>>,
     pub status: Option<String>,
     pub priority: Option<String>,
     /// RFC 3339: the mail's date or its last status change, whichever is later.
@@ -88,6 +97,19 @@ pub struct EmailDetail {
     pub remote_allowed_for_sender: Option<bool>,
 }
 
+/// Gmail's labels of a mail: its places in label folders, decoded and sorted; None when it has
+/// none. Gmail's own folders (Starred, Important) are not the user's labels.
+fn folder_labels(m: &MessageMeta) -> Option<Vec<String>> {
+    let mut labels: Vec<String> = m
+        .places
+        .iter()
+        .filter(|p| p.listed && !p.folder.starts_with("[Gmail]/"))
+        .map(|p| crate::mail::mutf7::decode(&p.folder))
+        .collect();
+    labels.sort();
+    (!labels.is_empty()).then_some(labels)
+}
+
 /// A list row: everything but the bodies.
 pub fn row(m: &MessageMeta) -> EmailRow {
     let s = &m.summary;
@@ -118,6 +140,7 @@ pub fn row(m: &MessageMeta) -> EmailRow {
             .filter(|k| crate::mailstore::keywords::is_label(k))
             .cloned()
             .collect(),
+        folder_labels: folder_labels(m),
         status,
         priority: m.priority.clone(),
         last_activity: iso(m.activity()),
@@ -320,6 +343,8 @@ mod tests {
             spam_score: None,
             advertisement: false,
             summary: crate::mail::parse::summary(raw.as_bytes()),
+            places: Vec::new(),
+            identity: None,
         }
     }
 

@@ -288,6 +288,8 @@ fn store_batch(
                 flags: item.flags,
                 internal_date: item.internal_date,
                 raw: item.raw,
+                identity: None,
+                thread: None,
             };
             let meta =
                 inserter.insert(account.id, &item.folder, &fetched, summary, Some(packed))?;

@@ -224,20 +224,93 @@ pub async fn uid_search_compact(
     session: &mut ImapSession,
     criteria: &str,
 ) -> Result<String, async_imap::error::Error> {
-    use async_imap::error::Error;
     let tag = session
         .run_command(format!("UID SEARCH RETURN (ALL) {criteria}"))
         .await?
         .0;
-    let mut reader = RawLines::default();
     let mut found: Vec<String> = Vec::new();
+    raw_reply(session, &tag, "SEARCH", |rest| {
+        if let Some(set) = esearch_all(rest, &tag) {
+            found.push(set.to_string());
+        }
+    })
+    .await?;
+    Ok(found.join(","))
+}
+
+/// Gmail's ids of one message (X-GM-EXT-1).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GmailIds {
+    pub uid: u32,
+    pub size: u32,
+    pub msgid: u64,
+    pub thrid: Option<u64>,
+}
+
+/// `UID FETCH <set> (UID RFC822.SIZE X-GM-MSGID X-GM-THRID)` on Gmail (X-GM-EXT-1). async-imap
+/// parses X-GM-MSGID but hands out no X-GM-THRID, so the reply (numbers only, no literals) is
+/// read here off the raw stream as `uid_search_compact` reads its own; a line without a UID and
+/// an X-GM-MSGID (another client's flag change) is skipped.
+pub async fn uid_fetch_gmail_ids(
+    session: &mut ImapSession,
+    set: &str,
+) -> Result<Vec<GmailIds>, async_imap::error::Error> {
+    let tag = session
+        .run_command(format!(
+            "UID FETCH {set} (UID RFC822.SIZE X-GM-MSGID X-GM-THRID)"
+        ))
+        .await?
+        .0;
+    let mut out = Vec::new();
+    raw_reply(session, &tag, "FETCH", |rest| {
+        if let Some(ids) = gmail_ids(rest) {
+            out.push(ids);
+        }
+    })
+    .await?;
+    Ok(out)
+}
+
+/// The ids of an untagged FETCH reply (`rest` follows the `*`).
+pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
+    let upper = rest.to_ascii_uppercase();
+    if !upper.contains(" FETCH ") {
+        return None;
+    }
+    let value = |name: &str| -> Option<u64> {
+        let at = upper.find(&format!("{name} "))? + name.len() + 1;
+        let digits: String = upper[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    };
+    Some(GmailIds {
+        uid: u32::try_from(value("(UID").or_else(|| value(" UID"))?).ok()?,
+        size: u32::try_from(value("RFC822.SIZE").unwrap_or(0)).unwrap_or(u32::MAX),
+        msgid: value("X-GM-MSGID")?,
+        thrid: value("X-GM-THRID"),
+    })
+}
+
+/// Reads the reply to the command tagged `tag` (`what` names it in errors) off the raw stream,
+/// up to and including its tagged status, handing each untagged line (after the `*`) to
+/// `untagged`. Between commands the library holds no unread bytes, and the server sends
+/// nothing after the tagged status until the next command. NO and BAD come back as
+/// async-imap's `No` and `Bad`.
+async fn raw_reply(
+    session: &mut ImapSession,
+    tag: &str,
+    what: &str,
+    mut untagged: impl FnMut(&str),
+) -> Result<(), async_imap::error::Error> {
+    use async_imap::error::Error;
+    let mut reader = RawLines::default();
     loop {
         let line = reader.next_line(session.get_mut()).await?;
         let text = String::from_utf8_lossy(&line);
         if let Some(rest) = text.strip_prefix('*') {
-            if let Some(set) = esearch_all(rest, &tag) {
-                found.push(set.to_string());
-            }
+            untagged(rest);
             continue;
         }
         let Some((line_tag, rest)) = text.split_once(' ') else {
@@ -247,17 +320,17 @@ pub async fn uid_search_compact(
             continue;
         }
         if reader.has_unread() {
-            return Err(Error::Io(std::io::Error::other(
-                "unexpected data after the SEARCH reply",
-            )));
+            return Err(Error::Io(std::io::Error::other(format!(
+                "unexpected data after the {what} reply"
+            ))));
         }
         let (status, detail) = rest.split_once(' ').unwrap_or((rest, ""));
         return match status.to_ascii_uppercase().as_str() {
-            "OK" => Ok(found.join(",")),
+            "OK" => Ok(()),
             "NO" => Err(Error::No(detail.to_string())),
             "BAD" => Err(Error::Bad(detail.to_string())),
             _ => Err(Error::Io(std::io::Error::other(format!(
-                "unexpected SEARCH status: {text}"
+                "unexpected {what} status: {text}"
             )))),
         };
     }
@@ -375,6 +448,23 @@ fn literal_length(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gmail_ids_are_read_from_a_fetch_line_and_flag_changes_are_skipped() {
+        assert_eq!(
+            gmail_ids(
+                " 12 FETCH (UID 5 RFC822.SIZE 300 X-GM-MSGID 1278455344230334865 X-GM-THRID 1266894439832287888)"
+            ),
+            Some(GmailIds {
+                uid: 5,
+                size: 300,
+                msgid: 1278455344230334865,
+                thrid: Some(1266894439832287888),
+            })
+        );
+        assert_eq!(gmail_ids(" 3 FETCH (FLAGS (\\Seen) UID 9)"), None);
+        assert_eq!(gmail_ids(" 3 EXISTS"), None);
+    }
 
     #[test]
     fn esearch_replies_give_their_all_set() {

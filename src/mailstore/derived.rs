@@ -202,6 +202,9 @@ pub(super) struct Entry<'a> {
     pub sender: &'a str,
     /// The last activity (the date, or the last triage when later).
     pub activity: i64,
+    /// Another place of the mail (a Gmail label folder): counted in that folder and its
+    /// threads there, never again in the tables of mail (tags, thread members, idle mail).
+    pub place: bool,
 }
 
 impl MessageMeta {
@@ -215,6 +218,16 @@ impl MessageMeta {
             thread: thread_hash(&self.thread_id),
             sender: self.sender_name(),
             activity: self.activity(),
+            place: false,
+        }
+    }
+
+    /// What the derived tables know of its place in the label folder `folder`.
+    pub(super) fn place_entry<'a>(&'a self, folder: &'a str) -> Entry<'a> {
+        Entry {
+            folder,
+            place: true,
+            ..self.entry()
         }
     }
 }
@@ -256,6 +269,8 @@ impl<'t> Derived<'t> {
         }
         if let Some(e) = old {
             self.count(e, false)?;
+        }
+        if let Some(e) = old.filter(|e| !e.place) {
             for tag in tags_of(e.bits) {
                 self.tags.remove((e.account, tag, e.date, e.id))?;
             }
@@ -266,6 +281,8 @@ impl<'t> Derived<'t> {
         }
         if let Some(e) = new {
             self.count(e, true)?;
+        }
+        if let Some(e) = new.filter(|e| !e.place) {
             for tag in tags_of(e.bits) {
                 self.tags.insert((e.account, tag, e.date, e.id), e.folder)?;
             }
@@ -449,6 +466,9 @@ pub fn build_step(txn: &WriteTransaction, limit: usize) -> anyhow::Result<Option
     let mut d = Derived::open(txn)?;
     for meta in &metas {
         d.apply(None, Some(&meta.entry()))?;
+        for p in meta.places.iter().filter(|p| p.listed) {
+            d.apply(None, Some(&meta.place_entry(&p.folder)))?;
+        }
     }
     Ok(if next.is_none() && metas.is_empty() {
         None

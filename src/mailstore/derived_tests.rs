@@ -47,6 +47,8 @@ fn fetched(uid: u32, headers: &str, seen: bool) -> Fetched {
         internal_date: Some(1_700_000_000 + i64::from(uid) * 60),
         raw: format!("{headers}\r\nFrom: Dana <dana@example.test>\r\n\r\nbody {uid}\r\n")
             .into_bytes(),
+        identity: None,
+        thread: None,
     }
 }
 
@@ -288,4 +290,111 @@ fn schema_14_fills_the_idle_table_of_a_store_that_held_mail() {
     assert!(snapshot(&store).5.is_empty());
     finish_build(&store);
     assert_eq!(snapshot(&store), complete);
+}
+
+/// Gmail's model: a mail in INBOX, All Mail and a label is one stored mail with two places.
+/// It is tagged once, counted in INBOX and in the label (not again in All Mail); an expunge of
+/// its home moves the home to All Mail; it goes with its last place; a rebuild agrees.
+#[test]
+fn a_mail_in_several_folders_is_one_mail_with_places() {
+    let (_dir, store) = store();
+    let key = "mid:<g@x>:100".to_string();
+    let txn = store.begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    for (name, role, labels, all_mail) in [
+        ("INBOX", "inbox", false, false),
+        ("[Gmail]/All Mail", "archive", false, true),
+        ("Work", "", true, false),
+    ] {
+        let state = FolderState {
+            name: name.into(),
+            display_name: name.into(),
+            role: role.into(),
+            labels,
+            all_mail,
+            ..FolderState::default()
+        };
+        w.save_folder(1, &state).unwrap();
+    }
+    let mut mail = fetched(3, "Message-ID: <g@x>\r\nSubject: s\r\n", false);
+    mail.flags.flagged = true;
+    mail.identity = Some(key.clone());
+    w.insert_messages(1, "INBOX", &[mail]).unwrap();
+    let other = (8, "mid:<other@x>:5".to_string());
+    let placed = w
+        .place_known(1, "[Gmail]/All Mail", &[(7, key.clone()), other])
+        .unwrap();
+    assert_eq!(placed, [7], "only the copy of a stored mail");
+    assert_eq!(w.place_known(1, "Work", &[(2, key.clone())]).unwrap(), [2]);
+    txn.commit().unwrap();
+
+    let snap = snapshot(&store);
+    let flagged: Vec<_> = snap
+        .1
+        .iter()
+        .filter(|t| t.1 == super::tags::FLAGGED)
+        .collect();
+    assert_eq!(flagged.len(), 1, "tagged once");
+    let counted: BTreeSet<&str> = snap.0.keys().map(|(_, f, _)| f.as_str()).collect();
+    assert_eq!(counted, BTreeSet::from(["INBOX", "Work"]));
+    rebuild(&store);
+    assert_eq!(snapshot(&store), snap);
+    let read = MailRead::new(&store).unwrap();
+    let id = read.id_of_uid(1, "INBOX", 3).unwrap().unwrap();
+    assert_eq!(read.id_of_uid(1, "[Gmail]/All Mail", 7).unwrap(), Some(id));
+    assert_eq!(read.id_of_uid(1, "Work", 2).unwrap(), Some(id));
+    assert_eq!(read.rows(1, "Work").unwrap().count(), 1);
+    drop(read);
+
+    // The label renamed: the mail stays home in INBOX, its place follows.
+    let txn = store.begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    assert_eq!(w.rename_folder(1, "Work", "Clients", "Clients").unwrap(), 1);
+    txn.commit().unwrap();
+    let meta = MailRead::new(&store).unwrap().meta(id).unwrap().unwrap();
+    assert_eq!(meta.folder, "INBOX");
+    assert!(
+        meta.places
+            .iter()
+            .any(|p| p.folder == "Clients" && p.listed)
+    );
+    let renamed = snapshot(&store);
+    let counted: BTreeSet<&str> = renamed.0.keys().map(|(_, f, _)| f.as_str()).collect();
+    assert_eq!(counted, BTreeSet::from(["Clients", "INBOX"]));
+    rebuild(&store);
+    assert_eq!(snapshot(&store), renamed);
+
+    // Archived on the server: out of INBOX, home now All Mail, still in its label.
+    let txn = store.begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    assert_eq!(w.remove_missing(1, "INBOX", &HashSet::new()).unwrap(), 1);
+    txn.commit().unwrap();
+    let meta = MailRead::new(&store).unwrap().meta(id).unwrap().unwrap();
+    assert_eq!((meta.folder.as_str(), meta.uid), ("[Gmail]/All Mail", 7));
+    assert_eq!(meta.places.len(), 1);
+    assert_eq!(meta.places[0].folder, "Clients");
+    let snap = snapshot(&store);
+    let counted: BTreeSet<&str> = snap.0.keys().map(|(_, f, _)| f.as_str()).collect();
+    assert_eq!(counted, BTreeSet::from(["Clients", "[Gmail]/All Mail"]));
+    rebuild(&store);
+    assert_eq!(snapshot(&store), snap);
+
+    // Gone from every folder: the mail goes, and with it its key.
+    let txn = store.begin_write().unwrap();
+    let w = MailWrite::new(&txn, Reason::Sync);
+    w.remove_missing(1, "Clients", &HashSet::new()).unwrap();
+    assert!(w.meta(id).unwrap().is_some(), "still in All Mail");
+    w.remove_missing(1, "[Gmail]/All Mail", &HashSet::new())
+        .unwrap();
+    assert!(w.meta(id).unwrap().is_none());
+    assert_eq!(
+        w.place_known(1, "Clients", &[(9, key)]).unwrap(),
+        Vec::<u32>::new()
+    );
+    txn.commit().unwrap();
+    let snap = snapshot(&store);
+    assert!(
+        snap.0.is_empty() && snap.1.is_empty() && snap.2.is_empty(),
+        "{snap:?}"
+    );
 }

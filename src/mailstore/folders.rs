@@ -47,10 +47,21 @@ impl MailWrite<'_> {
             let Some(mut meta) = self.meta(*id)? else {
                 continue;
             };
-            self.log(&meta, Kind::Removed)?;
+            // The folder may hold the mail's home or another place of it (a Gmail label:
+            // the mail stays where it is, only its label is renamed).
+            let place = meta
+                .places
+                .iter()
+                .position(|p| p.folder == old && p.uid == *uid);
+            if place.is_none() {
+                self.log(&meta, Kind::Removed)?;
+            }
             self.unindex(&meta)?;
             self.txn.open_table(UIDS)?.remove((account, old, *uid))?;
-            meta.folder = new.to_string();
+            match place {
+                Some(at) => meta.places[at].folder = new.to_string(),
+                None => meta.folder = new.to_string(),
+            }
             self.txn
                 .open_table(UIDS)?
                 .insert((account, new, *uid), *id)?;

@@ -10,7 +10,9 @@ use super::keywords;
 use super::model::{Carried, Detection, Fetched, MessageMeta, hidden_key};
 use super::raw::{Packed, RawTable, put_packed, put_raw};
 use super::read::read_meta;
-use super::tables::{CARRIED, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS};
+use super::tables::{
+    CARRIED, HIDDEN_KEYS, IDENTITIES, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS,
+};
 use super::write::MailWrite;
 use crate::mail::parse::Summary;
 use crate::mail::threading;
@@ -26,16 +28,17 @@ impl<'t> MailWrite<'t> {
 /// The tables a new message goes into, opened once for a batch (the sync's and the
 /// importer's).
 pub struct Inserter<'t> {
-    w: MailWrite<'t>,
-    uids: redb::Table<'t, (u64, &'static str, u32), u64>,
-    messages: redb::Table<'t, u64, &'static [u8]>,
+    pub(super) w: MailWrite<'t>,
+    pub(super) uids: redb::Table<'t, (u64, &'static str, u32), u64>,
+    pub(super) messages: redb::Table<'t, u64, &'static [u8]>,
     raw: RawTable<'t>,
-    index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
-    hidden: redb::Table<'t, (u64, &'static str, &'static str), i64>,
-    carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
+    pub(super) index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
+    pub(super) hidden: redb::Table<'t, (u64, &'static str, &'static str), i64>,
+    pub(super) carried: redb::Table<'t, (u64, &'static str), &'static [u8]>,
     msgids: redb::Table<'t, (u64, &'static str), &'static str>,
     subjects: redb::Table<'t, (u64, &'static str), &'static str>,
-    derived: Derived<'t>,
+    pub(super) identities: redb::Table<'t, (u64, &'static str), u64>,
+    pub(super) derived: Derived<'t>,
 }
 
 /// How many of a new message's ids (its own, its references) are checked for threads to merge.
@@ -54,6 +57,7 @@ impl<'t> Inserter<'t> {
             carried: txn.open_table(CARRIED)?,
             msgids: txn.open_table(MSGIDS)?,
             subjects: txn.open_table(SUBJECTS)?,
+            identities: txn.open_table(IDENTITIES)?,
             derived: Derived::open(txn)?,
         })
     }
@@ -93,7 +97,10 @@ impl<'t> Inserter<'t> {
             .date
             .or(f.internal_date)
             .unwrap_or_else(crate::kit::now);
-        let thread_id = thread_for(&self.msgids, &self.subjects, account, id, &summary)?;
+        let thread_id = match &f.thread {
+            Some(t) => t.clone(),
+            None => thread_for(&self.msgids, &self.subjects, account, id, &summary)?,
+        };
         let hidden_key = hidden_key(summary.message_id.as_deref(), &f.raw);
         let is_hidden = self
             .hidden
@@ -119,6 +126,8 @@ impl<'t> Inserter<'t> {
             spam_score: None,
             advertisement: false,
             summary,
+            places: Vec::new(),
+            identity: f.identity.clone(),
         };
         meta.take_triage_from_keywords();
         let mut carried_copy = false;
@@ -166,6 +175,7 @@ impl<'t> Inserter<'t> {
             None => put_raw(&mut self.raw, id, &f.raw)?,
         }
         self.messages.insert(id, record::encode(&meta).as_slice())?;
+        self.remember_identity(&meta)?;
         // A copy our own move yields is not new mail (rules, the auto-reply and "new mail"
         // notices leave it alone).
         let reason = match self.w.reason {

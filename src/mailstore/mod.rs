@@ -7,7 +7,10 @@
 //!
 //! Per message: a JSON `MessageMeta` (what the list shows), its raw bytes (the reading pane
 //! parses them on demand, and a restart never refetches them), its place in its folder by UID
-//! and by date (`IndexRow`), and its thread key. Every reader checks that the account belongs
+//! and by date (`IndexRow`), and its thread key. A mail the server holds in several folders
+//! (Gmail: INBOX, All Mail and each label) is one message whose other copies are its places
+//! (`places.rs`): their UIDs map to the same id, a place in a label folder has an index row
+//! there, and an expunge removes one place (the mail goes with its last). Every reader checks that the account belongs
 //! to the signed-in user first: the store itself knows accounts, not users.
 //!
 //! Reading: `MailRead::new(&store)`; changing: `MailWrite::new(&txn, Reason::…)` inside the
@@ -27,6 +30,7 @@ mod index;
 mod insert;
 pub mod keywords;
 mod model;
+mod places;
 mod raw;
 mod read;
 mod tables;
@@ -40,14 +44,14 @@ pub use derived::{
 pub use index::{IndexRow, IndexView, flags, thread_hash};
 pub use insert::Inserter;
 pub use model::{
-    Carried, Detection, Fetched, FolderState, MessageMeta, PendingFlags, ServerFlags, created_name,
-    hidden_key, role_by_name, roles,
+    Carried, Detection, Fetched, FolderState, Identity, MessageMeta, PendingFlags, Place,
+    ServerFlags, created_name, hidden_key, role_by_name, roles,
 };
 pub use raw::{Packed, pack};
 pub use read::{Idle, IndexEntry, MailRead, Row, Rows, Tagged, TaggedRow};
 pub use tables::{
-    create_legacy_search_queue, create_tables, migrate_to_change_log, migrate_to_compressed_raw,
-    migrate_to_index,
+    create_identities, create_legacy_search_queue, create_tables, migrate_to_change_log,
+    migrate_to_compressed_raw, migrate_to_index,
 };
 pub use write::MailWrite;
 

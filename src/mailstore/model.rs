@@ -55,6 +55,15 @@ pub struct FolderState {
     /// a flat server.
     #[serde(default)]
     pub delimiter: String,
+    /// Gmail's model (a mailbox with a `\All` folder): a label folder, whose mail is stored
+    /// once under its home folder and is a place here ([`Place`]), listed and counted in this
+    /// folder but never a second time in a view across folders.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub labels: bool,
+    /// Gmail's `[Gmail]/All Mail` (`\All`): every mail again. Its presence makes the account
+    /// Gmail-shaped: each mail is downloaded once and its other folders are its places.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_mail: bool,
 }
 
 impl FolderState {
@@ -110,6 +119,53 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub advertisement: bool,
     pub summary: Summary,
+    /// Its other places on the server (Gmail: INBOX, All Mail, its labels), each a UID in
+    /// another folder of the same mail; `folder` and `uid` are its home.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<Place>,
+    /// The key its copies are recognised by in a Gmail-shaped mailbox (see [`Identity`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+}
+
+/// Another place of a stored mail: the same mail under another UID in another folder (Gmail's
+/// labels are folders, and All Mail holds every mail again).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Place {
+    pub folder: String,
+    pub uid: u32,
+    /// The folder is a label folder: the mail has an index row there (listed and counted in
+    /// that folder, not in views across folders).
+    #[serde(default)]
+    pub listed: bool,
+}
+
+/// How a Gmail-shaped mailbox's copies of one mail are recognised before their bodies are
+/// downloaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    /// Gmail's own id (X-GM-EXT-1's `X-GM-MSGID`): the same mail in every folder.
+    GmailMsgId,
+    /// Without X-GM-EXT-1 (a server shaped like Gmail): the Message-ID and RFC822.SIZE
+    /// together. Copies are the same bytes, so the same size; two distinct mails that share a
+    /// Message-ID (the sent copy and the one a list sent back, a resent mail) differ in their
+    /// headers and so almost always in size. INTERNALDATE is left out: a server need not keep
+    /// it on COPY, and a differing one would download the mail again.
+    MessageIdSize,
+}
+
+impl Identity {
+    /// The key of a copy: `gm:<X-GM-MSGID>` or `mid:<Message-ID>:<size>`; None when the copy
+    /// has nothing to be recognised by (no Message-ID): it is downloaded as its own mail.
+    pub fn key(self, gm_msgid: Option<u64>, message_id: Option<&str>, size: u32) -> Option<String> {
+        match self {
+            Self::GmailMsgId => gm_msgid.map(|id| format!("gm:{id}")),
+            Self::MessageIdSize => message_id
+                .map(str::trim)
+                .filter(|m| !m.is_empty() && m.len() <= 900)
+                .map(|m| format!("mid:{m}:{size}")),
+        }
+    }
 }
 
 impl MessageMeta {
@@ -233,6 +289,11 @@ pub struct Fetched {
     pub flags: ServerFlags,
     pub internal_date: Option<i64>,
     pub raw: Vec<u8>,
+    /// Its key in a Gmail-shaped mailbox ([`Identity::key`]): a copy of a mail stored already
+    /// becomes another place of it.
+    pub identity: Option<String>,
+    /// The server's own thread id (Gmail's `X-GM-THRID`), which then decides its thread.
+    pub thread: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

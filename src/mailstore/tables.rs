@@ -45,6 +45,11 @@ pub(super) const SUBJECTS: TableDefinition<(u64, &str), &str> =
 /// the server.
 pub(super) const PENDING: TableDefinition<(u64, u64), &[u8]> =
     TableDefinition::new("mail_pending_flags");
+/// (account, identity key) → message id: a Gmail-shaped mailbox's copies of one mail (the
+/// same key in INBOX, All Mail and its labels) are one stored mail (schema 22; see
+/// `model::Identity`).
+pub(super) const IDENTITIES: TableDefinition<(u64, &str), u64> =
+    TableDefinition::new("mail_identities");
 /// sequence number → an encoded `Change` (see `changes.rs`).
 pub(super) const CHANGES: TableDefinition<u64, &[u8]> = TableDefinition::new("mail_changes");
 /// consumer name → the last sequence number it has handled.
@@ -81,6 +86,12 @@ pub fn create_tables(txn: &WriteTransaction) -> Result<(), redb::Error> {
     txn.open_table(MSGIDS)?;
     txn.open_table(SUBJECTS)?;
     txn.open_table(PENDING)?;
+    Ok(())
+}
+
+/// Schema 22: the keys of a Gmail-shaped mailbox's mail.
+pub fn create_identities(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    txn.open_table(IDENTITIES)?;
     Ok(())
 }
 
@@ -214,6 +225,8 @@ mod tests {
             spam_score: None,
             advertisement: false,
             summary: crate::mail::parse::summary(raw),
+            places: Vec::new(),
+            identity: None,
         };
         txn.open_table(MESSAGES)
             .unwrap()

@@ -109,25 +109,12 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(MESSAGES)?
             .insert(meta.id, record::encode(meta).as_slice())?;
-        let new = meta.entry();
-        let old = {
+        {
             let mut index = self.txn.open_table(INDEX)?;
-            let old = index.insert(
-                (meta.account_id, meta.folder.as_str(), meta.date, meta.id),
-                meta.index_row().encode().as_slice(),
-            )?;
-            // The row as it was: its sender never changes after the insert.
-            old.map(|v| {
-                let row = IndexView(v.value());
-                (row.bits(), row.thread())
-            })
-        };
-        let old = old.map(|(bits, thread)| Entry {
-            bits,
-            thread,
-            ..new.clone()
-        });
-        Derived::open(self.txn)?.apply(old.as_ref(), Some(&new))?;
+            let mut derived = Derived::open(self.txn)?;
+            super::places::put_row(&mut index, &mut derived, meta, &meta.entry())?;
+        }
+        self.index_places(meta)?;
         self.log(meta, Kind::Updated)?;
         Ok(())
     }
@@ -148,7 +135,7 @@ impl<'t> MailWrite<'t> {
             };
             Derived::open(self.txn)?.apply(Some(&old), None)?;
         }
-        Ok(())
+        self.unindex_places(meta)
     }
 
     /// Stores fetched messages (skipping UIDs already stored). Returns how many were new.
@@ -192,12 +179,20 @@ impl<'t> MailWrite<'t> {
         detections: Vec<Option<Detection>>,
         packed: Vec<Packed>,
     ) -> anyhow::Result<Vec<MessageMeta>> {
+        let (listed, home_over) = self.place_kind(account, folder)?;
         let mut inserter = self.inserter()?;
         let mut new = Vec::new();
         let mut packed = packed.into_iter();
         for ((f, summary), d) in batch.iter().zip(summaries).zip(detections) {
             let p = packed.next();
             if inserter.has_uid(account, folder, f.uid)? {
+                continue;
+            }
+            // A copy of a mail stored meanwhile (Gmail: the same mail in another folder).
+            if let Some(key) = f.identity.as_deref()
+                && let Some(id) = inserter.known(account, key)?
+                && inserter.add_place(account, (folder, f.uid), id, listed, home_over.as_deref())?
+            {
                 continue;
             }
             new.push(inserter.insert_detected(account, folder, f, summary, d.as_ref(), p)?);
@@ -229,6 +224,11 @@ impl<'t> MailWrite<'t> {
             let Ok(Some(mut meta)) = self.meta(id) else {
                 continue;
             };
+            // A mail's flags are its home copy's (Gmail keeps them alike; a server shaped like
+            // it may not, and two copies must not take turns).
+            if (meta.folder.as_str(), meta.uid) != (folder, *uid) {
+                continue;
+            }
             if meta.seen == f.seen
                 && meta.flagged == f.flagged
                 && meta.answered == f.answered
@@ -266,6 +266,7 @@ impl<'t> MailWrite<'t> {
             .open_table(UIDS)?
             .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
         self.unindex(&meta)?;
+        self.forget_places(&meta)?;
         self.txn
             .open_table(PENDING)?
             .remove((meta.account_id, id))?;
@@ -296,14 +297,13 @@ impl<'t> MailWrite<'t> {
         folder: &str,
         keep: &HashSet<u32>,
     ) -> anyhow::Result<usize> {
-        let gone: Vec<u64> = self
+        let gone: Vec<(u32, u64)> = self
             .stored_uids(account, folder)?
             .into_iter()
             .filter(|(uid, _)| !keep.contains(uid))
-            .map(|(_, id)| id)
             .collect();
-        for id in &gone {
-            self.delete_message(*id)?;
+        for (uid, id) in &gone {
+            self.remove_place(account, folder, *uid, *id)?;
         }
         Ok(gone.len())
     }
@@ -322,12 +322,14 @@ impl<'t> MailWrite<'t> {
             let uids = self.txn.open_table(UIDS)?;
             for &(lo, hi) in ranges {
                 for e in uids.range((account, folder, lo)..=(account, folder, hi))? {
-                    gone.push(e?.1.value());
+                    let (key, id) = e?;
+                    gone.push((key.value().2, id.value()));
                 }
             }
         }
-        for id in &gone {
-            self.delete_message(*id)?;
+        // A Gmail-shaped mailbox's copy may be one place of a mail held by others.
+        for (uid, id) in &gone {
+            self.remove_place(account, folder, *uid, *id)?;
         }
         Ok(gone.len())
     }
@@ -361,14 +363,14 @@ impl<'t> MailWrite<'t> {
         self.txn
             .open_table(PENDING)?
             .retain_in((account, 0)..=(account, u64::MAX), |_, _| false)?;
-        Ok(())
+        self.clear_identities(account)
     }
 
     // ---- hidden mail
 
     /// The key a stored message is hidden by (its bytes are read only when it has no
     /// Message-ID).
-    fn hidden_key_of(&self, meta: &MessageMeta) -> anyhow::Result<String> {
+    pub(super) fn hidden_key_of(&self, meta: &MessageMeta) -> anyhow::Result<String> {
         let raw = match meta.summary.message_id.as_deref() {
             Some(id) if !id.is_empty() => Vec::new(),
             _ => self.raw(meta.id)?.unwrap_or_default(),

@@ -140,6 +140,8 @@ impl<'a> Mailbox<'a> {
                         },
                         internal_date: None,
                         raw,
+                        identity: None,
+                        thread: None,
                     };
                     w.insert_messages(account, &folder_owned, &[fetched])?;
                 }

@@ -175,6 +175,8 @@ mod tests {
             },
             internal_date: Some(NOW - 3600),
             raw: raw.as_bytes().to_vec(),
+            identity: None,
+            thread: None,
         }
     }
 

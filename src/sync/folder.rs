@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
+use super::copies::{Copies, uid_set_text};
 use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
 use super::qresync;
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
-use crate::mailstore::{Fetched, FolderState, ServerFlags};
+use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
 /// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
@@ -61,6 +62,11 @@ pub struct FolderCaps {
     /// QRESYNC enabled for the session: a folder synced before is resynchronised in its
     /// SELECT (`qresync.rs`), expunges from VANISHED.
     pub qresync: bool,
+    /// X-GM-EXT-1: Gmail's own message ids (`X-GM-MSGID`).
+    pub gmail_ext: bool,
+    /// A Gmail-shaped mailbox (a `\All` folder): how its copies of one mail are recognised
+    /// (each mail is downloaded once; see `mailstore::places`).
+    pub identity: Option<Identity>,
 }
 
 pub async fn sync_folder(
@@ -73,7 +79,12 @@ pub async fn sync_folder(
         condstore,
         esearch,
         qresync,
+        identity,
+        ..
     } = caps;
+    // Gmail takes mail in Trash and Spam out of every other folder: a copy there is mail of
+    // its own, never another place of a stored one.
+    let identity = identity.filter(|_| !matches!(state.role.as_str(), "trash" | "junk"));
     let limit = ctx.limit();
     // With QRESYNC and a state to resume from, the SELECT itself says what changed.
     let mut resynced = None;
@@ -138,7 +149,15 @@ pub async fn sync_folder(
         // a big move into the folder never sits in memory at once; each chunk commits with
         // the new `top`.
         let listed = list_uids(ctx, session, state.top, uid_next - 1, esearch).await?;
-        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::OldestFirst).await?;
+        outcome.new_messages += walk(
+            ctx,
+            session,
+            &mut state,
+            &listed,
+            Order::OldestFirst,
+            identity,
+        )
+        .await?;
         state.top = uid_next;
     } else if uid_next > state.top {
         state.top = uid_next;
@@ -153,7 +172,15 @@ pub async fn sync_folder(
         } else {
             list_uids(ctx, session, 1, state.down_to - 1, esearch).await?
         };
-        outcome.new_messages += walk(ctx, session, &mut state, &listed, Order::NewestFirst).await?;
+        outcome.new_messages += walk(
+            ctx,
+            session,
+            &mut state,
+            &listed,
+            Order::NewestFirst,
+            identity,
+        )
+        .await?;
         // Nothing is left below the last chunk (or there was nothing at all).
         if state.down_to > 1 {
             state.down_to = 1;
@@ -263,8 +290,10 @@ async fn walk(
     state: &mut FolderState,
     listed: &UidSet,
     order: Order,
+    identity: Option<Identity>,
 ) -> anyhow::Result<usize> {
     let mut new = 0;
+    let mut copies = Copies::default();
     let _bulk = (listed.len() > BULK_WALK).then(|| ctx.store.bulk_load());
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
@@ -273,7 +302,12 @@ async fn walk(
     for (lo, hi) in listed.windows_after_first(FIRST_CHUNK, SIZE_WINDOW, order) {
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
-        let sizes = if lo == hi {
+        let sizes = if let Some(kind) = identity {
+            // Copies of mail stored already become its places, unfetched.
+            copies
+                .place(ctx, session, &state.name, (lo, hi), kind)
+                .await
+        } else if lo == hi {
             Ok(vec![(lo, 0)])
         } else {
             fetch_sizes(ctx, session, lo, hi).await
@@ -282,8 +316,17 @@ async fn walk(
         fetching += started.elapsed();
         for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
-            let batch = fetch_bodies(ctx, session, chunk.lo, chunk.hi).await;
-            let batch = stored_before(batch, &mut pending).await?;
+            // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
+            let set = match identity {
+                Some(_) => uid_set_text(&copies.unplaced, chunk.lo, chunk.hi),
+                None => format!("{}:{}", chunk.lo, chunk.hi),
+            };
+            let batch = fetch_bodies(ctx, session, &set, chunk.lo, chunk.hi).await;
+            let mut batch = stored_before(batch, &mut pending).await?;
+            for f in &mut batch {
+                f.identity = copies.keys.remove(&f.uid);
+                f.thread = copies.threads.remove(&f.uid);
+            }
             fetching += started.elapsed();
             match order {
                 Order::NewestFirst => state.down_to = chunk.lo,
@@ -371,15 +414,15 @@ async fn fetch_sizes(
 async fn fetch_bodies(
     ctx: &Ctx,
     session: &mut ImapSession,
+    set: &str,
     lo: u32,
     hi: u32,
 ) -> anyhow::Result<Vec<Fetched>> {
     let limit = ctx.limit();
     let mut out = Vec::new();
     ctx.count_fetch_command(true);
-    let range = format!("{lo}:{hi}");
     begin(session);
-    let mut stream = deadline(limit, "FETCH", session.uid_fetch(&range, BODY_QUERY)).await?;
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch(set, BODY_QUERY)).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
         let Some(uid) = fetch.uid else { continue };
         // Only what was asked for: an unsolicited FETCH (another client changing flags) has
@@ -395,6 +438,8 @@ async fn fetch_bodies(
             flags: server_flags(&fetch),
             internal_date: fetch.internal_date().map(|d| d.timestamp()),
             raw,
+            identity: None,
+            thread: None,
         });
     }
     drop(stream);

@@ -21,6 +21,9 @@
 //!   first for the initial sync, oldest first for new mail. A walk of more than `BULK_WALK` is a
 //!   bulk load (`Store::bulk_load`): the search index waits for it, and its end hands the freed
 //!   heap back to the kernel.
+//! - `copies.rs`: in a Gmail-shaped mailbox (a `\All` folder) each window's copies are known
+//!   by identity first (`X-GM-MSGID`, else Message-ID and size); a copy of stored mail becomes
+//!   one of its places (`mailstore::places`) and is never downloaded.
 //! - `qresync.rs`: where the server offers QRESYNC (RFC 7162, Dovecot does), it is enabled once
 //!   per session and a folder synced before is resynchronised in its SELECT
 //!   (`QRESYNC (uidvalidity modseq)`): flag changes and expunges (`VANISHED (EARLIER)`) come in
@@ -41,6 +44,7 @@
 //! `RUST_LOG=mailclient::sync=debug` logs per folder the seconds spent waiting for the server and
 //! for the store; `SyncManager::fetch_counts` is the task's FETCH count (the tests assert on it).
 
+mod copies;
 pub mod ctx;
 pub mod folder;
 pub mod gone;

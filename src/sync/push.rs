@@ -23,9 +23,13 @@ pub(super) async fn push_pending(
     caps: &MoveCaps,
 ) -> anyhow::Result<bool> {
     let account = ctx.account_id;
-    let (ops, roles) = ctx
-        .read(move |r| Ok((r.pending(account)?, r.roles(account)?)))
+    let (ops, roles, all_mail) = ctx
+        .read(move |r| {
+            let all_mail = r.folders(account)?.into_iter().find(|f| f.all_mail);
+            Ok((r.pending(account)?, r.roles(account)?, all_mail))
+        })
         .await?;
+    let all_mail = all_mail.map(|f| f.name);
     let limit = ctx.limit();
     let mut created = false;
     let mut roles = roles;
@@ -69,7 +73,17 @@ pub(super) async fn push_pending(
         }
         for chunk in group.chunks(UID_SET_MAX) {
             let uids: Vec<u32> = chunk.iter().map(|(_, op)| op.uid).collect();
-            let moved = match push_group(session, op, &uids, target.as_deref(), caps, limit).await {
+            // Gmail's archive: All Mail holds the mail already; it only leaves the folder.
+            let target = match (&target, &all_mail) {
+                (Some(t), Some(all)) if t == all => Target::OnlyLeave(all),
+                // Out of Gmail's archive (back to the inbox, into a label): All Mail keeps it.
+                (Some(t), Some(all)) if *all == op.folder && !matches!(role, "trash" | "junk") => {
+                    Target::CopyOnly(t)
+                }
+                (Some(t), _) => Target::Folder(t),
+                (None, _) => Target::Stay,
+            };
+            let moved = match push_group(session, op, &uids, target, caps, limit).await {
                 Ok(moved) => moved,
                 // The server refused (folder gone, read-only): these changes cannot be made;
                 // drop them rather than fail every sync after. Connection errors still fail
@@ -80,6 +94,13 @@ pub(super) async fn push_pending(
                 }
                 Err(e) => return Err(e),
             };
+            if moved && all_mail.is_some() {
+                let ids: Vec<u64> = chunk.iter().map(|(id, _)| *id).collect();
+                let gone_everywhere = matches!(role, "trash" | "junk");
+                let all = all_mail.clone().unwrap_or_default();
+                gmail_after_move(ctx, session, caps, ids, gone_everywhere, &all, &op.folder)
+                    .await?;
+            }
             // Mail hidden while its move was pending comes back when the move did not
             // happen (refused, no such folder, renumbered folder): never lost from view.
             if op.move_to.is_some() && !moved {
@@ -123,12 +144,27 @@ async fn create_folder(
     Ok(())
 }
 
+/// Where a group's mail goes.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Stay,
+    /// MOVE (or COPY and expunge) into this folder.
+    Folder(&'a str),
+    /// Out of its folder only: Gmail's archive, whose All Mail holds every mail already (a
+    /// MOVE would make a second copy there on a server shaped like Gmail). Gmail itself takes
+    /// an expunge from INBOX as removing the Inbox label. Holds All Mail's name.
+    OnlyLeave(&'a str),
+    /// COPY into this folder, the mail staying where it is: out of Gmail's All Mail, which
+    /// holds every mail (Gmail adds the label; the copy synced becomes the mail's home).
+    CopyOnly(&'a str),
+}
+
 /// Applies one shape of change to messages of one folder. Returns whether they were moved.
 async fn push_group(
     session: &mut imap::ImapSession,
     op: &mstore::PendingFlags,
     uids: &[u32],
-    target: Option<&str>,
+    target: Target<'_>,
     caps: &MoveCaps,
     limit: Duration,
 ) -> anyhow::Result<bool> {
@@ -180,7 +216,17 @@ async fn push_group(
             Err(e) => return Err(e),
         }
     }
-    if let Some(target) = target
+    if let Target::OnlyLeave(all_mail) = target
+        && all_mail != op.folder
+    {
+        expunge_uids(session, uids, caps.uidplus, limit).await?;
+        return Ok(true);
+    }
+    if let Target::CopyOnly(target) = target {
+        deadline(limit, "COPY", session.uid_copy(&set, target)).await?;
+        return Ok(true);
+    }
+    if let Target::Folder(target) = target
         && target != op.folder
     {
         if caps.move_command {
@@ -192,4 +238,65 @@ async fn push_group(
         return Ok(true);
     }
     Ok(false)
+}
+
+/// After a move in a Gmail-shaped mailbox. Into Trash or Spam (`gone_everywhere`): Gmail takes
+/// the mail out of All Mail and every label; a server shaped like Gmail keeps those copies, so
+/// they are expunged too, and the stored mail is forgotten (its copy in Trash or Spam is synced
+/// as mail of its own). Out of INBOX into All Mail (the archive): the place it left is
+/// forgotten at once, so the mail shows in All Mail and its labels without waiting for a sync.
+async fn gmail_after_move(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    caps: &MoveCaps,
+    ids: Vec<u64>,
+    gone_everywhere: bool,
+    all_mail: &str,
+    from: &str,
+) -> anyhow::Result<()> {
+    let account = ctx.account_id;
+    let limit = ctx.limit();
+    let wanted = ids.clone();
+    let metas = ctx.read(move |r| r.metas(wanted)).await?;
+    if gone_everywhere {
+        let mut by_folder: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+        for m in &metas {
+            for p in &m.places {
+                by_folder.entry(p.folder.clone()).or_default().push(p.uid);
+            }
+        }
+        for (folder, uids) in by_folder {
+            for part in uids.chunks(UID_SET_MAX) {
+                deadline(limit, "SELECT", session.select(&folder)).await?;
+                match expunge_uids(session, part, caps.uidplus, limit).await {
+                    Ok(()) => {}
+                    Err(e) if refused(&e) => {
+                        tracing::warn!(account, folder, error = %format!("{e:#}"), "a copy stayed");
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        return ctx
+            .write(move |w| {
+                for id in ids {
+                    w.delete_message(id)?;
+                }
+                Ok(())
+            })
+            .await;
+    }
+    let from = from.to_string();
+    let homes: Vec<(u64, u32)> = metas
+        .iter()
+        .filter(|m| m.folder == from && m.places.iter().any(|p| p.folder == all_mail))
+        .map(|m| (m.id, m.uid))
+        .collect();
+    ctx.write(move |w| {
+        for (id, uid) in homes {
+            w.remove_place(account, &from, uid, id)?;
+        }
+        Ok(())
+    })
+    .await
 }

@@ -40,6 +40,8 @@ pub(super) async fn list_folders(
     completed(session)?;
     // (name, role from SPECIAL-USE, role guessed from the name)
     let mut found = Vec::new();
+    // Gmail's `\All` folder, when the mailbox has one: the account is then Gmail-shaped.
+    let mut all_mail: Option<String> = None;
     let mut delimiters = std::collections::HashMap::new();
     for n in &names {
         if n.attributes()
@@ -54,10 +56,18 @@ pub(super) async fn list_folders(
             NameAttribute::Junk => Some("junk"),
             NameAttribute::Trash => Some("trash"),
             NameAttribute::Archive => Some("archive"),
+            // Gmail's All Mail: its archive (what is not in INBOX), see `gmail_shape`.
+            NameAttribute::All => Some("archive"),
             // Fastmail's (and the IANA registry's) snoozed-mail folder.
             NameAttribute::Extension(e) if e.eq_ignore_ascii_case("\\Snoozed") => Some("snoozed"),
             _ => None,
         });
+        if n.attributes()
+            .iter()
+            .any(|a| matches!(a, NameAttribute::All))
+        {
+            all_mail = Some(n.name().to_string());
+        }
         found.push((n.name().to_string(), special, role_by_name(n.name())));
         delimiters.insert(
             n.name().to_string(),
@@ -100,8 +110,10 @@ pub(super) async fn list_folders(
                 state.delimiter = delimiters.get(name).cloned().unwrap_or_default();
                 state.display_name = folder_path::plain(name, &state.delimiter, &prefix);
                 state.role = role.clone();
+                (state.all_mail, state.labels) = gmail_shape(all_mail.as_deref(), name, role);
                 changed |= stored.is_none_or(|s| {
-                    (&s.role, &s.display_name) != (&state.role, &state.display_name)
+                    (&s.role, &s.display_name, s.labels)
+                        != (&state.role, &state.display_name, state.labels)
                 });
                 w.save_folder(account, &state)?;
             }
@@ -117,6 +129,17 @@ pub(super) async fn list_folders(
         );
     }
     Ok(folders.into_iter().map(|(n, _)| n).collect())
+}
+
+/// A folder's part in Gmail's model (`all_mail`: the mailbox's `\All` folder, if any):
+/// (it is All Mail, it is a label folder). In a Gmail-shaped mailbox every folder without a
+/// role (the user's labels, `[Gmail]/Starred`, `[Gmail]/Important`) is a label folder: its
+/// mail is stored once, under INBOX, Sent, Drafts, Spam, Trash or All Mail.
+fn gmail_shape(all_mail: Option<&str>, name: &str, role: &str) -> (bool, bool) {
+    match all_mail {
+        Some(all) => (name == all, name != all && role.is_empty()),
+        None => (false, false),
+    }
 }
 
 /// One folder per role, so moves never go to a user's `Clients/Junk`: a SPECIAL-USE folder
@@ -147,7 +170,9 @@ pub fn assign_roles(
         let role = role.filter(|r| taken.insert(*r)).unwrap_or("");
         out.push((name.clone(), role.to_string()));
     }
-    out.sort_by_key(|(name, role)| (role != "inbox", name.clone()));
+    // The folders with a role before the user's own: in a Gmail-shaped mailbox a mail is
+    // stored under the first folder it is synced in, which must not be a label.
+    out.sort_by_key(|(name, role)| (role != "inbox", role.is_empty(), name.clone()));
     out
 }
 

@@ -22,7 +22,7 @@ use super::roles::list_folders;
 use crate::accounts::AccountRecord;
 use crate::mail::imap_ops::{deadline, refused};
 use crate::mail::{imap, imap_stream};
-use crate::mailstore::FolderState;
+use crate::mailstore::{FolderState, Identity};
 
 /// How long one IDLE command lasts before it is renewed (RFC 2177: servers may drop an IDLE
 /// after 30 minutes).
@@ -132,6 +132,8 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         condstore: caps.has_str("CONDSTORE"),
         esearch: caps.has_str("ESEARCH"),
         qresync,
+        gmail_ext: caps.has_str("X-GM-EXT-1"),
+        identity: None,
     };
     let can_idle = caps.has_str("IDLE");
     ctx.status.lock().expect("status").idle = can_idle;
@@ -149,6 +151,10 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             // A folder was created for a move: list again so it is synced too.
             folders = list_folders(ctx, &mut session).await?;
         }
+        let folder_caps = FolderCaps {
+            identity: gmail_identity(ctx, folder_caps.gmail_ext).await?,
+            ..folder_caps
+        };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
         let mut inbox_selected = false;
         for name in &folders {
@@ -258,6 +264,18 @@ fn announced_change(session: &mut imap::ImapSession) -> bool {
         };
     }
     changed
+}
+
+/// How the mailbox's copies of one mail are recognised when it is Gmail-shaped (it has a
+/// `\All` folder): Gmail's own ids where X-GM-EXT-1 is offered, else Message-ID and size.
+async fn gmail_identity(ctx: &Ctx, gmail_ext: bool) -> anyhow::Result<Option<Identity>> {
+    let account = ctx.account_id;
+    let folders = ctx.read(move |r| r.folders(account)).await?;
+    Ok(folders.iter().any(|f| f.all_mail).then_some(if gmail_ext {
+        Identity::GmailMsgId
+    } else {
+        Identity::MessageIdSize
+    }))
 }
 
 async fn sync_one(

@@ -35,6 +35,8 @@ pub enum Act {
     PrefixAndForward(Vec<u8>),
     /// Answer the client with these bytes; the server never sees the line.
     Answer(Vec<u8>),
+    /// Send the server this line instead (with its line end).
+    Replace(Vec<u8>),
 }
 
 /// What a relay changes. Both default to passing everything.
@@ -219,6 +221,7 @@ async fn client_to_server(
         let compress_tag = (read.command == "COMPRESS").then(|| read.tag.clone());
         match shared.rewrite.client_line(&read) {
             Act::Forward => {}
+            Act::Replace(instead) => line = instead,
             Act::PrefixAndForward(first) => {
                 let _ = to_client.lock().await.write_all(&first).await;
             }

@@ -167,6 +167,18 @@ impl MailServer {
 
     /// Loads every file of `source` into `user`'s `folder`.
     pub fn seed(&self, user: &str, source: &Path, folder: &str) -> HashMap<String, String> {
+        self.seed_flagged(user, source, folder, "")
+    }
+
+    /// Loads every file of `source` into `user`'s `folder` with the Maildir flag letters
+    /// `flags` (`F`: \Flagged, `S`: \Seen; empty: none).
+    pub fn seed_flagged(
+        &self,
+        user: &str,
+        source: &Path,
+        folder: &str,
+        flags: &str,
+    ) -> HashMap<String, String> {
         let out = Command::new("bash")
             .arg(repo().join("scripts/mail-test-server.sh"))
             .arg("seed")
@@ -174,6 +186,7 @@ impl MailServer {
             .arg(format!("{user}@example.test"))
             .arg(source)
             .env("MAILTEST_SEED_FOLDER", folder)
+            .env("MAILTEST_SEED_FLAGS", flags)
             .output()
             .unwrap();
         assert!(

@@ -14,10 +14,12 @@ use serde_json::{Value, json};
 
 mod connect;
 mod fetching;
+mod gmail;
 mod messages;
 mod mirror;
 mod network;
 mod outlook;
+mod speaks_gmail;
 mod waiting;
 
 /// A directory of raw messages for `MailServer::seed`, named so they load in order.

@@ -257,11 +257,11 @@ async fn get(app: &TestApp, token: &str, path: &str) -> Value {
     v
 }
 
-async fn sync_status(app: &TestApp, token: &str) -> Value {
+pub(super) async fn sync_status(app: &TestApp, token: &str) -> Value {
     get(app, token, "/api/auth/accounts").await["accounts"][0]["sync"].clone()
 }
 
-async fn sync_account(app: &TestApp, token: &str) -> u64 {
+pub(super) async fn sync_account(app: &TestApp, token: &str) -> u64 {
     get(app, token, "/api/auth/accounts").await["accounts"][0]["id"]
         .as_u64()
         .unwrap()
@@ -276,7 +276,7 @@ fn pending(app: &TestApp, account: u64) -> Vec<(u64, mailclient::mailstore::Pend
 }
 
 /// Asks for a full pass and waits until one has finished after the ask.
-async fn full_pass(app: &TestApp, token: &str) {
+pub(super) async fn full_pass(app: &TestApp, token: &str) {
     let before = sync_status(app, token).await["lastSync"]
         .as_i64()
         .unwrap_or(0);

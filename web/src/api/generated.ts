@@ -418,7 +418,12 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
  * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
-labels: Array<string>, status: string | null, priority: string | null, 
+labels: Array<string>, 
+/**
+ * Gmail's labels of the mail: the label folders it is in besides its own folder (their
+ * decoded names, Hebrew readable). Absent on other mailboxes.
+ */
+folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
  * RFC 3339: the mail's date or its last status change, whichever is later.
  */
@@ -669,7 +674,12 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
  * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
-labels: Array<string>, status: string | null, priority: string | null, 
+labels: Array<string>, 
+/**
+ * Gmail's labels of the mail: the label folders it is in besides its own folder (their
+ * decoded names, Hebrew readable). Absent on other mailboxes.
+ */
+folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
  * RFC 3339: the mail's date or its last status change, whichever is later.
  */
@@ -704,7 +714,12 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  * The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
  * (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
  */
-labels: Array<string>, status: string | null, priority: string | null, 
+labels: Array<string>, 
+/**
+ * Gmail's labels of the mail: the label folders it is in besides its own folder (their
+ * decoded names, Hebrew readable). Absent on other mailboxes.
+ */
+folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
  * RFC 3339: the mail's date or its last status change, whichever is later.
  */
