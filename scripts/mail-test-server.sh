@@ -14,11 +14,9 @@
 #     env MAILTEST_SEED_FOLDER  target mailbox, default INBOX (created + subscribed if missing)
 #     env MAILTEST_SEED_FLAGS   Maildir flag letters given to every message, e.g. S (\Seen)
 #     env MAILTEST_SEED_COPY=1  always copy, never hard-link (see seed() below)
-#   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces, e.g. one without
-#                                  IDLE, to test a server that has none
+#   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces (e.g. without IDLE)
 #   env MAILTEST_IMAP_COMPRESS=1   (start) Dovecot offers COMPRESS=DEFLATE (its imap_zlib plugin)
-#   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g.
-#                                  "Sent Messages", leaving "Sent" free for a user's own folder
+#   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g. "Sent Messages"
 #   env MAILTEST_GMAIL=1           (start) Gmail's folders: [Gmail]/All Mail (\All), Sent Mail,…
 #
 # Users user1..user3@example.test, passwords pass1..pass3 (bare user1 works too). Mail lives in
@@ -208,12 +206,8 @@ EOF
   fi
 
   local zlib_conf=""
-  if [ -n "${MAILTEST_IMAP_COMPRESS:-}" ]; then
-    zlib_conf='mail_plugins = $mail_plugins zlib
-protocol imap {
-  mail_plugins = $mail_plugins imap_zlib
-}'
-  fi
+  [ -z "${MAILTEST_IMAP_COMPRESS:-}" ] ||
+    zlib_conf=$'mail_plugins = $mail_plugins zlib\nprotocol imap {\n  mail_plugins = $mail_plugins imap_zlib\n}'
 
   # The special-use folders; MAILTEST_GMAIL=1 names them as Gmail does over IMAP (every mail is
   # again in "[Gmail]/All Mail", marked \All; labels are folders): tests/sync/gmail.rs.
