@@ -232,6 +232,8 @@ export const he = {
   inbox: {
     threadListLabel: 'רשימת השיחות',
     messagesInThread: (n: number) => `${count(n)} הודעות בשיחה`,
+    /** A Gmail label of the mail (a label folder it is in besides its own; Email.folderLabels). */
+    folderLabel: (name: string) => `תווית: ${name}`,
     threadLoading: 'טוען את שאר השיחה...',
     threadLoadFailed: 'לא ניתן לטעון את שאר השיחה.',
     selectThread: (subject: string) => `בחירת השיחה: ${subject}`,

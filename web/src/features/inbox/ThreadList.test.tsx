@@ -61,6 +61,16 @@ describe('thread list', () => {
     expect(bare.querySelector('.thread-row__preview')).toBeNull();
   });
 
+  it("shows a Gmail mail's labels (its label folders, Hebrew readable) on its row", async () => {
+    server({ 'GET /api/threads/inbox': () => list([solo(5, { folderLabels: ['Receipts', 'עבודה'] }), solo(6)]) });
+    renderInbox();
+    const [row, plain] = await screen.findAllByTestId('thread-row');
+    const chips = within(row).getAllByTestId('thread-row-folder-label');
+    expect(chips.map((c) => c.textContent)).toEqual(['Receipts', 'עבודה']);
+    expect(chips[1]).toHaveAttribute('title', 'תווית: עבודה');
+    expect(within(plain).queryByTestId('thread-row-folder-label')).toBeNull();
+  });
+
   it('names the recipients in Sent', async () => {
     server({ 'GET /api/threads/sent': () => list([solo(4, { to: ['a@example.test', 'b@example.test'] })]) });
     renderInbox('/Inbox?folder=sent');

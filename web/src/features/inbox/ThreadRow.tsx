@@ -202,6 +202,11 @@ export const ThreadRow = memo(function ThreadRow({
               <LabelChip key={l} look={look(l)} testId="thread-row-label" />
             ),
           )}
+          {(newest?.folderLabels ?? []).slice(0, MAX_LABELS).map((name) => (
+            <span key={`folder:${name}`} className="label-chip" dir="auto" title={he.inbox.folderLabel(name)} data-testid="thread-row-folder-label">
+              {name}
+            </span>
+          ))}
         </span>
         {showPreview && newest?.preview && (
           <span className="thread-row__preview" dir="auto">

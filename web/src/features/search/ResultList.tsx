@@ -111,6 +111,11 @@ const ResultRow = memo(function ResultRow({ result, onOpen }: { result: SearchRe
               {labelText(l)}
             </span>
           ))}
+          {(result.folderLabels ?? []).map((name) => (
+            <span key={`folder:${name}`} className="label-chip" dir="auto" title={he.inbox.folderLabel(name)} data-testid="search-result-folder-label">
+              {name}
+            </span>
+          ))}
         </span>
         {snippet.length > 0 && <Snippet parts={snippet} />}
       </button>

@@ -322,7 +322,7 @@ describe('Search page: answers', () => {
             result(1, { is_read: false, is_starred: true, hasAttachments: true, status: 'needs_reply', date: '2024-03-05T08:07:00Z' }),
             result(2, { from_name: '', from: 'bare@example.test', subject: '', folderRole: 'sent' }),
             result(3, { folderRole: '', folder: 'Projects/2024', priority: 'urgent' }),
-            result(4, { folderRole: 'junk' }),
+            result(4, { folderRole: 'junk', folderLabels: ['עבודה'] }),
           ]),
         ),
     });
@@ -359,6 +359,9 @@ describe('Search page: answers', () => {
     expect(within(third).getByTestId('search-result-folder')).toHaveTextContent('Projects/2024');
     expect(within(third).getByTestId('search-result-label')).toHaveTextContent('דחוף');
     expect(within(fourth).getByTestId('search-result-folder')).toHaveTextContent('דואר זבל');
+    // A Gmail mail's labels, Hebrew readable; none where the mailbox has none.
+    expect(within(fourth).getByTestId('search-result-folder-label')).toHaveTextContent('עבודה');
+    expect(within(third).queryByTestId('search-result-folder-label')).not.toBeInTheDocument();
   });
 
   it('marks the hits of the snippet, and markup inside it stays text', async () => {
