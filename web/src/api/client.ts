@@ -142,10 +142,11 @@ export function setOfflineLayer(layer: Promise<OfflineLayer | null> | null): voi
 }
 
 /**
- * The answer of a read main.tsx started before the page asked (api/early.ts), for a plain GET
- * with the session's token; undefined when there is none or it failed (the caller asks itself).
+ * The read main.tsx started before the page asked (api/early.ts), for a plain GET with the
+ * session's token; undefined when there is none. Synchronous, so a call without one reaches
+ * fetch in the same tick as before.
  */
-async function earlyAnswer(path: string, options: RequestOptions): Promise<EarlyAnswer | undefined> {
+function earlyRead(path: string, options: RequestOptions): Promise<EarlyAnswer> | undefined {
   const plain =
     (options.method ?? 'GET') === 'GET' &&
     options.body === undefined &&
@@ -154,10 +155,7 @@ async function earlyAnswer(path: string, options: RequestOptions): Promise<Early
     options.token === undefined &&
     options.signal === undefined &&
     options.headers === undefined;
-  const started = plain ? takeEarly(path, getToken()) : undefined;
-  const answer = started ? await started.catch(() => undefined) : undefined;
-  if (answer) reportServerReachable(true);
-  return answer;
+  return plain ? takeEarly(path, getToken()) : undefined;
 }
 
 /** A JSON call that also hands back the response headers (e.g. `X-Total-Count` of a list). */
@@ -167,8 +165,11 @@ export async function apiWithHeaders<T>(
 ): Promise<{ data: T; headers: Headers }> {
   let res: Response;
   let text: string;
-  const early = await earlyAnswer(path, options);
+  const started = earlyRead(path, options);
+  // A read started early that failed is made again here.
+  const early = started ? await started.catch(() => undefined) : undefined;
   if (early) {
+    reportServerReachable(true);
     ({ response: res, text } = early);
   } else {
     try {
