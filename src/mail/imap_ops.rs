@@ -61,6 +61,59 @@ pub async fn uid_search(
     Ok(uids)
 }
 
+/// A tagged status as async-imap's result: OK, or its `No`/`Bad` with the server's `text`.
+pub fn tagged_result(
+    status: &async_imap::imap_proto::Status,
+    text: String,
+) -> Result<(), async_imap::error::Error> {
+    use async_imap::error::Error;
+    use async_imap::imap_proto::Status;
+    match status {
+        Status::Ok => Ok(()),
+        Status::No => Err(Error::No(text)),
+        _ => Err(Error::Bad(text)),
+    }
+}
+
+/// Reads the responses to the command tagged `tag` (a command sent by hand, whose answers
+/// async-imap would not hand out: QRESYNC's SELECT, IDLE's DONE) up to its tagged status, each
+/// within `limit`, handing every other response to `each`. NO and BAD are async-imap's errors;
+/// a BYE or a closed connection is a lost connection.
+pub async fn read_to_done(
+    session: &mut ImapSession,
+    limit: Duration,
+    what: &str,
+    tag: &str,
+    mut each: impl FnMut(&async_imap::imap_proto::Response<'_>),
+) -> anyhow::Result<()> {
+    use async_imap::error::Error;
+    use async_imap::imap_proto::{Response, Status};
+    loop {
+        let Some(response) = deadline(limit, what, session.read_response()).await? else {
+            return Err(Error::ConnectionLost.into());
+        };
+        match response.parsed() {
+            Response::Done {
+                tag: done,
+                status,
+                outcome,
+            } if done.0 == tag => {
+                let text = format!(
+                    "{:?} {}",
+                    outcome.code,
+                    outcome.information.as_deref().unwrap_or("")
+                );
+                return Ok(tagged_result(status, text)?);
+            }
+            Response::Data {
+                status: Status::Bye,
+                ..
+            } => return Err(Error::ConnectionLost.into()),
+            other => each(other),
+        }
+    }
+}
+
 /// Before a command async-imap answers as a stream (FETCH, STORE, SEARCH, LIST, EXPUNGE):
 /// forgets the completion of the one before.
 pub fn begin(session: &mut ImapSession) {

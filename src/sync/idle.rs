@@ -11,7 +11,7 @@ use async_imap::error::Error;
 use async_imap::imap_proto::{Response, Status};
 
 use crate::mail::imap::ImapSession;
-use crate::mail::imap_ops::deadline;
+use crate::mail::imap_ops::{deadline, read_to_done, tagged_result};
 
 /// How an IDLE ended.
 #[derive(Debug, PartialEq, Eq)]
@@ -64,16 +64,13 @@ pub async fn idle<S>(
         s = &mut stop => Idled::Stopped { by: s, changed: false },
     };
     deadline(limit, "DONE", session.run_command_untagged("DONE")).await?;
-    loop {
-        match read(session, limit).await? {
-            Read::Done(done, r) if done == tag => {
-                r?;
-                break;
-            }
-            Read::Data => changed = true,
-            _ => {}
-        }
-    }
+    read_to_done(session, limit, "DONE", &tag, |r| {
+        changed |= !matches!(
+            r,
+            Response::Data { .. } | Response::Continue { .. } | Response::Done { .. }
+        );
+    })
+    .await?;
     // Something said while DONE was on its way is a change too.
     Ok(match ended {
         Idled::Stopped { by, .. } => Idled::Stopped { by, changed },
@@ -102,11 +99,8 @@ async fn wait(session: &mut ImapSession, tag: &str) -> anyhow::Result<bool> {
             Response::Done {
                 tag: done, status, ..
             } if done.0 == tag => {
-                return match status {
-                    Status::Ok => Ok(true),
-                    Status::No => Err(Error::No("IDLE ended with NO".into()).into()),
-                    _ => Err(Error::Bad("IDLE ended with BAD".into()).into()),
-                };
+                let text = "IDLE ended by the server".to_string();
+                return Ok(tagged_result(status, text).map(|()| true)?);
             }
             _ => return Ok(false),
         }
@@ -118,8 +112,7 @@ enum Read {
     Continue,
     /// A tagged status: its tag, and the status as a result.
     Done(String, Result<(), Error>),
-    /// Untagged news (EXISTS, EXPUNGE, VANISHED, FETCH).
-    Data,
+    /// Anything else (before the continuation, nothing to act on).
     Other,
 }
 
@@ -135,18 +128,12 @@ async fn read(session: &mut ImapSession, limit: Duration) -> anyhow::Result<Read
             outcome,
         } => {
             let text = outcome.information.as_deref().unwrap_or("").to_string();
-            let status = match status {
-                Status::Ok => Ok(()),
-                Status::No => Err(Error::No(text)),
-                _ => Err(Error::Bad(text)),
-            };
-            Read::Done(tag.0.clone(), status)
+            Read::Done(tag.0.clone(), tagged_result(status, text))
         }
         Response::Data {
             status: Status::Bye,
             ..
         } => return Err(Error::ConnectionLost.into()),
-        Response::Data { .. } => Read::Other,
-        _ => Read::Data,
+        _ => Read::Other,
     })
 }

@@ -266,8 +266,8 @@ async fn gmail_after_move(
             }
         }
         for (folder, uids) in by_folder {
+            deadline(limit, "SELECT", session.select(&folder)).await?;
             for part in uids.chunks(UID_SET_MAX) {
-                deadline(limit, "SELECT", session.select(&folder)).await?;
                 match expunge_uids(session, part, caps.uidplus, limit).await {
                     Ok(()) => {}
                     Err(e) if refused(&e) => {

@@ -18,7 +18,7 @@ use async_imap::types::{Flag, Mailbox};
 use super::folder::flags_from;
 use super::plan::UidSet;
 use crate::mail::imap::ImapSession;
-use crate::mail::imap_ops::deadline;
+use crate::mail::imap_ops::{deadline, read_to_done};
 use crate::mailstore::ServerFlags;
 
 /// What a SELECT with QRESYNC told.
@@ -110,47 +110,6 @@ fn absorb(out: &mut Resynced, vanished: &mut Vec<(u32, u32)>, response: &Respons
             }
         }
         _ => {}
-    }
-}
-
-/// Reads the responses to the command tagged `tag` up to its tagged status, each within
-/// `limit`, handing every other response to `each`. NO and BAD are async-imap's errors; a BYE
-/// or a closed connection is a lost connection.
-async fn read_to_done(
-    session: &mut ImapSession,
-    limit: std::time::Duration,
-    what: &str,
-    tag: &str,
-    mut each: impl FnMut(&Response<'_>),
-) -> anyhow::Result<()> {
-    use async_imap::error::Error;
-    loop {
-        let Some(response) = deadline(limit, what, session.read_response()).await? else {
-            return Err(Error::ConnectionLost.into());
-        };
-        match response.parsed() {
-            Response::Done {
-                tag: done,
-                status,
-                outcome,
-            } if done.0 == tag => {
-                let text = format!(
-                    "{:?} {}",
-                    outcome.code,
-                    outcome.information.as_deref().unwrap_or("")
-                );
-                return match status {
-                    Status::Ok => Ok(()),
-                    Status::No => Err(Error::No(text).into()),
-                    _ => Err(Error::Bad(text).into()),
-                };
-            }
-            Response::Data {
-                status: Status::Bye,
-                ..
-            } => return Err(Error::ConnectionLost.into()),
-            other => each(other),
-        }
     }
 }
 

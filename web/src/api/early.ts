@@ -56,7 +56,7 @@ export function takeEarly(path: string, token: string | null): Promise<EarlyAnsw
   return found.answer;
 }
 
-/** Forgets every read started early (sign-out, and tests). */
+/** Forgets every read started early (tests; a sign-out needs none: a read answers only its own token). */
 export function forgetEarly(): void {
   started.clear();
 }

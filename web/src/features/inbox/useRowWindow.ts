@@ -137,7 +137,14 @@ export function useRowWindow(
     [],
   );
   const observed = useRef(new Set<HTMLElement>());
-  useEffect(() => () => observer?.disconnect(), [observer]);
+  useEffect(
+    () => () => {
+      observer?.disconnect();
+      // Observed again after a remount (StrictMode runs this cleanup once on mount too).
+      observed.current.clear();
+    },
+    [observer],
+  );
 
   // Each render: new rows are observed (or, without ResizeObserver, measured at once).
   useLayoutEffect(() => {
