@@ -28,6 +28,7 @@ fn import_path(app: &TestApp, user: &str, path: &Path, folder: &str) -> mailclie
             account: None,
             folder: folder.into(),
             show_progress: false,
+            log_every: std::time::Duration::from_secs(5),
         },
     )
     .unwrap()

@@ -33,6 +33,10 @@ pub struct ImportArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Seconds between progress lines when stderr is not a terminal (a log file); 0 writes one
+    /// after every batch.
+    #[arg(long, default_value_t = 5, value_name = "SECONDS")]
+    pub log_every: u64,
 }
 
 pub fn run(config: &Config, args: ImportArgs) -> anyhow::Result<()> {
@@ -53,6 +57,7 @@ pub fn run(config: &Config, args: ImportArgs) -> anyhow::Result<()> {
             account: args.account,
             folder: args.folder,
             show_progress: !args.quiet,
+            log_every: std::time::Duration::from_secs(args.log_every),
         },
     )?;
     // The store is not compacted here: the free pages the import's transactions leave are

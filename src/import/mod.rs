@@ -81,6 +81,8 @@ pub struct Options {
     /// Where mail without a folder of its own goes (default INBOX).
     pub folder: String,
     pub show_progress: bool,
+    /// How often a progress line is logged when stderr is not a terminal.
+    pub log_every: std::time::Duration,
 }
 
 #[derive(Debug, Default)]
@@ -116,7 +118,7 @@ pub fn run(store: &Store, search: &Search, opts: &Options) -> anyhow::Result<Rep
         total,
         ..Report::default()
     };
-    let mut progress = Progress::new(total, opts.show_progress);
+    let mut progress = Progress::new(total, opts.show_progress, opts.log_every);
     let failed = std::thread::scope(|scope| -> anyhow::Result<Vec<(String, String)>> {
         // Reading and parsing the next batch overlaps storing this one: one batch waits in
         // the channel at most, so memory holds three batches (read, waiting, storing).

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 const WIDTH: usize = 30;
-const LOG_EVERY: Duration = Duration::from_secs(5);
 
 pub struct Progress {
     total: u64,
@@ -13,10 +12,13 @@ pub struct Progress {
     last: Instant,
     enabled: bool,
     tty: bool,
+    log_every: Duration,
 }
 
 impl Progress {
-    pub fn new(total: u64, enabled: bool) -> Self {
+    /// A bar for `total` messages; off unless `enabled`. When stderr is not a terminal, a line
+    /// is written at most every `log_every` (zero: after every batch).
+    pub fn new(total: u64, enabled: bool, log_every: Duration) -> Self {
         use std::io::IsTerminal;
         let now = Instant::now();
         Self {
@@ -25,6 +27,7 @@ impl Progress {
             last: now,
             enabled,
             tty: std::io::stderr().is_terminal(),
+            log_every,
         }
     }
 
@@ -36,7 +39,7 @@ impl Progress {
         let every = if self.tty {
             Duration::from_millis(100)
         } else {
-            LOG_EVERY
+            self.log_every
         };
         if now.duration_since(self.last) < every {
             return;

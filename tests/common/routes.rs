@@ -287,6 +287,7 @@ pub async fn yossi_objects(app: &TestApp, yossi: &str) -> Ids {
                 account: None,
                 folder: folder.into(),
                 show_progress: false,
+                log_every: std::time::Duration::from_secs(5),
             },
         )
         .unwrap();
