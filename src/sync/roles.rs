@@ -14,8 +14,8 @@ use crate::mail::imap_ops::{begin, completed, deadline};
 use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
-/// LIST: every selectable folder with its role from SPECIAL-USE, or from its common name when
-/// the server has no SPECIAL-USE. INBOX first so it fills first. A folder the store holds that
+/// LIST: every selectable folder (but a `\Flagged` view) with its role from SPECIAL-USE, or
+/// from its common name when the server has no SPECIAL-USE. INBOX first so it fills first. A folder the store holds that
 /// LIST no longer shows was deleted or renamed on the server (`gone`); when the folders changed
 /// shape the user's sessions hear `folders_changed`.
 pub(super) async fn list_folders(
@@ -44,9 +44,13 @@ pub(super) async fn list_folders(
     let mut all_mail: Option<String> = None;
     let mut delimiters = std::collections::HashMap::new();
     for n in &names {
+        // A `\Flagged` folder (Gmail's `[Gmail]/Starred`, Dovecot's virtual "Flagged") is a
+        // view of the flagged mail of the other folders (RFC 6154). The Starred view shows the
+        // same from the flags; syncing it would only fetch every starred mail again and list it
+        // in the sidebar twice.
         if n.attributes()
             .iter()
-            .any(|a| matches!(a, NameAttribute::NoSelect))
+            .any(|a| matches!(a, NameAttribute::NoSelect | NameAttribute::Flagged))
         {
             continue;
         }
@@ -133,8 +137,8 @@ pub(super) async fn list_folders(
 
 /// A folder's part in Gmail's model (`all_mail`: the mailbox's `\All` folder, if any):
 /// (it is All Mail, it is a label folder). In a Gmail-shaped mailbox every folder without a
-/// role (the user's labels, `[Gmail]/Starred`, `[Gmail]/Important`) is a label folder: its
-/// mail is stored once, under INBOX, Sent, Drafts, Spam, Trash or All Mail.
+/// role (the user's labels, `[Gmail]/Important`) is a label folder: its mail is stored once,
+/// under INBOX, Sent, Drafts, Spam, Trash or All Mail.
 fn gmail_shape(all_mail: Option<&str>, name: &str, role: &str) -> (bool, bool) {
     match all_mail {
         Some(all) => (name == all, name != all && role.is_empty()),

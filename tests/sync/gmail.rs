@@ -170,6 +170,19 @@ async fn a_gmail_mailbox_is_downloaded_counted_and_listed_once_per_mail() {
     )
     .await;
     assert_eq!(message_ids(&work), gm_ids(WORK), "label folder");
+
+    // `[Gmail]/Starred` is not in the tree beside the Starred view; Important is.
+    let tree = get(&app, &token, "/api/folders/tree").await;
+    let paths: Vec<&str> = tree["mailboxes"][0]["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !paths.contains(&"[Gmail]/Starred") && paths.contains(&"[Gmail]/Important"),
+        "{paths:?}"
+    );
 }
 
 /// Archive (the "processed" status) takes the mail out of Gmail's INBOX on the server, keeps
@@ -373,13 +386,15 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
     // Its thread is Gmail's (X-GM-THRID).
     let thrid = super::speaks_gmail::id_of("<gm26@sender.test>");
     assert_eq!(meta.thread_id, format!("gm-thread:{thrid}"));
-    // Home INBOX; places All Mail, its label and Starred.
+    // Home INBOX; places All Mail and its label. `[Gmail]/Starred` (`\Flagged`) is a view of
+    // the flagged mail, not synced: the flag is the home copy's.
     let mut places: Vec<&str> = meta.places.iter().map(|p| p.folder.as_str()).collect();
     places.sort();
     assert_eq!(meta.folder, "INBOX");
+    assert!(meta.flagged, "{meta:?}");
     assert_eq!(
         places,
-        ["&BeIF0QXVBdMF1A-", "[Gmail]/All Mail", "[Gmail]/Starred"],
+        ["&BeIF0QXVBdMF1A-", "[Gmail]/All Mail"],
         "{:?}",
         meta.places
     );
