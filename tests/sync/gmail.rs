@@ -245,6 +245,25 @@ async fn archiving_takes_gmail_mail_out_of_the_inbox_and_keeps_its_labels() {
     let counts = get(&app, &token, "/api/emails/counts").await;
     assert_eq!(counts["starred"], 3, "{counts}");
     assert_eq!(inbox_total(&app, &token).await, 29);
+
+    // A label renamed in Gmail: the rows carry the new name, nothing is downloaded again.
+    let fetched = super::outlook::sync_status(&app, &token).await["fetchedMessages"].clone();
+    ms.doveadm(&["mailbox", "rename", "-u", "user1", "Receipts", "קבלות"]);
+    full_pass(&app, &token).await;
+    let row = eventually(Duration::from_secs(30), "the renamed label", || async {
+        let found = search(&app, &token, "חשבונית").await;
+        found
+            .into_iter()
+            .find(|r| r["messageId"] == "gm28@sender.test")
+            .filter(|r| r["folderLabels"] == json!([WORK_LABEL, "קבלות"]))
+    })
+    .await;
+    assert_eq!(row["folderLabels"], json!([WORK_LABEL, "קבלות"]), "{row}");
+    assert_eq!(
+        super::outlook::sync_status(&app, &token).await["fetchedMessages"],
+        fetched,
+        "a rename downloads nothing"
+    );
 }
 
 fn url(s: &str) -> String {
