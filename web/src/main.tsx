@@ -4,7 +4,7 @@ import { App } from './app/App';
 import { readScale } from './session/scale';
 import { applyPreferences, readCachedPreferences } from './features/settings/sync/prefs';
 import { registerServiceWorker } from './features/pwa/serviceWorker';
-import { startEarly } from './api/early';
+import { earlyReadsSettled, startEarly } from './api/early';
 import { getToken } from './api/session';
 import { firstReads } from './app/firstReads';
 import { preloadPage } from './app/PageOutlet';
@@ -35,12 +35,20 @@ import './styles/folders.css';
   applyPreferences({ ...readCachedPreferences(), appScale: scale.app, fontScale: scale.font, iconScale: scale.icon });
 }
 
-// A returning user's page: its chunk and its first reads start now, beside the shell's first render
+/**
+ * How long the first render waits for the page's chunk and its first reads (ms): on a LAN they
+ * arrive within it and the first render is the page with its rows, not the shell, then the page
+ * loading, then the rows (a render and a layout each on a phone); a slow link renders without them.
+ */
+const FIRST_RENDER_WAIT_MS = 400;
+
+// A returning user's page: its chunk and its first reads start now, before the first render
 // (issue 42: each waited for the render before it, a phone's round trip and more each).
+let ready: Promise<unknown> = Promise.resolve();
 if (getToken()) {
   const { page, paths } = firstReads(location.hash);
-  preloadPage(page);
   startEarly(paths);
+  ready = Promise.all([preloadPage(page, FIRST_RENDER_WAIT_MS), earlyReadsSettled(FIRST_RENDER_WAIT_MS)]);
 }
 
 // The installable app's service worker (production builds only): the shell loads without the server.
@@ -48,8 +56,10 @@ registerServiceWorker();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void ready.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

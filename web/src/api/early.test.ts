@@ -1,8 +1,13 @@
+import { createElement, type ReactNode } from 'react';
+import { renderHook, waitFor } from '@testing-library/react';
+import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, signInAs } from '../test/helpers';
+import { useThreads } from '../features/inbox/useThreads';
+import { folderSource } from '../features/inbox/folders';
 import { firstReads } from '../app/firstReads';
 import { api, apiWithHeaders } from './client';
-import { EARLY_TTL_MS, forgetEarly, startEarly } from './early';
+import { EARLY_TTL_MS, earlyAnswered, earlyReadsSettled, forgetEarly, startEarly } from './early';
 import { keys } from './keys';
 
 describe('reads started before the first render', () => {
@@ -54,6 +59,30 @@ describe('reads started before the first render', () => {
     startEarly([keys.mailAccounts()]);
     await api(keys.mailAccounts(), { headers: { 'x-extra': '1' } });
     expect(fetch).toHaveBeenCalledTimes(4);
+  });
+
+  it("an answer that arrived is the first render's data, and the list's own read still takes it", async () => {
+    signInAs(undefined, 'tok-1');
+    const thread = { id: 't1', subject: 'שלום', emails: [], count: 1 };
+    const fetch = mockFetch({
+      'GET /api/threads/inbox': () =>
+        new Response(JSON.stringify([thread]), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Total-Count': '40' } }),
+    });
+    const path = firstReads('#/Inbox').paths[1];
+    startEarly([path]);
+    await earlyReadsSettled(1000);
+    expect(earlyAnswered(path, 'tok-2')).toBeUndefined();
+    expect(earlyAnswered(path, 'tok-1')?.data).toEqual([thread]);
+
+    const wrapper = ({ children }: { children: ReactNode }) => createElement(SWRConfig, { value: { provider: () => new Map() } }, children);
+    const { result } = renderHook(() => useThreads(folderSource('inbox')), { wrapper });
+    // The first render has the rows and the total, before any read of the hook's own.
+    expect(result.current.threads.map((t) => t.id)).toEqual(['t1']);
+    expect(result.current.total).toBe(40);
+    // Its revalidation takes the started read: the server is asked once.
+    await waitFor(() => expect(earlyAnswered(path, 'tok-1')).toBeDefined());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('a read that failed is made again by the caller', async () => {

@@ -4,7 +4,9 @@
 // the last. Started here from main.tsx, they travel while the scripts run. `apiWithHeaders` takes
 // a started read for the same path once (the promise is then forgotten, so a later read of that
 // path is a real one); a read nobody took within EARLY_TTL_MS is dropped, so it never stands for
-// newer data. A read that failed is simply made again by the caller.
+// newer data. A read that failed is simply made again by the caller. An answer that has arrived is
+// also kept parsed (`earlyAnswered`), so the page's first render can show it at once as its hooks'
+// fallback data instead of rendering empty and again when the read is taken.
 
 import { getToken } from './session';
 
@@ -25,6 +27,16 @@ interface Started {
 
 const started = new Map<string, Started>();
 
+/** A 2xx JSON answer of a read started early, parsed, by path. */
+interface Answered {
+  at: number;
+  token: string;
+  data: unknown;
+  headers: Headers;
+}
+
+const answered = new Map<string, Answered>();
+
 /**
  * Starts GETs of `paths` with the stored session's token (none without a session: the page will
  * be the sign-in form). A path already started is not asked twice.
@@ -38,10 +50,36 @@ export function startEarly(paths: readonly string[]): void {
       headers: { Accept: 'application/json', Authorization: token },
       credentials: 'same-origin',
     }).then(async (response) => ({ response, text: await response.text() }));
+    const at = Date.now();
     // Nobody may take it (another page came first): its failure must not be an unhandled one.
-    answer.catch(() => undefined);
-    started.set(path, { at: Date.now(), token, answer });
+    answer
+      .then(({ response, text }) => {
+        if (!response.ok) return;
+        answered.set(path, { at, token, data: JSON.parse(text) as unknown, headers: response.headers });
+      })
+      .catch(() => undefined);
+    started.set(path, { at, token, answer });
   }
+}
+
+/**
+ * Resolves once every read started early has answered (or failed), or after `limit` ms: main.tsx
+ * renders then, so the page's first render has its data (issue 42).
+ */
+export function earlyReadsSettled(limit: number): Promise<void> {
+  const all = Promise.allSettled(Array.from(started.values(), (s) => s.answer)).then(() => undefined);
+  return Promise.race([all, new Promise<void>((resolve) => setTimeout(resolve, limit))]);
+}
+
+/**
+ * The parsed answer of the read of `path` started early, if it has arrived, is fresh and was made
+ * with `token`: a hook's fallback data for its first render. It is not taken: the hook's own read
+ * of the path still takes the started read, so nothing is asked twice.
+ */
+export function earlyAnswered(path: string, token: string | null): { data: unknown; headers: Headers } | undefined {
+  const found = answered.get(path);
+  if (!found || token !== found.token || Date.now() - found.at > EARLY_TTL_MS) return undefined;
+  return { data: found.data, headers: found.headers };
 }
 
 /**
@@ -59,4 +97,5 @@ export function takeEarly(path: string, token: string | null): Promise<EarlyAnsw
 /** Forgets every read started early (tests; a sign-out needs none: a read answers only its own token). */
 export function forgetEarly(): void {
   started.clear();
+  answered.clear();
 }

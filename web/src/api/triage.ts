@@ -41,7 +41,12 @@ export function listQuery(options: ListOptions = {}): string {
 /** One page of threads; the total is the `X-Total-Count` header (the rows if it is missing). */
 export async function fetchThreadPage(path: string): Promise<ThreadPage> {
   const { data, headers } = await apiWithHeaders<Thread[]>(path);
-  const threads = Array.isArray(data) ? data : [];
+  return threadPageOf(data, headers);
+}
+
+/** A page of threads from a listing's answer: the threads and the `X-Total-Count` header. */
+export function threadPageOf(data: unknown, headers: Headers): ThreadPage {
+  const threads = Array.isArray(data) ? (data as Thread[]) : [];
   const header = Number(headers.get('X-Total-Count'));
   return { threads, total: Number.isFinite(header) && headers.has('X-Total-Count') ? header : threads.length };
 }

@@ -1,7 +1,7 @@
 // Picks the page for the current path with resolvePage (last segment, case-insensitive) and loads
 // its module lazily, so the first load carries only the shell.
 
-import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { he } from '../i18n/he';
@@ -26,17 +26,48 @@ const LOADERS: Record<PageName, () => PageModule> = {
   BuilderPage: () => import('../features/builder/BuilderPage'),
 };
 
-const PAGES = Object.fromEntries(
-  Object.entries(LOADERS).map(([name, load]) => [name, lazy(load)]),
-) as Record<PageName, LazyExoticComponent<ComponentType>>;
+/** Pages whose module has arrived (by preloadPage or a first render): rendered without a suspense. */
+const loaded: Partial<Record<PageName, ComponentType>> = {};
+
+function load(page: PageName): PageModule {
+  return LOADERS[page]().then((mod) => {
+    loaded[page] = mod.default;
+    return mod;
+  });
+}
+
+/**
+ * The page as a component. React.lazy suspends on its first render even when the module is
+ * already there (it learns so only from the promise, a microtask later), and the inbox's rows
+ * then waited for the fallback's commit and a second render (issue 42, the phone's first paint).
+ * A page whose module has arrived renders at once; which of the two a mount uses is fixed for
+ * that mount, so a page never remounts when its module arrives.
+ */
+function pageComponent(page: PageName): ComponentType {
+  const Lazy: LazyExoticComponent<ComponentType> = lazy(() => load(page));
+  function Page() {
+    const [Ready] = useState(() => loaded[page]);
+    return Ready ? <Ready /> : <Lazy />;
+  }
+  return Page;
+}
+
+const PAGES = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, pageComponent(name as PageName)])) as Record<
+  PageName,
+  ComponentType
+>;
 
 /**
  * Loads a page's chunk ahead of its first render (main.tsx, for the page the app opens on): the
- * same import the lazy page makes, so it finds the module there. A failure is left to the render,
- * whose error boundary says so.
+ * same import the lazy page makes, so it finds the module there. Resolves when it is there, or
+ * failed, or after `limit` ms. A failure is left to the render, whose error boundary says so.
  */
-export function preloadPage(page: PageName): void {
-  LOADERS[page]().catch(() => undefined);
+export function preloadPage(page: PageName, limit = 0): Promise<void> {
+  const arrived = load(page).then(
+    () => undefined,
+    () => undefined,
+  );
+  return Promise.race([arrived, new Promise<void>((resolve) => setTimeout(resolve, limit))]);
 }
 
 export function PageOutlet() {

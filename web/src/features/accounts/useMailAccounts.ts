@@ -3,7 +3,9 @@
 // polled every 5 s so progress shows; otherwise every `idleInterval` ms (0: not at all).
 
 import useSWR from 'swr';
+import { earlyAnswered } from '../../api/early';
 import { keys } from '../../api/keys';
+import { getToken } from '../../api/session';
 import type { MailAccountWithSync, MailAccountsResponse } from '../../api/types';
 import { useAuth } from '../../session/AuthProvider';
 
@@ -22,6 +24,8 @@ export function useMailAccounts({ idleInterval = 0 }: { idleInterval?: number } 
   const { isAuthenticated } = useAuth();
   const swr = useSWR<MailAccountsResponse>(isAuthenticated ? keys.mailAccounts() : null, {
     refreshInterval: (data) => (accountsOf(data)?.some(isBusy) ? BUSY_POLL_MS : idleInterval),
+    // The answer main.tsx's early read already has: the first render shows the mailboxes.
+    fallbackData: earlyAnswered(keys.mailAccounts(), getToken())?.data as MailAccountsResponse | undefined,
   });
   return {
     accounts: accountsOf(swr.data),

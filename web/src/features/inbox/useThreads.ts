@@ -14,7 +14,9 @@ import { useSWRConfig } from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { ApiError } from '../../api/client';
 import { keys } from '../../api/keys';
-import { fetchThread, fetchThreadPage, listQuery } from '../../api/triage';
+import { earlyAnswered } from '../../api/early';
+import { getToken } from '../../api/session';
+import { fetchThread, fetchThreadPage, listQuery, threadPageOf } from '../../api/triage';
 import type { Email, ListOptions, Thread, ThreadPage } from '../../api/types';
 import { PER_PAGE } from './pageSize';
 import { isPartial, wholeAgrees } from './threads';
@@ -140,9 +142,12 @@ export function useThreads(source: string | null, options: ListOptions = {}) {
     [source, query],
   );
 
+  // The first page main.tsx's early read already has: the first render shows the threads.
+  const early = source ? earlyAnswered(keys.threadPage(source, 1, PER_PAGE, query), getToken()) : undefined;
   const swr = useSWRInfinite<ThreadPage>(getKey, fetchThreadPage, {
     refreshInterval: LIST_POLL_MS,
     revalidateFirstPage: true,
+    fallbackData: early ? [threadPageOf(early.data, early.headers)] : undefined,
   });
   const { data: pages, size, setSize, mutate, error, isLoading } = swr;
 
