@@ -15,7 +15,9 @@ every IMAP byte crosses the shaped veth and the delay line:
   home   50 Mbit/s down, 10 Mbit/s up, 30 ms round trip
   phone  10 Mbit/s down, 10 Mbit/s up, 80 ms round trip
 
-For each size N (--sizes, default 60000) the cached corpus Maildir (bench/search_bench.py) is
+Each link is first measured as the clients get it (a second relay, the same delay, in front of
+a local echo/blast server): the median round trip and a 2-second download's rate, printed in
+its row. For each size N (--sizes, default 60000) the cached corpus Maildir (bench/search_bench.py) is
 seeded into a fresh test Dovecot offering COMPRESS=DEFLATE (--no-compress: without), then per
 link, one after the other:
   mbsync      pulls INBOX into a Maildir (bench/sync_bench.py's runner): msg/s
@@ -35,7 +37,7 @@ Needs root (namespaces, tc). Usage:
                         [--skip-mbsync] (links home-0ms, phone-0ms: the same rates, no delay)
                         [--binary $CARGO_TARGET_DIR/release/mailclient] [--json FILE]
 """
-import argparse, json, os, shutil, signal, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import big_bench  # noqa: E402
@@ -111,6 +113,51 @@ class ShapedLink:
         if self.relay.stdout.readline().strip() != "ready":
             raise SystemExit(f"the relay did not start: {self.relay.stderr.read()}")
 
+    def calibrate(self, link, blast_bytes):
+        """The link as the clients get it: a relay like the clients' in front of a local echo /
+        blast server: the median of 7 echoes' round trips (ms) and a download's rate (Mbit/s)."""
+        srv = socket.create_server(("127.0.0.1", 0))
+
+        def serve():
+            for _ in range(2):
+                c, _ = srv.accept()
+                c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                with c:
+                    if c.recv(1) == b"e":
+                        while (d := c.recv(16)):
+                            c.sendall(d)
+                    else:
+                        c.sendall(b"x" * blast_bytes)
+        threading.Thread(target=serve, daemon=True).start()
+        relay = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "delay_relay.py"), "--netns", self.ns,
+             "--listen", f"{self.addr}:{self.relay_port + 1}", "--connect", f"127.0.0.1:{srv.getsockname()[1]}",
+             "--delay-ms", str(link["rtt_ms"] / 2)], stdout=subprocess.PIPE, text=True)
+        try:
+            relay.stdout.readline()
+            with socket.create_connection((self.addr, self.relay_port + 1), timeout=30) as s:
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                s.sendall(b"e")
+                rtts = []
+                for _ in range(7):
+                    t0 = time.monotonic()
+                    s.sendall(b"ping")
+                    got = b""
+                    while len(got) < 4:
+                        got += s.recv(16)
+                    rtts.append((time.monotonic() - t0) * 1000)
+            with socket.create_connection((self.addr, self.relay_port + 1), timeout=30) as s:
+                s.sendall(b"b")
+                t0, n = time.monotonic(), 0
+                while (d := s.recv(1 << 20)):
+                    n += len(d)
+                mbit = n * 8 / (time.monotonic() - t0) / 1e6
+        finally:
+            relay.terminate()
+            relay.wait()
+            srv.close()
+        return {"rtt_ms": sorted(rtts)[3], "mbit": mbit}
+
     def counters(self):
         """Bytes on the veth (down = into this namespace, up = out of it), the relay's payload
         bytes and CPU seconds, and the clock."""
@@ -185,7 +232,9 @@ def run_link(name, link, args, ms, shaped, n, base):
     """mbsync, mailclient's initial sync and its resync over one shaped link."""
     shaped.shape(link, int(ms["MAILTEST_IMAPS_PORT"]))
     ms_link = {**ms, "MAILTEST_IMAP_HOST": shaped.addr, "MAILTEST_IMAPS_PORT": str(shaped.relay_port)}
-    out = {"link": name}
+    out = {"link": name, "measured": shaped.calibrate(link, int(rate_bits(link["down"]) / 8 * 2))}  # 2 s of data
+    print(f"[{n:,} {name}] the link as measured: {out['measured']['rtt_ms']:.1f} ms, "
+          f"{out['measured']['mbit']:.1f} Mbit/s down", flush=True)
     work = tempfile.mkdtemp(prefix=f"{name}-", dir=base)
     os.chmod(work, 0o755)
     try:
@@ -260,7 +309,8 @@ def report(n, results, compress, markdown):
         cpu = max(mw["relay_cpu_share"], cw["relay_cpu_share"], rw["relay_cpu_share"])
         load = (mw["load"] + cw["load"]) / 2
         lines.append(
-            f"| {r['link']} ({link['down']} down, {link['up']} up, {link['rtt_ms']} ms) | {mbsync_cells[0]} | {a:,.0f} "
+            f"| {r['link']} ({link['down']} down, {link['up']} up, {link['rtt_ms']} ms; measured "
+            f"{r['measured']['rtt_ms']:.0f} ms, {r['measured']['mbit']:.1f} Mbit/s) | {mbsync_cells[0]} | {a:,.0f} "
             f"| {mbsync_cells[1]} | {mbsync_cells[2]} | {mb(cw['down'])} / {mb(cw['up'])} "
             f"| {mbsync_cells[3]} / {link_use(r['mailclient'], cw, link):.0%} "
             f"| {r['resync']['seconds']:.2f} s {verdict(r['resync']['seconds'] < RESYNC_GOAL_S)} "
