@@ -235,6 +235,11 @@ def run_link(name, link, args, ms, shaped, n, base):
     out = {"link": name, "measured": shaped.calibrate(link, int(rate_bits(link["down"]) / 8 * 2))}  # 2 s of data
     print(f"[{n:,} {name}] the link as measured: {out['measured']['rtt_ms']:.1f} ms, "
           f"{out['measured']['mbit']:.1f} Mbit/s down", flush=True)
+    m = out["measured"]
+    if not (link["rtt_ms"] <= m["rtt_ms"] <= link["rtt_ms"] * 1.25 + 5 and m["mbit"] <= rate_bits(link["down"]) / 1e6
+            and m["mbit"] >= rate_bits(link["down"]) / 1e6 * 0.8):
+        print(f"[{n:,} {name}] WARNING: the link is not as configured (a loaded machine?): "
+              f"the figures below are for the measured one", flush=True)
     work = tempfile.mkdtemp(prefix=f"{name}-", dir=base)
     os.chmod(work, 0o755)
     try:
