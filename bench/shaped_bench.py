@@ -88,13 +88,17 @@ class ShapedLink:
         self.addr_here, self.addr = f"10.213.{octet}.1", f"10.213.{octet}.2"
         self.work, self.relay, self.relay_port = work, None, None
         self.stats_file = os.path.join(work, "relay-stats.json")
-        sh("ip", "netns", "add", self.ns)
-        sh("ip", "link", "add", self.here, "type", "veth", "peer", "name", self.there, "netns", self.ns)
-        sh("ip", "addr", "add", f"{self.addr_here}/30", "dev", self.here)
-        sh("ip", "link", "set", self.here, "up")
-        sh("ip", "-n", self.ns, "addr", "add", f"{self.addr}/30", "dev", self.there)
-        sh("ip", "-n", self.ns, "link", "set", self.there, "up")
-        sh("ip", "-n", self.ns, "link", "set", "lo", "up")
+        try:
+            sh("ip", "netns", "add", self.ns)
+            sh("ip", "link", "add", self.here, "type", "veth", "peer", "name", self.there, "netns", self.ns)
+            sh("ip", "addr", "add", f"{self.addr_here}/30", "dev", self.here)
+            sh("ip", "link", "set", self.here, "up")
+            sh("ip", "-n", self.ns, "addr", "add", f"{self.addr}/30", "dev", self.there)
+            sh("ip", "-n", self.ns, "link", "set", self.there, "up")
+            sh("ip", "-n", self.ns, "link", "set", "lo", "up")
+        except BaseException:
+            self.close()  # half made: nothing of it may stay
+            raise
 
     def shape(self, link, server_port):
         """tbf both ways for `link`, and a fresh relay with its delay in front of server_port."""
