@@ -67,6 +67,12 @@ def start_mailclient(binary, ms, work, extra_config=""):
         f.write(f'[mail]\nextra_ca_files = ["{ms["MAILTEST_CA"]}"]\n{extra_config}')
     subprocess.run([binary, "--config", cfg, "--data-dir", data, "user", "add", "bench", "--admin"],
                    input=b"bench password 1\n", check=True, capture_output=True)
+    return serve_mailclient(binary, cfg, data)
+
+
+def serve_mailclient(binary, cfg, data):
+    """`serve` on the data dir `data` (its user made by start_mailclient) on a free port, signed
+    in to the app: (process, Api). bench/shaped_bench.py restarts it so on a synced data dir."""
     port = free_ports(1)[0]
     proc = subprocess.Popen([binary, "--config", cfg, "--data-dir", data, "serve", "--listen", f"127.0.0.1:{port}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "RUST_LOG": "warn"})
@@ -92,7 +98,10 @@ def stop_mailclient(proc):
 def initial_sync(api, proc, ms):
     """Connects the test user's mailbox and waits for the initial sync: seconds, peak RSS (MB),
     messages in the inbox, and when the inbox's first page of 50 was first there."""
-    account = {"email_address": "user1@example.test", "password": "pass1", "imap_server": "127.0.0.1",
+    # MAILTEST_IMAP_HOST: where the clients reach the IMAP server (bench/shaped_bench.py: its
+    # relay at the far end of a shaped link); the test server's own loopback otherwise.
+    account = {"email_address": "user1@example.test", "password": "pass1",
+               "imap_server": ms.get("MAILTEST_IMAP_HOST", "127.0.0.1"),
                "imap_port": int(ms["MAILTEST_IMAPS_PORT"]), "imap_ssl": True, "smtp_server": "127.0.0.1",
                "smtp_port": int(ms["MAILTEST_SUBMISSIONS_PORT"]), "smtp_ssl": True}
     t0 = time.monotonic()
@@ -145,7 +154,7 @@ def run_mbsync(ms, work):
     rc = os.path.join(work, "mbsyncrc")
     with open(rc, "w") as f:
         f.write(f"""IMAPAccount bench
-Host localhost
+Host {ms.get('MAILTEST_IMAP_HOST', 'localhost')}
 Port {ms['MAILTEST_IMAPS_PORT']}
 User user1@example.test
 Pass pass1

@@ -16,6 +16,7 @@
 #     env MAILTEST_SEED_COPY=1  always copy, never hard-link (see seed() below)
 #   env MAILTEST_IMAP_CAPABILITY   (start) the CAPABILITY Dovecot announces (e.g. without IDLE)
 #   env MAILTEST_IMAP_COMPRESS=1   (start) Dovecot offers COMPRESS=DEFLATE (its imap_zlib plugin)
+#   env MAILTEST_CERT_SAN          (start) more names for the leaf certificate, e.g. IP:10.213.0.2
 #   env MAILTEST_SENT_NAME         (start) the folder marked \Sent (default Sent), e.g. "Sent Messages"
 #   env MAILTEST_GMAIL=1           (start) Gmail's folders: [Gmail]/All Mail (\All), Sent Mail,…
 #
@@ -161,7 +162,7 @@ start() {
       printf '%s\n' "basicConstraints=critical,CA:FALSE" \
         "keyUsage=critical,digitalSignature,keyEncipherment" \
         "extendedKeyUsage=serverAuth" \
-        "subjectAltName=DNS:localhost,DNS:mail.$DOMAIN,IP:127.0.0.1,IP:::1" > leaf.ext
+        "subjectAltName=DNS:localhost,DNS:mail.$DOMAIN,IP:127.0.0.1,IP:::1${MAILTEST_CERT_SAN:+,$MAILTEST_CERT_SAN}" > leaf.ext
       openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
         -days 30 -extfile leaf.ext -out cert.pem 2> /dev/null
       cat cert.pem ca.pem > fullchain.pem
