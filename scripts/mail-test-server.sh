@@ -3,8 +3,7 @@
 # integration tests and benchmarks, all state in one directory. Adapted from the verified recipe
 # shared/recipes/mail-test-server.md (its gotcha fixes are kept and marked below).
 #
-#   mail-test-server.sh install            apt-installs dovecot-imapd dovecot-lmtpd postfix openssl
-#                                          isync when missing (start does this by itself)
+#   mail-test-server.sh install            apt-installs dovecot, postfix, openssl, isync if missing
 #   mail-test-server.sh start DIR          creates DIR if needed, starts both servers, prints env
 #                                          lines (MAILTEST_DIR, MAILTEST_CA, MAILTEST_*_PORT, PIDs)
 #   mail-test-server.sh stop DIR           SIGTERM both masters by PID, waits until they are gone
