@@ -137,6 +137,7 @@ def run_size(fig, args, largest, started):
         try:
             with phase("mail server + seed"):
                 msdir, ms = sync_bench.start_mailserver(work)
+                big_checks.raise_imap_memory(msdir)
                 sync_bench.seed_mailserver(msdir, flat)
                 shutil.rmtree(flat)
             with phase("mbsync"):
@@ -315,7 +316,7 @@ def main():
             out["results"].append(fig)
             try:
                 run_size(fig, args, n == max(sizes), started)
-            except Exception as e:  # noqa: BLE001 (any failure: the phases that ran still count)
+            except (Exception, SystemExit) as e:  # noqa: BLE001 (the phases that ran still count)
                 # The phases that ran still make a table (the failed one's cells stay empty).
                 failed = fig["error"] = f"{type(e).__name__}: {e} {error_detail(e)}"
                 fig["phases"]["total"] = sum(fig["phases"].values())

@@ -44,6 +44,18 @@ def need_disk(need, what, path="/var/tmp"):
     print(f"  disk: {free / 1e9:.1f} GB free before {what} (needs about {need / 1e9:.1f} GB)", flush=True)
 
 
+def raise_imap_memory(msdir, limit="2G"):
+    """Dovecot's imap process may take `limit` of address space instead of its default 256 MB:
+    at 1,000,000 messages mbsync's first FETCH of every UID and size made Dovecot die of "Out of
+    memory (service imap { vsz_limit=256 MB })". The test server's config gets the block
+    appended and is reloaded; both clients then sync against the same server."""
+    conf = os.path.join(msdir, "dovecot", "dovecot.conf")
+    with open(conf, "a") as f:
+        f.write(f"\n# bench/big_bench.py: a 1,000,000-message INBOX\nservice imap {{\n  vsz_limit = {limit}\n}}\n")
+    subprocess.run(["doveadm", "-c", conf, "reload"], check=True, capture_output=True)
+    time.sleep(1)  # the master restarts its services
+
+
 def start_serve(binary, work, log_name):
     """`serve` on the bench's synced data dir (work/mc-data, work/mc.toml), spawned now:
     (process, Api once signed in, monotonic spawn time, Unix spawn time, seconds until listening)."""
