@@ -148,8 +148,10 @@ def run_size(fig, args, largest, started):
             log(f"  mbsync: {mb['total']:,} msgs in {mb['seconds']:.1f} s = {mb['total'] / mb['seconds']:,.0f} msg/s, "
                 f"peak RSS {mb['rss_mb']:.0f} MiB")
             fig["server_first_answer_s"] = server_first_answer(ms)
+            fig["server_first_page_s"] = big_checks.server_first_page(ms)
             log(f"  the server's first answer (fresh session: SELECT + newest message): "
-                f"{fig['server_first_answer_s']:.2f} s")
+                f"{fig['server_first_answer_s']:.2f} s; its first page (SELECT, sizes and bodies of the newest 50): "
+                f"{fig['server_first_page_s']:.2f} s")
             with phase("mailclient sync"):
                 big_checks.need_disk(raw * 0.9, "the synced data dir")
                 proc, api = sync_bench.start_mailclient(args.binary, ms, work)

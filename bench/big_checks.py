@@ -19,7 +19,7 @@ migration   `migrate` (the index up to date first), then `migrate --rebuild-coun
             start: it must finish the rebuild) timed, then `serve` again: the counts, the total and
             the first page must be exactly the uninterrupted rebuild's.
 """
-import json, os, shutil, signal, socket, subprocess, sys, time
+import imaplib, json, os, shutil, signal, socket, ssl, subprocess, sys, time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -54,6 +54,33 @@ def raise_imap_memory(msdir, limit="2G"):
         f.write(f"\n# bench/big_bench.py: a 1,000,000-message INBOX\nservice imap {{\n  vsz_limit = {limit}\n}}\n")
     subprocess.run(["doveadm", "-c", conf, "reload"], check=True, capture_output=True)
     time.sleep(1)  # the master restarts its services
+
+
+def server_first_page(ms, count=50):
+    """How long the mail server itself takes, on a fresh IMAPS session, for what any client's
+    first page needs from it: SELECT the INBOX, then the sizes of the newest `count` mails and
+    their bodies, one UID FETCH each (the sync sizes its first window, then fetches it). At
+    1,000,000 Maildir entries each FETCH of message files costs Dovecot seconds, far more than
+    the SELECT and the one message of `server_first_answer`. Seconds, measured like a client."""
+    ctx = ssl.create_default_context(cafile=ms["MAILTEST_CA"])
+    c = imaplib.IMAP4_SSL("127.0.0.1", int(ms["MAILTEST_IMAPS_PORT"]), ssl_context=ctx)
+    try:
+        c.login("user1@example.test", "pass1")
+        t0 = time.monotonic()
+        typ, _ = c.select("INBOX", readonly=True)
+        uidnext = int(c.untagged_responses.get("UIDNEXT", [b"2"])[0])
+        newest = f"{max(1, uidnext - count)}:{uidnext - 1}"
+        typ2, _ = c.uid("FETCH", newest, "(UID RFC822.SIZE)")
+        typ3, data = c.uid("FETCH", newest, "(BODY.PEEK[])")
+        took = time.monotonic() - t0
+        if typ != "OK" or typ2 != "OK" or typ3 != "OK" or not data or data[0] is None:
+            raise BenchError(f"the server's first page failed: {typ} {typ2} {typ3}")
+        return took
+    finally:
+        try:
+            c.logout()
+        except Exception:  # noqa: BLE001 (a figure is taken; the session's end does not matter)
+            pass
 
 
 def start_serve(binary, work, log_name):

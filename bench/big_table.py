@@ -114,7 +114,9 @@ def rows_for(figs, args):
         row(f"{path} p50 / p95", "p50 < 5 ms", f)
 
     g = GOALS
-    own = lambda f: f["sync"]["first_page_s"] - f["server_first_answer_s"]
+    # Our own time: the first page less the server's own time for a first page (the sizes and
+    # bodies of the newest 50; runs before it measured only the newest message).
+    own = lambda f: f["sync"]["first_page_s"] - f.get("server_first_page_s", f["server_first_answer_s"])
     row("initial sync: mailclient msg/s", "", lambda f, t: (f"{rate(f['sync']):,.0f}", None))
     row("initial sync: mbsync msg/s (peak RSS)", "",
         lambda f, t: (f"{rate(f['mbsync']):,.0f} ({f['mbsync']['rss_mb'] * 1.048576:.0f} MB)", None))
@@ -129,7 +131,9 @@ def rows_for(figs, args):
     row("first page usable after", "", lambda f, t: (f"{f['sync']['first_page_s']:.2f} s", None))
     row("the server's own first answer (fresh session: SELECT + newest message)", "",
         lambda f, t: (f"{f['server_first_answer_s']:.2f} s", None))
-    row("first page usable after, less the server's first answer (our own time)",
+    row("the server's own first page (fresh session: SELECT, then sizes and bodies of the newest 50)", "",
+        lambda f, t: (f"{f['server_first_page_s']:.2f} s", None))
+    row("first page usable after, less the server's own first page (our own time)",
         goal_text("first_page_own_s", lambda v: f"< {v:g} s"),
         lambda f, t: (f"{own(f):.2f} s", judged("first_page_own_s", t, lambda v: own(f) < v)))
     row("search index caught up after the sync", "", lambda f, t: (f"{f['sync']['index_catch_up_s']:.1f} s", None))
