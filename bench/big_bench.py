@@ -46,7 +46,7 @@ Needs: bash scripts/install-bench-deps.sh (notmuch, mu, GNU time, the corpus) an
 server's packages (bash scripts/mail-test-server.sh install: Dovecot, Postfix, isync/mbsync);
 the release binary (cargo build --release). Runs as root, like the test mail server.
 """
-import argparse, contextlib, imaplib, json, os, shutil, ssl, subprocess, sys, tempfile, time
+import argparse, contextlib, json, os, shutil, subprocess, sys, tempfile, time
 
 sys.dont_write_bytecode = True  # no bench/__pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -84,27 +84,6 @@ def link_flat(maildir, dest):
     for i, name in enumerate(names):
         os.link(os.path.join(maildir, "cur", name), os.path.join(dest, f"{i:07d}.eml"))
     return len(names)
-
-
-def server_first_answer(ms):
-    """How long the mail server itself takes, on a fresh IMAPS session, to SELECT the INBOX
-    and send its newest message: the part of "first page usable" no client can avoid (Dovecot
-    reads its 300,000-line Maildir uidlist for both). Seconds, measured like a client."""
-    ctx = ssl.create_default_context(cafile=ms["MAILTEST_CA"])
-    c = imaplib.IMAP4_SSL("127.0.0.1", int(ms["MAILTEST_IMAPS_PORT"]), ssl_context=ctx)
-    try:
-        c.login("user1@example.test", "pass1")
-        t0 = time.monotonic()
-        typ, _ = c.select("INBOX", readonly=True)
-        uidnext = int(c.untagged_responses.get("UIDNEXT", [b"2"])[0])
-        typ2, data = c.uid("FETCH", f"{uidnext - 1}", "(BODY.PEEK[])")
-        took = time.monotonic() - t0
-        if typ != "OK" or typ2 != "OK" or not data or data[0] is None:
-            raise BenchError(f"the server's first answer failed: {typ} {typ2}")
-        return took
-    finally:
-        with contextlib.suppress(Exception):
-            c.logout()
 
 
 def threads_first_page(api):
@@ -147,7 +126,7 @@ def run_size(fig, args, largest, started):
             fig["mbsync"] = mb
             log(f"  mbsync: {mb['total']:,} msgs in {mb['seconds']:.1f} s = {mb['total'] / mb['seconds']:,.0f} msg/s, "
                 f"peak RSS {mb['rss_mb']:.0f} MiB")
-            fig["server_first_answer_s"] = server_first_answer(ms)
+            fig["server_first_answer_s"] = big_checks.server_first_answer(ms)
             fig["server_first_page_s"] = big_checks.server_first_page(ms)
             log(f"  the server's first answer (fresh session: SELECT + newest message): "
                 f"{fig['server_first_answer_s']:.2f} s; its first page (SELECT, sizes and bodies of the newest 50): "
@@ -184,7 +163,7 @@ def run_size(fig, args, largest, started):
             sync_bench.stop_mailclient(proc)
             proc = None
             with phase("resync"):
-                fig["server_first_answer_resync_s"] = server_first_answer(ms)
+                fig["server_first_answer_resync_s"] = big_checks.server_first_answer(ms)
                 try:
                     fig["resync"] = big_checks.resync(args.binary, work)
                 except BenchError as e:  # a figure of its own: keep the run's others
@@ -292,7 +271,7 @@ def main():
                     help="timed requests per search query (default 100: a p99 is judged at 1,000,000)")
     ap.add_argument("--cli-runs", type=int, default=10, help="timed runs per query of notmuch and mu (default 10)")
     ap.add_argument("--triage-max", type=int, default=30000,
-                    help="mails triaged before the inbox latencies, at most (default 30000: a tenth of 300,000)")
+                    help="mails triaged before the inbox latencies, at most (in pages of 500; default 30000: a tenth of 300,000)")
     ap.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     ap.add_argument("--keep", action="store_true", help="keep each size's work dir (data dirs, indexes, logs)")
     args = ap.parse_args()
