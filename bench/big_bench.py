@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Big mailboxes (issue 23): the 60,000 and 300,000 figures side by side, one command, against
-mbsync, mu and notmuch.
+"""Big mailboxes (issues 23 and 42): the 60,000, 300,000 and 1,000,000 figures side by side, one
+command, against mbsync, mu and notmuch.
 
 For each size N (--sizes, default 60000,300000), one after the other, never two tools at once:
 
@@ -11,69 +11,57 @@ For each size N (--sizes, default 60000,300000), one after the other, never two 
              Maildir's files (hard links: no copy; as unread mail, like bench/sync_bench.py)
   mbsync     pulls the INBOX over IMAPS into a Maildir: msg/s, peak RSS   (sync_bench.py)
   sync       `mailclient serve`, the same INBOX connected: msg/s, peak RSS (VmHWM), when the first
-             page of 50 mails was there                                 (sync_bench.py)
+             page of 50 mails was there, less the server's own first answer (our own time)
   inbox      after the search index has caught up: GET /api/emails/inbox p50/p95, a tenth of the
              inbox triaged and 50 starred, then open inbox / switch folder / open a mail / counts /
              inbox zero p50/p95 (inbox_bench.py) and the byte size of the first page answer of
              GET /api/threads/inbox (50 threads)
-  migration  at the largest size only: a copy of the synced data dir, then `mailclient migrate
+  resync     `serve` restarted on the synced data dir, nothing changed on the server: seconds from
+             the spawn until its first pass over the mailbox is done (big_checks.py says exactly)
+  migration  at the largest size only, on the synced data dir: `mailclient migrate
              --rebuild-counters` (drops the store's counters and thread records and builds them
              again in steps, as schema 8 does for an older store) timed: seconds and peak RSS
-             (GNU time)
-  import     `mailclient import` of the Maildir vs `mu index` (and `notmuch new` at N <=
-             --notmuch-max): msg/s, peak RSS                          (search_bench.py)
-  search     the ten queries of search_bench.py over HTTP vs `notmuch search` (N <=
-             --notmuch-max only: notmuch indexes 300,000 in ~13 min) and `mu find`
+             (GNU time); then the same killed with SIGKILL half-way, `migrate` again, and the
+             answers of `serve` compared with the uninterrupted rebuild's (big_checks.py)
+  import     `mailclient import` of the Maildir: msg/s, peak RSS, data dir size   (search_bench.py)
+  search     the ten queries of search_bench.py over HTTP on the imported data dir: per query
+             p50/p99 end to end, the engine's own time
+  rivals     `notmuch new` + `notmuch search` (N <= --notmuch-max only: notmuch indexes 300,000 in
+             ~13 min), then `mu index` + `mu find` (the longest phase at 1,000,000: it runs last, so
+             a run stopped early still has every figure of ours)
 
-then prints a markdown table, one column per size, with PASS/FAIL against the issue's goals
-(sizes up to 60,000 are judged by the 60,000 goals, larger ones by the 300,000 goals), and the
-wall time of every phase. `--json FILE` writes every figure. Exits 0 whatever the verdicts;
-non-zero only when something failed to run.
+then prints a markdown table, one column per size, with PASS/FAIL against the issues' goals
+(big_table.py: sizes up to 60,000 are judged by the 60,000 goals, up to 300,000 by the 300,000
+goals, larger ones by the 1,000,000 goals), and the wall time of every phase. Before each big
+phase the free disk of /var/tmp is checked: a phase that would leave less than 12 GB free stops
+the run; every big artefact is deleted as soon as its phase is measured. `--json FILE` writes
+every figure (after every phase too). A size that fails still prints the table of the phases
+that ran. Exits 0 when every size ran, whatever the verdicts; non-zero when something failed to
+run.
 
 Usage: bench/big_bench.py [--sizes 60000,300000] [--notmuch-max 60000] [--binary PATH]
                           [--json FILE] [--keep]
+       bench/big_bench.py --sizes 1000000     (issue 42: ~7 GB corpus, about an hour)
 Needs: bash scripts/install-bench-deps.sh (notmuch, mu, GNU time, the corpus) and the test mail
 server's packages (bash scripts/mail-test-server.sh install: Dovecot, Postfix, isync/mbsync);
 the release binary (cargo build --release). Runs as root, like the test mail server.
 """
-import argparse, contextlib, imaplib, json, os, shutil, ssl, subprocess, sys, tempfile, time
+import argparse, contextlib, json, os, shutil, subprocess, sys, tempfile, time
 
 sys.dont_write_bytecode = True  # no bench/__pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import big_checks  # noqa: E402
 import inbox_bench  # noqa: E402
 import search_bench  # noqa: E402
 import sync_bench  # noqa: E402
+from big_table import GOALS, TIERS, fmt_duration, fmt_ms, log, print_table, rate  # noqa: E402
 from search_bench import BenchError  # noqa: E402
-
-# The issue's goals. Sizes up to TIER are judged against the 60,000 column, larger ones against
-# the 300,000 column. MB = 10^6 bytes, KB = 10^3 bytes.
-TIER = 60000
-GOALS = {
-    "latency_p50_ms": 5.0,            # threads, emails, switch folder, counts, inbox zero
-    "first_page_bytes": 60_000,       # GET /api/threads/inbox, 50 threads
-    "sync_vs_mbsync": (4.0, 3.0),     # (60,000, 300,000)
-    "first_page_s_300k": 0.5,
-    "sync_rss_bytes": (150e6, 200e6),
-    "import_vs_mu": 8.0,
-    "import_rss_bytes_300k": 250e6,
-    "search_vs_notmuch_60k": 10.0,
-    "migration_rss_bytes": 200e6,
-}
-# The phases of one size, in the order they run.
-PHASES = ["corpus", "mail server + seed", "mbsync", "mailclient sync", "search index catch-up", "inbox",
-          "migration", "mailclient import", "notmuch new", "mu index", "mailclient search", "notmuch search",
-          "mu find"]
-
-
-def log(msg):
-    print(msg, flush=True)
-
 
 class Phases:
     """Wall time of each phase of one size, printed as it ends and kept in `times`."""
 
-    def __init__(self, n, times, started):
-        self.n, self.times, self.started = n, times, started
+    def __init__(self, n, times, started, checkpoint):
+        self.n, self.times, self.started, self.checkpoint = n, times, started, checkpoint
 
     @contextlib.contextmanager
     def __call__(self, name):
@@ -85,6 +73,7 @@ class Phases:
             dt = time.monotonic() - t0
             self.times[name] = self.times.get(name, 0.0) + dt
             log(f"[{self.n:,}] {name}: {dt:.1f} s (run so far {time.monotonic() - self.started:.0f} s)")
+            self.checkpoint()
 
 
 def link_flat(maildir, dest):
@@ -97,27 +86,6 @@ def link_flat(maildir, dest):
     return len(names)
 
 
-def server_first_answer(ms):
-    """How long the mail server itself takes, on a fresh IMAPS session, to SELECT the INBOX
-    and send its newest message: the part of "first page usable" no client can avoid (Dovecot
-    reads its 300,000-line Maildir uidlist for both). Seconds, measured like a client."""
-    ctx = ssl.create_default_context(cafile=ms["MAILTEST_CA"])
-    c = imaplib.IMAP4_SSL("127.0.0.1", int(ms["MAILTEST_IMAPS_PORT"]), ssl_context=ctx)
-    try:
-        c.login("user1@example.test", "pass1")
-        t0 = time.monotonic()
-        typ, _ = c.select("INBOX", readonly=True)
-        uidnext = int(c.untagged_responses.get("UIDNEXT", [b"2"])[0])
-        typ2, data = c.uid("FETCH", f"{uidnext - 1}", "(BODY.PEEK[])")
-        took = time.monotonic() - t0
-        if typ != "OK" or typ2 != "OK" or not data or data[0] is None:
-            raise BenchError(f"the server's first answer failed: {typ} {typ2}")
-        return took
-    finally:
-        with contextlib.suppress(Exception):
-            c.logout()
-
-
 def threads_first_page(api):
     """GET /api/threads/inbox as the inbox opens it: (bytes of the answer, threads in it)."""
     status, body, _ = api.call("GET", "/api/threads/inbox")
@@ -127,33 +95,18 @@ def threads_first_page(api):
     return api.last_bytes, count
 
 
-def measure_migration(binary, synced, work):
-    with open(binary, "rb") as f:
-        if b"rebuild-counters" not in f.read():
-            return {"skipped": "this binary has no `migrate --rebuild-counters` (older than issue 23)"}
-    data = os.path.join(work, "migrate-data")
-    shutil.copytree(synced, data)
-    env = search_bench.clean_env(RUST_LOG="warn")
-    # Bring the copy's search index up to date first, so the timed run is the store's rebuild.
-    p = subprocess.run([binary, "--data-dir", data, "migrate"], env=env, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise BenchError(f"mailclient migrate (before) failed: {p.stderr.strip()[-1000:]}")
-    cmd = [binary, "--data-dir", data, "migrate", "--rebuild-counters"]
-    wall, rss, stdout = search_bench.timed_process(cmd, env, "mailclient migrate")
-    shutil.rmtree(data, ignore_errors=True)
-    return {"command": "mailclient migrate --rebuild-counters", "seconds": wall, "peak_rss_bytes": rss,
-            "stdout": stdout}
-
-
-def run_size(n, args, largest, started):
-    fig = {"messages": n, "phases": {}}
-    phase = Phases(n, fig["phases"], started)
+def run_size(fig, args, largest, started):
+    """Every phase of one size (see the module doc), its figures written into fig."""
+    n = fig["messages"]
+    phase = Phases(n, fig["phases"], started, args.checkpoint)
     work = tempfile.mkdtemp(prefix=f"bigbench-{n}-", dir="/var/tmp")  # the corpus cache's file system
     os.chmod(work, 0o755)  # Dovecot (user mail) reads the seeded files below it
     fig["work"] = work
     ok = False
     try:
         with phase("corpus"):
+            if not os.path.exists(os.path.join(search_bench.CACHE, f"maildir-{n}.complete")):
+                big_checks.need_disk(n * 7500, "the corpus")  # ~7 KB a message
             maildir, raw, _ = search_bench.build_maildir(n)
             flat = os.path.join(work, "flat")
             link_flat(maildir, flat)
@@ -163,18 +116,23 @@ def run_size(n, args, largest, started):
         try:
             with phase("mail server + seed"):
                 msdir, ms = sync_bench.start_mailserver(work)
+                big_checks.raise_imap_memory(msdir)
                 sync_bench.seed_mailserver(msdir, flat)
                 shutil.rmtree(flat)
             with phase("mbsync"):
+                big_checks.need_disk(raw * 1.1, "mbsync's Maildir")
                 mb = sync_bench.run_mbsync(ms, work)
                 shutil.rmtree(os.path.join(work, "mbsync-mail"), ignore_errors=True)
             fig["mbsync"] = mb
             log(f"  mbsync: {mb['total']:,} msgs in {mb['seconds']:.1f} s = {mb['total'] / mb['seconds']:,.0f} msg/s, "
                 f"peak RSS {mb['rss_mb']:.0f} MiB")
-            fig["server_first_answer_s"] = server_first_answer(ms)
+            fig["server_first_answer_s"] = big_checks.server_first_answer(ms)
+            fig["server_first_page_s"] = big_checks.server_first_page(ms)
             log(f"  the server's first answer (fresh session: SELECT + newest message): "
-                f"{fig['server_first_answer_s']:.2f} s")
+                f"{fig['server_first_answer_s']:.2f} s; its first page (SELECT, sizes and bodies of the newest 50): "
+                f"{fig['server_first_page_s']:.2f} s")
             with phase("mailclient sync"):
+                big_checks.need_disk(raw * 0.9, "the synced data dir")
                 proc, api = sync_bench.start_mailclient(args.binary, ms, work)
                 sync = sync_bench.initial_sync(api, proc, ms)
             fig["sync"] = sync
@@ -182,21 +140,41 @@ def run_size(n, args, largest, started):
                 f"{sync['total'] / sync['seconds']:,.0f} msg/s, peak RSS {sync['rss_mb']:.0f} MiB, first page after "
                 f"{sync['first_page_s'] or 0:.2f} s; ratio {rate(sync) / rate(mb):.2f}x mbsync")
             if sync["total"] != n or mb["total"] != n:
-                log(f"  note: mailclient has {sync['total']:,} and mbsync {mb['total']:,} of {n:,} messages")
+                fig["notes"].append(f"mailclient has {sync['total']:,} and mbsync {mb['total']:,} of {n:,} messages")
+                log(f"  note: {fig['notes'][-1]}")
             with phase("search index catch-up"):
                 sync["index_catch_up_s"] = search_bench.wait_indexed(api)
                 # The peak of the whole first sync: the index catching up after it counts too.
                 sync["rss_indexed_mb"] = sync_bench.peak_rss_kb(proc.pid) / 1024
             with phase("inbox"):
                 sync.update(sync_bench.inbox_page_latency(api, args.rounds))
-                inbox = {"triaged": inbox_bench.triage(api, n)}
+                # A tenth of the inbox, at most --triage-max: each status is a keyword STORE that
+                # Dovecot's Maildir pays with a rename and a re-read of the whole directory (about
+                # 80 a second at 1,000,000 entries: the 100,000 of a tenth would take ~20 minutes).
+                inbox = {"triaged": inbox_bench.triage(api, min(n, 10 * args.triage_max))}
                 inbox.update(inbox_bench.measure(api, args.rounds))
                 inbox["first_page_bytes"], inbox["first_page_threads"] = threads_first_page(api)
                 inbox["serve_peak_rss_kb"] = sync_bench.peak_rss_kb(proc.pid)
+                inbox_bench.wait_idle(api)  # the triage's flags pushed: the resync finds nothing to do
             fig["inbox"] = inbox
             log(f"  {inbox['threads']:,} threads, {inbox['triaged']:,} triaged; first page of threads "
                 f"{inbox['first_page_bytes']:,} bytes ({inbox['first_page_threads']} threads); emails page p50 "
                 f"{sync['p50_ms']:.2f} ms; " + ", ".join(f"{k} p50 {v[0]:.2f} ms" for k, v in inbox["results"].items()))
+            sync_bench.stop_mailclient(proc)
+            proc = None
+            with phase("resync"):
+                fig["server_first_answer_resync_s"] = big_checks.server_first_answer(ms)
+                try:
+                    fig["resync"] = big_checks.resync(args.binary, work)
+                except BenchError as e:  # a figure of its own: keep the run's others
+                    fig["resync"] = {"error": str(e)}
+            r = fig["resync"]
+            if "seconds" in r:
+                log(f"  resync: first pass done {r['seconds']:.2f} s after the restart (listening after "
+                    f"{r['listening_s']:.2f} s), {r['fetched_messages']:,} mails fetched; the server's own first "
+                    f"answer just before {fig['server_first_answer_resync_s']:.2f} s")
+            else:
+                log(f"  resync not measured: {r['error']}")
         finally:
             if proc:
                 sync_bench.stop_mailclient(proc)
@@ -207,39 +185,48 @@ def run_size(n, args, largest, started):
         if largest:
             with phase("migration"):
                 try:
-                    fig["migration"] = measure_migration(args.binary, synced, work)
+                    if args.keep:
+                        big_checks.need_disk(search_bench.dir_size(synced)[0], "the migration's copy")
+                    fig["migration"] = big_checks.measure_migration(
+                        args.binary, work, fig["resync"].get("snapshot"), args.keep)
                 except BenchError as e:  # the newest part: report it, keep the run's other figures
                     fig["migration"] = {"error": str(e)}
             m = fig["migration"]
-            if "seconds" in m:
-                log(f"  migrate: {m['seconds']:.1f} s, peak RSS {m['peak_rss_bytes'] / 1e6:.0f} MB"
-                    + (f" ({m['note']})" if m.get("note") else ""))
-            else:
+            if "seconds" not in m:
                 log(f"  migration not measured: {m.get('skipped') or m.get('error')}")
-        shutil.rmtree(synced, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(synced, ignore_errors=True)
 
         search_work = os.path.join(work, "search")
         os.makedirs(search_work)
         s = fig["search"] = {}
+        # mailclient first (import, then its queries, then its data dir is gone), then the rivals,
+        # one tool at a time: at 1,000,000 `mu index` is the longest phase of all.
         with phase("mailclient import"):
+            big_checks.need_disk(raw * 0.9, "the import's data dir")
             search_bench.warm_page_cache(maildir)
             s["mailclient_import"] = search_bench.run_mailclient_import(args.binary, maildir, n, search_work)
+        with phase("mailclient search"):
+            s["mailclient_queries"], s["mailclient_serve"] = search_bench.run_mailclient_queries(
+                args.binary, s["mailclient_import"], search_work, args.runs)
+        if not args.keep:
+            shutil.rmtree(s["mailclient_import"]["data_dir"], ignore_errors=True)
         if n <= args.notmuch_max:
             with phase("notmuch new"):
+                big_checks.need_disk(raw, "notmuch's database")
                 s["notmuch_index"], nm_env = search_bench.notmuch_index(maildir, n, search_work)
             log(f"  notmuch new: {search_bench.fmt_import(s['notmuch_index'], n)}")
+            with phase("notmuch search"):
+                s["notmuch_queries"] = search_bench.notmuch_queries(nm_env, args.cli_runs)
+            if not args.keep:
+                shutil.rmtree(os.path.join(search_work, "notmuch"), ignore_errors=True)
         else:
             log(f"[{n:,}] notmuch not run: {n:,} > --notmuch-max {args.notmuch_max:,} "
                 f"(notmuch new takes ~13 min at 300,000)")
         with phase("mu index"):
+            big_checks.need_disk(raw, "mu's database")
             s["mu_index"], mu = search_bench.mu_index(maildir, n, search_work)
         log(f"  mu index: {search_bench.fmt_import(s['mu_index'], n)}")
-        with phase("mailclient search"):
-            s["mailclient_queries"], s["mailclient_serve"] = search_bench.run_mailclient_queries(
-                args.binary, s["mailclient_import"], search_work, args.runs)
-        if n <= args.notmuch_max:
-            with phase("notmuch search"):
-                s["notmuch_queries"] = search_bench.notmuch_queries(nm_env, args.cli_runs)
         with phase("mu find"):
             s["mu_queries"] = search_bench.mu_queries(mu, args.cli_runs)
         s["overall"] = search_bench.overall_figures(s)
@@ -255,169 +242,21 @@ def run_size(n, args, largest, started):
             shutil.rmtree(work, ignore_errors=True)
             fig["work"] = None
     fig["phases"]["total"] = sum(fig["phases"].values())
-    return fig
 
 
-# ---------------------------------------------------------------------------------------------
-# the table
-
-def rate(r):
-    return r["total"] / r["seconds"]
-
-
-def fmt_ms(v):
-    return f"{v:.2f}" if v is not None else "-"
+def error_detail(e):
+    detail = e.stderr if isinstance(e, subprocess.CalledProcessError) and e.stderr else ""
+    if isinstance(detail, bytes):
+        detail = detail.decode(errors="replace")
+    return detail[-2000:]
 
 
-def megabytes(b):
-    return f"{b / 1e6:,.0f} MB" if b is not None else "-"
-
-
-def cell(value, ok=None):
-    """A table cell: the figure, then **PASS** / **FAIL** when a goal applies at this size."""
-    if value is None:
-        return "–"
-    return value if ok is None else f"{value} **{'PASS' if ok else 'FAIL'}**"
-
-
-def rows_for(figs, args):
-    """(figure, goal, [cell per size]) for the table, and the verdicts for the JSON."""
-    rows, verdicts = [], []
-
-    def row(label, goal, per_size):
-        cells = []
-        for fig in figs:
-            try:
-                value, ok = per_size(fig, fig["messages"] <= TIER)
-            except (KeyError, TypeError, ZeroDivisionError):
-                value, ok = None, None
-            cells.append(cell(value, ok))
-            if ok is not None:
-                verdicts.append({"messages": fig["messages"], "figure": label, "goal": goal, "value": value,
-                                 "pass": ok})
-        rows.append((label, goal, cells))
-
-    def latency(name, path):
-        def f(fig, small):
-            p50, p95 = fig["inbox"]["results"][name] if name else (fig["sync"]["p50_ms"], fig["sync"]["p95_ms"])
-            return f"{p50:.1f} / {p95:.1f} ms", p50 < GOALS["latency_p50_ms"]
-        row(f"{path} p50 / p95", "p50 < 5 ms", f)
-
-    g = GOALS
-    row("initial sync: mailclient msg/s", "", lambda f, s: (f"{rate(f['sync']):,.0f}", None))
-    row("initial sync: mbsync msg/s (peak RSS)", "",
-        lambda f, s: (f"{rate(f['mbsync']):,.0f} ({f['mbsync']['rss_mb'] * 1.048576:.0f} MB)", None))
-    row("sync ÷ mbsync", "≥ 4× at 60k, ≥ 3× at 300k",
-        lambda f, s: (f"{rate(f['sync']) / rate(f['mbsync']):.2f}×",
-                      rate(f["sync"]) / rate(f["mbsync"]) >= g["sync_vs_mbsync"][0 if s else 1]))
-    row("sync peak RSS (VmHWM): when the sync is done / when the index has caught up",
-        "< 150 MB at 60k, < 200 MB at 300k",
-        lambda f, s: (f"{megabytes(f['sync']['rss_mb'] * 1048576)} / "
-                      f"{megabytes(f['sync']['rss_indexed_mb'] * 1048576)}",
-                      f["sync"]["rss_indexed_mb"] * 1048576 < g["sync_rss_bytes"][0 if s else 1]))
-    row("first page usable after", "< 0.5 s at 300k",
-        lambda f, s: (f"{f['sync']['first_page_s']:.2f} s",
-                      None if s else f["sync"]["first_page_s"] < g["first_page_s_300k"]))
-    row("the server's own first answer (fresh session: SELECT + newest message)", "",
-        lambda f, s: (f"{f['server_first_answer_s']:.2f} s", None))
-    row("first page usable after, less the server's first answer", "",
-        lambda f, s: (f"{f['sync']['first_page_s'] - f['server_first_answer_s']:.2f} s", None))
-    row("search index caught up after the sync", "", lambda f, s: (f"{f['sync']['index_catch_up_s']:.1f} s", None))
-    latency("open inbox (50 threads)", "open inbox: `GET /api/threads/inbox`")
-    latency(None, "inbox mails: `GET /api/emails/inbox`")
-    latency("switch folder", "switch folder: `GET /api/threads/{Updates,Promotions,starred,sent}`")
-    latency("folder counts", "`GET /api/emails/counts`")
-    latency("inbox zero", "`GET /api/emails/inbox-zero`")
-    row("open a mail: `GET /api/emails/{id}` p50 / p95", "",
-        lambda f, s: ("{:.1f} / {:.1f} ms".format(*f["inbox"]["results"]["open a mail"]), None))
-    row("first page answer, `GET /api/threads/inbox`", "< 60 KB",
-        lambda f, s: (f"{f['inbox']['first_page_bytes'] / 1000:,.1f} KB ({f['inbox']['first_page_threads']} threads)",
-                      f["inbox"]["first_page_bytes"] < g["first_page_bytes"]))
-    row("threads in the inbox (triaged mails)", "",
-        lambda f, s: (f"{f['inbox']['threads']:,} ({f['inbox']['triaged']:,})", None))
-
-    imp = lambda f: f["search"]["mailclient_import"]
-    mu = lambda f: f["search"]["mu_index"]
-    row("`mailclient import` msg/s", "", lambda f, s: (f"{imp(f)['msgs_per_s']:,.0f}", None))
-    row("`mu index` msg/s (peak RSS)", "",
-        lambda f, s: (f"{mu(f)['msgs_per_s']:,.0f} ({megabytes(mu(f)['peak_rss_bytes'])})", None))
-    row("import ÷ mu index", "≥ 8×",
-        lambda f, s: (f"{imp(f)['msgs_per_s'] / mu(f)['msgs_per_s']:.2f}×",
-                      imp(f)["msgs_per_s"] / mu(f)["msgs_per_s"] >= g["import_vs_mu"]))
-    row("data dir after the import (raw corpus)", "",
-        lambda f, s: (f"{megabytes(imp(f)['size_disk'])} ({megabytes(f['raw_corpus_bytes'])})", None))
-    row("import peak RSS", "< 250 MB at 300k",
-        lambda f, s: (megabytes(imp(f)["peak_rss_bytes"]),
-                      None if s else imp(f)["peak_rss_bytes"] < g["import_rss_bytes_300k"]))
-
-    def notmuch_cell(f, text):
-        if "notmuch_index" not in f["search"]:
-            return f"not run (> {args.notmuch_max:,})"
-        return text(f)
-    row("`notmuch new` msg/s", "",
-        lambda f, s: (notmuch_cell(f, lambda f: f"{f['search']['notmuch_index']['msgs_per_s']:,.0f}"), None))
-    o = lambda f: f["search"]["overall"]
-    row("search: HTTP median (server p50 / p99)", "",
-        lambda f, s: (f"{fmt_ms(o(f)['http_median_ms'])} ms ({fmt_ms(o(f)['server_p50_ms'])} / "
-                      f"{fmt_ms(o(f)['server_p99_ms'])})", None))
-    row("search: HTTP median ÷ the engine's p50", "≤ 2×",
-        lambda f, s: (f"{o(f)['http_median_ms'] / o(f)['server_p50_ms']:.2f}×",
-                      o(f)["http_median_ms"] <= 2 * o(f)["server_p50_ms"]))
-    row("`notmuch search` median", "",
-        lambda f, s: (notmuch_cell(f, lambda f: f"{fmt_ms(o(f)['notmuch_median_ms'])} ms"), None))
-    row("`mu find` median", "", lambda f, s: (f"{fmt_ms(o(f)['mu_median_ms'])} ms", None))
-    row("search: notmuch ÷ HTTP", "≥ 10× at 60k",
-        lambda f, s: (notmuch_cell(f, lambda f: f"{o(f)['notmuch_over_http']:.1f}×"),
-                      (o(f)["notmuch_over_http"] >= g["search_vs_notmuch_60k"]) if s and o(f)["notmuch_over_http"]
-                      else None))
-
-    def migration(f, s):
-        m = f.get("migration")
-        if m is None:
-            return "(largest size only)", None
-        if "seconds" not in m:
-            return "not measured (see above)", None
-        return (f"{m['seconds']:.1f} s, {megabytes(m['peak_rss_bytes'])}",
-                m["peak_rss_bytes"] < g["migration_rss_bytes"])
-    row("store migration (derived tables rebuilt): time, peak RSS", "< 200 MB", migration)
-    row("wall time of this size", "300k < 15 min", lambda f, s: (fmt_duration(f["phases"]["total"]), None))
-    return rows, verdicts
-
-
-def fmt_duration(s):
-    return f"{int(s // 60)} min {s % 60:02.0f} s" if s >= 60 else f"{s:.0f} s"
-
-
-def print_table(figs, args):
-    rows, verdicts = rows_for(figs, args)
-    sizes = [f"{f['messages']:,}" for f in figs]
-    log("\n| figure | goal | " + " | ".join(sizes) + " |")
-    log("|---|---|" + "---|" * len(figs))
-    for label, goal, cells in rows:
-        log(f"| {label} | {goal} | " + " | ".join(cells) + " |")
-    log(f"\nGoals of the 60,000 column judge sizes up to {TIER:,}, those of the 300,000 column larger sizes; "
-        "MB = 10^6 bytes, KB = 10^3 bytes. Latencies: kept-alive HTTP on loopback, "
-        f"{args.rounds} requests each.")
-    skipped = [f"{f['messages']:,}" for f in figs if f["messages"] > args.notmuch_max]
-    if skipped:
-        log(f"notmuch (index and search) not run at {', '.join(skipped)}: above --notmuch-max "
-            f"{args.notmuch_max:,} (notmuch new takes ~13 min at 300,000).")
-    for f in figs:
-        m = f.get("migration")
-        if m and "seconds" not in m:
-            log(f"store migration at {f['messages']:,}: not measured: {m.get('skipped') or m.get('error')}")
-        elif m and m.get("note"):
-            log(f"store migration at {f['messages']:,}: {m['note']}")
-
-    names = [k for k in PHASES if any(k in f["phases"] for f in figs)]
-    log("\n| phase (wall time) | " + " | ".join(sizes) + " |")
-    log("|---|" + "---:|" * len(figs))
-    for name in names + ["total"]:
-        cells = [f"{f['phases'][name]:.1f} s" if name in f["phases"] else "–" for f in figs]
-        log(f"| {name} | " + " | ".join(cells) + " |")
-    passed = sum(1 for v in verdicts if v["pass"])
-    log(f"\n{passed} of {len(verdicts)} goals met.")
-    return verdicts
+def write_json(path, out):
+    """Every figure so far (after each phase too: a run stopped half-way keeps what it measured)."""
+    if path:
+        with open(path + ".tmp", "w") as f:
+            json.dump(out, f, indent=1)
+        os.replace(path + ".tmp", path)
 
 
 def main():
@@ -428,8 +267,11 @@ def main():
     ap.add_argument("--binary", default=search_bench.default_binary(),
                     help="mailclient release binary (default: $CARGO_TARGET_DIR or target/, release/mailclient)")
     ap.add_argument("--rounds", type=int, default=200, help="requests per inbox latency (default 200)")
-    ap.add_argument("--runs", type=int, default=50, help="timed requests per search query (default 50)")
+    ap.add_argument("--runs", type=int, default=100,
+                    help="timed requests per search query (default 100: a p99 is judged at 1,000,000)")
     ap.add_argument("--cli-runs", type=int, default=10, help="timed runs per query of notmuch and mu (default 10)")
+    ap.add_argument("--triage-max", type=int, default=30000,
+                    help="mails triaged before the inbox latencies, at most (in pages of 500; default 30000: a tenth of 300,000)")
     ap.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     ap.add_argument("--keep", action="store_true", help="keep each size's work dir (data dirs, indexes, logs)")
     args = ap.parse_args()
@@ -452,21 +294,29 @@ def main():
             f"{args.notmuch_max:,}; store migration (migrate --rebuild-counters) at {max(sizes):,}")
         out = {"date": time.strftime("%Y-%m-%d %H:%M"), "binary": args.binary, "sizes": sizes,
                "notmuch_max": args.notmuch_max, "versions": search_bench.versions(), "goals": GOALS,
-               "tier": TIER, "results": []}
+               "tiers": TIERS, "results": []}
+        args.checkpoint = lambda: write_json(args.json, out)
+        failed = None
         for n in sizes:
-            out["results"].append(run_size(n, args, n == max(sizes), started))
+            fig = {"messages": n, "phases": {}, "notes": []}
+            out["results"].append(fig)
+            try:
+                run_size(fig, args, n == max(sizes), started)
+            except (Exception, SystemExit) as e:  # noqa: BLE001 (the phases that ran still count)
+                # The phases that ran still make a table (the failed one's cells stay empty).
+                failed = fig["error"] = f"{type(e).__name__}: {e} {error_detail(e)}"
+                fig["phases"]["total"] = sum(fig["phases"].values())
+                break
         out["verdicts"] = print_table(out["results"], args)
         out["seconds"] = time.monotonic() - started
         log(f"whole run: {fmt_duration(out['seconds'])}")
         if args.json:
-            with open(args.json, "w") as f:
-                json.dump(out, f, indent=1)
+            write_json(args.json, out)
             log(f"figures written to {args.json}")
+        if failed:
+            raise BenchError(f"the run stopped at {fig['messages']:,}: {failed}")
     except (BenchError, subprocess.CalledProcessError, AssertionError) as e:
-        detail = e.stderr if isinstance(e, subprocess.CalledProcessError) and e.stderr else ""
-        if isinstance(detail, bytes):
-            detail = detail.decode(errors="replace")
-        print(f"big_bench: {type(e).__name__}: {e} {detail[-2000:]}", file=sys.stderr)
+        print(f"big_bench: {type(e).__name__}: {e} {error_detail(e)}", file=sys.stderr)
         sys.exit(1)
 
 
