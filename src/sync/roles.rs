@@ -15,9 +15,9 @@ use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
 /// LIST: every selectable folder (but a `\Flagged` view) with its role from SPECIAL-USE, or
-/// from its common name when the server has no SPECIAL-USE. INBOX first so it fills first. A folder the store holds that
-/// LIST no longer shows was deleted or renamed on the server (`gone`); when the folders changed
-/// shape the user's sessions hear `folders_changed`.
+/// from its common name when the server has no SPECIAL-USE. INBOX first so it fills first. A
+/// folder the store holds that LIST no longer shows was deleted or renamed on the server
+/// (`gone`); when the folders changed shape the user's sessions hear `folders_changed`.
 pub(super) async fn list_folders(
     ctx: &Ctx,
     session: &mut imap::ImapSession,

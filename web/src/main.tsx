@@ -48,7 +48,10 @@ let ready: Promise<unknown> = Promise.resolve();
 if (getToken()) {
   const { page, paths } = firstReads(location.hash);
   startEarly(paths);
-  ready = Promise.all([preloadPage(page, FIRST_RENDER_WAIT_MS), earlyReadsSettled(FIRST_RENDER_WAIT_MS)]);
+  ready = Promise.race([
+    Promise.all([preloadPage(page), earlyReadsSettled()]),
+    new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS)),
+  ]);
 }
 
 // The installable app's service worker (production builds only): the shell loads without the server.

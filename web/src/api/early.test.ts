@@ -70,7 +70,7 @@ describe('reads started before the first render', () => {
     });
     const path = firstReads('#/Inbox').paths[1];
     startEarly([path]);
-    await earlyReadsSettled(1000);
+    await earlyReadsSettled();
     expect(earlyAnswered(path, 'tok-2')).toBeUndefined();
     expect(earlyAnswered(path, 'tok-1')?.data).toEqual([thread]);
 

@@ -62,13 +62,9 @@ export function startEarly(paths: readonly string[]): void {
   }
 }
 
-/**
- * Resolves once every read started early has answered (or failed), or after `limit` ms: main.tsx
- * renders then, so the page's first render has its data (issue 42).
- */
-export function earlyReadsSettled(limit: number): Promise<void> {
-  const all = Promise.allSettled(Array.from(started.values(), (s) => s.answer)).then(() => undefined);
-  return Promise.race([all, new Promise<void>((resolve) => setTimeout(resolve, limit))]);
+/** Resolves once every read started early has answered or failed (main.tsx renders then, or sooner). */
+export function earlyReadsSettled(): Promise<void> {
+  return Promise.allSettled(Array.from(started.values(), (s) => s.answer)).then(() => undefined);
 }
 
 /**

@@ -59,15 +59,14 @@ const PAGES = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, pageC
 
 /**
  * Loads a page's chunk ahead of its first render (main.tsx, for the page the app opens on): the
- * same import the lazy page makes, so it finds the module there. Resolves when it is there, or
- * failed, or after `limit` ms. A failure is left to the render, whose error boundary says so.
+ * same import the lazy page makes, so it finds the module there. Resolves when it is there or
+ * failed; a failure is left to the render, whose error boundary says so.
  */
-export function preloadPage(page: PageName, limit = 0): Promise<void> {
-  const arrived = load(page).then(
+export function preloadPage(page: PageName): Promise<void> {
+  return load(page).then(
     () => undefined,
     () => undefined,
   );
-  return Promise.race([arrived, new Promise<void>((resolve) => setTimeout(resolve, limit))]);
 }
 
 export function PageOutlet() {
