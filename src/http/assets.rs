@@ -1,6 +1,9 @@
-//! The React bundle, embedded in the binary with rust-embed (release builds carry the files;
-//! debug builds read them from `web/dist`). `build.rs` points `EMBED_WEB_DIST` at
-//! `web/dist`, or at a generated notice page when the web app has not been built.
+//! The React bundle, embedded in the binary with rust-embed. `build.rs` points
+//! `EMBED_WEB_DIST` at a release build's gzip copy of `web/dist` (`<name>.gz` for each file gzip
+//! shrinks, `bundle_gzip.rs`), at `web/dist` itself for a debug build (read at run time and
+//! compressed on the fly by the same rule), or at a generated notice page when the web app has
+//! not been built. A browser that accepts gzip gets those bytes as they are; any other client
+//! gets them inflated.
 //!
 //! Vite names bundle files by content hash under `assets/`, so those are cached for a year;
 //! `index.html` must always be revalidated, and so must the installable app's service worker and
@@ -36,7 +39,7 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
         return AppError::NotFound(messages::NOT_FOUND.into()).into_response();
     }
     let wanted = path.trim_start_matches('/');
-    match WebDist::get(wanted).filter(|_| !wanted.is_empty()) {
+    match find(wanted).filter(|_| !wanted.is_empty()) {
         Some(file) => {
             let cache = if wanted.starts_with("assets/") {
                 IMMUTABLE
@@ -47,26 +50,80 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
             };
             serve(wanted, file, cache, &headers)
         }
-        None => match WebDist::get("index.html") {
+        None => match find("index.html") {
             Some(index) => serve("index.html", index, NO_CACHE, &headers),
             None => (StatusCode::NOT_FOUND, "web bundle missing").into_response(),
         },
     }
 }
 
-fn serve(
-    name: &str,
+/// A bundle file as embedded: its bytes, and whether they are gzip.
+struct Found {
     file: rust_embed::EmbeddedFile,
-    cache: &'static str,
-    request_headers: &HeaderMap,
-) -> Response {
-    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
+    gzip: bool,
+}
+
+fn find(name: &str) -> Option<Found> {
+    if let Some(file) = WebDist::get(&format!("{name}.gz")) {
+        return Some(Found { file, gzip: true });
+    }
+    let file = WebDist::get(name)?;
+    #[cfg(debug_assertions)]
+    if let Some(gz) = super::bundle_gzip::gzip_if_smaller(&file.data, 1) {
+        let file = rust_embed::EmbeddedFile {
+            data: gz.into(),
+            metadata: file.metadata,
+        };
+        return Some(Found { file, gzip: true });
+    }
+    Some(Found { file, gzip: false })
+}
+
+/// Whether the request's `Accept-Encoding` takes gzip (by name or `*`, with a q above zero).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+fn inflate(gz: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(gz.len() * 4);
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out).ok()?;
+    Some(out)
+}
+
+fn serve(name: &str, found: Found, cache: &'static str, request_headers: &HeaderMap) -> Response {
+    let Found { file, gzip } = found;
+    let send_gzip = gzip && accepts_gzip(request_headers);
+    // The two encodings of one file are two representations: each has its own tag.
+    let suffix = if gzip && !send_gzip { "-identity" } else { "" };
+    let etag = format!(
+        "\"{}{suffix}\"",
+        hex::encode(&file.metadata.sha256_hash()[..16])
+    );
     let not_modified = request_headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
     let mut response = if not_modified {
         StatusCode::NOT_MODIFIED.into_response()
+    } else if gzip && !send_gzip {
+        match inflate(&file.data) {
+            Some(raw) => Response::new(Body::from(raw)),
+            None => return (StatusCode::INTERNAL_SERVER_ERROR, "bad bundle file").into_response(),
+        }
     } else {
         Response::new(Body::from(file.data.into_owned()))
     };
@@ -81,6 +138,12 @@ fn serve(
         h.insert(header::CONTENT_TYPE, v);
     }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if gzip {
+        h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    if send_gzip && !not_modified {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
     if let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);
     }

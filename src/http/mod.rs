@@ -3,6 +3,9 @@
 //! request extractors are `auth`'s (`crate::auth::extract`).
 
 pub mod assets;
+/// Compiled into a debug build only (a release build embeds the gzip `build.rs` made with it).
+#[cfg(debug_assertions)]
+mod bundle_gzip;
 
 pub mod clients;
 pub mod headers;

@@ -228,6 +228,76 @@ async fn spa_is_served_with_the_right_caching() {
 }
 
 #[tokio::test]
+async fn bundle_files_go_out_gzip_to_a_browser_and_plain_to_any_other_client() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
+    // The largest script (the entry: a few hundred kB that gzip takes to under a half).
+    let Some(script) = std::fs::read_dir(dist.join("assets")).ok().and_then(|d| {
+        d.flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".js"))
+            .max_by_key(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
+            .map(|e| e.file_name().into_string().unwrap())
+    }) else {
+        return; // the web app is not built (CI builds it before the Rust tests)
+    };
+    let app = TestApp::new();
+    for (path, file) in [
+        ("/".to_string(), "index.html".to_string()),
+        (format!("/assets/{script}"), format!("assets/{script}")),
+    ] {
+        let built = std::fs::read(dist.join(&file)).unwrap();
+        let get = |encoding: Option<&str>, tag: Option<&str>| {
+            let mut r = Request::get(path.as_str());
+            if let Some(e) = encoding {
+                r = r.header("accept-encoding", e);
+            }
+            if let Some(t) = tag {
+                r = r.header("if-none-match", t);
+            }
+            app.send(r.body(Body::empty()).unwrap())
+        };
+        // A browser: gzip, the built file once inflated, and far fewer bytes.
+        let resp = get(Some("gzip, deflate, br, zstd"), None).await;
+        assert_eq!(resp.status(), 200, "{path}");
+        assert_eq!(resp.headers()["content-encoding"], "gzip", "{path}");
+        assert_eq!(resp.headers()["vary"], "accept-encoding", "{path}");
+        let gz_tag = resp.headers()["etag"].to_str().unwrap().to_string();
+        let gz = http_body_util::BodyExt::collect(resp.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        assert!(
+            gz.len() * 2 < built.len(),
+            "{path}: {} of {}",
+            gz.len(),
+            built.len()
+        );
+        let mut inflated = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut inflated)
+            .unwrap();
+        assert!(inflated == built, "{path}: the gzip body is the built file");
+        // No Accept-Encoding, or gzip refused: the built bytes as they are, under another tag.
+        for encoding in [None, Some("gzip;q=0, identity")] {
+            let resp = get(encoding, None).await;
+            assert_eq!(resp.status(), 200, "{path}");
+            assert!(resp.headers().get("content-encoding").is_none(), "{path}");
+            let tag = resp.headers()["etag"].to_str().unwrap().to_string();
+            assert_ne!(tag, gz_tag, "{path}");
+            let body = http_body_util::BodyExt::collect(resp.into_body())
+                .await
+                .unwrap()
+                .to_bytes();
+            assert!(body == built, "{path}: the plain body is the built file");
+            // Each tag revalidates its own representation only.
+            assert_eq!(get(encoding, Some(&tag)).await.status(), 304, "{path}");
+            assert_eq!(get(encoding, Some(&gz_tag)).await.status(), 200, "{path}");
+        }
+        let resp = get(Some("gzip"), Some(&gz_tag)).await;
+        assert_eq!(resp.status(), 304, "{path}");
+        assert!(resp.headers().get("content-encoding").is_none(), "{path}");
+    }
+}
+
+#[tokio::test]
 async fn installable_app_files_have_their_types_and_are_revalidated() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
     if !dist.join("sw.js").exists() {
