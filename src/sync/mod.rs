@@ -49,6 +49,7 @@ pub mod ctx;
 pub mod folder;
 pub mod gone;
 pub mod idle;
+pub mod list_status;
 pub mod local;
 pub mod pipeline;
 pub mod plan;

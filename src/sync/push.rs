@@ -15,13 +15,20 @@ pub struct MoveCaps {
     pub create_special_use: bool,
 }
 
+/// What a push did to the server.
+pub(super) struct Pushed {
+    /// A folder was created (for a move into a role the mailbox had no folder for).
+    pub created: bool,
+    /// Some change was written: the server's folders moved on since a LIST before it.
+    pub any: bool,
+}
+
 /// Writes local changes (flags, triage keywords, moves) to the server, then forgets them.
-/// Returns whether a folder was created.
 pub(super) async fn push_pending(
     ctx: &Ctx,
     session: &mut imap::ImapSession,
     caps: &MoveCaps,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Pushed> {
     let account = ctx.account_id;
     let (ops, roles, all_mail) = ctx
         .read(move |r| {
@@ -31,6 +38,7 @@ pub(super) async fn push_pending(
         .await?;
     let all_mail = all_mail.map(|f| f.name);
     let limit = ctx.limit();
+    let any = !ops.is_empty();
     let mut created = false;
     let mut roles = roles;
     // Identical changes in one folder go out together, as UID sets: a bulk action on a
@@ -119,7 +127,7 @@ pub(super) async fn push_pending(
             ctx.write(move |w| w.forget_pushed(account, &done)).await?;
         }
     }
-    Ok(created)
+    Ok(Pushed { created, any })
 }
 
 /// UIDs per STORE or MOVE command (keeps command lines well under server limits).

@@ -2,15 +2,14 @@
 //! drafts, junk, trash and the archive (SPECIAL-USE, or the common names).
 
 use async_imap::types::NameAttribute;
-use std::collections::HashSet;
-
-use futures_util::TryStreamExt;
+use std::collections::{HashMap, HashSet};
 
 use super::ctx::Ctx;
 use super::gone;
+use super::list_status::{self, ListedStatus};
 use crate::mail::folder_path;
 use crate::mail::imap;
-use crate::mail::imap_ops::{begin, completed, deadline};
+use crate::mail::imap_ops::{begin, completed, deadline, refused};
 use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
@@ -18,31 +17,50 @@ use crate::notices::{FoldersChanged, Notice};
 /// from its common name when the server has no SPECIAL-USE. INBOX first so it fills first. A
 /// folder the store holds that LIST no longer shows was deleted or renamed on the server
 /// (`gone`); when the folders changed shape the user's sessions hear `folders_changed`.
+///
+/// With `pattern` (`list_status::pattern`) the LIST also answers each folder's STATUS, returned
+/// beside the names; a server that refuses it is asked the plain LIST instead.
 pub(super) async fn list_folders(
     ctx: &Ctx,
     session: &mut imap::ImapSession,
-) -> anyhow::Result<Vec<String>> {
+    pattern: Option<&str>,
+) -> anyhow::Result<(Vec<String>, HashMap<String, ListedStatus>)> {
     let limit = ctx.limit();
     let account = ctx.account_id;
     // What the store held before LIST: a folder made, renamed or deleted here while LIST runs
     // is neither forgotten nor brought back by this pass.
     let before: Vec<FolderState> = ctx.read(move |r| r.folders(account)).await?;
+    let mut statuses = HashMap::new();
     begin(session);
-    let names: Vec<_> = deadline(limit, "LIST", async {
-        session
-            .list(Some(""), Some("*"))
-            .await?
-            .try_collect::<Vec<_>>()
-            .await
-    })
-    .await?;
     // A throttled LIST is no answer, not a mailbox without folders.
-    completed(session)?;
+    let asked = deadline(
+        limit,
+        "LIST",
+        list_status::list(session, pattern, &mut statuses),
+    )
+    .await
+    .and_then(|names| Ok(completed(session).map(|()| names)?));
+    let names = match asked {
+        Ok(names) => names,
+        Err(e) if pattern.is_some() && refused(&e) => {
+            statuses.clear();
+            begin(session);
+            let names = deadline(
+                limit,
+                "LIST",
+                list_status::list(session, None, &mut statuses),
+            )
+            .await?;
+            completed(session)?;
+            names
+        }
+        Err(e) => return Err(e),
+    };
     // (name, role from SPECIAL-USE, role guessed from the name)
     let mut found = Vec::new();
     // Gmail's `\All` folder, when the mailbox has one: the account is then Gmail-shaped.
     let mut all_mail: Option<String> = None;
-    let mut delimiters = std::collections::HashMap::new();
+    let mut delimiters = HashMap::new();
     for n in &names {
         // A `\Flagged` folder (Gmail's `[Gmail]/Starred`, Dovecot's virtual "Flagged") is a
         // view of the flagged mail of the other folders (RFC 6154). The Starred view shows the
@@ -132,7 +150,7 @@ pub(super) async fn list_folders(
             }),
         );
     }
-    Ok(folders.into_iter().map(|(n, _)| n).collect())
+    Ok((folders.into_iter().map(|(n, _)| n).collect(), statuses))
 }
 
 /// A folder's part in Gmail's model (`all_mail`: the mailbox's `\All` folder, if any):

@@ -15,6 +15,7 @@ use super::SyncEvent;
 use super::ctx::Ctx;
 use super::folder::{self, FolderCaps, FolderOutcome};
 use super::idle::{self, Idled};
+use super::list_status;
 use super::push::{MoveCaps, push_pending};
 use super::qresync;
 use super::retry::{self, Backoff, Ending, Tell};
@@ -135,6 +136,11 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         gmail_ext: caps.has_str("X-GM-EXT-1"),
         identity: None,
     };
+    let pattern = list_status::pattern(
+        caps.has_str("LIST-STATUS"),
+        folder_caps.condstore || folder_caps.qresync,
+        caps.has_str("SPECIAL-USE"),
+    );
     let can_idle = caps.has_str("IDLE");
     ctx.status.lock().expect("status").idle = can_idle;
     let moves = MoveCaps {
@@ -145,20 +151,42 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
     loop {
         ctx.set_state("syncing");
         // Listed on every pass: a folder made or removed by another client (or by a rule's
-        // target being created there) is seen without reconnecting. LIST is one round trip.
-        let mut folders = list_folders(ctx, &mut session).await?;
-        if push_pending(ctx, &mut session, &moves).await? {
+        // target being created there) is seen without reconnecting. LIST is one round trip,
+        // and with LIST-STATUS it also says which folders changed since the last pass.
+        let pattern = pattern.as_deref();
+        let (mut folders, mut statuses) = list_folders(ctx, &mut session, pattern).await?;
+        let pushed = push_pending(ctx, &mut session, &moves).await?;
+        if pushed.created {
             // A folder was created for a move: list again so it is synced too.
-            folders = list_folders(ctx, &mut session).await?;
+            (folders, statuses) = list_folders(ctx, &mut session, pattern).await?;
+        }
+        if pushed.any {
+            // What was pushed moved the server's folders on after the LIST: every folder is
+            // looked at this pass (a mail moved elsewhere must show there now).
+            statuses.clear();
         }
         let folder_caps = FolderCaps {
             identity: gmail_identity(ctx, folder_caps.gmail_ext).await?,
             ..folder_caps
         };
+        let account = ctx.account_id;
+        let states = ctx.read(move |r| r.folders(account)).await?;
+        let unchanged = |name: &String| {
+            let state = states.iter().find(|f| &f.name == name);
+            state
+                .zip(statuses.get(name))
+                .is_some_and(|(state, status)| list_status::unchanged(state, status))
+        };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
         let mut inbox_selected = false;
+        // Whether a folder after INBOX was synced (time passed since INBOX was looked at).
+        let mut others_synced = false;
         for name in &folders {
+            if unchanged(name) {
+                continue;
+            }
             inbox_selected = false;
+            others_synced |= name != &folders[0];
             match sync_one(ctx, &mut session, name, folder_caps).await {
                 Ok(_) => inbox_selected = name == &folders[0],
                 // One folder the server refuses (no rights, gone since LIST) must not stop
@@ -170,8 +198,10 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
             }
         }
         // Mail that reached INBOX while the other folders synced is not reported by IDLE
-        // (it is older than the IDLE command): look once more before waiting.
-        if folders.len() > 1 {
+        // (it is older than the IDLE command): look once more before waiting. The same when
+        // INBOX was skipped as unchanged: mail may have come since the LIST, and the SELECT
+        // that IDLE needs costs the same round trip.
+        if others_synced || (!inbox_selected && !folders.is_empty()) {
             sync_one(ctx, &mut session, &folders[0], folder_caps).await?;
             inbox_selected = true;
         }

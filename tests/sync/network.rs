@@ -1,6 +1,6 @@
-//! A real network: QRESYNC reconnects (RFC 7162) that cost a SELECT per folder and move only
-//! what changed, expunges read from VANISHED, never from a listing of the whole folder. A relay
-//! between the client and Dovecot records every command.
+//! A real network: QRESYNC reconnects (RFC 7162) that cost a SELECT per changed folder
+//! (LIST-STATUS tells which) and move only what changed, expunges read from VANISHED, never from
+//! a listing of the whole folder. A relay between the client and Dovecot records every command.
 
 use std::sync::{Arc, Mutex};
 
@@ -142,13 +142,18 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
     assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
     let selects = has(&commands, "SELECT ");
+    // LIST-STATUS (RFC 5819) said no folder changed: none is selected but INBOX, once, where
+    // the client then idles (mail may have come since the LIST).
     assert!(
-        has(&commands, "(QRESYNC (") == selects && folders == 1 && selects >= 6,
-        "every folder resynchronised in its SELECT: {commands:#?}"
+        folders == 1 && has(&commands, "RETURN (SPECIAL-USE STATUS (") == 1,
+        "one LIST, with the folders' STATUS: {commands:#?}"
     );
-    // LOGIN, CAPABILITY, ENABLE, LIST; one SELECT per folder, INBOX once more at the end (mail
-    // that came meanwhile); IDLE on it, with no SELECT of its own.
-    assert!(commands.len() <= 5 + selects, "{commands:#?}");
+    assert!(
+        selects == 1 && has(&commands, "SELECT \"INBOX\" (QRESYNC (") == 1,
+        "only INBOX selected, in QRESYNC: {commands:#?}"
+    );
+    // LOGIN, CAPABILITY, ENABLE, LIST, SELECT, IDLE.
+    assert!(commands.len() <= 6, "{commands:#?}");
 
     // 1,000 flag changes by another client while the client is away.
     let before = fetch_counts(&app, account);
@@ -184,19 +189,34 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
     assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
     assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
 
-    // And expunges made while it was away: from the SELECT's VANISHED (EARLIER).
+    // And expunges made while it was away: from the SELECT's VANISHED (EARLIER). One mail
+    // moved to Trash meanwhile: Trash changed too, and is the only other folder selected.
     bytes.push(relay.bytes_down());
     relay.bye("Server shutting down.").await;
     expunge(&ms, "1:5");
+    let user = "user1@example.test";
+    ms.doveadm(&["move", "-u", user, "Trash", "mailbox", "INBOX", "uid", "6"]);
     let fourth = reconnected(&relay, third).await;
     eventually(
         Duration::from_secs(30),
         "the expunges while away",
-        || async { (inbox_total(&app, &token).await == 1185).then_some(()) },
+        || async { (inbox_total(&app, &token).await == 1184).then_some(()) },
     )
     .await;
     recorder.idling(fourth, 1).await;
     let commands = recorder.of(fourth, 0);
+    let trash = list(&app, &token, "trash").await;
+    assert!(
+        trash.iter().any(|m| m["subject"] == "qr 6"),
+        "the moved mail is in Trash: {trash:?}"
+    );
+    let selected: Vec<&String> = commands.iter().filter(|c| c.contains("SELECT ")).collect();
+    assert!(
+        selected
+            .iter()
+            .all(|c| c.contains("\"INBOX\"") || c.contains("\"Trash\"")),
+        "only the folders that changed: {commands:#?}"
+    );
     bytes.push(relay.bytes_down());
     sent.push(commands.len());
     let per: Vec<u64> = bytes.chunks(2).map(|p| p[1] - p[0]).collect();
@@ -205,7 +225,8 @@ async fn a_reconnect_resynchronises_each_folder_in_its_select() {
          from the server"
     );
     assert_eq!(has(&commands, "SEARCH"), 0, "{commands:#?}");
-    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
+    // One FETCH: the body of the mail now in Trash (under a UID of its own there).
+    assert_eq!(has(&commands, "FETCH"), 1, "{commands:#?}");
 }
 
 /// Cuts the first connection after `cut_after` message bodies passed, or passes nothing more
@@ -491,6 +512,37 @@ async fn a_throttled_search_of_the_writer_is_no_empty_answer() {
     let found = mb.holds("Sent", "<filed@sender.test>").await;
     assert!(found.is_err(), "a throttled SEARCH read as {found:?}");
     mb.close().await;
+}
+
+/// Without LIST-STATUS (hidden from the client), a reconnect to the unchanged mailbox selects
+/// every folder (with QRESYNC: a round trip each, nothing else).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_list_status_every_folder_is_selected() {
+    let ms = MailServer::start();
+    let mails: Vec<String> = (1..=20).map(|n| small_mail(&format!("ls {n}"))).collect();
+    ms.seed("user1", mail_dir(&mails).path(), "INBOX");
+    let recorder = Arc::new(Recorder {
+        hide: Some("LIST-STATUS"),
+        ..Recorder::default()
+    });
+    let (app, token, relay, _) = through(&ms, recorder.clone()).await;
+    wait_synced(&app, &token).await;
+    let first = relay.connections() - 1;
+    recorder.idling(first, 1).await;
+    relay.bye("Server shutting down.").await;
+    let second = reconnected(&relay, first).await;
+    recorder.idling(second, 1).await;
+    let commands = recorder.of(second, 0);
+    let selects = has(&commands, "SELECT ");
+    assert_eq!(has(&commands, "RETURN"), 0, "{commands:#?}");
+    assert!(
+        has(&commands, "(QRESYNC (") == selects && selects >= 6,
+        "every folder resynchronised in its SELECT: {commands:#?}"
+    );
+    // LOGIN, CAPABILITY, ENABLE, LIST; one SELECT per folder, INBOX once more at the end (mail
+    // that came meanwhile); IDLE on it, with no SELECT of its own.
+    assert!(commands.len() <= 5 + selects, "{commands:#?}");
+    assert_eq!(has(&commands, "FETCH"), 0, "{commands:#?}");
 }
 
 /// Without QRESYNC (hidden from the client), CONDSTORE as before: no ENABLE, flag changes by
