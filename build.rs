@@ -5,7 +5,7 @@
 //! A release build embeds each bundle file that gzip makes at least a tenth smaller as
 //! `<name>.gz` only (`src/http/assets.rs` sends those bytes as they are to a browser that accepts
 //! gzip, and inflates them for one that does not); the rest (icons) as they are. The bundle is
-//! 1.8 MB as built and about a quarter of that compressed, in the binary and on the wire. A debug
+//! 1.6 MB as built and about a third of that compressed, in the binary and on the wire. A debug
 //! build reads `web/dist` itself at run time, so a rebuilt bundle is served without a cargo build.
 //!
 //! It also packs the binary's relative relocations (`-z pack-relative-relocs`, DT_RELR) where
