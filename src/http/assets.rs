@@ -79,23 +79,30 @@ fn find(name: &str) -> Option<Found> {
     Some(Found { file, gzip: false })
 }
 
-/// Whether the request's `Accept-Encoding` takes gzip (by name or `*`, with a q above zero).
+/// Whether the request's `Accept-Encoding` takes gzip: named with a q above zero, or, when
+/// gzip is not named, `*` with a q above zero (RFC 9110: a coding named explicitly wins).
 fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
+    let (mut gzip, mut any) = (None, None);
+    for coding in headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or("");
-            let refused = parts.any(|p| {
-                p.strip_prefix("q=")
-                    .and_then(|q| q.parse::<f32>().ok())
-                    .is_some_and(|q| q <= 0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
+    {
+        let mut parts = coding.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let taken = !parts.any(|p| {
+            p.strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .is_some_and(|q| q <= 0.0)
+        });
+        if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
+            gzip = Some(taken);
+        } else if name == "*" {
+            any = Some(taken);
+        }
+    }
+    gzip.or(any).unwrap_or(false)
 }
 
 fn inflate(gz: &[u8]) -> Option<Vec<u8>> {

@@ -2,7 +2,9 @@
 //! SELECT of every folder nothing happened to. Without it a pass costs a round trip per folder
 //! even with QRESYNC: 80 ms each on a phone's link, and a Gmail-shaped or a well-filed mailbox
 //! has dozens of folders. Only with CONDSTORE, whose HIGHESTMODSEQ changes with every flag
-//! change and expunge; a server without it says nothing STATUS can compare flags by.
+//! change and expunge; a server without it says nothing STATUS can compare flags by. A server
+//! that refuses the RETURN options is asked the plain LIST at once; one whose reply cannot be
+//! read (`unreadable`) is listed plainly from the account's next session (`session.rs`).
 
 use std::collections::HashMap;
 
@@ -64,6 +66,20 @@ pub async fn list(
     }
     drain(statuses);
     Ok(names)
+}
+
+/// Whether a LIST failed because its reply could not be parsed (async-imap reports a line
+/// imap-proto cannot read, such as RFC 5258's extended data items, as an I/O error "... during
+/// parsing of ..."). The connection cannot go on after it.
+pub fn unreadable(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<async_imap::error::Error>(),
+            Some(async_imap::error::Error::Io(io)) if io.to_string().contains("during parsing of")
+        ) || cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.to_string().contains("during parsing of"))
+    })
 }
 
 fn of(attributes: &[StatusAttribute]) -> ListedStatus {

@@ -6,6 +6,7 @@
 //! server cut is taken up again without an error shown); all progress is in the store, so a
 //! retry or a restart resumes where it stopped.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,10 +36,13 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     if account.needs_sign_in {
         return wait_for_sign_in(&ctx).await;
     }
+    // Set when a LIST with LIST-STATUS's RETURN options came back unreadable: the sessions after
+    // it list plainly (the one that failed cannot go on, its reply half read).
+    let mut plain_list = false;
     loop {
         ctx.set_state("connecting");
         let started = std::time::Instant::now();
-        match session_loop(&ctx, &account, &wake).await {
+        match session_loop(&ctx, &account, &wake, &mut plain_list).await {
             Ok(()) => return,
             Err(e) if crate::oauth::sign_in_needed(&e) => {
                 return wait_for_sign_in(&ctx).await;
@@ -105,7 +109,12 @@ async fn wait_for_sign_in(ctx: &Ctx) {
 /// The sync status's `errorKind` while an OAuth account waits for a new sign-in.
 pub const SIGN_IN_NEEDED: &str = "oauth_sign_in_needed";
 
-async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyhow::Result<()> {
+async fn session_loop(
+    ctx: &Ctx,
+    account: &AccountRecord,
+    wake: &Notify,
+    plain_list: &mut bool,
+) -> anyhow::Result<()> {
     let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
     let mut session = ctx
         .shared
@@ -137,7 +146,7 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         identity: None,
     };
     let pattern = list_status::pattern(
-        caps.has_str("LIST-STATUS"),
+        caps.has_str("LIST-STATUS") && !*plain_list,
         folder_caps.condstore || folder_caps.qresync,
         caps.has_str("SPECIAL-USE"),
     );
@@ -154,11 +163,11 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         // target being created there) is seen without reconnecting. LIST is one round trip,
         // and with LIST-STATUS it also says which folders changed since the last pass.
         let pattern = pattern.as_deref();
-        let (mut folders, mut statuses) = list_folders(ctx, &mut session, pattern).await?;
+        let (mut folders, mut statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
         let pushed = push_pending(ctx, &mut session, &moves).await?;
         if pushed.created {
             // A folder was created for a move: list again so it is synced too.
-            (folders, statuses) = list_folders(ctx, &mut session, pattern).await?;
+            (folders, statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
         }
         if pushed.any {
             // What was pushed moved the server's folders on after the LIST: every folder is
@@ -172,17 +181,19 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         let account = ctx.account_id;
         let states = ctx.read(move |r| r.folders(account)).await?;
         let unchanged = |name: &String| {
-            let state = states.iter().find(|f| &f.name == name);
-            state
-                .zip(statuses.get(name))
-                .is_some_and(|(state, status)| list_status::unchanged(state, status))
+            let state = states.iter().find(|f| &f.name == name)?;
+            let status = statuses.get(name)?;
+            list_status::unchanged(state, status).then_some(state)
         };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
         let mut inbox_selected = false;
         // Whether a folder after INBOX was synced (time passed since INBOX was looked at).
         let mut others_synced = false;
         for name in &folders {
-            if unchanged(name) {
+            if let Some(state) = unchanged(name) {
+                // What its last SELECT said of keywords still holds (the task's list of folders
+                // whose statuses stay local is rebuilt after a restart from these).
+                ctx.note_keywords(state);
                 continue;
             }
             inbox_selected = false;
@@ -267,6 +278,25 @@ async fn session_loop(ctx: &Ctx, account: &AccountRecord, wake: &Notify) -> anyh
         }
         while session.unsolicited_responses.try_recv().is_ok() {}
     }
+}
+
+/// `list_folders`; a LIST with RETURN options whose reply could not be read sets `plain_list`
+/// for the sessions after this one (a server adding extended data async-imap does not parse).
+async fn listed(
+    ctx: &Ctx,
+    session: &mut imap::ImapSession,
+    pattern: Option<&str>,
+    plain_list: &mut bool,
+) -> anyhow::Result<(Vec<String>, HashMap<String, list_status::ListedStatus>)> {
+    let result = list_folders(ctx, session, pattern).await;
+    if let Err(e) = &result
+        && pattern.is_some()
+        && list_status::unreadable(e)
+    {
+        tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), "LIST-STATUS reply unreadable; listing plainly from the next session");
+        *plain_list = true;
+    }
+    result
 }
 
 /// What stopped an IDLE on the client's side.

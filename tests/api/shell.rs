@@ -276,7 +276,7 @@ async fn bundle_files_go_out_gzip_to_a_browser_and_plain_to_any_other_client() {
             .unwrap();
         assert!(inflated == built, "{path}: the gzip body is the built file");
         // No Accept-Encoding, or gzip refused: the built bytes as they are, under another tag.
-        for encoding in [None, Some("gzip;q=0, identity")] {
+        for encoding in [None, Some("gzip;q=0, identity"), Some("gzip;q=0, *")] {
             let resp = get(encoding, None).await;
             assert_eq!(resp.status(), 200, "{path}");
             assert!(resp.headers().get("content-encoding").is_none(), "{path}");
@@ -291,6 +291,9 @@ async fn bundle_files_go_out_gzip_to_a_browser_and_plain_to_any_other_client() {
             assert_eq!(get(encoding, Some(&tag)).await.status(), 304, "{path}");
             assert_eq!(get(encoding, Some(&gz_tag)).await.status(), 200, "{path}");
         }
+        // Any coding: gzip.
+        let resp = get(Some("*"), None).await;
+        assert_eq!(resp.headers()["content-encoding"], "gzip", "{path}");
         let resp = get(Some("gzip"), Some(&gz_tag)).await;
         assert_eq!(resp.status(), 304, "{path}");
         assert!(resp.headers().get("content-encoding").is_none(), "{path}");
