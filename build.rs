@@ -27,24 +27,21 @@ fn main() {
     println!("cargo:rerun-if-changed=web/dist");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let release = std::env::var("PROFILE").as_deref() == Ok("release");
-    let dir = if dist.join("index.html").is_file() && !release {
+    let built = dist.join("index.html").is_file();
+    let dir = if built && !release {
         dist.clone()
     } else {
         let out = out_dir.join("web-embed");
         let _ = fs::remove_dir_all(&out);
         fs::create_dir_all(&out).unwrap();
-        if dist.join("index.html").is_file() {
+        if built {
             compress_tree(&dist, &out);
         } else {
             fs::write(out.join("index.html"), NOT_BUILT).unwrap();
         }
         out
     };
-    let stamp = stamp(if dist.join("index.html").is_file() {
-        &dist
-    } else {
-        &dir
-    });
+    let stamp = stamp(if built { &dist } else { &dir });
     println!("cargo:rustc-env=EMBED_WEB_DIST={}", dir.display());
     println!("cargo:rustc-env=EMBED_WEB_STAMP={stamp}");
     if glibc_reads_packed_relocations() {

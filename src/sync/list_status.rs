@@ -13,6 +13,7 @@ use async_imap::types::{Name, UnsolicitedResponse};
 use futures_util::TryStreamExt;
 
 use crate::mail::imap::ImapSession;
+use crate::mail::imap_ops::{begin, completed};
 use crate::mailstore::FolderState;
 
 /// What the server said of one folder in the LIST's STATUS.
@@ -35,7 +36,8 @@ pub fn pattern(list_status: bool, condstore: bool, special_use: bool) -> Option<
 }
 
 /// LIST with `pattern` (`None`: plain `"*"`), its names and, into `statuses`, the STATUS answers
-/// that came with them. async-imap hands STATUS lines to the unsolicited channel, which holds
+/// that came with them; a NO or BAD is an error (`imap_ops::completed`: a throttled LIST is no
+/// answer, not a mailbox without folders). async-imap hands STATUS lines to the unsolicited channel, which holds
 /// 100 and drops the rest: it is drained as each name arrives, so a mailbox of thousands of
 /// folders loses none. Other unsolicited lines met there (an EXISTS of the selected folder) are
 /// dropped: a pass reads each folder's real state anyway.
@@ -57,6 +59,7 @@ pub async fn list(
         }
     };
     let mut names = Vec::new();
+    begin(session);
     let mut stream = session
         .list(Some(""), Some(pattern.unwrap_or("\"*\"")))
         .await?;
@@ -65,18 +68,17 @@ pub async fn list(
         drain(statuses);
     }
     drain(statuses);
+    drop(stream);
+    completed(session)?;
     Ok(names)
 }
 
 /// Whether a LIST failed because its reply could not be parsed (async-imap reports a line
 /// imap-proto cannot read, such as RFC 5258's extended data items, as an I/O error "... during
-/// parsing of ..."). The connection cannot go on after it.
+/// parsing of ...", the source of its `Error::Io`). The connection cannot go on after it.
 pub fn unreadable(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<async_imap::error::Error>(),
-            Some(async_imap::error::Error::Io(io)) if io.to_string().contains("during parsing of")
-        ) || cause
+        cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.to_string().contains("during parsing of"))
     })

@@ -9,7 +9,7 @@ use super::gone;
 use super::list_status::{self, ListedStatus};
 use crate::mail::folder_path;
 use crate::mail::imap;
-use crate::mail::imap_ops::{begin, completed, deadline, refused};
+use crate::mail::imap_ops::{deadline, refused};
 use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
@@ -31,30 +31,14 @@ pub(super) async fn list_folders(
     // is neither forgotten nor brought back by this pass.
     let before: Vec<FolderState> = ctx.read(move |r| r.folders(account)).await?;
     let mut statuses = HashMap::new();
-    begin(session);
-    // A throttled LIST is no answer, not a mailbox without folders.
-    let asked = deadline(
-        limit,
-        "LIST",
-        list_status::list(session, pattern, &mut statuses),
-    )
-    .await
-    .and_then(|names| Ok(completed(session).map(|()| names)?));
-    let names = match asked {
-        Ok(names) => names,
+    let asked = list_status::list(session, pattern, &mut statuses);
+    let names = match deadline(limit, "LIST", asked).await {
         Err(e) if pattern.is_some() && refused(&e) => {
             statuses.clear();
-            begin(session);
-            let names = deadline(
-                limit,
-                "LIST",
-                list_status::list(session, None, &mut statuses),
-            )
-            .await?;
-            completed(session)?;
-            names
+            let plain = list_status::list(session, None, &mut statuses);
+            deadline(limit, "LIST", plain).await?
         }
-        Err(e) => return Err(e),
+        asked => asked?,
     };
     // (name, role from SPECIAL-USE, role guessed from the name)
     let mut found = Vec::new();

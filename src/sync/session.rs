@@ -174,12 +174,12 @@ async fn session_loop(
             // looked at this pass (a mail moved elsewhere must show there now).
             statuses.clear();
         }
-        let folder_caps = FolderCaps {
-            identity: gmail_identity(ctx, folder_caps.gmail_ext).await?,
-            ..folder_caps
-        };
         let account = ctx.account_id;
         let states = ctx.read(move |r| r.folders(account)).await?;
+        let folder_caps = FolderCaps {
+            identity: gmail_identity(&states, folder_caps.gmail_ext),
+            ..folder_caps
+        };
         let unchanged = |name: &String| {
             let state = states.iter().find(|f| &f.name == name)?;
             let status = statuses.get(name)?;
@@ -328,14 +328,12 @@ fn announced_change(session: &mut imap::ImapSession) -> bool {
 
 /// How the mailbox's copies of one mail are recognised when it is Gmail-shaped (it has a
 /// `\All` folder): Gmail's own ids where X-GM-EXT-1 is offered, else Message-ID and size.
-async fn gmail_identity(ctx: &Ctx, gmail_ext: bool) -> anyhow::Result<Option<Identity>> {
-    let account = ctx.account_id;
-    let folders = ctx.read(move |r| r.folders(account)).await?;
-    Ok(folders.iter().any(|f| f.all_mail).then_some(if gmail_ext {
+fn gmail_identity(folders: &[FolderState], gmail_ext: bool) -> Option<Identity> {
+    folders.iter().any(|f| f.all_mail).then_some(if gmail_ext {
         Identity::GmailMsgId
     } else {
         Identity::MessageIdSize
-    }))
+    })
 }
 
 async fn sync_one(

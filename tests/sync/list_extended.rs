@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use super::*;
-use crate::common::imap_relay::{self, Act, ClientLine, Relay, Rewrite};
+use crate::common::imap_relay::{Act, ClientLine, Rewrite};
 
 /// Adds an extended data item to every `* LIST` line answering a LIST with RETURN options;
 /// records each connection's LIST commands.
@@ -45,11 +45,7 @@ async fn an_unreadable_list_status_reply_falls_back_to_a_plain_list() {
     let mails: Vec<String> = (1..=12).map(|n| small_mail(&format!("xl {n}"))).collect();
     ms.seed("user1", mail_dir(&mails).path(), "INBOX");
     let rewrite = Arc::new(ExtendedList::default());
-    let relay = Relay::start(ms.imap_port(), rewrite.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    let (s, v) = connect(&app, &token, account).await;
-    assert_eq!(s, 200, "{v}");
+    let (app, token, _relay, _) = super::network::through(&ms, rewrite.clone()).await;
     wait_synced(&app, &token).await;
     assert_eq!(inbox_total(&app, &token).await, 12);
     let lists = rewrite.lists.lock().unwrap().clone();

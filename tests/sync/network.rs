@@ -63,7 +63,10 @@ impl Recorder {
 
 /// An app with user1's mailbox connected through a relay that rewrites as `rewrite` says; the
 /// account's id.
-async fn through(ms: &MailServer, rewrite: Arc<dyn Rewrite>) -> (TestApp, String, Relay, u64) {
+pub(super) async fn through(
+    ms: &MailServer,
+    rewrite: Arc<dyn Rewrite>,
+) -> (TestApp, String, Relay, u64) {
     let relay = Relay::start(ms.imap_port(), rewrite).await;
     let (app, token) = app_with(ms).await;
     let account = imap_relay::account_through(ms, "user1", relay.port);
