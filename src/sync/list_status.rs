@@ -5,10 +5,14 @@
 //! change and expunge; a server without it says nothing STATUS can compare flags by. A server
 //! that refuses the RETURN options is asked the plain LIST at once; one whose reply cannot be
 //! read (`unreadable`) is listed plainly from the account's next session (`session.rs`).
+//!
+//! A server with CONDSTORE but no LIST-STATUS (Gmail, Courier, Cyrus without it) is asked the
+//! same by STATUS commands sent together (`pipelined`): one round trip for all of them instead
+//! of a SELECT per folder (and, without QRESYNC, a flag FETCH per folder too).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use async_imap::imap_proto::StatusAttribute;
+use async_imap::imap_proto::{MailboxDatum, Response, Status, StatusAttribute};
 use async_imap::types::{Name, UnsolicitedResponse};
 use futures_util::TryStreamExt;
 
@@ -84,6 +88,59 @@ pub fn unreadable(e: &anyhow::Error) -> bool {
     })
 }
 
+/// How many STATUS commands go out before their answers are read: a mailbox of thousands of
+/// folders costs a round trip per this many, and the server never holds more than these.
+const PIPELINED: usize = 64;
+
+/// STATUS (MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ) of each of `names`, the commands sent
+/// together and their answers read after (RFC 3501 §5.5: STATUS may be pipelined), into
+/// `statuses`. A folder the server refuses (a NO: gone, no rights, throttled) gets no answer and
+/// is then selected as before. The selected folder is not to be among `names` (RFC 3501 says a
+/// STATUS of it may be stale). A BYE or a closed connection is a lost connection.
+pub async fn pipelined(
+    session: &mut ImapSession,
+    names: &[String],
+    statuses: &mut HashMap<String, ListedStatus>,
+) -> anyhow::Result<()> {
+    use async_imap::error::Error;
+    for batch in names.chunks(PIPELINED) {
+        let mut waiting = HashSet::new();
+        for name in batch {
+            let command = format!(
+                "STATUS {} (MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ)",
+                super::qresync::quoted(name)?
+            );
+            waiting.insert(session.run_command(command).await?.0);
+        }
+        while !waiting.is_empty() {
+            let Some(response) = session.read_response().await? else {
+                return Err(Error::ConnectionLost.into());
+            };
+            match response.parsed() {
+                Response::MailboxData(MailboxDatum::Status { mailbox, status }) => {
+                    statuses.insert(mailbox.to_string(), of(status));
+                }
+                Response::Done { tag, .. } => {
+                    waiting.remove(&tag.0);
+                }
+                Response::Data {
+                    status: Status::Bye,
+                    ..
+                } => return Err(Error::ConnectionLost.into()),
+                // An EXISTS or FETCH of the selected folder: its own sync reads it anyway.
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a folder's last pass left what a STATUS can be compared with: synced before, its
+/// initial download finished, a MODSEQ kept.
+pub fn comparable(state: &FolderState) -> bool {
+    state.top != 0 && state.down_to <= 1 && state.highest_modseq > 0
+}
+
 fn of(attributes: &[StatusAttribute]) -> ListedStatus {
     let mut s = ListedStatus::default();
     for a in attributes {
@@ -102,9 +159,7 @@ fn of(attributes: &[StatusAttribute]) -> ListedStatus {
 /// UID given out since (no new mail), no flag change or expunge (the same HIGHESTMODSEQ), the
 /// same count, and its initial download finished. Anything unknown counts as a change.
 pub fn unchanged(state: &FolderState, status: &ListedStatus) -> bool {
-    state.top != 0
-        && state.down_to <= 1
-        && state.highest_modseq > 0
+    comparable(state)
         && status.uid_validity == Some(state.uidvalidity)
         && status.uid_next == Some(state.top)
         && status.highest_modseq == Some(state.highest_modseq)

@@ -115,7 +115,7 @@ fn absorb(out: &mut Resynced, vanished: &mut Vec<(u32, u32)>, response: &Respons
 
 /// A mailbox name as an IMAP quoted string (names come from the server's LIST, in modified
 /// UTF-7: ASCII without line ends).
-fn quoted(name: &str) -> anyhow::Result<String> {
+pub(super) fn quoted(name: &str) -> anyhow::Result<String> {
     anyhow::ensure!(
         !name.contains(['\r', '\n']),
         "a folder name with a line end cannot be selected"

@@ -176,6 +176,25 @@ async fn session_loop(
         }
         let account = ctx.account_id;
         let states = ctx.read(move |r| r.folders(account)).await?;
+        if pattern.is_none() && !pushed.any && (folder_caps.condstore || folder_caps.qresync) {
+            // No LIST-STATUS: the folders that could be skipped are asked their STATUS
+            // together, one round trip for all. INBOX is left out: it is selected for IDLE
+            // anyway (and may be selected now, whose STATUS may be stale).
+            let asked: Vec<String> = folders
+                .iter()
+                .skip(1)
+                .filter(|n| {
+                    states
+                        .iter()
+                        .any(|s| &s.name == *n && list_status::comparable(s))
+                })
+                .cloned()
+                .collect();
+            if asked.len() >= 2 {
+                let statused = list_status::pipelined(&mut session, &asked, &mut statuses);
+                deadline(limit, "STATUS", statused).await?;
+            }
+        }
         let folder_caps = FolderCaps {
             identity: gmail_identity(&states, folder_caps.gmail_ext),
             ..folder_caps

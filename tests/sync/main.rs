@@ -21,6 +21,7 @@ mod mirror;
 mod network;
 mod outlook;
 mod speaks_gmail;
+mod status_pipelined;
 mod waiting;
 
 /// A directory of raw messages for `MailServer::seed`, named so they load in order.
