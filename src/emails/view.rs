@@ -97,15 +97,23 @@ pub struct EmailDetail {
     pub remote_allowed_for_sender: Option<bool>,
 }
 
-/// Gmail's labels of a mail: its places in label folders, decoded and sorted; None when it has
-/// none. Gmail's own folders (Starred, Important) are not the user's labels.
+/// Gmail's labels of a mail: its places in label folders and the labels X-GM-LABELS named (a
+/// label hidden from IMAP has no folder), each once, decoded and sorted; None when it has
+/// none. Gmail's own folders (Important; `[Gmail]/` or, in some countries, `[Google Mail]/`)
+/// are not the user's labels.
 fn folder_labels(m: &MessageMeta) -> Option<Vec<String>> {
-    let mut labels: Vec<String> = m
+    let gmails_own = |f: &str| f.starts_with("[Gmail]/") || f.starts_with("[Google Mail]/");
+    let mut raw: Vec<&str> = m
         .places
         .iter()
-        .filter(|p| p.listed && !p.folder.starts_with("[Gmail]/"))
-        .map(|p| crate::mail::mutf7::decode(&p.folder))
+        .filter(|p| p.listed)
+        .map(|p| p.folder.as_str())
+        .chain(m.gm_labels.iter().map(String::as_str))
+        .filter(|f| !gmails_own(f))
         .collect();
+    raw.sort_unstable();
+    raw.dedup();
+    let mut labels: Vec<String> = raw.into_iter().map(crate::mail::mutf7::decode).collect();
     labels.sort();
     (!labels.is_empty()).then_some(labels)
 }
@@ -345,7 +353,32 @@ mod tests {
             summary: crate::mail::parse::summary(raw.as_bytes()),
             places: Vec::new(),
             identity: None,
+            gm_labels: Vec::new(),
         }
+    }
+
+    #[test]
+    fn gmail_labels_are_its_label_places_and_x_gm_labels_each_once() {
+        use crate::mailstore::Place;
+        let mut m = meta("b");
+        assert_eq!(folder_labels(&m), None);
+        let place = |folder: &str, listed| Place {
+            folder: folder.into(),
+            uid: 1,
+            listed,
+        };
+        m.places = vec![
+            place("[Gmail]/All Mail", false),
+            place("&BeIF0QXVBdMF1A-", true),
+            place("[Google Mail]/Important", true),
+            place("[Gmail]/Important", true),
+        ];
+        // One label both a folder and in X-GM-LABELS; one hidden from IMAP (no folder).
+        m.gm_labels = vec!["&BeIF0QXVBdMF1A-".into(), "Receipts".into()];
+        assert_eq!(
+            folder_labels(&m),
+            Some(vec!["Receipts".to_string(), "עבודה".into()])
+        );
     }
 
     #[test]

@@ -229,7 +229,7 @@ fn maildir_flags(path: &Path, new: bool) -> ServerFlags {
         flagged: info.contains('F'),
         answered: info.contains('R'),
         draft: info.contains('D'),
-        keywords: Vec::new(),
+        ..ServerFlags::default()
     }
 }
 

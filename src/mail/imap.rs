@@ -245,19 +245,23 @@ pub struct GmailIds {
     pub size: u32,
     pub msgid: u64,
     pub thrid: Option<u64>,
+    /// Its user labels (X-GM-LABELS, see [`user_labels`]); None when the line had none that
+    /// could be read.
+    pub labels: Option<Vec<String>>,
 }
 
-/// `UID FETCH <set> (UID RFC822.SIZE X-GM-MSGID X-GM-THRID)` on Gmail (X-GM-EXT-1). async-imap
-/// parses X-GM-MSGID but hands out no X-GM-THRID, so the reply (numbers only, no literals) is
-/// read here off the raw stream as `uid_search_compact` reads its own; a line without a UID and
-/// an X-GM-MSGID (another client's flag change) is skipped.
+/// `UID FETCH <set> (UID RFC822.SIZE X-GM-MSGID X-GM-THRID X-GM-LABELS)` on Gmail
+/// (X-GM-EXT-1). async-imap parses X-GM-MSGID but hands out no X-GM-THRID, so the reply
+/// (numbers, and labels as atoms or quoted strings) is read here off the raw stream as
+/// `uid_search_compact` reads its own; a line without a UID and an X-GM-MSGID (another
+/// client's flag change) is skipped.
 pub async fn uid_fetch_gmail_ids(
     session: &mut ImapSession,
     set: &str,
 ) -> Result<Vec<GmailIds>, async_imap::error::Error> {
     let tag = session
         .run_command(format!(
-            "UID FETCH {set} (UID RFC822.SIZE X-GM-MSGID X-GM-THRID)"
+            "UID FETCH {set} (UID RFC822.SIZE X-GM-MSGID X-GM-THRID X-GM-LABELS)"
         ))
         .await?
         .0;
@@ -290,7 +294,58 @@ pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
         size: u32::try_from(value("RFC822.SIZE").unwrap_or(0)).unwrap_or(u32::MAX),
         msgid: value("X-GM-MSGID")?,
         thrid: value("X-GM-THRID"),
+        labels: upper
+            .find("X-GM-LABELS (")
+            .and_then(|at| label_list(&rest[at + "X-GM-LABELS (".len()..]))
+            .map(user_labels),
     })
+}
+
+/// The items of an X-GM-LABELS list, from after its `(` to its `)`: atoms (`\Inbox`,
+/// `Receipts`) and quoted strings (`"Muy Importante"`, `"&BeIF0QXVBdMF1A-"`). None when the
+/// list does not end on the line (a label sent as a literal is not read here).
+fn label_list(text: &str) -> Option<Vec<String>> {
+    let mut labels = Vec::new();
+    let mut chars = text.chars();
+    loop {
+        match chars.next()? {
+            ' ' => {}
+            ')' => return Some(labels),
+            '"' => {
+                let mut label = String::new();
+                loop {
+                    match chars.next()? {
+                        '\\' => label.push(chars.next()?),
+                        '"' => break,
+                        c => label.push(c),
+                    }
+                }
+                labels.push(label);
+            }
+            '{' => return None,
+            c => {
+                let mut label = c.to_string();
+                let rest = chars.as_str();
+                let end = rest.find([' ', ')']).unwrap_or(rest.len());
+                label.push_str(&rest[..end]);
+                chars = rest[end..].chars();
+                labels.push(label);
+            }
+        }
+    }
+}
+
+/// The user's labels among X-GM-LABELS's items, sorted and each once: Gmail's own (`\Inbox`,
+/// `\Important`, `\Starred`, `\Sent`...) start with a backslash and are not the user's.
+pub fn user_labels<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Vec<String> {
+    let mut labels: Vec<String> = items
+        .into_iter()
+        .map(|l| l.as_ref().to_string())
+        .filter(|l| !l.starts_with('\\') && !l.is_empty())
+        .collect();
+    labels.sort();
+    labels.dedup();
+    labels
 }
 
 /// Reads the reply to the command tagged `tag` (`what` names it in errors) off the raw stream,
@@ -460,10 +515,33 @@ mod tests {
                 size: 300,
                 msgid: 1278455344230334865,
                 thrid: Some(1266894439832287888),
+                labels: None,
             })
         );
         assert_eq!(gmail_ids(" 3 FETCH (FLAGS (\\Seen) UID 9)"), None);
         assert_eq!(gmail_ids(" 3 EXISTS"), None);
+    }
+
+    #[test]
+    fn gmail_labels_are_the_users_each_once_and_a_literal_is_not_guessed() {
+        let line = " 4 FETCH (UID 7 X-GM-MSGID 11 X-GM-THRID 11 X-GM-LABELS (\\Inbox \\Important \
+                    Receipts \"Muy \\\"Importante\\\"\" \"&BeIF0QXVBdMF1A-\" Receipts) RFC822.SIZE 9)";
+        let ids = gmail_ids(line).expect("ids");
+        assert_eq!(ids.size, 9);
+        assert_eq!(
+            ids.labels.as_deref(),
+            Some(
+                &[
+                    "&BeIF0QXVBdMF1A-".to_string(),
+                    "Muy \"Importante\"".into(),
+                    "Receipts".into()
+                ][..]
+            )
+        );
+        let none = gmail_ids(" 4 FETCH (UID 7 X-GM-MSGID 11 X-GM-LABELS ())").unwrap();
+        assert_eq!(none.labels, Some(vec![]));
+        let literal = gmail_ids(" 4 FETCH (UID 7 X-GM-MSGID 11 X-GM-LABELS ({3}\r\nabc))").unwrap();
+        assert_eq!(literal.labels, None);
     }
 
     #[test]

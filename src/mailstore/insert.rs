@@ -128,6 +128,7 @@ impl<'t> Inserter<'t> {
             summary,
             places: Vec::new(),
             identity: f.identity.clone(),
+            gm_labels: f.flags.labels.clone().unwrap_or_default(),
         };
         meta.take_triage_from_keywords();
         let mut carried_copy = false;

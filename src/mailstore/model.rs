@@ -126,6 +126,10 @@ pub struct MessageMeta {
     /// The key its copies are recognised by in a Gmail-shaped mailbox (see [`Identity`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<String>,
+    /// Its labels as Gmail's X-GM-LABELS last said (see [`ServerFlags::labels`]): with its
+    /// places in label folders, the labels shown; a label hidden from IMAP has no folder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gm_labels: Vec<String>,
 }
 
 /// Another place of a stored mail: the same mail under another UID in another folder (Gmail's
@@ -281,6 +285,10 @@ pub struct ServerFlags {
     pub answered: bool,
     pub draft: bool,
     pub keywords: Vec<String>,
+    /// Gmail's labels of it (X-GM-LABELS, where X-GM-EXT-1 is offered): the user's labels as
+    /// the server names them (modified UTF-7), sorted, without Gmail's own (`\Inbox`,
+    /// `\Important`...). None where they were not asked.
+    pub labels: Option<Vec<String>>,
 }
 
 /// A message fetched from the server, not yet stored.

@@ -227,6 +227,7 @@ mod tests {
             summary: crate::mail::parse::summary(raw),
             places: Vec::new(),
             identity: None,
+            gm_labels: Vec::new(),
         };
         txn.open_table(MESSAGES)
             .unwrap()

@@ -229,14 +229,17 @@ impl<'t> MailWrite<'t> {
             if (meta.folder.as_str(), meta.uid) != (folder, *uid) {
                 continue;
             }
+            let labels = f.labels.as_ref().unwrap_or(&meta.gm_labels);
             if meta.seen == f.seen
                 && meta.flagged == f.flagged
                 && meta.answered == f.answered
                 && meta.draft == f.draft
                 && meta.keywords == f.keywords
+                && &meta.gm_labels == labels
             {
                 continue;
             }
+            meta.gm_labels = labels.clone();
             meta.seen = f.seen;
             meta.flagged = f.flagged;
             meta.answered = f.answered;

@@ -23,6 +23,8 @@ pub(super) struct Copies {
     pub(super) unplaced: Vec<u32>,
     /// Gmail's thread ids of those copies (X-GM-THRID).
     pub(super) threads: HashMap<u32, String>,
+    /// Gmail's labels of those copies (X-GM-LABELS), stored with their mail.
+    pub(super) labels: HashMap<u32, Vec<String>>,
 }
 
 impl Copies {
@@ -45,6 +47,11 @@ impl Copies {
             copies
                 .iter()
                 .filter_map(|c| Some((c.uid, c.thread.clone()?))),
+        );
+        self.labels.extend(
+            copies
+                .iter()
+                .filter_map(|c| Some((c.uid, c.labels.clone()?))),
         );
         let (account, folder) = (ctx.account_id, folder.to_string());
         let asked = keyed.clone();
@@ -95,6 +102,8 @@ struct Copy {
     key: Option<String>,
     /// Gmail's thread id (X-GM-THRID), as the mail's thread key.
     thread: Option<String>,
+    /// Gmail's labels (X-GM-LABELS).
+    labels: Option<Vec<String>>,
 }
 
 /// The copies (UID, RFC822.SIZE, key, thread) of the messages with UIDs in `lo..=hi` of a Gmail-shaped mailbox:
@@ -120,6 +129,7 @@ async fn fetch_identities(
                 size: i.size,
                 key: kind.key(Some(i.msgid), None, i.size),
                 thread: i.thrid.map(|t| format!("gm-thread:{t}")),
+                labels: i.labels,
             })
             .collect());
     }
@@ -140,6 +150,7 @@ async fn fetch_identities(
                 size,
                 key,
                 thread: None,
+                labels: None,
             });
         }
     }

@@ -188,14 +188,19 @@ pub async fn sync_folder(
         }
     }
 
-    // Flag changes: in the QRESYNC SELECT's answer, or asked for.
+    // Flag changes: in the QRESYNC SELECT's answer, or asked for. On Gmail a label added or
+    // taken away changes the mail's MODSEQ too: its labels come with its flags.
+    let items = match identity {
+        Some(Identity::GmailMsgId) => "(UID FLAGS X-GM-LABELS)",
+        _ => "(UID FLAGS)",
+    };
     let flag_query = if resynced.is_some() {
         None
     } else if condstore && state.highest_modseq > 0 {
         (server_modseq > state.highest_modseq)
-            .then(|| format!("(UID FLAGS) (CHANGEDSINCE {})", state.highest_modseq))
+            .then(|| format!("{items} (CHANGEDSINCE {})", state.highest_modseq))
     } else {
-        Some("(UID FLAGS)".to_string())
+        Some(items.to_string())
     };
     let updates = match (&mut resynced, flag_query) {
         (Some(r), _) => Some(std::mem::take(&mut r.changed)),
@@ -326,6 +331,7 @@ async fn walk(
             for f in &mut batch {
                 f.identity = copies.keys.remove(&f.uid);
                 f.thread = copies.threads.remove(&f.uid);
+                f.flags.labels = copies.labels.remove(&f.uid);
             }
             fetching += started.elapsed();
             match order {
@@ -467,9 +473,12 @@ async fn fetch_flags(
     Ok(out)
 }
 
-/// The flags of a FETCH response.
+/// The flags of a FETCH response, with Gmail's labels where it has them.
 pub fn server_flags(fetch: &Fetch) -> ServerFlags {
-    flags_from(fetch.flags())
+    ServerFlags {
+        labels: fetch.gmail_labels().map(imap::user_labels),
+        ..flags_from(fetch.flags())
+    }
 }
 
 /// Server flags from IMAP flags (keywords sorted).

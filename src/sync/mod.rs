@@ -23,7 +23,11 @@
 //!   heap back to the kernel.
 //! - `copies.rs`: in a Gmail-shaped mailbox (a `\All` folder) each window's copies are known
 //!   by identity first (`X-GM-MSGID`, else Message-ID and size); a copy of stored mail becomes
-//!   one of its places (`mailstore::places`) and is never downloaded.
+//!   one of its places (`mailstore::places`) and is never downloaded. With X-GM-EXT-1 the
+//!   mail's `X-GM-LABELS` come with its ids and, later, with its flags (`ServerFlags::labels`).
+//! - `list_status.rs`: which folders changed since the last pass, from the LIST (LIST-STATUS)
+//!   or from STATUS commands sent together (CONDSTORE without LIST-STATUS); only those are
+//!   selected.
 //! - `qresync.rs`: where the server offers QRESYNC (RFC 7162, Dovecot does), it is enabled once
 //!   per session and a folder synced before is resynchronised in its SELECT
 //!   (`QRESYNC (uidvalidity modseq)`): flag changes and expunges (`VANISHED (EARLIER)`) come in

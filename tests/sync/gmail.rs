@@ -426,6 +426,63 @@ async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
     assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
 }
 
+/// Gmail's labels as X-GM-LABELS names them: a label hidden from IMAP (no folder) shows beside
+/// the label folders, each label once, and a label taken away in Gmail (the mail's MODSEQ
+/// changes with it) goes at the next look at the mail's flags.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
+    use crate::common::imap_relay::{self, Relay};
+    let ms = gmail_server();
+    let gmail = std::sync::Arc::new(super::speaks_gmail::Gmail::default());
+    let hidden = mailclient::mail::mutf7::encode("מוסתר");
+    let work = mailclient::mail::mutf7::encode(WORK_LABEL);
+    let labels = |list: String| {
+        let mut map = gmail.labels.lock().unwrap();
+        map.insert("<gm26@sender.test>".to_string(), list);
+    };
+    labels(format!(
+        "\\Inbox \\Starred \\Important \"{work}\" \"{hidden}\""
+    ));
+    let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
+    let (app, token) = app_with(&ms).await;
+    let account = imap_relay::account_through(&ms, "user1", relay.port);
+    assert_eq!(connect(&app, &token, account).await.0, 200);
+    wait_synced(&app, &token).await;
+    let shown = |rows: Vec<Value>| {
+        let mail = rows
+            .into_iter()
+            .find(|m| m["messageId"] == "gm26@sender.test");
+        mail.expect("gm26 listed")["folderLabels"].clone()
+    };
+    assert_eq!(
+        shown(list(&app, &token, "inbox").await),
+        json!(["מוסתר", WORK_LABEL]),
+        "the hidden label and the label folder, each once"
+    );
+
+    // The hidden label taken away in Gmail: the mail's MODSEQ moves (here by a flag).
+    labels(format!("\\Inbox \\Starred \"{work}\""));
+    let user = "user1@example.test";
+    ms.doveadm(&[
+        "flags",
+        "add",
+        "-u",
+        user,
+        "\\Seen",
+        "mailbox",
+        "INBOX",
+        "header",
+        "Message-ID",
+        "<gm26@sender.test>",
+    ]);
+    full_pass(&app, &token).await;
+    eventually(Duration::from_secs(20), "the label gone", || async {
+        let now = shown(list(&app, &token, "inbox").await);
+        (now == json!([WORK_LABEL])).then_some(())
+    })
+    .await;
+}
+
 /// New mail, a draft and a sent mail on the Gmail-shaped mailbox: new mail (in INBOX, then in
 /// All Mail as Gmail files it) is downloaded and listed once; a draft is saved in
 /// `[Gmail]/Drafts` and a sent mail in `[Gmail]/Sent Mail`, each listed once.

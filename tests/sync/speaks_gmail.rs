@@ -1,9 +1,13 @@
 //! A stand-in for Gmail's IMAP extension (X-GM-EXT-1) in front of a Gmail-shaped Dovecot: the
-//! relay adds `X-GM-EXT-1` to CAPABILITY, asks Dovecot for the ENVELOPE where the client asks
+//! relay adds `X-GM-EXT-1` to CAPABILITY (and takes QRESYNC away, as Gmail has none), asks Dovecot for the ENVELOPE where the client asks
 //! for `X-GM-MSGID` / `X-GM-THRID`, and answers with ids derived from it: the same mail (the
 //! same Message-ID) has the same `X-GM-MSGID` in every folder, as on Gmail; `X-GM-THRID` is
-//! the id of the mail it replies to, else its own.
+//! the id of the mail it replies to, else its own. `X-GM-LABELS` answers what the test set in
+//! `labels` for the mail's Message-ID (nothing set: no labels), where the client asks for it
+//! beside the ids (a new copy) or with the flags (a flag pass).
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::common::imap_relay::{Act, ClientLine, Rewrite};
@@ -12,20 +16,27 @@ use crate::common::imap_relay::{Act, ClientLine, Rewrite};
 pub struct Gmail {
     /// FETCH commands that asked for X-GM-MSGID.
     pub msgid_fetches: AtomicUsize,
+    /// The X-GM-LABELS list (what goes between its parentheses) by Message-ID (`<...>`).
+    pub labels: Mutex<HashMap<String, String>>,
 }
 
 impl Rewrite for Gmail {
     fn client_line(&self, line: &ClientLine<'_>) -> Act {
         let text = String::from_utf8_lossy(line.raw);
         let upper = text.to_ascii_uppercase();
-        if !upper.contains("X-GM-MSGID") && !upper.contains("X-GM-THRID") {
+        if !upper.contains("X-GM-") {
             return Act::Forward;
+        }
+        if !upper.contains("X-GM-MSGID") {
+            // The labels asked with the flags: the ENVELOPE says whose.
+            return Act::Replace(text.replace("X-GM-LABELS", "ENVELOPE").into_bytes());
         }
         self.msgid_fetches.fetch_add(1, Ordering::Relaxed);
         let mut out = text.replace("X-GM-MSGID", "ENVELOPE");
         out = out
             .replace(" X-GM-THRID", "")
-            .replace("X-GM-THRID", "ENVELOPE");
+            .replace("X-GM-THRID", "ENVELOPE")
+            .replace(" X-GM-LABELS", "");
         Act::Replace(out.into_bytes())
     }
 
@@ -35,11 +46,12 @@ impl Rewrite for Gmail {
             let end = text.find(']').unwrap_or_else(|| text.trim_end().len());
             let mut out = text.clone();
             out.insert_str(end, " X-GM-EXT-1");
-            return vec![out.into_bytes()];
+            // Gmail offers CONDSTORE without QRESYNC: flag (and label) changes are asked for.
+            return vec![out.replace(" QRESYNC", "").into_bytes()];
         }
         if text.starts_with("* ")
             && text.contains(" FETCH ")
-            && let Some(out) = envelope_to_ids(&text)
+            && let Some(out) = envelope_to_ids(&text, &self.labels.lock().unwrap())
         {
             return vec![out.into_bytes()];
         }
@@ -47,8 +59,9 @@ impl Rewrite for Gmail {
     }
 }
 
-/// The FETCH line with its `ENVELOPE (...)` replaced by `X-GM-MSGID n X-GM-THRID t`.
-fn envelope_to_ids(text: &str) -> Option<String> {
+/// The FETCH line with its `ENVELOPE (...)` replaced by `X-GM-MSGID n X-GM-THRID t
+/// X-GM-LABELS (...)`.
+fn envelope_to_ids(text: &str, labels: &HashMap<String, String>) -> Option<String> {
     let start = text.find("ENVELOPE (")?;
     let open = start + "ENVELOPE ".len();
     let (end, fields) = top_level(text, open)?;
@@ -60,8 +73,11 @@ fn envelope_to_ids(text: &str) -> Option<String> {
     } else {
         id_of(&in_reply_to)
     };
+    let labels = labels
+        .get(message_id.trim_matches('"'))
+        .map_or("", String::as_str);
     Some(format!(
-        "{}X-GM-MSGID {msgid} X-GM-THRID {thrid}{}",
+        "{}X-GM-MSGID {msgid} X-GM-THRID {thrid} X-GM-LABELS ({labels}){}",
         &text[..start],
         &text[end + 1..]
     ))
