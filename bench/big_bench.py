@@ -40,8 +40,10 @@ that ran. Exits 0 when every size ran, whatever the verdicts; non-zero when some
 run.
 
 Usage: bench/big_bench.py [--sizes 60000,300000] [--notmuch-max 60000] [--binary PATH]
-                          [--json FILE] [--keep]
+                          [--json FILE] [--keep] [--mailbox-only]
        bench/big_bench.py --sizes 1000000     (issue 42: ~7 GB corpus, about an hour)
+       bench/big_bench.py --sizes 1000000 --mailbox-only   (corpus, seed, sync, inbox, resync:
+                          mbsync, the migration, import, search and the rivals left out)
 Needs: bash scripts/install-bench-deps.sh (notmuch, mu, GNU time, the corpus) and the test mail
 server's packages (bash scripts/mail-test-server.sh install: Dovecot, Postfix, isync/mbsync);
 the release binary (cargo build --release). Runs as root, like the test mail server.
@@ -119,13 +121,15 @@ def run_size(fig, args, largest, started):
                 big_checks.raise_imap_memory(msdir)
                 sync_bench.seed_mailserver(msdir, flat)
                 shutil.rmtree(flat)
-            with phase("mbsync"):
-                big_checks.need_disk(raw * 1.1, "mbsync's Maildir")
-                mb = sync_bench.run_mbsync(ms, work)
-                shutil.rmtree(os.path.join(work, "mbsync-mail"), ignore_errors=True)
-            fig["mbsync"] = mb
-            log(f"  mbsync: {mb['total']:,} msgs in {mb['seconds']:.1f} s = {mb['total'] / mb['seconds']:,.0f} msg/s, "
-                f"peak RSS {mb['rss_mb']:.0f} MiB")
+            mb = None
+            if not args.mailbox_only:
+                with phase("mbsync"):
+                    big_checks.need_disk(raw * 1.1, "mbsync's Maildir")
+                    mb = sync_bench.run_mbsync(ms, work)
+                    shutil.rmtree(os.path.join(work, "mbsync-mail"), ignore_errors=True)
+                fig["mbsync"] = mb
+                log(f"  mbsync: {mb['total']:,} msgs in {mb['seconds']:.1f} s = "
+                    f"{mb['total'] / mb['seconds']:,.0f} msg/s, peak RSS {mb['rss_mb']:.0f} MiB")
             fig["server_first_answer_s"] = big_checks.server_first_answer(ms)
             fig["server_first_page_s"] = big_checks.server_first_page(ms)
             log(f"  the server's first answer (fresh session: SELECT + newest message): "
@@ -136,11 +140,13 @@ def run_size(fig, args, largest, started):
                 proc, api = sync_bench.start_mailclient(args.binary, ms, work)
                 sync = sync_bench.initial_sync(api, proc, ms)
             fig["sync"] = sync
+            ratio = f"; ratio {rate(sync) / rate(mb):.2f}x mbsync" if mb else ""
             log(f"  mailclient: {sync['total']:,} msgs in {sync['seconds']:.1f} s = "
                 f"{sync['total'] / sync['seconds']:,.0f} msg/s, peak RSS {sync['rss_mb']:.0f} MiB, first page after "
-                f"{sync['first_page_s'] or 0:.2f} s; ratio {rate(sync) / rate(mb):.2f}x mbsync")
-            if sync["total"] != n or mb["total"] != n:
-                fig["notes"].append(f"mailclient has {sync['total']:,} and mbsync {mb['total']:,} of {n:,} messages")
+                f"{sync['first_page_s'] or 0:.2f} s{ratio}")
+            if sync["total"] != n or (mb and mb["total"] != n):
+                theirs = f" and mbsync {mb['total']:,}" if mb else ""
+                fig["notes"].append(f"mailclient has {sync['total']:,}{theirs} of {n:,} messages")
                 log(f"  note: {fig['notes'][-1]}")
             with phase("search index catch-up"):
                 sync["index_catch_up_s"] = search_bench.wait_indexed(api)
@@ -182,6 +188,11 @@ def run_size(fig, args, largest, started):
                 sync_bench.stop_mailserver(msdir)
 
         synced = os.path.join(work, "mc-data")
+        if args.mailbox_only:
+            shutil.rmtree(synced, ignore_errors=True)
+            ok = True
+            fig["phases"]["total"] = sum(fig["phases"].values())
+            return  # the work dir goes in the finally below
         if largest:
             with phase("migration"):
                 try:
@@ -274,6 +285,9 @@ def main():
                     help="mails triaged before the inbox latencies, at most (in pages of 500; default 30000: a tenth of 300,000)")
     ap.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     ap.add_argument("--keep", action="store_true", help="keep each size's work dir (data dirs, indexes, logs)")
+    ap.add_argument("--mailbox-only", action="store_true",
+                    help="only the mailbox phases: corpus, seed, sync, inbox, resync (no mbsync, migration, "
+                         "import, search or rivals)")
     args = ap.parse_args()
     try:
         sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
@@ -283,8 +297,9 @@ def main():
         ap.error("--sizes: at least one size, each at least 100 (the inbox page needs 50 rows)")
     started = time.monotonic()
     try:
-        missing = [t for t in ["mbsync", "mu", "doveadm"] + (["notmuch"] if min(sizes) <= args.notmuch_max else [])
-                   if not shutil.which(t)]
+        wanted = ["doveadm"] if args.mailbox_only else ["mbsync", "mu", "doveadm"] + (
+            ["notmuch"] if min(sizes) <= args.notmuch_max else [])
+        missing = [t for t in wanted if not shutil.which(t)]
         if missing or not os.access(search_bench.GNU_TIME, os.X_OK):
             raise BenchError(f"missing: {' '.join(missing) or search_bench.GNU_TIME}: run "
                              "bash scripts/install-bench-deps.sh and bash scripts/mail-test-server.sh install")
