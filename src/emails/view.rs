@@ -40,8 +40,9 @@ pub struct EmailRow {
     /// The mailbox's own labels: IMAP keywords without `$`, and the `$label` family
     /// (`mailstore::keywords::is_label`); `GET /api/labels` gives their names and colours.
     pub labels: Vec<String>,
-    /// Gmail's labels of the mail: the label folders it is in besides its own folder (their
-    /// decoded names, Hebrew readable). Absent on other mailboxes.
+    /// Gmail's labels of the mail: the label folders it is in besides its own folder and the
+    /// labels X-GM-LABELS names, each once (decoded names, Hebrew readable). Absent on other
+    /// mailboxes.
     #[serde(
         rename = "folderLabels",
         default,

@@ -277,10 +277,25 @@ pub async fn uid_fetch_gmail_ids(
 
 /// The ids of an untagged FETCH reply (`rest` follows the `*`).
 pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
-    let upper = rest.to_ascii_uppercase();
-    if !upper.contains(" FETCH ") {
+    if !rest.to_ascii_uppercase().contains(" FETCH ") {
         return None;
     }
+    // The labels first, cut out of the line: a label named `Order UID 12` is no UID.
+    const LABELS: &str = "X-GM-LABELS (";
+    let (line, labels) = match rest.to_ascii_uppercase().find(LABELS) {
+        Some(at) => {
+            let from = at + LABELS.len();
+            match label_list(&rest[from..]) {
+                Some((labels, len)) => (
+                    format!("{}{}", &rest[..at], &rest[from + len..]),
+                    Some(user_labels(labels)),
+                ),
+                None => (rest[..at].to_string(), None),
+            }
+        }
+        None => (rest.to_string(), None),
+    };
+    let upper = line.to_ascii_uppercase();
     let value = |name: &str| -> Option<u64> {
         let at = upper.find(&format!("{name} "))? + name.len() + 1;
         let digits: String = upper[at..]
@@ -294,42 +309,44 @@ pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
         size: u32::try_from(value("RFC822.SIZE").unwrap_or(0)).unwrap_or(u32::MAX),
         msgid: value("X-GM-MSGID")?,
         thrid: value("X-GM-THRID"),
-        labels: upper
-            .find("X-GM-LABELS (")
-            .and_then(|at| label_list(&rest[at + "X-GM-LABELS (".len()..]))
-            .map(user_labels),
+        labels,
     })
 }
 
-/// The items of an X-GM-LABELS list, from after its `(` to its `)`: atoms (`\Inbox`,
-/// `Receipts`) and quoted strings (`"Muy Importante"`, `"&BeIF0QXVBdMF1A-"`). None when the
-/// list does not end on the line (a label sent as a literal is not read here).
-fn label_list(text: &str) -> Option<Vec<String>> {
+/// The items of an X-GM-LABELS list, from after its `(`, and the length of the list up to and
+/// including its `)`: atoms (`\Inbox`, `Receipts`) and quoted strings (`"Muy Importante"`,
+/// `"&BeIF0QXVBdMF1A-"`), a quoted one kept as imap-proto keeps it (escapes as sent, as LIST's
+/// folder names are), so a label reads the same from this line and from the flags' FETCH.
+/// None when the list does not end on the line (a label sent as a literal is not read here).
+fn label_list(text: &str) -> Option<(Vec<String>, usize)> {
+    // Every delimiter is ASCII, so each cut falls between characters.
+    let b = text.as_bytes();
     let mut labels = Vec::new();
-    let mut chars = text.chars();
+    let mut i = 0;
     loop {
-        match chars.next()? {
-            ' ' => {}
-            ')' => return Some(labels),
-            '"' => {
-                let mut label = String::new();
+        match *b.get(i)? {
+            b' ' => i += 1,
+            b')' => return Some((labels, i + 1)),
+            b'{' => return None,
+            b'"' => {
+                let start = i + 1;
+                i = start;
                 loop {
-                    match chars.next()? {
-                        '\\' => label.push(chars.next()?),
-                        '"' => break,
-                        c => label.push(c),
+                    match *b.get(i)? {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
                     }
                 }
-                labels.push(label);
+                labels.push(text.get(start..i)?.to_string());
+                i += 1;
             }
-            '{' => return None,
-            c => {
-                let mut label = c.to_string();
-                let rest = chars.as_str();
-                let end = rest.find([' ', ')']).unwrap_or(rest.len());
-                label.push_str(&rest[..end]);
-                chars = rest[end..].chars();
-                labels.push(label);
+            _ => {
+                let start = i;
+                while b.get(i).is_some_and(|c| !matches!(c, b' ' | b')')) {
+                    i += 1;
+                }
+                labels.push(text[start..i].to_string());
             }
         }
     }
@@ -533,7 +550,7 @@ mod tests {
             Some(
                 &[
                     "&BeIF0QXVBdMF1A-".to_string(),
-                    "Muy \"Importante\"".into(),
+                    "Muy \\\"Importante\\\"".into(),
                     "Receipts".into()
                 ][..]
             )
@@ -542,6 +559,13 @@ mod tests {
         assert_eq!(none.labels, Some(vec![]));
         let literal = gmail_ids(" 4 FETCH (UID 7 X-GM-MSGID 11 X-GM-LABELS ({3}\r\nabc))").unwrap();
         assert_eq!(literal.labels, None);
+        // A label's text is no attribute of the message.
+        let tricky = gmail_ids(" 4 FETCH (X-GM-LABELS (\"Order UID 12\") UID 7 X-GM-MSGID 11)");
+        let tricky = tricky.unwrap();
+        assert_eq!(
+            (tricky.uid, tricky.labels),
+            (7, Some(vec!["Order UID 12".into()]))
+        );
     }
 
     #[test]

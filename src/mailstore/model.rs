@@ -64,6 +64,10 @@ pub struct FolderState {
     /// Gmail-shaped: each mail is downloaded once and its other folders are its places.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_mail: bool,
+    /// Gmail (X-GM-EXT-1): the labels of this folder's mail were read in full once
+    /// (`X-GM-LABELS`); later passes ask only those of mail whose MODSEQ moved.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub labels_read: bool,
 }
 
 impl FolderState {

@@ -217,9 +217,6 @@ impl<'t> MailWrite<'t> {
             let Some(id) = uids.get((account, folder, *uid))?.map(|v| v.value()) else {
                 continue;
             };
-            if pending.get((account, id))?.is_some() {
-                continue;
-            }
             // An unreadable record must not stop the folder's sync.
             let Ok(Some(mut meta)) = self.meta(id) else {
                 continue;
@@ -230,6 +227,16 @@ impl<'t> MailWrite<'t> {
                 continue;
             }
             let labels = f.labels.as_ref().unwrap_or(&meta.gm_labels);
+            // Local changes not yet pushed win over the server's flags; Gmail's labels are
+            // never changed here, so the server's stand.
+            if pending.get((account, id))?.is_some() {
+                if &meta.gm_labels != labels {
+                    meta.gm_labels = labels.clone();
+                    self.write_meta(&meta)?;
+                    changed += 1;
+                }
+                continue;
+            }
             if meta.seen == f.seen
                 && meta.flagged == f.flagged
                 && meta.answered == f.answered

@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
+use super::ahead::Ahead;
 use super::copies::{Copies, uid_set_text};
 use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
-use super::qresync;
+use super::{list_status, qresync};
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
-use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
+use crate::mailstore::{FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
 /// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
@@ -44,8 +45,6 @@ const BULK_WALK: u64 = 2_000;
 /// first page is not held up by sizing the whole folder.
 const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
 
-const BODY_QUERY: &str = "(UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[])";
-
 pub struct FolderOutcome {
     pub new_messages: usize,
     pub flag_changes: usize,
@@ -67,6 +66,20 @@ pub struct FolderCaps {
     /// A Gmail-shaped mailbox (a `\All` folder): how its copies of one mail are recognised
     /// (each mail is downloaded once; see `mailstore::places`).
     pub identity: Option<Identity>,
+    /// Ask Gmail's labels (`X-GM-LABELS`) with the flags: X-GM-EXT-1, and no earlier session
+    /// of the account found the answer unreadable ([`LabelsUnreadable`]).
+    pub gmail_labels: bool,
+}
+
+/// The flags' FETCH with `X-GM-LABELS` came back in a form the parser cannot read (a label
+/// sent as a literal): the account's later sessions ask the flags without the labels.
+#[derive(Debug)]
+pub struct LabelsUnreadable;
+
+impl std::fmt::Display for LabelsUnreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the server's X-GM-LABELS could not be read")
+    }
 }
 
 pub async fn sync_folder(
@@ -80,11 +93,17 @@ pub async fn sync_folder(
         esearch,
         qresync,
         identity,
+        gmail_labels,
         ..
     } = caps;
     // Gmail takes mail in Trash and Spam out of every other folder: a copy there is mail of
     // its own, never another place of a stored one.
     let identity = identity.filter(|_| !matches!(state.role.as_str(), "trash" | "junk"));
+    // On Gmail a label added or taken away moves the mail's MODSEQ too: its labels come with
+    // its flags. A folder whose mail was stored before its labels were read (a store older than
+    // this) has them asked once in full; a label folder holds no mail's own flags.
+    let labels_asked = gmail_labels && identity == Some(Identity::GmailMsgId);
+    let read_labels = labels_asked && !state.labels && !state.labels_read;
     let limit = ctx.limit();
     // With QRESYNC and a state to resume from, the SELECT itself says what changed.
     let mut resynced = None;
@@ -188,13 +207,15 @@ pub async fn sync_folder(
         }
     }
 
-    // Flag changes: in the QRESYNC SELECT's answer, or asked for. On Gmail a label added or
-    // taken away changes the mail's MODSEQ too: its labels come with its flags.
-    let items = match identity {
-        Some(Identity::GmailMsgId) => "(UID FLAGS X-GM-LABELS)",
-        _ => "(UID FLAGS)",
+    // Flag changes: in the QRESYNC SELECT's answer, or asked for (with Gmail's labels).
+    let items = if labels_asked {
+        "(UID FLAGS X-GM-LABELS)"
+    } else {
+        "(UID FLAGS)"
     };
-    let flag_query = if resynced.is_some() {
+    let flag_query = if read_labels {
+        Some(items.to_string())
+    } else if resynced.is_some() {
         None
     } else if condstore && state.highest_modseq > 0 {
         (server_modseq > state.highest_modseq)
@@ -203,10 +224,19 @@ pub async fn sync_folder(
         Some(items.to_string())
     };
     let updates = match (&mut resynced, flag_query) {
-        (Some(r), _) => Some(std::mem::take(&mut r.changed)),
-        (None, Some(query)) if mailbox.exists > 0 => Some(fetch_flags(ctx, session, &query).await?),
-        (None, _) => None,
+        (Some(r), None) => Some(std::mem::take(&mut r.changed)),
+        (_, Some(query)) if mailbox.exists > 0 => {
+            let fetched = fetch_flags(ctx, session, &query).await;
+            Some(
+                fetched.map_err(|e| match labels_asked && list_status::unreadable(&e) {
+                    true => e.context(LabelsUnreadable),
+                    false => e,
+                })?,
+            )
+        }
+        _ => None,
     };
+    state.labels_read |= read_labels;
     if let Some(updates) = updates.filter(|u| !u.is_empty()) {
         let name = state.name.clone();
         let account = ctx.account_id;
@@ -319,14 +349,22 @@ async fn walk(
         };
         let sizes = stored_before(sizes, &mut pending).await?;
         fetching += started.elapsed();
-        for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
+        let chunks = plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES);
+        // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
+        let set = |chunk: &plan::Chunk| match identity {
+            Some(_) => uid_set_text(&copies.unplaced, chunk.lo, chunk.hi),
+            None => format!("{}:{}", chunk.lo, chunk.hi),
+        };
+        // The window's FETCHes go one ahead: the next is sent before this one is read.
+        let mut ahead = Ahead::default();
+        for (i, chunk) in chunks.iter().enumerate() {
             let started = Instant::now();
-            // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
-            let set = match identity {
-                Some(_) => uid_set_text(&copies.unplaced, chunk.lo, chunk.hi),
-                None => format!("{}:{}", chunk.lo, chunk.hi),
-            };
-            let batch = fetch_bodies(ctx, session, &set, chunk.lo, chunk.hi).await;
+            let first = if i == 0 { Some(chunk) } else { None };
+            for c in first.into_iter().chain(chunks.get(i + 1)) {
+                let sent = ahead.send(ctx, session, &set(c), (c.lo, c.hi)).await;
+                stored_before(sent, &mut pending).await?;
+            }
+            let batch = ahead.next(ctx, session).await;
             let mut batch = stored_before(batch, &mut pending).await?;
             for f in &mut batch {
                 f.identity = copies.keys.remove(&f.uid);
@@ -411,44 +449,6 @@ async fn fetch_sizes(
     }
     drop(stream);
     // A throttled FETCH is no answer, not a range without mail.
-    completed(session)?;
-    Ok(out)
-}
-
-/// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
-/// timeout.
-async fn fetch_bodies(
-    ctx: &Ctx,
-    session: &mut ImapSession,
-    set: &str,
-    lo: u32,
-    hi: u32,
-) -> anyhow::Result<Vec<Fetched>> {
-    let limit = ctx.limit();
-    let mut out = Vec::new();
-    ctx.count_fetch_command(true);
-    begin(session);
-    let mut stream = deadline(limit, "FETCH", session.uid_fetch(set, BODY_QUERY)).await?;
-    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
-        let Some(uid) = fetch.uid else { continue };
-        // Only what was asked for: an unsolicited FETCH (another client changing flags) has
-        // no body and must not be stored as an empty message.
-        if uid < lo || uid > hi {
-            continue;
-        }
-        let Some(body) = fetch.body() else { continue };
-        let raw = body.to_vec();
-        ctx.count_fetched(raw.len());
-        out.push(Fetched {
-            uid,
-            flags: server_flags(&fetch),
-            internal_date: fetch.internal_date().map(|d| d.timestamp()),
-            raw,
-            identity: None,
-            thread: None,
-        });
-    }
-    drop(stream);
     completed(session)?;
     Ok(out)
 }

@@ -6,7 +6,7 @@
 //! that refuses the RETURN options is asked the plain LIST at once; one whose reply cannot be
 //! read (`unreadable`) is listed plainly from the account's next session (`session.rs`).
 //!
-//! A server with CONDSTORE but no LIST-STATUS (Gmail, Courier, Cyrus without it) is asked the
+//! A server with CONDSTORE but no LIST-STATUS (or one that refused or garbled it) is asked the
 //! same by STATUS commands sent together (`pipelined`): one round trip for all of them instead
 //! of a SELECT per folder (and, without QRESYNC, a flag FETCH per folder too).
 
@@ -17,7 +17,7 @@ use async_imap::types::{Name, UnsolicitedResponse};
 use futures_util::TryStreamExt;
 
 use crate::mail::imap::ImapSession;
-use crate::mail::imap_ops::{begin, completed};
+use crate::mail::imap_ops::{begin, completed, deadline};
 use crate::mailstore::FolderState;
 
 /// What the server said of one folder in the LIST's STATUS.
@@ -96,9 +96,11 @@ const PIPELINED: usize = 64;
 /// together and their answers read after (RFC 3501 §5.5: STATUS may be pipelined), into
 /// `statuses`. A folder the server refuses (a NO: gone, no rights, throttled) gets no answer and
 /// is then selected as before. The selected folder is not to be among `names` (RFC 3501 says a
-/// STATUS of it may be stale). A BYE or a closed connection is a lost connection.
+/// STATUS of it may be stale). Each command and each answer has `limit`, as a SELECT has; a
+/// BYE or a closed connection is a lost connection.
 pub async fn pipelined(
     session: &mut ImapSession,
+    limit: std::time::Duration,
     names: &[String],
     statuses: &mut HashMap<String, ListedStatus>,
 ) -> anyhow::Result<()> {
@@ -110,10 +112,14 @@ pub async fn pipelined(
                 "STATUS {} (MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ)",
                 super::qresync::quoted(name)?
             );
-            waiting.insert(session.run_command(command).await?.0);
+            waiting.insert(
+                deadline(limit, "STATUS", session.run_command(command))
+                    .await?
+                    .0,
+            );
         }
         while !waiting.is_empty() {
-            let Some(response) = session.read_response().await? else {
+            let Some(response) = deadline(limit, "STATUS", session.read_response()).await? else {
                 return Err(Error::ConnectionLost.into());
             };
             match response.parsed() {

@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 
 use super::SyncEvent;
 use super::ctx::Ctx;
-use super::folder::{self, FolderCaps, FolderOutcome};
+use super::folder::{self, FolderCaps, FolderOutcome, LabelsUnreadable};
 use super::idle::{self, Idled};
 use super::list_status;
 use super::push::{MoveCaps, push_pending};
@@ -36,18 +36,20 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
     if account.needs_sign_in {
         return wait_for_sign_in(&ctx).await;
     }
-    // Set when a LIST with LIST-STATUS's RETURN options came back unreadable: the sessions after
-    // it list plainly (the one that failed cannot go on, its reply half read).
-    let mut plain_list = false;
+    let mut fallbacks = Fallbacks::default();
     loop {
         ctx.set_state("connecting");
         let started = std::time::Instant::now();
-        match session_loop(&ctx, &account, &wake, &mut plain_list).await {
+        match session_loop(&ctx, &account, &wake, &mut fallbacks).await {
             Ok(()) => return,
             Err(e) if crate::oauth::sign_in_needed(&e) => {
                 return wait_for_sign_in(&ctx).await;
             }
             Err(e) => {
+                if e.downcast_ref::<LabelsUnreadable>().is_some() {
+                    tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), "X-GM-LABELS unreadable; asking the flags without them from the next session");
+                    fallbacks.no_label_fetch = true;
+                }
                 let ending = Ending::of(&e);
                 let (wait, tell) = backoff.after(ending, started.elapsed());
                 tracing::warn!(account = ctx.account_id, error = %format!("{e:#}"), ?ending, retry_in = ?wait, "sync session ended");
@@ -67,6 +69,16 @@ pub async fn run(ctx: Ctx, account: AccountRecord, wake: Arc<Notify>) {
             }
         }
     }
+}
+
+/// What an account's earlier sessions found its server answers in a form that cannot be read,
+/// kept for its later sessions (the session that met it cannot go on, its reply half read).
+#[derive(Default)]
+struct Fallbacks {
+    /// A LIST with LIST-STATUS's RETURN options: the sessions after it list plainly.
+    plain_list: bool,
+    /// The flags' FETCH with Gmail's X-GM-LABELS: the sessions after it ask the flags alone.
+    no_label_fetch: bool,
 }
 
 /// A failure the user hears about: the mail error's kind and words when it is one (a response
@@ -113,7 +125,7 @@ async fn session_loop(
     ctx: &Ctx,
     account: &AccountRecord,
     wake: &Notify,
-    plain_list: &mut bool,
+    fallbacks: &mut Fallbacks,
 ) -> anyhow::Result<()> {
     let endpoint = account.imap_endpoint(ctx.shared.timeout, &ctx.shared.hosts);
     let mut session = ctx
@@ -144,9 +156,10 @@ async fn session_loop(
         qresync,
         gmail_ext: caps.has_str("X-GM-EXT-1"),
         identity: None,
+        gmail_labels: caps.has_str("X-GM-EXT-1") && !fallbacks.no_label_fetch,
     };
     let pattern = list_status::pattern(
-        caps.has_str("LIST-STATUS") && !*plain_list,
+        caps.has_str("LIST-STATUS") && !fallbacks.plain_list,
         folder_caps.condstore || folder_caps.qresync,
         caps.has_str("SPECIAL-USE"),
     );
@@ -163,6 +176,7 @@ async fn session_loop(
         // target being created there) is seen without reconnecting. LIST is one round trip,
         // and with LIST-STATUS it also says which folders changed since the last pass.
         let pattern = pattern.as_deref();
+        let plain_list = &mut fallbacks.plain_list;
         let (mut folders, mut statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
         let pushed = push_pending(ctx, &mut session, &moves).await?;
         if pushed.created {
@@ -176,10 +190,10 @@ async fn session_loop(
         }
         let account = ctx.account_id;
         let states = ctx.read(move |r| r.folders(account)).await?;
-        if pattern.is_none() && !pushed.any && (folder_caps.condstore || folder_caps.qresync) {
-            // No LIST-STATUS: the folders that could be skipped are asked their STATUS
-            // together, one round trip for all. INBOX is left out: it is selected for IDLE
-            // anyway (and may be selected now, whose STATUS may be stale).
+        if statuses.is_empty() && !pushed.any && (folder_caps.condstore || folder_caps.qresync) {
+            // No LIST-STATUS (or the server refused it): the folders that could be skipped are
+            // asked their STATUS together, one round trip for all. INBOX is left out: it is
+            // selected for IDLE anyway (and may be selected now, whose STATUS may be stale).
             let asked: Vec<String> = folders
                 .iter()
                 .skip(1)
@@ -191,18 +205,25 @@ async fn session_loop(
                 .cloned()
                 .collect();
             if asked.len() >= 2 {
-                let statused = list_status::pipelined(&mut session, &asked, &mut statuses);
-                deadline(limit, "STATUS", statused).await?;
+                list_status::pipelined(&mut session, limit, &asked, &mut statuses).await?;
             }
         }
         let folder_caps = FolderCaps {
             identity: gmail_identity(&states, folder_caps.gmail_ext),
             ..folder_caps
         };
+        // A folder whose mail's Gmail labels are yet to be read once is looked at however
+        // unchanged (`folder::sync_folder`).
+        let labels_due = |s: &FolderState| {
+            folder_caps.gmail_labels
+                && folder_caps.identity == Some(Identity::GmailMsgId)
+                && !s.labels
+                && !s.labels_read
+        };
         let unchanged = |name: &String| {
             let state = states.iter().find(|f| &f.name == name)?;
             let status = statuses.get(name)?;
-            list_status::unchanged(state, status).then_some(state)
+            (list_status::unchanged(state, status) && !labels_due(state)).then_some(state)
         };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
         let mut inbox_selected = false;

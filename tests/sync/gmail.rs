@@ -446,7 +446,9 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
     let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
     let (app, token) = app_with(&ms).await;
     let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
+    let (s, v) = connect(&app, &token, account).await;
+    assert_eq!(s, 200, "{v}");
+    let account = v["account"]["id"].as_u64().unwrap();
     wait_synced(&app, &token).await;
     let shown = |rows: Vec<Value>| {
         let mail = rows
@@ -480,6 +482,30 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
         let now = shown(list(&app, &token, "inbox").await);
         (now == json!([WORK_LABEL])).then_some(())
     })
+    .await;
+
+    // A store from before labels were read (INBOX's state says so): its mail's labels are
+    // asked once in full, though no MODSEQ moved on the server.
+    labels(format!("\\Inbox \"{work}\" \"{hidden}\""));
+    {
+        use mailclient::mailstore::{MailWrite, Reason};
+        let txn = app.state.store.begin_write().unwrap();
+        let w = MailWrite::new(&txn, Reason::Sync);
+        let mut inbox = w.folder(account, "INBOX").unwrap().expect("INBOX");
+        assert!(inbox.labels_read, "read with the first sync");
+        inbox.labels_read = false;
+        w.save_folder(account, &inbox).unwrap();
+        txn.commit().unwrap();
+    }
+    full_pass(&app, &token).await;
+    eventually(
+        Duration::from_secs(20),
+        "the labels read in full",
+        || async {
+            let now = shown(list(&app, &token, "inbox").await);
+            (now == json!(["מוסתר", WORK_LABEL])).then_some(())
+        },
+    )
     .await;
 }
 

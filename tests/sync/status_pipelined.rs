@@ -1,4 +1,4 @@
-//! A server with CONDSTORE but no LIST-STATUS (Gmail's way): a reconnect asks every folder's
+//! A server with CONDSTORE but no LIST-STATUS (or one that refused it): a reconnect asks every folder's
 //! STATUS in one round trip, the commands sent together, and selects only INBOX and the
 //! folders that changed. Without CONDSTORE (Outlook's way) nothing tells a flag change apart,
 //! and every folder is selected.
@@ -17,8 +17,9 @@ use crate::common::imap_relay::{Act, ClientLine, Rewrite};
 struct HoldStatus {
     recorder: Recorder,
     expect: AtomicUsize,
-    /// The tags of the STATUS commands the client sent.
-    tags: std::sync::Mutex<Vec<String>>,
+    /// The tags of the STATUS commands the client sent, by connection (tags start again at
+    /// each connection).
+    tags: std::sync::Mutex<Vec<(usize, String)>>,
     /// The lines held back, and how many of them are STATUS completions.
     held: std::sync::Mutex<(Vec<Vec<u8>>, usize)>,
 }
@@ -26,7 +27,8 @@ struct HoldStatus {
 impl Rewrite for HoldStatus {
     fn client_line(&self, line: &ClientLine<'_>) -> Act {
         if line.command == "STATUS" {
-            self.tags.lock().unwrap().push(format!("{} ", line.tag));
+            let tag = format!("{} ", line.tag);
+            self.tags.lock().unwrap().push((line.conn, tag));
         }
         self.recorder.client_line(line)
     }
@@ -37,7 +39,7 @@ impl Rewrite for HoldStatus {
             .lock()
             .unwrap()
             .iter()
-            .any(|t| line.starts_with(t.as_bytes()));
+            .any(|(c, t)| *c == conn && line.starts_with(t.as_bytes()));
         if expect == 0 || !(completion || line.starts_with(b"* STATUS ")) {
             return self.recorder.server_line(conn, line);
         }
@@ -94,10 +96,15 @@ async fn without_list_status_the_folders_are_asked_their_status_together() {
     // LOGIN, CAPABILITY, LIST, the STATUS commands, SELECT, INBOX's flags, IDLE.
     assert!(commands.len() <= others + 6, "{commands:#?}");
 
-    // A mail moved to Trash while away: Trash's STATUS changed, and it is selected too.
-    relay.bye("Server shutting down.").await;
+    // A mail moved to Trash (INBOX hears of it in IDLE; Trash is not looked at then): at the
+    // next reconnect Trash's STATUS changed, and it is selected too.
     let user = "user1@example.test";
     ms.doveadm(&["move", "-u", user, "Trash", "mailbox", "INBOX", "uid", "6"]);
+    eventually(Duration::from_secs(30), "INBOX without it", || async {
+        (inbox_total(&app, &token).await == 19).then_some(())
+    })
+    .await;
+    relay.bye("Server shutting down.").await;
     let third = reconnected(&relay, second).await;
     eventually(
         Duration::from_secs(30),
