@@ -7,14 +7,13 @@ use std::time::{Duration, Instant};
 use async_imap::types::{Fetch, Flag};
 use futures_util::TryStreamExt;
 
-use super::ahead::Ahead;
 use super::copies::{Copies, uid_set_text};
 use super::ctx::Ctx;
 use super::plan::{self, Order, UidSet};
 use super::{list_status, qresync};
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
-use crate::mailstore::{FolderState, Identity, ServerFlags};
+use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
 /// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
@@ -44,6 +43,8 @@ const BULK_WALK: u64 = 2_000;
 /// UIDs whose sizes one `UID FETCH (UID RFC822.SIZE)` asks for: a few chunks' worth, so the
 /// first page is not held up by sizing the whole folder.
 const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
+
+const BODY_QUERY: &str = "(UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[])";
 
 pub struct FolderOutcome {
     pub new_messages: usize,
@@ -349,22 +350,14 @@ async fn walk(
         };
         let sizes = stored_before(sizes, &mut pending).await?;
         fetching += started.elapsed();
-        let chunks = plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES);
-        // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
-        let set = |chunk: &plan::Chunk| match identity {
-            Some(_) => uid_set_text(&copies.unplaced, chunk.lo, chunk.hi),
-            None => format!("{}:{}", chunk.lo, chunk.hi),
-        };
-        // The window's FETCHes go one ahead: the next is sent before this one is read.
-        let mut ahead = Ahead::default();
-        for (i, chunk) in chunks.iter().enumerate() {
+        for chunk in plan::chunks(sizes, order, CHUNK_MESSAGES, CHUNK_BYTES) {
             let started = Instant::now();
-            let first = if i == 0 { Some(chunk) } else { None };
-            for c in first.into_iter().chain(chunks.get(i + 1)) {
-                let sent = ahead.send(ctx, session, &set(c), (c.lo, c.hi)).await;
-                stored_before(sent, &mut pending).await?;
-            }
-            let batch = ahead.next(ctx, session).await;
+            // Only the copies not placed (a Gmail-shaped mailbox), else the whole range.
+            let set = match identity {
+                Some(_) => uid_set_text(&copies.unplaced, chunk.lo, chunk.hi),
+                None => format!("{}:{}", chunk.lo, chunk.hi),
+            };
+            let batch = fetch_bodies(ctx, session, &set, chunk.lo, chunk.hi).await;
             let mut batch = stored_before(batch, &mut pending).await?;
             for f in &mut batch {
                 f.identity = copies.keys.remove(&f.uid);
@@ -449,6 +442,44 @@ async fn fetch_sizes(
     }
     drop(stream);
     // A throttled FETCH is no answer, not a range without mail.
+    completed(session)?;
+    Ok(out)
+}
+
+/// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
+/// timeout.
+async fn fetch_bodies(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    set: &str,
+    lo: u32,
+    hi: u32,
+) -> anyhow::Result<Vec<Fetched>> {
+    let limit = ctx.limit();
+    let mut out = Vec::new();
+    ctx.count_fetch_command(true);
+    begin(session);
+    let mut stream = deadline(limit, "FETCH", session.uid_fetch(set, BODY_QUERY)).await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
+        let Some(uid) = fetch.uid else { continue };
+        // Only what was asked for: an unsolicited FETCH (another client changing flags) has
+        // no body and must not be stored as an empty message.
+        if uid < lo || uid > hi {
+            continue;
+        }
+        let Some(body) = fetch.body() else { continue };
+        let raw = body.to_vec();
+        ctx.count_fetched(raw.len());
+        out.push(Fetched {
+            uid,
+            flags: server_flags(&fetch),
+            internal_date: fetch.internal_date().map(|d| d.timestamp()),
+            raw,
+            identity: None,
+            thread: None,
+        });
+    }
+    drop(stream);
     completed(session)?;
     Ok(out)
 }

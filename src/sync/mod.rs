@@ -48,7 +48,6 @@
 //! `RUST_LOG=mailclient::sync=debug` logs per folder the seconds spent waiting for the server and
 //! for the store; `SyncManager::fetch_counts` is the task's FETCH count (the tests assert on it).
 
-mod ahead;
 mod copies;
 pub mod ctx;
 pub mod folder;

@@ -39,8 +39,11 @@ export async function newPage(browser, { width = 1280, height = 800, mobile = fa
   });
   const page = await context.newPage();
   const problems = [];
+  // A resource that failed to load names itself only in the message's location.
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    if (msg.type() !== 'error') return;
+    const where = msg.location()?.url;
+    problems.push(`console: ${msg.text()}${where ? ` (${where})` : ''}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   // net::ERR_ABORTED is the page cancelling its own request (it navigated away, or the reading
