@@ -72,6 +72,29 @@ pub struct FolderCaps {
     pub gmail_labels: bool,
 }
 
+impl FolderCaps {
+    /// How the copies in `state`'s folder are recognised. Gmail takes mail in Trash and Spam
+    /// out of every other folder: a copy there is mail of its own, never another place of a
+    /// stored one.
+    pub fn identity_in(&self, state: &FolderState) -> Option<Identity> {
+        self.identity
+            .filter(|_| !matches!(state.role.as_str(), "trash" | "junk"))
+    }
+
+    /// Whether Gmail's labels are asked with the flags of `state`'s folder: on Gmail a label
+    /// added or taken away moves the mail's MODSEQ too.
+    pub fn labels_asked(&self, state: &FolderState) -> bool {
+        self.gmail_labels && self.identity_in(state) == Some(Identity::GmailMsgId)
+    }
+
+    /// Whether the mail of `state`'s folder is yet to have its labels read once in full (it
+    /// was stored before labels were read); a label folder holds no mail's own flags. Such a
+    /// folder is looked at however unchanged.
+    pub fn labels_due(&self, state: &FolderState) -> bool {
+        self.labels_asked(state) && !state.labels && !state.labels_read
+    }
+}
+
 /// The flags' FETCH with `X-GM-LABELS` came back in a form the parser cannot read (a label
 /// sent as a literal): the account's later sessions ask the flags without the labels.
 #[derive(Debug)]
@@ -93,18 +116,10 @@ pub async fn sync_folder(
         condstore,
         esearch,
         qresync,
-        identity,
-        gmail_labels,
         ..
     } = caps;
-    // Gmail takes mail in Trash and Spam out of every other folder: a copy there is mail of
-    // its own, never another place of a stored one.
-    let identity = identity.filter(|_| !matches!(state.role.as_str(), "trash" | "junk"));
-    // On Gmail a label added or taken away moves the mail's MODSEQ too: its labels come with
-    // its flags. A folder whose mail was stored before its labels were read (a store older than
-    // this) has them asked once in full; a label folder holds no mail's own flags.
-    let labels_asked = gmail_labels && identity == Some(Identity::GmailMsgId);
-    let read_labels = labels_asked && !state.labels && !state.labels_read;
+    let identity = caps.identity_in(&state);
+    let (labels_asked, read_labels) = (caps.labels_asked(&state), caps.labels_due(&state));
     let limit = ctx.limit();
     // With QRESYNC and a state to resume from, the SELECT itself says what changed.
     let mut resynced = None;
@@ -527,4 +542,43 @@ pub fn flags_from<'a>(flags: impl Iterator<Item = Flag<'a>>) -> ServerFlags {
     }
     f.keywords.sort();
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_due_once_in_folders_that_hold_their_mails_own_flags() {
+        let gmail = FolderCaps {
+            gmail_labels: true,
+            identity: Some(Identity::GmailMsgId),
+            ..FolderCaps::default()
+        };
+        let folder = |role: &str, labels: bool, labels_read: bool| FolderState {
+            name: "f".into(),
+            role: role.into(),
+            labels,
+            labels_read,
+            ..FolderState::default()
+        };
+        assert!(gmail.labels_due(&folder("inbox", false, false)));
+        assert!(gmail.labels_due(&folder("archive", false, false)));
+        // Read once; a label folder; Trash and Spam, whose mail is its own (no labels asked):
+        // none is looked at for its labels, or it would be selected on every pass.
+        for f in [
+            folder("inbox", false, true),
+            folder("", true, false),
+            folder("trash", false, false),
+            folder("junk", false, false),
+        ] {
+            assert!(!gmail.labels_due(&f), "{f:?}");
+        }
+        let unreadable = FolderCaps {
+            gmail_labels: false,
+            ..gmail
+        };
+        assert!(!unreadable.labels_due(&folder("inbox", false, false)));
+        assert!(!unreadable.labels_asked(&folder("inbox", false, false)));
+    }
 }

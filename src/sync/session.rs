@@ -212,18 +212,11 @@ async fn session_loop(
             identity: gmail_identity(&states, folder_caps.gmail_ext),
             ..folder_caps
         };
-        // A folder whose mail's Gmail labels are yet to be read once is looked at however
-        // unchanged (`folder::sync_folder`).
-        let labels_due = |s: &FolderState| {
-            folder_caps.gmail_labels
-                && folder_caps.identity == Some(Identity::GmailMsgId)
-                && !s.labels
-                && !s.labels_read
-        };
         let unchanged = |name: &String| {
             let state = states.iter().find(|f| &f.name == name)?;
             let status = statuses.get(name)?;
-            (list_status::unchanged(state, status) && !labels_due(state)).then_some(state)
+            let due = folder_caps.labels_due(state);
+            (list_status::unchanged(state, status) && !due).then_some(state)
         };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
         let mut inbox_selected = false;
