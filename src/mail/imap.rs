@@ -245,7 +245,7 @@ pub struct GmailIds {
     pub size: u32,
     pub msgid: u64,
     pub thrid: Option<u64>,
-    /// Its user labels (X-GM-LABELS, see [`user_labels`]); None when the line had none that
+    /// Its user labels (X-GM-LABELS, see [`super::gmail_labels::user_labels`]); None when the line had none that
     /// could be read.
     pub labels: Option<Vec<String>>,
 }
@@ -285,10 +285,10 @@ pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
     let (line, labels) = match rest.to_ascii_uppercase().find(LABELS) {
         Some(at) => {
             let from = at + LABELS.len();
-            match label_list(&rest[from..]) {
+            match super::gmail_labels::label_list(&rest[from..]) {
                 Some((labels, len)) => (
                     format!("{}{}", &rest[..at], &rest[from + len..]),
-                    Some(user_labels(labels)),
+                    Some(super::gmail_labels::user_labels(labels)),
                 ),
                 None => (rest[..at].to_string(), None),
             }
@@ -311,58 +311,6 @@ pub fn gmail_ids(rest: &str) -> Option<GmailIds> {
         thrid: value("X-GM-THRID"),
         labels,
     })
-}
-
-/// The items of an X-GM-LABELS list, from after its `(`, and the length of the list up to and
-/// including its `)`: atoms (`\Inbox`, `Receipts`) and quoted strings (`"Muy Importante"`,
-/// `"&BeIF0QXVBdMF1A-"`), a quoted one kept as imap-proto keeps it (escapes as sent, as LIST's
-/// folder names are), so a label reads the same from this line and from the flags' FETCH.
-/// None when the list does not end on the line (a label sent as a literal is not read here).
-fn label_list(text: &str) -> Option<(Vec<String>, usize)> {
-    // Every delimiter is ASCII, so each cut falls between characters.
-    let b = text.as_bytes();
-    let mut labels = Vec::new();
-    let mut i = 0;
-    loop {
-        match *b.get(i)? {
-            b' ' => i += 1,
-            b')' => return Some((labels, i + 1)),
-            b'{' => return None,
-            b'"' => {
-                let start = i + 1;
-                i = start;
-                loop {
-                    match *b.get(i)? {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
-                    }
-                }
-                labels.push(text.get(start..i)?.to_string());
-                i += 1;
-            }
-            _ => {
-                let start = i;
-                while b.get(i).is_some_and(|c| !matches!(c, b' ' | b')')) {
-                    i += 1;
-                }
-                labels.push(text[start..i].to_string());
-            }
-        }
-    }
-}
-
-/// The user's labels among X-GM-LABELS's items, sorted and each once: Gmail's own (`\Inbox`,
-/// `\Important`, `\Starred`, `\Sent`...) start with a backslash and are not the user's.
-pub fn user_labels<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Vec<String> {
-    let mut labels: Vec<String> = items
-        .into_iter()
-        .map(|l| l.as_ref().to_string())
-        .filter(|l| !l.starts_with('\\') && !l.is_empty())
-        .collect();
-    labels.sort();
-    labels.dedup();
-    labels
 }
 
 /// Reads the reply to the command tagged `tag` (`what` names it in errors) off the raw stream,

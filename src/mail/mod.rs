@@ -3,6 +3,7 @@
 //! engine (`crate::sync`) and the account routes (`crate::accounts`) use these.
 
 pub mod folder_path;
+pub mod gmail_labels;
 #[cfg(test)]
 mod hostile_tests;
 pub mod hosts;

@@ -522,7 +522,9 @@ async fn fetch_flags(
 /// The flags of a FETCH response, with Gmail's labels where it has them.
 pub fn server_flags(fetch: &Fetch) -> ServerFlags {
     ServerFlags {
-        labels: fetch.gmail_labels().map(imap::user_labels),
+        labels: fetch
+            .gmail_labels()
+            .map(crate::mail::gmail_labels::user_labels),
         ..flags_from(fetch.flags())
     }
 }
