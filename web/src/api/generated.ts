@@ -420,8 +420,9 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  */
 labels: Array<string>, 
 /**
- * Gmail's labels of the mail: the label folders it is in besides its own folder (their
- * decoded names, Hebrew readable). Absent on other mailboxes.
+ * Gmail's labels of the mail: the label folders it is in besides its own folder and the
+ * labels X-GM-LABELS names, each once (decoded names, Hebrew readable). Absent on other
+ * mailboxes.
  */
 folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
@@ -676,8 +677,9 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  */
 labels: Array<string>, 
 /**
- * Gmail's labels of the mail: the label folders it is in besides its own folder (their
- * decoded names, Hebrew readable). Absent on other mailboxes.
+ * Gmail's labels of the mail: the label folders it is in besides its own folder and the
+ * labels X-GM-LABELS names, each once (decoded names, Hebrew readable). Absent on other
+ * mailboxes.
  */
 folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
@@ -716,8 +718,9 @@ date: string, is_read: boolean, is_starred: boolean, is_answered: boolean, is_dr
  */
 labels: Array<string>, 
 /**
- * Gmail's labels of the mail: the label folders it is in besides its own folder (their
- * decoded names, Hebrew readable). Absent on other mailboxes.
+ * Gmail's labels of the mail: the label folders it is in besides its own folder and the
+ * labels X-GM-LABELS names, each once (decoded names, Hebrew readable). Absent on other
+ * mailboxes.
  */
 folderLabels?: Array<string>, status: string | null, priority: string | null, 
 /**
