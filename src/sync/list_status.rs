@@ -29,13 +29,16 @@ pub struct ListedStatus {
     pub highest_modseq: Option<u64>,
 }
 
+/// What a pass compares of each folder, asked in the LIST's STATUS or by STATUS itself.
+const ITEMS: &str = "(MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ)";
+
 /// The LIST pattern (after the reference name): every folder, with their STATUS when the server
 /// offers LIST-STATUS and CONDSTORE, and the SPECIAL-USE attributes asked for by name then (a
 /// LIST with RETURN options is LIST-EXTENDED, which returns only what it is asked).
 pub fn pattern(list_status: bool, condstore: bool, special_use: bool) -> Option<String> {
     (list_status && condstore).then(|| {
         let special = if special_use { "SPECIAL-USE " } else { "" };
-        format!("\"*\" RETURN ({special}STATUS (MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ))")
+        format!("\"*\" RETURN ({special}STATUS {ITEMS})")
     })
 }
 
@@ -108,10 +111,7 @@ pub async fn pipelined(
     for batch in names.chunks(PIPELINED) {
         let mut waiting = HashSet::new();
         for name in batch {
-            let command = format!(
-                "STATUS {} (MESSAGES UIDNEXT UIDVALIDITY HIGHESTMODSEQ)",
-                super::qresync::quoted(name)?
-            );
+            let command = format!("STATUS {} {ITEMS}", super::qresync::quoted(name)?);
             waiting.insert(
                 deadline(limit, "STATUS", session.run_command(command))
                     .await?
