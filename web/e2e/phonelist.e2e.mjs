@@ -67,6 +67,16 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/**
+ * Chromium's "Blocked script execution in 'about:srcdoc'" with nothing in the frame that could
+ * run: this suite's mails are plain text the test wrote, and the app puts no script in the frame.
+ * The only scripts aimed at the frame are Playwright's own (it evaluates in every frame; see
+ * microsoft/playwright#33343), and on a loaded machine one such attempt, while the pane opens
+ * or goes, is refused and logged (CI, once). hostile.e2e keeps the message as a failure: there
+ * the mails carry the payloads, and it is the sign that one reached the frame.
+ */
+const TOOL_NOISE = /^console: Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed/;
+
 /** The rows in the DOM: how many, and the numbers of their subjects in order. */
 const rendered = (page) =>
   page.evaluate(() =>
@@ -91,14 +101,16 @@ test('on a phone the list scrolls on to the oldest thread, fetching ahead, with 
     const m = /\/api\/threads\/inbox\?(.*)$/.exec(r.url());
     if (m) pagesAsked.push(Number(new URLSearchParams(m[1]).get('page')));
   });
-  await page.addInitScript(() => {
+  await signIn(page, server, ADMIN);
+  await page.getByTestId('thread-row').first().waitFor({ timeout: 20_000 });
+  // Long tasks are counted from here, by the page's own observer (not an init script, which
+  // Playwright would also run in the mail's sandboxed frame).
+  await page.evaluate(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-    }).observe({ type: 'longtask', buffered: true });
+    }).observe({ type: 'longtask' });
   });
-  await signIn(page, server, ADMIN);
-  await page.getByTestId('thread-row').first().waitFor({ timeout: 20_000 });
   assert.equal(await page.getByTestId('mail-load-more').count(), 0, 'no "load more" button on a phone');
   // Screen readers hear each row's place among all the loaded ones, not among the rendered.
   const first = page.getByTestId('thread-row').first();
@@ -153,7 +165,7 @@ test('on a phone the list scrolls on to the oldest thread, fetching ahead, with 
   await page.getByTestId('reading-back').click();
   await page.getByTestId('thread-row').filter({ hasText: subject(deep) }).waitFor();
   await context.close();
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems.filter((p) => !TOOL_NOISE.test(p)), []);
 });
 
 test('on a desktop the list keeps its pages of 50 and the "load more" button', async () => {
