@@ -42,7 +42,7 @@ run.
 Usage: bench/big_bench.py [--sizes 60000,300000] [--notmuch-max 60000] [--binary PATH]
                           [--json FILE] [--keep] [--mailbox-only]
        bench/big_bench.py --sizes 1000000     (issue 42: ~7 GB corpus, about an hour)
-       bench/big_bench.py --sizes 1000000 --mailbox-only   (corpus, seed, sync, inbox, resync:
+       bench/big_bench.py --sizes 1000000 --mailbox-only [--with-mbsync]   (corpus, seed, sync, inbox, resync:
                           mbsync, the migration, import, search and the rivals left out)
 Needs: bash scripts/install-bench-deps.sh (notmuch, mu, GNU time, the corpus) and the test mail
 server's packages (bash scripts/mail-test-server.sh install: Dovecot, Postfix, isync/mbsync);
@@ -122,7 +122,7 @@ def run_size(fig, args, largest, started):
                 sync_bench.seed_mailserver(msdir, flat)
                 shutil.rmtree(flat)
             mb = None
-            if not args.mailbox_only:
+            if not args.mailbox_only or args.with_mbsync:
                 with phase("mbsync"):
                     big_checks.need_disk(raw * 1.1, "mbsync's Maildir")
                     mb = sync_bench.run_mbsync(ms, work)
@@ -288,6 +288,8 @@ def main():
     ap.add_argument("--mailbox-only", action="store_true",
                     help="only the mailbox phases: corpus, seed, sync, inbox, resync (no mbsync, migration, "
                          "import, search or rivals)")
+    ap.add_argument("--with-mbsync", action="store_true",
+                    help="with --mailbox-only: mbsync too, so the sync's ratio to it is of the same run")
     args = ap.parse_args()
     try:
         sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
@@ -297,8 +299,10 @@ def main():
         ap.error("--sizes: at least one size, each at least 100 (the inbox page needs 50 rows)")
     started = time.monotonic()
     try:
-        wanted = ["doveadm"] if args.mailbox_only else ["mbsync", "mu", "doveadm"] + (
-            ["notmuch"] if min(sizes) <= args.notmuch_max else [])
+        if args.mailbox_only:
+            wanted = ["doveadm"] + (["mbsync"] if args.with_mbsync else [])
+        else:
+            wanted = ["mbsync", "mu", "doveadm"] + (["notmuch"] if min(sizes) <= args.notmuch_max else [])
         missing = [t for t in wanted if not shutil.which(t)]
         if missing or not os.access(search_bench.GNU_TIME, os.X_OK):
             raise BenchError(f"missing: {' '.join(missing) or search_bench.GNU_TIME}: run "
