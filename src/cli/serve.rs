@@ -5,6 +5,7 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
@@ -19,15 +20,25 @@ pub struct ServeArgs {
     pub listen: Option<String>,
 }
 
+/// How long the way out waits for the runtime's tasks, then for the store's last holders.
+const CLOSE_WAIT: Duration = Duration::from_secs(15);
+
 pub fn run(config: Config) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(serve(config))
+    let store = runtime.block_on(serve(config))?;
+    // The tasks and the blocking pool hold the store through the app's state: they go first,
+    // then the store is closed, so the next start need not check the file page by page.
+    runtime.shutdown_timeout(CLOSE_WAIT);
+    store.close(CLOSE_WAIT);
+    println!("mailclient stopped");
+    Ok(())
 }
 
-async fn serve(config: Config) -> anyhow::Result<()> {
+/// Serves until a signal; returns the store for [`run`] to close once the runtime is gone.
+async fn serve(config: Config) -> anyhow::Result<crate::store::Store> {
     let (store, ran) = crate::schema::open_and_migrate_with_cache(
         &config.storage.data_dir,
         config.storage.cache_size_mb,
@@ -78,8 +89,10 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     crate::http::server::serve(listener, app(state.clone()), tls, limits, shutdown_signal()).await;
     state.jobs().shutdown().await;
     sync.stop_all();
-    println!("mailclient stopped");
-    Ok(())
+    state.store.begin_close();
+    // The indexer's thread sleeps up to its idle poll: woken, it sees the store closing and ends.
+    state.service::<crate::search::Search>().poke();
+    Ok(state.store.clone())
 }
 
 /// The console's warning when `serve` would speak plain HTTP beyond this machine.

@@ -61,7 +61,8 @@ pub struct Search {
     /// Work waits (logged changes, a rebuild): results may be incomplete.
     busy: AtomicBool,
     indexed_docs: AtomicU64,
-    wake: (Mutex<bool>, Condvar),
+    /// Shared with the indexer's thread, which waits on it without holding the index.
+    wake: Arc<(Mutex<bool>, Condvar)>,
     /// Body texts of recent results, for their snippets.
     pub(super) texts: super::run::TextCache,
     /// The indexer thread runs in this process (`serve`, tests), so it may index a message
@@ -137,7 +138,7 @@ impl Search {
             needs_rebuild: AtomicBool::new(needs_rebuild),
             busy: AtomicBool::new(true),
             indexed_docs: AtomicU64::new(docs),
-            wake: (Mutex::new(false), Condvar::new()),
+            wake: Arc::new((Mutex::new(false), Condvar::new())),
             texts: Default::default(),
             indexer_running: AtomicBool::new(false),
             purge_after: AtomicU64::new(0),
@@ -179,7 +180,7 @@ impl Search {
 
     /// Wakes the indexer thread (new logged changes).
     pub fn poke(&self) {
-        let (lock, cv) = &self.wake;
+        let (lock, cv) = &*self.wake;
         *lock.lock().expect("search wake") = true;
         cv.notify_one();
     }
@@ -188,7 +189,8 @@ impl Search {
     /// every `poll` while a bulk load makes it wait and every `idle_poll` otherwise, and at once
     /// when [`Search::poke`]d (`serve` pokes it on every batch of the change feed, so its
     /// `idle_poll` is long and an idle server sleeps). It ends when the last handle to the index
-    /// is dropped.
+    /// is dropped or the store is closing ([`crate::store::Store::begin_close`]); it holds the index only
+    /// while it works, so `serve` can close the store cleanly on the way out.
     pub fn spawn_indexer(self: &Arc<Self>, poll: Duration, idle_poll: Duration) {
         self.indexer_running.store(true, Ordering::Relaxed);
         let weak: Weak<Self> = Arc::downgrade(self);
@@ -198,6 +200,9 @@ impl Search {
                 let mut waiting_since: Option<Instant> = None;
                 loop {
                     let Some(me) = weak.upgrade() else { return };
+                    if me.store.is_closing() {
+                        return;
+                    }
                     let wait = me.store.bulk_loading()
                         && waiting_since.get_or_insert_with(Instant::now).elapsed() < BULK_WAIT;
                     if wait {
@@ -210,7 +215,9 @@ impl Search {
                             std::thread::sleep(Duration::from_secs(2));
                         }
                     }
-                    let (lock, cv) = &me.wake;
+                    let wake = me.wake.clone();
+                    drop(me);
+                    let (lock, cv) = &*wake;
                     let guard = lock.lock().expect("search wake");
                     let timeout = if wait { poll } else { idle_poll };
                     let (mut woken, _) = cv
@@ -231,7 +238,12 @@ impl Search {
                 return Err(e);
             }
         }
-        while self.catch_up_batch()? {}
+        while self.catch_up_batch()? {
+            if self.store.is_closing() {
+                // Each batch is committed with its cursor: the next start goes on from here.
+                return Ok(());
+            }
+        }
         self.busy.store(false, Ordering::Relaxed);
         let want = self.purge_after.load(Ordering::Relaxed);
         if want > 0 && changes::cursor(&self.store, changes::SEARCH)? + 1 >= want {

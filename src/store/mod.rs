@@ -4,6 +4,7 @@
 //! (`crate::schema`): this module sits below every feature and knows none of them. A networked
 //! engine could replace redb behind this module later.
 
+mod close;
 mod keyed;
 pub mod per_user;
 pub mod record;
@@ -13,7 +14,7 @@ pub mod user_record;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
@@ -47,6 +48,8 @@ pub struct Store {
     /// Told after a write committed, so the change feed reads at once instead of polling
     /// ([`Store::committed`]).
     wrote: Arc<tokio::sync::Notify>,
+    /// Set on the way out ([`Store::begin_close`]).
+    closing: Arc<AtomicBool>,
 }
 
 /// A write transaction of the store ([`Store::begin_write`]): redb's, which it dereferences
@@ -159,8 +162,19 @@ impl Store {
             .with_context(|| format!("cannot create data dir {}", data_dir.display()))?;
         restrict_dir(data_dir);
         let path = data_dir.join(DB_FILE);
+        // A file not closed cleanly (a crash, a kill) is checked page by page as it opens: said
+        // on the console, since on a big store it takes a while.
+        let checked = Arc::new(AtomicBool::new(false));
+        let said = checked.clone();
+        let shown = path.display().to_string();
+        let started = std::time::Instant::now();
         let db = Database::builder()
             .set_cache_size((cache_mb as usize) << 20)
+            .set_repair_callback(move |_| {
+                if !said.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(store = %shown, "the store was not closed cleanly: checking it");
+                }
+            })
             .create(&path)
             .map_err(|e| match e {
             redb::DatabaseError::DatabaseAlreadyOpen => anyhow::anyhow!(
@@ -169,12 +183,19 @@ impl Store {
             ),
             other => anyhow::anyhow!("cannot open the store {}: {other}", path.display()),
         })?;
+        if checked.load(Ordering::Relaxed) {
+            tracing::warn!(
+                seconds = started.elapsed().as_secs_f32(),
+                "the store is checked"
+            );
+        }
         let store = Self {
             db: Arc::new(db),
             path,
             migrations,
             bulk: Arc::default(),
             wrote: Arc::default(),
+            closing: Arc::default(),
         };
         let found = store.schema_version()?;
         let latest = store.latest_version();
