@@ -5,13 +5,15 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
 
 use crate::app::app;
 use crate::config::Config;
+use crate::state::AppState;
+use crate::store::Store;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -20,25 +22,30 @@ pub struct ServeArgs {
     pub listen: Option<String>,
 }
 
-/// How long the way out waits for the runtime's tasks, then for the store's last holders.
+/// How long the way out may take: the runtime's tasks and blocking pool, then the store's last
+/// holders, together (the HTTP connections' drain comes before it).
 const CLOSE_WAIT: Duration = Duration::from_secs(15);
 
+/// Runs `serve` on a runtime of its own until SIGINT or SIGTERM, then closes the store once the
+/// runtime's tasks (which hold it) are gone, so the next start need not check the file page by
+/// page. A failure after the store opened (the port taken) closes it too.
 pub fn run(config: Config) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let store = runtime.block_on(serve(config))?;
-    // The tasks and the blocking pool hold the store through the app's state: they go first,
-    // then the store is closed, so the next start need not check the file page by page.
+    let (store, served) = runtime.block_on(serve(config))?;
+    let end = Instant::now() + CLOSE_WAIT;
     runtime.shutdown_timeout(CLOSE_WAIT);
-    store.close(CLOSE_WAIT);
+    store.close(end.saturating_duration_since(Instant::now()));
+    served?;
     println!("mailclient stopped");
     Ok(())
 }
 
-/// Serves until a signal; returns the store for [`run`] to close once the runtime is gone.
-async fn serve(config: Config) -> anyhow::Result<crate::store::Store> {
+/// Opens the store and serves until a signal: the store, for [`run`] to close once the runtime
+/// is gone, and how serving ended.
+async fn serve(config: Config) -> anyhow::Result<(Store, anyhow::Result<()>)> {
     let (store, ran) = crate::schema::open_and_migrate_with_cache(
         &config.storage.data_dir,
         config.storage.cache_size_mb,
@@ -55,8 +62,23 @@ async fn serve(config: Config) -> anyhow::Result<crate::store::Store> {
         eprintln!("{warning}");
     }
     let state = crate::app::state(config, store)?;
-    crate::app::start_background(&state).await?;
-    let sync = state.service::<crate::sync::SyncManager>();
+    let served = serve_state(&state, addr, tls).await;
+    state.jobs().shutdown().await;
+    state.service::<crate::sync::SyncManager>().stop_all();
+    state.store.begin_close();
+    // The indexer's thread sleeps up to its idle poll: woken, it sees the store closing and ends.
+    state.service::<crate::search::Search>().poke();
+    Ok((state.store.clone(), served))
+}
+
+/// Starts the background work, prints the address (and the first-run link), and serves HTTP
+/// until a signal.
+async fn serve_state(
+    state: &AppState,
+    addr: SocketAddr,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) -> anyhow::Result<()> {
+    crate::app::start_background(state).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -87,12 +109,7 @@ async fn serve(config: Config) -> anyhow::Result<crate::store::Store> {
     }
     let limits = crate::http::server::Limits::of(&state.config);
     crate::http::server::serve(listener, app(state.clone()), tls, limits, shutdown_signal()).await;
-    state.jobs().shutdown().await;
-    sync.stop_all();
-    state.store.begin_close();
-    // The indexer's thread sleeps up to its idle poll: woken, it sees the store closing and ends.
-    state.service::<crate::search::Search>().poke();
-    Ok(state.store.clone())
+    Ok(())
 }
 
 /// The console's warning when `serve` would speak plain HTTP beyond this machine.

@@ -240,7 +240,8 @@ impl Search {
         }
         while self.catch_up_batch()? {
             if self.store.is_closing() {
-                // Each batch is committed with its cursor: the next start goes on from here.
+                // Each batch is committed with its cursor: the next start goes on from here. (A
+                // purge still asked for, below, lives in memory only and is not redone then.)
                 return Ok(());
             }
         }

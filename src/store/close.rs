@@ -1,6 +1,6 @@
 //! Closing the store cleanly. redb saves its allocator state when the database is closed; a
 //! file still open when the process ends is repaired at the next open, which reads and checks
-//! every page (16 s before `serve` listened again on a 1,000,000-message store). So `serve`
+//! every page (14 s before `serve` listened again on a 1,000,000-message store). So `serve`
 //! closes it on the way out, once every other holder has let go.
 
 use std::sync::Arc;
