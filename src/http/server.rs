@@ -168,9 +168,15 @@ pub async fn serve(
             (app.clone(), tls.clone(), stopping.clone(), limits.clone());
         tokio::spawn(async move {
             let _slots = (slot, client_slot);
-            // Nothing is spent on a connection that says nothing.
+            // Nothing is spent on a connection that says nothing, and one that has said nothing
+            // yet does not hold up the way out (the drain below waits for every connection).
             let mut first = [0u8; 1];
-            match tokio::time::timeout(limits.first_byte_timeout, stream.peek(&mut first)).await {
+            let mut told = stopping.clone();
+            let said = tokio::select! {
+                said = tokio::time::timeout(limits.first_byte_timeout, stream.peek(&mut first)) => said,
+                _ = told.wait_for(|stop| *stop) => return,
+            };
+            match said {
                 Ok(Ok(n)) if n > 0 => {}
                 Ok(_) => return,
                 Err(_) => {
@@ -273,6 +279,25 @@ mod tests {
         let socket = TcpSocket::new_v4().unwrap();
         socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
         socket.connect(addr).await.unwrap()
+    }
+
+    /// A connection that has said nothing yet ends with the server, not at its first-byte
+    /// timeout (30 s here): `serve`'s way out waits for every connection.
+    #[tokio::test]
+    async fn a_silent_connection_does_not_hold_up_the_way_out() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = tokio::spawn(serve(listener, Router::new(), None, limits(8, 8), async {
+            let _ = stopped.await;
+        }));
+        let _silent = TcpStream::connect(addr).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        stop.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), served)
+            .await
+            .expect("serve returned while a connection had said nothing")
+            .unwrap();
     }
 
     /// Sends one request and reads until the server closes or `wait` passes.
