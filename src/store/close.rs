@@ -22,22 +22,20 @@ impl Store {
     }
 
     /// Closes the database once this is its last handle, waiting up to `wait` for the others to
-    /// be dropped. False when they were not (or redb could not close): the file is then left for
-    /// redb to check at the next open, as after a crash; nothing committed is lost either way.
-    pub fn close(self, wait: Duration) -> bool {
+    /// be dropped. When they were not (or redb could not close) it says so on the console and
+    /// the file is left for redb to check at the next open, as after a crash; nothing committed
+    /// is lost either way.
+    pub fn close(self, wait: Duration) {
         self.begin_close();
         let deadline = Instant::now() + wait;
         let mut db = self.db;
         loop {
             match Arc::try_unwrap(db) {
                 Ok(only) => {
-                    return match only.close() {
-                        Ok(()) => true,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "cannot close the store; it is checked at the next start");
-                            false
-                        }
-                    };
+                    if let Err(e) = only.close() {
+                        tracing::warn!(error = %e, "cannot close the store; it is checked at the next start");
+                    }
+                    return;
                 }
                 Err(shared) if Instant::now() < deadline => {
                     db = shared;
@@ -48,7 +46,7 @@ impl Store {
                         holders = Arc::strong_count(&shared) - 1,
                         "the store is still in use; it is checked at the next start"
                     );
-                    return false;
+                    return;
                 }
             }
         }
