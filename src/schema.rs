@@ -126,6 +126,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "mail: the keys a Gmail-shaped mailbox's copies of one mail are known by",
         apply: m0022_mail_identities,
     },
+    Migration {
+        version: 23,
+        name: "mail: how many UIDs each folder has stored (the expunge check without a count)",
+        apply: m0023_mail_uid_counts,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -233,6 +238,10 @@ fn m0021_push(txn: &WriteTransaction) -> Result<(), redb::Error> {
 
 fn m0022_mail_identities(txn: &WriteTransaction) -> Result<(), redb::Error> {
     mailstore::create_identities(txn)
+}
+
+fn m0023_mail_uid_counts(txn: &WriteTransaction) -> Result<(), redb::Error> {
+    mailstore::create_uid_counts(txn)
 }
 
 /// Opens the store in `data_dir` (see [`Store::open_with`]).

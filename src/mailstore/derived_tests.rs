@@ -7,7 +7,8 @@ use redb::{ReadableDatabase, ReadableTable};
 
 use super::derived::build_step;
 use super::model::{Fetched, FolderState, ServerFlags};
-use super::tables::{COUNTS, IDLE, MEMBERS, TAGS, THREAD_SIGS, THREADS};
+use super::tables::{COUNTS, IDLE, MEMBERS, TAGS, THREAD_SIGS, THREADS, UIDS};
+use super::uids::UID_COUNTS;
 use super::{MailRead, MailWrite, Reason, ThreadRec, thread_hash};
 use crate::store::{Migration, Store};
 
@@ -21,7 +22,8 @@ fn mail_tables(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
     super::create_legacy_search_queue(txn)?;
     super::migrate_to_change_log(txn)?;
     super::create_derived_tables(txn)?;
-    super::create_idle_table(txn)
+    super::create_idle_table(txn)?;
+    super::create_uid_counts(txn)
 }
 
 static MAIL: &[Migration] = &[Migration {
@@ -74,6 +76,7 @@ type Snapshot = (
 
 fn snapshot(store: &Store) -> Snapshot {
     let txn = store.db().begin_read().unwrap();
+    assert_uid_counts_are_counts(&txn);
     let mut s = Snapshot::default();
     for e in txn.open_table(COUNTS).unwrap().iter().unwrap() {
         let (k, v) = e.unwrap();
@@ -110,6 +113,23 @@ fn snapshot(store: &Store) -> Snapshot {
         s.5.insert((a, f.to_string(), activity, id));
     }
     s
+}
+
+/// Every folder's count of UIDs (the expunge check's) equals a count of its UIDs.
+fn assert_uid_counts_are_counts(txn: &redb::ReadTransaction) {
+    let mut counted: BTreeMap<(u64, String), u64> = BTreeMap::new();
+    for e in txn.open_table(UIDS).unwrap().iter().unwrap() {
+        let (k, _) = e.unwrap();
+        let (a, f, _) = k.value();
+        *counted.entry((a, f.to_string())).or_default() += 1;
+    }
+    let mut kept = BTreeMap::new();
+    for e in txn.open_table(UID_COUNTS).unwrap().iter().unwrap() {
+        let (k, v) = e.unwrap();
+        let (a, f) = k.value();
+        kept.insert((a, f.to_string()), v.value());
+    }
+    assert_eq!(kept, counted, "the UID counts kept beside the UIDs");
 }
 
 /// Empties the derived tables and builds them again from the records, in small steps.

@@ -8,7 +8,8 @@
 
 use super::changes::Kind;
 use super::model::{FolderState, PendingFlags};
-use super::tables::{FOLDERS, PENDING, UIDS};
+use super::tables::{FOLDERS, PENDING};
+use super::uids::Uids;
 use super::write::MailWrite;
 use crate::store::record;
 use redb::ReadableTable;
@@ -57,14 +58,14 @@ impl MailWrite<'_> {
                 self.log(&meta, Kind::Removed)?;
             }
             self.unindex(&meta)?;
-            self.txn.open_table(UIDS)?.remove((account, old, *uid))?;
+            let mut uids = Uids::open(self.txn)?;
+            uids.remove(account, old, *uid)?;
             match place {
                 Some(at) => meta.places[at].folder = new.to_string(),
                 None => meta.folder = new.to_string(),
             }
-            self.txn
-                .open_table(UIDS)?
-                .insert((account, new, *uid), *id)?;
+            uids.insert(account, new, *uid, *id)?;
+            drop(uids);
             self.write_meta(&meta)?;
         }
         // Queued changes name the folder their UIDs are in.

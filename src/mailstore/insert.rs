@@ -10,9 +10,8 @@ use super::keywords;
 use super::model::{Carried, Detection, Fetched, MessageMeta, hidden_key};
 use super::raw::{Packed, RawTable, put_packed, put_raw};
 use super::read::read_meta;
-use super::tables::{
-    CARRIED, HIDDEN_KEYS, IDENTITIES, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS, UIDS,
-};
+use super::tables::{CARRIED, HIDDEN_KEYS, IDENTITIES, INDEX, MESSAGES, MSGIDS, RAW_Z, SUBJECTS};
+use super::uids::Uids;
 use super::write::MailWrite;
 use crate::mail::parse::Summary;
 use crate::mail::threading;
@@ -29,7 +28,7 @@ impl<'t> MailWrite<'t> {
 /// importer's).
 pub struct Inserter<'t> {
     pub(super) w: MailWrite<'t>,
-    pub(super) uids: redb::Table<'t, (u64, &'static str, u32), u64>,
+    pub(super) uids: Uids<'t>,
     pub(super) messages: redb::Table<'t, u64, &'static [u8]>,
     raw: RawTable<'t>,
     pub(super) index: redb::Table<'t, (u64, &'static str, i64, u64), &'static [u8]>,
@@ -49,7 +48,7 @@ impl<'t> Inserter<'t> {
         let txn = w.txn;
         Ok(Self {
             w,
-            uids: txn.open_table(UIDS)?,
+            uids: Uids::open(txn)?,
             messages: txn.open_table(MESSAGES)?,
             raw: txn.open_table(RAW_Z)?,
             index: txn.open_table(INDEX)?,
@@ -63,7 +62,7 @@ impl<'t> Inserter<'t> {
     }
 
     pub fn has_uid(&self, account: u64, folder: &str, uid: u32) -> anyhow::Result<bool> {
-        Ok(self.uids.get((account, folder, uid))?.is_some())
+        Ok(self.uids.get(account, folder, uid)?.is_some())
     }
 
     /// Stores one message whose summary the caller parsed (and whose raw bytes it packed, when
@@ -165,7 +164,7 @@ impl<'t> Inserter<'t> {
             self.subjects
                 .insert((account, norm.as_str()), thread_id.as_str())?;
         }
-        self.uids.insert((account, folder, f.uid), id)?;
+        self.uids.insert(account, folder, f.uid, id)?;
         self.index.insert(
             (account, folder, meta.date, id),
             meta.index_row().encode().as_slice(),

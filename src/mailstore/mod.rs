@@ -34,6 +34,7 @@ mod places;
 mod raw;
 mod read;
 mod tables;
+mod uids;
 mod write;
 
 pub use changes::{Change, ChangeFeed, Kind, Reason};
@@ -53,6 +54,7 @@ pub use tables::{
     create_identities, create_legacy_search_queue, create_tables, migrate_to_change_log,
     migrate_to_compressed_raw, migrate_to_index,
 };
+pub use uids::create_uid_counts;
 pub use write::MailWrite;
 
 /// Runs `f` over the mail tables in one write transaction on the blocking pool and commits.

@@ -20,7 +20,8 @@ use super::index::IndexView;
 use super::insert::Inserter;
 use super::model::{MessageMeta, Place};
 use super::read::read_meta;
-use super::tables::{HIDDEN_KEYS, IDENTITIES, INDEX, UIDS};
+use super::tables::{HIDDEN_KEYS, IDENTITIES, INDEX};
+use super::uids::Uids;
 use super::write::MailWrite;
 use crate::store::record;
 
@@ -50,7 +51,7 @@ impl Inserter<'_> {
         if here(&meta.folder, meta.uid) || meta.places.iter().any(|p| here(&p.folder, p.uid)) {
             return Ok(true);
         }
-        self.uids.insert((account, folder, uid), id)?;
+        self.uids.insert(account, folder, uid, id)?;
         if home_over == Some(meta.folder.as_str()) {
             return self.become_home(meta, folder, uid).map(|()| true);
         }
@@ -216,7 +217,7 @@ impl MailWrite<'_> {
         id: u64,
     ) -> anyhow::Result<()> {
         let Some(mut meta) = self.meta(id)? else {
-            self.txn.open_table(UIDS)?.remove((account, folder, uid))?;
+            Uids::open(self.txn)?.remove(account, folder, uid)?;
             return Ok(());
         };
         let home = meta.folder == folder && meta.uid == uid;
@@ -229,7 +230,7 @@ impl MailWrite<'_> {
             .position(|p| p.folder == folder && p.uid == uid);
         if !home && at.is_none() {
             // A UID that maps here without being a place (never written so): forgotten alone.
-            self.txn.open_table(UIDS)?.remove((account, folder, uid))?;
+            Uids::open(self.txn)?.remove(account, folder, uid)?;
             return Ok(());
         }
         self.unindex(&meta)?;
@@ -244,7 +245,7 @@ impl MailWrite<'_> {
         } else if let Some(at) = at {
             meta.places.remove(at);
         }
-        self.txn.open_table(UIDS)?.remove((account, folder, uid))?;
+        Uids::open(self.txn)?.remove(account, folder, uid)?;
         self.write_meta(&meta)
     }
 
@@ -268,9 +269,9 @@ impl MailWrite<'_> {
 
     /// Forgets a deleted mail's places and key.
     pub(super) fn forget_places(&self, meta: &MessageMeta) -> anyhow::Result<()> {
-        let mut uids = self.txn.open_table(UIDS)?;
+        let mut uids = Uids::open(self.txn)?;
         for p in &meta.places {
-            uids.remove((meta.account_id, p.folder.as_str(), p.uid))?;
+            uids.remove(meta.account_id, &p.folder, p.uid)?;
         }
         if let Some(key) = meta.identity.as_deref() {
             let mut identities = self.txn.open_table(IDENTITIES)?;

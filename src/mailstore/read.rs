@@ -12,6 +12,7 @@ use super::tables::{
     COUNTS, FOLDERS, IDLE, INDEX, MEMBERS, MESSAGES, PENDING, RAW_Z, TAGS, THREAD_SIGS, THREADS,
     UIDS,
 };
+use super::uids::{UID_COUNTS, count_in};
 use crate::store::{Store, record};
 
 type IndexKey = (u64, &'static str, i64, u64);
@@ -23,6 +24,7 @@ pub struct MailRead {
     index: ReadOnlyTable<IndexKey, &'static [u8]>,
     raw: ReadOnlyTable<(u64, u16), &'static [u8]>,
     uids: ReadOnlyTable<(u64, &'static str, u32), u64>,
+    uid_counts: ReadOnlyTable<(u64, &'static str), u64>,
     pending: ReadOnlyTable<(u64, u64), &'static [u8]>,
     counts: ReadOnlyTable<(u64, &'static str, u16), u64>,
     tags: ReadOnlyTable<TagKey, &'static str>,
@@ -46,6 +48,7 @@ impl MailRead {
             index: txn.open_table(INDEX)?,
             raw: txn.open_table(RAW_Z)?,
             uids: txn.open_table(UIDS)?,
+            uid_counts: txn.open_table(UID_COUNTS)?,
             pending: txn.open_table(PENDING)?,
             counts: txn.open_table(COUNTS)?,
             tags: txn.open_table(TAGS)?,
@@ -132,17 +135,9 @@ impl MailRead {
         Ok(self.uids.get((account, folder, uid))?.map(|v| v.value()))
     }
 
-    /// How many messages a folder has stored (hidden ones too).
+    /// How many UIDs a folder has stored (hidden mail and a Gmail label's places too).
     pub fn stored_count(&self, account: u64, folder: &str) -> anyhow::Result<usize> {
-        let mut n = 0;
-        for e in self
-            .uids
-            .range((account, folder, 0)..=(account, folder, u32::MAX))?
-        {
-            e?;
-            n += 1;
-        }
-        Ok(n)
+        Ok(count_in(&self.uid_counts, account, folder)? as usize)
     }
 
     /// How many messages of a folder carry each combination of index bits.

@@ -18,6 +18,7 @@ use super::read::{account_folders, pending_of, read_meta};
 use super::tables::{
     CARRIED, FOLDERS, HIDDEN_KEYS, INDEX, MESSAGES, MSGIDS, PENDING, RAW_Z, SUBJECTS, UIDS,
 };
+use super::uids::Uids;
 use crate::store::record;
 
 /// The mail tables in a write transaction, for changes made for `reason`.
@@ -272,9 +273,7 @@ impl<'t> MailWrite<'t> {
         };
         self.txn.open_table(MESSAGES)?.remove(id)?;
         remove_raw(&mut self.txn.open_table(RAW_Z)?, id)?;
-        self.txn
-            .open_table(UIDS)?
-            .remove((meta.account_id, meta.folder.as_str(), meta.uid))?;
+        Uids::open(self.txn)?.remove(meta.account_id, &meta.folder, meta.uid)?;
         self.unindex(&meta)?;
         self.forget_places(&meta)?;
         self.txn
@@ -290,13 +289,7 @@ impl<'t> MailWrite<'t> {
         account: u64,
         folder: &str,
     ) -> anyhow::Result<Vec<(u32, u64)>> {
-        let uids = self.txn.open_table(UIDS)?;
-        let mut out = Vec::new();
-        for e in uids.range((account, folder, 0)..=(account, folder, u32::MAX))? {
-            let (k, v) = e?;
-            out.push((k.value().2, v.value()));
-        }
-        Ok(out)
+        Ok(Uids::open(self.txn)?.in_range(account, folder, 0, u32::MAX)?)
     }
 
     /// Removes the stored messages of `folder` whose UIDs are not in `keep` (expunged on the
@@ -329,12 +322,9 @@ impl<'t> MailWrite<'t> {
     ) -> anyhow::Result<usize> {
         let mut gone = Vec::new();
         {
-            let uids = self.txn.open_table(UIDS)?;
+            let uids = Uids::open(self.txn)?;
             for &(lo, hi) in ranges {
-                for e in uids.range((account, folder, lo)..=(account, folder, hi))? {
-                    let (key, id) = e?;
-                    gone.push((key.value().2, id.value()));
-                }
+                gone.extend(uids.in_range(account, folder, lo, hi)?);
             }
         }
         // A Gmail-shaped mailbox's copy may be one place of a mail held by others.
@@ -562,9 +552,7 @@ impl<'t> MailWrite<'t> {
         };
         if target.name != meta.folder {
             self.log(&meta, Kind::Removed)?;
-            self.txn
-                .open_table(UIDS)?
-                .remove((account, meta.folder.as_str(), meta.uid))?;
+            Uids::open(self.txn)?.remove(account, &meta.folder, meta.uid)?;
             self.unindex(&meta)?;
             let uid = target.top.max(1);
             target.top = uid + 1;
@@ -574,9 +562,7 @@ impl<'t> MailWrite<'t> {
             if let Some(date) = carried_date {
                 meta.date = date;
             }
-            self.txn
-                .open_table(UIDS)?
-                .insert((account, meta.folder.as_str(), uid), meta.id)?;
+            Uids::open(self.txn)?.insert(account, &meta.folder, uid, meta.id)?;
             self.save_folder(account, target)?;
         }
         // The copy a server would have made is this message: nothing to carry over.
