@@ -2,10 +2,13 @@
 //! (`imap::gmail_ids`) and from imap-proto's parse of the flags' FETCH (`sync::folder`), in one
 //! form.
 
+use super::imap_quoted::unescaped;
+
 /// The items of an X-GM-LABELS list, from after its `(`, and the length of the list up to and
 /// including its `)`: atoms (`\Inbox`, `Receipts`) and quoted strings (`"Muy Importante"`,
-/// `"&BeIF0QXVBdMF1A-"`), a quoted one kept as imap-proto keeps it (escapes as sent, as LIST's
-/// folder names are), so a label reads the same from this line and from the flags' FETCH.
+/// `"&BeIF0QXVBdMF1A-"`), a quoted one's escapes undone (`imap_quoted::unescaped`, as the
+/// flags' FETCH and LIST's folder names are), so a label reads the same from this line, from
+/// the flags' FETCH and as a folder.
 /// None when the list does not end on the line (a label sent as a literal is not read here).
 pub(super) fn label_list(text: &str) -> Option<(Vec<String>, usize)> {
     // Every delimiter is ASCII, so each cut falls between characters.
@@ -27,7 +30,7 @@ pub(super) fn label_list(text: &str) -> Option<(Vec<String>, usize)> {
                         _ => i += 1,
                     }
                 }
-                labels.push(text.get(start..i)?.to_string());
+                labels.push(unescaped(text.get(start..i)?).into_owned());
                 i += 1;
             }
             _ => {

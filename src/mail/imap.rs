@@ -498,7 +498,7 @@ mod tests {
             Some(
                 &[
                     "&BeIF0QXVBdMF1A-".to_string(),
-                    "Muy \\\"Importante\\\"".into(),
+                    "Muy \"Importante\"".into(),
                     "Receipts".into()
                 ][..]
             )

@@ -11,6 +11,7 @@ pub mod html_depth;
 pub mod imap;
 pub mod imap_cap;
 pub mod imap_ops;
+pub mod imap_quoted;
 pub mod imap_stream;
 pub mod mutf7;
 pub mod net;

@@ -86,7 +86,8 @@ impl<'a> Mailbox<'a> {
         .await?;
         if list.is_empty() {
             // CREATE-SPECIAL-USE where offered; a plain CREATE otherwise.
-            let special = format!("CREATE {name} (USE ({use_}))");
+            let mailbox = crate::mail::imap_quoted::quoted(name)?;
+            let special = format!("CREATE {mailbox} (USE ({use_}))");
             if deadline(
                 self.limit,
                 "CREATE",

@@ -13,6 +13,7 @@ use super::plan::{self, Order, UidSet};
 use super::{list_status, qresync};
 use crate::mail::imap::{self, ImapSession};
 use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
+use crate::mail::imap_quoted::unescaped;
 use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
@@ -522,9 +523,10 @@ async fn fetch_flags(
 /// The flags of a FETCH response, with Gmail's labels where it has them.
 pub fn server_flags(fetch: &Fetch) -> ServerFlags {
     ServerFlags {
-        labels: fetch
-            .gmail_labels()
-            .map(crate::mail::gmail_labels::user_labels),
+        // imap-proto keeps a quoted label's escapes.
+        labels: fetch.gmail_labels().map(|labels| {
+            crate::mail::gmail_labels::user_labels(labels.iter().map(|l| unescaped(l)))
+        }),
         ..flags_from(fetch.flags())
     }
 }

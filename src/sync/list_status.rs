@@ -18,6 +18,7 @@ use futures_util::TryStreamExt;
 
 use crate::mail::imap::ImapSession;
 use crate::mail::imap_ops::{begin, completed, deadline};
+use crate::mail::imap_quoted::{quoted, unescaped};
 use crate::mailstore::FolderState;
 
 /// What the server said of one folder in the LIST's STATUS.
@@ -61,7 +62,7 @@ pub async fn list(
                 attributes,
             } = r
             {
-                statuses.insert(mailbox, of(&attributes));
+                statuses.insert(unescaped(&mailbox).into_owned(), of(&attributes));
             }
         }
     };
@@ -111,7 +112,7 @@ pub async fn pipelined(
     for batch in names.chunks(PIPELINED) {
         let mut waiting = HashSet::new();
         for name in batch {
-            let command = format!("STATUS {} {ITEMS}", super::qresync::quoted(name)?);
+            let command = format!("STATUS {} {ITEMS}", quoted(name)?);
             waiting.insert(
                 deadline(limit, "STATUS", session.run_command(command))
                     .await?
@@ -124,7 +125,7 @@ pub async fn pipelined(
             };
             match response.parsed() {
                 Response::MailboxData(MailboxDatum::Status { mailbox, status }) => {
-                    statuses.insert(mailbox.to_string(), of(status));
+                    statuses.insert(unescaped(mailbox).into_owned(), of(status));
                 }
                 Response::Done { tag, .. } => {
                     waiting.remove(&tag.0);

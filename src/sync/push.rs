@@ -142,10 +142,11 @@ async fn create_folder(
     archive: bool,
     limit: Duration,
 ) -> anyhow::Result<()> {
+    let mailbox = crate::mail::imap_quoted::quoted(name)?;
     let command = if archive && caps.create_special_use {
-        format!("CREATE {name} (USE (\\Archive))")
+        format!("CREATE {mailbox} (USE (\\Archive))")
     } else {
-        format!("CREATE {name}")
+        format!("CREATE {mailbox}")
     };
     deadline(limit, "CREATE", session.run_command_and_check_ok(&command)).await?;
     let _ = deadline(limit, "SUBSCRIBE", session.subscribe(name)).await;

@@ -19,6 +19,7 @@ use super::folder::flags_from;
 use super::plan::UidSet;
 use crate::mail::imap::ImapSession;
 use crate::mail::imap_ops::{deadline, read_to_done};
+use crate::mail::imap_quoted::quoted;
 use crate::mailstore::ServerFlags;
 
 /// What a SELECT with QRESYNC told.
@@ -113,19 +114,6 @@ fn absorb(out: &mut Resynced, vanished: &mut Vec<(u32, u32)>, response: &Respons
     }
 }
 
-/// A mailbox name as an IMAP quoted string (names come from the server's LIST, in modified
-/// UTF-7: ASCII without line ends).
-pub(super) fn quoted(name: &str) -> anyhow::Result<String> {
-    anyhow::ensure!(
-        !name.contains(['\r', '\n']),
-        "a folder name with a line end cannot be selected"
-    );
-    Ok(format!(
-        "\"{}\"",
-        name.replace('\\', "\\\\").replace('"', "\\\"")
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,11 +160,5 @@ mod tests {
         assert_eq!(out.changed[0].0, 1);
         assert!(out.changed[0].1.seen && out.changed[0].1.keywords == ["$Done"]);
         assert!(out.changed[1].1.flagged && !out.changed[1].1.seen);
-    }
-
-    #[test]
-    fn folder_names_are_quoted_and_line_ends_refused() {
-        assert_eq!(quoted("INBOX.a \"b\\").unwrap(), "\"INBOX.a \\\"b\\\\\"");
-        assert!(quoted("a\r\nb").is_err());
     }
 }

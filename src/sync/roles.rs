@@ -10,6 +10,7 @@ use super::list_status::{self, ListedStatus};
 use crate::mail::folder_path;
 use crate::mail::imap;
 use crate::mail::imap_ops::{deadline, refused};
+use crate::mail::imap_quoted::unescaped;
 use crate::mailstore::{FolderState, role_by_name};
 use crate::notices::{FoldersChanged, Notice};
 
@@ -46,6 +47,8 @@ pub(super) async fn list_folders(
     let mut all_mail: Option<String> = None;
     let mut delimiters = HashMap::new();
     for n in &names {
+        // The name as the server means it: imap-proto keeps a quoted name's escapes.
+        let name = unescaped(n.name()).into_owned();
         // A `\Flagged` folder (Gmail's `[Gmail]/Starred`, Dovecot's virtual "Flagged") is a
         // view of the flagged mail of the other folders (RFC 6154). The Starred view shows the
         // same from the flags; syncing it would only fetch every starred mail again and list it
@@ -72,13 +75,11 @@ pub(super) async fn list_folders(
             .iter()
             .any(|a| matches!(a, NameAttribute::All))
         {
-            all_mail = Some(n.name().to_string());
+            all_mail = Some(name.clone());
         }
-        found.push((n.name().to_string(), special, role_by_name(n.name())));
-        delimiters.insert(
-            n.name().to_string(),
-            n.delimiter().unwrap_or_default().to_string(),
-        );
+        found.push((name.clone(), special, role_by_name(&name)));
+        let delimiter = unescaped(n.delimiter().unwrap_or_default()).into_owned();
+        delimiters.insert(name, delimiter);
     }
     let folders = assign_roles(found);
     let known: HashSet<String> = before.iter().map(|f| f.name.clone()).collect();

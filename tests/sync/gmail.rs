@@ -18,6 +18,15 @@ const RECEIPTS: std::ops::Range<usize> = 28..33;
 const STARRED: [usize; 3] = [1, 26, 35];
 const IMPORTANT: [usize; 3] = [2, 3, 36];
 const WORK_LABEL: &str = "עבודה";
+/// The name `Receipts` is given in Gmail, quotes included.
+const RENAMED: &str = "קבלות \"2025\"";
+/// A label hidden from IMAP, with a quote and a backslash in its name.
+const HIDDEN: &str = "מוסתר \"ישן\" א\\ב";
+
+/// `s` as an IMAP quoted string, as Gmail sends a label's name.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
 
 fn gmail_mail(i: usize) -> String {
     format!(
@@ -246,19 +255,20 @@ async fn archiving_takes_gmail_mail_out_of_the_inbox_and_keeps_its_labels() {
     assert_eq!(counts["starred"], 3, "{counts}");
     assert_eq!(inbox_total(&app, &token).await, 29);
 
-    // A label renamed in Gmail: the rows carry the new name, nothing is downloaded again.
+    // A label renamed in Gmail: the rows carry the new name, nothing is downloaded again. The
+    // new name holds quotes, which LIST sends escaped: it reads as the user wrote it.
     let fetched = super::outlook::sync_status(&app, &token).await["fetchedMessages"].clone();
-    ms.doveadm(&["mailbox", "rename", "-u", "user1", "Receipts", "קבלות"]);
+    ms.doveadm(&["mailbox", "rename", "-u", "user1", "Receipts", RENAMED]);
     full_pass(&app, &token).await;
     let row = eventually(Duration::from_secs(30), "the renamed label", || async {
         let found = search(&app, &token, "חשבונית").await;
         found
             .into_iter()
             .find(|r| r["messageId"] == "gm28@sender.test")
-            .filter(|r| r["folderLabels"] == json!([WORK_LABEL, "קבלות"]))
+            .filter(|r| r["folderLabels"] == json!([WORK_LABEL, RENAMED]))
     })
     .await;
-    assert_eq!(row["folderLabels"], json!([WORK_LABEL, "קבלות"]), "{row}");
+    assert_eq!(row["folderLabels"], json!([WORK_LABEL, RENAMED]), "{row}");
     assert_eq!(
         super::outlook::sync_status(&app, &token).await["fetchedMessages"],
         fetched,
@@ -434,15 +444,14 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
     use crate::common::imap_relay::{self, Relay};
     let ms = gmail_server();
     let gmail = std::sync::Arc::new(super::speaks_gmail::Gmail::default());
-    let hidden = mailclient::mail::mutf7::encode("מוסתר");
+    // Its name holds a quote and a backslash, which X-GM-LABELS sends escaped.
+    let hidden = quoted(&mailclient::mail::mutf7::encode(HIDDEN));
     let work = mailclient::mail::mutf7::encode(WORK_LABEL);
     let labels = |list: String| {
         let mut map = gmail.labels.lock().unwrap();
         map.insert("<gm26@sender.test>".to_string(), list);
     };
-    labels(format!(
-        "\\Inbox \\Starred \\Important \"{work}\" \"{hidden}\""
-    ));
+    labels(format!("\\Inbox \\Starred \\Important \"{work}\" {hidden}"));
     let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
     let (app, token) = app_with(&ms).await;
     let account = imap_relay::account_through(&ms, "user1", relay.port);
@@ -458,7 +467,7 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
     };
     assert_eq!(
         shown(list(&app, &token, "inbox").await),
-        json!(["מוסתר", WORK_LABEL]),
+        json!([HIDDEN, WORK_LABEL]),
         "the hidden label and the label folder, each once"
     );
 
@@ -486,7 +495,7 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
 
     // A store from before labels were read (INBOX's state says so): its mail's labels are
     // asked once in full, though no MODSEQ moved on the server.
-    labels(format!("\\Inbox \"{work}\" \"{hidden}\""));
+    labels(format!("\\Inbox \"{work}\" {hidden}"));
     {
         use mailclient::mailstore::{MailWrite, Reason};
         let txn = app.state.store.begin_write().unwrap();
@@ -503,7 +512,7 @@ async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
         "the labels read in full",
         || async {
             let now = shown(list(&app, &token, "inbox").await);
-            (now == json!(["מוסתר", WORK_LABEL])).then_some(())
+            (now == json!([HIDDEN, WORK_LABEL])).then_some(())
         },
     )
     .await;
