@@ -34,8 +34,12 @@ pub fn personal_prefix<'a>(folders: impl IntoIterator<Item = (&'a str, &'a str)>
     }
 }
 
-/// The decoded levels of `name` below `prefix`.
+/// The decoded levels of `name` below `prefix` (Gmail's own folder without a role by the name
+/// Gmail gives it in Hebrew, see [`gmails_own`]).
 pub fn levels(name: &str, delimiter: &str, prefix: &str) -> Vec<String> {
+    if let Some(shown) = gmails_own(name) {
+        return vec![shown.to_string()];
+    }
     let rest = name
         .strip_prefix(prefix)
         .filter(|r| !r.is_empty())
@@ -43,6 +47,20 @@ pub fn levels(name: &str, delimiter: &str, prefix: &str) -> Vec<String> {
     match delimiter.chars().next() {
         Some(d) => rest.split(d).map(mutf7::decode).collect(),
         None => vec![mutf7::decode(rest)],
+    }
+}
+
+/// Gmail's own folders that have no role here (`\Important`; the others are INBOX, Sent,
+/// Drafts, Spam, Trash, All Mail, and Starred, which is not synced), by the name Gmail's Hebrew
+/// interface gives them: `[Gmail]/` (`[Google Mail]/` in some countries) is Gmail's container,
+/// no folder of the user's, and its names are English.
+pub fn gmails_own(name: &str) -> Option<&'static str> {
+    let own = name
+        .strip_prefix("[Gmail]/")
+        .or_else(|| name.strip_prefix("[Google Mail]/"))?;
+    match own {
+        "Important" => Some("חשוב"),
+        _ => None,
     }
 }
 
@@ -54,6 +72,14 @@ pub fn plain(name: &str, delimiter: &str, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gmails_important_reads_in_hebrew_and_a_label_as_named() {
+        assert_eq!(plain("[Gmail]/Important", "/", ""), "חשוב");
+        assert_eq!(levels("[Google Mail]/Important", "/", ""), ["חשוב"]);
+        assert_eq!(plain("[Gmail]/Receipts", "/", ""), "[Gmail]/Receipts");
+        assert_eq!(plain("Important", "/", ""), "Important");
+    }
 
     #[test]
     fn courier_prefix_and_dots_are_hidden_and_hebrew_decoded() {

@@ -192,6 +192,23 @@ async fn a_gmail_mailbox_is_downloaded_counted_and_listed_once_per_mail() {
         !paths.contains(&"[Gmail]/Starred") && paths.contains(&"[Gmail]/Important"),
         "{paths:?}"
     );
+    // Important reads as Gmail's Hebrew interface names it, at the top of the tree.
+    let important = tree["mailboxes"][0]["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "[Gmail]/Important")
+        .unwrap();
+    assert_eq!(
+        (
+            &important["name"],
+            &important["fullName"],
+            &important["depth"]
+        ),
+        (&json!("חשוב"), &json!("חשוב"), &json!(1)),
+        "{important}"
+    );
+    assert_eq!(important["total"], IMPORTANT.len(), "{important}");
 }
 
 /// Archive (the "processed" status) takes the mail out of Gmail's INBOX on the server, keeps
