@@ -10,7 +10,8 @@
 //! the indexer has deleted the forgotten mail, the segments holding deleted documents are merged
 //! (dropping them) and the old files removed; then the store's tables are rewritten into fresh
 //! pages and its free pages overwritten (`Store::rewrite_tables`, `Store::scrub_free_pages`),
-//! here on the indexer's background thread.
+//! here on the indexer's background thread. The request is kept in the store ([`PURGE_AFTER`])
+//! until it is done: a restart in between must not leave the forgotten text in the index.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -69,9 +70,13 @@ pub struct Search {
     /// the importer is adding too.
     indexer_running: AtomicBool,
     /// A forget asked for its bytes to go: 1 + the change-log entry up to which the index must
-    /// have caught up first; 0 for none.
+    /// have caught up first; 0 for none. Kept in the store too ([`PURGE_AFTER`]).
     purge_after: AtomicU64,
 }
+
+/// The META value holding a purge still owed after a forget ([`Search::request_purge`]): read
+/// at open, so a restart before the purge runs still purges.
+const PURGE_AFTER: &str = "search_purge_after";
 
 pub use crate::config::WriterOptions;
 
@@ -129,6 +134,7 @@ impl Search {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         let docs = reader.searcher().num_docs();
+        let owed_purge = crate::store::counter(&store, PURGE_AFTER)?;
         Ok(Self {
             reader,
             fields,
@@ -141,7 +147,7 @@ impl Search {
             wake: Arc::new((Mutex::new(false), Condvar::new())),
             texts: Default::default(),
             indexer_running: AtomicBool::new(false),
-            purge_after: AtomicU64::new(0),
+            purge_after: AtomicU64::new(owed_purge),
         })
     }
 
@@ -237,11 +243,14 @@ impl Search {
                 self.needs_rebuild.store(true, Ordering::Relaxed);
                 return Err(e);
             }
+            if self.store.is_closing() {
+                return Ok(());
+            }
         }
         while self.catch_up_batch()? {
             if self.store.is_closing() {
-                // Each batch is committed with its cursor: the next start goes on from here. (A
-                // purge still asked for, below, lives in memory only and is not redone then.)
+                // Each batch is committed with its cursor: the next start goes on from here, and
+                // a purge still owed (below) is read back from the store then.
                 return Ok(());
             }
         }
@@ -251,19 +260,29 @@ impl Search {
             self.purge_deleted()?;
             self.store.rewrite_tables()?;
             self.store.scrub_free_pages()?;
-            // A later request (another forget meanwhile) stays pending.
+            // A later request (another forget meanwhile) stays pending, here and in the store.
             let _ =
                 self.purge_after
                     .compare_exchange(want, 0, Ordering::Relaxed, Ordering::Relaxed);
+            let txn = self.store.begin_write()?;
+            if crate::store::get_value(&txn, PURGE_AFTER)? == Some(want) {
+                crate::store::take_value(&txn, PURGE_AFTER)?;
+            }
+            txn.commit()?;
         }
         Ok(())
     }
 
     /// After a forget: once the change log up to now is indexed, the deleted documents' bytes
-    /// go from the index and the store's free pages are overwritten (see the module doc).
+    /// go from the index and the store's free pages are overwritten (see the module doc). The
+    /// request is committed to the store before this returns.
     pub fn request_purge(&self) -> anyhow::Result<()> {
-        let seq = changes::last_seq(&self.store)?;
-        self.purge_after.fetch_max(seq + 1, Ordering::Relaxed);
+        let want = changes::last_seq(&self.store)? + 1;
+        let txn = self.store.begin_write()?;
+        let owed = crate::store::get_value(&txn, PURGE_AFTER)?.unwrap_or(0);
+        crate::store::put_value(&txn, PURGE_AFTER, owed.max(want))?;
+        txn.commit()?;
+        self.purge_after.fetch_max(want, Ordering::Relaxed);
         self.poke();
         Ok(())
     }
@@ -349,6 +368,13 @@ impl Search {
         let source = Source::new(&self.store)?;
         let mut n = 0u64;
         for id in source.mail.message_ids()? {
+            if self.store.is_closing() {
+                // `serve` is stopping: the store is not held to the end of a long rebuild. The
+                // index's last commit says it is mid-rebuild, so the next start rebuilds.
+                self.needs_rebuild.store(true, Ordering::Relaxed);
+                tracing::info!(messages = n, "search index rebuild stopped for the way out");
+                return Ok(n);
+            }
             if let Some(d) = source.document(&self.fields, id?)? {
                 w.add_document(d)?;
                 n += 1;
@@ -475,5 +501,70 @@ impl Source {
             self.role(meta.account_id, &meta.folder),
             &found,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A purge a forget asked for outlives a restart before it ran (the forgotten text would
+    /// otherwise stay in the index's segments), and is forgotten once it has run.
+    #[test]
+    fn a_purge_owed_after_a_forget_outlives_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::schema::open(dir.path()).unwrap();
+        store.migrate().unwrap();
+        let opts = WriterOptions {
+            threads: 1,
+            memory_bytes: 16 << 20,
+        };
+        let owed = || crate::store::counter(&store, PURGE_AFTER).unwrap();
+        {
+            let search = Search::open(dir.path(), store.clone(), opts).unwrap();
+            search.request_purge().unwrap();
+        }
+        assert_eq!(owed(), 1, "kept in the store when asked");
+        let search = Search::open(dir.path(), store.clone(), opts).unwrap();
+        assert_eq!(search.purge_after.load(Ordering::Relaxed), 1, "read back");
+        search.step().unwrap();
+        assert_eq!(search.purge_after.load(Ordering::Relaxed), 0, "done");
+        assert_eq!(owed(), 0, "and no longer owed in the store");
+    }
+
+    /// `serve` stopping does not wait for a rebuild to end: it stops at the next message, and
+    /// the index, marked mid-rebuild, is rebuilt at the next start.
+    #[test]
+    fn a_rebuild_stops_when_the_store_closes_and_runs_again_at_the_next_start() {
+        use crate::mailstore::{Fetched, FolderState, MailWrite, Reason};
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = crate::schema::open(dir.path()).unwrap();
+        store.migrate().unwrap();
+        let txn = store.begin_write().unwrap();
+        let w = MailWrite::new(&txn, Reason::Sync);
+        w.save_folder(1, &FolderState::local("INBOX")).unwrap();
+        let mails: Vec<Fetched> = (1..=3)
+            .map(|uid| Fetched {
+                uid,
+                flags: Default::default(),
+                internal_date: Some(1_700_000_000),
+                raw: format!("Subject: {uid}\r\n\r\nגוף\r\n").into_bytes(),
+                identity: None,
+                thread: None,
+            })
+            .collect();
+        w.insert_messages(1, "INBOX", &mails).unwrap();
+        txn.commit().unwrap();
+        let opts = WriterOptions {
+            threads: 1,
+            memory_bytes: 16 << 20,
+        };
+        let search = Search::open(dir.path(), store.clone(), opts).unwrap();
+        store.begin_close();
+        assert_eq!(search.rebuild().unwrap(), 0, "stopped at once");
+        assert!(search.rebuild_pending());
+        drop(search);
+        let again = Search::open(dir.path(), store.clone(), opts).unwrap();
+        assert!(again.rebuild_pending(), "the next start rebuilds");
     }
 }
