@@ -11,24 +11,17 @@ use super::*;
 
 /// The mailbox of the issue: 40 mails (Message-ID `<gm{i}@sender.test>`, subject
 /// `חשבונית {i}`), in these folders, the starred ones flagged in every copy.
-const INBOX: std::ops::Range<usize> = 0..30;
-const ALL_MAIL: std::ops::Range<usize> = 0..40;
-const WORK: std::ops::Range<usize> = 25..31;
+pub(super) const INBOX: std::ops::Range<usize> = 0..30;
+pub(super) const ALL_MAIL: std::ops::Range<usize> = 0..40;
+pub(super) const WORK: std::ops::Range<usize> = 25..31;
 const RECEIPTS: std::ops::Range<usize> = 28..33;
 const STARRED: [usize; 3] = [1, 26, 35];
 const IMPORTANT: [usize; 3] = [2, 3, 36];
-const WORK_LABEL: &str = "עבודה";
+pub(super) const WORK_LABEL: &str = "עבודה";
 /// The name `Receipts` is given in Gmail, quotes included.
 const RENAMED: &str = "קבלות \"2025\"";
-/// A label hidden from IMAP, with a quote and a backslash in its name.
-const HIDDEN: &str = "מוסתר \"ישן\" א\\ב";
 
-/// `s` as an IMAP quoted string, as Gmail sends a label's name.
-fn quoted(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-fn gmail_mail(i: usize) -> String {
+pub(super) fn gmail_mail(i: usize) -> String {
     format!(
         "From: Noa <noa@sender.test>\r\nTo: user1@example.test\r\n\
          Subject: =?UTF-8?B?{}?=\r\nMessage-ID: <gm{i}@sender.test>\r\n\
@@ -62,7 +55,7 @@ fn seed(ms: &MailServer, folder: &str, which: impl IntoIterator<Item = usize>) {
 }
 
 /// A Gmail-shaped Dovecot holding the issue's mailbox (87 copies of 40 mails).
-fn gmail_server() -> MailServer {
+pub(super) fn gmail_server() -> MailServer {
     let ms = MailServer::start_with(&[("MAILTEST_GMAIL", "1")]);
     seed(&ms, "INBOX", INBOX);
     seed(&ms, "[Gmail]/All Mail", ALL_MAIL);
@@ -74,7 +67,7 @@ fn gmail_server() -> MailServer {
 }
 
 /// The Message-IDs a listing (or search) answer holds, each as often as listed.
-fn message_ids(rows: &[Value]) -> Vec<String> {
+pub(super) fn message_ids(rows: &[Value]) -> Vec<String> {
     let mut ids: Vec<String> = rows
         .iter()
         .map(|r| r["messageId"].as_str().unwrap_or_default().to_string())
@@ -83,7 +76,7 @@ fn message_ids(rows: &[Value]) -> Vec<String> {
     ids
 }
 
-fn gm_ids(which: impl IntoIterator<Item = usize>) -> Vec<String> {
+pub(super) fn gm_ids(which: impl IntoIterator<Item = usize>) -> Vec<String> {
     let mut ids: Vec<String> = which
         .into_iter()
         .map(|i| format!("gm{i}@sender.test"))
@@ -92,7 +85,7 @@ fn gm_ids(which: impl IntoIterator<Item = usize>) -> Vec<String> {
     ids
 }
 
-async fn search(app: &TestApp, token: &str, q: &str) -> Vec<Value> {
+pub(super) async fn search(app: &TestApp, token: &str, q: &str) -> Vec<Value> {
     let q: String = q
         .bytes()
         .map(|b| match b {
@@ -112,7 +105,7 @@ async fn search(app: &TestApp, token: &str, q: &str) -> Vec<Value> {
     v["results"].as_array().unwrap().clone()
 }
 
-async fn get(app: &TestApp, token: &str, path: &str) -> Value {
+pub(super) async fn get(app: &TestApp, token: &str, path: &str) -> Value {
     let (s, v) = app.json("GET", path, Some(token), None).await;
     assert_eq!(s, 200, "{path}: {v}");
     v
@@ -314,7 +307,7 @@ async fn label_path(app: &TestApp, token: &str) -> String {
 }
 
 /// The id of a mail as a listing shows it.
-async fn id_of(app: &TestApp, token: &str, folder: &str, n: usize) -> String {
+pub(super) async fn id_of(app: &TestApp, token: &str, folder: &str, n: usize) -> String {
     let rows = list(app, token, folder).await;
     let mail = rows
         .iter()
@@ -395,144 +388,6 @@ async fn delete_spam_and_back_to_the_inbox_as_gmail_does() {
     assert_eq!(message_ids(&work), gm_ids([25, 26, 29, 30]), "label");
     let found = search(&app, &token, "חשבונית").await;
     assert_eq!(message_ids(&found), gm_ids(ALL_MAIL), "search: each once");
-}
-
-/// With Gmail's extension (X-GM-EXT-1, here a stand-in relay deriving the ids from Dovecot's
-/// data), a mail's copies are known by `X-GM-MSGID`: 40 downloads, each mail once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn with_gmails_extension_copies_are_known_by_their_gmail_id() {
-    use crate::common::imap_relay::{self, Relay};
-    use std::sync::atomic::Ordering;
-    let ms = gmail_server();
-    let gmail = std::sync::Arc::new(super::speaks_gmail::Gmail::default());
-    let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    assert_eq!(connect(&app, &token, account).await.0, 200);
-    wait_synced(&app, &token).await;
-    let sync = super::outlook::sync_status(&app, &token).await;
-    assert_eq!(sync["fetchedMessages"], 40, "one download per mail: {sync}");
-    assert!(
-        gmail.msgid_fetches.load(Ordering::Relaxed) > 0,
-        "X-GM-MSGID asked"
-    );
-    let id: u64 = id_of(&app, &token, "inbox", 26).await.parse().unwrap();
-    let meta = mailclient::mailstore::MailRead::new(&app.state.store)
-        .unwrap()
-        .meta(id)
-        .unwrap()
-        .unwrap();
-    assert!(
-        meta.identity
-            .as_deref()
-            .is_some_and(|k| k.starts_with("gm:")),
-        "{:?}",
-        meta.identity
-    );
-    // Its thread is Gmail's (X-GM-THRID).
-    let thrid = super::speaks_gmail::id_of("<gm26@sender.test>");
-    assert_eq!(meta.thread_id, format!("gm-thread:{thrid}"));
-    // Home INBOX; places All Mail and its label. `[Gmail]/Starred` (`\Flagged`) is a view of
-    // the flagged mail, not synced: the flag is the home copy's.
-    let mut places: Vec<&str> = meta.places.iter().map(|p| p.folder.as_str()).collect();
-    places.sort();
-    assert_eq!(meta.folder, "INBOX");
-    assert!(meta.flagged, "{meta:?}");
-    assert_eq!(
-        places,
-        ["&BeIF0QXVBdMF1A-", "[Gmail]/All Mail"],
-        "{:?}",
-        meta.places
-    );
-    let counts = get(&app, &token, "/api/emails/counts").await;
-    assert_eq!(
-        (counts["starred"].as_u64(), counts["inbox"].as_u64()),
-        (Some(3), Some(30))
-    );
-    let archive = list(&app, &token, "session/Archive").await;
-    assert_eq!(message_ids(&archive), gm_ids(30..40), "archive view");
-}
-
-/// Gmail's labels as X-GM-LABELS names them: a label hidden from IMAP (no folder) shows beside
-/// the label folders, each label once, and a label taken away in Gmail (the mail's MODSEQ
-/// changes with it) goes at the next look at the mail's flags.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn labels_hidden_from_imap_come_from_x_gm_labels_and_follow_changes() {
-    use crate::common::imap_relay::{self, Relay};
-    let ms = gmail_server();
-    let gmail = std::sync::Arc::new(super::speaks_gmail::Gmail::default());
-    // Its name holds a quote and a backslash, which X-GM-LABELS sends escaped.
-    let hidden = quoted(&mailclient::mail::mutf7::encode(HIDDEN));
-    let work = mailclient::mail::mutf7::encode(WORK_LABEL);
-    let labels = |list: String| {
-        let mut map = gmail.labels.lock().unwrap();
-        map.insert("<gm26@sender.test>".to_string(), list);
-    };
-    labels(format!("\\Inbox \\Starred \\Important \"{work}\" {hidden}"));
-    let relay = Relay::start(ms.imap_port(), gmail.clone()).await;
-    let (app, token) = app_with(&ms).await;
-    let account = imap_relay::account_through(&ms, "user1", relay.port);
-    let (s, v) = connect(&app, &token, account).await;
-    assert_eq!(s, 200, "{v}");
-    let account = v["account"]["id"].as_u64().unwrap();
-    wait_synced(&app, &token).await;
-    let shown = |rows: Vec<Value>| {
-        let mail = rows
-            .into_iter()
-            .find(|m| m["messageId"] == "gm26@sender.test");
-        mail.expect("gm26 listed")["folderLabels"].clone()
-    };
-    assert_eq!(
-        shown(list(&app, &token, "inbox").await),
-        json!([HIDDEN, WORK_LABEL]),
-        "the hidden label and the label folder, each once"
-    );
-
-    // The hidden label taken away in Gmail: the mail's MODSEQ moves (here by a flag).
-    labels(format!("\\Inbox \\Starred \"{work}\""));
-    let user = "user1@example.test";
-    ms.doveadm(&[
-        "flags",
-        "add",
-        "-u",
-        user,
-        "\\Seen",
-        "mailbox",
-        "INBOX",
-        "header",
-        "Message-ID",
-        "<gm26@sender.test>",
-    ]);
-    full_pass(&app, &token).await;
-    eventually(Duration::from_secs(20), "the label gone", || async {
-        let now = shown(list(&app, &token, "inbox").await);
-        (now == json!([WORK_LABEL])).then_some(())
-    })
-    .await;
-
-    // A store from before labels were read (INBOX's state says so): its mail's labels are
-    // asked once in full, though no MODSEQ moved on the server.
-    labels(format!("\\Inbox \"{work}\" {hidden}"));
-    {
-        use mailclient::mailstore::{MailWrite, Reason};
-        let txn = app.state.store.begin_write().unwrap();
-        let w = MailWrite::new(&txn, Reason::Sync);
-        let mut inbox = w.folder(account, "INBOX").unwrap().expect("INBOX");
-        assert!(inbox.labels_read, "read with the first sync");
-        inbox.labels_read = false;
-        w.save_folder(account, &inbox).unwrap();
-        txn.commit().unwrap();
-    }
-    full_pass(&app, &token).await;
-    eventually(
-        Duration::from_secs(20),
-        "the labels read in full",
-        || async {
-            let now = shown(list(&app, &token, "inbox").await);
-            (now == json!([HIDDEN, WORK_LABEL])).then_some(())
-        },
-    )
-    .await;
 }
 
 /// New mail, a draft and a sent mail on the Gmail-shaped mailbox: new mail (in INBOX, then in

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 mod connect;
 mod fetching;
 mod gmail;
+mod gmail_ext;
 mod list_extended;
 mod messages;
 mod mirror;
