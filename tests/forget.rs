@@ -418,6 +418,7 @@ async fn removing_a_user_forgets_everything_they_kept() {
     for name in [
         "mail_folders",
         "mail_uids",
+        "mail_uid_counts",
         "mail_index",
         "mail_hidden",
         "mail_msgids",

@@ -3,6 +3,9 @@
 //! escapes included, and async-imap escapes every name it sends: so a name is unescaped where
 //! it comes in (LIST, STATUS, X-GM-LABELS) and kept as the server means it, or a folder named
 //! `Clients "A"` could not be selected, and a label `Muy "Importante"` would show backslashes.
+//! imap-proto does not say whether a string came quoted or as a literal: a name sent as a literal
+//! (no escapes) holding `\\` or `\"` would be read one backslash short. Servers send names as
+//! literals only for 8-bit or line-end characters, which modified UTF-7 names do not hold.
 
 use std::borrow::Cow;
 

@@ -72,11 +72,16 @@ pub struct Search {
     /// A forget asked for its bytes to go: 1 + the change-log entry up to which the index must
     /// have caught up first; 0 for none. Kept in the store too ([`PURGE_AFTER`]).
     purge_after: AtomicU64,
+    /// How many purges were asked for (a purge clears `purge_after` only if none came while
+    /// it ran).
+    purge_requests: AtomicU64,
 }
 
 /// The META value holding a purge still owed after a forget ([`Search::request_purge`]): read
 /// at open, so a restart before the purge runs still purges.
 const PURGE_AFTER: &str = "search_purge_after";
+/// The META count of purges asked for, beside [`PURGE_AFTER`] (see `purge_requests`).
+const PURGE_REQUESTS: &str = "search_purge_requests";
 
 pub use crate::config::WriterOptions;
 
@@ -148,6 +153,7 @@ impl Search {
             texts: Default::default(),
             indexer_running: AtomicBool::new(false),
             purge_after: AtomicU64::new(owed_purge),
+            purge_requests: AtomicU64::new(0),
         })
     }
 
@@ -257,15 +263,24 @@ impl Search {
         self.busy.store(false, Ordering::Relaxed);
         let want = self.purge_after.load(Ordering::Relaxed);
         if want > 0 && changes::cursor(&self.store, changes::SEARCH)? + 1 >= want {
+            // Requests counted before the purge: one made while it runs (another forget, whose
+            // rows may go after their table was rewritten) keeps the purge owed, here and in the
+            // store, though it may name the same change-log entry.
+            let asked = self.purge_requests.load(Ordering::Relaxed);
+            let asked_stored = crate::store::counter(&self.store, PURGE_REQUESTS)?;
             self.purge_deleted()?;
             self.store.rewrite_tables()?;
             self.store.scrub_free_pages()?;
-            // A later request (another forget meanwhile) stays pending, here and in the store.
-            let _ =
-                self.purge_after
-                    .compare_exchange(want, 0, Ordering::Relaxed, Ordering::Relaxed);
+            if self.purge_requests.load(Ordering::Relaxed) == asked {
+                let _ = self.purge_after.compare_exchange(
+                    want,
+                    0,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
             let txn = self.store.begin_write()?;
-            if crate::store::get_value(&txn, PURGE_AFTER)? == Some(want) {
+            if crate::store::get_value(&txn, PURGE_REQUESTS)?.unwrap_or(0) == asked_stored {
                 crate::store::take_value(&txn, PURGE_AFTER)?;
             }
             txn.commit()?;
@@ -278,12 +293,16 @@ impl Search {
     /// request is committed to the store before this returns.
     pub fn request_purge(&self) -> anyhow::Result<()> {
         let want = changes::last_seq(&self.store)? + 1;
+        // In memory first: a store that cannot be written still purges before the next restart.
+        self.purge_after.fetch_max(want, Ordering::Relaxed);
+        self.purge_requests.fetch_add(1, Ordering::Relaxed);
+        self.poke();
         let txn = self.store.begin_write()?;
         let owed = crate::store::get_value(&txn, PURGE_AFTER)?.unwrap_or(0);
         crate::store::put_value(&txn, PURGE_AFTER, owed.max(want))?;
+        let asked = crate::store::get_value(&txn, PURGE_REQUESTS)?.unwrap_or(0);
+        crate::store::put_value(&txn, PURGE_REQUESTS, asked + 1)?;
         txn.commit()?;
-        self.purge_after.fetch_max(want, Ordering::Relaxed);
-        self.poke();
         Ok(())
     }
 
@@ -372,6 +391,9 @@ impl Search {
                 // `serve` is stopping: the store is not held to the end of a long rebuild. The
                 // index's last commit says it is mid-rebuild, so the next start rebuilds.
                 self.needs_rebuild.store(true, Ordering::Relaxed);
+                // The documents added since the last commit are not kept: a later commit on
+                // this handle must not publish them as a finished index.
+                w.rollback()?;
                 tracing::info!(messages = n, "search index rebuild stopped for the way out");
                 return Ok(n);
             }

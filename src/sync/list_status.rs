@@ -43,6 +43,13 @@ pub fn pattern(list_status: bool, condstore: bool, special_use: bool) -> Option<
     })
 }
 
+/// The pattern of a pass no STATUS can help (no folder has a last pass to compare one with, see
+/// [`comparable`]), for a server `pattern` asks with RETURN: the SPECIAL-USE attributes still
+/// asked for by name, so each folder's role reads the same on every pass.
+pub fn pattern_without_status(special_use: bool) -> Option<String> {
+    special_use.then(|| "\"*\" RETURN (SPECIAL-USE)".to_string())
+}
+
 /// LIST with `pattern` (`None`: plain `"*"`), its names and, into `statuses`, the STATUS answers
 /// that came with them; a NO or BAD is an error (`imap_ops::completed`: a throttled LIST is no
 /// answer, not a mailbox without folders). async-imap hands STATUS lines to the unsolicited channel, which holds

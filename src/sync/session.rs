@@ -163,6 +163,9 @@ async fn session_loop(
         folder_caps.condstore || folder_caps.qresync,
         caps.has_str("SPECIAL-USE"),
     );
+    let first_pattern = pattern
+        .as_ref()
+        .and_then(|_| list_status::pattern_without_status(caps.has_str("SPECIAL-USE")));
     let can_idle = caps.has_str("IDLE");
     ctx.status.lock().expect("status").idle = can_idle;
     let moves = MoveCaps {
@@ -183,7 +186,11 @@ async fn session_loop(
         let comparable = ctx
             .read(move |r| Ok(r.folders(account)?.iter().any(list_status::comparable)))
             .await?;
-        let pattern = pattern.as_deref().filter(|_| comparable);
+        let pattern = if comparable {
+            pattern.as_deref()
+        } else {
+            first_pattern.as_deref()
+        };
         let plain_list = &mut fallbacks.plain_list;
         let (mut folders, mut statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
         let pushed = push_pending(ctx, &mut session, &moves).await?;
