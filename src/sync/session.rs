@@ -173,6 +173,9 @@ async fn session_loop(
         uidplus: caps.has_str("UIDPLUS"),
         create_special_use: caps.has_str("CREATE-SPECIAL-USE"),
     };
+    // Whether a folder has a last pass a STATUS can be compared with: read until one has, then
+    // kept for the session (no read of the folders on every pass for it).
+    let mut comparable = false;
     loop {
         ctx.set_state("syncing");
         // Listed on every pass: a folder made or removed by another client (or by a rule's
@@ -182,10 +185,12 @@ async fn session_loop(
         // on an account's first pass none has one, and LIST-STATUS would only make the server
         // open every folder before the first page (Dovecot's STATUS of a 1,000,000-message
         // INBOX took 1.25 s of it).
-        let account = ctx.account_id;
-        let comparable = ctx
-            .read(move |r| Ok(r.folders(account)?.iter().any(list_status::comparable)))
-            .await?;
+        if !comparable {
+            let account = ctx.account_id;
+            comparable = ctx
+                .read(move |r| Ok(r.folders(account)?.iter().any(list_status::comparable)))
+                .await?;
+        }
         let pattern = if comparable {
             pattern.as_deref()
         } else {
