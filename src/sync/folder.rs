@@ -192,6 +192,7 @@ pub async fn sync_folder(
             &listed,
             Order::OldestFirst,
             identity,
+            FIRST_CHUNK,
         )
         .await?;
         state.top = uid_next;
@@ -203,6 +204,25 @@ pub async fn sync_folder(
     // (however sparse: UIDNEXT may be millions above the message count), then fetched in
     // chunks, each committing with the new `down_to`.
     if state.down_to > 1 {
+        // A fresh walk of a folder that needs a listing: its newest mails first, by sequence
+        // number, so the first page waits for no listing of the whole folder (`UID SEARCH` of
+        // 1,000,000 UIDs took Dovecot 0.15–0.2 s). Then the rest, listed below them.
+        let first_page = state.down_to == state.top
+            && mailbox.exists > FIRST_CHUNK
+            && state.down_to - 2 >= SIZE_WINDOW;
+        if first_page {
+            let newest = newest_uids(ctx, session, mailbox.exists, state.down_to).await?;
+            outcome.new_messages += walk(
+                ctx,
+                session,
+                &mut state,
+                &newest,
+                Order::NewestFirst,
+                identity,
+                FIRST_CHUNK,
+            )
+            .await?;
+        }
         let listed = if mailbox.exists == 0 {
             UidSet::default()
         } else {
@@ -215,6 +235,8 @@ pub async fn sync_folder(
             &listed,
             Order::NewestFirst,
             identity,
+            // The first page fetched, the windows need not start small.
+            if first_page { SIZE_WINDOW } else { FIRST_CHUNK },
         )
         .await?;
         // Nothing is left below the last chunk (or there was nothing at all).
@@ -343,6 +365,7 @@ async fn walk(
     listed: &UidSet,
     order: Order,
     identity: Option<Identity>,
+    first_window: u32,
 ) -> anyhow::Result<usize> {
     let mut new = 0;
     let mut copies = Copies::default();
@@ -350,8 +373,9 @@ async fn walk(
     let mut pending: Option<tokio::task::JoinHandle<anyhow::Result<usize>>> = None;
     // Where the time goes (debug log): the server's answers, or waiting for the store.
     let (mut fetching, mut waiting) = (Duration::ZERO, Duration::ZERO);
-    // The first window is the first page: sized and fetched before a whole window is sized.
-    for (lo, hi) in listed.windows_after_first(FIRST_CHUNK, SIZE_WINDOW, order) {
+    // The first window is the first page (`first_window` of FIRST_CHUNK): sized and fetched
+    // before a whole window is sized.
+    for (lo, hi) in listed.windows_after_first(first_window, SIZE_WINDOW, order) {
         let started = Instant::now();
         // One UID is one chunk whatever its size: no need to ask.
         let sizes = if let Some(kind) = identity {
@@ -428,6 +452,30 @@ async fn stored_before<T>(
         }
     }
     fetched
+}
+
+/// The UIDs below `below` of the folder's newest [`FIRST_CHUNK`] messages (of `exists`), asked
+/// by sequence number: the server answers from its index, with no listing of the folder.
+async fn newest_uids(
+    ctx: &Ctx,
+    session: &mut ImapSession,
+    exists: u32,
+    below: u32,
+) -> anyhow::Result<UidSet> {
+    let limit = ctx.limit();
+    let mut out = Vec::new();
+    ctx.count_fetch_command(false);
+    let range = format!("{}:{exists}", exists - FIRST_CHUNK + 1);
+    begin(session);
+    let mut stream = deadline(limit, "FETCH", session.fetch(&range, "(UID)")).await?;
+    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
+        if let Some(uid) = fetch.uid.filter(|&u| u < below) {
+            out.push(uid);
+        }
+    }
+    drop(stream);
+    completed(session)?;
+    Ok(UidSet::from_uids(out))
 }
 
 /// (UID, RFC822.SIZE) of the messages with UIDs in `lo..=hi`.

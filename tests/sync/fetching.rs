@@ -1,5 +1,7 @@
 //! How mail is fetched: sparse UIDs are listed, not walked; chunks are bounded by bytes.
 
+use std::sync::Arc;
+
 use super::*;
 
 /// Gmail-like UIDs: UIDNEXT millions above the message count. The sync lists the UIDs that
@@ -163,4 +165,57 @@ async fn big_messages_are_fetched_in_chunks_bounded_by_bytes() {
             "the attachment arrived whole: {att}"
         );
     }
+}
+
+/// A folder whose UIDs need listing (a `UID SEARCH`, slow for the server at a million mails):
+/// its first page is asked by sequence number and fetched before the listing, and the rest
+/// follows once, without the first page again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_page_is_fetched_before_the_folder_is_listed() {
+    let ms = MailServer::start();
+    let early: Vec<String> = (1..=60)
+        .map(|n| small_mail(&format!("fp early {n}")))
+        .collect();
+    ms.seed("user1", mail_dir(&early).path(), "INBOX");
+    ms.doveadm(&[
+        "mailbox",
+        "update",
+        "--min-next-uid",
+        "20000",
+        "-u",
+        "user1@example.test",
+        "INBOX",
+    ]);
+    let late: Vec<String> = (1..=60)
+        .map(|n| small_mail(&format!("fp late {n}")))
+        .collect();
+    ms.seed("user1", mail_dir(&late).path(), "INBOX");
+    let recorder = Arc::new(super::network::Recorder::default());
+    let (app, token, relay, account) = super::network::through(&ms, recorder.clone()).await;
+    wait_synced(&app, &token).await;
+    let commands = recorder.of(relay.connections() - 1, 0);
+    let position = |word: &str| commands.iter().position(|c| c.contains(word));
+    let (Some(newest), Some(first_body), Some(search)) = (
+        position("FETCH 71:120 (UID)"),
+        position("BODY.PEEK[]"),
+        position("SEARCH"),
+    ) else {
+        panic!("the newest by sequence, a body FETCH, a listing: {commands:#?}");
+    };
+    assert!(newest < first_body && first_body < search, "{commands:#?}");
+    // The newest 50 are UIDs 20010 to 20059, and the listing asks only below them.
+    assert!(
+        commands[first_body].contains("UID FETCH 20010:20059 ")
+            && commands[search].contains("UID 1:20009"),
+        "{commands:#?}"
+    );
+    let r = mailclient::mailstore::MailRead::new(&app.state.store).unwrap();
+    assert_eq!(r.stored_count(account, "INBOX").unwrap(), 120);
+    let ids: std::collections::HashSet<u64> = (1..=60)
+        .chain(20_000..20_060)
+        .map(|uid| r.id_of_uid(account, "INBOX", uid).unwrap().expect("stored"))
+        .collect();
+    assert_eq!(ids.len(), 120, "each mail once");
+    assert_eq!(r.message_ids().unwrap().count(), 120, "no stray copies");
+    assert_eq!(inbox_total(&app, &token).await, 120);
 }
