@@ -16,7 +16,9 @@
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
 //!   `mail/imap.rs`) or a plain `UID SEARCH`, so a sparse Gmail-like folder costs a few commands.
 //!   The listing is sized window by window (`UID FETCH lo:hi (UID RFC822.SIZE)`, `SIZE_WINDOW`
-//!   UIDs; the walk's first window is the first page, `FIRST_CHUNK`) and cut into body FETCHes of
+//!   UIDs; the walk's first window is the first page, `FIRST_CHUNK`; a fresh folder whose UIDs
+//!   need listing has its newest `FIRST_CHUNK` asked by sequence number and fetched before the
+//!   listing, so the first page waits for no `UID SEARCH`) and cut into body FETCHes of
 //!   at most `CHUNK_MESSAGES` messages and `CHUNK_BYTES` (a bigger message goes alone): newest
 //!   first for the initial sync, oldest first for new mail. A walk of more than `BULK_WALK` is a
 //!   bulk load (`Store::bulk_load`): the search index waits for it, and its end hands the freed
@@ -27,7 +29,9 @@
 //!   mail's `X-GM-LABELS` come with its ids and, later, with its flags (`ServerFlags::labels`).
 //! - `list_status.rs`: which folders changed since the last pass, from the LIST (LIST-STATUS)
 //!   or from STATUS commands sent together (CONDSTORE without LIST-STATUS); only those are
-//!   selected.
+//!   selected. A pass whose LIST asks the STATUS syncs INBOX (its SELECT, the one IDLE needs)
+//!   before the LIST: Dovecot answers the selected folder's STATUS from the open folder instead
+//!   of opening a big INBOX again (`session.rs`).
 //! - `qresync.rs`: where the server offers QRESYNC (RFC 7162, Dovecot does), it is enabled once
 //!   per session and a folder synced before is resynchronised in its SELECT
 //!   (`QRESYNC (uidvalidity modseq)`): flag changes and expunges (`VANISHED (EARLIER)`) come in
