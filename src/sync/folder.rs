@@ -5,16 +5,16 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use async_imap::types::{Fetch, Flag};
-use futures_util::TryStreamExt;
 
 use super::copies::{Copies, uid_set_text};
 use super::ctx::Ctx;
+use super::fetches::{fetch_bodies, fetch_flags, fetch_sizes, newest_uids};
 use super::plan::{self, Order, UidSet};
 use super::{list_status, qresync};
 use crate::mail::imap::{self, ImapSession};
-use crate::mail::imap_ops::{begin, completed, deadline, uid_search};
+use crate::mail::imap_ops::{deadline, uid_search};
 use crate::mail::imap_quoted::unescaped;
-use crate::mailstore::{Fetched, FolderState, Identity, ServerFlags};
+use crate::mailstore::{FolderState, Identity, ServerFlags};
 
 /// Messages per body FETCH at most, each chunk stored in one transaction. Large enough that
 /// Dovecot streams and one commit (an fsync, and every page the chunk touched: the tables keyed
@@ -28,7 +28,7 @@ pub const CHUNK_MESSAGES: u32 = 2_500;
 
 /// Messages in the first window (sized, then fetched in one chunk) of a walk: the first page
 /// (50) needs no more.
-const FIRST_CHUNK: u32 = 50;
+pub(super) const FIRST_CHUNK: u32 = 50;
 
 /// Bytes per body FETCH at most, by RFC822.SIZE. A chunk's mail is all in memory at once (the
 /// FETCH reply, then the batch stored in one transaction), and one chunk is parsed and stored
@@ -44,8 +44,6 @@ const BULK_WALK: u64 = 2_000;
 /// UIDs whose sizes one `UID FETCH (UID RFC822.SIZE)` asks for: a few chunks' worth, so the
 /// first page is not held up by sizing the whole folder.
 const SIZE_WINDOW: u32 = 4 * CHUNK_MESSAGES;
-
-const BODY_QUERY: &str = "(UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[])";
 
 pub struct FolderOutcome {
     pub new_messages: usize,
@@ -452,120 +450,6 @@ async fn stored_before<T>(
         }
     }
     fetched
-}
-
-/// The UIDs below `below` of the folder's newest [`FIRST_CHUNK`] messages (of `exists`), asked
-/// by sequence number: the server answers from its index, with no listing of the folder.
-async fn newest_uids(
-    ctx: &Ctx,
-    session: &mut ImapSession,
-    exists: u32,
-    below: u32,
-) -> anyhow::Result<UidSet> {
-    let limit = ctx.limit();
-    let mut out = Vec::new();
-    ctx.count_fetch_command(false);
-    let range = format!("{}:{exists}", exists - FIRST_CHUNK + 1);
-    begin(session);
-    let mut stream = deadline(limit, "FETCH", session.fetch(&range, "(UID)")).await?;
-    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
-        if let Some(uid) = fetch.uid.filter(|&u| u < below) {
-            out.push(uid);
-        }
-    }
-    drop(stream);
-    completed(session)?;
-    Ok(UidSet::from_uids(out))
-}
-
-/// (UID, RFC822.SIZE) of the messages with UIDs in `lo..=hi`.
-async fn fetch_sizes(
-    ctx: &Ctx,
-    session: &mut ImapSession,
-    lo: u32,
-    hi: u32,
-) -> anyhow::Result<Vec<(u32, u32)>> {
-    let limit = ctx.limit();
-    let mut out = Vec::new();
-    ctx.count_fetch_command(false);
-    let range = format!("{lo}:{hi}");
-    begin(session);
-    let mut stream = deadline(
-        limit,
-        "FETCH",
-        session.uid_fetch(&range, "(UID RFC822.SIZE)"),
-    )
-    .await?;
-    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
-        // An unsolicited FETCH (another client changing flags) has no size.
-        if let (Some(uid), Some(size)) = (fetch.uid, fetch.size)
-            && (lo..=hi).contains(&uid)
-        {
-            out.push((uid, size));
-        }
-    }
-    drop(stream);
-    // A throttled FETCH is no answer, not a range without mail.
-    completed(session)?;
-    Ok(out)
-}
-
-/// Fetches the messages with UIDs in `lo..=hi`. Each server response must arrive within the
-/// timeout.
-async fn fetch_bodies(
-    ctx: &Ctx,
-    session: &mut ImapSession,
-    set: &str,
-    lo: u32,
-    hi: u32,
-) -> anyhow::Result<Vec<Fetched>> {
-    let limit = ctx.limit();
-    let mut out = Vec::new();
-    ctx.count_fetch_command(true);
-    begin(session);
-    let mut stream = deadline(limit, "FETCH", session.uid_fetch(set, BODY_QUERY)).await?;
-    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
-        let Some(uid) = fetch.uid else { continue };
-        // Only what was asked for: an unsolicited FETCH (another client changing flags) has
-        // no body and must not be stored as an empty message.
-        if uid < lo || uid > hi {
-            continue;
-        }
-        let Some(body) = fetch.body() else { continue };
-        let raw = body.to_vec();
-        ctx.count_fetched(raw.len());
-        out.push(Fetched {
-            uid,
-            flags: server_flags(&fetch),
-            internal_date: fetch.internal_date().map(|d| d.timestamp()),
-            raw,
-            identity: None,
-            thread: None,
-        });
-    }
-    drop(stream);
-    completed(session)?;
-    Ok(out)
-}
-
-async fn fetch_flags(
-    ctx: &Ctx,
-    session: &mut ImapSession,
-    query: &str,
-) -> anyhow::Result<Vec<(u32, ServerFlags)>> {
-    let limit = ctx.limit();
-    let mut out = Vec::new();
-    ctx.count_fetch_command(false);
-    begin(session);
-    let mut stream = deadline(limit, "FETCH", session.uid_fetch("1:*", query)).await?;
-    while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
-        if let Some(uid) = fetch.uid {
-            out.push((uid, server_flags(&fetch)));
-        }
-    }
-    drop(stream);
-    completed(session)?;
-    Ok(out)
 }
 
 /// The flags of a FETCH response, with Gmail's labels where it has them.
