@@ -24,10 +24,17 @@ pub(super) async fn newest_uids(
     let limit = ctx.limit();
     let mut out = Vec::new();
     ctx.count_fetch_command(false);
-    let range = format!("{}:{exists}", exists - FIRST_CHUNK + 1);
+    let first = exists - FIRST_CHUNK + 1;
     begin(session);
+    let range = format!("{first}:{exists}");
     let mut stream = deadline(limit, "FETCH", session.fetch(&range, "(UID)")).await?;
     while let Some(fetch) = deadline(limit, "FETCH", stream.try_next()).await? {
+        // Only what was asked: an unsolicited FETCH (another client flagging an older mail)
+        // carries a UID too, and taken for one of the newest it would move the walk's floor
+        // below mail never fetched.
+        if !(first..=exists).contains(&fetch.message) {
+            continue;
+        }
         if let Some(uid) = fetch.uid.filter(|&u| u < below) {
             out.push(uid);
         }

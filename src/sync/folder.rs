@@ -205,7 +205,10 @@ pub async fn sync_folder(
         // A fresh walk of a folder that needs a listing: its newest mails first, by sequence
         // number, so the first page waits for no listing of the whole folder (`UID SEARCH` of
         // 1,000,000 UIDs took Dovecot 0.15–0.2 s). Then the rest, listed below them.
+        // (With the server's UIDNEXT only: without it a SEARCH came between the SELECT and
+        // this, and EXISTS may have moved since.)
         let first_page = state.down_to == state.top
+            && mailbox.uid_next.is_some()
             && mailbox.exists > FIRST_CHUNK
             && state.down_to - 2 >= SIZE_WINDOW;
         if first_page {

@@ -54,22 +54,26 @@ pub fn pattern_without_status(special_use: bool) -> Option<String> {
 /// that came with them; a NO or BAD is an error (`imap_ops::completed`: a throttled LIST is no
 /// answer, not a mailbox without folders). async-imap hands STATUS lines to the unsolicited channel, which holds
 /// 100 and drops the rest: it is drained as each name arrives, so a mailbox of thousands of
-/// folders loses none. Other unsolicited lines met there (an EXISTS of the selected folder) are
-/// dropped: a pass reads each folder's real state anyway.
+/// folders loses none. Other unsolicited lines met there are dropped; one that announces a
+/// change to the selected folder (an EXISTS: new mail) sets `selected_changed`, since the server
+/// will not announce it again.
 pub async fn list(
     session: &mut ImapSession,
     pattern: Option<&str>,
     statuses: &mut HashMap<String, ListedStatus>,
+    selected_changed: &mut bool,
 ) -> Result<Vec<Name>, async_imap::error::Error> {
     let unsolicited = session.unsolicited_responses.clone();
-    let drain = |statuses: &mut HashMap<String, ListedStatus>| {
+    let drain = |statuses: &mut HashMap<String, ListedStatus>, changed: &mut bool| {
         while let Ok(r) = unsolicited.try_recv() {
-            if let UnsolicitedResponse::Status {
-                mailbox,
-                attributes,
-            } = r
-            {
-                statuses.insert(unescaped(&mailbox).into_owned(), of(&attributes));
+            match r {
+                UnsolicitedResponse::Status {
+                    mailbox,
+                    attributes,
+                } => {
+                    statuses.insert(unescaped(&mailbox).into_owned(), of(&attributes));
+                }
+                other => *changed |= announces_change(&other),
             }
         }
     };
@@ -80,12 +84,24 @@ pub async fn list(
         .await?;
     while let Some(name) = stream.try_next().await? {
         names.push(name);
-        drain(statuses);
+        drain(statuses, selected_changed);
     }
-    drain(statuses);
+    drain(statuses, selected_changed);
     drop(stream);
     completed(session)?;
     Ok(names)
+}
+
+/// Whether a response the server sent unasked announces a change to the selected folder: new
+/// mail, or mail expunged (`EXPUNGE`, or QRESYNC's `VANISHED`).
+pub fn announces_change(r: &UnsolicitedResponse) -> bool {
+    match r {
+        UnsolicitedResponse::Exists(_)
+        | UnsolicitedResponse::Recent(_)
+        | UnsolicitedResponse::Expunge(_) => true,
+        UnsolicitedResponse::Other(data) => matches!(data.parsed(), Response::Vanished { .. }),
+        _ => false,
+    }
 }
 
 /// Whether a LIST failed because its reply could not be parsed (async-imap reports a line
@@ -108,12 +124,14 @@ const PIPELINED: usize = 64;
 /// `statuses`. A folder the server refuses (a NO: gone, no rights, throttled) gets no answer and
 /// is then selected as before. The selected folder is not to be among `names` (RFC 3501 says a
 /// STATUS of it may be stale). Each command and each answer has `limit`, as a SELECT has; a
-/// BYE or a closed connection is a lost connection.
+/// BYE or a closed connection is a lost connection. An answer that announces a change to the
+/// selected folder sets `selected_changed` (as in [`list`]).
 pub async fn pipelined(
     session: &mut ImapSession,
     limit: std::time::Duration,
     names: &[String],
     statuses: &mut HashMap<String, ListedStatus>,
+    selected_changed: &mut bool,
 ) -> anyhow::Result<()> {
     use async_imap::error::Error;
     for batch in names.chunks(PIPELINED) {
@@ -141,7 +159,10 @@ pub async fn pipelined(
                     status: Status::Bye,
                     ..
                 } => return Err(Error::ConnectionLost.into()),
-                // An EXISTS or FETCH of the selected folder: its own sync reads it anyway.
+                Response::MailboxData(MailboxDatum::Exists(_) | MailboxDatum::Recent(_))
+                | Response::Expunge(_)
+                | Response::Vanished { .. } => *selected_changed = true,
+                // A FETCH of the selected folder (a flag changed): its next sync reads it.
                 _ => {}
             }
         }

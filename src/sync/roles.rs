@@ -20,11 +20,13 @@ use crate::notices::{FoldersChanged, Notice};
 /// (`gone`); when the folders changed shape the user's sessions hear `folders_changed`.
 ///
 /// With `pattern` (`list_status::pattern`) the LIST also answers each folder's STATUS, returned
-/// beside the names; a server that refuses it is asked the plain LIST instead.
+/// beside the names; a server that refuses it is asked the plain LIST instead. A change to the
+/// selected folder announced during the LIST sets `selected_changed` (`list_status::list`).
 pub(super) async fn list_folders(
     ctx: &Ctx,
     session: &mut imap::ImapSession,
     pattern: Option<&str>,
+    selected_changed: &mut bool,
 ) -> anyhow::Result<(Vec<String>, HashMap<String, ListedStatus>)> {
     let limit = ctx.limit();
     let account = ctx.account_id;
@@ -32,11 +34,11 @@ pub(super) async fn list_folders(
     // is neither forgotten nor brought back by this pass.
     let before: Vec<FolderState> = ctx.read(move |r| r.folders(account)).await?;
     let mut statuses = HashMap::new();
-    let asked = list_status::list(session, pattern, &mut statuses);
+    let asked = list_status::list(session, pattern, &mut statuses, selected_changed);
     let names = match deadline(limit, "LIST", asked).await {
         Err(e) if pattern.is_some() && refused(&e) => {
             statuses.clear();
-            let plain = list_status::list(session, None, &mut statuses);
+            let plain = list_status::list(session, None, &mut statuses, selected_changed);
             deadline(limit, "LIST", plain).await?
         }
         asked => asked?,

@@ -199,8 +199,9 @@ async fn session_loop(
         // INBOX is synced (its SELECT) before a LIST that asks each folder's STATUS: Dovecot
         // then answers INBOX's STATUS from the selected folder. On fresh sessions to a
         // 1,000,000-message INBOX, SELECT then LIST-STATUS took it 0.07 + 0.005 s, LIST-STATUS
-        // then SELECT 1.5 + 1.5 s. The same round trips, in another order; the SELECT is the
-        // one IDLE needs.
+        // then SELECT 1.5 + 1.5 s. When nothing else changed, the same round trips in another
+        // order, the SELECT being the one IDLE needs; a pass that pushes or syncs another folder
+        // selects INBOX once more at its end, as below.
         let inbox_first = match (comparable, pattern) {
             (true, Some(_)) => {
                 let account = ctx.account_id;
@@ -226,11 +227,16 @@ async fn session_loop(
             }
         }
         let plain_list = &mut fallbacks.plain_list;
-        let (mut folders, mut statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
+        // Whether the server announced a change to the selected folder (INBOX, synced above)
+        // in its answers to the LIST or the STATUS commands, which read them.
+        let mut announced = false;
+        let (mut folders, mut statuses) =
+            listed(ctx, &mut session, pattern, plain_list, &mut announced).await?;
         let pushed = push_pending(ctx, &mut session, &moves).await?;
         if pushed.created {
             // A folder was created for a move: list again so it is synced too.
-            (folders, statuses) = listed(ctx, &mut session, pattern, plain_list).await?;
+            (folders, statuses) =
+                listed(ctx, &mut session, pattern, plain_list, &mut announced).await?;
         }
         if pushed.any {
             // What was pushed moved the server's folders on after the LIST: every folder is
@@ -239,8 +245,8 @@ async fn session_loop(
             inbox_selected = false;
         }
         // INBOX synced before the LIST, nothing pushed since: its STATUS (of the selected
-        // folder, RFC 3501 says not to trust it) is not read; new mail since is in the
-        // answers the server sent unasked, looked at before IDLE.
+        // folder, RFC 3501 says not to trust it) is not read; mail come since is announced
+        // unasked (`announced`, or still queued), and then INBOX is synced before IDLE.
         let inbox_done = inbox_first
             .map(|(name, _)| name)
             .filter(|name| inbox_selected && folders.first() == Some(name));
@@ -261,7 +267,9 @@ async fn session_loop(
                 .cloned()
                 .collect();
             if asked.len() >= 2 {
-                list_status::pipelined(&mut session, limit, &asked, &mut statuses).await?;
+                let announced = &mut announced;
+                list_status::pipelined(&mut session, limit, &asked, &mut statuses, announced)
+                    .await?;
             }
         }
         let folder_caps = FolderCaps {
@@ -302,7 +310,8 @@ async fn session_loop(
         // (it is older than the IDLE command): look once more before waiting. The same when
         // INBOX was skipped as unchanged: mail may have come since the LIST, and the SELECT
         // that IDLE needs costs the same round trip.
-        let came_since = inbox_done.is_some() && !others_synced && announced_change(&mut session);
+        let came_since =
+            inbox_done.is_some() && !others_synced && (announced_change(&mut session) || announced);
         if others_synced || came_since || (!inbox_selected && !folders.is_empty()) {
             sync_one(ctx, &mut session, &folders[0], folder_caps).await?;
             inbox_selected = true;
@@ -378,8 +387,9 @@ async fn listed(
     session: &mut imap::ImapSession,
     pattern: Option<&str>,
     plain_list: &mut bool,
+    selected_changed: &mut bool,
 ) -> anyhow::Result<(Vec<String>, HashMap<String, list_status::ListedStatus>)> {
-    let result = list_folders(ctx, session, pattern).await;
+    let result = list_folders(ctx, session, pattern, selected_changed).await;
     if let Err(e) = &result
         && pattern.is_some()
         && list_status::unreadable(e)
@@ -404,15 +414,9 @@ enum IdleEnd {
 /// mail, or mail expunged (`EXPUNGE`, or QRESYNC's `VANISHED`: the INBOX sync then reads the
 /// expunges from its SELECT's `VANISHED (EARLIER)`, one round trip). Drains them.
 fn announced_change(session: &mut imap::ImapSession) -> bool {
-    use async_imap::imap_proto::Response;
-    use async_imap::types::UnsolicitedResponse::{Exists, Expunge, Other, Recent};
     let mut changed = false;
     while let Ok(r) = session.unsolicited_responses.try_recv() {
-        changed |= match r {
-            Exists(_) | Recent(_) | Expunge(_) => true,
-            Other(data) => matches!(data.parsed(), Response::Vanished { .. }),
-            _ => false,
-        };
+        changed |= list_status::announces_change(&r);
     }
     changed
 }

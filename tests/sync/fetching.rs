@@ -1,8 +1,10 @@
 //! How mail is fetched: sparse UIDs are listed, not walked; chunks are bounded by bytes.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::*;
+use crate::common::imap_relay::{Act, ClientLine, Rewrite};
 
 /// Gmail-like UIDs: UIDNEXT millions above the message count. The sync lists the UIDs that
 /// exist (ESEARCH) instead of walking 500-UID windows through the gaps (100,000 FETCHes here),
@@ -167,9 +169,34 @@ async fn big_messages_are_fetched_in_chunks_bounded_by_bytes() {
     }
 }
 
+/// The recorder, adding once, after the server's answer for the newest mail (sequence 120), an
+/// unsolicited FETCH of an old one (another client flagging it): it carries a UID, and must not
+/// be taken for one of the newest mails.
+#[derive(Default)]
+struct FlagsAnOldMail {
+    recorder: super::network::Recorder,
+    added: AtomicBool,
+}
+
+impl Rewrite for FlagsAnOldMail {
+    fn client_line(&self, line: &ClientLine<'_>) -> Act {
+        self.recorder.client_line(line)
+    }
+    fn server_line(&self, conn: usize, line: Vec<u8>) -> Vec<Vec<u8>> {
+        let mut lines = self.recorder.server_line(conn, line);
+        if lines.iter().any(|l| l.starts_with(b"* 120 FETCH (UID "))
+            && !self.added.swap(true, Ordering::SeqCst)
+        {
+            lines.push(b"* 5 FETCH (UID 5 FLAGS (\\Seen))\r\n".to_vec());
+        }
+        lines
+    }
+}
+
 /// A folder whose UIDs need listing (a `UID SEARCH`, slow for the server at a million mails):
 /// its first page is asked by sequence number and fetched before the listing, and the rest
-/// follows once, without the first page again.
+/// follows once, without the first page again (an unsolicited FETCH among the answers changes
+/// nothing).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_page_is_fetched_before_the_folder_is_listed() {
     let ms = MailServer::start();
@@ -190,10 +217,14 @@ async fn the_first_page_is_fetched_before_the_folder_is_listed() {
         .map(|n| small_mail(&format!("fp late {n}")))
         .collect();
     ms.seed("user1", mail_dir(&late).path(), "INBOX");
-    let recorder = Arc::new(super::network::Recorder::default());
-    let (app, token, relay, account) = super::network::through(&ms, recorder.clone()).await;
+    let rewrite = Arc::new(FlagsAnOldMail::default());
+    let (app, token, relay, account) = super::network::through(&ms, rewrite.clone()).await;
     wait_synced(&app, &token).await;
-    let commands = recorder.of(relay.connections() - 1, 0);
+    assert!(
+        rewrite.added.load(Ordering::SeqCst),
+        "the old mail's FETCH was sent"
+    );
+    let commands = rewrite.recorder.of(relay.connections() - 1, 0);
     let position = |word: &str| commands.iter().position(|c| c.contains(word));
     let (Some(newest), Some(first_body), Some(search)) = (
         position("FETCH 71:120 (UID)"),
