@@ -95,10 +95,25 @@ export async function startMailServer({ env: extraEnv = {}, config = () => '' } 
         }),
       );
     },
+    /**
+     * Runs doveadm on the test server. A doveadm that meets a delivery (or a client) holding the
+     * mailbox's index locks in the other order is refused by the kernel ("Resource deadlock
+     * avoided") and panics: that is a reader's transient failure, asked again shortly.
+     */
     doveadm(...args) {
-      return execFileSync('doveadm', ['-c', join(dir, 'dovecot/dovecot.conf'), ...args], {
-        encoding: 'utf8',
-      });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return execFileSync('doveadm', ['-c', join(dir, 'dovecot/dovecot.conf'), ...args], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+        } catch (e) {
+          if (attempt >= 5 || !String(e.stderr ?? e.message).includes('Resource deadlock avoided')) {
+            throw e;
+          }
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+        }
+      }
     },
     /** Delivers `raw` by plain SMTP to the MX port, as an outside sender would. */
     deliver(to, raw) {
