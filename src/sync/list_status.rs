@@ -99,9 +99,19 @@ pub fn announces_change(r: &UnsolicitedResponse) -> bool {
         UnsolicitedResponse::Exists(_)
         | UnsolicitedResponse::Recent(_)
         | UnsolicitedResponse::Expunge(_) => true,
-        UnsolicitedResponse::Other(data) => matches!(data.parsed(), Response::Vanished { .. }),
+        UnsolicitedResponse::Other(data) => changes_selected(data.parsed()),
         _ => false,
     }
+}
+
+/// The same of a response as read off the stream: an EXISTS, RECENT, EXPUNGE or VANISHED.
+fn changes_selected(r: &Response) -> bool {
+    matches!(
+        r,
+        Response::MailboxData(MailboxDatum::Exists(_) | MailboxDatum::Recent(_))
+            | Response::Expunge(_)
+            | Response::Vanished { .. }
+    )
 }
 
 /// Whether a LIST failed because its reply could not be parsed (async-imap reports a line
@@ -159,11 +169,8 @@ pub async fn pipelined(
                     status: Status::Bye,
                     ..
                 } => return Err(Error::ConnectionLost.into()),
-                Response::MailboxData(MailboxDatum::Exists(_) | MailboxDatum::Recent(_))
-                | Response::Expunge(_)
-                | Response::Vanished { .. } => *selected_changed = true,
                 // A FETCH of the selected folder (a flag changed): its next sync reads it.
-                _ => {}
+                other => *selected_changed |= changes_selected(other),
             }
         }
     }

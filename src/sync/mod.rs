@@ -11,8 +11,9 @@
 //!   same UIDVALIDITY under a new name) keeps the mail and is followed by the rules; the user's
 //!   sessions hear `folders_changed`. A listing without INBOX forgets nothing; a folder forgotten
 //!   while its own pass runs is not saved back (`Ctx::save_folder`, the batch writes).
-//! - `folder.rs` (planned in `plan.rs`, its FETCH commands in `fetches.rs`): a folder's `FolderState` (uidvalidity, top, down_to,
-//!   highest_modseq) is committed with each batch of its mail, so a crash resumes at `down_to`.
+//! - `folder.rs` (planned in `plan.rs`, its FETCH commands in `fetches.rs`): a folder's
+//!   `FolderState` (uidvalidity, top, down_to, highest_modseq) is committed with each batch of
+//!   its mail, so a crash resumes at `down_to`.
 //!   UIDs are listed, never walked: ESEARCH `UID SEARCH RETURN (ALL)` (read off the raw stream in
 //!   `mail/imap.rs`) or a plain `UID SEARCH`, so a sparse Gmail-like folder costs a few commands.
 //!   The listing is sized window by window (`UID FETCH lo:hi (UID RFC822.SIZE)`, `SIZE_WINDOW`

@@ -174,7 +174,7 @@ async fn session_loop(
         create_special_use: caps.has_str("CREATE-SPECIAL-USE"),
     };
     // Whether a folder has a last pass a STATUS can be compared with: read until one has, then
-    // kept for the session (no read of the folders on every pass for it).
+    // kept for the session (without LIST-STATUS no read of the folders on every pass for it).
     let mut comparable = false;
     loop {
         ctx.set_state("syncing");
@@ -185,12 +185,16 @@ async fn session_loop(
         // on an account's first pass none has one, and LIST-STATUS would only make the server
         // open every folder before the first page (Dovecot's STATUS of a 1,000,000-message
         // INBOX took 1.25 s of it).
-        if !comparable {
+        // The folders as the last pass left them: whether one is comparable, and (below) the
+        // INBOX to sync before a LIST that asks STATUS.
+        let last = if !comparable || pattern.is_some() {
             let account = ctx.account_id;
-            comparable = ctx
-                .read(move |r| Ok(r.folders(account)?.iter().any(list_status::comparable)))
-                .await?;
-        }
+            let states = ctx.read(move |r| r.folders(account)).await?;
+            comparable |= states.iter().any(list_status::comparable);
+            states
+        } else {
+            Vec::new()
+        };
         let pattern = if comparable {
             pattern.as_deref()
         } else {
@@ -203,12 +207,8 @@ async fn session_loop(
         // order, the SELECT being the one IDLE needs; a pass that pushes or syncs another folder
         // selects INBOX once more at its end, as below.
         let inbox_first = match (comparable, pattern) {
-            (true, Some(_)) => {
-                let account = ctx.account_id;
-                let states = ctx.read(move |r| r.folders(account)).await?;
-                inbox_to_sync_first(&states)
-                    .map(|name| (name, gmail_identity(&states, folder_caps.gmail_ext)))
-            }
+            (true, Some(_)) => inbox_to_sync_first(&last)
+                .map(|name| (name, gmail_identity(&last, folder_caps.gmail_ext))),
             _ => None,
         };
         // Whether the last folder selected was INBOX: IDLE then needs no SELECT of its own.
