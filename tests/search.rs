@@ -451,6 +451,26 @@ fn corpus_checks() -> Vec<(&'static str, Check)> {
                 .then_some(())
                 .ok_or_else(|| text_of(r, "to"))
         }),
+        // An address is looked up whole: typed in full, as far as typed, or quoted (exactly).
+        ("from:tim.one@comcast.net", |r| {
+            (text_of(r, "from") == "tim.one@comcast.net")
+                .then_some(())
+                .ok_or_else(|| text_of(r, "from"))
+        }),
+        ("to:ilug@linux", |r| {
+            (text_of(r, "to") + " " + &text_of(r, "cc"))
+                .split(' ')
+                .any(|a| a.starts_with("ilug@linux"))
+                .then_some(())
+                .ok_or_else(|| text_of(r, "to"))
+        }),
+        ("to:\"ilug@linux.ie\"", |r| {
+            (text_of(r, "to") + " " + &text_of(r, "cc"))
+                .split(' ')
+                .any(|a| a == "ilug@linux.ie")
+                .then_some(())
+                .ok_or_else(|| text_of(r, "to"))
+        }),
         ("subject:spambayes", |r| {
             text_of(r, "subject")
                 .contains("spambayes")

@@ -139,6 +139,20 @@ impl Builder {
                     words_query(f.subject, &words)
                 }
                 TextField::From | TextField::To | TextField::Filename => {
+                    let whole = match field {
+                        TextField::From => Some(f.from_address),
+                        TextField::To => Some(f.to_address),
+                        _ => None,
+                    };
+                    if let Some(target) = whole
+                        && let Some(address) = address_start(text)
+                    {
+                        return Some(if *phrase {
+                            term(target, &address)
+                        } else {
+                            addresses_from(target, &address)
+                        });
+                    }
                     let target = match field {
                         TextField::From => f.from,
                         TextField::To => f.to,
@@ -254,6 +268,23 @@ fn prefix_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
     Some(Box::new(Materialized(Box::new(q))))
 }
 
+/// `dana@exa…` as typed: the start of an address (a local part, then `@`), lower-cased; `None`
+/// for anything else (a name, a domain such as `@example.com`), which goes by its words.
+fn address_start(text: &str) -> Option<String> {
+    let t = text.trim().trim_start_matches('<').trim_end_matches('>');
+    let at = t.find('@')?;
+    (at > 0 && !t.contains(char::is_whitespace)).then(|| t.to_lowercase())
+}
+
+/// The whole addresses that start with `start` (one term for a whole address, a short range of
+/// the term dictionary for a part typed so far).
+fn addresses_from(field: Field, start: &str) -> Box<dyn Query> {
+    Box::new(RangeQuery::new(
+        Bound::Included(Term::from_field_text(field, start)),
+        Bound::Excluded(Term::from_field_text(field, &format!("{start}\u{10FFFF}"))),
+    ))
+}
+
 /// A query matching nothing (a filter that can match nothing still needs a query).
 pub fn nothing() -> Box<dyn Query> {
     Box::new(EmptyQuery)
@@ -288,6 +319,35 @@ mod tests {
         // A range that ends before it starts finds nothing.
         let q = built(&Node::And(vec![Node::After(200), Node::Before(100)]));
         assert!(q.contains("EmptyQuery") && !q.contains("RangeQuery"), "{q}");
+    }
+
+    #[test]
+    fn an_address_is_looked_up_whole() {
+        let field = |field, text: &str, phrase| Node::Field {
+            field,
+            text: text.into(),
+            phrase,
+        };
+        // Typed so far: the addresses starting with it, no phrase of its words.
+        let q = built(&field(TextField::From, "Tim.One@comcast.net", false));
+        assert!(
+            q.contains("RangeQuery") && q.contains("tim.one@comcast.net"),
+            "{q}"
+        );
+        assert!(!q.contains("Phrase"), "{q}");
+        let q = built(&field(TextField::To, "<ilug@linux", false));
+        assert!(q.contains("RangeQuery") && q.contains("ilug@linux"), "{q}");
+        // Quoted: that address only.
+        let q = built(&field(TextField::To, "ilug@linux.ie", true));
+        assert!(q.contains("TermQuery") && !q.contains("RangeQuery"), "{q}");
+        // A name, a domain alone or words with spaces go by their words as before.
+        for text in ["tim", "@comcast.net", "tim one@x"] {
+            let q = built(&field(TextField::From, text, false));
+            assert!(
+                q.contains("PhrasePrefix") && !q.contains("RangeQuery"),
+                "{text}: {q}"
+            );
+        }
     }
 
     #[test]

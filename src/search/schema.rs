@@ -13,8 +13,9 @@ use crate::mail::parse::Searchable;
 use crate::mailstore::MessageMeta;
 
 /// Bumped whenever the schema or the analysis changes: an index written with another version is
-/// rebuilt from the store.
-pub const VERSION: u32 = 1;
+/// rebuilt from the store. 2: the senders' and recipients' addresses whole (`from_address`,
+/// `to_address`).
+pub const VERSION: u32 = 2;
 
 #[derive(Clone, Copy)]
 pub struct Fields {
@@ -28,6 +29,11 @@ pub struct Fields {
     pub from: Field,
     /// To and Cc, names and addresses.
     pub to: Field,
+    /// The sender's address whole, lower-cased: `from:dana@example.com` is a lookup of it, not a
+    /// phrase of its words (at 1,000,000 messages the phrase of `comcast net*` took 4–5 ms).
+    pub from_address: Field,
+    /// Each To and Cc address whole, lower-cased.
+    pub to_address: Field,
     pub attachments: Field,
     /// Lower-cased folder name and the folder's role.
     pub folder: Field,
@@ -58,6 +64,8 @@ pub fn build() -> (Schema, Fields) {
         body: b.add_text_field("body", text(analyzer::INDEX)),
         from: b.add_text_field("from", text(analyzer::PLAIN)),
         to: b.add_text_field("to", text(analyzer::PLAIN)),
+        from_address: b.add_text_field("from_address", STRING),
+        to_address: b.add_text_field("to_address", STRING),
         attachments: b.add_text_field("attachments", text(analyzer::PLAIN)),
         folder: b.add_text_field("folder", STRING),
         role: b.add_text_field("role", STRING),
@@ -94,6 +102,12 @@ pub fn document(
         f.role => role,
         f.flags => if meta.seen { "read" } else { "unread" },
     );
+    if !s.from.is_empty() {
+        d.add_text(f.from_address, s.from.to_lowercase());
+    }
+    for a in &found.recipient_addresses {
+        d.add_text(f.to_address, a.to_lowercase());
+    }
     for a in &s.attachments {
         d.add_text(f.attachments, &a.filename);
     }
