@@ -15,6 +15,7 @@
 //! index commits only after the store has. The sources (`sources.rs`) never follow a symbolic link
 //! inside the tree given; `cli/import.rs` refuses root importing into a data dir another user owns.
 
+mod maildir_names;
 pub mod progress;
 pub mod sources;
 

@@ -12,6 +12,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use super::maildir_names::MaildirNames;
 use crate::mailstore::ServerFlags;
 
 /// One message to import.
@@ -97,10 +98,13 @@ impl Source {
                 }
                 n
             }
-            Self::Maildirs(dirs) => dirs
-                .iter()
-                .map(|(d, _)| maildir_files(d).len() as u64)
-                .sum(),
+            Self::Maildirs(dirs) => {
+                let mut n = 0;
+                for (d, _) in dirs {
+                    n += MaildirNames::list(d)?.len() as u64;
+                }
+                n
+            }
             Self::Files(f) => f.len() as u64,
         })
     }
@@ -116,7 +120,7 @@ impl Source {
             Self::Mbox(p) => read_mbox(p, folder, &mut f),
             Self::Maildirs(dirs) => {
                 for (dir, name) in dirs {
-                    for (path, new) in maildir_files(dir) {
+                    for (path, new) in MaildirNames::list(dir)?.paths() {
                         match read_no_follow(&path) {
                             Ok(raw) => f(Item {
                                 origin: path.display().to_string(),
@@ -193,25 +197,6 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The files of a Maildir, `cur/` then `new/` (true for new), each sorted by name.
-fn maildir_files(dir: &Path) -> Vec<(PathBuf, bool)> {
-    let mut out = Vec::new();
-    for (sub, new) in [("cur", false), ("new", true)] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                    .map(|e| e.path())
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        out.extend(files.into_iter().map(|p| (p, new)));
-    }
-    out
 }
 
 /// Maildir flags after `:2,` in the file name: S seen, F flagged, R replied, D draft.
