@@ -122,11 +122,18 @@ mod tests {
     }
 
     #[test]
-    fn a_maildir_without_new_is_its_cur() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("cur")).unwrap();
-        std::fs::write(dir.path().join("cur/1.a"), "x").unwrap();
-        let names = MaildirNames::list(dir.path()).unwrap();
-        assert_eq!(names.paths().count(), 1);
+    fn a_missing_cur_or_new_is_empty() {
+        for (present, missing) in [("cur", "new"), ("new", "cur")] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::create_dir(dir.path().join(present)).unwrap();
+            std::fs::write(dir.path().join(present).join("1.a"), "x").unwrap();
+            let names = MaildirNames::list(dir.path()).unwrap();
+            let got: Vec<(PathBuf, bool)> = names.paths().collect();
+            assert_eq!(
+                got,
+                vec![(dir.path().join(present).join("1.a"), present == "new")],
+                "without {missing}/"
+            );
+        }
     }
 }

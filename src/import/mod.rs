@@ -12,8 +12,9 @@
 //! A local account (`AccountRecord::is_local`) gets a task that applies queued moves to the store
 //! instead of a server (`sync/local.rs`). The importer indexes on its own writer
 //! (`SearchConfig::import_writer`: half the cores, up to 4, merges bounded as `serve`'s), and the
-//! index commits only after the store has. The sources (`sources.rs`) never follow a symbolic link
-//! inside the tree given; `cli/import.rs` refuses root importing into a data dir another user owns.
+//! index commits only after the store has. The sources (`sources.rs`, a Maildir's listing in
+//! `maildir_names.rs`) never follow a symbolic link inside the tree given; `cli/import.rs`
+//! refuses root importing into a data dir another user owns.
 
 mod maildir_names;
 pub mod progress;

@@ -168,8 +168,6 @@ pub struct Searchable {
     pub text: String,
     /// To and Cc, names and addresses (the summary keeps addresses only).
     pub recipients: String,
-    /// To and Cc addresses alone, each as written (`to:` looks them up whole).
-    pub recipient_addresses: Vec<String>,
 }
 
 /// The body text of a message (the search snippet's source).
@@ -221,25 +219,17 @@ pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
         Some(msg) if looks_like_mail(&msg) => {
             let (first, text) = texts(&msg);
             let mut recipients = String::new();
-            let mut recipient_addresses = Vec::new();
             for a in [msg.to(), msg.cc()].into_iter().flatten() {
                 for x in a.iter().take(500) {
                     for part in [x.name(), x.address()].into_iter().flatten() {
                         recipients.push_str(part);
                         recipients.push(' ');
                     }
-                    if let Some(address) = x.address() {
-                        recipient_addresses.push(address.to_string());
-                    }
                 }
             }
             (
                 summarize_with(&msg, &first),
-                Searchable {
-                    text,
-                    recipients,
-                    recipient_addresses,
-                },
+                Searchable { text, recipients },
             )
         }
         _ => (unparsed_summary(raw), unparsed_searchable(raw)),
@@ -253,7 +243,7 @@ pub fn searchable(raw: &[u8]) -> (Summary, Searchable) {
 fn unparsed_searchable(raw: &[u8]) -> Searchable {
     Searchable {
         text: lossy_head(raw),
-        ..Searchable::default()
+        recipients: String::new(),
     }
 }
 

@@ -13,7 +13,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use super::analyzer;
 use super::materialize::Materialized;
 use super::query::{Flag, Node, TextField};
-use super::schema::Fields;
+use super::schema::{self, Fields};
 
 /// Known folder roles for `in:`.
 const ROLES: &[&str] = &["inbox", "sent", "drafts", "junk", "trash", "archive"];
@@ -268,16 +268,21 @@ fn prefix_query(field: Field, words: &[String]) -> Option<Box<dyn Query>> {
     Some(Box::new(Materialized(Box::new(q))))
 }
 
-/// `dana@exa…` as typed: the start of an address (a local part, then `@`), lower-cased; `None`
-/// for anything else (a name, a domain such as `@example.com`), which goes by its words.
+/// `dana@exa…` as typed: the start of an address (a local part, then `@`), folded as the index
+/// keeps addresses, without the `<>` around it or a `*`, `,` or `;` after it; `None` for anything
+/// else (a name, a domain such as `@example.com`), which goes by its words.
 fn address_start(text: &str) -> Option<String> {
-    let t = text.trim().trim_start_matches('<').trim_end_matches('>');
+    let t = text
+        .trim()
+        .trim_end_matches(['*', ',', ';'])
+        .trim_start_matches('<')
+        .trim_end_matches('>');
     let at = t.find('@')?;
-    (at > 0 && !t.contains(char::is_whitespace)).then(|| t.to_lowercase())
+    (at > 0 && !t.contains(char::is_whitespace)).then(|| schema::fold_address(t))
 }
 
-/// The whole addresses that start with `start` (one term for a whole address, a short range of
-/// the term dictionary for a part typed so far).
+/// The addresses that start with `start`: a range of the term dictionary, so a whole address
+/// also finds the addresses that continue it (a quoted value is one [`term`]).
 fn addresses_from(field: Field, start: &str) -> Box<dyn Query> {
     Box::new(RangeQuery::new(
         Bound::Included(Term::from_field_text(field, start)),
@@ -337,6 +342,16 @@ mod tests {
         assert!(!q.contains("Phrase"), "{q}");
         let q = built(&field(TextField::To, "<ilug@linux", false));
         assert!(q.contains("RangeQuery") && q.contains("ilug@linux"), "{q}");
+        // A star, or the comma of a pasted list, after it is not part of the address.
+        for (text, address) in [
+            ("dana@exa*", "dana@exa"),
+            ("Dana@Example.com,", "dana@example.com"),
+            ("<dana@example.com>;", "dana@example.com"),
+        ] {
+            let q = built(&field(TextField::From, text, false));
+            let term = format!("{address:?}");
+            assert!(q.contains("RangeQuery") && q.contains(&term), "{text}: {q}");
+        }
         // Quoted: that address only.
         let q = built(&field(TextField::To, "ilug@linux.ie", true));
         assert!(q.contains("TermQuery") && !q.contains("RangeQuery"), "{q}");

@@ -29,10 +29,10 @@ pub struct Fields {
     pub from: Field,
     /// To and Cc, names and addresses.
     pub to: Field,
-    /// The sender's address whole, lower-cased: `from:dana@example.com` is a lookup of it, not a
-    /// phrase of its words (at 1,000,000 messages the phrase of `comcast net*` took 4–5 ms).
+    /// The sender's address whole ([`fold_address`]): `from:tim.one@comcast.net` is a lookup of
+    /// it, not the phrase `tim one comcast net*` (4.3 ms HTTP p50 at 1,000,000 messages).
     pub from_address: Field,
-    /// Each To and Cc address whole, lower-cased.
+    /// Each To and Cc address whole ([`fold_address`]).
     pub to_address: Field,
     pub attachments: Field,
     /// Lower-cased folder name and the folder's role.
@@ -77,6 +77,13 @@ pub fn build() -> (Schema, Fields) {
     (b.build(), fields)
 }
 
+/// An address as the index keeps it and a query looks it up: each letter lower-cased on its own
+/// (`str::to_lowercase` would make a typed prefix's last Σ a final ς, which the whole address
+/// does not have).
+pub fn fold_address(address: &str) -> String {
+    address.chars().flat_map(char::to_lowercase).collect()
+}
+
 /// Body text beyond this many bytes is not indexed (a pasted log must not cost the import).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 
@@ -103,10 +110,10 @@ pub fn document(
         f.flags => if meta.seen { "read" } else { "unread" },
     );
     if !s.from.is_empty() {
-        d.add_text(f.from_address, s.from.to_lowercase());
+        d.add_text(f.from_address, fold_address(&s.from));
     }
-    for a in &found.recipient_addresses {
-        d.add_text(f.to_address, a.to_lowercase());
+    for a in s.to.iter().chain(&s.cc) {
+        d.add_text(f.to_address, fold_address(a));
     }
     for a in &s.attachments {
         d.add_text(f.attachments, &a.filename);
