@@ -432,6 +432,14 @@ fn text_of(row: &Value, key: &str) -> String {
     .to_lowercase()
 }
 
+/// A result's To and Cc addresses, lower-cased.
+fn recipients(row: &Value) -> Vec<String> {
+    (text_of(row, "to") + " " + &text_of(row, "cc"))
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
 fn date_of(row: &Value) -> String {
     row["date"].as_str().unwrap_or_default().to_string()
 }
@@ -458,15 +466,15 @@ fn corpus_checks() -> Vec<(&'static str, Check)> {
                 .ok_or_else(|| text_of(r, "from"))
         }),
         ("to:ilug@linux", |r| {
-            (text_of(r, "to") + " " + &text_of(r, "cc"))
-                .split(' ')
+            recipients(r)
+                .iter()
                 .any(|a| a.starts_with("ilug@linux"))
                 .then_some(())
                 .ok_or_else(|| text_of(r, "to"))
         }),
         ("to:\"ilug@linux.ie\"", |r| {
-            (text_of(r, "to") + " " + &text_of(r, "cc"))
-                .split(' ')
+            recipients(r)
+                .iter()
                 .any(|a| a == "ilug@linux.ie")
                 .then_some(())
                 .ok_or_else(|| text_of(r, "to"))

@@ -31,26 +31,17 @@ impl MaildirNames {
         };
         for sub in ["cur", "new"] {
             let first = names.spans.len();
-            if let Ok(entries) = std::fs::read_dir(dir.join(sub)) {
-                for entry in entries.filter_map(|e| e.ok()) {
-                    let name = entry.file_name();
-                    if name.as_bytes().starts_with(b".")
-                        || !entry.file_type().is_ok_and(|t| t.is_file())
-                    {
-                        continue;
-                    }
-                    let start = names.bytes.len();
-                    names.bytes.extend_from_slice(name.as_bytes());
-                    let (Ok(start), Ok(end)) =
-                        (u32::try_from(start), u32::try_from(names.bytes.len()))
-                    else {
-                        anyhow::bail!(
-                            "{} holds more file names than one import reads (4 GB of them); import its mail in parts",
-                            dir.display()
-                        );
-                    };
-                    names.spans.push((start, end));
-                }
+            for name in mail_files(&dir.join(sub)) {
+                let start = names.bytes.len();
+                names.bytes.extend_from_slice(name.as_bytes());
+                let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(names.bytes.len()))
+                else {
+                    anyhow::bail!(
+                        "{} holds more file names than one import reads (4 GB of them); import its mail in parts",
+                        dir.display()
+                    );
+                };
+                names.spans.push((start, end));
             }
             let bytes = &names.bytes;
             let name = |&(s, e): &(u32, u32)| &bytes[s as usize..e as usize];
@@ -64,9 +55,13 @@ impl MaildirNames {
         Ok(names)
     }
 
-    /// How many files there are.
-    pub fn len(&self) -> usize {
-        self.spans.len()
+    /// How many files [`MaildirNames::list`] would list, without keeping or sorting their names
+    /// (the progress bar's total, counted before the import lists each folder).
+    pub fn count(dir: &Path) -> usize {
+        ["cur", "new"]
+            .iter()
+            .map(|sub| mail_files(&dir.join(sub)).count())
+            .sum()
     }
 
     /// Each file's path and whether it is in `new/`, in order.
@@ -78,6 +73,18 @@ impl MaildirNames {
             (if is_new { &new } else { &cur }.join(name), is_new)
         })
     }
+}
+
+/// The names of the mail files in `sub` (a Maildir's `cur/` or `new/`): regular files, not links
+/// or folders, no dot files; none when it cannot be read.
+fn mail_files(sub: &Path) -> impl Iterator<Item = std::ffi::OsString> {
+    std::fs::read_dir(sub)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name())
+        .filter(|name| !name.as_bytes().starts_with(b"."))
 }
 
 #[cfg(test)]
@@ -118,7 +125,8 @@ mod tests {
             want.map(|(p, n)| (p.to_string(), n)).to_vec(),
             "{got:?}"
         );
-        assert_eq!(names.len(), 5);
+        assert_eq!(names.paths().count(), 5);
+        assert_eq!(MaildirNames::count(md), 5);
     }
 
     #[test]

@@ -98,13 +98,10 @@ impl Source {
                 }
                 n
             }
-            Self::Maildirs(dirs) => {
-                let mut n = 0;
-                for (d, _) in dirs {
-                    n += MaildirNames::list(d)?.len() as u64;
-                }
-                n
-            }
+            Self::Maildirs(dirs) => dirs
+                .iter()
+                .map(|(d, _)| MaildirNames::count(d) as u64)
+                .sum(),
             Self::Files(f) => f.len() as u64,
         })
     }

@@ -139,25 +139,21 @@ impl Builder {
                     words_query(f.subject, &words)
                 }
                 TextField::From | TextField::To | TextField::Filename => {
-                    let whole = match field {
-                        TextField::From => Some(f.from_address),
-                        TextField::To => Some(f.to_address),
-                        _ => None,
+                    // The field of the words, and the one of whole addresses where there is one.
+                    let (target, addresses) = match field {
+                        TextField::From => (f.from, Some(f.from_address)),
+                        TextField::To => (f.to, Some(f.to_address)),
+                        _ => (f.attachments, None),
                     };
-                    if let Some(target) = whole
+                    if let Some(addresses) = addresses
                         && let Some(address) = address_start(text)
                     {
                         return Some(if *phrase {
-                            term(target, &address)
+                            term(addresses, &address)
                         } else {
-                            addresses_from(target, &address)
+                            addresses_from(addresses, &address)
                         });
                     }
-                    let target = match field {
-                        TextField::From => f.from,
-                        TextField::To => f.to,
-                        _ => f.attachments,
-                    };
                     let words = analyzer::words(&mut self.plain_analyzer, text);
                     if *phrase {
                         words_query(target, &words)
