@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { serviceWorker } from './sw/serviceWorkerPlugin.ts';
+import { clipboardAfterEditor } from './vite/clipboardAfterEditor.ts';
 
 // The Rust server (`mailclient serve`) listens here by default; `npm run dev` forwards API and
 // real-time traffic to it so the dev server behaves like the embedded bundle.
 const SERVER = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  plugins: [react(), serviceWorker(), clipboardAfterEditor()],
   server: {
     proxy: {
       '/api': { target: SERVER, changeOrigin: false },

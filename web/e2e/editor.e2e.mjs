@@ -60,18 +60,17 @@ const editor = (page) => page.getByTestId('compose-editor');
 /** The direction each top-level block of the editor is laid out in. */
 const layoutDirections = (page) => editor(page).evaluate((el) => Array.from(el.children).map((c) => getComputedStyle(c).direction));
 
-/** A paste as the browser delivers it, with HTML and plain text on the clipboard. */
-async function paste(page, html, text) {
-  await editor(page).evaluate(
-    (el, [h, t]) => {
-      const data = new DataTransfer();
-      data.setData('text/html', h);
-      data.setData('text/plain', t);
-      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    },
-    [html, text],
-  );
+/** A paste as the browser delivers it, with these types (MIME type → text) on the clipboard. */
+async function pasteData(page, types) {
+  await editor(page).evaluate((el, entries) => {
+    const data = new DataTransfer();
+    for (const [type, value] of entries) data.setData(type, value);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, Object.entries(types));
 }
+
+/** A paste with HTML and plain text on the clipboard. */
+const paste = (page, html, text) => pasteData(page, { 'text/html': html, 'text/plain': text });
 
 async function outboxBody() {
   const items = (await api('GET', '/api/outbox')).body.items;
@@ -311,6 +310,28 @@ test('the compose editor: directions, formats, lists, quote, link, undo, paste, 
   await shot(phone.page, SUITE, '06-phone');
   const box = await phone.page.locator('.editor-toolbar').boundingBox();
   assert.ok(box && box.x >= 0 && box.x + box.width <= 375, `toolbar inside the screen: ${JSON.stringify(box)}`);
+
+  // Copy and paste inside the editor. Lexical's clipboard module comes in a chunk of its own once
+  // the editor is there (clipboardLater.ts); with it a copy carries HTML and Lexical's JSON, and a
+  // paste of that JSON gives back the paragraph. Then a plain-text paste of two lines.
+  const area = editor(phone.page);
+  await area.press('Control+a');
+  const copied = await phone.page.waitForFunction(() => {
+    const data = new DataTransfer();
+    const el = document.querySelector('[data-testid="compose-editor"]');
+    el.dispatchEvent(new ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true }));
+    const json = data.getData('application/x-lexical-editor');
+    return json && { json, html: data.getData('text/html'), text: data.getData('text/plain') };
+  });
+  const clip = await copied.jsonValue();
+  assert.equal(clip.text, 'שלום מהטלפון');
+  assert.match(clip.html, /שלום מהטלפון/);
+  await area.press('End');
+  await area.press('Enter');
+  await pasteData(phone.page, { 'text/plain': clip.text, 'text/html': clip.html, 'application/x-lexical-editor': clip.json });
+  await area.press('Enter');
+  await pasteData(phone.page, { 'text/plain': 'שורה א\nשורה ב' });
+  assert.deepEqual(await area.locator('p').allInnerTexts(), ['שלום מהטלפון', 'שלום מהטלפון', 'שורה א', 'שורה ב']);
   assert.deepEqual(phone.problems, []);
   await phone.context.close();
 

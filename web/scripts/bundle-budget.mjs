@@ -6,7 +6,8 @@
 //   beside it, not counted.
 // - the compose editor: the chunk named RichEditor (the editor and Lexical; compose imports it,
 //   the pending replies page loads it lazily) and any chunk it imports that the entry does not,
-//   gzip < 91 kB (see BUDGET).
+//   gzip < 80 kB. What the editor fetches once it is editable (its lazy chunks: the clipboard,
+//   Dragon, the link box; editorLater.ts) is printed beside it, not counted.
 // Prints the figures and exits 1 over budget. `e2e/inbox.e2e.mjs` checks that the files counted
 // here are exactly the scripts Chromium fetches for the inbox.
 // Usage: node scripts/bundle-budget.mjs [dist dir]   (gzip level 9, kB = 1000 bytes)
@@ -16,13 +17,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/**
- * Budgets in bytes of gzip. The inbox's is issue 42's goal. The editor's holds today's size: the
- * goal is 80 kB, but Lexical's own modules that the editor uses (core, rich text, lists, links,
- * history, clipboard and HTML, which import each other) are 83.3 kB gzip of the chunk by
- * themselves (docs/BENCHMARKS.md, issue 42's bundle), so 80 kB needs another editor, not a trim.
- */
-export const BUDGET = { inboxJs: 150_000, editorJs: 91_000 };
+/** Budgets in bytes of gzip: issue 42's goals. */
+export const BUDGET = { inboxJs: 150_000, editorJs: 80_000 };
 
 /** The manifest keys of the entry, the inbox page and the editor (source paths). */
 const ENTRY = 'index.html';
@@ -79,6 +75,16 @@ export function editorFiles(manifest) {
   return filesOf(manifest, added).js;
 }
 
+/** The JS files the editor's lazy chunks add once it is there (none without its chunk). */
+export function editorLaterFiles(manifest) {
+  const editor = Object.keys(manifest).find((k) => manifest[k].name === EDITOR_CHUNK && !manifest[k].isEntry);
+  if (!editor) return [];
+  const first = staticClosure(manifest, editor, staticClosure(manifest, ENTRY));
+  const later = new Set();
+  for (const lazy of manifest[editor].dynamicImports ?? []) staticClosure(manifest, lazy, later);
+  return filesOf(manifest, [...later].filter((k) => !first.has(k))).js;
+}
+
 /** The sum of each file's gzip size in bytes. */
 function gzipBytes(dist, files) {
   return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length, 0);
@@ -106,6 +112,8 @@ function main() {
   const later = inboxLaterFiles(manifest);
   console.log(`inbox after first paint (not counted): ${kB(gzipBytes(dist, later))} gzip in ${later.join(' ')}`);
   console.log(`compose editor: ${kB(editorJs)} gzip (budget ${kB(BUDGET.editorJs)}) in ${editor.join(' ')}`);
+  const editorLater = editorLaterFiles(manifest);
+  console.log(`editor once editable (not counted): ${kB(gzipBytes(dist, editorLater))} gzip in ${editorLater.join(' ')}`);
   const over = [];
   if (inboxJs >= BUDGET.inboxJs) over.push(`the inbox's first-paint JS is ${kB(inboxJs)}, over ${kB(BUDGET.inboxJs)}`);
   if (editorJs >= BUDGET.editorJs) over.push(`the editor chunk is ${kB(editorJs)}, over ${kB(BUDGET.editorJs)}`);

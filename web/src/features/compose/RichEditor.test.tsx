@@ -118,7 +118,7 @@ describe('editor toolbar', () => {
     select(0, 7, 16);
 
     await user.click(screen.getByTestId('fmt-link'));
-    const url = screen.getByTestId('link-url');
+    const url = await screen.findByTestId('link-url');
     await user.type(url, 'javascript:alert(1)');
     await user.click(screen.getByTestId('link-apply'));
     expect(screen.getByTestId('link-popover')).toHaveTextContent('הקישור חייב להתחיל ב-http://');
@@ -136,7 +136,7 @@ describe('editor toolbar', () => {
     const user = userEvent.setup();
     select(0, 6);
     await user.click(screen.getByTestId('fmt-link'));
-    await user.type(screen.getByTestId('link-url'), 'mailto:office@example.test');
+    await user.type(await screen.findByTestId('link-url'), 'mailto:office@example.test');
     await user.click(screen.getByTestId('link-apply'));
     expect(bodyHtml()).toBe('<p dir="rtl">כתבו ל<a href="mailto:office@example.test">mailto:office@example.test</a></p>');
   });

@@ -13,19 +13,13 @@
 // state with aria-pressed, read from the selection after every change.
 
 import { $isLinkNode, $toggleLink, $createLinkNode } from '@lexical/link';
-import { $isListNode, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, REMOVE_LIST_COMMAND } from '@lexical/list';
-import { $insertGeneratedNodes } from '@lexical/clipboard';
-import { LexicalComposer, type InitialConfigType } from '@lexical/react/LexicalComposer';
-import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
-import { ContentEditable } from '@lexical/react/LexicalContentEditable';
-import { LexicalErrorBoundary } from '@lexical/react/LexicalErrorBoundary';
-import { HistoryPlugin } from '@lexical/react/LexicalHistoryPlugin';
-import { ListPlugin } from '@lexical/react/LexicalListPlugin';
-import { RichTextPlugin } from '@lexical/react/LexicalRichTextPlugin';
-import { $createQuoteNode, $isQuoteNode } from '@lexical/rich-text';
+import { createEmptyHistoryState, registerHistory } from '@lexical/history';
+import { $isListNode, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, registerList, REMOVE_LIST_COMMAND } from '@lexical/list';
+import { $createQuoteNode, $isQuoteNode, registerRichText } from '@lexical/rich-text';
 import { $setBlocksType } from '@lexical/selection';
 import { $findMatchingParent, mergeRegister } from '@lexical/utils';
 import {
+  createEditor,
   $createParagraphNode,
   $createTextNode,
   $getRoot,
@@ -45,13 +39,17 @@ import {
   UNDO_COMMAND,
   type BaseSelection,
   type ElementFormatType,
+  type EditorThemeClasses,
   type ElementNode,
   type LexicalEditor,
   type TextFormatType,
 } from 'lexical';
 import {
+  lazy,
+  Suspense,
   useEffect,
   useImperativeHandle,
+  useLayoutEffect,
   useRef,
   useState,
   type ComponentType,
@@ -76,8 +74,9 @@ import {
 } from './editorIcons';
 import { heEditor } from '../../i18n/editor';
 import { textDirection } from './direction';
+import { $insertGeneratedNodes, loadEditorLater } from './clipboardLater';
+import { EditableArea } from './EditableArea';
 import { $blockDirection, $exportHtml, $isBlank, $nodesFromHtml, $setHtml, EDITOR_NODES } from './editorHtml';
-import { LinkPopover } from './LinkPopover';
 
 /** What the compose page does with the editor. */
 export interface EditorHandle {
@@ -93,6 +92,9 @@ export interface EditorHandle {
 
 /** The tag of the page's own changes (setHtml): they are not the user's input. */
 const PAGE_TAG = 'mailclient-page';
+
+/** The toolbar's link box, from the chunk the editor fetches once it is there (editorLater.ts). */
+const LinkPopover = lazy(() => loadEditorLater().then(({ LinkPopover }) => ({ default: LinkPopover })));
 
 type Block = 'paragraph' | 'bullet' | 'number' | 'quote';
 
@@ -119,7 +121,7 @@ const EMPTY_STATE: ToolbarState = {
 };
 
 /** Lexical's class names for what needs CSS of ours (compose.css). */
-const THEME: InitialConfigType['theme'] = {
+const THEME: EditorThemeClasses = {
   quote: 'editor__quote',
   link: 'editor__link',
   text: { underline: 'editor__underline', bold: 'editor__bold', italic: 'editor__italic' },
@@ -141,21 +143,22 @@ export interface RichEditorProps {
 }
 
 export function RichEditor(props: RichEditorProps) {
-  // Read once: the editor owns the body after that.
-  const [initialConfig] = useState<InitialConfigType>(() => ({
-    namespace: 'compose',
-    nodes: EDITOR_NODES,
-    theme: THEME,
-    editorState: () => $setHtml(props.initialHtml),
-    onError: (error: Error) => {
-      throw error;
-    },
-  }));
-  return (
-    <LexicalComposer initialConfig={initialConfig}>
-      <EditorBody {...props} />
-    </LexicalComposer>
-  );
+  // Made once, with the body read once: the editor owns the body after that. Lexical's own API,
+  // not @lexical/react's LexicalComposer (deprecated there, and 1 kB of the chunk with its context).
+  const [editor] = useState(() => {
+    const created = createEditor({
+      namespace: 'compose',
+      nodes: EDITOR_NODES,
+      theme: THEME,
+      onError: (error: Error) => {
+        throw error;
+      },
+    });
+    // Not an undo step: the body the editor opened with.
+    created.update(() => $setHtml(props.initialHtml), { tag: HISTORY_MERGE_TAG });
+    return created;
+  });
+  return <EditorBody {...props} editor={editor} />;
 }
 
 /** The top-level blocks the selection touches. */
@@ -189,8 +192,15 @@ function $readToolbar(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
   };
 }
 
-function EditorBody({ editorRef, onInput, toolbarEnd, id = 'compose-editor', testId = 'compose-editor', label }: RichEditorProps) {
-  const [editor] = useLexicalComposerContext();
+function EditorBody({
+  editor,
+  editorRef,
+  onInput,
+  toolbarEnd,
+  id = 'compose-editor',
+  testId = 'compose-editor',
+  label,
+}: RichEditorProps & { editor: LexicalEditor }) {
   const [state, setState] = useState<ToolbarState>(EMPTY_STATE);
   // The selection when the link box opened (the box has the focus meanwhile); undefined: closed.
   const [linkSelection, setLinkSelection] = useState<BaseSelection | null | undefined>(undefined);
@@ -198,6 +208,28 @@ function EditorBody({ editorRef, onInput, toolbarEnd, id = 'compose-editor', tes
   onInputRef.current = onInput;
 
   useImperativeHandle(editorRef, () => handleFor(editor), [editor]);
+
+  // Rich text's keys, clipboard and drops, lists and undo, before the first key: what Lexical's
+  // RichTextPlugin, ListPlugin and HistoryPlugin register, without the rest of those components
+  // (RichTextPlugin's decorator portals: the editor has no decorator nodes; its import of Lexical's
+  // extension builder alone was 3 kB of the editor chunk). Undo merges typing within a second.
+  useLayoutEffect(
+    () => mergeRegister(registerRichText(editor), registerList(editor), registerHistory(editor, createEmptyHistoryState(), 1000)),
+    [editor],
+  );
+  // Once the editor is there, one small chunk (editorLater.ts): copy, cut, paste and drop in full
+  // (clipboardLater.ts), and Dragon dictation's messages, which RichTextPlugin registers too.
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void loadEditorLater().then(({ registerDragonSupport }) => {
+      if (!gone) stop = registerDragonSupport(editor);
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [editor]);
 
   useEffect(
     () =>
@@ -365,39 +397,35 @@ function EditorBody({ editorRef, onInput, toolbarEnd, id = 'compose-editor', tes
         {toolbarEnd}
       </div>
       {linkSelection !== undefined && (
-        <LinkPopover
-          onApply={applyLink}
-          onCancel={() => {
-            setLinkSelection(undefined);
-            focusEditor(editor);
-          }}
-        />
+        <Suspense fallback={null}>
+          <LinkPopover
+            onApply={applyLink}
+            onCancel={() => {
+              setLinkSelection(undefined);
+              focusEditor(editor);
+            }}
+          />
+        </Suspense>
       )}
       {/* The body's direction is set here: Lexical owns the editable element's own `dir`. */}
       <div className="editor-area" dir="rtl">
-        <RichTextPlugin
-          contentEditable={
-            <ContentEditable
-              id={id}
-              className="editor"
-              role="textbox"
-              aria-multiline="true"
-              aria-label={label ?? t.body}
-              aria-placeholder={t.bodyPlaceholder}
-              // Shown by Lexical while the body is one empty paragraph; over the first line, clicks
-              // go through to the editor.
-              placeholder={
-                <div className="editor__placeholder" aria-hidden="true">
-                  {t.bodyPlaceholder}
-                </div>
-              }
-              data-testid={testId}
-            />
+        <EditableArea
+          editor={editor}
+          id={id}
+          className="editor"
+          role="textbox"
+          aria-multiline="true"
+          aria-label={label ?? t.body}
+          aria-placeholder={t.bodyPlaceholder}
+          // Shown by Lexical while the body is one empty paragraph; over the first line, clicks
+          // go through to the editor.
+          placeholder={
+            <div className="editor__placeholder" aria-hidden="true">
+              {t.bodyPlaceholder}
+            </div>
           }
-          ErrorBoundary={LexicalErrorBoundary}
+          data-testid={testId}
         />
-        <HistoryPlugin />
-        <ListPlugin />
       </div>
     </div>
   );
