@@ -38,6 +38,7 @@ import { folderThreadsPath, ownFolderKey } from '../../api/folders';
 import { LocalStatusesNote } from '../folders/LocalStatusesNote';
 import { MoveToFolder } from '../folders/MoveToFolder';
 import { startMailDrag } from '../folders/tree';
+import { whenIdle } from '../../lib/idle';
 
 const t = he.mail;
 
@@ -51,13 +52,7 @@ const SpamTools = lazy(() => import('../spam/SpamTools').then((m) => ({ default:
 
 /** Fetches the reading pane's chunk when the browser is idle (at most once; a failure is retried on use). */
 function preloadPane(): () => void {
-  const run = () => void loadPane().catch(() => undefined);
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 2000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = window.setTimeout(run, 200);
-  return () => window.clearTimeout(timer);
+  return whenIdle(() => void loadPane().catch(() => undefined), 2000, 200);
 }
 
 /** Changes whenever a mailbox's sync moves on: new mail may be waiting. */

@@ -95,6 +95,8 @@ describe('offline layer', () => {
     await install();
     await api('/api/emails/1');
     s.up = false;
+    // Kept once the browser is idle: the copy answers then.
+    await until(async () => (await api('/api/emails/1').catch(() => null)) !== null);
     await api('/api/emails/1/status', { method: 'PUT', body: { status: 'processed' } });
     s.status = 'needs_reply'; // another device, meanwhile
     s.up = true;

@@ -10,11 +10,12 @@ import { ApiError, api, type OfflineLayer, type RequestOptions } from '../../api
 import { getToken } from '../../api/session';
 import type { Email, Thread } from '../../api/types';
 import { heOfflineActions } from '../../i18n/offlineActions';
+import { whenIdle } from '../../lib/idle';
 import { isServerReachable, onServerReachable, reportServerReachable } from '../../lib/serverConnection';
 import { actionsOf, applied, stateOf } from './actions';
 import { MailCache } from './cache';
 import type { Kv } from './kv';
-import { MAX_LISTS, PING_MS, PREFETCH_AFTER_MS } from './limits';
+import { KEEP_WITHIN_MS, MAX_LISTS, PING_MS, PREFETCH_AFTER_MS } from './limits';
 import { keptAs } from './paths';
 import { ActionQueue, QueueFullError } from './queue';
 import { replay, settle, type LoadMail, type SendAction } from './replay';
@@ -222,6 +223,22 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
     }
   };
 
+  /** Keeps a GET's answer; a folder's first page is then fetched ahead once listings are quiet. */
+  const keep = (path: string, data: unknown, total: number | null) =>
+    void cache.remember(path, data, total).then((kept) => {
+      const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
+      // Drafts and Sent hold mail this client writes itself: a re-saved draft or a sent copy the
+      // sync replaces changes its id, so their bodies are kept when opened, never fetched ahead.
+      const ownWriting = /^\/api\/threads\/(drafts|sent)(\/|\?|$)/i.test(path);
+      if (kept && !ownWriting && keptAs(path)?.kind === 'list' && Array.isArray(data) && (page === null || page === '1')) {
+        // The newest answer of each first page; fetched ahead once the listings are quiet.
+        if (firstPages.size >= MAX_LISTS) firstPages.clear();
+        firstPages.set(path, data as Thread[]);
+        window.clearTimeout(prefetchTimer);
+        prefetchTimer = window.setTimeout(() => void prefetch(), PREFETCH_AFTER_MS);
+      }
+    });
+
   const layer: OfflineHandle = {
     answered(path, data, headers, options) {
       if (closed) return;
@@ -232,19 +249,12 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
         return;
       }
       const total = headers.has('X-Total-Count') ? Number(headers.get('X-Total-Count')) : null;
-      void cache.remember(path, data, Number.isFinite(total) ? total : null).then((kept) => {
-        const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
-        // Drafts and Sent hold mail this client writes itself: a re-saved draft or a sent copy the
-        // sync replaces changes its id, so their bodies are kept when opened, never fetched ahead.
-        const ownWriting = /^\/api\/threads\/(drafts|sent)(\/|\?|$)/i.test(path);
-        if (kept && !ownWriting && keptAs(path)?.kind === 'list' && Array.isArray(data) && (page === null || page === '1')) {
-          // The newest answer of each first page; fetched ahead once the listings are quiet.
-          if (firstPages.size >= MAX_LISTS) firstPages.clear();
-          firstPages.set(path, data as Thread[]);
-          window.clearTimeout(prefetchTimer);
-          prefetchTimer = window.setTimeout(() => void prefetch(), PREFETCH_AFTER_MS);
-        }
-      });
+      // Kept once the browser is idle: the copy's IndexedDB write (a structured clone of the
+      // answer, a transaction, an eviction pass) ran before the render of what was asked for, a
+      // sixth of a mail's opening on a phone-class CPU (issue 42).
+      whenIdle(() => {
+        if (!closed) keep(path, data, Number.isFinite(total) ? total : null);
+      }, KEEP_WITHIN_MS, 50);
     },
     async unreachable(path: string, options: RequestOptions) {
       if (closed) return undefined;

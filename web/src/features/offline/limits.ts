@@ -20,6 +20,8 @@ export const MAX_QUEUE = 200;
 export const MAX_QUEUED_DRAFTS = 20;
 /** How long the listings stay unchanged before the bodies of their newest mail are fetched ahead. */
 export const PREFETCH_AFTER_MS = 2_000;
+/** An answer is kept when the browser is idle, and at the latest this long after it came. */
+export const KEEP_WITHIN_MS = 1_000;
 /** How often, while the server cannot be reached, the page asks whether it is back. */
 export const PING_MS = 5_000;
 
