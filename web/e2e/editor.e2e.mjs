@@ -326,7 +326,12 @@ test('the compose editor: directions, formats, lists, quote, link, undo, paste, 
   const clip = await copied.jsonValue();
   assert.equal(clip.text, 'שלום מהטלפון');
   assert.match(clip.html, /שלום מהטלפון/);
+  // Each copy above is an update of Lexical's, which writes its selection (all) back to the page:
+  // the caret is moved only once they are done, and Enter waits for Lexical to take it.
+  await phone.page.waitForTimeout(300);
   await area.press('End');
+  await phone.page.waitForFunction(() => getSelection()?.isCollapsed);
+  await phone.page.waitForTimeout(300);
   await area.press('Enter');
   await pasteData(phone.page, { 'text/plain': clip.text, 'text/html': clip.html, 'application/x-lexical-editor': clip.json });
   await area.press('Enter');

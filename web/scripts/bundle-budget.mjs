@@ -66,9 +66,14 @@ export function inboxLaterFiles(manifest) {
   return filesOf(manifest, [...later].filter((k) => !first.has(k))).js;
 }
 
+/** The manifest key of the editor's chunk, if there is one. */
+function editorKey(manifest) {
+  return Object.keys(manifest).find((k) => manifest[k].name === EDITOR_CHUNK && !manifest[k].isEntry);
+}
+
 /** The JS files loading the editor adds to what the entry has loaded (none without its chunk). */
 export function editorFiles(manifest) {
-  const editor = Object.keys(manifest).find((k) => manifest[k].name === EDITOR_CHUNK && !manifest[k].isEntry);
+  const editor = editorKey(manifest);
   if (!editor) return [];
   const loaded = staticClosure(manifest, ENTRY);
   const added = [...staticClosure(manifest, editor)].filter((k) => !loaded.has(k));
@@ -77,7 +82,7 @@ export function editorFiles(manifest) {
 
 /** The JS files the editor's lazy chunks add once it is there (none without its chunk). */
 export function editorLaterFiles(manifest) {
-  const editor = Object.keys(manifest).find((k) => manifest[k].name === EDITOR_CHUNK && !manifest[k].isEntry);
+  const editor = editorKey(manifest);
   if (!editor) return [];
   const first = staticClosure(manifest, editor, staticClosure(manifest, ENTRY));
   const later = new Set();

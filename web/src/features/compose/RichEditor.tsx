@@ -75,6 +75,7 @@ import {
 import { heEditor } from '../../i18n/editor';
 import { textDirection } from './direction';
 import { $insertGeneratedNodes, loadEditorLater } from './clipboardLater';
+import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { EditableArea } from './EditableArea';
 import { $blockDirection, $exportHtml, $isBlank, $nodesFromHtml, $setHtml, EDITOR_NODES } from './editorHtml';
 
@@ -222,9 +223,10 @@ function EditorBody({
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
-    void loadEditorLater().then(({ registerDragonSupport }) => {
+    // Not fetched (the link is gone): the fallbacks serve, and the link box asks again.
+    loadEditorLater().then(({ registerDragonSupport }) => {
       if (!gone) stop = registerDragonSupport(editor);
-    });
+    }, () => undefined);
     return () => {
       gone = true;
       stop?.();
@@ -396,16 +398,19 @@ function EditorBody({
         {history.map(button)}
         {toolbarEnd}
       </div>
+      {/* A link box whose chunk cannot be fetched says so here, not in place of the page and its body. */}
       {linkSelection !== undefined && (
-        <Suspense fallback={null}>
-          <LinkPopover
-            onApply={applyLink}
-            onCancel={() => {
-              setLinkSelection(undefined);
-              focusEditor(editor);
-            }}
-          />
-        </Suspense>
+        <ErrorBoundary>
+          <Suspense fallback={null}>
+            <LinkPopover
+              onApply={applyLink}
+              onCancel={() => {
+                setLinkSelection(undefined);
+                focusEditor(editor);
+              }}
+            />
+          </Suspense>
+        </ErrorBoundary>
       )}
       {/* The body's direction is set here: Lexical owns the editable element's own `dir`. */}
       <div className="editor-area" dir="rtl">
@@ -417,8 +422,8 @@ function EditorBody({
           aria-multiline="true"
           aria-label={label ?? t.body}
           aria-placeholder={t.bodyPlaceholder}
-          // Shown by Lexical while the body is one empty paragraph; over the first line, clicks
-          // go through to the editor.
+          // Shown while the body is one empty paragraph (EditableArea); over the first line,
+          // clicks go through to the editor.
           placeholder={
             <div className="editor__placeholder" aria-hidden="true">
               {t.bodyPlaceholder}

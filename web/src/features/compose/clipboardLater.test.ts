@@ -49,11 +49,13 @@ function copyEvent(data: DataTransfer) {
 const text = (editor: LexicalEditor) => editor.getEditorState().read(() => $getRoot().getTextContent());
 
 describe('clipboardLater', () => {
-  it('before the chunk: a paste inserts the clipboard text', () => {
+  it('before the chunk: a paste inserts the clipboard text, a paragraph a line', () => {
     expect(clipboardLoaded()).toBe(false);
     const editor = editorWith('שלום ', 5, 5);
-    editor.update(() => $insertDataTransferForRichText(transfer({ 'text/plain': 'עולם' }), $getSelection()!, editor), { discrete: true });
-    expect(text(editor)).toBe('שלום עולם');
+    editor.update(() => $insertDataTransferForRichText(transfer({ 'text/plain': 'עולם\r\nשורה שנייה\n' }), $getSelection()!, editor), {
+      discrete: true,
+    });
+    expect(editor.getEditorState().read(() => $getRoot().getChildren().map((p) => p.getTextContent()))).toEqual(['שלום עולם', 'שורה שנייה']);
   });
 
   it('before the chunk: a copy writes the selected text and takes the event', async () => {

@@ -7,7 +7,7 @@
 //
 // Before that chunk is there (the first moments of an editor on a slow link) each function does
 // the plain-text part of its job itself, so nothing a user copies, cuts or pastes is lost: a paste
-// inserts the clipboard's text, a copy or cut writes the selection's text, a drag or a drop is left
+// inserts the clipboard's text, a copy, a cut or a drag carries the selection's text, a drop is left
 // to the browser.
 
 import type * as Clipboard from './editorLater';
@@ -16,13 +16,22 @@ import { $getSelection, $isRangeSelection, type BaseSelection, type LexicalEdito
 let loaded: typeof Clipboard | null = null;
 let loading: Promise<typeof Clipboard> | null = null;
 
-/** Starts fetching editorLater.ts's chunk (once); resolves when its clipboard is in use. */
+/**
+ * Starts fetching editorLater.ts's chunk (once); resolves when its clipboard is in use. A failed
+ * fetch is asked again by the next call (the fallbacks below serve meanwhile).
+ */
 export function loadEditorLater(): Promise<typeof Clipboard> {
-  loading ??= import('./editorLater').then((module) => (loaded = module));
+  loading ??= import('./editorLater').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
   return loading;
 }
 
-/** Whether the real module is in use (tests, and the fallbacks below). */
+/** Whether the real module is in use (for tests). */
 export function clipboardLoaded(): boolean {
   return loaded !== null;
 }
@@ -31,7 +40,14 @@ export function clipboardLoaded(): boolean {
 export function $insertDataTransferForRichText(data: DataTransfer, selection: BaseSelection, editor: LexicalEditor): void {
   if (loaded) return loaded.$insertDataTransferForRichText(data, selection, editor);
   const text = data.getData('text/plain') || data.getData('text/uri-list');
-  if (text && $isRangeSelection(selection)) selection.insertRawText(text);
+  if (!text || !$isRangeSelection(selection)) return;
+  // As Lexical's module pastes plain text: each line its own paragraph (a last newline adds none).
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  lines.forEach((line, i) => {
+    if (i > 0) selection.insertParagraph();
+    if (line) selection.insertText(line);
+  });
 }
 
 /** Inserts nodes made from pasted HTML at the selection; before the module, as they are. */

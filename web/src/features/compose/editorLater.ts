@@ -5,6 +5,16 @@
 // The build sends every other import of `@lexical/clipboard` to clipboardLater.ts
 // (`vite/clipboardAfterEditor.ts`); this file's is the real module.
 
-export * from '@lexical/clipboard';
+export {
+  $getClipboardDataFromSelection,
+  $handleRichTextDrop,
+  $insertDataTransferForRichText,
+  $insertGeneratedNodes,
+  $writeDragSourceToDataTransfer,
+  caretFromPoint,
+  copyToClipboard,
+  setLexicalClipboardDataTransfer,
+  type LexicalClipboardData,
+} from '@lexical/clipboard';
 export { registerDragonSupport } from '@lexical/dragon';
 export { LinkPopover } from './LinkPopover';

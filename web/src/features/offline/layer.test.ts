@@ -10,6 +10,7 @@ import { reportServerReachable } from '../../lib/serverConnection';
 import { json, signInAs } from '../../test/helpers';
 import { memoryKv } from './kv';
 import { createOfflineLayer, type OfflineHandle } from './layer';
+import { KEEP_WITHIN_MS } from './limits';
 import { offlineState } from './state';
 
 const LIST = '/api/threads/inbox?page=1&perPage=50';
@@ -94,10 +95,11 @@ describe('offline layer', () => {
     const s = fakeServer();
     await install();
     await api('/api/emails/1');
+    // The server gone at once, before the browser was idle: the answer waiting to be kept is kept
+    // first, so the mail can be acted on and the action's patch is not overwritten by it.
     s.up = false;
-    // Kept once the browser is idle: the copy answers then.
-    await until(async () => (await api('/api/emails/1').catch(() => null)) !== null);
     await api('/api/emails/1/status', { method: 'PUT', body: { status: 'processed' } });
+    expect(await api('/api/emails/1')).toMatchObject({ status: 'processed' });
     s.status = 'needs_reply'; // another device, meanwhile
     s.up = true;
     reportServerReachable(true);
@@ -124,6 +126,19 @@ describe('offline layer', () => {
     await until(() => fetched().length >= 2);
     await new Promise((r) => setTimeout(r, 100));
     expect(fetched()).toEqual(['GET /api/emails/1', 'GET /api/emails/4']);
+  });
+
+  it('an answer waiting for the browser to be idle is not kept once the layer is closed', async () => {
+    fakeServer();
+    const kv = memoryKv();
+    const first = await createOfflineLayer(kv, '1', () => 300);
+    first.answered('/api/emails/1', detail(mail(1)), new Headers(), {});
+    first.close();
+    const second = await createOfflineLayer(kv, '2', () => 300);
+    // Past the moment the first layer would have kept it.
+    await new Promise((r) => setTimeout(r, KEEP_WITHIN_MS + 200));
+    expect(await kv.all('responses')).toEqual([]);
+    second.close();
   });
 
   it('another user’s copy is never shown', async () => {

@@ -224,8 +224,8 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
   };
 
   /** Keeps a GET's answer; a folder's first page is then fetched ahead once listings are quiet. */
-  const keep = (path: string, data: unknown, total: number | null) =>
-    void cache.remember(path, data, total).then((kept) => {
+  const keep = (path: string, data: unknown, total: number | null): Promise<void> =>
+    cache.remember(path, data, total).then((kept) => {
       const page = new URLSearchParams(path.split('?', 2)[1] ?? '').get('page');
       // Drafts and Sent hold mail this client writes itself: a re-saved draft or a sent copy the
       // sync replaces changes its id, so their bodies are kept when opened, never fetched ahead.
@@ -239,6 +239,20 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       }
     });
 
+  // Answers waiting for the browser to be idle before they are kept (`answered`), by a number of
+  // their own: each one's cancel and its write.
+  const waiting = new Map<number, { cancel: () => void; write: () => Promise<void> }>();
+  let nextKeep = 0;
+  /** Keeps every waiting answer now, in the order they came (before the copy is read or patched). */
+  const keepWaiting = async () => {
+    const all = [...waiting.values()];
+    waiting.clear();
+    for (const w of all) {
+      w.cancel();
+      await w.write().catch(() => undefined);
+    }
+  };
+
   const layer: OfflineHandle = {
     answered(path, data, headers, options) {
       if (closed) return;
@@ -250,14 +264,23 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       }
       const total = headers.has('X-Total-Count') ? Number(headers.get('X-Total-Count')) : null;
       // Kept once the browser is idle: the copy's IndexedDB write (a structured clone of the
-      // answer, a transaction, an eviction pass) ran before the render of what was asked for, a
-      // sixth of a mail's opening on a phone-class CPU (issue 42).
-      whenIdle(() => {
-        if (!closed) keep(path, data, Number.isFinite(total) ? total : null);
-      }, KEEP_WITHIN_MS, 50);
+      // answer, a transaction, an eviction pass) ran before the render of what was asked for,
+      // about a tenth of the JavaScript of a mail's opening on a phone-class CPU (issue 42). A
+      // call that finds the server gone keeps what is waiting first (`keepWaiting`).
+      const id = nextKeep++;
+      const write = () => (closed ? Promise.resolve() : keep(path, data, Number.isFinite(total) ? total : null));
+      const cancel = whenIdle(
+        () => {
+          if (waiting.delete(id)) void write().catch(() => undefined);
+        },
+        KEEP_WITHIN_MS,
+        50,
+      );
+      waiting.set(id, { cancel, write });
     },
     async unreachable(path: string, options: RequestOptions) {
       if (closed) return undefined;
+      await keepWaiting();
       const method = options.method ?? 'GET';
       if (method === 'GET') {
         const hit = await cache.recall(path);
@@ -301,6 +324,8 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
     },
     close() {
       closed = true;
+      for (const w of waiting.values()) w.cancel();
+      waiting.clear();
       stopWatching();
       window.clearInterval(ping);
       window.clearTimeout(prefetchTimer);
