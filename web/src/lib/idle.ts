@@ -5,7 +5,7 @@
  * Runs `work` once the main thread is idle, at the latest after `timeoutMs`; returns a cancel.
  * Without requestIdleCallback (Safari, jsdom) it runs after `fallbackMs`.
  */
-export function whenIdle(work: () => void, timeoutMs: number, fallbackMs = 0): () => void {
+export function whenIdle(work: () => void, timeoutMs: number, fallbackMs: number): () => void {
   if (typeof window.requestIdleCallback === 'function') {
     const handle = window.requestIdleCallback(() => work(), { timeout: timeoutMs });
     return () => window.cancelIdleCallback(handle);

@@ -3,7 +3,7 @@
 // and a textbox, and this is 1 kB gzip less of the editor's chunk (issue 42: under 80 kB).
 
 import { $getRoot, $isParagraphNode, type LexicalEditor } from 'lexical';
-import { useCallback, useLayoutEffect, useState, type HTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useSyncExternalStore, type HTMLAttributes, type ReactNode } from 'react';
 
 type EditableAreaProps = Omit<HTMLAttributes<HTMLDivElement>, 'placeholder'> & {
   editor: LexicalEditor;
@@ -28,12 +28,10 @@ function placeholderShown(editor: LexicalEditor): boolean {
 
 /** The element Lexical edits (its root element), followed by the placeholder when it is blank. */
 export function EditableArea({ editor, placeholder, ...attributes }: EditableAreaProps) {
-  const [blank, setBlank] = useState(() => placeholderShown(editor));
   const root = useCallback((element: HTMLDivElement | null) => editor.setRootElement(element), [editor]);
-  useLayoutEffect(() => {
-    setBlank(placeholderShown(editor));
-    return editor.registerUpdateListener(() => setBlank(placeholderShown(editor)));
-  }, [editor]);
+  // Read from the editor's state, again after each of its updates.
+  const follow = useCallback((changed: () => void) => editor.registerUpdateListener(() => changed()), [editor]);
+  const blank = useSyncExternalStore(follow, () => placeholderShown(editor));
   return (
     <>
       <div {...attributes} ref={root} contentEditable suppressContentEditableWarning spellCheck />

@@ -239,13 +239,13 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       }
     });
 
-  // Answers waiting for the browser to be idle before they are kept (`answered`), by a number of
-  // their own: each one's cancel and its write.
-  const waiting = new Map<number, { cancel: () => void; write: () => Promise<void> }>();
-  let nextKeep = 0;
+  // Answers waiting for the browser to be idle before they are kept (`answered`), in the order
+  // they came: each one's cancel and its write.
+  type Waiting = { cancel: () => void; write: () => Promise<void> };
+  const waiting = new Set<Waiting>();
   /** Keeps every waiting answer now, in the order they came (before the copy is read or patched). */
   const keepWaiting = async () => {
-    const all = [...waiting.values()];
+    const all = [...waiting];
     waiting.clear();
     for (const w of all) {
       w.cancel();
@@ -267,16 +267,18 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
       // answer, a transaction, an eviction pass) ran before the render of what was asked for,
       // about a tenth of the JavaScript of a mail's opening on a phone-class CPU (issue 42). A
       // call that finds the server gone keeps what is waiting first (`keepWaiting`).
-      const id = nextKeep++;
-      const write = () => (closed ? Promise.resolve() : keep(path, data, Number.isFinite(total) ? total : null));
-      const cancel = whenIdle(
+      const entry: Waiting = {
+        cancel: () => undefined,
+        write: () => (closed ? Promise.resolve() : keep(path, data, Number.isFinite(total) ? total : null)),
+      };
+      entry.cancel = whenIdle(
         () => {
-          if (waiting.delete(id)) void write().catch(() => undefined);
+          if (waiting.delete(entry)) void entry.write().catch(() => undefined);
         },
         KEEP_WITHIN_MS,
         50,
       );
-      waiting.set(id, { cancel, write });
+      waiting.add(entry);
     },
     async unreachable(path: string, options: RequestOptions) {
       if (closed) return undefined;
@@ -324,7 +326,7 @@ export async function createOfflineLayer(kv: Kv, userId: string, cap: () => numb
     },
     close() {
       closed = true;
-      for (const w of waiting.values()) w.cancel();
+      for (const w of waiting) w.cancel();
       waiting.clear();
       stopWatching();
       window.clearInterval(ping);
